@@ -1,0 +1,214 @@
+/**
+ * The dispatch pipeline every call goes through, whichever door it came in by (HTTP, MCP,
+ * webhooks): parse → look up → toolset policy → availability → coerce → validate → pre-call
+ * hooks → handler → post-call hooks → transform hooks → size limit.
+ *
+ * It never throws: every failure becomes one JSON body that readers of the original understand
+ * (`error` is a string) and that carries the gateway envelope (errors/envelope.ts).
+ */
+import { toEnvelope, type ErrorEnvelope } from "../errors/envelope.ts";
+import type { ErrorCode, ToolFailure } from "../errors/tool-failure.ts";
+import { availability } from "../registry/availability.ts";
+import { registry } from "../registry/registry.ts";
+import type { ToolEntry } from "../registry/types.ts";
+import { closeMatches } from "./close-matches.ts";
+import { coerceArguments, type Coercion } from "./coerce-arguments.ts";
+import { hooks } from "./hooks.ts";
+import { limitResult } from "./limit-result.ts";
+import { parseArguments } from "./parse-arguments.ts";
+import { runHandler } from "./run-handler.ts";
+import { describeThrown } from "./sanitize-error.ts";
+import { validateArguments } from "./validate-arguments.ts";
+
+/** Who is calling and with what; the HTTP, MCP and webhook doors each build one. */
+export interface CallContext {
+  callId: string;
+  sessionId: string;
+  env: Env;
+  /** Aborts the handler when the request goes away (and, in the gateway layer, at the deadline). */
+  signal?: AbortSignal;
+  waitUntil?: (promise: Promise<unknown>) => void;
+  /** When set, only these tools may run (the request's toolset); others get PERMISSION_DENIED. */
+  allowedTools?: { toolset: string; names: ReadonlySet<string> };
+  dependencyResults?: ReadonlyMap<string, unknown>;
+}
+
+/** Everything the doors and the audit log need to know about one finished call. */
+export interface CallOutcome {
+  callId: string;
+  tool: string;
+  toolset: string | undefined;
+  status: "ok" | "error";
+  /** The text the model reads: the tool's result, or the JSON error envelope. */
+  content: string;
+  errorCode?: ErrorCode;
+  envelope?: ErrorEnvelope;
+  /** The parsed result value, for calls that depend on this one. */
+  value?: unknown;
+  durationMs: number;
+  coercions: Coercion[];
+  truncated: boolean;
+  resultChars: number;
+  resultHandle?: string;
+}
+
+const NO_DEPENDENCIES: ReadonlyMap<string, unknown> = new Map();
+
+/** Runs one tool call through the whole pipeline and returns its outcome; never throws. */
+export async function dispatchCall(name: string, rawArguments: unknown, context: CallContext): Promise<CallOutcome> {
+  const started = Date.now();
+  const entry = registry.get(name);
+  let coercions: Coercion[] = [];
+  let args: Record<string, unknown> = {};
+
+  const fail = (failure: ToolFailure): CallOutcome => {
+    const envelope = toEnvelope(failure);
+    return {
+      callId: context.callId,
+      tool: name,
+      toolset: entry?.toolset,
+      status: "error",
+      content: JSON.stringify(envelope),
+      errorCode: envelope.error_code,
+      envelope,
+      durationMs: Date.now() - started,
+      coercions,
+      truncated: false,
+      resultChars: 0,
+    };
+  };
+
+  try {
+    const parsed = parseArguments(rawArguments);
+    if (!parsed.ok) return await observed(fail(parsed.failure), args);
+    args = parsed.args;
+
+    if (entry === undefined) {
+      return await observed(fail({ kind: "unknown_tool", name, closeMatches: closeMatches(name, registry.names()) }), args);
+    }
+    if (context.allowedTools !== undefined && !context.allowedTools.names.has(name)) {
+      return await observed(fail({ kind: "outside_toolset", name, toolset: context.allowedTools.toolset }), args);
+    }
+    const state = await availability.of(entry, context.env);
+    if (!state.available) {
+      return await observed(fail({ kind: "unavailable", name, reason: state.reason ?? "its availability check failed" }), args);
+    }
+
+    const coerced = coerceArguments(args, entry.parameters);
+    coercions = coerced.coercions;
+    const validated = await validateArguments(entry, coerced.value as Record<string, unknown>);
+    if (!validated.ok) return await observed(fail(validated.failure), args);
+    args = validated.args;
+
+    const pre = await hooks.runPreCall(event(entry, context, args));
+    if (pre.blocked) return await observed(fail({ kind: "blocked_by_hook", name, message: pre.message }), args);
+    if (pre.replaced) {
+      const revalidated = await validateArguments(entry, pre.args);
+      if (!revalidated.ok) return await observed(fail(revalidated.failure), args);
+      args = revalidated.args;
+    }
+
+    const run = await runHandler(entry, args, {
+      callId: context.callId,
+      sessionId: context.sessionId,
+      toolName: name,
+      signal: context.signal ?? new AbortController().signal,
+      env: context.env,
+      attempt: 1,
+      dependencyResults: context.dependencyResults ?? NO_DEPENDENCIES,
+      waitUntil: context.waitUntil ?? (() => undefined),
+    });
+    const outcome = run.ok ? succeed(entry, context, run.content, run.value, started, coercions) : fail(run.failure);
+    return await finish(entry, context, args, outcome);
+  } catch (unexpected) {
+    // Only our own bugs land here; the model still gets a well-formed, sanitised error.
+    console.error(`dispatch of '${name}' failed unexpectedly`, unexpected);
+    return fail({ kind: "handler_threw", name, detail: describeThrown(name, unexpected), retryable: false });
+  }
+
+  async function observed(outcome: CallOutcome, seenArgs: Record<string, unknown>): Promise<CallOutcome> {
+    if (hooks.hasPostCall) {
+      await hooks.runPostCall({ ...postEvent(outcome, seenArgs, context), toolset: entry?.toolset ?? "" });
+    }
+    return outcome;
+  }
+}
+
+function event(entry: ToolEntry, context: CallContext, args: Record<string, unknown>) {
+  return { tool: entry.name, toolset: entry.toolset, callId: context.callId, sessionId: context.sessionId, args };
+}
+
+function postEvent(outcome: CallOutcome, args: Record<string, unknown>, context: CallContext) {
+  return {
+    tool: outcome.tool,
+    toolset: outcome.toolset ?? "",
+    callId: context.callId,
+    sessionId: context.sessionId,
+    args,
+    result: outcome.content,
+    status: outcome.status,
+    ...(outcome.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
+    durationMs: outcome.durationMs,
+  };
+}
+
+/**
+ * A tool may report a business failure itself with `toolError(...)` (`{"error": "..."}`), as
+ * Hermes tools do; the original's post-call hook counted that as an error, and so do we.
+ */
+function reportsError(value: unknown): boolean {
+  let data = value;
+  if (typeof value === "string") {
+    if (!value.startsWith("{\"error\"")) return false;
+    try {
+      data = JSON.parse(value);
+    } catch {
+      return false;
+    }
+  }
+  return typeof data === "object" && data !== null && typeof (data as { error?: unknown }).error === "string";
+}
+
+function succeed(entry: ToolEntry, context: CallContext, content: string, value: unknown, started: number, coercions: Coercion[]): CallOutcome {
+  const failed = reportsError(value);
+  return {
+    callId: context.callId,
+    tool: entry.name,
+    toolset: entry.toolset,
+    status: failed ? "error" : "ok",
+    ...(failed ? { errorCode: "EXECUTION_FAILED" as const } : {}),
+    content,
+    value,
+    durationMs: Date.now() - started,
+    coercions,
+    truncated: false,
+    resultChars: content.length,
+  };
+}
+
+/** Post-call hooks, transform hooks and the size limit, for calls whose handler ran. */
+async function finish(entry: ToolEntry, context: CallContext, args: Record<string, unknown>, outcome: CallOutcome): Promise<CallOutcome> {
+  const post = postEvent(outcome, args, context);
+  if (hooks.hasPostCall) await hooks.runPostCall(post);
+  const content = hooks.hasTransform ? await hooks.runTransform(post) : outcome.content;
+  const limited = await limitResult(content, entry.maxResultSizeChars, {
+    tool: entry.name,
+    callId: context.callId,
+    sessionId: context.sessionId,
+    env: context.env,
+  });
+  return {
+    ...outcome,
+    content: limited.content,
+    truncated: limited.truncated,
+    resultChars: limited.totalChars,
+    ...(limited.handle === undefined ? {} : { resultHandle: limited.handle }),
+  };
+}
+
+/**
+ * Hermes' entry point, by name: runs a call and returns the JSON string the model reads.
+ */
+export async function handleFunctionCall(name: string, rawArguments: unknown, context: CallContext): Promise<string> {
+  return (await dispatchCall(name, rawArguments, context)).content;
+}

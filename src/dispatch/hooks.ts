@@ -1,0 +1,125 @@
+/**
+ * Hooks around every call (reference §3.3 steps 6, 12, 13): pre-call hooks may block a call or
+ * replace its arguments, post-call hooks observe every outcome, transform hooks may rewrite a
+ * result (the first string returned wins).
+ *
+ * One deliberate change from the original: a pre-call hook that throws blocks the call instead
+ * of being skipped, because pre-call hooks are where policy lives and a policy that fails open
+ * is no policy. Post-call and transform hooks are observers; their failures are logged and
+ * ignored as in the original.
+ */
+import type { ErrorCode } from "../errors/tool-failure.ts";
+
+export interface CallEvent {
+  tool: string;
+  toolset: string;
+  callId: string;
+  sessionId: string;
+  args: Record<string, unknown>;
+}
+
+export type PreCallDirective =
+  | { action: "block"; message: string }
+  | { action: "replace"; args: Record<string, unknown> }
+  | undefined
+  | void;
+
+export interface PostCallEvent extends CallEvent {
+  /** The result string the model will read (before transform hooks for transform hooks). */
+  result: string;
+  status: "ok" | "error";
+  errorCode?: ErrorCode;
+  durationMs: number;
+}
+
+export type PreCallHook = (event: CallEvent) => PreCallDirective | Promise<PreCallDirective>;
+export type PostCallHook = (event: PostCallEvent) => void | Promise<void>;
+export type TransformHook = (event: PostCallEvent) => string | undefined | void | Promise<string | undefined | void>;
+
+export type PreCallOutcome =
+  | { blocked: false; args: Record<string, unknown>; replaced: boolean }
+  | { blocked: true; message: string };
+
+export class Hooks {
+  readonly #pre: PreCallHook[] = [];
+  readonly #post: PostCallHook[] = [];
+  readonly #transform: TransformHook[] = [];
+
+  /** Adds a pre-call hook; returns a function that removes it. */
+  onPreCall(hook: PreCallHook): () => void {
+    return add(this.#pre, hook);
+  }
+
+  onPostCall(hook: PostCallHook): () => void {
+    return add(this.#post, hook);
+  }
+
+  onTransform(hook: TransformHook): () => void {
+    return add(this.#transform, hook);
+  }
+
+  /** Runs pre-call hooks in order; the first block wins, replacements chain. */
+  async runPreCall(event: CallEvent): Promise<PreCallOutcome> {
+    let args = event.args;
+    let replaced = false;
+    for (const hook of this.#pre) {
+      let directive: PreCallDirective;
+      try {
+        directive = await hook({ ...event, args });
+      } catch (error) {
+        return { blocked: true, message: `Call to '${event.tool}' blocked: a pre-call hook failed (${error instanceof Error ? error.message : String(error)}).` };
+      }
+      if (directive?.action === "block" && typeof directive.message === "string" && directive.message !== "") {
+        return { blocked: true, message: directive.message };
+      }
+      if (directive?.action === "replace" && typeof directive.args === "object" && directive.args !== null) {
+        args = structuredClone(directive.args);
+        replaced = true;
+      }
+    }
+    return { blocked: false, args, replaced };
+  }
+
+  /** Notifies every post-call hook; failures are logged and never reach the caller. */
+  async runPostCall(event: PostCallEvent): Promise<void> {
+    for (const hook of this.#post) {
+      try {
+        await hook(event);
+      } catch (error) {
+        console.warn(`post-call hook failed for '${event.tool}': ${String(error)}`);
+      }
+    }
+  }
+
+  /** Returns the first string a transform hook gives, or the result unchanged. */
+  async runTransform(event: PostCallEvent): Promise<string> {
+    for (const hook of this.#transform) {
+      try {
+        const out = await hook(event);
+        if (typeof out === "string") return out;
+      } catch (error) {
+        console.warn(`transform hook failed for '${event.tool}': ${String(error)}`);
+      }
+    }
+    return event.result;
+  }
+
+  get hasPostCall(): boolean {
+    return this.#post.length > 0;
+  }
+
+  get hasTransform(): boolean {
+    return this.#transform.length > 0;
+  }
+}
+
+function add<T>(list: T[], item: T): () => void {
+  list.push(item);
+  return () => {
+    const at = list.indexOf(item);
+    if (at >= 0) list.splice(at, 1);
+  };
+}
+
+/** The hooks every call runs through. */
+export const hooks = new Hooks();

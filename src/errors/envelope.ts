@@ -1,0 +1,141 @@
+/**
+ * The one place where a ToolFailure becomes what the model reads.
+ *
+ * The body keeps the original's shape (`error` is a string, so readers of Hermes results still
+ * work) and adds the gateway envelope: code, stage, the next thing to do, and whether a retry
+ * can help.
+ */
+import type { ErrorCode, FieldIssue, Stage, ToolFailure } from "./tool-failure.ts";
+
+/** The JSON body of every failed call. */
+export interface ErrorEnvelope {
+  error: string;
+  error_code: ErrorCode;
+  stage: Stage;
+  suggestion: string;
+  retryable: boolean;
+  retry_after_ms?: number;
+  /** Per-field problems of INVALID_ARGUMENTS. */
+  issues?: readonly FieldIssue[];
+}
+
+function describeIssue(issue: FieldIssue): string {
+  const where = issue.path === "" ? "the arguments object" : `'${issue.path}'`;
+  const parts = [`${where}: ${issue.message}`];
+  if (issue.expected !== undefined) parts.push(`expected ${issue.expected}`);
+  if (issue.received !== undefined) parts.push(`received ${issue.received}`);
+  return parts.join(", ");
+}
+
+/** Maps a failure to its envelope; exhaustive, so every new failure kind must be mapped. */
+export function toEnvelope(failure: ToolFailure): ErrorEnvelope {
+  switch (failure.kind) {
+    case "malformed_json":
+      return {
+        error: `Arguments are not valid JSON${failure.position === undefined ? "" : ` (at position ${failure.position})`}: ${failure.detail}`,
+        error_code: "INVALID_ARGUMENTS",
+        stage: "parse",
+        suggestion: "Send the arguments as one JSON object, for example {\"query\": \"text\"}, with double-quoted keys and no trailing text.",
+        retryable: false,
+      };
+    case "arguments_not_object":
+      return {
+        error: `Arguments must be a JSON object of named fields; received ${failure.received}.`,
+        error_code: "INVALID_ARGUMENTS",
+        stage: "parse",
+        suggestion: "Wrap the values in an object keyed by parameter name, as the tool's schema shows.",
+        retryable: false,
+      };
+    case "unknown_tool":
+      return {
+        error: `Unknown tool: ${failure.name}`,
+        error_code: "UNKNOWN_TOOL",
+        stage: "lookup",
+        suggestion:
+          failure.closeMatches.length > 0
+            ? `Did you mean ${failure.closeMatches.map((n) => `'${n}'`).join(" or ")}? Call one of the tools listed in your tool definitions.`
+            : "Call only tools listed in your tool definitions.",
+        retryable: false,
+      };
+    case "outside_toolset":
+      return {
+        error: `Tool '${failure.name}' is not in toolset '${failure.toolset}' that this request allows.`,
+        error_code: "PERMISSION_DENIED",
+        stage: "policy",
+        suggestion: "Use a tool from the allowed toolset, or tell the user this action is not permitted here.",
+        retryable: false,
+      };
+    case "unavailable":
+      return {
+        error: `Tool '${failure.name}' is unavailable: ${failure.reason}`,
+        error_code: "TOOL_UNAVAILABLE",
+        stage: "availability",
+        suggestion: "Use another tool for this step, or tell the user that this tool cannot work right now.",
+        retryable: failure.retryAfterMs !== undefined,
+        ...(failure.retryAfterMs === undefined ? {} : { retry_after_ms: failure.retryAfterMs }),
+      };
+    case "invalid_arguments":
+      return {
+        error: `Invalid arguments for '${failure.name}': ${failure.issues.map(describeIssue).join("; ")}`,
+        error_code: "INVALID_ARGUMENTS",
+        stage: "validate",
+        suggestion: `Fix the listed fields and call '${failure.name}' again${failure.example === undefined ? "" : `, for example with ${failure.example}`}.`,
+        retryable: false,
+        issues: failure.issues,
+      };
+    case "blocked_by_hook":
+      return {
+        error: failure.message,
+        error_code: "PERMISSION_DENIED",
+        stage: "pre_hook",
+        suggestion: "Do not repeat this call; choose another approach or ask the user.",
+        retryable: false,
+      };
+    case "handler_threw":
+      return {
+        error: failure.detail,
+        error_code: "EXECUTION_FAILED",
+        stage: "execute",
+        suggestion: failure.retryable
+          ? `The failure looks transient; call '${failure.name}' again once.`
+          : `Do not repeat the same call unchanged; adjust the arguments or use another tool.`,
+        retryable: failure.retryable,
+      };
+    case "bad_result_type":
+      return {
+        error: `Tool '${failure.name}' returned an unsupported result type: ${failure.resultType}`,
+        error_code: "EXECUTION_FAILED",
+        stage: "result",
+        suggestion: "This is a defect in the tool; use another tool or tell the user.",
+        retryable: false,
+      };
+    case "timeout":
+      return {
+        error: `Tool '${failure.name}' timed out after ${(failure.elapsedMs / 1000).toFixed(1)}s (configured timeout: ${(failure.timeoutMs / 1000).toFixed(1)}s).`,
+        error_code: "TOOL_TIMEOUT",
+        stage: "execute",
+        suggestion: "Narrow the request (a smaller range, fewer items, a more specific query) and call again.",
+        retryable: true,
+      };
+    case "upstream":
+      return {
+        error: `Tool '${failure.name}' got HTTP ${failure.status} from its upstream: ${failure.detail}`,
+        error_code: failure.status === 429 ? "RATE_LIMITED" : "UPSTREAM_ERROR",
+        stage: "execute",
+        suggestion:
+          failure.retryAfterMs === undefined
+            ? "Wait a little before calling this tool again, or use another source."
+            : `Wait ${Math.ceil(failure.retryAfterMs / 1000)}s before calling this tool again.`,
+        retryable: failure.status === 429 || failure.status >= 500,
+        ...(failure.retryAfterMs === undefined ? {} : { retry_after_ms: failure.retryAfterMs }),
+      };
+    case "dependency_failed":
+      return {
+        error: `Tool '${failure.name}' did not run: it depends on '${failure.dependencyTool}' (call ${failure.dependencyCallId}), which failed with ${failure.dependencyCode}.`,
+        error_code: "DEPENDENCY_FAILED",
+        stage: "execute",
+        suggestion: `Fix the '${failure.dependencyTool}' call first, then call '${failure.name}' again.`,
+        retryable: false,
+      };
+  }
+}

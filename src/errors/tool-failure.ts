@@ -1,0 +1,67 @@
+/**
+ * Expected failures of one tool call, as a tagged union.
+ *
+ * Every way a call can fail without it being our bug is a variant here; `toEnvelope` in
+ * envelope.ts maps each one to the wire with an exhaustive switch, so a new variant does not
+ * compile until someone has written what the model should read and do about it.
+ */
+
+/** The model-facing error codes (docs/errors.md lists each with an example). */
+export type ErrorCode =
+  | "UNKNOWN_TOOL"
+  | "INVALID_ARGUMENTS"
+  | "TOOL_UNAVAILABLE"
+  | "PERMISSION_DENIED"
+  | "RATE_LIMITED"
+  | "APPROVAL_REQUIRED"
+  | "APPROVAL_DENIED"
+  | "APPROVAL_EXPIRED"
+  | "TOOL_TIMEOUT"
+  | "DEPENDENCY_FAILED"
+  | "UPSTREAM_ERROR"
+  | "EXECUTION_FAILED";
+
+/** Where in the pipeline a call failed. */
+export type Stage =
+  | "parse"
+  | "lookup"
+  | "policy"
+  | "availability"
+  | "validate"
+  | "pre_hook"
+  | "execute"
+  | "result";
+
+/** One invalid field, as the validator saw it. */
+export interface FieldIssue {
+  /** Dotted path such as `items.0.url`; empty for the arguments object itself. */
+  path: string;
+  message: string;
+  expected?: string;
+  received?: string;
+}
+
+export type ToolFailure =
+  | { kind: "malformed_json"; detail: string; position?: number }
+  | { kind: "arguments_not_object"; received: string }
+  | { kind: "unknown_tool"; name: string; closeMatches: readonly string[] }
+  | { kind: "outside_toolset"; name: string; toolset: string }
+  | { kind: "unavailable"; name: string; reason: string; retryAfterMs?: number }
+  | { kind: "invalid_arguments"; name: string; issues: readonly FieldIssue[]; example?: string }
+  | { kind: "blocked_by_hook"; name: string; message: string }
+  | { kind: "handler_threw"; name: string; detail: string; retryable: boolean }
+  | { kind: "bad_result_type"; name: string; resultType: string }
+  | { kind: "timeout"; name: string; elapsedMs: number; timeoutMs: number }
+  | { kind: "upstream"; name: string; status: number; detail: string; retryAfterMs?: number }
+  | { kind: "dependency_failed"; name: string; dependencyCallId: string; dependencyTool: string; dependencyCode: ErrorCode };
+
+/**
+ * Thrown by a tool (or by the `fail` helper) to report an expected failure with a code the
+ * model understands, instead of a bare exception that becomes EXECUTION_FAILED.
+ */
+export class ToolFailureError extends Error {
+  override readonly name = "ToolFailureError";
+  constructor(readonly failure: ToolFailure) {
+    super(failure.kind);
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The HTTP edge: routes, request limits, and the rule that no answer is ever an HTML error
+ * page or a stack trace. Every request-level failure goes through request-failure.ts.
+ */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import { ConfigError, loadConfig } from "../config/config.ts";
+import { failureResponse, type RequestIssue } from "./request-failure.ts";
+import { metaRoutes } from "./routes/meta.ts";
+import { toolCallsRoutes } from "./routes/tool-calls.ts";
+import { toolsRoutes } from "./routes/tools.ts";
+import { toolsetsRoutes } from "./routes/toolsets.ts";
+import type { AppEnv } from "./types.ts";
+
+interface ZodLikeIssue {
+  path: readonly PropertyKey[];
+  message: string;
+}
+
+function toRequestIssues(issues: readonly ZodLikeIssue[]): RequestIssue[] {
+  return issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
+}
+
+/** Builds the application; the Worker entry and the benchmark Worker both mount it. */
+export function createApp(): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result, c) => {
+      if (!result.success) return failureResponse(c, { kind: "invalid_request", issues: toRequestIssues(result.error.issues) });
+      return undefined;
+    },
+  });
+
+  app.use("/v1/*", async function limitBody(c, next) {
+    const { maxBodyBytes } = loadConfig(c.env);
+    return bodyLimit({ maxSize: maxBodyBytes, onError: (ctx) => failureResponse(ctx, { kind: "payload_too_large", limitBytes: maxBodyBytes }) })(c, next);
+  });
+
+  app.route("/", metaRoutes);
+  app.route("/", toolsRoutes);
+  app.route("/", toolsetsRoutes);
+  app.route("/", toolCallsRoutes);
+
+  app.doc31("/openapi.json", {
+    openapi: "3.1.0",
+    info: {
+      title: "toolgate",
+      version: "0.1.0",
+      description: "A tool gateway for AI agents on Cloudflare Workers. Tool definitions in OpenAI, Anthropic and MCP shapes; batches of tool calls run through one pipeline.",
+    },
+  });
+
+  app.notFound((c) => failureResponse(c, { kind: "not_found", method: c.req.method, path: c.req.path }));
+
+  app.onError(function handleError(error, c) {
+    if (error instanceof ConfigError) return failureResponse(c, { kind: "misconfigured", message: error.message });
+    if (error instanceof HTTPException) {
+      if (error.status === 415) return failureResponse(c, { kind: "unsupported_media_type", received: c.req.header("content-type") });
+      if (error.status === 413) return failureResponse(c, { kind: "payload_too_large", limitBytes: loadConfig(c.env).maxBodyBytes });
+      if (error.status === 400) return failureResponse(c, { kind: "malformed_body", detail: error.message });
+    }
+    console.error("unhandled error", error);
+    return failureResponse(c, { kind: "internal" });
+  });
+
+  return app;
+}

@@ -1,0 +1,95 @@
+/** `POST /v1/tool-calls`: run what the model emitted and answer in the model's shapes. */
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { runBatch } from "../../dispatch/run-batch.ts";
+import { AnthropicToolUseSchema, normalizeCall, OpenAIToolCallSchema, toCallResult } from "../../formats/tool-calls.ts";
+import { kvToolsetLookup } from "../../toolsets/custom-toolsets.ts";
+import { resolveToolset } from "../../toolsets/resolve.ts";
+import { loadConfig } from "../../config/config.ts";
+import { failureResponse } from "../request-failure.ts";
+import { errorResponses } from "../schemas.ts";
+import type { AppEnv } from "../types.ts";
+
+const ToolCallsBody = z
+  .object({
+    tool_calls: z
+      .array(z.discriminatedUnion("type", [OpenAIToolCallSchema, AnthropicToolUseSchema]))
+      .min(1)
+      .openapi({ description: "Exactly what the model emitted: OpenAI `tool_calls` entries or Anthropic `tool_use` blocks (mixing is allowed)." }),
+    toolset: z.string().optional().openapi({ description: "Only tools of this toolset may run; others get PERMISSION_DENIED.", example: "research" }),
+    session_id: z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{1,128}$/, "must be 1-128 characters of letters, digits, '.', '_', ':' or '-'")
+      .optional()
+      .openapi({ description: "Groups calls of one conversation; generated when absent and returned." }),
+  })
+  .openapi("ToolCallsRequest");
+
+const CallResultSchema = z
+  .object({
+    id: z.string(),
+    tool: z.string(),
+    status: z.enum(["ok", "error"]),
+    error_code: z.string().nullable(),
+    duration_ms: z.number(),
+    truncated: z.boolean(),
+    message: z
+      .union([
+        z.object({ role: z.literal("tool"), tool_call_id: z.string(), content: z.string() }),
+        z.object({ type: z.literal("tool_result"), tool_use_id: z.string(), content: z.string(), is_error: z.boolean() }),
+      ])
+      .openapi({ description: "Append as it is: an OpenAI tool message, or an Anthropic tool_result block." }),
+  })
+  .openapi("CallResult");
+
+const postToolCalls = createRoute({
+  method: "post",
+  path: "/v1/tool-calls",
+  summary: "Run a batch of tool calls",
+  description: "One failing call never fails the batch; each result says how its call ended. Results keep the request's order.",
+  request: { body: { required: true, content: { "application/json": { schema: ToolCallsBody } } } },
+  responses: {
+    200: {
+      description: "One result per call, in order.",
+      content: { "application/json": { schema: z.object({ session_id: z.string(), results: z.array(CallResultSchema) }).openapi("ToolCallsResponse") } },
+    },
+    ...errorResponses(400, 404, 413, 415),
+  },
+});
+
+export const toolCallsRoutes = new OpenAPIHono<AppEnv>().openapi(postToolCalls, async (c) => {
+  const body = c.req.valid("json");
+  const config = loadConfig(c.env);
+  if (body.tool_calls.length > config.maxToolCalls) {
+    return failureResponse(c, { kind: "too_many_calls", count: body.tool_calls.length, limit: config.maxToolCalls }) as never;
+  }
+  let allowedTools: { toolset: string; names: ReadonlySet<string> } | undefined;
+  if (body.toolset !== undefined) {
+    const names = await resolveToolset(body.toolset, kvToolsetLookup(c.env.KV));
+    if (names === undefined) return failureResponse(c, { kind: "unknown_toolset", name: body.toolset }) as never;
+    allowedTools = { toolset: body.toolset, names: new Set(names) };
+  }
+  const sessionId = body.session_id ?? crypto.randomUUID();
+  const calls = body.tool_calls.map(normalizeCall);
+  const outcomes = await runBatch(calls, {
+    sessionId,
+    env: c.env,
+    signal: c.req.raw.signal,
+    waitUntil: waitUntilOf(c),
+    ...(allowedTools === undefined ? {} : { allowedTools }),
+  });
+  return c.json({ session_id: sessionId, results: calls.map((call, i) => toCallResult(call, outcomes[i] ?? missing(call.id))) }, 200);
+});
+
+function waitUntilOf(c: { executionCtx: { waitUntil(promise: Promise<unknown>): void } }): (promise: Promise<unknown>) => void {
+  try {
+    const ctx = c.executionCtx;
+    return (promise) => ctx.waitUntil(promise);
+  } catch {
+    // app.request() in unit tests has no ExecutionContext; background work then just runs.
+    return () => undefined;
+  }
+}
+
+function missing(id: string): never {
+  throw new Error(`batch returned no outcome for call ${id}`);
+}

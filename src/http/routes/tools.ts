@@ -1,0 +1,110 @@
+/** `GET /v1/tools` and `GET /v1/tools/{name}`: definitions in each provider's shape. */
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { closeMatches } from "../../dispatch/close-matches.ts";
+import { DEFINITION_FORMATS, formatDefinitions, toAnthropicTool, toMcpTool, toOpenAITool } from "../../formats/tool-definitions.ts";
+import { describeTool, getDefinitions } from "../../registry/definitions.ts";
+import { registry } from "../../registry/registry.ts";
+import { kvToolsetLookup } from "../../toolsets/custom-toolsets.ts";
+import { resolveToolset } from "../../toolsets/resolve.ts";
+import { failureResponse } from "../request-failure.ts";
+import { AnthropicToolSchema, errorResponses, JsonSchemaObject, McpToolSchema, OpenAIToolSchema } from "../schemas.ts";
+import type { AppEnv } from "../types.ts";
+
+const listTools = createRoute({
+  method: "get",
+  path: "/v1/tools",
+  summary: "Definitions of the available tools",
+  description: "Unavailable tools (a failing check, a missing env var) are left out. Sorted by name.",
+  request: {
+    query: z.object({
+      toolset: z.string().optional().openapi({ description: "Only tools this toolset resolves to; `all` or `*` for every tool.", example: "research" }),
+      format: z.enum(DEFINITION_FORMATS).default("openai").openapi({ description: "The provider shape of each definition." }),
+    }),
+  },
+  responses: {
+    200: {
+      description: "The definitions, ready to pass as the provider's `tools` parameter.",
+      content: {
+        "application/json": {
+          schema: z
+            .object({
+              format: z.enum(DEFINITION_FORMATS),
+              toolset: z.string().nullable(),
+              tools: z.array(z.union([OpenAIToolSchema, AnthropicToolSchema, McpToolSchema])),
+            })
+            .openapi("ToolList"),
+        },
+      },
+    },
+    ...errorResponses(400, 404),
+  },
+});
+
+const getTool = createRoute({
+  method: "get",
+  path: "/v1/tools/{name}",
+  summary: "One tool's definition and availability",
+  request: { params: z.object({ name: z.string().openapi({ example: "echo" }) }) },
+  responses: {
+    200: {
+      description: "The tool, whether it can work now, and why not.",
+      content: {
+        "application/json": {
+          schema: z
+            .object({
+              name: z.string(),
+              toolset: z.string(),
+              description: z.string(),
+              emoji: z.string(),
+              parameters: JsonSchemaObject,
+              available: z.boolean(),
+              unavailable_reason: z.string().nullable(),
+              checked_at: z.string().nullable(),
+              requires_env: z.array(z.string()),
+              max_result_size_chars: z.number().nullable().openapi({ description: "null means unlimited." }),
+              definitions: z.object({ openai: z.unknown(), anthropic: z.unknown(), mcp: z.unknown() }),
+            })
+            .openapi("ToolDetail"),
+        },
+      },
+    },
+    ...errorResponses(404),
+  },
+});
+
+export const toolsRoutes = new OpenAPIHono<AppEnv>()
+  .openapi(listTools, async (c) => {
+    const { toolset, format } = c.req.valid("query");
+    let names: readonly string[] = registry.names();
+    if (toolset !== undefined) {
+      const resolved = await resolveToolset(toolset, kvToolsetLookup(c.env.KV));
+      if (resolved === undefined) return failureResponse(c, { kind: "unknown_toolset", name: toolset }) as never;
+      names = resolved;
+    }
+    const definitions = await getDefinitions(names, c.env);
+    return c.json({ format, toolset: toolset ?? null, tools: formatDefinitions(definitions, format) }, 200);
+  })
+  .openapi(getTool, async (c) => {
+    const { name } = c.req.valid("param");
+    const found = await describeTool(name, c.env);
+    if (found === undefined) {
+      return failureResponse(c, { kind: "unknown_tool", name, closeMatches: closeMatches(name, registry.names()) }) as never;
+    }
+    const { entry, definition, availability } = found;
+    return c.json(
+      {
+        name: entry.name,
+        toolset: entry.toolset,
+        description: definition.description,
+        emoji: entry.emoji,
+        parameters: definition.parameters,
+        available: availability.available,
+        unavailable_reason: availability.reason ?? null,
+        checked_at: availability.checkedAt === undefined ? null : new Date(availability.checkedAt).toISOString(),
+        requires_env: [...entry.requiresEnv],
+        max_result_size_chars: Number.isFinite(entry.maxResultSizeChars) ? entry.maxResultSizeChars : null,
+        definitions: { openai: toOpenAITool(definition), anthropic: toAnthropicTool(definition), mcp: toMcpTool(definition) },
+      },
+      200,
+    );
+  });

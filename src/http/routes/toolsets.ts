@@ -1,0 +1,109 @@
+/** Toolsets: list, show, and create or delete custom ones (kept in KV). */
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { createCustomToolset, deleteCustomToolset, kvToolsetLookup, listCustomToolsetNames } from "../../toolsets/custom-toolsets.ts";
+import { builtInToolsetNames, isBuiltInToolset, toolsetInfo } from "../../toolsets/resolve.ts";
+import type { ToolsetInfo } from "../../toolsets/types.ts";
+import { failureResponse } from "../request-failure.ts";
+import { errorResponses, ToolsetSchema } from "../schemas.ts";
+import type { AppEnv } from "../types.ts";
+
+const NameParam = z.object({ name: z.string().openapi({ example: "research" }) });
+
+const toWire = (info: ToolsetInfo) => ({
+  name: info.name,
+  description: info.description,
+  kind: info.kind,
+  tools: info.tools,
+  includes: info.includes,
+  resolved_tools: info.resolvedTools,
+});
+
+const listToolsets = createRoute({
+  method: "get",
+  path: "/v1/toolsets",
+  summary: "Every toolset: static, registered and custom",
+  responses: {
+    200: { description: "The toolsets, sorted by name.", content: { "application/json": { schema: z.object({ toolsets: z.array(ToolsetSchema) }) } } },
+  },
+});
+
+const getToolset = createRoute({
+  method: "get",
+  path: "/v1/toolsets/{name}",
+  summary: "One toolset: its direct tools, includes, and resolved tools",
+  request: { params: NameParam },
+  responses: {
+    200: { description: "The toolset.", content: { "application/json": { schema: ToolsetSchema } } },
+    ...errorResponses(404),
+  },
+});
+
+const CreateToolsetBody = z
+  .object({
+    name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "must match ^[a-zA-Z0-9_-]{1,64}$").openapi({ example: "my-research" }),
+    description: z.string().max(1000).default(""),
+    tools: z.array(z.string()).max(1000).default([]),
+    includes: z.array(z.string()).max(100).default([]),
+  })
+  .strict()
+  .openapi("CreateToolset");
+
+const createToolset = createRoute({
+  method: "post",
+  path: "/v1/toolsets",
+  summary: "Create a custom toolset",
+  description: "Custom toolsets resolve like built-in ones. A built-in name is refused with 409.",
+  request: { body: { required: true, content: { "application/json": { schema: CreateToolsetBody } } } },
+  responses: {
+    201: { description: "Created.", content: { "application/json": { schema: ToolsetSchema } } },
+    ...errorResponses(400, 409, 413, 415),
+  },
+});
+
+const deleteToolset = createRoute({
+  method: "delete",
+  path: "/v1/toolsets/{name}",
+  summary: "Delete a custom toolset",
+  request: { params: NameParam },
+  responses: {
+    204: { description: "Deleted." },
+    ...errorResponses(404, 409),
+  },
+});
+
+export const toolsetsRoutes = new OpenAPIHono<AppEnv>()
+  .openapi(listToolsets, async (c) => {
+    const lookup = kvToolsetLookup(c.env.KV);
+    const names = [...new Set([...builtInToolsetNames(), ...(await listCustomToolsetNames(c.env.KV))])].sort();
+    const infos = await Promise.all(names.map((name) => toolsetInfo(name, lookup)));
+    return c.json({ toolsets: infos.filter((info) => info !== undefined).map(toWire) }, 200);
+  })
+  .openapi(getToolset, async (c) => {
+    const { name } = c.req.valid("param");
+    const info = await toolsetInfo(name, kvToolsetLookup(c.env.KV));
+    if (info === undefined) return failureResponse(c, { kind: "unknown_toolset", name }) as never;
+    return c.json(toWire(info), 200);
+  })
+  .openapi(createToolset, async (c) => {
+    const body = c.req.valid("json");
+    const created = await createCustomToolset(c.env.KV, body.name, body);
+    if (!created.ok) {
+      return failureResponse(
+        c,
+        created.kind === "conflict"
+          ? { kind: "conflict", message: created.message }
+          : { kind: "invalid_request", issues: [{ path: created.field, message: created.message }] },
+      ) as never;
+    }
+    // Resolve through the record just written: KV reads may lag a write in other locations.
+    const stored = kvToolsetLookup(c.env.KV);
+    const info = await toolsetInfo(body.name, (name) => (name === body.name ? Promise.resolve(created.record) : stored(name)));
+    if (info === undefined) return failureResponse(c, { kind: "internal" }) as never;
+    return c.json(toWire(info), 201);
+  })
+  .openapi(deleteToolset, async (c) => {
+    const { name } = c.req.valid("param");
+    if (isBuiltInToolset(name)) return failureResponse(c, { kind: "conflict", message: `'${name}' is a built-in toolset and cannot be deleted.` }) as never;
+    if (!(await deleteCustomToolset(c.env.KV, name))) return failureResponse(c, { kind: "unknown_toolset", name }) as never;
+    return c.body(null, 204);
+  });

@@ -1,0 +1,55 @@
+/** Response schemas shared by the routes, so /openapi.json documents every body we send. */
+import { z } from "@hono/zod-openapi";
+
+export const ErrorBodySchema = z
+  .object({
+    error: z.string().openapi({ example: "Unknown toolset: nope" }),
+    error_code: z.string().openapi({ example: "UNKNOWN_TOOLSET" }),
+    issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    suggestion: z.string().optional(),
+  })
+  .openapi("RequestError");
+
+const errorContent = { "application/json": { schema: ErrorBodySchema } };
+
+/** The error responses a route can give, for its OpenAPI entry. */
+export function errorResponses<const S extends readonly (400 | 404 | 409 | 413 | 415)[]>(...statuses: S) {
+  const text: Record<400 | 404 | 409 | 413 | 415, string> = {
+    400: "The request is malformed or a field is invalid; `issues` names each field.",
+    404: "The named resource does not exist.",
+    409: "The request conflicts with an existing resource.",
+    413: "The body or the batch is over its limit.",
+    415: "The body is not sent as application/json.",
+  };
+  return Object.fromEntries(statuses.map((s) => [s, { description: text[s], content: errorContent }])) as {
+    [K in S[number]]: { description: string; content: typeof errorContent };
+  };
+}
+
+export const JsonSchemaObject = z.record(z.string(), z.unknown()).openapi({ description: "A JSON Schema object." });
+
+export const ToolsetSchema = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    kind: z.enum(["static", "registry", "custom"]),
+    tools: z.array(z.string()).openapi({ description: "Tools listed directly in this toolset." }),
+    includes: z.array(z.string()),
+    resolved_tools: z.array(z.string()).openapi({ description: "Every tool reachable through includes, deduplicated and sorted." }),
+  })
+  .openapi("Toolset");
+
+export const OpenAIToolSchema = z
+  .object({
+    type: z.literal("function"),
+    function: z.object({ name: z.string(), description: z.string(), parameters: JsonSchemaObject }),
+  })
+  .openapi("OpenAITool", { description: "OpenAI Chat Completions `tools[]` entry." });
+
+export const AnthropicToolSchema = z
+  .object({ name: z.string(), description: z.string(), input_schema: JsonSchemaObject })
+  .openapi("AnthropicTool", { description: "Anthropic Messages `tools[]` entry." });
+
+export const McpToolSchema = z
+  .object({ name: z.string(), description: z.string(), inputSchema: JsonSchemaObject })
+  .openapi("McpTool", { description: "MCP `tools/list` entry." });

@@ -1,0 +1,4 @@
+/** The Hono environment every route shares. */
+export interface AppEnv {
+  Bindings: Env;
+}

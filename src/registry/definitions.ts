@@ -1,0 +1,57 @@
+/**
+ * Tool definitions as the model sees them (reference §2.5): sorted by name, unknown names
+ * skipped, unavailable tools skipped, dynamic overrides shallow-merged, and the name always the
+ * registered one (the original let an override rename a tool; we do not).
+ */
+import { availability, type Availability } from "./availability.ts";
+import { registry } from "./registry.ts";
+import type { ToolDefinition, ToolEntry } from "./types.ts";
+
+/** The static definition of one entry, before dynamic overrides. */
+export function staticDefinition(entry: ToolEntry): ToolDefinition {
+  return { name: entry.name, description: entry.description, parameters: entry.parameters };
+}
+
+/** Applies an entry's dynamic overrides; a throw or a non-object is ignored with a warning. */
+export function withOverrides(entry: ToolEntry, env: Env): ToolDefinition {
+  const base = staticDefinition(entry);
+  if (entry.dynamicSchemaOverrides === undefined) return base;
+  let overrides: unknown;
+  try {
+    overrides = entry.dynamicSchemaOverrides(env);
+  } catch (error) {
+    console.warn(`dynamicSchemaOverrides of '${entry.name}' threw; using the static schema: ${String(error)}`);
+    return base;
+  }
+  if (typeof overrides !== "object" || overrides === null || Array.isArray(overrides)) {
+    console.warn(`dynamicSchemaOverrides of '${entry.name}' returned ${Array.isArray(overrides) ? "an array" : typeof overrides}, not an object; ignored.`);
+    return base;
+  }
+  return { ...base, ...(overrides as Partial<ToolDefinition>), name: entry.name };
+}
+
+/** Definitions of the available tools among `names`, sorted by name. */
+export async function getDefinitions(names: Iterable<string>, env: Env): Promise<ToolDefinition[]> {
+  const entries: ToolEntry[] = [];
+  for (const name of new Set(names)) {
+    const entry = registry.get(name);
+    if (entry !== undefined) entries.push(entry);
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const states = await Promise.all(entries.map((entry) => availability.of(entry, env)));
+  const definitions: ToolDefinition[] = [];
+  entries.forEach((entry, i) => {
+    if (states[i]?.available === true) definitions.push(withOverrides(entry, env));
+  });
+  return definitions;
+}
+
+/** One tool's definition with its availability, for `GET /v1/tools/{name}`. */
+export async function describeTool(
+  name: string,
+  env: Env,
+): Promise<{ entry: ToolEntry; definition: ToolDefinition; availability: Availability } | undefined> {
+  const entry = registry.get(name);
+  if (entry === undefined) return undefined;
+  return { entry, definition: withOverrides(entry, env), availability: await availability.of(entry, env) };
+}

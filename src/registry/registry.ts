@@ -1,0 +1,122 @@
+/**
+ * The tool registry: one module-level instance that every tool file registers into when it is
+ * imported (src/registry/tools.gen.ts imports them all, in sorted order).
+ *
+ * Registration rules follow Hermes (reference §2.2): a new name is inserted, the same name in
+ * the same toolset replaces, a different toolset is rejected unless both are MCP toolsets or
+ * the spec says `override: true`. Unlike the original, a refusal is returned to the caller as
+ * well as logged, and names are checked against what the model providers accept.
+ */
+import { z } from "zod";
+import type { JsonSchema, ToolEntry, ToolSpec } from "./types.ts";
+
+/** The tool-name rule that OpenAI and Anthropic both accept. */
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Results longer than this many characters are previewed and stored (reference §3.5). */
+export const DEFAULT_MAX_RESULT_SIZE_CHARS = 100_000;
+
+export type RegisterOutcome =
+  | { ok: true; action: "inserted" | "replaced" }
+  | { ok: false; reason: string };
+
+const isMcpToolset = (toolset: string): boolean => toolset.startsWith("mcp-");
+
+/** Derives the JSON Schema the model sees; refuses schemas a provider cannot take. */
+function deriveParameters(name: string, schema: z.ZodType): JsonSchema | string {
+  let json: JsonSchema;
+  try {
+    json = z.toJSONSchema(schema, { io: "input", unrepresentable: "throw" }) as JsonSchema;
+  } catch (error) {
+    return `Tool '${name}': its schema cannot be expressed as JSON Schema (${error instanceof Error ? error.message : String(error)}).`;
+  }
+  // Providers want a bare object schema; the draft marker is noise in every definition.
+  delete json.$schema;
+  if (json.type !== "object") {
+    return `Tool '${name}': the schema must be an object schema (z.object({...})), because providers pass arguments as named fields.`;
+  }
+  return json;
+}
+
+export class Registry {
+  readonly #tools = new Map<string, ToolEntry>();
+  #generation = 0;
+  #sortedNames: string[] | undefined;
+
+  /** Bumped on every successful mutation, so derived views can cache per generation. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** Registers a tool; returns whether it was inserted, replaced, or refused and why. */
+  register<S extends z.ZodType>(spec: ToolSpec<S>): RegisterOutcome {
+    const refuse = (reason: string): RegisterOutcome => {
+      console.error(`Tool registration REJECTED: ${reason}`);
+      return { ok: false, reason };
+    };
+    if (!TOOL_NAME_PATTERN.test(spec.name)) {
+      return refuse(
+        `'${spec.name}' is not a valid tool name: names must match ^[a-zA-Z0-9_-]{1,64}$ (letters, digits, '_' and '-', at most 64 characters).`,
+      );
+    }
+    const existing = this.#tools.get(spec.name);
+    if (existing !== undefined && existing.toolset !== spec.toolset) {
+      const bothMcp = isMcpToolset(existing.toolset) && isMcpToolset(spec.toolset);
+      if (!bothMcp && spec.override !== true) {
+        return refuse(
+          `'${spec.name}' (toolset '${spec.toolset}') would shadow the tool of the same name in toolset '${existing.toolset}'; pass override: true to replace it on purpose.`,
+        );
+      }
+    }
+    const parameters = deriveParameters(spec.name, spec.schema);
+    if (typeof parameters === "string") return refuse(parameters);
+    const entry: ToolEntry = {
+      ...(spec as unknown as ToolSpec),
+      description: spec.description ?? spec.schema.description ?? "",
+      requiresEnv: spec.requiresEnv ?? [],
+      emoji: spec.emoji ?? "",
+      maxResultSizeChars: spec.maxResultSizeChars ?? DEFAULT_MAX_RESULT_SIZE_CHARS,
+      parameters,
+    };
+    this.#tools.set(spec.name, entry);
+    this.#changed();
+    return { ok: true, action: existing === undefined ? "inserted" : "replaced" };
+  }
+
+  /** Removes a tool; an unknown name is a no-op. */
+  deregister(name: string): void {
+    if (this.#tools.delete(name)) this.#changed();
+  }
+
+  get(name: string): ToolEntry | undefined {
+    return this.#tools.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.#tools.has(name);
+  }
+
+  /** Every registered name, sorted (code-unit order, stable across runs). */
+  names(): readonly string[] {
+    this.#sortedNames ??= [...this.#tools.keys()].sort();
+    return this.#sortedNames;
+  }
+
+  /** Names of the tools registered in one toolset, sorted. */
+  namesInToolset(toolset: string): string[] {
+    return this.names().filter((name) => this.#tools.get(name)?.toolset === toolset);
+  }
+
+  /** Every toolset some tool is registered in, sorted. */
+  toolsets(): string[] {
+    return [...new Set([...this.#tools.values()].map((entry) => entry.toolset))].sort();
+  }
+
+  #changed(): void {
+    this.#generation += 1;
+    this.#sortedNames = undefined;
+  }
+}
+
+/** The registry every tool file registers into. */
+export const registry = new Registry();

@@ -1,0 +1,88 @@
+/**
+ * The shapes a tool file hands to `registry.register(...)`, and what a handler receives.
+ *
+ * One zod schema per tool is the single source for validation, the JSON Schema the model
+ * sees, the OpenAPI document and the MCP `inputSchema`.
+ */
+import type { z } from "zod";
+
+/** JSON Schema as emitted for the model (an object schema for tool parameters). */
+export type JsonSchema = { [key: string]: unknown };
+
+/** The provider-neutral definition of one tool; formats/ turns it into each wire shape. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+/** What every handler receives besides its parsed arguments. */
+export interface ToolContext {
+  /** The model's tool call id (or one generated for the call). */
+  callId: string;
+  sessionId: string;
+  toolName: string;
+  /** Fires when the call's deadline passes or the request goes away; pass it to fetch. */
+  signal: AbortSignal;
+  env: Env;
+  /** 1 for the first try; the gateway's retry layer raises it. */
+  attempt: number;
+  /** Parsed results of the calls this one depends on, by tool name (gateway layer). */
+  dependencyResults: ReadonlyMap<string, unknown>;
+  /** Schedules work that may outlive the response (ExecutionContext.waitUntil). */
+  waitUntil: (promise: Promise<unknown>) => void;
+}
+
+/** Availability probe. A truthy result means the tool can work now; a throw means it cannot. */
+export type AvailabilityCheck = (env: Env) => boolean | Promise<boolean>;
+
+/** Called at each definitions request; its object is shallow-merged over the definition. */
+export type DynamicSchemaOverrides = (env: Env) => Partial<Omit<ToolDefinition, "name">>;
+
+/** Retry policy of one tool (the gateway layer reads it; defaults come from configuration). */
+export interface RetryPolicy {
+  maxAttempts?: number;
+  backoffBaseMs?: number;
+  retryOnTimeout?: boolean;
+}
+
+/** What a tool file passes to `registry.register`. */
+export interface ToolSpec<S extends z.ZodType = z.ZodType> {
+  /** Must match ^[a-zA-Z0-9_-]{1,64}$, the rule OpenAI and Anthropic both accept. */
+  name: string;
+  toolset: string;
+  /** Input schema; it should be a z.object so the model sees an object of named fields. */
+  schema: S;
+  /** Falls back to the schema's own description. */
+  description?: string;
+  handler: (args: z.output<S>, ctx: ToolContext) => unknown;
+  check?: AvailabilityCheck;
+  /** Env var names; a tool whose required vars are unset is unavailable (unlike the original). */
+  requiresEnv?: readonly string[];
+  emoji?: string;
+  /** Results longer than this are previewed and stored, never silently cut. */
+  maxResultSizeChars?: number;
+  dynamicSchemaOverrides?: DynamicSchemaOverrides;
+  /** Replace a tool of the same name registered by another toolset. */
+  override?: boolean;
+  /** Per-call deadline (gateway layer). */
+  timeoutMs?: number;
+  retry?: RetryPolicy;
+  /** Tools whose results this one consumes when both are in one batch (gateway layer). */
+  dependsOn?: readonly string[];
+  /** Resources this tool reads and writes, to order conflicting calls of one batch. */
+  reads?: readonly string[];
+  writes?: readonly string[];
+  /** Always needs human approval (approvals layer). */
+  risky?: boolean;
+}
+
+/** A registered tool: the spec with defaults applied and the derived JSON Schema cached. */
+export interface ToolEntry extends Omit<ToolSpec, "description" | "requiresEnv" | "emoji" | "maxResultSizeChars"> {
+  description: string;
+  requiresEnv: readonly string[];
+  emoji: string;
+  maxResultSizeChars: number;
+  /** JSON Schema of the input, derived once at registration. */
+  parameters: JsonSchema;
+}

@@ -1,0 +1,15 @@
+/**
+ * Every key shape this Worker writes to KV. docs/storage.md has a row for each, with its value
+ * shape and lifetime; change both together.
+ */
+
+/** A runtime-created toolset: JSON `CustomToolsetRecord`, no expiry, deleted through the API. */
+export const CUSTOM_TOOLSET_PREFIX = "toolset:custom:";
+export const customToolsetKey = (name: string): string => `${CUSTOM_TOOLSET_PREFIX}${name}`;
+
+/**
+ * The full text of a result too large to return inline: JSON `StoredResult`, expiring after
+ * RESULT_TTL_SECONDS (at least KV's 60 s minimum).
+ */
+export const STORED_RESULT_PREFIX = "result:";
+export const storedResultKey = (handle: string): string => `${STORED_RESULT_PREFIX}${handle}`;

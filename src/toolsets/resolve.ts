@@ -1,0 +1,91 @@
+/**
+ * Toolset lookup and recursive resolution (reference §5.2-5.3).
+ *
+ * Three sources make one namespace: the static definitions, the toolsets tools register into,
+ * and custom toolsets created at runtime (KV). A static toolset also gains any tool registered
+ * under its name. Resolution is recursive, deduplicated and sorted; `all` and `*` resolve every
+ * registered tool. Cycles and unknown includes are stopped by the generator for static
+ * toolsets and by the API for custom ones; resolution still guards against them so a bad
+ * record can never loop a request.
+ */
+import { registry } from "../registry/registry.ts";
+import { STATIC_TOOLSETS } from "./static-toolsets.ts";
+import type { StaticToolset, ToolsetInfo } from "./types.ts";
+
+export const ALL_TOOLSETS = new Set(["all", "*"]);
+
+/** Looks up custom toolsets; the route layer passes one backed by KV. */
+export type CustomToolsetLookup = (name: string) => Promise<StaticToolset | undefined>;
+
+const noCustom: CustomToolsetLookup = () => Promise.resolve(undefined);
+
+const staticToolsets: Readonly<Record<string, StaticToolset>> = STATIC_TOOLSETS;
+
+/** True for names that belong to the built-in namespace (static or registered toolsets). */
+export function isBuiltInToolset(name: string): boolean {
+  return ALL_TOOLSETS.has(name) || Object.hasOwn(staticToolsets, name) || registry.toolsets().includes(name);
+}
+
+/** Every built-in toolset name, sorted. */
+export function builtInToolsetNames(): string[] {
+  return [...new Set([...Object.keys(staticToolsets), ...registry.toolsets()])].sort();
+}
+
+/** A built-in toolset's own view: static tools merged with tools registered under its name. */
+function builtIn(name: string): Omit<ToolsetInfo, "resolvedTools"> | undefined {
+  const registered = registry.namesInToolset(name);
+  const definition = Object.hasOwn(staticToolsets, name) ? staticToolsets[name] : undefined;
+  if (definition !== undefined) {
+    return {
+      name,
+      description: definition.description,
+      kind: "static",
+      tools: [...new Set([...definition.tools, ...registered])].sort(),
+      includes: [...definition.includes],
+    };
+  }
+  if (registered.length === 0) return undefined;
+  return { name, description: `Tools registered in toolset '${name}'`, kind: "registry", tools: registered, includes: [] };
+}
+
+/** Finds a toolset by name in any source; built-ins win over custom records. */
+export async function findToolset(
+  name: string,
+  custom: CustomToolsetLookup = noCustom,
+): Promise<Omit<ToolsetInfo, "resolvedTools"> | undefined> {
+  const found = builtIn(name);
+  if (found !== undefined) return found;
+  const record = await custom(name);
+  if (record === undefined) return undefined;
+  return { name, description: record.description, kind: "custom", tools: [...record.tools], includes: [...record.includes] };
+}
+
+/** Resolves a toolset to its sorted tool names; an unknown name resolves to undefined. */
+export async function resolveToolset(name: string, custom: CustomToolsetLookup = noCustom): Promise<string[] | undefined> {
+  if (ALL_TOOLSETS.has(name)) return [...registry.names()];
+  const tools = new Set<string>();
+  const visited = new Set<string>();
+  const visit = async (current: string): Promise<boolean> => {
+    // A shared visited set dedupes diamonds and stops cycles (reference §5.3 rule 2).
+    if (visited.has(current)) return true;
+    visited.add(current);
+    const toolset = await findToolset(current, custom);
+    if (toolset === undefined) return false;
+    for (const tool of toolset.tools) tools.add(tool);
+    for (const include of toolset.includes) await visit(include);
+    return true;
+  };
+  if (!(await visit(name))) return undefined;
+  return [...tools].sort();
+}
+
+/** The full API view of one toolset. */
+export async function toolsetInfo(name: string, custom: CustomToolsetLookup = noCustom): Promise<ToolsetInfo | undefined> {
+  if (ALL_TOOLSETS.has(name)) {
+    const all = [...registry.names()];
+    return { name, description: "Every registered tool.", kind: "static", tools: all, includes: [], resolvedTools: all };
+  }
+  const toolset = await findToolset(name, custom);
+  if (toolset === undefined) return undefined;
+  return { ...toolset, resolvedTools: (await resolveToolset(name, custom)) ?? [] };
+}

@@ -1,0 +1,29 @@
+/**
+ * Built-in toolsets. A tool's own `toolset` is a toolset even without an entry here; an entry
+ * adds a description and includes. scripts/gen-registry.ts reads this object literal and fails
+ * the build on an unknown include, a tool no file registers, or an include cycle.
+ */
+import type { StaticToolset } from "./types.ts";
+
+export const STATIC_TOOLSETS = {
+  core: {
+    description: "Small local tools that need no network: echo, clock, text utilities.",
+    tools: [],
+    includes: [],
+  },
+  web: {
+    description: "Tools that fetch from the web.",
+    tools: [],
+    includes: [],
+  },
+  results: {
+    description: "Paging through tool results too large to return inline.",
+    tools: [],
+    includes: [],
+  },
+  research: {
+    description: "Everything a research agent needs: web access, local utilities and result paging.",
+    tools: [],
+    includes: ["web", "core", "results"],
+  },
+} satisfies Record<string, StaticToolset>;

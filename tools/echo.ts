@@ -1,0 +1,20 @@
+/** A synchronous tool: the smallest thing that proves the pipeline end to end. */
+import { z } from "zod";
+import { registry } from "../src/registry/registry.ts";
+
+registry.register({
+  name: "echo",
+  toolset: "core",
+  emoji: "🔁",
+  schema: z
+    .object({
+      text: z.string().max(10_000).describe("The text to send back."),
+      times: z.number().int().min(1).max(10).default(1).describe("How many times to repeat it, 1-10."),
+      uppercase: z.boolean().default(false).describe("Upper-case the text first."),
+    })
+    .describe("Returns the text it is given, optionally repeated and upper-cased. Use it to test a connection."),
+  handler: ({ text, times, uppercase }) => {
+    const once = uppercase ? text.toUpperCase() : text;
+    return { text: Array.from({ length: times }, () => once).join(" ") };
+  },
+});

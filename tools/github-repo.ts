@@ -1,0 +1,63 @@
+/**
+ * An async tool that calls out: it needs GITHUB_TOKEN (hidden while unset) and an availability
+ * check that GitHub's API answers. The rate-limit endpoint is used for the probe because GitHub
+ * does not count calls to it against the quota.
+ */
+import { z } from "zod";
+import { ToolFailureError } from "../src/errors/tool-failure.ts";
+import { registry } from "../src/registry/registry.ts";
+import { githubGet } from "./lib/github-api.ts";
+
+const PROBE_TIMEOUT_MS = 3_000;
+const CALL_TIMEOUT_MS = 10_000;
+
+function token(env: Env): string {
+  const value = (env as unknown as Record<string, unknown>).GITHUB_TOKEN;
+  return typeof value === "string" ? value : "";
+}
+
+registry.register({
+  name: "github_repo",
+  toolset: "web",
+  emoji: "🐙",
+  requiresEnv: ["GITHUB_TOKEN"],
+  schema: z.object({
+    owner: z.string().regex(/^[A-Za-z0-9-]{1,39}$/, "must be a GitHub user or organisation name").describe("Owner, for example 'cloudflare'."),
+    repo: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, "must be a repository name").describe("Repository, for example 'workers-sdk'."),
+  }),
+  description: "Looks up a public GitHub repository: description, stars, forks, open issues, default branch, licence and last push.",
+  check: async (env) => {
+    const res = await githubGet("/rate_limit", token(env), AbortSignal.timeout(PROBE_TIMEOUT_MS));
+    await res.body?.cancel();
+    return res.ok;
+  },
+  handler: async ({ owner, repo }, { env, signal }) => {
+    // The tool's own timeout is shorter than any gateway deadline, so a hung socket is released.
+    const res = await githubGet(`/repos/${owner}/${repo}`, token(env), AbortSignal.any([signal, AbortSignal.timeout(CALL_TIMEOUT_MS)]));
+    if (res.status === 404) return { found: false, message: `No public repository ${owner}/${repo}.` };
+    if (!res.ok) {
+      const retryAfter = Number(res.headers.get("retry-after"));
+      throw new ToolFailureError({
+        kind: "upstream",
+        name: "github_repo",
+        status: res.status,
+        detail: (await res.text()).slice(0, 300),
+        ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}),
+      });
+    }
+    const data = (await res.json()) as Record<string, unknown>;
+    const license = data.license as { spdx_id?: string } | null | undefined;
+    return {
+      found: true,
+      full_name: data.full_name,
+      description: data.description,
+      stars: data.stargazers_count,
+      forks: data.forks_count,
+      open_issues: data.open_issues_count,
+      default_branch: data.default_branch,
+      license: license?.spdx_id ?? null,
+      pushed_at: data.pushed_at,
+      url: data.html_url,
+    };
+  },
+});

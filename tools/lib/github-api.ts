@@ -1,0 +1,19 @@
+/**
+ * A helper module: it registers nothing, so discovery skips it (tools that need it import it).
+ * GitHub's REST API wants a User-Agent and accepts a token as a Bearer credential.
+ */
+
+export const GITHUB_API = "https://api.github.com";
+
+/** GETs a GitHub API path with the deployment's token; the caller's signal bounds it. */
+export function githubGet(path: string, token: string, signal: AbortSignal): Promise<Response> {
+  return fetch(`${GITHUB_API}${path}`, {
+    headers: {
+      accept: "application/vnd.github+json",
+      authorization: `Bearer ${token}`,
+      "user-agent": "toolgate",
+      "x-github-api-version": "2022-11-28",
+    },
+    signal,
+  });
+}

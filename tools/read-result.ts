@@ -1,0 +1,41 @@
+/**
+ * Pages through a result that was too large to return inline. It is exempt from the size limit
+ * (its own `limit` bounds it), so reading a stored result never stores another one.
+ */
+import { z } from "zod";
+import type { StoredResult } from "../src/dispatch/limit-result.ts";
+import { registry } from "../src/registry/registry.ts";
+import { toolError } from "../src/registry/tool-result.ts";
+import { storedResultKey } from "../src/storage/keys.ts";
+
+const MAX_PAGE = 50_000;
+
+registry.register({
+  name: "read_result",
+  toolset: "results",
+  emoji: "📖",
+  maxResultSizeChars: Number.POSITIVE_INFINITY,
+  schema: z.object({
+    handle: z.uuid().describe("The handle from a truncated result."),
+    offset: z.number().int().min(0).default(0).describe("First character to return (0-based)."),
+    limit: z.number().int().min(1).max(MAX_PAGE).default(20_000).describe(`How many characters to return, at most ${MAX_PAGE}.`),
+  }),
+  description: "Reads part of a tool result that was too large to return inline, by character offset and limit.",
+  handler: async ({ handle, offset, limit }, { env }) => {
+    const stored = await env.KV.get<StoredResult>(storedResultKey(handle), "json");
+    if (stored === null) {
+      return toolError(`No stored result with handle ${handle}; it may have expired. Run the original tool call again.`);
+    }
+    const content = stored.content.slice(offset, offset + limit);
+    const next = offset + content.length;
+    return {
+      handle,
+      tool: stored.tool,
+      total_chars: stored.content.length,
+      offset,
+      returned_chars: content.length,
+      next_offset: next < stored.content.length ? next : null,
+      content,
+    };
+  },
+});
