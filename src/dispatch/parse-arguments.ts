@@ -3,6 +3,7 @@
  * Anthropic's) into an object, or a failure that says where the JSON broke.
  */
 import type { ToolFailure } from "../errors/tool-failure.ts";
+import { jsonErrorPosition } from "./json-error-position.ts";
 
 export type ParsedArguments = { ok: true; args: Record<string, unknown> } | { ok: false; failure: ToolFailure };
 
@@ -12,11 +13,6 @@ function describeType(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-/** Position of a JSON syntax error, from V8's message ("... at position 12 ..."). */
-function errorPosition(message: string): number | undefined {
-  const match = /position (\d+)/.exec(message);
-  return match?.[1] === undefined ? undefined : Number(match[1]);
-}
 
 /** Parses raw arguments; an empty string or a missing value means "no arguments". */
 export function parseArguments(raw: unknown): ParsedArguments {
@@ -27,9 +23,9 @@ export function parseArguments(raw: unknown): ParsedArguments {
       value = JSON.parse(raw);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      const position = errorPosition(message);
       // V8 appends the whole input to some messages; the model already has it, so keep it short.
       const detail = message.replace(/, "[\s\S]*" is not valid JSON$/, "").slice(0, 300);
+      const position = jsonErrorPosition(raw);
       return { ok: false, failure: { kind: "malformed_json", detail, ...(position === undefined ? {} : { position }) } };
     }
   }

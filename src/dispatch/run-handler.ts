@@ -22,11 +22,10 @@ export async function runHandler(entry: ToolEntry, args: Record<string, unknown>
     value = await entry.handler(args, context);
   } catch (thrown) {
     if (thrown instanceof ToolFailureError) return { ok: false, failure: thrown.failure };
-    console.error(`tool '${entry.name}' threw`, thrown);
-    return {
-      ok: false,
-      failure: { kind: "handler_threw", name: entry.name, detail: describeThrown(entry.name, thrown), retryable: isRetryableThrown(thrown) },
-    };
+    const detail = describeThrown(entry.name, thrown);
+    // Log the redacted text, not the raw exception: messages often quote credentials.
+    console.error(detail);
+    return { ok: false, failure: { kind: "handler_threw", name: entry.name, detail, retryable: isRetryableThrown(thrown) } };
   }
   const serialized = serializeResult(value);
   if (!serialized.ok) return { ok: false, failure: { kind: "bad_result_type", name: entry.name, resultType: serialized.resultType } };

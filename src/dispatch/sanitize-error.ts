@@ -8,8 +8,9 @@
 export const MAX_ERROR_TEXT = 2000;
 
 const ROLE_TAGS = /<\/?(?:tool_call|function_call|result|response|output|input|system|assistant|user)>/gi;
-const OPENING_FENCE = /^\s*```(?:json|xml|html|markdown)?\s*/gim;
-const CLOSING_FENCE = /\s*```\s*$/gim;
+// The original strips fences only at line starts; a fence mid-line can open a code block just
+// as well, so every run of three backticks goes (with a markup language tag after it).
+const FENCE = /```(?:json|xml|html|markdown)?/gi;
 const CDATA = /<!\[CDATA\[[\s\S]*?\]\]>/g;
 
 const CREDENTIALS: readonly [RegExp, string][] = [
@@ -28,7 +29,7 @@ export function redactCredentials(text: string): string {
 
 /** Strips markup that could be read as conversation structure, redacts secrets, caps length. */
 export function sanitizeErrorText(text: string): string {
-  let out = text.replace(ROLE_TAGS, "").replace(OPENING_FENCE, "").replace(CLOSING_FENCE, "").replace(CDATA, "");
+  let out = text.replace(ROLE_TAGS, "").replace(FENCE, "").replace(CDATA, "");
   out = redactCredentials(out).trim();
   if (out.length > MAX_ERROR_TEXT) out = `${out.slice(0, MAX_ERROR_TEXT - 3)}...`;
   return out;

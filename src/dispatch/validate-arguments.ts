@@ -40,9 +40,9 @@ function exampleValue(schema: unknown, depth = 0): unknown {
     case "string":
       return "text";
     case "integer":
-      return typeof s.minimum === "number" ? s.minimum : 1;
+      return clamp(1, s);
     case "number":
-      return typeof s.minimum === "number" ? s.minimum : 1.5;
+      return clamp(1.5, s);
     case "boolean":
       return true;
     case "array":
@@ -52,6 +52,13 @@ function exampleValue(schema: unknown, depth = 0): unknown {
     default:
       return "…";
   }
+}
+
+/** A friendly number inside the schema's bounds (zod writes the safe-integer range for .int()). */
+function clamp(preferred: number, schema: JsonSchema): number {
+  const min = typeof schema.minimum === "number" ? schema.minimum : Number.NEGATIVE_INFINITY;
+  const max = typeof schema.maximum === "number" ? schema.maximum : Number.POSITIVE_INFINITY;
+  return Math.min(Math.max(preferred, min), max);
 }
 
 function exampleObject(schema: JsonSchema, depth = 0): Record<string, unknown> {

@@ -38,6 +38,14 @@ function deriveParameters(name: string, schema: z.ZodType): JsonSchema | string 
   return json;
 }
 
+/**
+ * Type-checks a spec's handler against its schema and erases the schema type, for code that
+ * keeps specs in a list before registering them (tests, table-driven or remote tools).
+ */
+export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): ToolSpec {
+  return spec as unknown as ToolSpec;
+}
+
 export class Registry {
   readonly #tools = new Map<string, ToolEntry>();
   #generation = 0;

@@ -1,0 +1,139 @@
+import { SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { api, json } from "./helpers.ts";
+
+interface Batch {
+  session_id: string;
+  results: { id: string; tool: string; status: string; error_code: string | null; duration_ms: number; truncated: boolean; message: Record<string, unknown> }[];
+}
+
+const openai = (id: string, name: string, args: string) => ({ id, type: "function", function: { name, arguments: args } });
+const anthropic = (id: string, name: string, input: unknown) => ({ type: "tool_use", id, name, input });
+
+describe("POST /v1/tool-calls", () => {
+  it("answers OpenAI calls with tool messages ready to append, in order", async () => {
+    const res = await api("/v1/tool-calls", { body: { tool_calls: [openai("c1", "echo", '{"text":"a"}'), openai("c2", "echo", '{"text":"b","times":"2"}')] } });
+    expect(res.status).toBe(200);
+    const body = await json<Batch>(res);
+    expect(body.results.map((r) => r.message)).toEqual([
+      { role: "tool", tool_call_id: "c1", content: '{"text":"a"}' },
+      { role: "tool", tool_call_id: "c2", content: '{"text":"b b"}' },
+    ]);
+    expect(body.results[0]).toMatchObject({ id: "c1", tool: "echo", status: "ok", error_code: null, truncated: false });
+    expect(body.results[0]?.duration_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it("answers Anthropic tool_use blocks with tool_result blocks", async () => {
+    const body = await json<Batch>(await api("/v1/tool-calls", { body: { tool_calls: [anthropic("toolu_1", "echo", { text: "hi", uppercase: true })] } }));
+    expect(body.results[0]?.message).toEqual({ type: "tool_result", tool_use_id: "toolu_1", content: '{"text":"HI"}', is_error: false });
+  });
+
+  it("keeps one failing call from failing the batch", async () => {
+    const body = await json<Batch>(
+      await api("/v1/tool-calls", { body: { tool_calls: [openai("c1", "nope", "{}"), anthropic("t2", "echo", { text: 1 }), openai("c3", "echo", '{"text":"ok"}')] } }),
+    );
+    expect(body.results.map((r) => [r.status, r.error_code])).toEqual([
+      ["error", "UNKNOWN_TOOL"],
+      ["error", "INVALID_ARGUMENTS"],
+      ["ok", null],
+    ]);
+    expect(body.results[1]?.message).toMatchObject({ type: "tool_result", is_error: true });
+    const envelope = JSON.parse(String(body.results[1]?.message.content)) as Record<string, unknown>;
+    expect(envelope).toMatchObject({ error_code: "INVALID_ARGUMENTS", stage: "validate", retryable: false, suggestion: expect.any(String) });
+  });
+
+  it("refuses a tool outside the requested toolset for that call only", async () => {
+    const body = await json<Batch>(
+      await api("/v1/tool-calls", { body: { toolset: "results", tool_calls: [openai("c1", "echo", '{"text":"x"}'), openai("c2", "read_result", `{"handle":"${crypto.randomUUID()}"}`)] } }),
+    );
+    expect(body.results.map((r) => r.error_code)).toEqual(["PERMISSION_DENIED", "EXECUTION_FAILED"]);
+  });
+
+  it("generates a session id when none is sent and echoes one that is", async () => {
+    const generated = await json<Batch>(await api("/v1/tool-calls", { body: { tool_calls: [openai("c1", "echo", '{"text":"x"}')] } }));
+    expect(generated.session_id).toMatch(/^[0-9a-f-]{36}$/);
+    const given = await json<Batch>(await api("/v1/tool-calls", { body: { session_id: "conv-42", tool_calls: [openai("c1", "echo", '{"text":"x"}')] } }));
+    expect(given.session_id).toBe("conv-42");
+  });
+
+  it("truncates an oversized result and marks it", async () => {
+    const body = await json<Batch>(await api("/v1/tool-calls", { body: { tool_calls: [openai("c1", "generate_lines", '{"count": 5000}')] } }));
+    expect(body.results[0]).toMatchObject({ status: "ok", truncated: true });
+    expect(String(body.results[0]?.message.content)).toMatch(/characters omitted.*read_result/s);
+  });
+});
+
+describe("request-level errors", () => {
+  it("answers a body that is not JSON with 400 and a JSON error", async () => {
+    const res = await api("/v1/tool-calls", { body: "{not json" });
+    expect(res.status).toBe(400);
+    expect(await json(res)).toMatchObject({ error_code: "MALFORMED_BODY" });
+  });
+
+  it("names the field of a body of the wrong shape", async () => {
+    const res = await api("/v1/tool-calls", { body: { tool_calls: [{ id: "c1", type: "function", function: { name: 3 } }] } });
+    expect(res.status).toBe(400);
+    const body = await json<{ error_code: string; issues: { path: string }[] }>(res);
+    expect(body.error_code).toBe("INVALID_REQUEST");
+    expect(body.issues.map((i) => i.path)).toEqual(expect.arrayContaining(["tool_calls.0.function.name"]));
+  });
+
+  it("refuses an empty batch and an unknown call type", async () => {
+    expect((await api("/v1/tool-calls", { body: { tool_calls: [] } })).status).toBe(400);
+    const res = await api("/v1/tool-calls", { body: { tool_calls: [{ type: "custom", id: "x" }] } });
+    expect(await json(res)).toMatchObject({ issues: [{ path: "tool_calls.0.type" }] });
+  });
+
+  it("answers a missing body with 400 naming tool_calls", async () => {
+    const res = await api("/v1/tool-calls", { method: "POST" });
+    expect(res.status).toBe(400);
+    expect(await json(res)).toMatchObject({ error_code: "INVALID_REQUEST", issues: [{ path: "tool_calls" }] });
+  });
+
+  it("answers a body sent as another content type with 415", async () => {
+    const res = await SELF.fetch("https://toolgate.test/v1/tool-calls", { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" });
+    expect(res.status).toBe(415);
+    expect(await json(res)).toMatchObject({ error_code: "UNSUPPORTED_MEDIA_TYPE", error: expect.stringContaining("text/plain") });
+  });
+
+  it("answers a body over the limit with 413", async () => {
+    const res = await api("/v1/tool-calls", { body: { tool_calls: [openai("c1", "echo", JSON.stringify({ text: "x".repeat(1_100_000) }))] } });
+    expect(res.status).toBe(413);
+    expect(await json(res)).toMatchObject({ error_code: "PAYLOAD_TOO_LARGE" });
+  });
+
+  it("answers a batch over the call limit with 413 naming the limit", async () => {
+    const calls = Array.from({ length: 65 }, (_, i) => openai(`c${i}`, "echo", '{"text":"x"}'));
+    const res = await api("/v1/tool-calls", { body: { tool_calls: calls } });
+    expect(res.status).toBe(413);
+    expect(await json(res)).toMatchObject({ error_code: "TOO_MANY_CALLS", error: expect.stringContaining("at most 64") });
+  });
+
+  it("answers an unknown toolset with 404", async () => {
+    const res = await api("/v1/tool-calls", { body: { toolset: "nope", tool_calls: [openai("c1", "echo", "{}")] } });
+    expect(res.status).toBe(404);
+  });
+
+  it("answers unknown routes and methods with JSON 404s", async () => {
+    for (const [path, method] of [["/nope", "GET"], ["/v1/tool-calls", "GET"], ["/v1/tools", "DELETE"]] as const) {
+      const res = await api(path, { method });
+      expect(res.status).toBe(404);
+      expect(await json(res)).toMatchObject({ error_code: "NOT_FOUND" });
+    }
+  });
+});
+
+describe("documentation routes", () => {
+  it("serves an OpenAPI 3.1 document describing every route", async () => {
+    const doc = await json<{ openapi: string; paths: Record<string, Record<string, unknown>> }>(await api("/openapi.json"));
+    expect(doc.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.paths).sort()).toEqual(["/v1/tool-calls", "/v1/tools", "/v1/tools/{name}", "/v1/toolsets", "/v1/toolsets/{name}"]);
+    expect(Object.keys(doc.paths["/v1/toolsets"] ?? {}).sort()).toEqual(["get", "post"]);
+  });
+
+  it("serves the interactive reference page", async () => {
+    const res = await api("/docs");
+    expect(res.headers.get("content-type")).toMatch(/text\/html/);
+    expect(await res.text()).toContain('data-url="/openapi.json"');
+  });
+});

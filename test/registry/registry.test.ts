@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { DEFAULT_MAX_RESULT_SIZE_CHARS, Registry } from "../../src/registry/registry.ts";
+import { toolError, toolResult } from "../../src/registry/tool-result.ts";
+
+const schema = z.object({ q: z.string() });
+const handler = () => "ok";
+
+describe("register", () => {
+  it("inserts a new name and derives the JSON Schema once", () => {
+    const registry = new Registry();
+    expect(registry.register({ name: "search", toolset: "web", schema, handler })).toEqual({ ok: true, action: "inserted" });
+    expect(registry.get("search")?.parameters).toMatchObject({ type: "object", properties: { q: { type: "string" } }, required: ["q"] });
+    expect(registry.get("search")?.parameters).not.toHaveProperty("$schema");
+  });
+
+  it("replaces a tool of the same name in the same toolset", () => {
+    const registry = new Registry();
+    registry.register({ name: "search", toolset: "web", schema, handler, description: "first" });
+    expect(registry.register({ name: "search", toolset: "web", schema, handler, description: "second" })).toEqual({ ok: true, action: "replaced" });
+    expect(registry.get("search")?.description).toBe("second");
+  });
+
+  it("rejects a tool that would shadow one from another toolset and keeps the existing entry", () => {
+    const registry = new Registry();
+    registry.register({ name: "search", toolset: "web", schema, handler, description: "original" });
+    const generation = registry.generation;
+    const outcome = registry.register({ name: "search", toolset: "plugin", schema, handler, description: "intruder" });
+    expect(outcome.ok).toBe(false);
+    expect(outcome.ok ? "" : outcome.reason).toMatch(/would shadow .* toolset 'web'/);
+    expect(registry.get("search")?.description).toBe("original");
+    expect(registry.generation).toBe(generation);
+  });
+
+  it("lets one MCP toolset replace another's tool", () => {
+    const registry = new Registry();
+    registry.register({ name: "mcp__a__t", toolset: "mcp-a", schema, handler });
+    expect(registry.register({ name: "mcp__a__t", toolset: "mcp-b", schema, handler }).ok).toBe(true);
+    expect(registry.get("mcp__a__t")?.toolset).toBe("mcp-b");
+  });
+
+  it("replaces across toolsets when override is true", () => {
+    const registry = new Registry();
+    registry.register({ name: "search", toolset: "web", schema, handler });
+    expect(registry.register({ name: "search", toolset: "better", schema, handler, override: true })).toEqual({ ok: true, action: "replaced" });
+    expect(registry.get("search")?.toolset).toBe("better");
+  });
+
+  it.each(["", "has space", "dot.name", "é", "x".repeat(65)])("refuses the name %j with a message naming the rule", (name) => {
+    const registry = new Registry();
+    const outcome = registry.register({ name, toolset: "web", schema, handler });
+    expect(outcome.ok).toBe(false);
+    expect(outcome.ok ? "" : outcome.reason).toContain("^[a-zA-Z0-9_-]{1,64}$");
+    expect(registry.names()).toEqual([]);
+  });
+
+  it("accepts a 64-character name of letters, digits, '_' and '-'", () => {
+    const registry = new Registry();
+    expect(registry.register({ name: `a-_9${"x".repeat(60)}`, toolset: "t", schema, handler }).ok).toBe(true);
+  });
+
+  it("refuses a schema that is not an object, because providers pass named fields", () => {
+    const registry = new Registry();
+    const outcome = registry.register({ name: "bad", toolset: "t", schema: z.string(), handler });
+    expect(outcome.ok ? "" : outcome.reason).toMatch(/must be an object schema/);
+  });
+
+  it("refuses a schema JSON Schema cannot express", () => {
+    const registry = new Registry();
+    const outcome = registry.register({ name: "bad", toolset: "t", schema: z.object({ when: z.date() }), handler });
+    expect(outcome.ok ? "" : outcome.reason).toMatch(/cannot be expressed as JSON Schema/);
+  });
+
+  it("falls back to the schema's description and applies defaults", () => {
+    const registry = new Registry();
+    registry.register({ name: "t", toolset: "s", schema: schema.describe("From the schema."), handler });
+    const entry = registry.get("t");
+    expect(entry?.description).toBe("From the schema.");
+    expect(entry?.maxResultSizeChars).toBe(DEFAULT_MAX_RESULT_SIZE_CHARS);
+    expect(entry?.requiresEnv).toEqual([]);
+    expect(entry?.emoji).toBe("");
+  });
+
+  it("keeps the gateway fields a tool declares", () => {
+    const registry = new Registry();
+    registry.register({ name: "t", toolset: "s", schema, handler, timeoutMs: 500, dependsOn: ["a"], writes: ["workspace"], risky: true, retry: { maxAttempts: 2 } });
+    expect(registry.get("t")).toMatchObject({ timeoutMs: 500, dependsOn: ["a"], writes: ["workspace"], risky: true, retry: { maxAttempts: 2 } });
+  });
+});
+
+describe("deregister and readers", () => {
+  it("treats deregistering an unknown name as a no-op", () => {
+    const registry = new Registry();
+    registry.register({ name: "t", toolset: "s", schema, handler });
+    const generation = registry.generation;
+    registry.deregister("nope");
+    expect(registry.generation).toBe(generation);
+    registry.deregister("t");
+    expect(registry.has("t")).toBe(false);
+    expect(registry.generation).toBe(generation + 1);
+  });
+
+  it("lists names and toolsets sorted", () => {
+    const registry = new Registry();
+    for (const [name, toolset] of [["b", "y"], ["a", "z"], ["c", "y"]] as const) registry.register({ name, toolset, schema, handler });
+    expect(registry.names()).toEqual(["a", "b", "c"]);
+    expect(registry.toolsets()).toEqual(["y", "z"]);
+    expect(registry.namesInToolset("y")).toEqual(["b", "c"]);
+  });
+});
+
+describe("toolError and toolResult", () => {
+  it("return JSON strings in the original's shapes", () => {
+    expect(JSON.parse(toolError("nope", { code: 3 }))).toEqual({ error: "nope", code: 3 });
+    expect(JSON.parse(toolResult({ a: 1 }))).toEqual({ a: 1 });
+    expect(JSON.parse(toolResult(undefined, { ok: true }))).toEqual({ ok: true });
+  });
+
+  it("bounds an error's text", () => {
+    const error = JSON.parse(toolError("x".repeat(5000))) as { error: string };
+    expect(error.error).toHaveLength(2048 + "… [truncated]".length);
+  });
+});

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { registry } from "../../src/registry/registry.ts";
+import { findToolset, resolveToolset, type CustomToolsetLookup } from "../../src/toolsets/resolve.ts";
+import type { StaticToolset } from "../../src/toolsets/types.ts";
+
+const lookupOf = (records: Record<string, StaticToolset>): CustomToolsetLookup => (name) => Promise.resolve(records[name]);
+const set = (tools: string[], includes: string[] = []): StaticToolset => ({ description: "", tools, includes });
+
+const extra = [
+  { name: "rs_plugin_web", toolset: "web" },
+  { name: "rs_only_a", toolset: "rs-registry-only" },
+  { name: "rs_only_b", toolset: "rs-registry-only" },
+];
+
+beforeAll(() => {
+  for (const { name, toolset } of extra) registry.register({ name, toolset, schema: z.object({}), handler: () => "" });
+});
+afterAll(() => {
+  for (const { name } of extra) registry.deregister(name);
+});
+
+describe("resolveToolset", () => {
+  it("merges a static toolset with tools registered under its name", async () => {
+    expect((await findToolset("web"))?.tools).toEqual(["github_repo", "rs_plugin_web"]);
+  });
+
+  it("treats a toolset that only tools name as a toolset", async () => {
+    expect(await findToolset("rs-registry-only")).toMatchObject({ kind: "registry", tools: ["rs_only_a", "rs_only_b"] });
+    expect(await resolveToolset("rs-registry-only")).toEqual(["rs_only_a", "rs_only_b"]);
+  });
+
+  it("deduplicates diamonds and sorts the result", async () => {
+    const lookup = lookupOf({ top: set(["zeta"], ["left", "right"]), left: set(["alpha", "shared"], ["base"]), right: set(["shared"], ["base"]), base: set(["beta"]) });
+    expect(await resolveToolset("top", lookup)).toEqual(["alpha", "beta", "shared", "zeta"]);
+  });
+
+  it("stops at a cycle instead of looping", async () => {
+    const lookup = lookupOf({ a: set(["one"], ["b"]), b: set(["two"], ["a"]) });
+    expect(await resolveToolset("a", lookup)).toEqual(["one", "two"]);
+  });
+
+  it("returns undefined for an unknown toolset and skips unknown includes", async () => {
+    expect(await resolveToolset("nope")).toBeUndefined();
+    expect(await resolveToolset("x", lookupOf({ x: set(["t"], ["missing"]) }))).toEqual(["t"]);
+  });
+
+  it("resolves all and * to every registered tool", async () => {
+    expect(await resolveToolset("all")).toEqual([...registry.names()]);
+    expect(await resolveToolset("*")).toEqual([...registry.names()]);
+  });
+
+  it("lets a built-in win over a custom record of the same name", async () => {
+    expect((await findToolset("core", lookupOf({ core: set(["evil"]) })))?.tools).not.toContain("evil");
+  });
+});
