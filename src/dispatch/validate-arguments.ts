@@ -19,11 +19,15 @@ function describeValue(value: unknown): string {
 
 function toFieldIssue(issue: z.core.$ZodIssue): FieldIssue {
   const path = issue.path.map(String).join(".");
-  const field: FieldIssue = { path, message: issue.message };
-  if (issue.code === "invalid_type") field.expected = issue.expected;
-  if (issue.code === "invalid_value") field.expected = `one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
-  if ("input" in issue) field.received = describeValue(issue.input);
-  return field;
+  const received = "input" in issue ? describeValue(issue.input) : undefined;
+  if (issue.code === "invalid_type") {
+    return { path, message: `expected ${issue.expected}, received ${received ?? "another type"}`, expected: issue.expected, ...(received === undefined ? {} : { received }) };
+  }
+  if (issue.code === "invalid_value") {
+    const expected = `one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    return { path, message: `expected ${expected}, received ${received ?? "another value"}`, expected, ...(received === undefined ? {} : { received }) };
+  }
+  return { path, message: received === undefined ? issue.message : `${issue.message}, received ${received}`, ...(received === undefined ? {} : { received }) };
 }
 
 /** A placeholder value for a JSON Schema, preferring the schema's own examples and defaults. */

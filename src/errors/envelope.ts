@@ -20,11 +20,7 @@ export interface ErrorEnvelope {
 }
 
 function describeIssue(issue: FieldIssue): string {
-  const where = issue.path === "" ? "the arguments object" : `'${issue.path}'`;
-  const parts = [`${where}: ${issue.message}`];
-  if (issue.expected !== undefined) parts.push(`expected ${issue.expected}`);
-  if (issue.received !== undefined) parts.push(`received ${issue.received}`);
-  return parts.join(", ");
+  return `${issue.path === "" ? "the arguments object" : `'${issue.path}'`}: ${issue.message}`;
 }
 
 /** Maps a failure to its envelope; exhaustive, so every new failure kind must be mapped. */
