@@ -48,6 +48,17 @@ export class AvailabilityCache {
     this.#now = now;
   }
 
+  /**
+   * Availability when it is known without probing (no check, or a fresh cached result), else
+   * undefined. Listing 500 tools should not cost 500 promises.
+   */
+  known(entry: ToolEntry, env: Env): Availability | undefined {
+    if (entry.requiresEnv.length > 0 && missingEnv(entry, env).length > 0) return undefined;
+    if (entry.check === undefined) return ALWAYS_AVAILABLE;
+    const cached = this.#results.get(entry.check);
+    return cached !== undefined && this.#now() - cached.checkedAt < CHECK_TTL_MS ? cached : undefined;
+  }
+
   /** Availability of one tool, probing its check only when the cached result is stale. */
   async of(entry: ToolEntry, env: Env): Promise<Availability> {
     const missing = missingEnv(entry, env);

@@ -30,20 +30,27 @@ export function withOverrides(entry: ToolEntry, env: Env): ToolDefinition {
   return { ...base, ...(overrides as Partial<ToolDefinition>), name: entry.name };
 }
 
-/** Definitions of the available tools among `names`, sorted by name. */
-export async function getDefinitions(names: Iterable<string>, env: Env): Promise<ToolDefinition[]> {
+/** The available entries among `names`, sorted by name; unknown names are skipped. */
+export async function availableEntries(names: Iterable<string>, env: Env): Promise<ToolEntry[]> {
   const entries: ToolEntry[] = [];
   for (const name of new Set(names)) {
     const entry = registry.get(name);
     if (entry !== undefined) entries.push(entry);
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const states = await Promise.all(entries.map((entry) => availability.of(entry, env)));
-  const definitions: ToolDefinition[] = [];
-  entries.forEach((entry, i) => {
-    if (states[i]?.available === true) definitions.push(withOverrides(entry, env));
-  });
-  return definitions;
+  const states = entries.map((entry) => availability.known(entry, env) ?? availability.of(entry, env));
+  const available: ToolEntry[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const state = await states[i];
+    const entry = entries[i];
+    if (state?.available === true && entry !== undefined) available.push(entry);
+  }
+  return available;
+}
+
+/** Definitions of the available tools among `names`, sorted by name. */
+export async function getDefinitions(names: Iterable<string>, env: Env): Promise<ToolDefinition[]> {
+  return (await availableEntries(names, env)).map((entry) => withOverrides(entry, env));
 }
 
 /** One tool's definition with its availability, for `GET /v1/tools/{name}`. */

@@ -1,8 +1,9 @@
 /** `GET /v1/tools` and `GET /v1/tools/{name}`: definitions in each provider's shape. */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { closeMatches } from "../../dispatch/close-matches.ts";
-import { DEFINITION_FORMATS, formatDefinitions, toAnthropicTool, toMcpTool, toOpenAITool } from "../../formats/tool-definitions.ts";
-import { describeTool, getDefinitions } from "../../registry/definitions.ts";
+import { definitionsJson } from "../../formats/definitions-json.ts";
+import { DEFINITION_FORMATS, toAnthropicTool, toMcpTool, toOpenAITool } from "../../formats/tool-definitions.ts";
+import { availableEntries, describeTool } from "../../registry/definitions.ts";
 import { registry } from "../../registry/registry.ts";
 import { kvToolsetLookup } from "../../toolsets/custom-toolsets.ts";
 import { resolveToolset } from "../../toolsets/resolve.ts";
@@ -81,8 +82,10 @@ export const toolsRoutes = new OpenAPIHono<AppEnv>()
       if (resolved === undefined) return failureResponse(c, { kind: "unknown_toolset", name: toolset }) as never;
       names = resolved;
     }
-    const definitions = await getDefinitions(names, c.env);
-    return c.json({ format, toolset: toolset ?? null, tools: formatDefinitions(definitions, format) }, 200);
+    const entries = await availableEntries(names, c.env);
+    // Assembled from cached per-tool JSON (formats/definitions-json.ts); same body as c.json would give.
+    const body = `{"format":${JSON.stringify(format)},"toolset":${JSON.stringify(toolset ?? null)},"tools":${definitionsJson(entries, format, c.env)}}`;
+    return c.body(body, 200, { "content-type": "application/json" }) as never;
   })
   .openapi(getTool, async (c) => {
     const { name } = c.req.valid("param");

@@ -1,0 +1,94 @@
+/**
+ * `npm run bench`: one run, on this machine, of every scenario in scripts/bench/scenarios/,
+ * each compared against a reference measured in the same run. Prints a table per scenario
+ * and the targets, and writes the same figures to .bench/results.json.
+ *
+ * The bench Worker (scripts/bench/worker.ts: the app, 500 synthetic tools, bare routes) is
+ * bundled with esbuild and served by workerd through Miniflare on 127.0.0.1 only (see
+ * scripts/bench/serve.ts for why not `wrangler dev`). All load is bounded in time and count,
+ * and Miniflare is disposed however the run ends.
+ *
+ * @example
+ * ```sh
+ * npm run bench                 # full run, about a minute and a half
+ * npm run bench -- --quick      # short rounds, to check the bench itself works
+ * npm run bench -- --only=tools-listing,bundle-size   # some scenarios, by id
+ * ```
+ */
+import { cpus } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildBenchWorker } from "./bench/build-worker.ts";
+import { LoadClient } from "./bench/load.ts";
+import { formatChecks, formatScenario, writeResults, type ScenarioOutcome } from "./bench/report.ts";
+import type { BenchSettings } from "./bench/scenario.ts";
+import { SCENARIOS } from "./bench/scenarios/index.ts";
+import { serveWorker, type ServedWorker } from "./bench/serve.ts";
+import { findChildProcess } from "./bench/server-cpu.ts";
+import { WORKERD_VERSION } from "./bench/workerd.ts";
+
+const FULL: BenchSettings = { rounds: 5, roundMs: 3_000, warmupMs: 1_000, concurrency: 8 };
+const QUICK: BenchSettings = { rounds: 2, roundMs: 1_000, warmupMs: 300, concurrency: 8 };
+/** A hung run (a wedged workerd, say) is stopped rather than left holding a core. */
+const WATCHDOG_MS = 5 * 60_000;
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const benchDir = join(root, ".bench");
+const settings = process.argv.includes("--quick") ? QUICK : FULL;
+const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length).split(",");
+const scenarios = only === undefined ? SCENARIOS : SCENARIOS.filter((s) => only.includes(s.id));
+
+async function main(): Promise<void> {
+  if (scenarios.length === 0) throw new Error(`bench: --only matched no scenario; ids: ${SCENARIOS.map((s) => s.id).join(", ")}`);
+  const startedAt = new Date();
+  const progress = (message: string) => process.stderr.write(`bench: ${message}\n`);
+  progress("bundling scripts/bench/worker.ts");
+  const scriptPath = await buildBenchWorker(root, benchDir);
+  progress("starting workerd (Miniflare, direct socket)");
+  let worker: ServedWorker | undefined;
+  let client: LoadClient | undefined;
+  const cleanUp = async () => {
+    await client?.close();
+    await worker?.dispose();
+    client = undefined;
+    worker = undefined;
+  };
+  const abort = (why: string, code: number) => {
+    progress(why);
+    void cleanUp().finally(() => process.exit(code));
+  };
+  process.once("SIGINT", () => abort("interrupted; shutting workerd down", 130));
+  setTimeout(() => abort(`still running after ${WATCHDOG_MS / 60_000} min; giving up`, 1), WATCHDOG_MS).unref();
+
+  const outcomes: ScenarioOutcome[] = [];
+  try {
+    worker = await serveWorker(scriptPath, join(root, "wrangler.toml"));
+    client = new LoadClient(worker.url, settings.concurrency);
+    const serverPid = findChildProcess("workerd");
+    for (const scenario of scenarios) {
+      progress(`${scenario.id}…`);
+      const t0 = performance.now();
+      const report = await scenario.run({ root, settings, client, serverPid });
+      outcomes.push({ id: scenario.id, title: scenario.title, seconds: (performance.now() - t0) / 1000, ...report });
+    }
+  } finally {
+    await cleanUp();
+  }
+
+  const seconds = (Date.now() - startedAt.getTime()) / 1000;
+  const environment = {
+    node: process.version,
+    workerd: WORKERD_VERSION,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? "unknown",
+    served: "Miniflare, unsafeDirectSockets (no entry Worker), in-memory KV/D1",
+  };
+  console.log(`\ntoolgate bench  ${startedAt.toISOString()}  ${seconds.toFixed(0)} s  node ${environment.node}  workerd ${environment.workerd}  ${environment.cpus} CPUs${settings === QUICK ? "  QUICK" : ""}\n`);
+  outcomes.forEach((outcome, i) => console.log(`${formatScenario(i + 1, outcome)}\n`));
+  console.log(formatChecks(outcomes));
+  const resultsPath = join(benchDir, "results.json");
+  writeResults(resultsPath, { startedAt: startedAt.toISOString(), seconds, environment, settings, scenarios: outcomes });
+  console.log(`\nWrote ${resultsPath}`);
+}
+
+await main();

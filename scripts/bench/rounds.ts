@@ -1,0 +1,72 @@
+/**
+ * Measures several requests against each other in the same run: each is primed and warmed up,
+ * then they take turns, round after round, so drift on a noisy machine (other processes, CPU
+ * frequency) hits all of them alike. Compare them round by round (paired), then take medians.
+ */
+import type { RequestSpec } from "./load.ts";
+import type { BenchContext } from "./scenario.ts";
+import { cpuMs } from "./server-cpu.ts";
+import { percentile } from "./stats.ts";
+
+export interface Contender {
+  label: string;
+  request: RequestSpec;
+}
+
+/** Per-round figures of one contender, index i being round i. */
+export interface ContenderRounds {
+  label: string;
+  rps: number[];
+  p50Ms: number[];
+  p99Ms: number[];
+  /** workerd's CPU time per request (all its threads), NaN where it cannot be read. */
+  serverCpuUs: number[];
+  /** Size of one answer body, from the priming request. */
+  bodyBytes: number;
+}
+
+export interface RoundPlan {
+  concurrency: number;
+  rounds: number;
+  roundMs: number;
+  warmupMs: number;
+}
+
+/** Runs `plan.rounds` alternating rounds of every contender; throws if one does not answer 200. */
+export async function alternatingRounds(ctx: BenchContext, contenders: readonly Contender[], plan: RoundPlan): Promise<ContenderRounds[]> {
+  const results: ContenderRounds[] = [];
+  for (const { label, request } of contenders) {
+    // One lone request first: it must succeed, and it lets a bare route capture its body
+    // before concurrent requests arrive (workerd warns about promises shared across requests).
+    const primed = await ctx.client.send(request);
+    if (primed.status !== 200) throw new Error(`bench: ${label} (${request.method} ${request.path}) answered ${primed.status}: ${primed.body.slice(0, 500)}`);
+    await ctx.client.round(request, { concurrency: plan.concurrency, durationMs: plan.warmupMs });
+    results.push({ label, rps: [], p50Ms: [], p99Ms: [], serverCpuUs: [], bodyBytes: Buffer.byteLength(primed.body) });
+  }
+  for (let round = 0; round < plan.rounds; round++) {
+    // Reverse the order every other round so no contender always follows the same one.
+    const order = round % 2 === 0 ? contenders.map((_, i) => i) : contenders.map((_, i) => contenders.length - 1 - i);
+    for (const i of order) {
+      const contender = contenders[i];
+      const figures = results[i];
+      if (contender === undefined || figures === undefined) continue;
+      const cpuBefore = cpuMs(ctx.serverPid);
+      const result = await ctx.client.round(contender.request, { concurrency: plan.concurrency, durationMs: plan.roundMs });
+      figures.serverCpuUs[round] = ((cpuMs(ctx.serverPid) - cpuBefore) * 1000) / result.requests;
+      figures.rps[round] = (result.requests * 1000) / result.elapsedMs;
+      figures.p50Ms[round] = percentile(result.latenciesMs, 50);
+      figures.p99Ms[round] = percentile(result.latenciesMs, 99);
+    }
+  }
+  return results;
+}
+
+/** The per-round figures of a contender, for a Row's `perRound`. */
+export function perRound(figures: ContenderRounds): Record<string, number[]> {
+  return { rps: figures.rps, p50Ms: figures.p50Ms, p99Ms: figures.p99Ms, serverCpuUs: figures.serverCpuUs };
+}
+
+/** Round-by-round `f(a[i], b[i])`, for paired comparisons such as throughput ratios. */
+export function paired(a: readonly number[], b: readonly number[], f: (x: number, y: number) => number): number[] {
+  return a.map((x, i) => f(x, b[i] ?? Number.NaN));
+}

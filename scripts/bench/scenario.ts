@@ -1,0 +1,65 @@
+/**
+ * What a benchmark scenario is: one small async function that measures one thing against the
+ * running bench Worker (or in-process) and returns rows for the table plus checks against its
+ * target. scripts/bench/scenarios/index.ts lists them; adding a scenario is adding a file.
+ */
+import type { LoadClient } from "./load.ts";
+
+/** Knobs shared by every scenario; `--quick` shrinks them for a smoke run. */
+export interface BenchSettings {
+  /** Timed rounds per compared request; figures are medians over rounds. */
+  rounds: number;
+  roundMs: number;
+  /** One untimed round per request before the timed ones (JIT, connections, caches). */
+  warmupMs: number;
+  /** Requests in flight during throughput rounds. */
+  concurrency: number;
+}
+
+export interface BenchContext {
+  /** Absolute project root. */
+  root: string;
+  settings: BenchSettings;
+  /** Keep-alive client to the bench Worker (scripts/bench/worker.ts) on 127.0.0.1. */
+  client: LoadClient;
+  /** The workerd process serving it, for CPU per request; undefined where /proc is missing. */
+  serverPid: number | undefined;
+}
+
+/** A table column: `key` into each row's values, printed with `digits` decimals. */
+export interface Column {
+  key: string;
+  header: string;
+  digits: number;
+}
+
+export interface Row {
+  label: string;
+  /** Figures for the table's columns (medians, for measured rows). */
+  values: Record<string, number>;
+  note?: string;
+  /** The per-round figures behind the medians; written to the JSON only. */
+  perRound?: Record<string, number[]>;
+}
+
+/** A target from the issue, evaluated on this run's figures. */
+export interface Check {
+  label: string;
+  target: string;
+  actual: string;
+  pass: boolean;
+}
+
+export interface ScenarioReport {
+  /** One line on how it was measured, printed under the title. */
+  method: string;
+  columns: Column[];
+  rows: Row[];
+  checks: Check[];
+}
+
+export interface Scenario {
+  id: string;
+  title: string;
+  run(ctx: BenchContext): Promise<ScenarioReport>;
+}

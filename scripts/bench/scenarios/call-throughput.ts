@@ -1,0 +1,54 @@
+/**
+ * Throughput of one trivial call through the whole pipeline, against the ceiling: a bare route
+ * in the same Worker that takes the same request bytes and answers the same response bytes.
+ * Target (issue): the pipeline keeps at least 0.6x of the bare route's requests/s.
+ */
+import { BARE_CALL_PATH, ECHO_CALL_BODY, TOOL_CALLS_PATH } from "../requests.ts";
+import { alternatingRounds, paired, perRound } from "../rounds.ts";
+import type { Scenario } from "../scenario.ts";
+import { median } from "../stats.ts";
+
+const MIN_RATIO = 0.6;
+
+export const callThroughput: Scenario = {
+  id: "call-throughput",
+  title: "POST /v1/tool-calls, one echo call, vs a bare route answering the same bytes",
+  async run(ctx) {
+    const { concurrency, rounds, roundMs, warmupMs } = ctx.settings;
+    const [pipeline, bare] = await alternatingRounds(
+      ctx,
+      [
+        { label: `pipeline  POST ${TOOL_CALLS_PATH}`, request: { method: "POST", path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY } },
+        { label: `bare      POST ${BARE_CALL_PATH}`, request: { method: "POST", path: BARE_CALL_PATH, body: ECHO_CALL_BODY } },
+      ],
+      { concurrency, rounds, roundMs, warmupMs },
+    );
+    if (pipeline === undefined || bare === undefined) throw new Error("bench: call-throughput lost a contender");
+    const ratio = median(paired(pipeline.rps, bare.rps, (p, b) => p / b));
+    const row = (figures: typeof pipeline, vsBare: number) => ({
+      label: figures.label,
+      values: { rps: median(figures.rps), p50: median(figures.p50Ms), p99: median(figures.p99Ms), vsBare, cpuUs: median(figures.serverCpuUs) },
+      note: `${figures.bodyBytes} B answer; req/s per round ${figures.rps.map((r) => r.toFixed(0)).join(" ")}`,
+      perRound: perRound(figures),
+    });
+    return {
+      method: `${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; medians over rounds; x bare is the median of per-round ratios; CPU per request is steadier than req/s when other processes compete`,
+      columns: [
+        { key: "rps", header: "req/s", digits: 0 },
+        { key: "p50", header: "p50 ms", digits: 2 },
+        { key: "p99", header: "p99 ms", digits: 2 },
+        { key: "vsBare", header: "x bare", digits: 2 },
+        { key: "cpuUs", header: "workerd CPU us/req", digits: 0 },
+      ],
+      rows: [row(pipeline, ratio), row(bare, 1)],
+      checks: [
+        {
+          label: "pipeline throughput vs bare route",
+          target: `>= ${MIN_RATIO.toFixed(2)}x`,
+          actual: `${ratio.toFixed(2)}x`,
+          pass: ratio >= MIN_RATIO,
+        },
+      ],
+    };
+  },
+};

@@ -1,0 +1,12 @@
+/**
+ * The scenarios `npm run bench` runs, in order, against one bench Worker. To add one (the
+ * gateway layer's parallelism, batch and overhead targets, say), write a Scenario in this
+ * folder, add any tool or route it needs to scripts/bench/worker.ts, and list it here.
+ */
+import type { Scenario } from "../scenario.ts";
+import { bundleSize } from "./bundle-size.ts";
+import { callThroughput } from "./call-throughput.ts";
+import { definitionsInProcess } from "./definitions-in-process.ts";
+import { toolsListing } from "./tools-listing.ts";
+
+export const SCENARIOS: readonly Scenario[] = [callThroughput, toolsListing, definitionsInProcess, bundleSize];

@@ -1,0 +1,33 @@
+/**
+ * The JSON text of definition lists, built from per-tool pieces cached by entry. A 500-tool
+ * list is about 450 KB and serialising it whole on every request cost 3 ms; a registered entry
+ * never changes (re-registration makes a new object), so its serialised definition in each
+ * format is computed once. Tools with dynamic overrides are serialised fresh every time, since
+ * their definition is decided per request.
+ */
+import { withOverrides } from "../registry/definitions.ts";
+import type { ToolEntry } from "../registry/types.ts";
+import { formatDefinitions, type DefinitionFormat } from "./tool-definitions.ts";
+
+const pieces = new WeakMap<ToolEntry, Map<DefinitionFormat, string>>();
+
+function pieceFor(entry: ToolEntry, format: DefinitionFormat, env: Env): string {
+  const serialise = () => JSON.stringify(formatDefinitions([withOverrides(entry, env)], format)[0]);
+  if (entry.dynamicSchemaOverrides !== undefined) return serialise();
+  let byFormat = pieces.get(entry);
+  if (byFormat === undefined) {
+    byFormat = new Map();
+    pieces.set(entry, byFormat);
+  }
+  let piece = byFormat.get(format);
+  if (piece === undefined) {
+    piece = serialise();
+    byFormat.set(format, piece);
+  }
+  return piece;
+}
+
+/** `[def, def, ...]` as JSON text, in the entries' order. */
+export function definitionsJson(entries: readonly ToolEntry[], format: DefinitionFormat, env: Env): string {
+  return `[${entries.map((entry) => pieceFor(entry, format, env)).join(",")}]`;
+}
