@@ -8,6 +8,8 @@
  */
 import { toEnvelope, type ErrorEnvelope } from "../errors/envelope.ts";
 import type { ErrorCode, ToolFailure } from "../errors/tool-failure.ts";
+import { loadConfig, type GatewayConfig } from "../config/config.ts";
+import { execute } from "../gateway/execute.ts";
 import { availability } from "../registry/availability.ts";
 import { registry } from "../registry/registry.ts";
 import type { ToolEntry } from "../registry/types.ts";
@@ -16,7 +18,6 @@ import { coerceArguments, type Coercion } from "./coerce-arguments.ts";
 import { hooks } from "./hooks.ts";
 import { limitResult } from "./limit-result.ts";
 import { parseArguments } from "./parse-arguments.ts";
-import { runHandler } from "./run-handler.ts";
 import { describeThrown } from "./sanitize-error.ts";
 import { validateArguments } from "./validate-arguments.ts";
 
@@ -31,6 +32,10 @@ export interface CallContext {
   /** When set, only these tools may run (the request's toolset); others get PERMISSION_DENIED. */
   allowedTools?: { toolset: string; names: ReadonlySet<string> };
   dependencyResults?: ReadonlyMap<string, unknown>;
+  /** The batch's deadline (epoch ms); the call's own deadline never passes it. */
+  batchDeadlineAt?: number;
+  /** Settings to use instead of the environment's (tests, the benchmark). */
+  config?: GatewayConfig;
 }
 
 /** Everything the doors and the audit log need to know about one finished call. */
@@ -46,6 +51,8 @@ export interface CallOutcome {
   /** The parsed result value, for calls that depend on this one. */
   value?: unknown;
   durationMs: number;
+  /** Handler attempts made: 0 when the call failed before running, more than 1 after retries. */
+  attempts: number;
   coercions: Coercion[];
   truncated: boolean;
   resultChars: number;
@@ -60,23 +67,9 @@ export async function dispatchCall(name: string, rawArguments: unknown, context:
   const entry = registry.get(name);
   let coercions: Coercion[] = [];
   let args: Record<string, unknown> = {};
+  let attempts = 0;
 
-  const fail = (failure: ToolFailure): CallOutcome => {
-    const envelope = toEnvelope(failure);
-    return {
-      callId: context.callId,
-      tool: name,
-      toolset: entry?.toolset,
-      status: "error",
-      content: JSON.stringify(envelope),
-      errorCode: envelope.error_code,
-      envelope,
-      durationMs: Date.now() - started,
-      coercions,
-      truncated: false,
-      resultChars: 0,
-    };
-  };
+  const fail = (failure: ToolFailure): CallOutcome => failureOutcome(name, context.callId, failure, { started, attempts, coercions });
 
   try {
     const parsed = parseArguments(rawArguments);
@@ -108,17 +101,33 @@ export async function dispatchCall(name: string, rawArguments: unknown, context:
       args = revalidated.args;
     }
 
-    const run = await runHandler(entry, args, {
-      callId: context.callId,
-      sessionId: context.sessionId,
-      toolName: name,
-      signal: context.signal ?? new AbortController().signal,
-      env: context.env,
-      attempt: 1,
-      dependencyResults: context.dependencyResults ?? NO_DEPENDENCIES,
-      waitUntil: context.waitUntil ?? (() => undefined),
-    });
-    const outcome = run.ok ? succeed(entry, context, run.content, run.value, started, coercions) : fail(run.failure);
+    const config = context.config ?? loadConfig(context.env);
+    const timeoutMs = entry.timeoutMs ?? config.defaultTimeoutMs;
+    const callDeadline = started + timeoutMs;
+    const batchDeadline = context.batchDeadlineAt ?? Number.POSITIVE_INFINITY;
+    const execution = await execute(
+      entry,
+      args,
+      {
+        callId: context.callId,
+        sessionId: context.sessionId,
+        toolName: name,
+        env: context.env,
+        dependencyResults: context.dependencyResults ?? NO_DEPENDENCIES,
+        waitUntil: context.waitUntil ?? (() => undefined),
+      },
+      context.signal,
+      {
+        deadlineAt: Math.min(callDeadline, batchDeadline),
+        limit: batchDeadline < callDeadline ? { kind: "batch", ms: config.batchTimeoutMs } : { kind: "call", ms: timeoutMs },
+        startedAt: started,
+        retry: { ...config.retry, ...entry.retry },
+        breaker: config.breaker,
+      },
+    );
+    attempts = execution.attempts;
+    const run = execution.run;
+    const outcome = run.ok ? succeed(entry, context, run.content, run.value, started, coercions, attempts) : fail(run.failure);
     return await finish(entry, context, args, outcome);
   } catch (unexpected) {
     // Only our own bugs land here; the model still gets a well-formed, sanitised error.
@@ -126,12 +135,43 @@ export async function dispatchCall(name: string, rawArguments: unknown, context:
     return fail({ kind: "handler_threw", name, detail: describeThrown(name, unexpected), retryable: false });
   }
 
-  async function observed(outcome: CallOutcome, seenArgs: Record<string, unknown>): Promise<CallOutcome> {
-    if (hooks.hasPostCall) {
-      await hooks.runPostCall({ ...postEvent(outcome, seenArgs, context), toolset: entry?.toolset ?? "" });
-    }
-    return outcome;
+  function observed(outcome: CallOutcome, seenArgs: Record<string, unknown>): Promise<CallOutcome> {
+    return observe(outcome, seenArgs, context);
   }
+}
+
+/** The outcome of a call that failed with `failure`. */
+function failureOutcome(name: string, callId: string, failure: ToolFailure, at: { started: number; attempts: number; coercions: Coercion[] }): CallOutcome {
+  const envelope = toEnvelope(failure);
+  return {
+    callId,
+    tool: name,
+    toolset: registry.get(name)?.toolset,
+    status: "error",
+    content: JSON.stringify(envelope),
+    errorCode: envelope.error_code,
+    envelope,
+    durationMs: Date.now() - at.started,
+    attempts: at.attempts,
+    coercions: at.coercions,
+    truncated: false,
+    resultChars: 0,
+  };
+}
+
+async function observe(outcome: CallOutcome, args: Record<string, unknown>, context: CallContext): Promise<CallOutcome> {
+  if (hooks.hasPostCall) await hooks.runPostCall(postEvent(outcome, args, context));
+  return outcome;
+}
+
+/**
+ * Ends a call that the batch layer decided not to run (a failed dependency, a passed batch
+ * deadline) the way every other call ends: as an outcome that post-call hooks see.
+ */
+export function settleUnrun(name: string, rawArguments: unknown, context: CallContext, failure: ToolFailure): Promise<CallOutcome> {
+  const parsed = parseArguments(rawArguments);
+  const outcome = failureOutcome(name, context.callId, failure, { started: Date.now(), attempts: 0, coercions: [] });
+  return observe(outcome, parsed.ok ? parsed.args : {}, context);
 }
 
 function event(entry: ToolEntry, context: CallContext, args: Record<string, unknown>) {
@@ -169,7 +209,7 @@ function reportsError(value: unknown): boolean {
   return typeof data === "object" && data !== null && typeof (data as { error?: unknown }).error === "string";
 }
 
-function succeed(entry: ToolEntry, context: CallContext, content: string, value: unknown, started: number, coercions: Coercion[]): CallOutcome {
+function succeed(entry: ToolEntry, context: CallContext, content: string, value: unknown, started: number, coercions: Coercion[], attempts: number): CallOutcome {
   const failed = reportsError(value);
   return {
     callId: context.callId,
@@ -180,6 +220,7 @@ function succeed(entry: ToolEntry, context: CallContext, content: string, value:
     content,
     value,
     durationMs: Date.now() - started,
+    attempts,
     coercions,
     truncated: false,
     resultChars: content.length,
@@ -196,6 +237,7 @@ async function finish(entry: ToolEntry, context: CallContext, args: Record<strin
     callId: context.callId,
     sessionId: context.sessionId,
     env: context.env,
+    ttlSeconds: (context.config ?? loadConfig(context.env)).resultTtlSeconds,
   });
   return {
     ...outcome,

@@ -25,7 +25,6 @@ export interface LimitedResult {
 const KV_MAX_VALUE_CHARS = Math.floor((25 * 1024 * 1024 - 1024) / 3);
 /** KV's minimum expirationTtl. */
 const KV_MIN_TTL_SECONDS = 60;
-const DEFAULT_TTL_SECONDS = 86_400;
 
 /** Avoids splitting a surrogate pair at a cut. */
 function safeCut(text: string, at: number): number {
@@ -59,14 +58,14 @@ export function preview(content: string, limit: number, handle: string | undefin
 export async function limitResult(
   content: string,
   limit: number,
-  call: { tool: string; callId: string; sessionId: string; env: Env },
+  call: { tool: string; callId: string; sessionId: string; env: Env; ttlSeconds: number },
 ): Promise<LimitedResult> {
   if (content.length <= limit) return { content, truncated: false, totalChars: content.length };
   let handle: string | undefined;
   const kv = (call.env as Partial<Env>).KV;
   if (kv !== undefined && content.length <= KV_MAX_VALUE_CHARS) {
     const candidate = crypto.randomUUID();
-    const ttl = Math.max(KV_MIN_TTL_SECONDS, Number(call.env.RESULT_TTL_SECONDS) || DEFAULT_TTL_SECONDS);
+    const ttl = Math.max(KV_MIN_TTL_SECONDS, call.ttlSeconds);
     const record: StoredResult = { tool: call.tool, callId: call.callId, sessionId: call.sessionId, createdAt: new Date().toISOString(), content };
     try {
       await kv.put(storedResultKey(candidate), JSON.stringify(record), { expirationTtl: ttl });

@@ -5,6 +5,7 @@
  */
 import { ToolFailureError, type ToolFailure } from "../errors/tool-failure.ts";
 import type { ToolContext, ToolEntry } from "../registry/types.ts";
+import { isTimeoutError } from "../gateway/upstream-fetch.ts";
 import { describeThrown } from "./sanitize-error.ts";
 import { serializeResult } from "./serialize-result.ts";
 
@@ -23,6 +24,7 @@ export async function runHandler(entry: ToolEntry, args: Record<string, unknown>
   } catch (thrown) {
     if (thrown instanceof ToolFailureError) return { ok: false, failure: thrown.failure };
     const detail = describeThrown(entry.name, thrown);
+    if (isTimeoutError(thrown)) return { ok: false, failure: { kind: "own_timeout", name: entry.name, detail, retryable: true } };
     // Log the redacted text, not the raw exception: messages often quote credentials.
     console.error(detail);
     return { ok: false, failure: { kind: "handler_threw", name: entry.name, detail, retryable: isRetryableThrown(thrown) } };

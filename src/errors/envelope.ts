@@ -19,8 +19,15 @@ export interface ErrorEnvelope {
   issues?: readonly FieldIssue[];
 }
 
+/** Upstream statuses worth retrying: rate limiting and the gateway-ish 5xx family. */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
 function describeIssue(issue: FieldIssue): string {
   return `${issue.path === "" ? "the arguments object" : `'${issue.path}'`}: ${issue.message}`;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)}s`;
 }
 
 /** Maps a failure to its envelope; exhaustive, so every new failure kind must be mapped. */
@@ -107,11 +114,47 @@ export function toEnvelope(failure: ToolFailure): ErrorEnvelope {
       };
     case "timeout":
       return {
-        error: `Tool '${failure.name}' timed out after ${(failure.elapsedMs / 1000).toFixed(1)}s (configured timeout: ${(failure.timeoutMs / 1000).toFixed(1)}s).`,
+        error: `Tool '${failure.name}' timed out after ${seconds(failure.elapsedMs)} (configured ${failure.limit === "batch" ? "batch deadline" : "timeout"}: ${seconds(failure.timeoutMs)}).`,
         error_code: "TOOL_TIMEOUT",
         stage: "execute",
-        suggestion: "Narrow the request (a smaller range, fewer items, a more specific query) and call again.",
+        suggestion:
+          failure.limit === "batch"
+            ? "Send fewer or smaller calls per batch, then call again."
+            : "Narrow the request (a smaller range, fewer items, a more specific query) and call again.",
         retryable: true,
+      };
+    case "not_started":
+      return {
+        error: `Tool '${failure.name}' did not start: the batch passed its ${seconds(failure.batchTimeoutMs)} deadline while this call waited for a free slot or its dependencies.`,
+        error_code: "TOOL_TIMEOUT",
+        stage: "execute",
+        suggestion: "Call it again in a smaller batch.",
+        retryable: true,
+      };
+    case "own_timeout":
+      return {
+        error: `Tool '${failure.name}' gave up waiting on its upstream: ${failure.detail}`,
+        error_code: "TOOL_TIMEOUT",
+        stage: "execute",
+        suggestion: "Narrow the request and call again, or try later.",
+        retryable: failure.retryable,
+      };
+    case "network":
+      return {
+        error: `Tool '${failure.name}' could not reach ${failure.host}: ${failure.detail}`,
+        error_code: "UPSTREAM_ERROR",
+        stage: "execute",
+        suggestion: "The upstream may be down; try again later or use another source.",
+        retryable: true,
+      };
+    case "circuit_open":
+      return {
+        error: `Tool '${failure.name}' is paused: ${failure.scope === "host" ? `its upstream ${failure.target}` : "it"} failed ${failure.failures} times in a row. Calls resume in about ${seconds(failure.retryAfterMs)}.`,
+        error_code: "TOOL_UNAVAILABLE",
+        stage: "availability",
+        suggestion: `Do not call '${failure.name}' again for ${seconds(failure.retryAfterMs)}; use another tool or tell the user it is temporarily unavailable.`,
+        retryable: true,
+        retry_after_ms: failure.retryAfterMs,
       };
     case "upstream":
       return {
@@ -122,7 +165,7 @@ export function toEnvelope(failure: ToolFailure): ErrorEnvelope {
           failure.retryAfterMs === undefined
             ? "Wait a little before calling this tool again, or use another source."
             : `Wait ${Math.ceil(failure.retryAfterMs / 1000)}s before calling this tool again.`,
-        retryable: failure.status === 429 || failure.status >= 500,
+        retryable: RETRYABLE_STATUSES.has(failure.status),
         ...(failure.retryAfterMs === undefined ? {} : { retry_after_ms: failure.retryAfterMs }),
       };
     case "dependency_failed":

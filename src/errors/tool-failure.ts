@@ -51,8 +51,12 @@ export type ToolFailure =
   | { kind: "blocked_by_hook"; name: string; message: string }
   | { kind: "handler_threw"; name: string; detail: string; retryable: boolean }
   | { kind: "bad_result_type"; name: string; resultType: string }
-  | { kind: "timeout"; name: string; elapsedMs: number; timeoutMs: number }
+  | { kind: "timeout"; name: string; elapsedMs: number; timeoutMs: number; limit: "call" | "batch" }
+  | { kind: "not_started"; name: string; batchTimeoutMs: number }
+  | { kind: "own_timeout"; name: string; detail: string; retryable: boolean }
   | { kind: "upstream"; name: string; status: number; detail: string; retryAfterMs?: number }
+  | { kind: "network"; name: string; host: string; detail: string }
+  | { kind: "circuit_open"; name: string; scope: "tool" | "host"; target: string; retryAfterMs: number; failures: number }
   | { kind: "dependency_failed"; name: string; dependencyCallId: string; dependencyTool: string; dependencyCode: ErrorCode };
 
 /**
@@ -61,7 +65,9 @@ export type ToolFailure =
  */
 export class ToolFailureError extends Error {
   override readonly name = "ToolFailureError";
-  constructor(readonly failure: ToolFailure) {
+  readonly failure: ToolFailure;
+  constructor(failure: ToolFailure) {
     super(failure.kind);
+    this.failure = failure;
   }
 }

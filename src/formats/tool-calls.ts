@@ -71,6 +71,7 @@ export interface CallResult {
   status: "ok" | "error";
   error_code: string | null;
   duration_ms: number;
+  attempts: number;
   truncated: boolean;
   message: OpenAIToolMessage | AnthropicToolResult;
 }
@@ -87,6 +88,7 @@ export function toCallResult(call: NormalizedCall, outcome: CallOutcome): CallRe
     status: outcome.status,
     error_code: outcome.errorCode ?? null,
     duration_ms: outcome.durationMs,
+    attempts: outcome.attempts,
     truncated: outcome.truncated,
     message,
   };

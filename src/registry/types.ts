@@ -31,6 +31,12 @@ export interface ToolContext {
   dependencyResults: ReadonlyMap<string, unknown>;
   /** Schedules work that may outlive the response (ExecutionContext.waitUntil). */
   waitUntil: (promise: Promise<unknown>) => void;
+  /**
+   * fetch for tools that call out: stopped at the call's deadline, guarded by the upstream
+   * host's circuit breaker, and turning network errors and HTTP 429/502/503/504 into failures
+   * the gateway retries (honouring Retry-After).
+   */
+  fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
 }
 
 /** Availability probe. A truthy result means the tool can work now; a throw means it cannot. */

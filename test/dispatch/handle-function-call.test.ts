@@ -6,6 +6,7 @@ import type { ErrorEnvelope } from "../../src/errors/envelope.ts";
 import { ToolFailureError } from "../../src/errors/tool-failure.ts";
 import { dispatchCall, handleFunctionCall, type CallContext } from "../../src/dispatch/handle-function-call.ts";
 import { hooks } from "../../src/dispatch/hooks.ts";
+import { breakers } from "../../src/gateway/circuit-breaker.ts";
 import { defineTool, registry } from "../../src/registry/registry.ts";
 import { toolError } from "../../src/registry/tool-result.ts";
 
@@ -81,6 +82,8 @@ beforeAll(() => {
 afterAll(() => {
   for (const spec of tools) registry.deregister(spec.name);
 });
+// Several tests fail the same tool on purpose; keep its circuit breaker out of the next test.
+afterEach(() => breakers.reset());
 
 describe("parse stage", () => {
   it("reports malformed JSON with its position", async () => {
@@ -151,8 +154,6 @@ describe("coercion and validation stages", () => {
 });
 
 describe("hooks", () => {
-  afterEach(() => undefined);
-
   it("lets a pre-call hook block a call with its message", async () => {
     const off = hooks.onPreCall((event) => (event.tool === "pl_add" ? { action: "block", message: "adding is off today" } : undefined));
     try {

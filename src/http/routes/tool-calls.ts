@@ -1,6 +1,6 @@
 /** `POST /v1/tool-calls`: run what the model emitted and answer in the model's shapes. */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { runBatch } from "../../dispatch/run-batch.ts";
+import { runBatch } from "../../gateway/run-batch.ts";
 import { AnthropicToolUseSchema, normalizeCall, OpenAIToolCallSchema, toCallResult } from "../../formats/tool-calls.ts";
 import { kvToolsetLookup } from "../../toolsets/custom-toolsets.ts";
 import { resolveToolset } from "../../toolsets/resolve.ts";
@@ -21,6 +21,12 @@ const ToolCallsBody = z
       .regex(/^[A-Za-z0-9._:-]{1,128}$/, "must be 1-128 characters of letters, digits, '.', '_', ':' or '-'")
       .optional()
       .openapi({ description: "Groups calls of one conversation; generated when absent and returned." }),
+    max_parallel_calls: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .openapi({ description: "Calls to run at once; defaults to MAX_PARALLEL_CALLS, at most MAX_PARALLEL_CALLS_CAP.", example: 4 }),
   })
   .openapi("ToolCallsRequest");
 
@@ -31,6 +37,7 @@ const CallResultSchema = z
     status: z.enum(["ok", "error"]),
     error_code: z.string().nullable(),
     duration_ms: z.number(),
+    attempts: z.number().int().openapi({ description: "Handler attempts: 0 when the call failed before running, more than 1 after retries." }),
     truncated: z.boolean(),
     message: z
       .union([
@@ -62,6 +69,13 @@ export const toolCallsRoutes = new OpenAPIHono<AppEnv>().openapi(postToolCalls, 
   if (body.tool_calls.length > config.maxToolCalls) {
     return failureResponse(c, { kind: "too_many_calls", count: body.tool_calls.length, limit: config.maxToolCalls }) as never;
   }
+  const maxParallel = body.max_parallel_calls ?? config.maxParallelCalls;
+  if (maxParallel > config.maxParallelCallsCap) {
+    return failureResponse(c, {
+      kind: "invalid_request",
+      issues: [{ path: "max_parallel_calls", message: `at most ${config.maxParallelCallsCap} (MAX_PARALLEL_CALLS_CAP), got ${maxParallel}` }],
+    }) as never;
+  }
   let allowedTools: { toolset: string; names: ReadonlySet<string> } | undefined;
   if (body.toolset !== undefined) {
     const names = await resolveToolset(body.toolset, kvToolsetLookup(c.env.KV));
@@ -70,13 +84,17 @@ export const toolCallsRoutes = new OpenAPIHono<AppEnv>().openapi(postToolCalls, 
   }
   const sessionId = body.session_id ?? crypto.randomUUID();
   const calls = body.tool_calls.map(normalizeCall);
-  const outcomes = await runBatch(calls, {
-    sessionId,
-    env: c.env,
-    signal: c.req.raw.signal,
-    waitUntil: waitUntilOf(c),
-    ...(allowedTools === undefined ? {} : { allowedTools }),
-  });
+  const outcomes = await runBatch(
+    calls,
+    {
+      sessionId,
+      env: c.env,
+      signal: c.req.raw.signal,
+      waitUntil: waitUntilOf(c),
+      ...(allowedTools === undefined ? {} : { allowedTools }),
+    },
+    { maxParallel, batchTimeoutMs: config.batchTimeoutMs },
+  );
   return c.json({ session_id: sessionId, results: calls.map((call, i) => toCallResult(call, outcomes[i] ?? missing(call.id))) }, 200);
 });
 

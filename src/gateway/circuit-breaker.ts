@@ -1,0 +1,82 @@
+/**
+ * Circuit breakers per tool and per upstream host: after N consecutive failures calls are
+ * refused for a cooldown; after it, exactly one probe call is let through and its outcome
+ * closes or re-opens the circuit.
+ *
+ * State lives in the isolate's memory, not in a Durable Object. A breaker exists to shed load
+ * fast: a Durable Object round trip on every call would cost more than the failures it saves,
+ * and would make the breaker itself a shared point of failure. Each isolate learns the state
+ * from its own traffic within N calls, which is what a breaker needs. The trade-off: a
+ * fleet-wide view (and survival across isolate restarts) is not offered.
+ */
+
+export interface BreakerSettings {
+  failureThreshold: number;
+  cooldownMs: number;
+}
+
+export type Admission = { admitted: true; probe: boolean } | { admitted: false; retryAfterMs: number; failures: number };
+
+export type BreakerState = "closed" | "open" | "half_open";
+
+export class CircuitBreaker {
+  #failures = 0;
+  #openedAt: number | undefined;
+  #probing = false;
+
+  /** Whether a call may go ahead now; in the half-open state only one probe at a time. */
+  admit(settings: BreakerSettings, now: number): Admission {
+    if (this.#openedAt === undefined) return { admitted: true, probe: false };
+    const waited = now - this.#openedAt;
+    if (waited < settings.cooldownMs) return { admitted: false, retryAfterMs: settings.cooldownMs - waited, failures: this.#failures };
+    if (this.#probing) return { admitted: false, retryAfterMs: Math.min(settings.cooldownMs, 1_000), failures: this.#failures };
+    this.#probing = true;
+    return { admitted: true, probe: true };
+  }
+
+  succeeded(): void {
+    this.#failures = 0;
+    this.#openedAt = undefined;
+    this.#probing = false;
+  }
+
+  failed(settings: BreakerSettings, now: number): void {
+    this.#failures += 1;
+    if (this.#probing || this.#failures >= settings.failureThreshold) this.#openedAt = now;
+    this.#probing = false;
+  }
+
+  /** A probe that ended without a verdict (the request went away) frees the probe slot. */
+  released(): void {
+    this.#probing = false;
+  }
+
+  state(settings: BreakerSettings, now: number): BreakerState {
+    if (this.#openedAt === undefined) return "closed";
+    return now - this.#openedAt < settings.cooldownMs ? "open" : "half_open";
+  }
+}
+
+/** Breakers by key (`tool:<name>`, `host:<hostname>`), created on first use. */
+export class BreakerRegistry {
+  readonly #breakers = new Map<string, CircuitBreaker>();
+
+  get(key: string): CircuitBreaker {
+    let breaker = this.#breakers.get(key);
+    if (breaker === undefined) {
+      breaker = new CircuitBreaker();
+      this.#breakers.set(key, breaker);
+    }
+    return breaker;
+  }
+
+  reset(): void {
+    this.#breakers.clear();
+  }
+}
+
+export const toolBreakerKey = (tool: string): string => `tool:${tool}`;
+export const hostBreakerKey = (host: string): string => `host:${host}`;
+
+/** The isolate's breakers. */
+export const breakers = new BreakerRegistry();

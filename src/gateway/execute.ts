@@ -1,0 +1,128 @@
+/**
+ * The execute stage with its policies: the tool's circuit breaker, a deadline the handler's
+ * AbortSignal honours, and retries with backoff for retryable failures, all inside the deadline.
+ *
+ * Nothing a handler does can hold a call past its deadline: the handler's promise is raced
+ * against a timer, so one that never settles or ignores its signal is left behind (its signal
+ * aborted) and the call answers TOOL_TIMEOUT.
+ */
+import type { RetryConfig } from "../config/config.ts";
+import { RETRYABLE_STATUSES } from "../errors/envelope.ts";
+import type { ToolFailure } from "../errors/tool-failure.ts";
+import { runHandler, type HandlerRun } from "../dispatch/run-handler.ts";
+import type { ToolContext, ToolEntry } from "../registry/types.ts";
+import { backoffMs } from "./backoff.ts";
+import { breakers, toolBreakerKey, type BreakerSettings } from "./circuit-breaker.ts";
+import { createUpstreamFetch } from "./upstream-fetch.ts";
+
+export interface ExecutionPolicy {
+  /** Epoch ms when the call must have answered. */
+  deadlineAt: number;
+  /** The limit the deadline came from, for the timeout message. */
+  limit: { kind: "call" | "batch"; ms: number };
+  /** When the call started, for the elapsed time in the timeout message. */
+  startedAt: number;
+  retry: RetryConfig;
+  breaker: BreakerSettings;
+  random?: () => number;
+}
+
+export interface Execution {
+  run: HandlerRun;
+  attempts: number;
+}
+
+type BaseContext = Omit<ToolContext, "attempt" | "signal" | "fetch">;
+
+/** Whether another attempt could help, by the retry policy. */
+export function isRetryable(failure: ToolFailure, retry: RetryConfig): boolean {
+  switch (failure.kind) {
+    case "own_timeout":
+      return retry.retryOnTimeout;
+    case "network":
+      return true;
+    case "upstream":
+      return RETRYABLE_STATUSES.has(failure.status);
+    case "handler_threw":
+      return failure.retryable;
+    default:
+      return false;
+  }
+}
+
+/** Failures that say the tool itself is in trouble, as opposed to a bad call. */
+function countsAgainstTool(failure: ToolFailure, retry: RetryConfig): boolean {
+  return isRetryable(failure, retry) || failure.kind === "handler_threw" || failure.kind === "timeout" || failure.kind === "bad_result_type";
+}
+
+const DEADLINE = Symbol("deadline");
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** One attempt, raced against the deadline. */
+async function attemptOnce(entry: ToolEntry, args: Record<string, unknown>, base: BaseContext, attempt: number, parent: AbortSignal | undefined, policy: ExecutionPolicy): Promise<HandlerRun | typeof DEADLINE> {
+  const controller = new AbortController();
+  const onParentAbort = () => controller.abort(parent?.reason);
+  parent?.addEventListener("abort", onParentAbort, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<typeof DEADLINE>((resolve) => {
+    timer = setTimeout(() => resolve(DEADLINE), Math.max(0, policy.deadlineAt - Date.now()));
+  });
+  const context: ToolContext = {
+    ...base,
+    attempt,
+    signal: controller.signal,
+    fetch: createUpstreamFetch(entry.name, controller.signal, policy.breaker),
+  };
+  try {
+    const outcome = await Promise.race([runHandler(entry, args, context), deadline]);
+    if (outcome === DEADLINE) controller.abort(new DOMException(`'${entry.name}' passed its deadline`, "TimeoutError"));
+    return outcome;
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    parent?.removeEventListener("abort", onParentAbort);
+  }
+}
+
+/** Runs a handler under the tool's breaker, deadline and retry policy. */
+export async function execute(entry: ToolEntry, args: Record<string, unknown>, base: BaseContext, parent: AbortSignal | undefined, policy: ExecutionPolicy): Promise<Execution> {
+  const breaker = breakers.get(toolBreakerKey(entry.name));
+  const admission = breaker.admit(policy.breaker, Date.now());
+  if (!admission.admitted) {
+    return {
+      run: { ok: false, failure: { kind: "circuit_open", name: entry.name, scope: "tool", target: entry.name, retryAfterMs: admission.retryAfterMs, failures: admission.failures } },
+      attempts: 0,
+    };
+  }
+  const maxAttempts = Math.max(1, policy.retry.maxAttempts);
+  let attempt = 0;
+  let run: HandlerRun;
+  for (;;) {
+    attempt += 1;
+    const outcome = await attemptOnce(entry, args, base, attempt, parent, policy);
+    if (outcome === DEADLINE) {
+      run = { ok: false, failure: { kind: "timeout", name: entry.name, elapsedMs: Date.now() - policy.startedAt, timeoutMs: policy.limit.ms, limit: policy.limit.kind } };
+      break;
+    }
+    run = outcome;
+    if (run.ok || attempt >= maxAttempts || !isRetryable(run.failure, policy.retry) || parent?.aborted === true) break;
+    const wait = Math.max(backoffMs(attempt, policy.retry.backoffBaseMs, policy.random), "retryAfterMs" in run.failure ? (run.failure.retryAfterMs ?? 0) : 0);
+    // Retries stay inside the deadline: a wait that would pass it ends the call with this failure.
+    if (Date.now() + wait >= policy.deadlineAt) break;
+    await sleep(wait, parent);
+  }
+  // A failure that is the caller's, not the tool's, still shows the tool works.
+  if (!run.ok && countsAgainstTool(run.failure, policy.retry)) breaker.failed(policy.breaker, Date.now());
+  else breaker.succeeded();
+  return { run, attempts: attempt };
+}

@@ -1,0 +1,128 @@
+/**
+ * Runs the calls of one batch: concurrently, at most `maxParallel` at once, each starting once
+ * the calls it waits for have finished (plan-batch.ts), results in the model's order whatever
+ * order calls finish in. The batch has a deadline too: a call that has not started by then is
+ * answered TOOL_TIMEOUT, and a call still running is answered at the deadline and left behind.
+ */
+import { dispatchCall, settleUnrun, type CallContext, type CallOutcome } from "../dispatch/handle-function-call.ts";
+import { registry } from "../registry/registry.ts";
+import { planBatch } from "./plan-batch.ts";
+
+export interface BatchCall {
+  id: string;
+  name: string;
+  arguments: unknown;
+}
+
+export interface BatchOptions {
+  maxParallel: number;
+  batchTimeoutMs: number;
+}
+
+export type BatchContext = Omit<CallContext, "callId" | "dependencyResults" | "batchDeadlineAt">;
+
+/** A dependency's result as its dependents see it: parsed JSON where the result is JSON text. */
+function parsedResult(outcome: CallOutcome): unknown {
+  if (typeof outcome.value !== "string") return outcome.value;
+  try {
+    return JSON.parse(outcome.value);
+  } catch {
+    return outcome.value;
+  }
+}
+
+/** Runs every call and resolves with their outcomes in the model's order; never rejects. */
+export function runBatch(calls: readonly BatchCall[], base: BatchContext, options: BatchOptions): Promise<CallOutcome[]> {
+  const count = calls.length;
+  if (count === 0) return Promise.resolve([]);
+  const deadlineAt = Date.now() + options.batchTimeoutMs;
+  const plan = planBatch(
+    calls.map((call) => call.name),
+    (name) => registry.get(name),
+  );
+  const outcomes = new Array<CallOutcome | undefined>(count);
+  const started = new Array<boolean>(count).fill(false);
+  const pending = plan.waitsFor.map((waits) => waits.length);
+  const dependents: number[][] = Array.from({ length: count }, () => []);
+  plan.waitsFor.forEach((waits, j) => waits.forEach((i) => dependents[i]?.push(j)));
+  const byRank = (a: number, b: number) => (plan.rank[a] ?? 0) - (plan.rank[b] ?? 0);
+  const ready = pending.flatMap((n, i) => (n === 0 ? [i] : [])).sort(byRank);
+  let running = 0;
+  let settledCount = 0;
+
+  return new Promise<CallOutcome[]>((resolve) => {
+    const timer = setTimeout(onBatchDeadline, options.batchTimeoutMs);
+
+    function contextFor(i: number): CallContext {
+      const call = calls[i] as BatchCall;
+      const dependencyResults = new Map<string, unknown>();
+      for (const d of plan.dependsOn[i] ?? []) {
+        const outcome = outcomes[d];
+        if (outcome !== undefined) dependencyResults.set(calls[d]?.name ?? "", parsedResult(outcome));
+      }
+      return { ...base, callId: call.id, dependencyResults, batchDeadlineAt: deadlineAt };
+    }
+
+    function settle(i: number, outcome: CallOutcome): void {
+      if (outcomes[i] !== undefined) return;
+      outcomes[i] = outcome;
+      settledCount += 1;
+      for (const j of dependents[i] ?? []) {
+        pending[j] = (pending[j] ?? 0) - 1;
+        if (pending[j] === 0 && !started[j]) {
+          ready.push(j);
+          ready.sort(byRank);
+        }
+      }
+      if (settledCount === count) {
+        clearTimeout(timer);
+        resolve(outcomes as CallOutcome[]);
+        return;
+      }
+      pump();
+    }
+
+    function start(i: number): void {
+      started[i] = true;
+      const call = calls[i] as BatchCall;
+      const failed = (plan.dependsOn[i] ?? []).find((d) => outcomes[d]?.status === "error");
+      if (failed !== undefined) {
+        const dependency = outcomes[failed] as CallOutcome;
+        void settleUnrun(call.name, call.arguments, contextFor(i), {
+          kind: "dependency_failed",
+          name: call.name,
+          dependencyCallId: dependency.callId,
+          dependencyTool: dependency.tool,
+          dependencyCode: dependency.errorCode ?? "EXECUTION_FAILED",
+        }).then((outcome) => settle(i, outcome));
+        return;
+      }
+      running += 1;
+      void dispatchCall(call.name, call.arguments, contextFor(i)).then((outcome) => {
+        running -= 1;
+        settle(i, outcome);
+      });
+    }
+
+    function pump(): void {
+      while (running < options.maxParallel && ready.length > 0) {
+        const next = ready.shift();
+        if (next !== undefined) start(next);
+      }
+    }
+
+    function onBatchDeadline(): void {
+      for (let i = 0; i < count; i++) {
+        if (outcomes[i] !== undefined) continue;
+        const call = calls[i] as BatchCall;
+        // Calls that have not started will not; calls still running are answered now and left.
+        const failure = started[i]
+          ? { kind: "timeout" as const, name: call.name, elapsedMs: options.batchTimeoutMs, timeoutMs: options.batchTimeoutMs, limit: "batch" as const }
+          : { kind: "not_started" as const, name: call.name, batchTimeoutMs: options.batchTimeoutMs };
+        void settleUnrun(call.name, call.arguments, { ...base, callId: call.id }, failure).then((outcome) => settle(i, outcome));
+      }
+    }
+
+    pump();
+  });
+}
