@@ -2,8 +2,14 @@
  * The Worker entry. Importing tools.gen.ts registers every tool (discovery happened at build
  * time, because a Worker's imports must be static).
  */
-import "./registry/tools.gen.ts";
+import { env } from "cloudflare:workers";
+import { loadConfig } from "./config/config.ts";
 import { createApp } from "./http/app.ts";
+import "./registry/tools.gen.ts";
+
+// Fail at startup, naming the key, rather than serve with a misread limit: wrangler dev and
+// wrangler deploy both load the module and report this error.
+loadConfig(env);
 
 const app = createApp();
 

@@ -27,23 +27,18 @@ registry.register({
   }),
   description: "Looks up a public GitHub repository: description, stars, forks, open issues, default branch, licence and last push.",
   check: async (env) => {
-    const res = await githubGet("/rate_limit", token(env), AbortSignal.timeout(PROBE_TIMEOUT_MS));
+    const res = await githubGet(fetch, "/rate_limit", token(env), AbortSignal.timeout(PROBE_TIMEOUT_MS));
     await res.body?.cancel();
     return res.ok;
   },
-  handler: async ({ owner, repo }, { env, signal }) => {
-    // The tool's own timeout is shorter than any gateway deadline, so a hung socket is released.
-    const res = await githubGet(`/repos/${owner}/${repo}`, token(env), AbortSignal.any([signal, AbortSignal.timeout(CALL_TIMEOUT_MS)]));
+  timeoutMs: 20_000,
+  handler: async ({ owner, repo }, { env, fetch: upstreamFetch }) => {
+    // Its own timeout, shorter than the call's deadline, so a hung socket is released and the
+    // gateway can still retry within the deadline.
+    const res = await githubGet(upstreamFetch, `/repos/${owner}/${repo}`, token(env), AbortSignal.timeout(CALL_TIMEOUT_MS));
     if (res.status === 404) return { found: false, message: `No public repository ${owner}/${repo}.` };
     if (!res.ok) {
-      const retryAfter = Number(res.headers.get("retry-after"));
-      throw new ToolFailureError({
-        kind: "upstream",
-        name: "github_repo",
-        status: res.status,
-        detail: (await res.text()).slice(0, 300),
-        ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}),
-      });
+      throw new ToolFailureError({ kind: "upstream", name: "github_repo", status: res.status, detail: (await res.text()).slice(0, 300) });
     }
     const data = (await res.json()) as Record<string, unknown>;
     const license = data.license as { spdx_id?: string } | null | undefined;

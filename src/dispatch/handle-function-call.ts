@@ -32,10 +32,15 @@ export interface CallContext {
   /** When set, only these tools may run (the request's toolset); others get PERMISSION_DENIED. */
   allowedTools?: { toolset: string; names: ReadonlySet<string> };
   dependencyResults?: ReadonlyMap<string, unknown>;
-  /** The batch's deadline (epoch ms); the call's own deadline never passes it. */
-  batchDeadlineAt?: number;
+  /** The batch's deadline (epoch ms) and timeout; the call's own deadline never passes it. */
+  batch?: { deadlineAt: number; timeoutMs: number };
   /** Settings to use instead of the environment's (tests, the benchmark). */
   config?: GatewayConfig;
+  /**
+   * Runs the handler; the gateway's `execute` (breaker, deadline, retries) unless replaced. The
+   * benchmark replaces it with a single plain attempt to measure what the gateway layer costs.
+   */
+  executor?: typeof execute;
 }
 
 /** Everything the doors and the audit log need to know about one finished call. */
@@ -104,8 +109,8 @@ export async function dispatchCall(name: string, rawArguments: unknown, context:
     const config = context.config ?? loadConfig(context.env);
     const timeoutMs = entry.timeoutMs ?? config.defaultTimeoutMs;
     const callDeadline = started + timeoutMs;
-    const batchDeadline = context.batchDeadlineAt ?? Number.POSITIVE_INFINITY;
-    const execution = await execute(
+    const batchDeadline = context.batch?.deadlineAt ?? Number.POSITIVE_INFINITY;
+    const execution = await (context.executor ?? execute)(
       entry,
       args,
       {
@@ -119,7 +124,7 @@ export async function dispatchCall(name: string, rawArguments: unknown, context:
       context.signal,
       {
         deadlineAt: Math.min(callDeadline, batchDeadline),
-        limit: batchDeadline < callDeadline ? { kind: "batch", ms: config.batchTimeoutMs } : { kind: "call", ms: timeoutMs },
+        limit: batchDeadline < callDeadline ? { kind: "batch", ms: context.batch?.timeoutMs ?? 0 } : { kind: "call", ms: timeoutMs },
         startedAt: started,
         retry: { ...config.retry, ...entry.retry },
         breaker: config.breaker,

@@ -26,8 +26,9 @@ function describeIssue(issue: FieldIssue): string {
   return `${issue.path === "" ? "the arguments object" : `'${issue.path}'`}: ${issue.message}`;
 }
 
+/** 150 → "0.15s", 30000 → "30s": precise enough to compare with the configured value. */
 function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)}s`;
+  return `${Number((ms / 1000).toFixed(2))}s`;
 }
 
 /** Maps a failure to its envelope; exhaustive, so every new failure kind must be mapped. */

@@ -10,6 +10,7 @@ import type { RetryConfig } from "../config/config.ts";
 import { RETRYABLE_STATUSES } from "../errors/envelope.ts";
 import type { ToolFailure } from "../errors/tool-failure.ts";
 import { runHandler, type HandlerRun } from "../dispatch/run-handler.ts";
+import { sanitizeErrorText } from "../dispatch/sanitize-error.ts";
 import type { ToolContext, ToolEntry } from "../registry/types.ts";
 import { backoffMs } from "./backoff.ts";
 import { breakers, toolBreakerKey, type BreakerSettings } from "./circuit-breaker.ts";
@@ -56,6 +57,13 @@ function countsAgainstTool(failure: ToolFailure, retry: RetryConfig): boolean {
 }
 
 const DEADLINE = Symbol("deadline");
+
+// A handler can leave a promise that rejects after the call returned. Nothing awaits it any
+// more, so it must not surface as the isolate's unhandled rejection; log it, redacted.
+globalThis.addEventListener("unhandledrejection", function strayRejection(event) {
+  event.preventDefault();
+  console.error(sanitizeErrorText(`a promise rejected with nothing awaiting it (left behind by a tool): ${String(event.reason)}`));
+});
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {

@@ -19,7 +19,7 @@ export interface BatchOptions {
   batchTimeoutMs: number;
 }
 
-export type BatchContext = Omit<CallContext, "callId" | "dependencyResults" | "batchDeadlineAt">;
+export type BatchContext = Omit<CallContext, "callId" | "dependencyResults" | "batch">;
 
 /** A dependency's result as its dependents see it: parsed JSON where the result is JSON text. */
 function parsedResult(outcome: CallOutcome): unknown {
@@ -60,7 +60,7 @@ export function runBatch(calls: readonly BatchCall[], base: BatchContext, option
         const outcome = outcomes[d];
         if (outcome !== undefined) dependencyResults.set(calls[d]?.name ?? "", parsedResult(outcome));
       }
-      return { ...base, callId: call.id, dependencyResults, batchDeadlineAt: deadlineAt };
+      return { ...base, callId: call.id, dependencyResults, batch: { deadlineAt, timeoutMs: options.batchTimeoutMs } };
     }
 
     function settle(i: number, outcome: CallOutcome): void {
@@ -83,8 +83,13 @@ export function runBatch(calls: readonly BatchCall[], base: BatchContext, option
     }
 
     function start(i: number): void {
-      started[i] = true;
       const call = calls[i] as BatchCall;
+      if (Date.now() >= deadlineAt) {
+        // A slot freed at the deadline itself: too late to start.
+        onBatchDeadline();
+        return;
+      }
+      started[i] = true;
       const failed = (plan.dependsOn[i] ?? []).find((d) => outcomes[d]?.status === "error");
       if (failed !== undefined) {
         const dependency = outcomes[failed] as CallOutcome;

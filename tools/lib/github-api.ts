@@ -5,9 +5,12 @@
 
 export const GITHUB_API = "https://api.github.com";
 
-/** GETs a GitHub API path with the deployment's token; the caller's signal bounds it. */
-export function githubGet(path: string, token: string, signal: AbortSignal): Promise<Response> {
-  return fetch(`${GITHUB_API}${path}`, {
+/**
+ * GETs a GitHub API path with the deployment's token. Calls pass their `ctx.fetch` (deadline,
+ * retries, the host's circuit breaker); the availability probe passes the plain fetch.
+ */
+export function githubGet(fetcher: typeof fetch, path: string, token: string, signal: AbortSignal): Promise<Response> {
+  return fetcher(`${GITHUB_API}${path}`, {
     headers: {
       accept: "application/vnd.github+json",
       authorization: `Bearer ${token}`,

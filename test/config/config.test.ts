@@ -1,0 +1,44 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../src/config/config.ts";
+
+const withVars = (vars: Record<string, string>) => ({ ...env, ...vars }) as Env;
+
+describe("configuration", () => {
+  it("reads wrangler.toml vars with defaults for the rest", () => {
+    expect(loadConfig(env)).toEqual({
+      maxBodyBytes: 1_048_576,
+      maxToolCalls: 64,
+      resultTtlSeconds: 86_400,
+      maxParallelCalls: 4,
+      maxParallelCallsCap: 16,
+      defaultTimeoutMs: 30_000,
+      batchTimeoutMs: 120_000,
+      retry: { maxAttempts: 3, backoffBaseMs: 1_500, retryOnTimeout: true },
+      breaker: { failureThreshold: 5, cooldownMs: 30_000 },
+    });
+  });
+
+  it("takes overrides from vars", () => {
+    expect(loadConfig(withVars({ MAX_PARALLEL_CALLS: "6", RETRY_ON_TIMEOUT: "false", BREAKER_COOLDOWN_MS: "5000" }))).toMatchObject({
+      maxParallelCalls: 6,
+      retry: { retryOnTimeout: false },
+      breaker: { cooldownMs: 5_000 },
+    });
+  });
+
+  it.each([
+    ["MAX_PARALLEL_CALLS", "four"],
+    ["DEFAULT_TIMEOUT_MS", "-1"],
+    ["RETRY_MAX_ATTEMPTS", "2.5"],
+    ["RETRY_ON_TIMEOUT", "yes"],
+    ["RESULT_TTL_SECONDS", "30"],
+  ])("fails loudly on %s=%j, naming the key", (key, value) => {
+    expect(() => loadConfig(withVars({ [key]: value }))).toThrow(ConfigError);
+    expect(() => loadConfig(withVars({ [key]: value }))).toThrow(new RegExp(`${key} must be`));
+  });
+
+  it("refuses a default parallelism above the cap", () => {
+    expect(() => loadConfig(withVars({ MAX_PARALLEL_CALLS: "20", MAX_PARALLEL_CALLS_CAP: "8" }))).toThrow(/MAX_PARALLEL_CALLS \(20\) is above MAX_PARALLEL_CALLS_CAP \(8\)/);
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * Tools made for the gateway tests. Each test file registers the ones it needs under its own
+ * prefix (tools are module state shared by the tests of one file) and removes them after.
+ */
+import { z } from "zod";
+import { ToolFailureError } from "../../src/errors/tool-failure.ts";
+import { defineTool, registry } from "../../src/registry/registry.ts";
+import { STRAY_REJECTION_MARK } from "../support/upstream.ts";
+import type { ToolSpec } from "../../src/registry/types.ts";
+
+export const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+/** A log of what handlers did, for ordering assertions. */
+export class Trace {
+  readonly events: string[] = [];
+  running = 0;
+  maxRunning = 0;
+  enter(label: string): void {
+    this.events.push(`start ${label}`);
+    this.running += 1;
+    this.maxRunning = Math.max(this.maxRunning, this.running);
+  }
+  leave(label: string): void {
+    this.events.push(`end ${label}`);
+    this.running -= 1;
+  }
+  index(event: string): number {
+    return this.events.indexOf(event);
+  }
+}
+
+/** The standard gateway test tools, named `${prefix}_<kind>`. */
+export function gatewayTools(prefix: string, trace: Trace, failures: Map<string, number>): ToolSpec[] {
+  const label = (tool: string, args: { label?: string | undefined }) => args.label ?? tool;
+  return [
+    defineTool({
+      name: `${prefix}_sleep`,
+      toolset: `${prefix}-set`,
+      schema: z.object({ ms: z.number().int().min(0), label: z.string().optional() }),
+      handler: async (args, { signal, callId }) => {
+        trace.enter(label("sleep", args));
+        await sleep(args.ms, signal);
+        trace.leave(label("sleep", args));
+        return { slept: args.ms, callId, label: args.label ?? null, aborted: signal.aborted };
+      },
+    }),
+    defineTool({
+      name: `${prefix}_flaky`,
+      toolset: `${prefix}-set`,
+      schema: z.object({ key: z.string(), failTimes: z.number().int().min(0), delayMs: z.number().int().min(0).default(0) }),
+      handler: async ({ key, failTimes, delayMs }, { attempt }) => {
+        if (delayMs > 0) await sleep(delayMs);
+        const seen = failures.get(key) ?? 0;
+        failures.set(key, seen + 1);
+        if (seen < failTimes) throw Object.assign(new Error(`transient failure ${seen + 1}`), { retryable: true });
+        return { key, attempt };
+      },
+    }),
+    defineTool({
+      name: `${prefix}_hang`,
+      toolset: `${prefix}-set`,
+      timeoutMs: 150,
+      schema: z.object({ honourSignal: z.boolean().default(true) }),
+      handler: ({ honourSignal }, { signal }) =>
+        new Promise((_, reject) => {
+          if (honourSignal) signal.addEventListener("abort", () => {
+            trace.events.push("hang saw abort");
+            reject(new Error("aborted"));
+          });
+        }),
+    }),
+    defineTool({
+      name: `${prefix}_broken`,
+      toolset: `${prefix}-set`,
+      schema: z.object({}),
+      handler: () => {
+        trace.events.push("broken ran");
+        throw new Error("bad input for this record");
+      },
+    }),
+    defineTool({
+      name: `${prefix}_upstream`,
+      toolset: `${prefix}-set`,
+      timeoutMs: 5_000,
+      schema: z.object({ path: z.string() }),
+      handler: async ({ path }, { fetch }) => {
+        trace.events.push(`fetch ${path}`);
+        const res = await fetch(`http://upstream.test${path}`);
+        return { status: res.status, body: await res.text() };
+      },
+    }),
+    defineTool({
+      name: `${prefix}_upstream2`,
+      toolset: `${prefix}-set`,
+      timeoutMs: 5_000,
+      schema: z.object({ path: z.string() }),
+      handler: async ({ path }, { fetch }) => {
+        trace.events.push(`fetch ${path}`);
+        const res = await fetch(`http://upstream.test${path}`);
+        return { status: res.status, body: await res.text() };
+      },
+    }),
+    defineTool({
+      name: `${prefix}_late_throw`,
+      toolset: `${prefix}-set`,
+      schema: z.object({}),
+      handler: () => {
+        setTimeout(() => {
+          throw new Error("thrown from a timer after the handler returned");
+        }, 0);
+        void Promise.reject(new Error(`${STRAY_REJECTION_MARK}: rejected after the handler returned`));
+        return { returned: true };
+      },
+    }),
+    defineTool({
+      name: `${prefix}_typed_fail`,
+      toolset: `${prefix}-set`,
+      schema: z.object({}),
+      handler: () => {
+        throw new ToolFailureError({ kind: "upstream", name: `${prefix}_typed_fail`, status: 400, detail: "bad request" });
+      },
+    }),
+  ];
+}
+
+export function registerAll(specs: ToolSpec[]): () => void {
+  for (const spec of specs) {
+    const outcome = registry.register(spec);
+    if (!outcome.ok) throw new Error(outcome.reason);
+  }
+  return () => {
+    for (const spec of specs) registry.deregister(spec.name);
+  };
+}

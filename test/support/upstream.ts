@@ -1,0 +1,52 @@
+/**
+ * The "outside network" of the tests: Miniflare hands every outbound fetch of the Worker under
+ * test to this function, which runs in Node, outside workerd. It plays a small upstream at
+ * http://upstream.test whose behaviour the path selects, so tests exercise our real fetch path,
+ * retries and breakers against real HTTP responses. Any other host answers 502, so a test can
+ * never reach the real internet by accident.
+ *
+ *   /ok                         200 {"ok":true}
+ *   /status/<code>?retry_after=  that status, with Retry-After when given
+ *   /slow?ms=                    200 after a delay
+ *   /api.github.com/...          see githubStub
+ */
+export const UPSTREAM = "http://upstream.test";
+
+/** The text of the one rejection a test leaves unhandled on purpose (see vitest.config.ts). */
+export const STRAY_REJECTION_MARK = "deliberate stray rejection";
+
+export async function upstream(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  if (url.hostname === "api.github.com") return githubStub(url);
+  if (url.hostname !== "upstream.test") return new Response(`no route to ${url.hostname} from tests`, { status: 502 });
+  if (url.pathname === "/ok") return Response.json({ ok: true, method: request.method });
+  if (url.pathname === "/slow") {
+    await new Promise((resolve) => setTimeout(resolve, Number(url.searchParams.get("ms") ?? "100")));
+    return Response.json({ ok: true, slow: true });
+  }
+  const status = /^\/status\/(\d{3})$/.exec(url.pathname)?.[1];
+  if (status !== undefined) {
+    const retryAfter = url.searchParams.get("retry_after");
+    return new Response(`upstream says ${status}`, { status: Number(status), headers: retryAfter === null ? {} : { "retry-after": retryAfter } });
+  }
+  return new Response("not found", { status: 404 });
+}
+
+/** Just enough of GitHub's REST API for the github_repo tool. */
+function githubStub(url: URL): Response {
+  if (url.pathname === "/rate_limit") return Response.json({ resources: {} });
+  if (url.pathname === "/repos/cloudflare/workers-sdk") {
+    return Response.json({
+      full_name: "cloudflare/workers-sdk",
+      description: "Home to Wrangler",
+      stargazers_count: 3000,
+      forks_count: 700,
+      open_issues_count: 500,
+      default_branch: "main",
+      license: { spdx_id: "MIT" },
+      pushed_at: "2026-11-01T00:00:00Z",
+      html_url: "https://github.com/cloudflare/workers-sdk",
+    });
+  }
+  return Response.json({ message: "Not Found" }, { status: 404 });
+}
