@@ -1,9 +1,12 @@
-import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { STRAY_REJECTION_MARK, upstream } from "./test/support/upstream.ts";
+import { STRAY_REJECTION_MARK, TEST_ADMIN_TOKEN, upstream } from "./test/support/upstream.ts";
 
 // Two projects: everything that ships in the Worker runs inside workerd against real local
 // bindings; the build-time generator (scripts/) is a Node program, so its tests run in Node.
+// D1 migrations, read once here (Node side) and applied inside workerd by test/setup.ts.
+const migrations = await readD1Migrations(new URL("./migrations", import.meta.url).pathname);
+
 export default defineConfig({
   test: {
     // Pipeline tests provoke failures on purpose; print their logs only when a test fails.
@@ -19,6 +22,7 @@ export default defineConfig({
             miniflare: {
               // Outbound fetches go to a local stand-in for the outside network, never out.
               outboundService: upstream,
+              bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: TEST_ADMIN_TOKEN },
             },
           }),
         ],

@@ -13,6 +13,8 @@ loadConfig(env);
 
 const app = createApp();
 
+export { RateLimiter } from "./rate-limit/rate-limiter.ts";
+
 export default {
   fetch: app.fetch,
 } satisfies ExportedHandler<Env>;

@@ -1,0 +1,27 @@
+/**
+ * Who is calling: the API key a request authenticated with (or the bootstrap admin token).
+ * Routes read it from the Hono context (`c.get("principal")`); the pipeline gets what it needs
+ * from it through CallContext.
+ */
+
+export const ROLES = ["agent", "approver", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+/** whitelist: only the listed tools and patterns; deny: everything but them. */
+export interface ToolPolicy {
+  mode: "whitelist" | "deny";
+  /** Tool names or globs (`*` any run of characters, `?` one), e.g. `mcp__github__*`. */
+  patterns: readonly string[];
+}
+
+export interface Principal {
+  /** The key's id, or `admin-token` for the bootstrap token. */
+  keyId: string;
+  name: string;
+  role: Role;
+  /** Toolsets the key may use; null means every toolset. */
+  toolsets: readonly string[] | null;
+  policy: ToolPolicy;
+  /** Calls per minute across all tools, overriding RATE_LIMIT_PER_MINUTE; null for the default. */
+  rateLimitPerMinute: number | null;
+}
