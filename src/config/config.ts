@@ -58,6 +58,12 @@ const ConfigSchema = z.object({
   BREAKER_FAILURE_THRESHOLD: wholeNumber(5, 1, 1_000),
   /** How long an open circuit refuses calls before one probe may try. */
   BREAKER_COOLDOWN_MS: wholeNumber(30_000, 1, DAY_MS),
+  /** Tool calls per minute per API key (a key's own limit overrides it). */
+  RATE_LIMIT_PER_MINUTE: wholeNumber(600, 1, 1_000_000),
+  /** Calls per minute per API key and tool. */
+  RATE_LIMIT_PER_TOOL_PER_MINUTE: wholeNumber(120, 1, 1_000_000),
+  /** Audit records older than this are deleted by the daily cron. */
+  AUDIT_RETENTION_DAYS: wholeNumber(30, 1, 3_650),
 });
 
 export interface RetryConfig {
@@ -76,6 +82,8 @@ export interface GatewayConfig {
   batchTimeoutMs: number;
   retry: RetryConfig;
   breaker: { failureThreshold: number; cooldownMs: number };
+  rateLimit: { perMinute: number; perToolPerMinute: number };
+  auditRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -107,6 +115,8 @@ export function loadConfig(env: Env): GatewayConfig {
     batchTimeoutMs: v.BATCH_TIMEOUT_MS,
     retry: { maxAttempts: v.RETRY_MAX_ATTEMPTS, backoffBaseMs: v.RETRY_BACKOFF_BASE_MS, retryOnTimeout: v.RETRY_ON_TIMEOUT },
     breaker: { failureThreshold: v.BREAKER_FAILURE_THRESHOLD, cooldownMs: v.BREAKER_COOLDOWN_MS },
+    rateLimit: { perMinute: v.RATE_LIMIT_PER_MINUTE, perToolPerMinute: v.RATE_LIMIT_PER_TOOL_PER_MINUTE },
+    auditRetentionDays: v.AUDIT_RETENTION_DAYS,
   };
   cache.set(env, config);
   return config;

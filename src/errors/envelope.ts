@@ -148,6 +148,23 @@ export function toEnvelope(failure: ToolFailure): ErrorEnvelope {
         suggestion: "The upstream may be down; try again later or use another source.",
         retryable: true,
       };
+    case "rate_limited":
+      return {
+        error: `Rate limit reached: ${failure.scope === "tool" ? `at most ${failure.limit} calls of '${failure.name}'` : `at most ${failure.limit} tool calls`} per minute for this API key.`,
+        error_code: "RATE_LIMITED",
+        stage: "policy",
+        suggestion: `Wait ${seconds(failure.retryAfterMs)} before calling ${failure.scope === "tool" ? `'${failure.name}'` : "tools"} again; batch fewer calls.`,
+        retryable: true,
+        retry_after_ms: failure.retryAfterMs,
+      };
+    case "access_denied":
+      return {
+        error: failure.message,
+        error_code: "PERMISSION_DENIED",
+        stage: "policy",
+        suggestion: "This API key may not use this tool; use one listed in your tool definitions, or tell the user.",
+        retryable: false,
+      };
     case "circuit_open":
       return {
         error: `Tool '${failure.name}' is paused: ${failure.scope === "host" ? `its upstream ${failure.target}` : "it"} failed ${failure.failures} times in a row. Calls resume in about ${seconds(failure.retryAfterMs)}.`,

@@ -56,6 +56,8 @@ export type ToolFailure =
   | { kind: "own_timeout"; name: string; detail: string; retryable: boolean }
   | { kind: "upstream"; name: string; status: number; detail: string; retryAfterMs?: number }
   | { kind: "network"; name: string; host: string; detail: string }
+  | { kind: "rate_limited"; name: string; scope: "key" | "tool"; limit: number; retryAfterMs: number }
+  | { kind: "access_denied"; name: string; rule: string; message: string }
   | { kind: "circuit_open"; name: string; scope: "tool" | "host"; target: string; retryAfterMs: number; failures: number }
   | { kind: "dependency_failed"; name: string; dependencyCallId: string; dependencyTool: string; dependencyCode: ErrorCode };
 

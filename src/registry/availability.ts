@@ -1,17 +1,26 @@
 /**
  * Whether a tool can work right now: its required env vars are set and its check passes.
  *
- * Check results are cached per check function for 30 s, with the original's flake grace: a
- * failure within 60 s of the last success still reports available and is not cached (reference
- * §2.6, the fix for tools vanishing on a flaky probe). Concurrent requests share one run of a
- * due check. A check that throws, or that takes longer than its own short timeout, counts as
- * unavailable.
+ * Check results are cached for 30 s (the original's TTL) at two levels: this isolate's memory,
+ * keyed by check function (a check shared by many tools runs once), and KV, keyed by tool, so
+ * other isolates and restarts reuse a recent result. KV's minimum expirationTtl is 60 s and its
+ * writes propagate eventually, so the value carries its check time and freshness is judged from
+ * that, never from the key's expiry: a result older than 30 s is never used, whichever level
+ * holds it (docs/storage.md states the bound).
+ *
+ * The original's flake grace holds: a failure within 60 s of the last success still reports
+ * available and is not cached (reference §2.6, the fix for tools vanishing on a flaky probe).
+ * Concurrent requests share one run of a due check. A check that throws, or that outlives its
+ * own short timeout, counts as unavailable.
  */
+import { availabilityKey } from "../storage/keys.ts";
 import type { AvailabilityCheck, ToolEntry } from "./types.ts";
 
 export const CHECK_TTL_MS = 30_000;
 export const CHECK_FAILURE_GRACE_MS = 60_000;
 export const CHECK_TIMEOUT_MS = 5_000;
+/** KV's minimum; the value's own check time decides freshness. */
+const KV_TTL_SECONDS = 120;
 
 export interface Availability {
   available: boolean;
@@ -21,10 +30,19 @@ export interface Availability {
   checkedAt?: number;
 }
 
-interface CachedCheck {
+/** The JSON value stored under `avail:<tool>`. */
+export interface StoredAvailability {
   available: boolean;
   reason?: string;
   checkedAt: number;
+  lastGoodAt?: number;
+}
+
+/** Where answers came from, for the benchmark's hit rate and for operators. */
+export interface AvailabilityStats {
+  memoryHits: number;
+  kvHits: number;
+  probes: number;
 }
 
 const ALWAYS_AVAILABLE: Availability = { available: true };
@@ -38,78 +56,126 @@ export function missingEnv(entry: ToolEntry, env: Env): string[] {
   });
 }
 
+function missingReason(missing: string[]): string {
+  return `missing required environment variable${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`;
+}
+
 export class AvailabilityCache {
-  readonly #results = new Map<AvailabilityCheck, CachedCheck>();
+  readonly #results = new Map<AvailabilityCheck, Availability & { checkedAt: number }>();
   readonly #lastGood = new Map<AvailabilityCheck, number>();
   readonly #inFlight = new Map<AvailabilityCheck, Promise<Availability>>();
   readonly #now: () => number;
+  readonly #stats: AvailabilityStats = { memoryHits: 0, kvHits: 0, probes: 0 };
 
   constructor(now: () => number = Date.now) {
     this.#now = now;
   }
 
   /**
-   * Availability when it is known without probing (no check, or a fresh cached result), else
+   * Availability when it is known without I/O (no check, or a fresh result in memory), else
    * undefined. Listing 500 tools should not cost 500 promises.
    */
   known(entry: ToolEntry, env: Env): Availability | undefined {
     if (entry.requiresEnv.length > 0 && missingEnv(entry, env).length > 0) return undefined;
     if (entry.check === undefined) return ALWAYS_AVAILABLE;
     const cached = this.#results.get(entry.check);
-    return cached !== undefined && this.#now() - cached.checkedAt < CHECK_TTL_MS ? cached : undefined;
+    if (cached === undefined || this.#now() - cached.checkedAt >= CHECK_TTL_MS) return undefined;
+    this.#stats.memoryHits += 1;
+    return cached;
   }
 
-  /** Availability of one tool, probing its check only when the cached result is stale. */
+  /** Availability of one tool, probing its check only when no level holds a fresh result. */
   async of(entry: ToolEntry, env: Env): Promise<Availability> {
     const missing = missingEnv(entry, env);
-    if (missing.length > 0) {
-      return { available: false, reason: `missing required environment variable${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}` };
-    }
-    if (entry.check === undefined) return ALWAYS_AVAILABLE;
-    return this.#checked(entry.check, env);
-  }
-
-  /** Forgets every cached result, so the next request probes again. */
-  invalidate(): void {
-    this.#results.clear();
-    this.#lastGood.clear();
-  }
-
-  #checked(check: AvailabilityCheck, env: Env): Promise<Availability> {
-    const cached = this.#results.get(check);
-    if (cached !== undefined && this.#now() - cached.checkedAt < CHECK_TTL_MS) return Promise.resolve(cached);
+    if (missing.length > 0) return { available: false, reason: missingReason(missing) };
+    const check = entry.check;
+    if (check === undefined) return ALWAYS_AVAILABLE;
+    const known = this.known(entry, env);
+    if (known !== undefined) return known;
     let pending = this.#inFlight.get(check);
     if (pending === undefined) {
-      pending = this.#probe(check, env).finally(() => this.#inFlight.delete(check));
+      pending = this.#refresh(entry.name, check, env, false).finally(() => this.#inFlight.delete(check));
       this.#inFlight.set(check, pending);
     }
     return pending;
   }
 
-  async #probe(check: AvailabilityCheck, env: Env): Promise<Availability> {
-    let available = false;
-    let reason: string;
-    try {
-      available = Boolean(await withTimeout(Promise.resolve().then(() => check(env)), CHECK_TIMEOUT_MS));
-      reason = "its availability check returned false";
-    } catch (error) {
-      reason = `its availability check failed: ${error instanceof Error ? error.message : String(error)}`;
+  /** Probes now, ignoring both cache levels, and stores the result in both (an admin's re-check). */
+  async recheck(entry: ToolEntry, env: Env): Promise<Availability> {
+    const missing = missingEnv(entry, env);
+    if (missing.length > 0) return { available: false, reason: missingReason(missing) };
+    if (entry.check === undefined) return ALWAYS_AVAILABLE;
+    this.#results.delete(entry.check);
+    return this.#refresh(entry.name, entry.check, env, true);
+  }
+
+  /** Forgets this isolate's results (KV keeps its own, judged by their check time). */
+  invalidate(): void {
+    this.#results.clear();
+    this.#lastGood.clear();
+  }
+
+  stats(): AvailabilityStats {
+    return { ...this.#stats };
+  }
+
+  async #refresh(tool: string, check: AvailabilityCheck, env: Env, force: boolean): Promise<Availability> {
+    const kv = (env as Partial<Env>).KV;
+    const stored = kv === undefined ? null : await readStored(kv, tool);
+    if (stored?.lastGoodAt !== undefined) this.#lastGood.set(check, Math.max(stored.lastGoodAt, this.#lastGood.get(check) ?? 0));
+    if (!force && stored !== null && this.#now() - stored.checkedAt < CHECK_TTL_MS) {
+      this.#stats.kvHits += 1;
+      const result = { available: stored.available, checkedAt: stored.checkedAt, ...(stored.reason === undefined ? {} : { reason: stored.reason }) };
+      this.#results.set(check, result);
+      return result;
     }
+    this.#stats.probes += 1;
+    const { available, reason } = await probe(check, env);
     const now = this.#now();
     if (available) {
       this.#lastGood.set(check, now);
       const result = { available: true, checkedAt: now };
       this.#results.set(check, result);
+      await writeStored(kv, tool, { available: true, checkedAt: now, lastGoodAt: now });
       return result;
     }
     const lastGood = this.#lastGood.get(check);
     if (lastGood !== undefined && now - lastGood < CHECK_FAILURE_GRACE_MS) {
-      console.warn(`availability check failed within the grace window, treating as transient: ${reason}`);
+      console.warn(`availability check of '${tool}' failed within the grace window, treating as transient: ${reason}`);
       return { available: true, checkedAt: now };
     }
     const result = { available: false, reason, checkedAt: now };
     this.#results.set(check, result);
+    await writeStored(kv, tool, { available: false, reason, checkedAt: now, ...(lastGood === undefined ? {} : { lastGoodAt: lastGood }) });
     return result;
+  }
+}
+
+async function probe(check: AvailabilityCheck, env: Env): Promise<{ available: boolean; reason: string }> {
+  try {
+    const ok = Boolean(await withTimeout(Promise.resolve().then(() => check(env)), CHECK_TIMEOUT_MS));
+    return { available: ok, reason: "its availability check returned false" };
+  } catch (error) {
+    return { available: false, reason: `its availability check failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+async function readStored(kv: KVNamespace, tool: string): Promise<StoredAvailability | null> {
+  try {
+    return await kv.get<StoredAvailability>(availabilityKey(tool), "json");
+  } catch (error) {
+    // The shared level is an optimisation; without it every isolate simply probes.
+    console.warn(`reading cached availability of '${tool}' failed: ${String(error)}`);
+    return null;
+  }
+}
+
+async function writeStored(kv: KVNamespace | undefined, tool: string, value: StoredAvailability): Promise<void> {
+  if (kv === undefined) return;
+  try {
+    await kv.put(availabilityKey(tool), JSON.stringify(value), { expirationTtl: KV_TTL_SECONDS });
+  } catch (error) {
+    console.warn(`caching availability of '${tool}' failed: ${String(error)}`);
   }
 }
 

@@ -13,3 +13,11 @@ export const customToolsetKey = (name: string): string => `${CUSTOM_TOOLSET_PREF
  */
 export const STORED_RESULT_PREFIX = "result:";
 export const storedResultKey = (handle: string): string => `${STORED_RESULT_PREFIX}${handle}`;
+
+/**
+ * A tool's last availability check: JSON `StoredAvailability` (available, reason, checkedAt,
+ * lastGoodAt). Freshness comes from checkedAt (30 s), not from the key's expiry (120 s, above
+ * KV's 60 s minimum).
+ */
+export const AVAILABILITY_PREFIX = "avail:";
+export const availabilityKey = (tool: string): string => `${AVAILABILITY_PREFIX}${tool}`;

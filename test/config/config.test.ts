@@ -16,6 +16,8 @@ describe("configuration", () => {
       batchTimeoutMs: 120_000,
       retry: { maxAttempts: 3, backoffBaseMs: 1_500, retryOnTimeout: true },
       breaker: { failureThreshold: 5, cooldownMs: 30_000 },
+      rateLimit: { perMinute: 600, perToolPerMinute: 120 },
+      auditRetentionDays: 30,
     });
   });
 

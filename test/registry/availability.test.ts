@@ -5,10 +5,12 @@ import { AvailabilityCache, CHECK_FAILURE_GRACE_MS, CHECK_TTL_MS } from "../../s
 import { Registry } from "../../src/registry/registry.ts";
 import type { AvailabilityCheck, ToolEntry } from "../../src/registry/types.ts";
 
-function entryWith(check?: AvailabilityCheck, requiresEnv: string[] = []): ToolEntry {
+let serial = 0;
+/** An entry with its own name: the KV level is keyed by tool name and shared by every cache. */
+function entryWith(check?: AvailabilityCheck, requiresEnv: string[] = [], name = `probe_${++serial}`): ToolEntry {
   const registry = new Registry();
-  registry.register({ name: "probe", toolset: "t", schema: z.object({}), handler: () => "", ...(check ? { check } : {}), requiresEnv });
-  const entry = registry.get("probe");
+  registry.register({ name, toolset: "t", schema: z.object({}), handler: () => "", ...(check ? { check } : {}), requiresEnv });
+  const entry = registry.get(name);
   if (entry === undefined) throw new Error("registration failed");
   return entry;
 }
@@ -78,13 +80,50 @@ describe("availability", () => {
     expect(states.every((s) => s.available)).toBe(true);
   });
 
+  it("shares a fresh result with other isolates through KV, without probing again", async () => {
+    let calls = 0;
+    const check = () => (calls++, true);
+    const first = new AvailabilityCache();
+    const name = `probe_shared_${++serial}`;
+    await first.of(entryWith(check, [], name), env);
+    const second = new AvailabilityCache();
+    expect(await second.of(entryWith(check, [], name), env)).toMatchObject({ available: true });
+    expect(calls).toBe(1);
+    expect(second.stats()).toEqual({ memoryHits: 0, kvHits: 1, probes: 0 });
+    expect(await env.KV.get(`avail:${name}`, "json")).toMatchObject({ available: true, checkedAt: expect.any(Number) });
+  });
+
+  it("judges a KV result by its check time, never using one older than 30 s", async () => {
+    const name = `probe_old_${++serial}`;
+    await env.KV.put(`avail:${name}`, JSON.stringify({ available: false, reason: "old news", checkedAt: Date.now() - CHECK_TTL_MS - 1 }));
+    let calls = 0;
+    const state = await new AvailabilityCache().of(entryWith(() => (calls++, true), [], name), env);
+    expect(state.available).toBe(true);
+    expect(calls).toBe(1);
+  });
+
+  it("probes on an admin's re-check even when both levels hold a fresh result", async () => {
+    let healthy = true;
+    const cache = new AvailabilityCache();
+    const entry = entryWith(() => healthy);
+    await cache.of(entry, env);
+    healthy = false;
+    expect((await cache.of(entry, env)).available).toBe(true);
+    // The grace window still applies: the last success was moments ago.
+    expect((await cache.recheck(entry, env)).available).toBe(true);
+    expect(cache.stats().probes).toBe(2);
+  });
+
   it("forgets cached results when invalidated", async () => {
     let calls = 0;
     const cache = new AvailabilityCache();
     const entry = entryWith(() => (calls++, false));
     await cache.of(entry, env);
     cache.invalidate();
+    // The KV level still holds the result, judged fresh by its check time.
     await cache.of(entry, env);
+    expect(calls).toBe(1);
+    await cache.recheck(entry, env);
     expect(calls).toBe(2);
   });
 });

@@ -1,0 +1,50 @@
+/**
+ * Charges a batch's calls against the API key's rate limits in one round trip to the key's
+ * RateLimiter object: a per-key bucket and a per-key-and-tool bucket, both per minute.
+ *
+ * If the limiter cannot be reached the calls go ahead (logged): a limiter outage should not take
+ * every tool down with it, and the audit log still records every call.
+ */
+import type { Principal } from "../auth/principal.ts";
+import type { GatewayConfig } from "../config/config.ts";
+import type { ToolFailure } from "../errors/tool-failure.ts";
+import type { BucketRequest } from "./rate-limiter.ts";
+
+const MINUTE_MS = 60_000;
+
+/** The bucket names of docs/storage.md: `key` and `tool:<name>` inside the key's object. */
+export const KEY_BUCKET = "key";
+export const toolBucket = (tool: string): string => `tool:${tool}`;
+
+/**
+ * For each tool name (undefined: a call that will not run, so it is not charged), undefined when
+ * it may run or the RATE_LIMITED failure when it may not.
+ */
+export async function chargeCalls(env: Env, principal: Principal, tools: readonly (string | undefined)[], config: GatewayConfig): Promise<(ToolFailure | undefined)[]> {
+  const charged = tools.flatMap((tool, i) => (tool === undefined ? [] : [{ tool, i }]));
+  const verdicts = new Array<ToolFailure | undefined>(tools.length).fill(undefined);
+  if (charged.length === 0) return verdicts;
+  const perKey = principal.rateLimitPerMinute ?? config.rateLimit.perMinute;
+  const requests: BucketRequest[][] = charged.map(({ tool }) => [
+    { bucket: KEY_BUCKET, limit: perKey, windowMs: MINUTE_MS },
+    { bucket: toolBucket(tool), limit: config.rateLimit.perToolPerMinute, windowMs: MINUTE_MS },
+  ]);
+  try {
+    const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(principal.keyId));
+    const results = await limiter.consume(requests);
+    results.forEach((verdict, n) => {
+      const call = charged[n];
+      if (call === undefined || verdict.allowed) return;
+      verdicts[call.i] = {
+        kind: "rate_limited",
+        name: call.tool,
+        scope: verdict.bucket === KEY_BUCKET ? "key" : "tool",
+        limit: verdict.limit,
+        retryAfterMs: verdict.retryAfterMs,
+      };
+    });
+  } catch (error) {
+    console.error(`rate limiter unreachable for key ${principal.keyId}; letting the calls through: ${String(error)}`);
+  }
+  return verdicts;
+}
