@@ -3,4 +3,4 @@ import { applyD1Migrations, env } from "cloudflare:test";
 import "../src/registry/tools.gen.ts";
 
 // Storage is isolated per test file, so each file starts from a freshly migrated D1.
-await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+await applyD1Migrations(env.DB, env.TEST_MIGRATIONS ?? []);

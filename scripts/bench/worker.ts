@@ -4,6 +4,9 @@
  * their work. A bare route is the ceiling (routing, HTTP and body transfer only), so the
  * difference between a route and its bare twin is what the app itself costs.
  *
+ * For the gateway layer's figures it also registers `bench_sleep` (sleep-tool.ts) and serves
+ * the core pipeline without that layer at CORE_CALL_PATH (core-call.ts).
+ *
  * Bare bodies are captured by replaying the real route once, on the first bare request (the
  * bench's warm-up), because module scope has no env and may not do I/O.
  */
@@ -14,7 +17,9 @@ import type { ExecutionContext } from "hono";
 import "../../src/registry/tools.gen.ts";
 import { createApp } from "../../src/http/app.ts";
 import { registry } from "../../src/registry/registry.ts";
-import { BARE_CALL_PATH, BARE_TOOLS_PATH, ECHO_CALL_BODY, TOOL_CALLS_PATH, TOOLS_PATH } from "./requests.ts";
+import { coreCall } from "./core-call.ts";
+import { BARE_CALL_PATH, BARE_TOOLS_PATH, CORE_CALL_PATH, ECHO_CALL_BODY, TOOL_CALLS_PATH, TOOLS_PATH } from "./requests.ts";
+import { registerSleepTool } from "./sleep-tool.ts";
 import { registerSyntheticTools } from "./synthetic-tools.ts";
 
 interface Captured {
@@ -23,6 +28,7 @@ interface Captured {
 }
 
 registerSyntheticTools(registry);
+registerSleepTool(registry);
 const app = createApp();
 const captured = new Map<string, Promise<Captured>>();
 
@@ -54,6 +60,8 @@ app.get(BARE_TOOLS_PATH, async function bareTools(c) {
   const { body, contentType } = await capture(`tools${url.search}`, new Request(url), c.env, c.executionCtx);
   return c.body(body, 200, { "content-type": contentType });
 });
+
+app.post(CORE_CALL_PATH, coreCall);
 
 export default {
   fetch: app.fetch,

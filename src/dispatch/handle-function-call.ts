@@ -21,6 +21,9 @@ import { parseArguments } from "./parse-arguments.ts";
 import { describeThrown } from "./sanitize-error.ts";
 import { validateArguments } from "./validate-arguments.ts";
 
+/** An access decision about one tool for the calling key, with the rule that made it. */
+export type AccessDecision = { allowed: true; rule: string } | { allowed: false; rule: string; message: string };
+
 /** Who is calling and with what; the HTTP, MCP and webhook doors each build one. */
 export interface CallContext {
   callId: string;
@@ -31,6 +34,8 @@ export interface CallContext {
   waitUntil?: (promise: Promise<unknown>) => void;
   /** When set, only these tools may run (the request's toolset); others get PERMISSION_DENIED. */
   allowedTools?: { toolset: string; names: ReadonlySet<string> };
+  /** The calling key's access policy (toolsets, whitelist or deny patterns). */
+  access?: { decide(name: string): AccessDecision };
   dependencyResults?: ReadonlyMap<string, unknown>;
   /** The batch's deadline (epoch ms) and timeout; the call's own deadline never passes it. */
   batch?: { deadlineAt: number; timeoutMs: number };
@@ -51,6 +56,10 @@ export interface CallOutcome {
   status: "ok" | "error";
   /** The text the model reads: the tool's result, or the JSON error envelope. */
   content: string;
+  /** The arguments as the model sent them, parsed (the audit log redacts and hashes them). */
+  arguments: Record<string, unknown>;
+  /** The access decision, when a key's policy was consulted. */
+  policy?: { decision: "allow" | "deny"; rule: string };
   errorCode?: ErrorCode;
   envelope?: ErrorEnvelope;
   /** The parsed result value, for calls that depend on this one. */
@@ -73,16 +82,24 @@ export async function dispatchCall(name: string, rawArguments: unknown, context:
   let coercions: Coercion[] = [];
   let args: Record<string, unknown> = {};
   let attempts = 0;
+  let sentArgs: Record<string, unknown> = {};
 
-  const fail = (failure: ToolFailure): CallOutcome => failureOutcome(name, context.callId, failure, { started, attempts, coercions });
+  let policy: CallOutcome["policy"];
+  const fail = (failure: ToolFailure): CallOutcome => failureOutcome(name, context.callId, failure, { started, attempts, coercions, args: sentArgs, policy });
 
   try {
     const parsed = parseArguments(rawArguments);
     if (!parsed.ok) return await observed(fail(parsed.failure), args);
     args = parsed.args;
+    sentArgs = parsed.args;
 
     if (entry === undefined) {
       return await observed(fail({ kind: "unknown_tool", name, closeMatches: closeMatches(name, registry.names()) }), args);
+    }
+    if (context.access !== undefined) {
+      const decision = context.access.decide(name);
+      policy = { decision: decision.allowed ? "allow" : "deny", rule: decision.rule };
+      if (!decision.allowed) return await observed(fail({ kind: "access_denied", name, rule: decision.rule, message: decision.message }), args);
     }
     if (context.allowedTools !== undefined && !context.allowedTools.names.has(name)) {
       return await observed(fail({ kind: "outside_toolset", name, toolset: context.allowedTools.toolset }), args);
@@ -132,7 +149,7 @@ export async function dispatchCall(name: string, rawArguments: unknown, context:
     );
     attempts = execution.attempts;
     const run = execution.run;
-    const outcome = run.ok ? succeed(entry, context, run.content, run.value, started, coercions, attempts) : fail(run.failure);
+    const outcome = run.ok ? { ...succeed(entry, context, run.content, run.value, started, coercions, attempts), arguments: sentArgs, ...(policy === undefined ? {} : { policy }) } : fail(run.failure);
     return await finish(entry, context, args, outcome);
   } catch (unexpected) {
     // Only our own bugs land here; the model still gets a well-formed, sanitised error.
@@ -146,7 +163,12 @@ export async function dispatchCall(name: string, rawArguments: unknown, context:
 }
 
 /** The outcome of a call that failed with `failure`. */
-function failureOutcome(name: string, callId: string, failure: ToolFailure, at: { started: number; attempts: number; coercions: Coercion[] }): CallOutcome {
+function failureOutcome(
+  name: string,
+  callId: string,
+  failure: ToolFailure,
+  at: { started: number; attempts: number; coercions: Coercion[]; args: Record<string, unknown>; policy: CallOutcome["policy"] },
+): CallOutcome {
   const envelope = toEnvelope(failure);
   return {
     callId,
@@ -154,6 +176,8 @@ function failureOutcome(name: string, callId: string, failure: ToolFailure, at: 
     toolset: registry.get(name)?.toolset,
     status: "error",
     content: JSON.stringify(envelope),
+    arguments: at.args,
+    ...(at.policy === undefined ? {} : { policy: at.policy }),
     errorCode: envelope.error_code,
     envelope,
     durationMs: Date.now() - at.started,
@@ -175,8 +199,9 @@ async function observe(outcome: CallOutcome, args: Record<string, unknown>, cont
  */
 export function settleUnrun(name: string, rawArguments: unknown, context: CallContext, failure: ToolFailure): Promise<CallOutcome> {
   const parsed = parseArguments(rawArguments);
-  const outcome = failureOutcome(name, context.callId, failure, { started: Date.now(), attempts: 0, coercions: [] });
-  return observe(outcome, parsed.ok ? parsed.args : {}, context);
+  const args = parsed.ok ? parsed.args : {};
+  const outcome = failureOutcome(name, context.callId, failure, { started: Date.now(), attempts: 0, coercions: [], args, policy: undefined });
+  return observe(outcome, args, context);
 }
 
 function event(entry: ToolEntry, context: CallContext, args: Record<string, unknown>) {
@@ -214,7 +239,7 @@ function reportsError(value: unknown): boolean {
   return typeof data === "object" && data !== null && typeof (data as { error?: unknown }).error === "string";
 }
 
-function succeed(entry: ToolEntry, context: CallContext, content: string, value: unknown, started: number, coercions: Coercion[], attempts: number): CallOutcome {
+function succeed(entry: ToolEntry, context: CallContext, content: string, value: unknown, started: number, coercions: Coercion[], attempts: number): Omit<CallOutcome, "arguments"> {
   const failed = reportsError(value);
   return {
     callId: context.callId,

@@ -60,10 +60,13 @@ const DEADLINE = Symbol("deadline");
 
 // A handler can leave a promise that rejects after the call returned. Nothing awaits it any
 // more, so it must not surface as the isolate's unhandled rejection; log it, redacted.
-globalThis.addEventListener("unhandledrejection", function strayRejection(event) {
-  event.preventDefault();
-  console.error(sanitizeErrorText(`a promise rejected with nothing awaiting it (left behind by a tool): ${String(event.reason)}`));
-});
+// (Node, which the benchmark imports this module into, has no global addEventListener.)
+if (typeof globalThis.addEventListener === "function") {
+  globalThis.addEventListener("unhandledrejection", function strayRejection(event) {
+    event.preventDefault();
+    console.error(sanitizeErrorText(`a promise rejected with nothing awaiting it (left behind by a tool): ${String(event.reason)}`));
+  });
+}
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
@@ -80,25 +83,19 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 /** One attempt, raced against the deadline. */
 async function attemptOnce(entry: ToolEntry, args: Record<string, unknown>, base: BaseContext, attempt: number, parent: AbortSignal | undefined, policy: ExecutionPolicy): Promise<HandlerRun | typeof DEADLINE> {
   const controller = new AbortController();
-  const onParentAbort = () => controller.abort(parent?.reason);
-  parent?.addEventListener("abort", onParentAbort, { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<typeof DEADLINE>((resolve) => {
     timer = setTimeout(() => resolve(DEADLINE), Math.max(0, policy.deadlineAt - Date.now()));
   });
-  const context: ToolContext = {
-    ...base,
-    attempt,
-    signal: controller.signal,
-    fetch: createUpstreamFetch(entry.name, controller.signal, policy.breaker),
-  };
+  // The handler stops at the deadline (controller) or when the client goes away (parent).
+  const signal = parent === undefined ? controller.signal : AbortSignal.any([controller.signal, parent]);
+  const context: ToolContext = { ...base, attempt, signal, fetch: createUpstreamFetch(entry.name, signal, policy.breaker) };
   try {
     const outcome = await Promise.race([runHandler(entry, args, context), deadline]);
     if (outcome === DEADLINE) controller.abort(new DOMException(`'${entry.name}' passed its deadline`, "TimeoutError"));
     return outcome;
   } finally {
     if (timer !== undefined) clearTimeout(timer);
-    parent?.removeEventListener("abort", onParentAbort);
   }
 }
 

@@ -5,6 +5,7 @@
  * answered TOOL_TIMEOUT, and a call still running is answered at the deadline and left behind.
  */
 import { dispatchCall, settleUnrun, type CallContext, type CallOutcome } from "../dispatch/handle-function-call.ts";
+import type { ToolFailure } from "../errors/tool-failure.ts";
 import { registry } from "../registry/registry.ts";
 import { planBatch } from "./plan-batch.ts";
 
@@ -17,6 +18,10 @@ export interface BatchCall {
 export interface BatchOptions {
   maxParallel: number;
   batchTimeoutMs: number;
+  /** Calls already refused before the batch (a rate limit), answered with that failure. */
+  refusals?: readonly (ToolFailure | undefined)[];
+  /** Called once per call with its final outcome (the audit log's one record per call). */
+  onOutcome?: (outcome: CallOutcome) => void;
 }
 
 export type BatchContext = Omit<CallContext, "callId" | "dependencyResults" | "batch">;
@@ -51,7 +56,9 @@ export function runBatch(calls: readonly BatchCall[], base: BatchContext, option
   let settledCount = 0;
 
   return new Promise<CallOutcome[]>((resolve) => {
-    const timer = setTimeout(onBatchDeadline, options.batchTimeoutMs);
+    // A lone call's own deadline already stops at the batch deadline (execute takes the nearer
+    // of the two), so it needs no second timer; timers cost real CPU per request in workerd.
+    const timer = count > 1 ? setTimeout(onBatchDeadline, options.batchTimeoutMs) : undefined;
 
     function contextFor(i: number): CallContext {
       const call = calls[i] as BatchCall;
@@ -67,6 +74,11 @@ export function runBatch(calls: readonly BatchCall[], base: BatchContext, option
       if (outcomes[i] !== undefined) return;
       outcomes[i] = outcome;
       settledCount += 1;
+      try {
+        options.onOutcome?.(outcome);
+      } catch (error) {
+        console.error(`recording the outcome of call ${outcome.callId} failed: ${String(error)}`);
+      }
       for (const j of dependents[i] ?? []) {
         pending[j] = (pending[j] ?? 0) - 1;
         if (pending[j] === 0 && !started[j]) {
@@ -75,7 +87,7 @@ export function runBatch(calls: readonly BatchCall[], base: BatchContext, option
         }
       }
       if (settledCount === count) {
-        clearTimeout(timer);
+        if (timer !== undefined) clearTimeout(timer);
         resolve(outcomes as CallOutcome[]);
         return;
       }
@@ -90,6 +102,11 @@ export function runBatch(calls: readonly BatchCall[], base: BatchContext, option
         return;
       }
       started[i] = true;
+      const refusal = options.refusals?.[i];
+      if (refusal !== undefined) {
+        void settleUnrun(call.name, call.arguments, contextFor(i), refusal).then((outcome) => settle(i, outcome));
+        return;
+      }
       const failed = (plan.dependsOn[i] ?? []).find((d) => outcomes[d]?.status === "error");
       if (failed !== undefined) {
         const dependency = outcomes[failed] as CallOutcome;

@@ -1,12 +1,23 @@
 /**
- * The scenarios `npm run bench` runs, in order, against one bench Worker. To add one (the
- * gateway layer's parallelism, batch and overhead targets, say), write a Scenario in this
- * folder, add any tool or route it needs to scripts/bench/worker.ts, and list it here.
+ * The scenarios `npm run bench` runs, in order, against one bench Worker. To add one, write a
+ * Scenario in this folder, add any tool or route it needs to scripts/bench/worker.ts, and list
+ * it here.
  */
 import type { Scenario } from "../scenario.ts";
+import { batchParallelism } from "./batch-parallelism.ts";
+import { batchThroughput } from "./batch-throughput.ts";
 import { bundleSize } from "./bundle-size.ts";
 import { callThroughput } from "./call-throughput.ts";
 import { definitionsInProcess } from "./definitions-in-process.ts";
+import { gatewayOverhead } from "./gateway-overhead.ts";
 import { toolsListing } from "./tools-listing.ts";
 
-export const SCENARIOS: readonly Scenario[] = [callThroughput, toolsListing, definitionsInProcess, bundleSize];
+export const SCENARIOS: readonly Scenario[] = [
+  callThroughput,
+  gatewayOverhead,
+  batchThroughput,
+  batchParallelism,
+  toolsListing,
+  definitionsInProcess,
+  bundleSize,
+];
