@@ -94,7 +94,9 @@ export async function dispatchCall(name: string, rawArguments: unknown, context:
     sentArgs = parsed.args;
 
     if (entry === undefined) {
-      return await observed(fail({ kind: "unknown_tool", name, closeMatches: closeMatches(name, registry.names()) }), args);
+      // Suggest only tools the caller may use: a near-miss must not reveal the others.
+      const candidates = context.access === undefined ? registry.names() : registry.names().filter((n) => context.access?.decide(n).allowed === true);
+      return await observed(fail({ kind: "unknown_tool", name, closeMatches: closeMatches(name, candidates) }), args);
     }
     if (context.access !== undefined) {
       const decision = context.access.decide(name);

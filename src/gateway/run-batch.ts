@@ -20,8 +20,8 @@ export interface BatchOptions {
   batchTimeoutMs: number;
   /** Calls already refused before the batch (a rate limit), answered with that failure. */
   refusals?: readonly (ToolFailure | undefined)[];
-  /** Called once per call with its final outcome (the audit log's one record per call). */
-  onOutcome?: (outcome: CallOutcome) => void;
+  /** Called once per call with its final outcome and its index (the audit log's one record). */
+  onOutcome?: (outcome: CallOutcome, index: number) => void;
 }
 
 export type BatchContext = Omit<CallContext, "callId" | "dependencyResults" | "batch">;
@@ -75,7 +75,7 @@ export function runBatch(calls: readonly BatchCall[], base: BatchContext, option
       outcomes[i] = outcome;
       settledCount += 1;
       try {
-        options.onOutcome?.(outcome);
+        options.onOutcome?.(outcome, i);
       } catch (error) {
         console.error(`recording the outcome of call ${outcome.callId} failed: ${String(error)}`);
       }

@@ -7,8 +7,13 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { ConfigError, loadConfig } from "../config/config.ts";
 import { failureResponse, type RequestIssue } from "./request-failure.ts";
+import { auditRoutes } from "../audit/audit-routes.ts";
+import { authenticate } from "../auth/authenticate.ts";
+import { keysRoutes } from "../auth/keys-routes.ts";
+import { requireRole } from "../auth/require-role.ts";
+import { healthRoutes } from "./routes/health.ts";
 import { metaRoutes } from "./routes/meta.ts";
-import { toolCallsRoutes } from "./routes/tool-calls.ts";
+import { toolCallsRoutes, type RunCalls } from "./routes/tool-calls.ts";
 import { toolsRoutes } from "./routes/tools.ts";
 import { toolsetsRoutes } from "./routes/toolsets.ts";
 import type { AppEnv } from "./types.ts";
@@ -22,8 +27,13 @@ function toRequestIssues(issues: readonly ZodLikeIssue[]): RequestIssue[] {
   return issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
 }
 
+export interface AppOptions {
+  /** Replaces the gateway's batch runner; the benchmark measures the layer this way. */
+  runCalls?: RunCalls;
+}
+
 /** Builds the application; the Worker entry and the benchmark Worker both mount it. */
-export function createApp(): OpenAPIHono<AppEnv> {
+export function createApp(options: AppOptions = {}): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
       if (!result.success) return failureResponse(c, { kind: "invalid_request", issues: toRequestIssues(result.error.issues) });
@@ -36,10 +46,20 @@ export function createApp(): OpenAPIHono<AppEnv> {
     return bodyLimit({ maxSize: maxBodyBytes, onError: (ctx) => failureResponse(ctx, { kind: "payload_too_large", limitBytes: maxBodyBytes }) })(c, next);
   });
 
+  // Every /v1 route needs a key; /, /health, /openapi.json and /docs stay public.
+  app.use("/v1/*", authenticate());
+  // Changing what exists (toolsets, keys, re-checks, the whole audit log) is for admins.
+  app.on(["POST", "DELETE"], "/v1/toolsets/*", requireRole("admin"));
+  app.post("/v1/toolsets", requireRole("admin"));
+  app.post("/v1/health/tools/recheck", requireRole("admin"));
+
   app.route("/", metaRoutes);
+  app.route("/", keysRoutes);
+  app.route("/", healthRoutes);
+  app.route("/", auditRoutes);
   app.route("/", toolsRoutes);
   app.route("/", toolsetsRoutes);
-  app.route("/", toolCallsRoutes);
+  app.route("/", toolCallsRoutes(options.runCalls));
 
   app.doc31("/openapi.json", {
     openapi: "3.1.0",

@@ -5,6 +5,7 @@
  */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { Role } from "../auth/principal.ts";
 
 export interface RequestIssue {
   path: string;
@@ -18,6 +19,9 @@ export type RequestFailure =
   | { kind: "payload_too_large"; limitBytes: number }
   | { kind: "too_many_calls"; count: number; limit: number }
   | { kind: "not_found"; method: string; path: string }
+  | { kind: "unauthenticated"; reason: "missing" | "malformed" | "unknown_key" | "revoked_key"; revokedAt?: string }
+  | { kind: "forbidden"; required: readonly Role[]; role: Role }
+  | { kind: "unknown_api_key"; id: string }
   | { kind: "unknown_tool"; name: string; closeMatches: readonly string[] }
   | { kind: "unknown_toolset"; name: string }
   | { kind: "conflict"; message: string }
@@ -45,6 +49,12 @@ function describe(failure: RequestFailure): [ContentfulStatusCode, RequestErrorB
       return [413, { error: `A batch may hold at most ${failure.limit} tool calls; this one has ${failure.count}.`, error_code: "TOO_MANY_CALLS", issues: [{ path: "tool_calls", message: `at most ${failure.limit} items` }], suggestion: "Split the tool calls over several requests." }];
     case "not_found":
       return [404, { error: `No route for ${failure.method} ${failure.path}.`, error_code: "NOT_FOUND", suggestion: "See /openapi.json or /docs for the routes." }];
+    case "unauthenticated":
+      return [401, describeUnauthenticated(failure)];
+    case "forbidden":
+      return [403, { error: `This route needs the ${failure.required.join(" or ")} role; this API key has the ${failure.role} role.`, error_code: "FORBIDDEN", suggestion: `Use a key with the ${failure.required.join(" or ")} role (an admin creates them with POST /v1/keys).` }];
+    case "unknown_api_key":
+      return [404, { error: `No API key has the id '${failure.id}'.`, error_code: "UNKNOWN_API_KEY", suggestion: "GET /v1/keys lists the keys and their ids." }];
     case "unknown_tool":
       return [404, { error: `Unknown tool: ${failure.name}`, error_code: "UNKNOWN_TOOL", ...(failure.closeMatches.length > 0 ? { suggestion: `Did you mean ${failure.closeMatches.join(" or ")}?` } : {}) }];
     case "unknown_toolset":
@@ -58,8 +68,26 @@ function describe(failure: RequestFailure): [ContentfulStatusCode, RequestErrorB
   }
 }
 
+function describeUnauthenticated(failure: Extract<RequestFailure, { kind: "unauthenticated" }>): RequestErrorBody {
+  const askForKey = "Ask an admin for an API key (POST /v1/keys); keys are shown once, when created.";
+  switch (failure.reason) {
+    case "missing":
+      return { error: "This route needs an API key: send the header Authorization: Bearer <key>.", error_code: "UNAUTHENTICATED", suggestion: askForKey };
+    case "malformed":
+      return { error: "The Authorization header must be 'Bearer <key>' with a non-empty key.", error_code: "UNAUTHENTICATED", suggestion: "Send Authorization: Bearer <key>." };
+    case "unknown_key":
+      return { error: "The API key is not valid.", error_code: "UNAUTHENTICATED", suggestion: `Check that the whole key was copied. ${askForKey}` };
+    case "revoked_key":
+      return { error: `The API key was revoked${failure.revokedAt === undefined ? "" : ` at ${failure.revokedAt}`}.`, error_code: "UNAUTHENTICATED", suggestion: askForKey };
+  }
+}
+
 /** The HTTP response for a request-level failure. */
 export function failureResponse(c: Context, failure: RequestFailure): Response {
   const [status, body] = describe(failure);
+  // RFC 6750 section 3: a 401 names the scheme; error="invalid_token" only when a token was sent.
+  if (failure.kind === "unauthenticated") {
+    c.header("WWW-Authenticate", failure.reason === "missing" ? 'Bearer realm="toolgate"' : 'Bearer realm="toolgate", error="invalid_token"');
+  }
   return c.json(body, status);
 }

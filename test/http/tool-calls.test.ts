@@ -1,4 +1,5 @@
 import { SELF } from "cloudflare:test";
+import { TEST_ADMIN_TOKEN } from "../support/upstream.ts";
 import { describe, expect, it } from "vitest";
 import { api, json } from "./helpers.ts";
 
@@ -91,7 +92,11 @@ describe("request-level errors", () => {
   });
 
   it("answers a body sent as another content type with 415", async () => {
-    const res = await SELF.fetch("https://toolgate.test/v1/tool-calls", { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" });
+    const res = await SELF.fetch("https://toolgate.test/v1/tool-calls", {
+      method: "POST",
+      headers: { "content-type": "text/plain", authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      body: "{}",
+    });
     expect(res.status).toBe(415);
     expect(await json(res)).toMatchObject({ error_code: "UNSUPPORTED_MEDIA_TYPE", error: expect.stringContaining("text/plain") });
   });
@@ -127,7 +132,19 @@ describe("documentation routes", () => {
   it("serves an OpenAPI 3.1 document describing every route", async () => {
     const doc = await json<{ openapi: string; paths: Record<string, Record<string, unknown>> }>(await api("/openapi.json"));
     expect(doc.openapi).toBe("3.1.0");
-    expect(Object.keys(doc.paths).sort()).toEqual(["/v1/tool-calls", "/v1/tools", "/v1/tools/{name}", "/v1/toolsets", "/v1/toolsets/{name}"]);
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      "/v1/audit",
+      "/v1/audit/stats",
+      "/v1/health/tools",
+      "/v1/health/tools/recheck",
+      "/v1/keys",
+      "/v1/keys/{id}",
+      "/v1/tool-calls",
+      "/v1/tools",
+      "/v1/tools/{name}",
+      "/v1/toolsets",
+      "/v1/toolsets/{name}",
+    ]);
     expect(Object.keys(doc.paths["/v1/toolsets"] ?? {}).sort()).toEqual(["get", "post"]);
   });
 

@@ -6,6 +6,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { availability, type Availability } from "../../registry/availability.ts";
 import { registry } from "../../registry/registry.ts";
 import type { ToolEntry } from "../../registry/types.ts";
+import { accessOf } from "../access.ts";
 import { failureResponse } from "../request-failure.ts";
 import { errorResponses } from "../schemas.ts";
 import type { AppEnv } from "../types.ts";
@@ -39,7 +40,7 @@ function toWire(entry: ToolEntry, state: Availability) {
 const listHealth = createRoute({
   method: "get",
   path: "/v1/health/tools",
-  summary: "Every tool's availability, with the reason and the check time",
+  summary: "Availability of every tool this key may use, with the reason and the check time",
   responses: { 200: { description: "One row per registered tool, sorted by name.", content: { "application/json": { schema: HealthListSchema } } } },
 });
 
@@ -55,23 +56,20 @@ const recheck = createRoute({
   },
 });
 
-/** The names a request may see; the auth layer narrows this per key. */
-export type VisibleTools = (names: readonly string[]) => readonly string[];
-
-export function healthRoutes(visible: (c: { env: Env }) => VisibleTools = () => (names) => names) {
-  return new OpenAPIHono<AppEnv>()
-    .openapi(listHealth, async (c) => {
-      const entries = visible(c)(registry.names()).flatMap((name) => registry.get(name) ?? []);
-      const states = await Promise.all(entries.map((entry) => availability.of(entry, c.env)));
-      return c.json({ tools: entries.map((entry, i) => toWire(entry, states[i] ?? { available: false })), checked: 0 }, 200);
-    })
-    .openapi(recheck, async (c) => {
-      const body = c.req.valid("json");
-      const names = body.tools ?? registry.names();
-      const unknown = names.filter((name) => !registry.has(name));
-      if (unknown.length > 0) return failureResponse(c, { kind: "invalid_request", issues: [{ path: "tools", message: `unknown tools: ${unknown.join(", ")}` }] }) as never;
-      const entries = names.flatMap((name) => registry.get(name) ?? []);
-      const states = await Promise.all(entries.map((entry) => availability.recheck(entry, c.env)));
-      return c.json({ tools: entries.map((entry, i) => toWire(entry, states[i] ?? { available: false })), checked: entries.filter((e) => e.check !== undefined).length }, 200);
-    });
-}
+export const healthRoutes = new OpenAPIHono<AppEnv>()
+  .openapi(listHealth, async (c) => {
+    // A key sees the health of the tools it may use, and nothing of the others.
+    const access = await accessOf(c);
+    const entries = registry.names().flatMap((name) => (access.decide(name).allowed ? (registry.get(name) ?? []) : []));
+    const states = await Promise.all(entries.map((entry) => availability.of(entry, c.env)));
+    return c.json({ tools: entries.map((entry, i) => toWire(entry, states[i] ?? { available: false })), checked: 0 }, 200);
+  })
+  .openapi(recheck, async (c) => {
+    const body = c.req.valid("json");
+    const names = body.tools ?? registry.names();
+    const unknown = names.filter((name) => !registry.has(name));
+    if (unknown.length > 0) return failureResponse(c, { kind: "invalid_request", issues: [{ path: "tools", message: `unknown tools: ${unknown.join(", ")}` }] }) as never;
+    const entries = names.flatMap((name) => registry.get(name) ?? []);
+    const states = await Promise.all(entries.map((entry) => availability.recheck(entry, c.env)));
+    return c.json({ tools: entries.map((entry, i) => toWire(entry, states[i] ?? { available: false })), checked: entries.filter((e) => e.check !== undefined).length }, 200);
+  });

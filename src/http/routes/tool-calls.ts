@@ -2,9 +2,13 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { runBatch } from "../../gateway/run-batch.ts";
 import { AnthropicToolUseSchema, normalizeCall, OpenAIToolCallSchema, toCallResult } from "../../formats/tool-calls.ts";
-import { kvToolsetLookup } from "../../toolsets/custom-toolsets.ts";
+import { AuditBuffer } from "../../audit/audit-buffer.ts";
+import { toAuditRecord } from "../../audit/to-audit-record.ts";
+import { chargeCalls } from "../../rate-limit/charge-calls.ts";
+import { registry } from "../../registry/registry.ts";
 import { resolveToolset } from "../../toolsets/resolve.ts";
 import { loadConfig } from "../../config/config.ts";
+import { accessOf, toolsetLookupOf } from "../access.ts";
 import { failureResponse } from "../request-failure.ts";
 import { errorResponses } from "../schemas.ts";
 import type { AppEnv } from "../types.ts";
@@ -63,7 +67,11 @@ const postToolCalls = createRoute({
   },
 });
 
-export const toolCallsRoutes = new OpenAPIHono<AppEnv>().openapi(postToolCalls, async (c) => {
+/** How a batch's calls are run: the gateway's runBatch, unless the app is built with another. */
+export type RunCalls = typeof runBatch;
+
+/** The route, running calls with `runCalls` (the benchmark swaps in the core pipeline alone). */
+export const toolCallsRoutes = (runCalls: RunCalls = runBatch) => new OpenAPIHono<AppEnv>().openapi(postToolCalls, async (c) => {
   const body = c.req.valid("json");
   const config = loadConfig(c.env);
   if (body.tool_calls.length > config.maxToolCalls) {
@@ -78,22 +86,43 @@ export const toolCallsRoutes = new OpenAPIHono<AppEnv>().openapi(postToolCalls, 
   }
   let allowedTools: { toolset: string; names: ReadonlySet<string> } | undefined;
   if (body.toolset !== undefined) {
-    const names = await resolveToolset(body.toolset, kvToolsetLookup(c.env.KV));
+    const names = await resolveToolset(body.toolset, toolsetLookupOf(c));
     if (names === undefined) return failureResponse(c, { kind: "unknown_toolset", name: body.toolset }) as never;
     allowedTools = { toolset: body.toolset, names: new Set(names) };
   }
   const sessionId = body.session_id ?? crypto.randomUUID();
   const calls = body.tool_calls.map(normalizeCall);
-  const outcomes = await runBatch(
+  const principal = c.get("principal");
+  const access = await accessOf(c);
+  // Only calls that will reach their handler's stage count against the key's rate limits.
+  const chargeable = calls.map((call) =>
+    registry.has(call.name) && access.decide(call.name).allowed && (allowedTools === undefined || allowedTools.names.has(call.name)) ? call.name : undefined,
+  );
+  const refusals = await chargeCalls(c.env, principal, chargeable, config);
+  const finishedAt: number[] = [];
+  const outcomes = await runCalls(
     calls,
     {
       sessionId,
       env: c.env,
       signal: c.req.raw.signal,
       waitUntil: waitUntilOf(c),
+      access,
       ...(allowedTools === undefined ? {} : { allowedTools }),
     },
-    { maxParallel, batchTimeoutMs: config.batchTimeoutMs },
+    { maxParallel, batchTimeoutMs: config.batchTimeoutMs, refusals, onOutcome: (_outcome, i) => (finishedAt[i] = Date.now()) },
+  );
+  // One audit record per call, built and sent after the response (hashing included).
+  waitUntilOf(c)(
+    (async () => {
+      const buffer = new AuditBuffer();
+      for (const [i, call] of calls.entries()) {
+        const outcome = outcomes[i];
+        if (outcome === undefined) continue;
+        buffer.add(await toAuditRecord(outcome, call.arguments, { keyId: principal.keyId, sessionId, at: finishedAt[i] ?? Date.now(), ...(outcome.policy === undefined ? {} : { policy: outcome.policy }) }));
+      }
+      await buffer.flush(c.env);
+    })(),
   );
   return c.json({ session_id: sessionId, results: calls.map((call, i) => toCallResult(call, outcomes[i] ?? missing(call.id))) }, 200);
 });
@@ -103,8 +132,8 @@ function waitUntilOf(c: { executionCtx: { waitUntil(promise: Promise<unknown>): 
     const ctx = c.executionCtx;
     return (promise) => ctx.waitUntil(promise);
   } catch {
-    // app.request() in unit tests has no ExecutionContext; background work then just runs.
-    return () => undefined;
+    // app.request() without an ExecutionContext: background work then just runs on its own.
+    return (promise) => void promise.catch((error: unknown) => console.error(`background work failed: ${String(error)}`));
   }
 }
 

@@ -5,8 +5,8 @@ import { definitionsJson } from "../../formats/definitions-json.ts";
 import { DEFINITION_FORMATS, toAnthropicTool, toMcpTool, toOpenAITool } from "../../formats/tool-definitions.ts";
 import { availableEntries, describeTool } from "../../registry/definitions.ts";
 import { registry } from "../../registry/registry.ts";
-import { kvToolsetLookup } from "../../toolsets/custom-toolsets.ts";
 import { resolveToolset } from "../../toolsets/resolve.ts";
+import { accessOf, toolsetLookupOf } from "../access.ts";
 import { failureResponse } from "../request-failure.ts";
 import { AnthropicToolSchema, errorResponses, JsonSchemaObject, McpToolSchema, OpenAIToolSchema } from "../schemas.ts";
 import type { AppEnv } from "../types.ts";
@@ -78,20 +78,27 @@ export const toolsRoutes = new OpenAPIHono<AppEnv>()
     const { toolset, format } = c.req.valid("query");
     let names: readonly string[] = registry.names();
     if (toolset !== undefined) {
-      const resolved = await resolveToolset(toolset, kvToolsetLookup(c.env.KV));
+      const resolved = await resolveToolset(toolset, toolsetLookupOf(c));
       if (resolved === undefined) return failureResponse(c, { kind: "unknown_toolset", name: toolset }) as never;
       names = resolved;
     }
-    const entries = await availableEntries(names, c.env);
+    const access = await accessOf(c);
+    const entries = await availableEntries(
+      names.filter((name) => access.decide(name).allowed),
+      c.env,
+    );
     // Assembled from cached per-tool JSON (formats/definitions-json.ts); same body as c.json would give.
     const body = `{"format":${JSON.stringify(format)},"toolset":${JSON.stringify(toolset ?? null)},"tools":${definitionsJson(entries, format, c.env)}}`;
     return c.body(body, 200, { "content-type": "application/json" }) as never;
   })
   .openapi(getTool, async (c) => {
     const { name } = c.req.valid("param");
-    const found = await describeTool(name, c.env);
+    // A tool this key may not use is answered like an unknown one: its existence is not shared.
+    const access = await accessOf(c);
+    const found = access.decide(name).allowed ? await describeTool(name, c.env) : undefined;
     if (found === undefined) {
-      return failureResponse(c, { kind: "unknown_tool", name, closeMatches: closeMatches(name, registry.names()) }) as never;
+      const visible = registry.names().filter((n) => access.decide(n).allowed);
+      return failureResponse(c, { kind: "unknown_tool", name, closeMatches: closeMatches(name, visible) }) as never;
     }
     const { entry, definition, availability } = found;
     return c.json(

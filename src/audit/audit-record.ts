@@ -1,0 +1,65 @@
+/**
+ * One audit record per tool call, whatever its outcome. This zod schema is the shape's single
+ * source: the type, the check the queue consumer runs on every message body (a message is
+ * data from outside this request, and a bad one must not poison a D1 batch), and the limits
+ * that keep one record far below a queue message's 128 KB.
+ */
+import { z } from "zod";
+
+/**
+ * How a call ended, for the audit log.
+ * - `ok`, `error`: ran (or failed) normally; RATE_LIMITED is an `error` with that error code,
+ *   so one status filter (`error`) finds every failure and `error_code` narrows it.
+ * - `blocked`: PERMISSION_DENIED at stage `policy` or `pre_hook` (a rule or hook said no).
+ * - `timed_out`: TOOL_TIMEOUT (the call's or the batch's deadline, or the tool's own upstream).
+ * - `pending_approval`, `approved`, `denied`, `expired`: the approvals layer's; `approved` is a
+ *   call that ran successfully after an approval (a failure after approval keeps its failure
+ *   status, with `approvalId` set).
+ */
+export const AUDIT_STATUSES = ["ok", "error", "blocked", "timed_out", "pending_approval", "approved", "denied", "expired"] as const;
+export type AuditStatus = (typeof AUDIT_STATUSES)[number];
+
+/** Statuses counted as errors in stats: the call was allowed and failed. */
+export const FAILED_STATUSES: readonly AuditStatus[] = ["error", "timed_out"];
+
+/** Arguments are kept up to this many bytes of JSON; longer ones become a marked preview. */
+export const MAX_ARGUMENT_BYTES = 4096;
+/** Coercions kept per record; `coercionCount` has the full number. */
+export const MAX_RECORDED_COERCIONS = 20;
+/** Identifiers that come from the model (tool names, call ids) are clipped to this length. */
+export const MAX_ID_CHARS = 256;
+
+const id = z.string().max(MAX_ID_CHARS);
+const count = z.number().int().nonnegative();
+
+export const AuditRecordSchema = z.object({
+  /** Random UUID made once per call: the primary key that makes redelivery harmless. */
+  id: z.string().min(1).max(64),
+  /** When the call ended, epoch ms. */
+  at: count,
+  keyId: id,
+  sessionId: id,
+  toolCallId: id,
+  tool: id,
+  toolset: id.nullable(),
+  /** Canonical JSON of the redacted arguments, or a `{"$truncated":true,...}` preview of it. */
+  arguments: z.string().max(MAX_ARGUMENT_BYTES),
+  argumentsTruncated: z.boolean(),
+  /** SHA-256 (hex) of the canonical JSON of the whole redacted arguments, before the size cap. */
+  argumentsSha256: z.string().regex(/^[0-9a-f]{64}$/),
+  coercions: z.array(z.object({ path: id, from: id, to: id })).max(MAX_RECORDED_COERCIONS),
+  coercionCount: count,
+  policyDecision: z.string().max(64).nullable(),
+  policyRule: id.nullable(),
+  approvalId: id.nullable(),
+  status: z.enum(AUDIT_STATUSES),
+  errorCode: z.string().max(64).nullable(),
+  attempts: count,
+  durationMs: count,
+  /** Characters of the full result (before any size limit); 0 for calls that did not run. */
+  resultChars: count,
+  /** Whether the model got a cut result (the full text is behind a read_result handle). */
+  truncated: z.boolean(),
+});
+
+export type AuditRecord = z.infer<typeof AuditRecordSchema>;

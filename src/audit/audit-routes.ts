@@ -1,0 +1,160 @@
+/**
+ * `GET /v1/audit` and `GET /v1/audit/stats`. An `admin` principal sees every key's records; any
+ * other principal sees only its own key's, in listings and in stats alike.
+ */
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Principal } from "../auth/principal.ts";
+import { failureResponse, type RequestIssue } from "../http/request-failure.ts";
+import { errorResponses } from "../http/schemas.ts";
+import { AUDIT_STATUSES } from "./audit-record.ts";
+import { decodeCursor, encodeCursor, parseTimeParam, TIME_PARAM_HINT } from "./audit-params.ts";
+import { auditStats } from "./audit-stats.ts";
+import { AuditRecordWireSchema, CallStatsWireSchema, toWireRecord, toWireStats } from "./audit-wire.ts";
+import { listAudit } from "./list-audit.ts";
+
+/** The Hono environment of the audit routes: the auth middleware must have set `principal`. */
+export interface AuditEnv {
+  Bindings: Env;
+  Variables: { principal: Principal };
+}
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+const DEFAULT_STATS_WINDOW_MS = 24 * 3_600_000;
+
+const time = (description: string) =>
+  z.string().refine((v) => parseTimeParam(v) !== undefined, TIME_PARAM_HINT).optional().openapi({ description, example: "2026-05-01T00:00:00Z" });
+const name = z.string().min(1).max(256).optional();
+
+const ListQuery = z.object({
+  session_id: name,
+  key_id: name.openapi({ description: "Admins only; other keys always see just their own records." }),
+  tool: name,
+  status: z.enum(AUDIT_STATUSES).optional(),
+  error_code: z.string().regex(/^[A-Z_]{1,64}$/, "must be an error code such as TOOL_TIMEOUT (see docs/errors.md)").optional(),
+  since: time("Records at or after this time (ISO 8601 or epoch ms)."),
+  until: time("Records before this time (ISO 8601 or epoch ms)."),
+  cursor: z
+    .string()
+    .refine((v) => decodeCursor(v) !== undefined, "is not a cursor this API returned; pass next_cursor from the previous page as it is")
+    .optional(),
+  limit: z
+    .string()
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= MAX_PAGE_SIZE, `must be a whole number from 1 to ${MAX_PAGE_SIZE}`)
+    .optional()
+    .openapi({ description: `Records per page, default ${DEFAULT_PAGE_SIZE}.`, example: "50" }),
+});
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/v1/audit",
+  summary: "Audit records, newest first",
+  description: "One record per tool call. Pass `next_cursor` back as `cursor` for the next page; it is null on the last one.",
+  request: { query: ListQuery },
+  responses: {
+    200: {
+      description: "A page of records.",
+      content: { "application/json": { schema: z.object({ records: z.array(AuditRecordWireSchema), next_cursor: z.string().nullable() }).openapi("AuditPage") } },
+    },
+    ...errorResponses(400),
+  },
+});
+
+const statsRoute = createRoute({
+  method: "get",
+  path: "/v1/audit/stats",
+  summary: "Per-tool call counts, error rate and p50/p95 duration over a window",
+  request: {
+    query: z.object({
+      since: time("Window start (ISO 8601 or epoch ms); default 24 hours before `until`."),
+      until: time("Window end, exclusive (ISO 8601 or epoch ms); default now."),
+      tool: name,
+    }),
+  },
+  responses: {
+    200: {
+      description: "The window's stats, overall and per tool (sorted by name).",
+      content: {
+        "application/json": {
+          schema: z
+            .object({
+              since: z.string(),
+              until: z.string(),
+              tool: z.string().nullable(),
+              total: CallStatsWireSchema,
+              tools: z.array(CallStatsWireSchema.extend({ tool: z.string() })),
+            })
+            .openapi("AuditStats"),
+        },
+      },
+    },
+    ...errorResponses(400),
+  },
+});
+
+/** Parses a value the query schema already checked; absent stays absent. */
+const timeOf = (value: string | undefined): number | undefined => (value === undefined ? undefined : parseTimeParam(value));
+
+const badRange: RequestIssue = { path: "since", message: "must be before until" };
+
+export const auditRoutes = new OpenAPIHono<AuditEnv>({
+  // Set here as well as on the app, so the routes answer the same 400 wherever they are mounted.
+  defaultHook: (result, c) => {
+    if (result.success) return undefined;
+    return failureResponse(c, { kind: "invalid_request", issues: result.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message })) });
+  },
+})
+  .openapi(listRoute, async (c) => {
+    const principal = principalOf(c.get("principal"));
+    if (principal === undefined) return failureResponse(c, { kind: "internal" }) as never;
+    const q = c.req.valid("query");
+    const since = timeOf(q.since);
+    const until = timeOf(q.until);
+    if (since !== undefined && until !== undefined && since >= until) return failureResponse(c, { kind: "invalid_request", issues: [badRange] }) as never;
+    const cursor = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
+    const page = await listAudit(
+      c.env.DB,
+      {
+        ...scope(principal),
+        ...(q.key_id === undefined ? {} : { keyId: q.key_id }),
+        ...(q.session_id === undefined ? {} : { sessionId: q.session_id }),
+        ...(q.tool === undefined ? {} : { tool: q.tool }),
+        ...(q.status === undefined ? {} : { status: q.status }),
+        ...(q.error_code === undefined ? {} : { errorCode: q.error_code }),
+        ...(since === undefined ? {} : { since }),
+        ...(until === undefined ? {} : { until }),
+      },
+      { limit: q.limit === undefined ? DEFAULT_PAGE_SIZE : Number(q.limit), ...(cursor === undefined ? {} : { cursor }) },
+    );
+    return c.json({ records: page.records.map(toWireRecord), next_cursor: page.next === null ? null : encodeCursor(page.next) }, 200);
+  })
+  .openapi(statsRoute, async (c) => {
+    const principal = principalOf(c.get("principal"));
+    if (principal === undefined) return failureResponse(c, { kind: "internal" }) as never;
+    const q = c.req.valid("query");
+    const until = timeOf(q.until) ?? Date.now();
+    const since = timeOf(q.since) ?? until - DEFAULT_STATS_WINDOW_MS;
+    if (since >= until) return failureResponse(c, { kind: "invalid_request", issues: [badRange] }) as never;
+    const stats = await auditStats(c.env.DB, { ...scope(principal), since, until, ...(q.tool === undefined ? {} : { tool: q.tool }) });
+    return c.json(
+      {
+        since: new Date(since).toISOString(),
+        until: new Date(until).toISOString(),
+        tool: q.tool ?? null,
+        total: toWireStats(stats.total),
+        tools: stats.tools.map((t) => ({ tool: t.tool, ...toWireStats(t) })),
+      },
+      200,
+    );
+  });
+
+/** Admins see everything; every other role sees its own key's records only. */
+function scope(principal: Principal): { scopeKeyId?: string } {
+  return principal.role === "admin" ? {} : { scopeKeyId: principal.keyId };
+}
+
+/** Fails closed: mounted without the auth middleware, the routes reveal nothing. */
+function principalOf(principal: Principal | undefined): Principal | undefined {
+  if (principal === undefined) console.error("audit routes reached without a principal: mount them behind the auth middleware");
+  return principal;
+}

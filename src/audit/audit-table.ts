@@ -1,0 +1,81 @@
+/**
+ * The D1 table behind the audit log (migrations/0001_audit_log.sql; docs/storage.md has its
+ * row). Column order here is the INSERT's; change the migration, this file and the docs together.
+ */
+import type { AuditRecord, AuditStatus } from "./audit-record.ts";
+
+export const AUDIT_TABLE = "audit_log";
+
+/** A row as D1 returns it: booleans are 0/1, coercions are JSON text. */
+export interface AuditRow {
+  id: string;
+  at: number;
+  key_id: string;
+  session_id: string;
+  tool_call_id: string;
+  tool: string;
+  toolset: string | null;
+  arguments: string;
+  arguments_truncated: number;
+  arguments_sha256: string;
+  coercions: string;
+  coercion_count: number;
+  policy_decision: string | null;
+  policy_rule: string | null;
+  approval_id: string | null;
+  status: string;
+  error_code: string | null;
+  attempts: number;
+  duration_ms: number;
+  result_chars: number;
+  truncated: number;
+}
+
+const COLUMNS = [
+  "id", "at", "key_id", "session_id", "tool_call_id", "tool", "toolset", "arguments", "arguments_truncated",
+  "arguments_sha256", "coercions", "coercion_count", "policy_decision", "policy_rule", "approval_id", "status",
+  "error_code", "attempts", "duration_ms", "result_chars", "truncated",
+] as const satisfies readonly (keyof AuditRow)[];
+
+/**
+ * Inserts a record once: a redelivered queue message carries the same id and changes nothing.
+ * `ON CONFLICT (id) DO NOTHING` rather than `INSERT OR IGNORE`, because OR IGNORE would also
+ * silently skip a row that broke any other constraint (a NOT NULL), and that must fail loudly.
+ */
+export const INSERT_AUDIT_SQL = `INSERT INTO ${AUDIT_TABLE} (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map(() => "?").join(", ")}) ON CONFLICT (id) DO NOTHING`;
+
+/** The INSERT's bound values, in COLUMNS order. */
+export function toRowValues(r: AuditRecord): (string | number | null)[] {
+  return [
+    r.id, r.at, r.keyId, r.sessionId, r.toolCallId, r.tool, r.toolset, r.arguments, r.argumentsTruncated ? 1 : 0,
+    r.argumentsSha256, JSON.stringify(r.coercions), r.coercionCount, r.policyDecision, r.policyRule, r.approvalId, r.status,
+    r.errorCode, r.attempts, r.durationMs, r.resultChars, r.truncated ? 1 : 0,
+  ];
+}
+
+/** A stored row as a record; the row was written from a validated record, so it is trusted. */
+export function fromRow(row: AuditRow): AuditRecord {
+  return {
+    id: row.id,
+    at: row.at,
+    keyId: row.key_id,
+    sessionId: row.session_id,
+    toolCallId: row.tool_call_id,
+    tool: row.tool,
+    toolset: row.toolset,
+    arguments: row.arguments,
+    argumentsTruncated: row.arguments_truncated === 1,
+    argumentsSha256: row.arguments_sha256,
+    coercions: JSON.parse(row.coercions) as AuditRecord["coercions"],
+    coercionCount: row.coercion_count,
+    policyDecision: row.policy_decision,
+    policyRule: row.policy_rule,
+    approvalId: row.approval_id,
+    status: row.status as AuditStatus,
+    errorCode: row.error_code,
+    attempts: row.attempts,
+    durationMs: row.duration_ms,
+    resultChars: row.result_chars,
+    truncated: row.truncated === 1,
+  };
+}

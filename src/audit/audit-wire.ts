@@ -1,0 +1,76 @@
+/** The audit routes' JSON shapes (snake_case, as every toolgate response), for replies and OpenAPI. */
+import { z } from "@hono/zod-openapi";
+import { AUDIT_STATUSES, type AuditRecord } from "./audit-record.ts";
+import type { CallStats } from "./audit-stats.ts";
+
+export const AuditRecordWireSchema = z
+  .object({
+    id: z.string(),
+    time: z.string().openapi({ description: "When the call ended (ISO 8601).", example: "2026-05-01T12:00:00.000Z" }),
+    key_id: z.string(),
+    session_id: z.string(),
+    tool_call_id: z.string(),
+    tool: z.string(),
+    toolset: z.string().nullable(),
+    arguments: z.unknown().openapi({ description: "The arguments with secrets redacted; over 4 KiB, `{\"$truncated\": true, \"bytes\", \"preview\"}`." }),
+    arguments_truncated: z.boolean(),
+    arguments_sha256: z.string().openapi({ description: "SHA-256 of the canonical JSON (sorted keys) of the whole redacted arguments." }),
+    coercions: z.array(z.object({ path: z.string(), from: z.string(), to: z.string() })),
+    coercion_count: z.number().int(),
+    policy_decision: z.string().nullable(),
+    policy_rule: z.string().nullable(),
+    approval_id: z.string().nullable(),
+    status: z.enum(AUDIT_STATUSES),
+    error_code: z.string().nullable(),
+    attempts: z.number().int(),
+    duration_ms: z.number().int(),
+    result_chars: z.number().int(),
+    truncated: z.boolean(),
+  })
+  .openapi("AuditRecord");
+
+export type AuditRecordWire = z.infer<typeof AuditRecordWireSchema>;
+
+/** A stored record as the API shows it. */
+export function toWireRecord(r: AuditRecord): AuditRecordWire {
+  return {
+    id: r.id,
+    time: new Date(r.at).toISOString(),
+    key_id: r.keyId,
+    session_id: r.sessionId,
+    tool_call_id: r.toolCallId,
+    tool: r.tool,
+    toolset: r.toolset,
+    // Always valid JSON: canonical JSON, or the truncation marker serialised.
+    arguments: JSON.parse(r.arguments),
+    arguments_truncated: r.argumentsTruncated,
+    arguments_sha256: r.argumentsSha256,
+    coercions: r.coercions,
+    coercion_count: r.coercionCount,
+    policy_decision: r.policyDecision,
+    policy_rule: r.policyRule,
+    approval_id: r.approvalId,
+    status: r.status,
+    error_code: r.errorCode,
+    attempts: r.attempts,
+    duration_ms: r.durationMs,
+    result_chars: r.resultChars,
+    truncated: r.truncated,
+  };
+}
+
+export const CallStatsWireSchema = z
+  .object({
+    calls: z.number().int(),
+    errors: z.number().int().openapi({ description: "Calls with status `error` or `timed_out`." }),
+    error_rate: z.number().openapi({ description: "errors / calls; 0 with no calls." }),
+    p50_ms: z.number().nullable(),
+    p95_ms: z.number().nullable(),
+    statuses: z.record(z.string(), z.number().int()).openapi({ description: "Calls per audit status." }),
+  })
+  .openapi("AuditCallStats");
+
+/** Call stats as the API shows them. */
+export function toWireStats(s: CallStats): z.infer<typeof CallStatsWireSchema> {
+  return { calls: s.calls, errors: s.errors, error_rate: s.errorRate, p50_ms: s.p50Ms, p95_ms: s.p95Ms, statuses: s.statuses };
+}

@@ -1,0 +1,49 @@
+/**
+ * The consumer of both audit queues. `toolgate-audit` retries a failed write on a short
+ * exponential schedule (max_retries 10, about 24 minutes in all); after that the platform moves
+ * the message to `toolgate-audit-dlq`, whose consumer is this same function on a slow schedule
+ * (max_retries 100, about three days), so a long D1 outage loses nothing.
+ */
+import { AuditRecordSchema, type AuditRecord } from "./audit-record.ts";
+import { writeAuditRecords, type AuditDatabase } from "./write-audit-records.ts";
+
+/** Queue names as wrangler.toml declares them. */
+export const AUDIT_QUEUE_NAME = "toolgate-audit";
+export const AUDIT_DLQ_NAME = "toolgate-audit-dlq";
+
+/**
+ * Seconds before a failed message is redelivered, growing with its delivery count (`attempts`
+ * starts at 1): 2, 4, 8 ... capped at 5 minutes on the main queue; 1, 2, 3 ... minutes capped at
+ * an hour on the dead-letter queue.
+ */
+export function retryDelaySeconds(attempts: number, queue: string): number {
+  if (queue === AUDIT_DLQ_NAME) return Math.min(60 * Math.max(1, attempts), 3600);
+  return Math.min(2 ** Math.max(1, attempts), 300);
+}
+
+/**
+ * Writes a batch of audit messages with one D1 batch: acks every message when it commits,
+ * retries every message with a growing delay when it does not. A body that is not an audit
+ * record can never be written, so it is logged whole and acked instead of retried forever.
+ */
+export async function handleAuditQueue(batch: MessageBatch<unknown>, env: { DB: AuditDatabase }): Promise<void> {
+  const pending: { message: Message<unknown>; record: AuditRecord }[] = [];
+  for (const message of batch.messages) {
+    const parsed = AuditRecordSchema.safeParse(message.body);
+    if (parsed.success) {
+      pending.push({ message, record: parsed.data });
+    } else {
+      console.error(`audit: dropping message ${message.id} on ${batch.queue}, not an audit record (${parsed.error.issues[0]?.message ?? "invalid"}):`, JSON.stringify(message.body));
+      message.ack();
+    }
+  }
+  if (pending.length === 0) return;
+  try {
+    await writeAuditRecords(env.DB, pending.map((p) => p.record));
+  } catch (error) {
+    console.warn(`audit: writing ${pending.length} record(s) from ${batch.queue} failed, retrying: ${String(error)}`);
+    for (const { message } of pending) message.retry({ delaySeconds: retryDelaySeconds(message.attempts, batch.queue) });
+    return;
+  }
+  for (const { message } of pending) message.ack();
+}

@@ -1,0 +1,129 @@
+/**
+ * Builds the audit record of one finished call from its outcome, the arguments the model sent
+ * and who sent them. Secrets are redacted first, so neither the stored preview nor the hash is
+ * derived from a secret (a plain hash of a short password is a dictionary-attack oracle).
+ */
+import type { CallOutcome } from "../dispatch/handle-function-call.ts";
+import type { ErrorCode } from "../errors/tool-failure.ts";
+import { MAX_ARGUMENT_BYTES, MAX_ID_CHARS, MAX_RECORDED_COERCIONS, type AuditRecord, type AuditStatus } from "./audit-record.ts";
+import { canonicalJson, sha256Hex } from "./canonical-json.ts";
+import { capJson } from "./cap-json.ts";
+import { redactSecrets, redactSecretsInText } from "./redact-secrets.ts";
+
+/**
+ * The parts of a CallOutcome the record uses. `policy` is optional so this accepts outcomes from
+ * before and after the access-policy layer reports its decision on the outcome.
+ */
+export type AuditableOutcome = Pick<
+  CallOutcome,
+  "callId" | "tool" | "toolset" | "errorCode" | "envelope" | "durationMs" | "attempts" | "coercions" | "truncated" | "resultChars"
+> & { policy?: { decision: string; rule: string } };
+
+/** What the request knows about a call that the outcome does not. */
+export interface AuditMeta {
+  keyId: string;
+  sessionId: string;
+  /** When the call ended, epoch ms; now when absent. */
+  at?: number;
+  /** The policy verdict and its rule (`allow`, `deny`, `require_approval`); overrides the outcome's. */
+  policy?: { decision: string; rule: string | null };
+  approvalId?: string;
+  /** Set by the approvals layer for its own statuses; derived from the outcome when absent. */
+  status?: AuditStatus;
+}
+
+/**
+ * The audit record of one call.
+ *
+ * @param rawArguments what the model sent: an object, or the JSON text OpenAI sends (pass the
+ *   text rather than a parsed copy, so malformed arguments are logged as they came).
+ * @example buffer.add(await toAuditRecord(outcome, call.arguments, { keyId: principal.keyId, sessionId }));
+ */
+export async function toAuditRecord(outcome: AuditableOutcome, rawArguments: unknown, meta: AuditMeta): Promise<AuditRecord> {
+  const canonical = canonicalJson(redactedArguments(rawArguments));
+  const capped = capJson(canonical, MAX_ARGUMENT_BYTES);
+  const status = meta.status ?? auditStatusOf(outcome, meta.approvalId !== undefined);
+  const policy = meta.policy ?? outcome.policy ?? derivedPolicy(outcome);
+  return {
+    id: crypto.randomUUID(),
+    at: meta.at ?? Date.now(),
+    keyId: clip(meta.keyId),
+    sessionId: clip(meta.sessionId),
+    toolCallId: clip(outcome.callId),
+    tool: clip(outcome.tool),
+    toolset: outcome.toolset === undefined ? null : clip(outcome.toolset),
+    arguments: capped.text,
+    argumentsTruncated: capped.truncated,
+    argumentsSha256: await sha256Hex(canonical),
+    coercions: outcome.coercions.slice(0, MAX_RECORDED_COERCIONS).map((c) => ({ path: clip(c.path), from: clip(c.from), to: clip(c.to) })),
+    coercionCount: outcome.coercions.length,
+    policyDecision: policy === null ? null : policy.decision.slice(0, 64),
+    policyRule: policy?.rule == null ? null : clip(policy.rule),
+    approvalId: meta.approvalId === undefined ? null : clip(meta.approvalId),
+    status,
+    errorCode: outcome.errorCode ?? null,
+    attempts: outcome.attempts,
+    durationMs: Math.max(0, Math.round(outcome.durationMs)),
+    resultChars: outcome.resultChars,
+    truncated: outcome.truncated,
+  };
+}
+
+/**
+ * The audit status an outcome implies. Exhaustive over ErrorCode, so a new code does not compile
+ * until someone decides how the audit log names it.
+ */
+export function auditStatusOf(outcome: Pick<AuditableOutcome, "errorCode" | "envelope">, approved = false): AuditStatus {
+  const code: ErrorCode | undefined = outcome.errorCode;
+  switch (code) {
+    case undefined:
+      return approved ? "approved" : "ok";
+    case "TOOL_TIMEOUT":
+      return "timed_out";
+    case "PERMISSION_DENIED":
+      return outcome.envelope?.stage === "policy" || outcome.envelope?.stage === "pre_hook" ? "blocked" : "error";
+    case "APPROVAL_REQUIRED":
+      return "pending_approval";
+    case "APPROVAL_DENIED":
+      return "denied";
+    case "APPROVAL_EXPIRED":
+      return "expired";
+    case "UNKNOWN_TOOL":
+    case "INVALID_ARGUMENTS":
+    case "TOOL_UNAVAILABLE":
+    case "RATE_LIMITED":
+    case "DEPENDENCY_FAILED":
+    case "UPSTREAM_ERROR":
+    case "EXECUTION_FAILED":
+      return "error";
+    default: {
+      const unmapped: never = code;
+      return unmapped;
+    }
+  }
+}
+
+/**
+ * Without a verdict from the policy layer, a block still says which mechanism refused: at stage
+ * `policy` that is the request's `toolset` restriction, at `pre_hook` a pre-call hook.
+ */
+function derivedPolicy(outcome: AuditableOutcome): { decision: string; rule: string | null } | null {
+  if (outcome.errorCode !== "PERMISSION_DENIED") return null;
+  if (outcome.envelope?.stage === "policy") return { decision: "deny", rule: "request_toolset" };
+  if (outcome.envelope?.stage === "pre_hook") return { decision: "deny", rule: "pre_call_hook" };
+  return null;
+}
+
+function redactedArguments(raw: unknown): unknown {
+  if (typeof raw !== "string") return redactSecrets(raw);
+  try {
+    return redactSecrets(JSON.parse(raw));
+  } catch {
+    // Malformed JSON from the model is worth keeping (it explains the INVALID_ARGUMENTS).
+    return redactSecretsInText(raw);
+  }
+}
+
+function clip(text: string): string {
+  return text.length <= MAX_ID_CHARS ? text : text.slice(0, MAX_ID_CHARS);
+}

@@ -1,0 +1,63 @@
+/**
+ * Bearer authentication for `/v1/*`: resolves `Authorization: Bearer <key>` to a `Principal`
+ * and sets it as `c.get("principal")`, or answers 401 with `WWW-Authenticate: Bearer`.
+ *
+ * A key is either the `ADMIN_TOKEN` secret or an API key in D1, found by its SHA-256 digest
+ * (see key-hash.ts for why that digest) through the isolate cache (key-cache.ts: revocation
+ * elsewhere takes effect within its 10 s TTL).
+ */
+import type { MiddlewareHandler } from "hono";
+import { failureResponse } from "../http/request-failure.ts";
+import { isAdminTokenDigest, ADMIN_TOKEN_PRINCIPAL } from "./admin-token.ts";
+import type { AuthEnv } from "./auth-env.ts";
+import { keyCache as sharedCache, type KeyCache } from "./key-cache.ts";
+import { digestsEqual, hashApiKey } from "./key-hash.ts";
+import { findApiKeyByHash, principalOf } from "./key-store.ts";
+
+export interface AuthenticateOptions {
+  /** Defaults to the isolate's shared cache, which key revocation also clears. */
+  cache?: KeyCache;
+}
+
+// RFC 7235: the scheme is case-insensitive; RFC 6750 b64token is the token's alphabet.
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+// Secrets are declared on Cloudflare.Env (src/secrets.d.ts), which the global Env that `wrangler
+// types` writes does not extend; every Env is one (its secrets are optional).
+const adminTokenOf = (env: Partial<Cloudflare.Env>): string | undefined => env.ADMIN_TOKEN;
+
+/**
+ * Requires a valid key on every request it guards.
+ *
+ * @example
+ * ```ts
+ * app.use("/v1/*", authenticate());
+ * app.route("/", keysRoutes);
+ * ```
+ */
+export function authenticate({ cache = sharedCache }: AuthenticateOptions = {}): MiddlewareHandler<AuthEnv> {
+  return async function authenticate(c, next) {
+    const header = c.req.header("authorization");
+    if (header === undefined || header.trim() === "") return failureResponse(c, { kind: "unauthenticated", reason: "missing" });
+    const token = BEARER.exec(header)?.[1];
+    if (token === undefined) return failureResponse(c, { kind: "unauthenticated", reason: "malformed" });
+
+    const digest = await hashApiKey(token);
+    if (await isAdminTokenDigest(digest, adminTokenOf(c.env))) {
+      c.set("principal", ADMIN_TOKEN_PRINCIPAL);
+      return next();
+    }
+    const cached = cache.get(digest);
+    if (cached !== undefined) {
+      c.set("principal", cached);
+      return next();
+    }
+    const found = await findApiKeyByHash(c.env.DB, digest);
+    if (found === undefined || !digestsEqual(found.keyHash, digest)) return failureResponse(c, { kind: "unauthenticated", reason: "unknown_key" });
+    if (found.record.revokedAt !== null) return failureResponse(c, { kind: "unauthenticated", reason: "revoked_key", revokedAt: found.record.revokedAt });
+    const principal = principalOf(found.record);
+    cache.set(digest, principal);
+    c.set("principal", principal);
+    return next();
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * How keys are stored and compared: only a SHA-256 digest is kept, and digests are compared in
+ * constant time.
+ *
+ * Why a plain SHA-256 and not bcrypt/scrypt/PBKDF2: slow, salted hashes exist to protect
+ * low-entropy secrets (passwords) from offline guessing. Our keys carry 256 random bits, so even
+ * a fast hash leaves nothing to guess, and a leaked table reveals no key. A deterministic,
+ * unsalted digest can also be looked up through a unique index (one D1 query per cache miss),
+ * and it costs microseconds instead of the tens of milliseconds of CPU a KDF would take from
+ * every request's budget.
+ */
+
+const encoder = new TextEncoder();
+
+/** The SHA-256 digest of a key, as 64 lowercase hex characters (the `key_hash` column). */
+export async function hashApiKey(key: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(key)));
+  let hex = "";
+  for (const byte of digest) hex += byte.toString(16).padStart(2, "0");
+  return hex;
+}
+
+/**
+ * Compares two hex digests in constant time. The D1 lookup by digest already found the row; this
+ * re-check keeps every secret comparison on one constant-time path (and guards against a
+ * collation or index quirk ever matching a different value).
+ */
+export function digestsEqual(a: string, b: string): boolean {
+  const left = encoder.encode(a);
+  const right = encoder.encode(b);
+  return left.byteLength === right.byteLength && crypto.subtle.timingSafeEqual(left, right);
+}

@@ -1,0 +1,146 @@
+/**
+ * API keys in D1 (table `api_keys`, migrations/0002_api_keys.sql, docs/storage.md). This module
+ * is the only code that knows the column names; everything else sees `ApiKeyRecord`.
+ */
+import { z } from "zod";
+import { ROLES, type Principal, type Role, type ToolPolicy } from "./principal.ts";
+import { displayPrefix, generateApiKey } from "./key-format.ts";
+import { hashApiKey } from "./key-hash.ts";
+
+/** The D1 table holding API keys. */
+export const API_KEYS_TABLE = "api_keys";
+
+/** A key as the admin API shows it: everything but the key and its digest. */
+export interface ApiKeyRecord {
+  id: string;
+  name: string;
+  role: Role;
+  /** The key's first characters, for recognition. */
+  prefix: string;
+  toolsets: string[] | null;
+  policy: ToolPolicy;
+  rateLimitPerMinute: number | null;
+  createdAt: string;
+  createdBy: string;
+  revokedAt: string | null;
+}
+
+export interface NewApiKey {
+  name: string;
+  role: Role;
+  toolsets: readonly string[] | null;
+  policy: ToolPolicy;
+  rateLimitPerMinute: number | null;
+  createdBy: string;
+}
+
+// Rows are written only by this module, but a hand-edited row must fail loudly, not authenticate
+// with a half-read policy.
+const RowSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: z.enum(ROLES),
+  key_prefix: z.string(),
+  toolsets: z.string().nullable(),
+  policy_mode: z.enum(["whitelist", "deny"]),
+  policy_patterns: z.string(),
+  rate_limit_per_minute: z.number().int().positive().nullable(),
+  created_at: z.string(),
+  created_by: z.string(),
+  revoked_at: z.string().nullable(),
+});
+const StringList = z.array(z.string());
+
+const RECORD_COLUMNS =
+  "id, name, role, key_prefix, toolsets, policy_mode, policy_patterns, rate_limit_per_minute, created_at, created_by, revoked_at";
+
+function toRecord(row: unknown): ApiKeyRecord {
+  const r = RowSchema.parse(row);
+  return {
+    id: r.id,
+    name: r.name,
+    role: r.role,
+    prefix: r.key_prefix,
+    toolsets: r.toolsets === null ? null : StringList.parse(JSON.parse(r.toolsets)),
+    policy: { mode: r.policy_mode, patterns: StringList.parse(JSON.parse(r.policy_patterns)) },
+    rateLimitPerMinute: r.rate_limit_per_minute,
+    createdAt: r.created_at,
+    createdBy: r.created_by,
+    revokedAt: r.revoked_at,
+  };
+}
+
+/** Who a stored key authenticates as. */
+export function principalOf(record: ApiKeyRecord): Principal {
+  return {
+    keyId: record.id,
+    name: record.name,
+    role: record.role,
+    toolsets: record.toolsets,
+    policy: record.policy,
+    rateLimitPerMinute: record.rateLimitPerMinute,
+  };
+}
+
+/** Creates a key; the returned `key` is the only time its text exists outside the caller. */
+export async function createApiKey(db: D1Database, input: NewApiKey): Promise<{ key: string; record: ApiKeyRecord }> {
+  const key = generateApiKey();
+  const record: ApiKeyRecord = {
+    id: crypto.randomUUID(),
+    name: input.name,
+    role: input.role,
+    prefix: displayPrefix(key),
+    toolsets: input.toolsets === null ? null : [...new Set(input.toolsets)],
+    policy: { mode: input.policy.mode, patterns: [...new Set(input.policy.patterns)] },
+    rateLimitPerMinute: input.rateLimitPerMinute,
+    createdAt: new Date().toISOString(),
+    createdBy: input.createdBy,
+    revokedAt: null,
+  };
+  await db
+    .prepare(`INSERT INTO ${API_KEYS_TABLE} (${RECORD_COLUMNS}, key_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    .bind(
+      record.id,
+      record.name,
+      record.role,
+      record.prefix,
+      record.toolsets === null ? null : JSON.stringify(record.toolsets),
+      record.policy.mode,
+      JSON.stringify(record.policy.patterns),
+      record.rateLimitPerMinute,
+      record.createdAt,
+      record.createdBy,
+      record.revokedAt,
+      await hashApiKey(key),
+    )
+    .run();
+  return { key, record };
+}
+
+/** Every key, revoked ones included, oldest first. */
+export async function listApiKeys(db: D1Database): Promise<ApiKeyRecord[]> {
+  const { results } = await db.prepare(`SELECT ${RECORD_COLUMNS} FROM ${API_KEYS_TABLE} ORDER BY created_at, id`).all();
+  return results.map(toRecord);
+}
+
+/** One key by id. */
+export async function getApiKey(db: D1Database, id: string): Promise<ApiKeyRecord | undefined> {
+  const row = await db.prepare(`SELECT ${RECORD_COLUMNS} FROM ${API_KEYS_TABLE} WHERE id = ?`).bind(id).first();
+  return row === null ? undefined : toRecord(row);
+}
+
+/** The key with this digest, with the digest as stored (for the constant-time check). */
+export async function findApiKeyByHash(db: D1Database, keyHash: string): Promise<{ record: ApiKeyRecord; keyHash: string } | undefined> {
+  const row = await db.prepare(`SELECT ${RECORD_COLUMNS}, key_hash FROM ${API_KEYS_TABLE} WHERE key_hash = ?`).bind(keyHash).first();
+  if (row === null) return undefined;
+  return { record: toRecord(row), keyHash: z.string().parse(row.key_hash) };
+}
+
+/**
+ * Revokes a key. Returns the record (with `revokedAt` set; an earlier revocation keeps its time)
+ * or undefined when no key has this id.
+ */
+export async function revokeApiKey(db: D1Database, id: string, now: Date = new Date()): Promise<ApiKeyRecord | undefined> {
+  await db.prepare(`UPDATE ${API_KEYS_TABLE} SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`).bind(now.toISOString(), id).run();
+  return getApiKey(db, id);
+}

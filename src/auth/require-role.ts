@@ -1,0 +1,25 @@
+/** Role checks for routes behind `authenticate()`. */
+import type { MiddlewareHandler } from "hono";
+import { failureResponse } from "../http/request-failure.ts";
+import type { AuthEnv } from "./auth-env.ts";
+import type { Role } from "./principal.ts";
+
+/**
+ * Lets a request through only when its principal has one of `roles`; otherwise 403 naming the
+ * role needed. Without a principal (the route was mounted outside `authenticate()`) it answers
+ * 401, so a wiring mistake fails closed.
+ *
+ * @example
+ * ```ts
+ * routes.use("/v1/keys/*", requireRole("admin"));
+ * ```
+ */
+export function requireRole(...roles: [Role, ...Role[]]): MiddlewareHandler<AuthEnv> {
+  return async function requireRole(c, next) {
+    // Typed as always set behind authenticate(); checked anyway because mounting is the lead's code.
+    const principal = c.get("principal") as AuthEnv["Variables"]["principal"] | undefined;
+    if (principal === undefined) return failureResponse(c, { kind: "unauthenticated", reason: "missing" });
+    if (!roles.includes(principal.role)) return failureResponse(c, { kind: "forbidden", required: roles, role: principal.role });
+    return next();
+  };
+}

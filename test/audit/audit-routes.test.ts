@@ -1,0 +1,222 @@
+import { env } from "cloudflare:test";
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { Hono } from "hono";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { AuditRecord } from "../../src/audit/audit-record.ts";
+import { auditRoutes, type AuditEnv } from "../../src/audit/audit-routes.ts";
+import type { AuditRecordWire } from "../../src/audit/audit-wire.ts";
+import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
+import type { Principal } from "../../src/auth/principal.ts";
+import { auditRecord } from "./support.ts";
+
+const admin: Principal = { keyId: "admin-token", name: "admin", role: "admin", toolsets: null, policy: { mode: "deny", patterns: [] }, rateLimitPerMinute: null };
+const keyOf = (keyId: string, role: Principal["role"] = "agent"): Principal => ({ ...admin, keyId, name: keyId, role });
+
+/** The routes behind a stand-in for the auth middleware that sets `principal` (or, with none, does not). */
+function as(principal: Principal | undefined) {
+  const app = new Hono<AuditEnv>();
+  app.use(async function setPrincipal(c, next) {
+    if (principal !== undefined) c.set("principal", principal);
+    await next();
+  });
+  app.route("/", auditRoutes);
+  return async (path: string) => {
+    const response = await app.request(path, {}, env);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+}
+
+interface Page {
+  records: AuditRecordWire[];
+  next_cursor: string | null;
+}
+const ids = (page: unknown) => (page as Page).records.map((r) => r.id);
+const sortedIds = (records: AuditRecord[]) => records.map((r) => r.id).sort();
+
+describe("GET /v1/audit filters", () => {
+  const T0 = Date.parse("2031-01-01T00:00:00Z");
+  const window = `since=${T0}&until=${T0 + 10_000}`;
+  const f1 = auditRecord({ id: "f1", keyId: "key-fa", sessionId: "fs-a", tool: "f_echo", at: T0 + 1000, arguments: '{"text":"hi"}' });
+  const f2 = auditRecord({ id: "f2", keyId: "key-fa", sessionId: "fs-b", tool: "f_clock", at: T0 + 2000, status: "error", errorCode: "INVALID_ARGUMENTS" });
+  const f3 = auditRecord({ id: "f3", keyId: "key-fb", sessionId: "fs-a", tool: "f_echo", at: T0 + 3000, status: "timed_out", errorCode: "TOOL_TIMEOUT" });
+  const f4 = auditRecord({ id: "f4", keyId: "key-fb", sessionId: "fs-c", tool: "f_fetch", at: T0 + 4000, status: "blocked", errorCode: "PERMISSION_DENIED" });
+  const get = as(admin);
+
+  beforeAll(async () => {
+    await writeAuditRecords(env.DB, [f1, f2, f3, f4]);
+  });
+
+  it("lists the window newest first, each record in its wire shape", async () => {
+    const { status, body } = await get(`/v1/audit?${window}`);
+    expect(status).toBe(200);
+    expect(ids(body)).toEqual(["f4", "f3", "f2", "f1"]);
+    expect((body as unknown as Page).records[3]).toMatchObject({ id: "f1", time: "2031-01-01T00:00:01.000Z", key_id: "key-fa", session_id: "fs-a", tool: "f_echo", arguments: { text: "hi" }, status: "ok", error_code: null });
+    expect(body.next_cursor).toBeNull();
+  });
+
+  it("filters by key, session, tool, status and error code, alone and together", async () => {
+    const cases: [string, string[]][] = [
+      ["key_id=key-fa", ["f2", "f1"]],
+      ["session_id=fs-a", ["f3", "f1"]],
+      ["tool=f_echo", ["f3", "f1"]],
+      ["status=timed_out", ["f3"]],
+      ["error_code=PERMISSION_DENIED", ["f4"]],
+      ["key_id=key-fb&status=blocked", ["f4"]],
+      ["key_id=key-fa&tool=f_fetch", []],
+    ];
+    for (const [query, expected] of cases) expect([query, ids((await get(`/v1/audit?${window}&${query}`)).body)]).toEqual([query, expected]);
+  });
+
+  it("takes since (inclusive) and until (exclusive) as ISO 8601 or epoch milliseconds", async () => {
+    expect(ids((await get(`/v1/audit?since=2031-01-01T00:00:02Z&until=${T0 + 4000}`)).body)).toEqual(["f3", "f2"]);
+    expect(ids((await get(`/v1/audit?since=${T0 + 3000}&until=2031-01-01T01:00:04%2B01:00`)).body)).toEqual(["f3"]);
+  });
+});
+
+describe("GET /v1/audit pagination", () => {
+  const T1 = Date.parse("2031-02-01T00:00:00Z");
+  // Groups of three calls in the same millisecond, so pages must split ties correctly.
+  const records = Array.from({ length: 23 }, (_, i) => auditRecord({ keyId: "key-page", at: T1 + Math.floor(i / 3) }));
+  const get = as(keyOf("key-page"));
+
+  beforeAll(async () => {
+    await writeAuditRecords(env.DB, records);
+  });
+
+  it("walks every record exactly once, newest first, and ends with a null cursor", async () => {
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 10; page++) {
+      const { body } = await get(`/v1/audit?limit=5${cursor === null ? "" : `&cursor=${cursor}`}`);
+      seen.push(...ids(body));
+      sizes.push(ids(body).length);
+      cursor = (body as unknown as Page).next_cursor;
+      // A call recorded while the client pages is newer than every page: it never shifts one.
+      if (page === 0) await writeAuditRecords(env.DB, [auditRecord({ keyId: "key-page", at: T1 + 1_000_000 })]);
+      if (cursor === null) break;
+    }
+    expect(sizes).toEqual([5, 5, 5, 5, 3]);
+    expect(new Set(seen).size).toBe(23);
+    const expectedOrder = [...records].sort((a, b) => b.at - a.at || (a.id < b.id ? 1 : -1)).map((r) => r.id);
+    expect(seen).toEqual(expectedOrder);
+  });
+
+  it("uses 50 records a page by default", async () => {
+    await writeAuditRecords(env.DB, Array.from({ length: 60 }, () => auditRecord({ keyId: "key-default-page" })));
+    const { body } = await as(keyOf("key-default-page"))("/v1/audit");
+    expect(ids(body).length).toBe(50);
+    expect(typeof body.next_cursor).toBe("string");
+  });
+});
+
+describe("GET /v1/audit/stats", () => {
+  const T2 = Date.parse("2031-03-01T00:00:00Z");
+  const statusOf = (i: number) => (i <= 16 ? "ok" : i <= 18 ? "error" : i === 19 ? "timed_out" : "blocked");
+  const a = Array.from({ length: 20 }, (_, k) => auditRecord({ keyId: "key-stats", tool: "st_a", at: T2 + k, durationMs: k + 1, status: statusOf(k + 1) }));
+  const b = auditRecord({ keyId: "key-stats", tool: "st_b", at: T2 + 100, durationMs: 100 });
+  const outside = auditRecord({ keyId: "key-stats", tool: "st_a", at: T2 - 1, durationMs: 5000, status: "error" });
+  const get = as(keyOf("key-stats"));
+  const window = `since=${T2}&until=${T2 + 3_600_000}`;
+
+  beforeAll(async () => {
+    await writeAuditRecords(env.DB, [...a, b, outside]);
+  });
+
+  it("gives per-tool counts, errors, error rate and nearest-rank p50/p95 over the window", async () => {
+    const { status, body } = await get(`/v1/audit/stats?${window}`);
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      since: "2031-03-01T00:00:00.000Z",
+      until: "2031-03-01T01:00:00.000Z",
+      tool: null,
+      total: { calls: 21, errors: 3, error_rate: 3 / 21, p50_ms: 11, p95_ms: 20, statuses: { ok: 17, error: 2, timed_out: 1, blocked: 1 } },
+      tools: [
+        { tool: "st_a", calls: 20, errors: 3, error_rate: 0.15, p50_ms: 10, p95_ms: 19, statuses: { ok: 16, error: 2, timed_out: 1, blocked: 1 } },
+        { tool: "st_b", calls: 1, errors: 0, error_rate: 0, p50_ms: 100, p95_ms: 100, statuses: { ok: 1 } },
+      ],
+    });
+  });
+
+  it("narrows to one tool, and answers zeros for an empty window", async () => {
+    const one = (await get(`/v1/audit/stats?${window}&tool=st_b`)).body;
+    expect(one).toMatchObject({ tool: "st_b", total: { calls: 1, p50_ms: 100 }, tools: [{ tool: "st_b" }] });
+    const empty = (await get(`/v1/audit/stats?since=${T2 + 7_200_000}&until=${T2 + 7_300_000}`)).body;
+    expect(empty).toMatchObject({ total: { calls: 0, errors: 0, error_rate: 0, p50_ms: null, p95_ms: null, statuses: {} }, tools: [] });
+  });
+
+  it("covers the last 24 hours by default", async () => {
+    const now = Date.now();
+    await writeAuditRecords(env.DB, [auditRecord({ keyId: "key-stats-now", at: now - 3_600_000 }), auditRecord({ keyId: "key-stats-now", at: now - 25 * 3_600_000 })]);
+    const { body } = await as(keyOf("key-stats-now"))("/v1/audit/stats");
+    expect(body).toMatchObject({ total: { calls: 1 } });
+    expect(Date.parse(String(body.until)) - Date.parse(String(body.since))).toBe(24 * 3_600_000);
+  });
+});
+
+describe("audit scoping", () => {
+  const T3 = Date.parse("2031-04-01T00:00:00Z");
+  const window = `since=${T3}&until=${T3 + 10_000}`;
+  const mine = [1, 2].map((s) => auditRecord({ keyId: "key-mine", sessionId: "scope-mine", tool: "sc_tool", at: T3 + s }));
+  const theirs = auditRecord({ keyId: "key-theirs", sessionId: "scope-theirs", tool: "sc_tool", at: T3 + 3, status: "error", errorCode: "EXECUTION_FAILED" });
+
+  beforeAll(async () => {
+    await writeAuditRecords(env.DB, [...mine, theirs]);
+  });
+
+  it("shows an agent only its own key's records, whatever it filters on", async () => {
+    const get = as(keyOf("key-mine"));
+    expect(ids((await get(`/v1/audit?${window}`)).body).sort()).toEqual(sortedIds(mine));
+    expect(ids((await get(`/v1/audit?${window}&key_id=key-theirs`)).body)).toEqual([]);
+    expect(ids((await get(`/v1/audit?session_id=scope-theirs`)).body)).toEqual([]);
+    expect(ids((await get(`/v1/audit?${window}&status=error`)).body)).toEqual([]);
+  });
+
+  it("scopes every non-admin role, in stats too, and shows an admin every key", async () => {
+    expect(ids((await as(keyOf("key-theirs", "approver"))(`/v1/audit?${window}`)).body)).toEqual([theirs.id]);
+    expect((await as(keyOf("key-mine"))(`/v1/audit/stats?${window}`)).body).toMatchObject({ total: { calls: 2, errors: 0 } });
+    expect(ids((await as(admin)(`/v1/audit?${window}`)).body).sort()).toEqual(sortedIds([...mine, theirs]));
+    expect((await as(admin)(`/v1/audit/stats?${window}`)).body).toMatchObject({ total: { calls: 3, errors: 1 } });
+  });
+
+  it("reveals nothing when mounted without the auth middleware", async () => {
+    const list = await as(undefined)(`/v1/audit?${window}`);
+    expect(list.status).toBe(500);
+    expect(list.body).not.toHaveProperty("records");
+    expect((await as(undefined)("/v1/audit/stats")).status).toBe(500);
+  });
+});
+
+describe("bad audit query values", () => {
+  it("answer 400 JSON naming the field, never 500", async () => {
+    const get = as(admin);
+    const cases: [string, string][] = [
+      ["/v1/audit?limit=0", "limit"],
+      ["/v1/audit?limit=201", "limit"],
+      ["/v1/audit?limit=ten", "limit"],
+      ["/v1/audit?status=done", "status"],
+      ["/v1/audit?error_code=timeout", "error_code"],
+      ["/v1/audit?since=yesterday", "since"],
+      ["/v1/audit?until=2031-13-45", "until"],
+      ["/v1/audit?cursor=not-a-cursor", "cursor"],
+      ["/v1/audit?since=2031-01-02&until=2031-01-01", "since"],
+      ["/v1/audit/stats?since=soon", "since"],
+      ["/v1/audit/stats?since=2031-01-02&until=2031-01-01", "since"],
+    ];
+    for (const [path, field] of cases) {
+      const { status, body } = await get(path);
+      expect([path, status, body.error_code]).toEqual([path, 400, "INVALID_REQUEST"]);
+      expect((body.issues as { path: string }[]).map((i) => i.path)).toEqual([field]);
+    }
+  });
+});
+
+describe("the audit routes' OpenAPI entries", () => {
+  it("document both routes when mounted on an OpenAPI app", () => {
+    const app = new OpenAPIHono<AuditEnv>();
+    app.route("/", auditRoutes);
+    const doc = app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } });
+    expect(Object.keys(doc.paths ?? {}).sort()).toEqual(["/v1/audit", "/v1/audit/stats"]);
+  });
+});

@@ -1,0 +1,104 @@
+import { createExecutionContext, createMessageBatch, env, getQueueResult, type MessageBatchMessage } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { AUDIT_DLQ_NAME, AUDIT_QUEUE_NAME, handleAuditQueue, retryDelaySeconds } from "../../src/audit/handle-audit-queue.ts";
+import { auditRecord, countRows, flakyDatabase, type Fault } from "./support.ts";
+
+const message = (body: unknown, attempts = 1): MessageBatchMessage => ({ id: crypto.randomUUID(), timestamp: Date.now(), attempts, body });
+
+/**
+ * Delivers messages to the consumer and returns what it acked and retried. getQueueResult
+ * (vitest-plugin 1.5.0) drops the `delaySeconds` a retry asks for, so each message is passed
+ * through a wrapper that notes it on the way to the real message.
+ */
+async function deliver(queue: string, messages: MessageBatchMessage[], db: Pick<D1Database, "prepare" | "batch"> = env.DB) {
+  const batch = createMessageBatch(queue, messages);
+  const delays = new Map<string, number | undefined>();
+  const observed: MessageBatch = {
+    queue: batch.queue,
+    metadata: batch.metadata,
+    ackAll: () => batch.ackAll(),
+    retryAll: (options) => batch.retryAll(options),
+    messages: batch.messages.map((m) => ({
+      id: m.id,
+      timestamp: m.timestamp,
+      body: m.body,
+      attempts: m.attempts,
+      ack: () => m.ack(),
+      retry: (options?: QueueRetryOptions) => {
+        delays.set(m.id, options?.delaySeconds);
+        m.retry(options);
+      },
+    })),
+  };
+  await handleAuditQueue(observed, { DB: db });
+  const result = await getQueueResult(batch, createExecutionContext());
+  expect(result.ackAll || result.retryBatch.retry).toBe(false);
+  return { acked: result.explicitAcks, retried: result.retryMessages.map((r) => ({ id: r.msgId, delaySeconds: delays.get(r.msgId) })) };
+}
+
+describe("the audit queue consumer", () => {
+  it("writes a batch and acks every message", async () => {
+    const messages = Array.from({ length: 10 }, () => message(auditRecord({ keyId: "key-ack" })));
+    const result = await deliver(AUDIT_QUEUE_NAME, messages);
+    expect(result.acked.sort()).toEqual(messages.map((m) => m.id).sort());
+    expect(result.retried).toEqual([]);
+    expect(await countRows("key_id = ?", "key-ack")).toBe(10);
+  });
+
+  it("retries every message with a delay that grows with its attempts when D1 fails", async () => {
+    const down = flakyDatabase(env.DB, () => "before");
+    const messages = [1, 3, 9, 12].map((attempts) => message(auditRecord({ keyId: "key-retry" }), attempts));
+    const result = await deliver(AUDIT_QUEUE_NAME, messages, down);
+    expect(result.acked).toEqual([]);
+    expect(result.retried).toEqual(messages.map((m, i) => ({ id: m.id, delaySeconds: [2, 8, 300, 300][i] })));
+    expect(await countRows("key_id = ?", "key-retry")).toBe(0);
+  });
+
+  it("retries on the dead-letter queue on a slower schedule, with the same writer", async () => {
+    expect([1, 2, 30, 100].map((n) => retryDelaySeconds(n, AUDIT_DLQ_NAME))).toEqual([60, 120, 1800, 3600]);
+    const ok = await deliver(AUDIT_DLQ_NAME, [message(auditRecord({ keyId: "key-dlq" }), 11)]);
+    expect(ok.acked).toHaveLength(1);
+    expect(await countRows("key_id = ?", "key-dlq")).toBe(1);
+  });
+
+  it("acks a body that is not an audit record instead of retrying it forever, and still writes the rest", async () => {
+    const good = message(auditRecord({ keyId: "key-poison" }));
+    const bad = message({ hello: "world" });
+    const result = await deliver(AUDIT_QUEUE_NAME, [good, bad]);
+    expect(result.acked.sort()).toEqual([good.id, bad.id].sort());
+    expect(await countRows("key_id = ?", "key-poison")).toBe(1);
+  });
+
+  it("stores exactly N rows when D1 fails intermittently, before and after commits, and messages are redelivered", async () => {
+    const N = 200;
+    // Every 2nd call fails before reaching D1; every 3rd (odd) call commits and then fails.
+    const schedule = (call: number): Fault => (call % 2 === 0 ? "before" : call % 3 === 0 ? "after" : "ok");
+    const flaky = flakyDatabase(env.DB, schedule);
+    let waiting = Array.from({ length: N }, () => message(auditRecord({ keyId: "key-fault" })));
+    const acked = new Set<string>();
+
+    for (let round = 0; waiting.length > 0 && round < 100; round++) {
+      const next: MessageBatchMessage[] = [];
+      for (let start = 0; start < waiting.length; start += 30) {
+        const delivered = waiting.slice(start, start + 30);
+        const result = await deliver(AUDIT_QUEUE_NAME, delivered, flaky);
+        for (const id of result.acked) acked.add(id);
+        for (const retry of result.retried) {
+          const original = delivered.find((m) => m.id === retry.id);
+          if (original === undefined) throw new Error(`retry for unknown message ${retry.id}`);
+          expect(retry.delaySeconds).toBe(retryDelaySeconds(original.attempts, AUDIT_QUEUE_NAME));
+          next.push({ ...original, attempts: original.attempts + 1 });
+        }
+        expect(result.acked.length + result.retried.length).toBe(delivered.length);
+      }
+      waiting = next;
+    }
+
+    expect(waiting).toEqual([]);
+    expect(acked.size).toBe(N);
+    expect(flaky.faults.before).toBeGreaterThan(0);
+    expect(flaky.faults.after).toBeGreaterThan(0);
+    expect(await countRows("key_id = ?", "key-fault")).toBe(N);
+  });
+});
+

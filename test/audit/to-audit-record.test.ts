@@ -1,0 +1,157 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { AuditRecordSchema, MAX_ARGUMENT_BYTES } from "../../src/audit/audit-record.ts";
+import { canonicalJson, sha256Hex } from "../../src/audit/canonical-json.ts";
+import { REDACTED, redactSecrets, redactSecretsInText } from "../../src/audit/redact-secrets.ts";
+import { auditStatusOf, toAuditRecord, type AuditableOutcome } from "../../src/audit/to-audit-record.ts";
+import { dispatchCall, settleUnrun, type CallContext } from "../../src/dispatch/handle-function-call.ts";
+import { toEnvelope } from "../../src/errors/envelope.ts";
+import type { ErrorCode, ToolFailure } from "../../src/errors/tool-failure.ts";
+
+const meta = { keyId: "key-rec", sessionId: "session-rec" };
+const context = (callId: string): CallContext => ({ callId, sessionId: meta.sessionId, env });
+
+function outcome(errorCode?: ErrorCode, failure?: ToolFailure): AuditableOutcome {
+  return {
+    callId: "call_x",
+    tool: "echo",
+    toolset: "core",
+    durationMs: 3,
+    attempts: errorCode === undefined ? 1 : 0,
+    coercions: [],
+    truncated: false,
+    resultChars: 0,
+    ...(errorCode === undefined ? {} : { errorCode }),
+    ...(failure === undefined ? {} : { envelope: toEnvelope(failure) }),
+  };
+}
+
+describe("redacting secrets", () => {
+  it("replaces the value of every secret-named key at any depth, whatever its case or separators", () => {
+    const redacted = redactSecrets({
+      query: "weather",
+      accessToken: "t1",
+      nested: { "X-Api-Key": "k1", list: [{ client_secret: "s1", keep: 1 }, { PASSWORD: { deep: "p1" } }] },
+      headers: { Authorization: "Bearer abc", accept: "json" },
+      api_key: ["a", "b"],
+    });
+    expect(redacted).toEqual({
+      query: "weather",
+      accessToken: REDACTED,
+      nested: { "X-Api-Key": REDACTED, list: [{ client_secret: REDACTED, keep: 1 }, { PASSWORD: REDACTED }] },
+      headers: { Authorization: REDACTED, accept: "json" },
+      api_key: REDACTED,
+    });
+  });
+
+  it("redacts the JSON text OpenAI sends, and best-effort inside text that is not valid JSON", async () => {
+    const record = await toAuditRecord(outcome(), '{"q":"x","password":"hunter2"}', meta);
+    expect(JSON.parse(record.arguments)).toEqual({ password: REDACTED, q: "x" });
+    expect(redactSecretsInText('{"q": "x", "api_key": "sk-123", "token": 42, oops')).toBe(`{"q": "x", "api_key": "${REDACTED}", "token": "${REDACTED}", oops`);
+    const malformed = await toAuditRecord(outcome("INVALID_ARGUMENTS"), '{"secret": "s3cr3t", ', meta);
+    expect(malformed.arguments).not.toContain("s3cr3t");
+  });
+});
+
+describe("hashing and capping the arguments", () => {
+  it("hashes canonical JSON (keys sorted at every depth) so key order never changes the hash", async () => {
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null }, "10": 1, "2": 2 })).toBe('{"10":1,"2":2,"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
+    const one = await toAuditRecord(outcome(), { b: 1, a: 2 }, meta);
+    const two = await toAuditRecord(outcome(), '{"a":2,"b":1}', meta);
+    expect(one.argumentsSha256).toBe(two.argumentsSha256);
+    expect(one.argumentsSha256).toBe(await sha256Hex('{"a":2,"b":1}'));
+    expect((await toAuditRecord(outcome(), { a: 3, b: 1 }, meta)).argumentsSha256).not.toBe(one.argumentsSha256);
+  });
+
+  it("stores short arguments whole, so their hash can be checked against the stored text", async () => {
+    const record = await toAuditRecord(outcome(), { text: "hello", times: 2 }, meta);
+    expect(record.argumentsTruncated).toBe(false);
+    expect(await sha256Hex(record.arguments)).toBe(record.argumentsSha256);
+  });
+
+  it("hashes the redacted arguments, so the hash is no oracle for the secret", async () => {
+    const a = await toAuditRecord(outcome(), { user: "bob", password: "hunter2" }, meta);
+    const b = await toAuditRecord(outcome(), { user: "bob", password: "letmein" }, meta);
+    expect(a.argumentsSha256).toBe(b.argumentsSha256);
+  });
+
+  it("cuts arguments over 4 KiB to a marked, valid-JSON preview and hashes the whole text", async () => {
+    const big = { text: "é".repeat(5000), n: 1 };
+    const full = canonicalJson(big);
+    const record = await toAuditRecord(outcome(), big, meta);
+    expect(record.argumentsTruncated).toBe(true);
+    expect(new TextEncoder().encode(record.arguments).length).toBeLessThanOrEqual(MAX_ARGUMENT_BYTES);
+    const marker = JSON.parse(record.arguments) as { $truncated: boolean; bytes: number; preview: string };
+    expect(marker.$truncated).toBe(true);
+    expect(marker.bytes).toBe(new TextEncoder().encode(full).length);
+    expect(full.startsWith(marker.preview)).toBe(true);
+    expect(marker.preview.length).toBeGreaterThan(1500);
+    expect(record.argumentsSha256).toBe(await sha256Hex(full));
+  });
+});
+
+describe("the record of a call", () => {
+  it("records a successful call through the real pipeline with every field the schema asks for", async () => {
+    const ran = await dispatchCall("echo", '{"text":"hi","times":"2"}', context("call_ok"));
+    const record = await toAuditRecord(ran, '{"text":"hi","times":"2"}', { ...meta, at: 1_700_000_000_000 });
+    expect(AuditRecordSchema.safeParse(record).success).toBe(true);
+    expect(record).toMatchObject({
+      at: 1_700_000_000_000,
+      keyId: "key-rec",
+      sessionId: "session-rec",
+      toolCallId: "call_ok",
+      tool: "echo",
+      toolset: "core",
+      status: "ok",
+      errorCode: null,
+      attempts: 1,
+      coercionCount: 1,
+      coercions: [{ path: "times", from: "string", to: "integer" }],
+      resultChars: ran.resultChars,
+      truncated: false,
+    });
+  });
+
+  it("names each way a call ends with one status", async () => {
+    const unrun = (failure: ToolFailure) => settleUnrun("echo", "{}", context("call_f"), failure);
+    const cases: [AuditableOutcome, string, string | null][] = [
+      [await unrun({ kind: "timeout", name: "echo", elapsedMs: 10, timeoutMs: 10, limit: "call" }), "timed_out", "TOOL_TIMEOUT"],
+      [await unrun({ kind: "outside_toolset", name: "echo", toolset: "web" }), "blocked", "PERMISSION_DENIED"],
+      [await unrun({ kind: "blocked_by_hook", name: "echo", message: "no" }), "blocked", "PERMISSION_DENIED"],
+      [await unrun({ kind: "invalid_arguments", name: "echo", issues: [] }), "error", "INVALID_ARGUMENTS"],
+      [await dispatchCall("no_such_tool", "{}", context("call_u")), "error", "UNKNOWN_TOOL"],
+      [outcome("RATE_LIMITED"), "error", "RATE_LIMITED"],
+      [outcome("APPROVAL_REQUIRED"), "pending_approval", "APPROVAL_REQUIRED"],
+      [outcome("APPROVAL_DENIED"), "denied", "APPROVAL_DENIED"],
+      [outcome("APPROVAL_EXPIRED"), "expired", "APPROVAL_EXPIRED"],
+    ];
+    for (const [ended, status, code] of cases) {
+      const record = await toAuditRecord(ended, {}, meta);
+      expect([record.status, record.errorCode]).toEqual([status, code]);
+    }
+  });
+
+  it("says which rule blocked a call, and takes the policy and approval layers' word when given", async () => {
+    const toolset = await toAuditRecord(await settleUnrun("echo", "{}", context("c1"), { kind: "outside_toolset", name: "echo", toolset: "web" }), {}, meta);
+    expect([toolset.policyDecision, toolset.policyRule]).toEqual(["deny", "request_toolset"]);
+    const hook = await toAuditRecord(await settleUnrun("echo", "{}", context("c2"), { kind: "blocked_by_hook", name: "echo", message: "no" }), {}, meta);
+    expect([hook.policyDecision, hook.policyRule]).toEqual(["deny", "pre_call_hook"]);
+    const fromOutcome = await toAuditRecord({ ...outcome(), policy: { decision: "allow", rule: "whitelist:echo" } }, {}, meta);
+    expect([fromOutcome.policyDecision, fromOutcome.policyRule]).toEqual(["allow", "whitelist:echo"]);
+
+    const approved = await toAuditRecord(outcome(), {}, { ...meta, approvalId: "appr_1", policy: { decision: "require_approval", rule: "deny:shell_*" } });
+    expect(approved).toMatchObject({ status: "approved", approvalId: "appr_1", policyDecision: "require_approval", policyRule: "deny:shell_*" });
+    expect((await toAuditRecord(outcome("APPROVAL_REQUIRED"), {}, { ...meta, status: "expired" })).status).toBe("expired");
+    expect(auditStatusOf(outcome("PERMISSION_DENIED"))).toBe("error");
+  });
+
+  it("clips identifiers the model controls and keeps a bounded list of coercions", async () => {
+    const coercions = Array.from({ length: 30 }, (_, i) => ({ path: `items.${i}`, from: "string", to: "number" }));
+    const record = await toAuditRecord({ ...outcome("UNKNOWN_TOOL"), tool: "t".repeat(1000), callId: "c".repeat(1000), coercions }, {}, meta);
+    expect(record.tool.length).toBe(256);
+    expect(record.toolCallId.length).toBe(256);
+    expect(record.coercions).toHaveLength(20);
+    expect(record.coercionCount).toBe(30);
+    expect(AuditRecordSchema.safeParse(record).success).toBe(true);
+  });
+});

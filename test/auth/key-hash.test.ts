@@ -1,0 +1,50 @@
+/** Key format, digests, and the constant-time comparison every secret check goes through. */
+import { env } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { displayPrefix, generateApiKey } from "../../src/auth/key-format.ts";
+import { digestsEqual, hashApiKey } from "../../src/auth/key-hash.ts";
+import { TEST_ADMIN_TOKEN } from "../support/upstream.ts";
+import { authApp, call, createKey } from "./helpers.ts";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("keys and digests", () => {
+  it("generates tg_ plus 43 base64url characters (256 bits), different every time", () => {
+    const keys = new Set(Array.from({ length: 100 }, generateApiKey));
+    expect(keys.size).toBe(100);
+    for (const key of keys) expect(key).toMatch(/^tg_[A-Za-z0-9_-]{43}$/);
+  });
+
+  it("shows only tg_ and six characters of a key", () => {
+    expect(displayPrefix("tg_abcdefghijklmnop")).toBe("tg_abcdef");
+  });
+
+  it("hashes a key to its SHA-256 hex digest", async () => {
+    // The well-known SHA-256 of "abc".
+    expect(await hashApiKey("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  });
+
+  it("compares digests, refusing different lengths without comparing", () => {
+    expect(digestsEqual("ab12", "ab12")).toBe(true);
+    expect(digestsEqual("ab12", "ab13")).toBe(false);
+    expect(digestsEqual("ab12", "ab1")).toBe(false);
+  });
+
+  it("checks both the admin token and a stored key through crypto.subtle.timingSafeEqual", async () => {
+    const app = authApp();
+    const created = await createKey(app, { name: "hash-ct", role: "agent" });
+    const spy = vi.spyOn(crypto.subtle, "timingSafeEqual");
+
+    expect((await call(app, "/v1/whoami", { token: TEST_ADMIN_TOKEN })).status).toBe(200);
+    expect(spy).toHaveBeenCalledTimes(1);
+
+    spy.mockClear();
+    expect((await call(app, "/v1/whoami", { token: created.key })).status).toBe(200);
+    // Once against the admin token's digest, once against the digest D1 returned.
+    expect(spy).toHaveBeenCalledTimes(2);
+    const row = await env.DB.prepare("SELECT key_hash FROM api_keys WHERE id = ?").bind(created.id).first<{ key_hash: string }>();
+    expect(row?.key_hash).toBe(await hashApiKey(created.key));
+  });
+});
