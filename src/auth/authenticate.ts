@@ -22,9 +22,8 @@ export interface AuthenticateOptions {
 // RFC 7235: the scheme is case-insensitive; RFC 6750 b64token is the token's alphabet.
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
-// Secrets are declared on Cloudflare.Env (src/secrets.d.ts), which the global Env that `wrangler
-// types` writes does not extend; every Env is one (its secrets are optional).
-const adminTokenOf = (env: Partial<Cloudflare.Env>): string | undefined => env.ADMIN_TOKEN;
+// ADMIN_TOKEN is a secret, declared in src/secrets.d.ts (wrangler types cannot see secrets).
+const adminTokenOf = (env: Env): string | undefined => env.ADMIN_TOKEN;
 
 /**
  * Requires a valid key on every request it guards.
