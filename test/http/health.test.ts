@@ -1,0 +1,48 @@
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import worker from "../../src/index.ts";
+import { api, json } from "./helpers.ts";
+
+interface Health {
+  tools: { name: string; available: boolean; reason: string | null; checked_at: string | null; has_check: boolean; requires_env: string[] }[];
+  checked: number;
+}
+
+describe("health routes", () => {
+  it("shows every tool's availability with the reason and the check time", async () => {
+    const body = await json<Health>(await api("/v1/health/tools"));
+    const github = body.tools.find((t) => t.name === "github_repo");
+    expect(github).toEqual({ name: "github_repo", toolset: "web", available: false, reason: "missing required environment variable: GITHUB_TOKEN", checked_at: null, has_check: true, requires_env: ["GITHUB_TOKEN"] });
+    expect(body.tools.find((t) => t.name === "echo")).toMatchObject({ available: true, reason: null });
+  });
+
+  it("lets an admin force a re-check, and refuses unknown tools by name", async () => {
+    const res = await api("/v1/health/tools/recheck", { body: { tools: ["echo", "github_repo"] } });
+    expect(res.status).toBe(200);
+    expect((await json<Health>(res)).tools.map((t) => t.name)).toEqual(["echo", "github_repo"]);
+    const bad = await api("/v1/health/tools/recheck", { body: { tools: ["nope"] } });
+    expect(bad.status).toBe(400);
+    expect(await json(bad)).toMatchObject({ issues: [{ path: "tools", message: "unknown tools: nope" }] });
+  });
+
+  it("keeps a plain liveness route public", async () => {
+    const res = await api("/health", { headers: { authorization: "" } });
+    expect(await json(res)).toEqual({ status: "ok" });
+  });
+});
+
+describe("scheduled retention", () => {
+  it("deletes audit records older than AUDIT_RETENTION_DAYS and keeps the rest", async () => {
+    const day = 86_400_000;
+    const now = Date.now();
+    const insert = env.DB.prepare(
+      "INSERT INTO audit_log (id, at, key_id, session_id, tool_call_id, tool, toolset, arguments, arguments_truncated, arguments_sha256, coercions, coercion_count, status, attempts, duration_ms, result_chars, truncated) VALUES (?, ?, 'k', 'retention', 'c', 'echo', 'core', '{}', 0, ?, '[]', 0, 'ok', 1, 1, 1, 0)",
+    );
+    await env.DB.batch([insert.bind("old", now - 31 * day, "0".repeat(64)), insert.bind("recent", now - 29 * day, "0".repeat(64))]);
+    const ctx = createExecutionContext();
+    worker.scheduled(createScheduledController({ scheduledTime: now, cron: "17 3 * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    const { results } = await env.DB.prepare("SELECT id FROM audit_log WHERE session_id = 'retention'").all<{ id: string }>();
+    expect(results.map((r) => r.id)).toEqual(["recent"]);
+  });
+});
