@@ -85,28 +85,9 @@ export function gatewayTools(prefix: string, trace: Trace, failures: Map<string,
         throw new Error("bad input for this record");
       },
     }),
-    defineTool({
-      name: `${prefix}_upstream`,
-      toolset: `${prefix}-set`,
-      timeoutMs: 5_000,
-      schema: z.object({ path: z.string() }),
-      handler: async ({ path }, { fetch }) => {
-        trace.events.push(`fetch ${path}`);
-        const res = await fetch(`http://upstream.test${path}`);
-        return { status: res.status, body: await res.text() };
-      },
-    }),
-    defineTool({
-      name: `${prefix}_upstream2`,
-      toolset: `${prefix}-set`,
-      timeoutMs: 5_000,
-      schema: z.object({ path: z.string() }),
-      handler: async ({ path }, { fetch }) => {
-        trace.events.push(`fetch ${path}`);
-        const res = await fetch(`http://upstream.test${path}`);
-        return { status: res.status, body: await res.text() };
-      },
-    }),
+    // Two tools calling one upstream host: its circuit breaker is shared, theirs are not.
+    upstreamTool(`${prefix}_upstream`, `${prefix}-set`, trace),
+    upstreamTool(`${prefix}_upstream2`, `${prefix}-set`, trace),
     defineTool({
       name: `${prefix}_late_throw`,
       toolset: `${prefix}-set`,
@@ -128,6 +109,20 @@ export function gatewayTools(prefix: string, trace: Trace, failures: Map<string,
       },
     }),
   ];
+}
+
+function upstreamTool(name: string, toolset: string, trace: Trace): ToolSpec {
+  return defineTool({
+    name,
+    toolset,
+    timeoutMs: 5_000,
+    schema: z.object({ path: z.string() }),
+    handler: async ({ path }, { fetch }) => {
+      trace.events.push(`fetch ${path}`);
+      const res = await fetch(`http://upstream.test${path}`);
+      return { status: res.status, body: await res.text() };
+    },
+  });
 }
 
 export function registerAll(specs: ToolSpec[]): () => void {
