@@ -87,6 +87,11 @@ describe("a key limited to one toolset", () => {
     // The near-miss suggestion must not name a tool the key may not use.
     expect(calls.results[2]?.message.content).not.toContain("read_result");
 
+    const toolset = await json<{ tools: string[]; resolved_tools: string[] }>(await api("/v1/toolsets/research", { headers }));
+    expect(toolset.resolved_tools).toEqual(["current_time", "echo", "generate_lines"]);
+    const all = await json<{ toolsets: { resolved_tools: string[] }[] }>(await api("/v1/toolsets", { headers }));
+    expect(all.toolsets.flatMap((t) => t.resolved_tools)).not.toContain("read_result");
+
     const keys = await api("/v1/keys", { headers });
     expect(keys.status).toBe(403);
   });

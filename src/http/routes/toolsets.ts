@@ -3,19 +3,22 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { createCustomToolset, deleteCustomToolset, kvToolsetLookup, listCustomToolsetNames } from "../../toolsets/custom-toolsets.ts";
 import { builtInToolsetNames, isBuiltInToolset, toolsetInfo } from "../../toolsets/resolve.ts";
 import type { ToolsetInfo } from "../../toolsets/types.ts";
+import type { ToolAccess } from "../../policy/tool-access.ts";
+import { accessOf, toolsetLookupOf } from "../access.ts";
 import { failureResponse } from "../request-failure.ts";
 import { errorResponses, ToolsetSchema } from "../schemas.ts";
 import type { AppEnv } from "../types.ts";
 
 const NameParam = z.object({ name: z.string().openapi({ example: "research" }) });
 
-const toWire = (info: ToolsetInfo) => ({
+/** A toolset as this key may see it: tools it may not use are left out of both lists. */
+const toWire = (info: ToolsetInfo, access: ToolAccess) => ({
   name: info.name,
   description: info.description,
   kind: info.kind,
-  tools: info.tools,
+  tools: info.tools.filter((tool) => access.decide(tool).allowed),
   includes: info.includes,
-  resolved_tools: info.resolvedTools,
+  resolved_tools: info.resolvedTools.filter((tool) => access.decide(tool).allowed),
 });
 
 const listToolsets = createRoute({
@@ -73,16 +76,17 @@ const deleteToolset = createRoute({
 
 export const toolsetsRoutes = new OpenAPIHono<AppEnv>()
   .openapi(listToolsets, async (c) => {
-    const lookup = kvToolsetLookup(c.env.KV);
+    const lookup = toolsetLookupOf(c);
+    const access = await accessOf(c);
     const names = [...new Set([...builtInToolsetNames(), ...(await listCustomToolsetNames(c.env.KV))])].sort();
     const infos = await Promise.all(names.map((name) => toolsetInfo(name, lookup)));
-    return c.json({ toolsets: infos.filter((info) => info !== undefined).map(toWire) }, 200);
+    return c.json({ toolsets: infos.filter((info) => info !== undefined).map((info) => toWire(info, access)) }, 200);
   })
   .openapi(getToolset, async (c) => {
     const { name } = c.req.valid("param");
-    const info = await toolsetInfo(name, kvToolsetLookup(c.env.KV));
+    const info = await toolsetInfo(name, toolsetLookupOf(c));
     if (info === undefined) return failureResponse(c, { kind: "unknown_toolset", name }) as never;
-    return c.json(toWire(info), 200);
+    return c.json(toWire(info, await accessOf(c)), 200);
   })
   .openapi(createToolset, async (c) => {
     const body = c.req.valid("json");
@@ -99,7 +103,7 @@ export const toolsetsRoutes = new OpenAPIHono<AppEnv>()
     const stored = kvToolsetLookup(c.env.KV);
     const info = await toolsetInfo(body.name, (name) => (name === body.name ? Promise.resolve(created.record) : stored(name)));
     if (info === undefined) return failureResponse(c, { kind: "internal" }) as never;
-    return c.json(toWire(info), 201);
+    return c.json(toWire(info, await accessOf(c)), 201);
   })
   .openapi(deleteToolset, async (c) => {
     const { name } = c.req.valid("param");
