@@ -80,19 +80,52 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/**
+ * Microtask turns to wait for a handler before arming its deadline timer. A synchronous or
+ * already-settled handler finishes within a few turns (runHandler's own awaits); a timer and a
+ * combined signal cost real CPU per call in workerd, so quick calls skip both.
+ */
+const QUICK_TURNS = 8;
+
 /** One attempt, raced against the deadline. */
 async function attemptOnce(entry: ToolEntry, args: Record<string, unknown>, base: BaseContext, attempt: number, parent: AbortSignal | undefined, policy: ExecutionPolicy): Promise<HandlerRun | typeof DEADLINE> {
-  const controller = new AbortController();
+  // Built only when the handler (or ctx.fetch) asks for the signal or the deadline fires.
+  let controller: AbortController | undefined;
+  let signal: AbortSignal | undefined;
+  const signalOf = (): AbortSignal => {
+    controller ??= new AbortController();
+    // The handler stops at the deadline (controller) or when the client goes away (parent).
+    signal ??= parent === undefined ? controller.signal : AbortSignal.any([controller.signal, parent]);
+    return signal;
+  };
+  let upstreamFetch: ToolContext["fetch"] | undefined;
+  const context: ToolContext = {
+    ...base,
+    attempt,
+    get signal() {
+      return signalOf();
+    },
+    get fetch() {
+      upstreamFetch ??= createUpstreamFetch(entry.name, signalOf(), policy.breaker);
+      return upstreamFetch;
+    },
+  };
+
+  let settled: HandlerRun | undefined;
+  const running = runHandler(entry, args, context).then((run) => (settled = run));
+  for (let turn = 0; turn < QUICK_TURNS && settled === undefined; turn++) await undefined;
+  if (settled !== undefined) return settled;
+
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<typeof DEADLINE>((resolve) => {
     timer = setTimeout(() => resolve(DEADLINE), Math.max(0, policy.deadlineAt - Date.now()));
   });
-  // The handler stops at the deadline (controller) or when the client goes away (parent).
-  const signal = parent === undefined ? controller.signal : AbortSignal.any([controller.signal, parent]);
-  const context: ToolContext = { ...base, attempt, signal, fetch: createUpstreamFetch(entry.name, signal, policy.breaker) };
   try {
-    const outcome = await Promise.race([runHandler(entry, args, context), deadline]);
-    if (outcome === DEADLINE) controller.abort(new DOMException(`'${entry.name}' passed its deadline`, "TimeoutError"));
+    const outcome = await Promise.race([running, deadline]);
+    if (outcome === DEADLINE) {
+      controller ??= new AbortController();
+      controller.abort(new DOMException(`'${entry.name}' passed its deadline`, "TimeoutError"));
+    }
     return outcome;
   } finally {
     if (timer !== undefined) clearTimeout(timer);

@@ -7,7 +7,7 @@
 import { dispatchCall, settleUnrun, type CallContext, type CallOutcome } from "../dispatch/handle-function-call.ts";
 import type { ToolFailure } from "../errors/tool-failure.ts";
 import { registry } from "../registry/registry.ts";
-import { planBatch } from "./plan-batch.ts";
+import { planBatch, type BatchPlan } from "./plan-batch.ts";
 
 export interface BatchCall {
   id: string;
@@ -26,6 +26,8 @@ export interface BatchOptions {
 
 export type BatchContext = Omit<CallContext, "callId" | "dependencyResults" | "batch">;
 
+const LONE_CALL_PLAN: BatchPlan = { waitsFor: [[]], dependsOn: [[]], rank: [0] };
+
 /** A dependency's result as its dependents see it: parsed JSON where the result is JSON text. */
 function parsedResult(outcome: CallOutcome): unknown {
   if (typeof outcome.value !== "string") return outcome.value;
@@ -41,7 +43,8 @@ export function runBatch(calls: readonly BatchCall[], base: BatchContext, option
   const count = calls.length;
   if (count === 0) return Promise.resolve([]);
   const deadlineAt = Date.now() + options.batchTimeoutMs;
-  const plan = planBatch(
+  // A lone call waits for nothing; planning it would only cost lookups and allocations.
+  const plan = count === 1 ? LONE_CALL_PLAN : planBatch(
     calls.map((call) => call.name),
     (name) => registry.get(name),
   );

@@ -5,6 +5,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
+import type { MiddlewareHandler } from "hono";
 import { ConfigError, loadConfig } from "../config/config.ts";
 import { failureResponse, type RequestIssue } from "./request-failure.ts";
 import { auditRoutes } from "../audit/audit-routes.ts";
@@ -13,7 +14,7 @@ import { keysRoutes } from "../auth/keys-routes.ts";
 import { requireRole } from "../auth/require-role.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { metaRoutes } from "./routes/meta.ts";
-import { toolCallsRoutes, type RunCalls } from "./routes/tool-calls.ts";
+import { toolCallsRoutes, type BatchStages } from "./routes/tool-calls.ts";
 import { toolsRoutes } from "./routes/tools.ts";
 import { toolsetsRoutes } from "./routes/toolsets.ts";
 import type { AppEnv } from "./types.ts";
@@ -28,8 +29,13 @@ function toRequestIssues(issues: readonly ZodLikeIssue[]): RequestIssue[] {
 }
 
 export interface AppOptions {
-  /** Replaces the gateway's batch runner; the benchmark measures the layer this way. */
-  runCalls?: RunCalls;
+  /**
+   * Replaces stages of POST /v1/tool-calls (batch runner, rate limits, audit) and the way a
+   * request is authenticated. Only the benchmark does, to measure what each layer costs; the
+   * Worker entry always builds the app with the real ones.
+   */
+  stages?: Partial<BatchStages>;
+  authenticate?: MiddlewareHandler<AppEnv>;
 }
 
 /** Builds the application; the Worker entry and the benchmark Worker both mount it. */
@@ -47,7 +53,7 @@ export function createApp(options: AppOptions = {}): OpenAPIHono<AppEnv> {
   });
 
   // Every /v1 route needs a key; /, /health, /openapi.json and /docs stay public.
-  app.use("/v1/*", authenticate());
+  app.use("/v1/*", options.authenticate ?? authenticate());
   // Changing what exists (toolsets, keys, re-checks, the whole audit log) is for admins.
   app.on(["POST", "DELETE"], "/v1/toolsets/*", requireRole("admin"));
   app.post("/v1/toolsets", requireRole("admin"));
@@ -59,7 +65,7 @@ export function createApp(options: AppOptions = {}): OpenAPIHono<AppEnv> {
   app.route("/", auditRoutes);
   app.route("/", toolsRoutes);
   app.route("/", toolsetsRoutes);
-  app.route("/", toolCallsRoutes(options.runCalls));
+  app.route("/", toolCallsRoutes(options.stages));
 
   app.doc31("/openapi.json", {
     openapi: "3.1.0",

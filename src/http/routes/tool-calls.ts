@@ -2,8 +2,7 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { runBatch } from "../../gateway/run-batch.ts";
 import { AnthropicToolUseSchema, normalizeCall, OpenAIToolCallSchema, toCallResult } from "../../formats/tool-calls.ts";
-import { AuditBuffer } from "../../audit/audit-buffer.ts";
-import { toAuditRecord } from "../../audit/to-audit-record.ts";
+import { recordBatch, type RecordBatch } from "../../audit/record-batch.ts";
 import { chargeCalls } from "../../rate-limit/charge-calls.ts";
 import { registry } from "../../registry/registry.ts";
 import { resolveToolset } from "../../toolsets/resolve.ts";
@@ -70,8 +69,22 @@ const postToolCalls = createRoute({
 /** How a batch's calls are run: the gateway's runBatch, unless the app is built with another. */
 export type RunCalls = typeof runBatch;
 
-/** The route, running calls with `runCalls` (the benchmark swaps in the core pipeline alone). */
-export const toolCallsRoutes = (runCalls: RunCalls = runBatch) => new OpenAPIHono<AppEnv>().openapi(postToolCalls, async (c) => {
+/**
+ * The stages of a batch around the pipeline. The Worker uses the real ones; the benchmark
+ * replaces some to measure what each layer costs (createApp's options).
+ */
+export interface BatchStages {
+  runCalls: RunCalls;
+  chargeCalls: typeof chargeCalls;
+  recordBatch: RecordBatch;
+}
+
+const REAL_STAGES: BatchStages = { runCalls: runBatch, chargeCalls, recordBatch };
+
+/** The route, with the real stages unless some are given. */
+export const toolCallsRoutes = (stages: Partial<BatchStages> = {}) => {
+  const { runCalls, chargeCalls: charge, recordBatch: record } = { ...REAL_STAGES, ...stages };
+  return new OpenAPIHono<AppEnv>().openapi(postToolCalls, async (c) => {
   const body = c.req.valid("json");
   const config = loadConfig(c.env);
   if (body.tool_calls.length > config.maxToolCalls) {
@@ -98,7 +111,7 @@ export const toolCallsRoutes = (runCalls: RunCalls = runBatch) => new OpenAPIHon
   const chargeable = calls.map((call) =>
     registry.has(call.name) && access.decide(call.name).allowed && (allowedTools === undefined || allowedTools.names.has(call.name)) ? call.name : undefined,
   );
-  const refusals = await chargeCalls(c.env, principal, chargeable, config);
+  const refusals = await charge(c.env, principal, chargeable, config);
   const finishedAt: number[] = [];
   const outcomes = await runCalls(
     calls,
@@ -112,20 +125,11 @@ export const toolCallsRoutes = (runCalls: RunCalls = runBatch) => new OpenAPIHon
     },
     { maxParallel, batchTimeoutMs: config.batchTimeoutMs, refusals, onOutcome: (_outcome, i) => (finishedAt[i] = Date.now()) },
   );
-  // One audit record per call, built and sent after the response (hashing included).
-  waitUntilOf(c)(
-    (async () => {
-      const buffer = new AuditBuffer();
-      for (const [i, call] of calls.entries()) {
-        const outcome = outcomes[i];
-        if (outcome === undefined) continue;
-        buffer.add(await toAuditRecord(outcome, call.arguments, { keyId: principal.keyId, sessionId, at: finishedAt[i] ?? Date.now(), ...(outcome.policy === undefined ? {} : { policy: outcome.policy }) }));
-      }
-      await buffer.flush(c.env);
-    })(),
-  );
+  const audited = calls.map((call, i) => ({ rawArguments: call.arguments, outcome: outcomes[i] ?? missing(call.id), finishedAt: finishedAt[i] ?? Date.now() }));
+  record(c.env, waitUntilOf(c), audited, { keyId: principal.keyId, sessionId });
   return c.json({ session_id: sessionId, results: calls.map((call, i) => toCallResult(call, outcomes[i] ?? missing(call.id))) }, 200);
-});
+  });
+};
 
 function waitUntilOf(c: { executionCtx: { waitUntil(promise: Promise<unknown>): void } }): (promise: Promise<unknown>) => void {
   try {

@@ -1,0 +1,32 @@
+/**
+ * The audit records of one batch: one per call, built (hashing included) and sent after the
+ * response, so the log never slows a call down.
+ */
+import type { CallOutcome } from "../dispatch/handle-function-call.ts";
+import { AuditBuffer } from "./audit-buffer.ts";
+import { toAuditRecord } from "./to-audit-record.ts";
+
+export interface AuditedCall {
+  /** The arguments exactly as the model sent them (malformed text is kept). */
+  rawArguments: unknown;
+  outcome: CallOutcome;
+  /** When the call's outcome was final (epoch ms). */
+  finishedAt: number;
+}
+
+/** Records every call of a batch; `waitUntil` keeps the work alive after the response. */
+export type RecordBatch = (env: Env, waitUntil: (promise: Promise<unknown>) => void, calls: readonly AuditedCall[], meta: { keyId: string; sessionId: string }) => void;
+
+export const recordBatch: RecordBatch = (env, waitUntil, calls, meta) => {
+  waitUntil(
+    (async () => {
+      const buffer = new AuditBuffer();
+      for (const { rawArguments, outcome, finishedAt } of calls) {
+        buffer.add(
+          await toAuditRecord(outcome, rawArguments, { ...meta, at: finishedAt, ...(outcome.policy === undefined ? {} : { policy: outcome.policy }) }),
+        );
+      }
+      await buffer.flush(env);
+    })(),
+  );
+};
