@@ -22,6 +22,7 @@ import { buildBenchWorker } from "./bench/build-worker.ts";
 import { LoadClient } from "./bench/load.ts";
 import { formatChecks, formatScenario, writeResults, type ScenarioOutcome } from "./bench/report.ts";
 import type { BenchSettings } from "./bench/scenario.ts";
+import { KEYS_PATH } from "./bench/requests.ts";
 import { SCENARIOS } from "./bench/scenarios/index.ts";
 import { serveWorker, type ServedWorker } from "./bench/serve.ts";
 import { findChildProcess } from "./bench/server-cpu.ts";
@@ -37,6 +38,18 @@ const benchDir = join(root, ".bench");
 const settings = process.argv.includes("--quick") ? QUICK : FULL;
 const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length).split(",");
 const scenarios = only === undefined ? SCENARIOS : SCENARIOS.filter((s) => only.includes(s.id));
+
+/**
+ * Creates the agent key the full app's figures use, through the real admin route: every
+ * toolset, the default policy, and a per-minute limit the bench never reaches.
+ */
+async function createAgentKey(client: LoadClient): Promise<string> {
+  const body = JSON.stringify({ name: "bench-agent", role: "agent", toolsets: null, rate_limit_per_minute: 1_000_000 });
+  const { status, body: answer } = await client.send({ method: "POST", path: KEYS_PATH, body });
+  const key = status === 201 || status === 200 ? (JSON.parse(answer) as { key?: unknown }).key : undefined;
+  if (typeof key !== "string") throw new Error(`bench: POST ${KEYS_PATH} answered ${status}: ${answer.slice(0, 500)}`);
+  return key;
+}
 
 async function main(): Promise<void> {
   if (scenarios.length === 0) throw new Error(`bench: --only matched no scenario; ids: ${SCENARIOS.map((s) => s.id).join(", ")}`);
@@ -63,12 +76,13 @@ async function main(): Promise<void> {
   const outcomes: ScenarioOutcome[] = [];
   try {
     worker = await serveWorker(scriptPath, join(root, "wrangler.toml"));
-    client = new LoadClient(worker.url, settings.concurrency);
+    client = new LoadClient(worker.url, settings.concurrency, { authorization: `Bearer ${worker.adminToken}` });
+    const agentKey = await createAgentKey(client);
     const serverPid = findChildProcess("workerd");
     for (const scenario of scenarios) {
       progress(`${scenario.id}…`);
       const t0 = performance.now();
-      const report = await scenario.run({ root, settings, client, serverPid });
+      const report = await scenario.run({ root, settings, client, agentKey, serverPid });
       outcomes.push({ id: scenario.id, title: scenario.title, seconds: (performance.now() - t0) / 1000, ...report });
     }
   } finally {
@@ -81,7 +95,7 @@ async function main(): Promise<void> {
     workerd: WORKERD_VERSION,
     cpus: cpus().length,
     cpuModel: cpus()[0]?.model ?? "unknown",
-    served: "Miniflare, unsafeDirectSockets (no entry Worker), in-memory KV/D1",
+    served: "Miniflare, unsafeDirectSockets (no entry Worker), local KV/D1/Durable Object/queues in the same workerd",
   };
   console.log(`\ntoolgate bench  ${startedAt.toISOString()}  ${seconds.toFixed(0)} s  node ${environment.node}  workerd ${environment.workerd}  ${environment.cpus} CPUs${settings === QUICK ? "  QUICK" : ""}\n`);
   outcomes.forEach((outcome, i) => console.log(`${formatScenario(i + 1, outcome)}\n`));

@@ -17,7 +17,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { buildBenchWorker } from "./build-worker.ts";
 import { LoadClient, type RequestSpec } from "./load.ts";
-import { BARE_CALL_PATH, ECHO_CALL_BODY, TOOL_CALLS_PATH } from "./requests.ts";
+import { BARE_CALL_PATH, CORE_PIPELINE, ECHO_CALL_BODY, PIPELINE_HEADER, TOOL_CALLS_PATH } from "./requests.ts";
 import { readConfigOptions, serveWorker } from "./serve.ts";
 import { median } from "./stats.ts";
 import { WORKERD_PATH } from "./workerd.ts";
@@ -71,19 +71,21 @@ const configPath = join(root, "wrangler.toml");
 const scriptPath = await buildBenchWorker(root, benchDir);
 const { bindings = {}, compatibilityDate = "", compatibilityFlags = [] } = readConfigOptions(configPath);
 const vars = Object.fromEntries(Object.entries(bindings).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
-const port = await freePort();
-writeFileSync(join(benchDir, "raw.capnp"), capnpConfig(port, compatibilityDate, compatibilityFlags, vars));
 const served = await serveWorker(scriptPath, configPath);
+const port = await freePort();
+// The same token for raw workerd, so one Authorization header works on every target.
+writeFileSync(join(benchDir, "raw.capnp"), capnpConfig(port, compatibilityDate, compatibilityFlags, { ...vars, ADMIN_TOKEN: served.adminToken }));
+const auth = { authorization: `Bearer ${served.adminToken}` };
 const raw = spawn(WORKERD_PATH, ["serve", join(benchDir, "raw.capnp")], { stdio: ["ignore", "ignore", "inherit"] });
-const rawClient = new LoadClient(new URL(`http://127.0.0.1:${port}`), CONCURRENCY);
+const rawClient = new LoadClient(new URL(`http://127.0.0.1:${port}`), CONCURRENCY, auth);
 const targets = [
   { name: "raw workerd serve", client: rawClient },
-  { name: "Miniflare direct socket", client: new LoadClient(served.url, CONCURRENCY) },
-  { name: "Miniflare entry (mf.ready)", client: new LoadClient(served.entryUrl, CONCURRENCY) },
+  { name: "Miniflare direct socket", client: new LoadClient(served.url, CONCURRENCY, auth) },
+  { name: "Miniflare entry (mf.ready)", client: new LoadClient(served.entryUrl, CONCURRENCY, auth) },
 ];
 try {
   await waitUntilServing(rawClient);
-  const requests: RequestSpec[] = [BARE_CALL_PATH, TOOL_CALLS_PATH].map((path) => ({ method: "POST", path, body: ECHO_CALL_BODY }));
+  const requests: RequestSpec[] = [BARE_CALL_PATH, TOOL_CALLS_PATH].map((path) => ({ method: "POST", path, body: ECHO_CALL_BODY, headers: { [PIPELINE_HEADER]: CORE_PIPELINE } }));
   const rps = new Map<string, number[]>();
   for (let round = 0; round <= ROUNDS; round++) {
     for (const { name, client } of targets) {

@@ -11,6 +11,8 @@ export interface RequestSpec {
   /** Path and query, such as `/v1/tools?toolset=bench`. */
   path: string;
   body?: string;
+  /** Extra request headers (the bench Worker picks the pipeline by one, see requests.ts). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface RoundOptions {
@@ -37,22 +39,25 @@ function assertLoopback(origin: URL): void {
 /** A keep-alive connection pool to one loopback origin, sized to the largest concurrency used. */
 export class LoadClient {
   readonly #pool: Pool;
+  readonly #headers: Readonly<Record<string, string>>;
 
-  constructor(origin: URL, connections: number) {
+  /** `headers` go with every request (the bench's Authorization, say). */
+  constructor(origin: URL, connections: number, headers: Readonly<Record<string, string>> = {}) {
     assertLoopback(origin);
     this.#pool = new Pool(origin.origin, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
+    this.#headers = headers;
   }
 
   /** Sends one request and returns the status and body (for checks, not for timing). */
   async send(spec: RequestSpec): Promise<{ status: number; body: string }> {
-    const { statusCode, body } = await this.#pool.request(requestOptions(spec));
+    const { statusCode, body } = await this.#pool.request(this.#requestOptions(spec));
     return { status: statusCode, body: await body.text() };
   }
 
   /** Runs one timed round; a non-2xx answer fails the round, since its timing would be meaningless. */
   async round(spec: RequestSpec, { concurrency, durationMs, maxRequests = DEFAULT_MAX_REQUESTS }: RoundOptions): Promise<RoundResult> {
     const latencies = new Float64Array(maxRequests);
-    const options = requestOptions(spec);
+    const options = this.#requestOptions(spec);
     let issued = 0;
     let done = 0;
     const started = process.hrtime.bigint();
@@ -74,16 +79,13 @@ export class LoadClient {
     return { requests: done, elapsedMs, latenciesMs: latencies.slice(0, done) };
   }
 
+  #requestOptions(spec: RequestSpec) {
+    const headers = { ...(spec.body === undefined ? {} : { "content-type": "application/json" }), ...this.#headers, ...spec.headers };
+    return { method: spec.method, path: spec.path, headers, ...(spec.body === undefined ? {} : { body: spec.body }) };
+  }
+
   /** Closes the pool's connections once in-flight requests finish. */
   close(): Promise<void> {
     return this.#pool.close();
   }
-}
-
-function requestOptions(spec: RequestSpec) {
-  return {
-    method: spec.method,
-    path: spec.path,
-    ...(spec.body === undefined ? {} : { body: spec.body, headers: { "content-type": "application/json" } }),
-  };
 }

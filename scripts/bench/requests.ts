@@ -24,9 +24,22 @@ export const BARE_CALL_PATH = "/__bench/bare-call";
 /** Answers the bytes GET /v1/tools answers, so only the listing's own work differs. */
 export const BARE_TOOLS_PATH = "/__bench/bare-tools";
 /**
- * Same request bytes as POST /v1/tool-calls with one call, run through the core pipeline
- * without the gateway layer (no runBatch, no execute), answering the same JSON shape.
+ * Which app of the bench Worker answers (worker.ts): absent or FULL_PIPELINE, the app as
+ * shipped (`createApp()`: real authentication, rate limiter Durable Object, audit queue);
+ * GATEWAY_PIPELINE, the real gateway layer with authentication, rate limits and audit switched
+ * off; CORE_PIPELINE, the same with the core pipeline alone running the calls
+ * (core-run-calls.ts). A header rather than a path prefix, because rewriting the URL means a
+ * new Request per request, which cost 12-24 us of workerd CPU when measured.
  */
-export const CORE_CALL_PATH = "/__bench/core-call";
+export const PIPELINE_HEADER = "x-bench-pipeline";
+export const FULL_PIPELINE = "full";
+export const GATEWAY_PIPELINE = "gateway";
+export const CORE_PIPELINE = "core";
+
+/** Bench-only: `{"rows": n}`, the number of rows in D1's audit_log. */
+export const AUDIT_COUNT_PATH = "/__bench/audit-count";
+/** Bench-only: `availability.stats()` of the Worker's isolate (src/registry/availability.ts). */
+export const AVAILABILITY_STATS_PATH = "/__bench/availability-stats";
+export const KEYS_PATH = "/v1/keys";
 
 export const JSON_HEADERS = { "content-type": "application/json" } as const;

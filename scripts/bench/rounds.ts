@@ -3,7 +3,7 @@
  * then they take turns, round after round, so drift on a noisy machine (other processes, CPU
  * frequency) hits all of them alike. Compare them round by round (paired), then take medians.
  */
-import type { RequestSpec } from "./load.ts";
+import type { RequestSpec, RoundResult } from "./load.ts";
 import type { BenchContext } from "./scenario.ts";
 import { cpuMs } from "./server-cpu.ts";
 import { percentile } from "./stats.ts";
@@ -23,6 +23,14 @@ export interface ContenderRounds {
   serverCpuUs: number[];
   /** Size of one answer body, from the priming request. */
   bodyBytes: number;
+  /** Every request it sent: the priming one, the warm-up and the timed rounds. */
+  sent: number;
+}
+
+/** Work around each timed round, outside its timing and its CPU reading (an audit count, say). */
+export interface RoundHooks {
+  before?(contender: number, round: number): Promise<void>;
+  after?(contender: number, round: number, result: RoundResult): Promise<void>;
 }
 
 export interface RoundPlan {
@@ -30,6 +38,7 @@ export interface RoundPlan {
   rounds: number;
   roundMs: number;
   warmupMs: number;
+  hooks?: RoundHooks;
 }
 
 /** Runs `plan.rounds` alternating rounds of every contender; throws if one does not answer 200. */
@@ -40,8 +49,8 @@ export async function alternatingRounds(ctx: BenchContext, contenders: readonly 
     // before concurrent requests arrive (workerd warns about promises shared across requests).
     const primed = await ctx.client.send(request);
     if (primed.status !== 200) throw new Error(`bench: ${label} (${request.method} ${request.path}) answered ${primed.status}: ${primed.body.slice(0, 500)}`);
-    await ctx.client.round(request, { concurrency: plan.concurrency, durationMs: plan.warmupMs });
-    results.push({ label, rps: [], p50Ms: [], p99Ms: [], serverCpuUs: [], bodyBytes: Buffer.byteLength(primed.body) });
+    const warmup = await ctx.client.round(request, { concurrency: plan.concurrency, durationMs: plan.warmupMs });
+    results.push({ label, rps: [], p50Ms: [], p99Ms: [], serverCpuUs: [], bodyBytes: Buffer.byteLength(primed.body), sent: 1 + warmup.requests });
   }
   for (let round = 0; round < plan.rounds; round++) {
     // Reverse the order every other round so no contender always follows the same one.
@@ -50,9 +59,12 @@ export async function alternatingRounds(ctx: BenchContext, contenders: readonly 
       const contender = contenders[i];
       const figures = results[i];
       if (contender === undefined || figures === undefined) continue;
+      await plan.hooks?.before?.(i, round);
       const cpuBefore = cpuMs(ctx.serverPid);
       const result = await ctx.client.round(contender.request, { concurrency: plan.concurrency, durationMs: plan.roundMs });
       figures.serverCpuUs[round] = ((cpuMs(ctx.serverPid) - cpuBefore) * 1000) / result.requests;
+      figures.sent += result.requests;
+      await plan.hooks?.after?.(i, round, result);
       figures.rps[round] = (result.requests * 1000) / result.elapsedMs;
       figures.p50Ms[round] = percentile(result.latenciesMs, 50);
       figures.p99Ms[round] = percentile(result.latenciesMs, 99);

@@ -20,8 +20,13 @@ export interface BenchContext {
   /** Absolute project root. */
   root: string;
   settings: BenchSettings;
-  /** Keep-alive client to the bench Worker (scripts/bench/worker.ts) on 127.0.0.1. */
+  /**
+   * Keep-alive client to the bench Worker (scripts/bench/worker.ts) on 127.0.0.1; it sends
+   * `Authorization: Bearer <ADMIN_TOKEN>` unless a request sets its own.
+   */
   client: LoadClient;
+  /** An agent key made at start through POST /v1/keys (every toolset, a limit never reached). */
+  agentKey: string;
   /** The workerd process serving it, for CPU per request; undefined where /proc is missing. */
   serverPid: number | undefined;
 }

@@ -1,6 +1,8 @@
 /**
  * Serves the bench Worker in workerd through Miniflare's API, with the real wrangler.toml's
- * compatibility settings, vars and local (in-memory) KV and D1.
+ * compatibility settings, vars and bindings: local KV and D1 (migrations applied at start),
+ * the RateLimiter Durable Object and the audit queues with their consumer, all as Miniflare
+ * runs them, in the same workerd process as the Worker.
  *
  * Why a direct socket: Miniflare routes every request through its own entry Worker (header
  * rewriting, `cf`, pretty error pages) before the user Worker, and `mf.ready` is the entry's
@@ -11,19 +13,33 @@
  * workerd (noise) and ~1,000 through the entry Worker, which would hide most of the app's cost.
  * `wrangler dev` is worse still: its proxy costs ~3 ms of CPU per request here.
  */
+import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { convertV4MiniflareOptions, Log, LogLevel, Miniflare, type V4WorkerOptions } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 
 const WORKER_NAME = "toolgate-bench";
 
 /** What we take from wrangler.toml: the runtime settings and the bindings, not its `main`. */
-export type ConfigOptions = Pick<V4WorkerOptions, "compatibilityDate" | "compatibilityFlags" | "bindings" | "kvNamespaces" | "d1Databases">;
+export type ConfigOptions = Pick<
+  V4WorkerOptions,
+  "compatibilityDate" | "compatibilityFlags" | "bindings" | "kvNamespaces" | "d1Databases" | "durableObjects" | "queueProducers" | "queueConsumers"
+>;
+
+/**
+ * Limits the bench's load must stay under (both at config.ts's ceiling), so rate-limited calls
+ * never mix into the figures: the limiter still counts every call, it just never refuses one.
+ */
+const BENCH_VARS = { RATE_LIMIT_PER_MINUTE: "1000000", RATE_LIMIT_PER_TOOL_PER_MINUTE: "1000000" };
 
 export interface ServedWorker {
   /** The user Worker's own socket (no Miniflare entry Worker in front). */
   url: URL;
   /** The entry Worker's URL, for comparing what the extra hop costs. */
   entryUrl: URL;
+  /** This run's ADMIN_TOKEN, made up at start: /v1/* wants `Authorization: Bearer <it>`. */
+  adminToken: string;
   dispose(): Promise<void>;
 }
 
@@ -36,9 +52,27 @@ export function readConfigOptions(configPath: string): ConfigOptions {
   return unstable_getMiniflareWorkerOptions(configPath).workerOptions as ConfigOptions;
 }
 
-/** Starts workerd with `scriptPath` as the Worker, using the bindings of `configPath`. */
+/**
+ * The statements of every D1 migration next to `configPath`, in file order. Comments are
+ * dropped first, since they may contain semicolons.
+ */
+function migrationStatements(configPath: string): string[] {
+  const dir = join(dirname(configPath), "migrations");
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(".sql"))
+    .sort()
+    .flatMap((name) => readFileSync(join(dir, name), "utf8").replace(/--[^\n]*/g, "").split(";"))
+    .map((statement) => statement.trim())
+    .filter((statement) => statement !== "");
+}
+
+/**
+ * Starts workerd with `scriptPath` as the Worker, using the bindings of `configPath` and a
+ * random ADMIN_TOKEN that authenticates the bench's requests, and applies the D1 migrations.
+ */
 export async function serveWorker(scriptPath: string, configPath: string): Promise<ServedWorker> {
   const fromConfig = readConfigOptions(configPath);
+  const adminToken = randomBytes(32).toString("base64url");
   // This Miniflare (5.x beta) takes a new options shape; the converter accepts the documented
   // v4 shape, which is also what wrangler's config reader returns.
   const mf = new Miniflare(convertV4MiniflareOptions({
@@ -47,10 +81,14 @@ export async function serveWorker(scriptPath: string, configPath: string): Promi
     scriptPath,
     compatibilityDate: fromConfig.compatibilityDate,
     compatibilityFlags: fromConfig.compatibilityFlags,
-    bindings: fromConfig.bindings,
+    bindings: { ...fromConfig.bindings, ...BENCH_VARS, ADMIN_TOKEN: adminToken },
     kvNamespaces: fromConfig.kvNamespaces,
     d1Databases: fromConfig.d1Databases,
-    // No resourcePersistencePath: KV and D1 live in a temp dir that dispose() deletes.
+    durableObjects: fromConfig.durableObjects,
+    queueProducers: fromConfig.queueProducers,
+    queueConsumers: fromConfig.queueConsumers,
+    // No resourcePersistencePath: KV, D1 and the object's storage live in a temp dir that
+    // dispose() deletes.
     host: "127.0.0.1",
     port: 0,
     unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
@@ -62,7 +100,9 @@ export async function serveWorker(scriptPath: string, configPath: string): Promi
   try {
     const entryUrl = await mf.ready;
     const url = await mf.unsafeGetDirectURL(WORKER_NAME);
-    return { url, entryUrl, dispose: () => mf.dispose() };
+    const db = await mf.getD1Database("DB");
+    await db.batch(migrationStatements(configPath).map((statement) => db.prepare(statement)));
+    return { url, entryUrl, adminToken, dispose: () => mf.dispose() };
   } catch (error) {
     await mf.dispose();
     throw error;

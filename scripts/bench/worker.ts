@@ -4,8 +4,19 @@
  * their work. A bare route is the ceiling (routing, HTTP and body transfer only), so the
  * difference between a route and its bare twin is what the app itself costs.
  *
- * For the gateway layer's figures it also registers `bench_sleep` (sleep-tool.ts) and serves
- * the core pipeline without that layer at CORE_CALL_PATH (core-call.ts).
+ * It holds three apps, picked per request by PIPELINE_HEADER (requests.ts), so each layer's
+ * cost is one app against another in the same isolate:
+ * - full: `createApp()`, exactly as the Worker entry builds it: bearer auth (D1 key lookup
+ *   behind its cache), tool access policy, the RateLimiter Durable Object, the audit queue.
+ * - gateway: the real batch runner, with auth, rate limits and audit switched off
+ *   (core-stages.ts).
+ * - core: as gateway, with the core pipeline alone running calls (core-run-calls.ts).
+ * Every request pays the one header lookup, so all sides pay the same routing cost.
+ *
+ * Like src/index.ts it exports the RateLimiter class and consumes the audit queues, so
+ * Miniflare runs the real Durable Object, queue and consumer, in this same workerd process.
+ * It also registers `bench_sleep` (sleep-tool.ts) and `bench_checked` (checked-tool.ts), and
+ * serves two bench-only reads: the audit_log row count and the availability cache's stats.
  *
  * Bare bodies are captured by replaying the real route once, on the first bare request (the
  * bench's warm-up), because module scope has no env and may not do I/O.
@@ -15,54 +26,98 @@
 /// <reference path="../../worker-configuration.d.ts" />
 import type { ExecutionContext } from "hono";
 import "../../src/registry/tools.gen.ts";
-import { createApp } from "../../src/http/app.ts";
+import { handleAuditQueue } from "../../src/audit/handle-audit-queue.ts";
+import { createApp, type AppOptions } from "../../src/http/app.ts";
+import { availability } from "../../src/registry/availability.ts";
 import { registry } from "../../src/registry/registry.ts";
-import { coreCall } from "./core-call.ts";
-import { BARE_CALL_PATH, BARE_TOOLS_PATH, CORE_CALL_PATH, ECHO_CALL_BODY, TOOL_CALLS_PATH, TOOLS_PATH } from "./requests.ts";
+import { registerCheckedTool } from "./checked-tool.ts";
+import { noCharge, noRecord, setAdminPrincipal } from "./core-stages.ts";
+import { coreRunCalls } from "./core-run-calls.ts";
+import {
+  AUDIT_COUNT_PATH,
+  AVAILABILITY_STATS_PATH,
+  BARE_CALL_PATH,
+  BARE_TOOLS_PATH,
+  CORE_PIPELINE,
+  ECHO_CALL_BODY,
+  GATEWAY_PIPELINE,
+  PIPELINE_HEADER,
+  TOOL_CALLS_PATH,
+  TOOLS_PATH,
+} from "./requests.ts";
 import { registerSleepTool } from "./sleep-tool.ts";
 import { registerSyntheticTools } from "./synthetic-tools.ts";
+
+export { RateLimiter } from "../../src/rate-limit/rate-limiter.ts";
 
 interface Captured {
   body: string;
   contentType: string;
 }
 
-registerSyntheticTools(registry);
-registerSleepTool(registry);
-const app = createApp();
-const captured = new Map<string, Promise<Captured>>();
+/**
+ * The app with `options`, plus the bare routes and the bench-only reads. Every app gets them,
+ * so their route tables are the same size and only the measured stages differ.
+ */
+function benchApp(options: AppOptions): ReturnType<typeof createApp> {
+  const app = createApp(options);
+  const captured = new Map<string, Promise<Captured>>();
 
-/** Runs the real route once per distinct request and keeps its answer; later calls reuse it. */
-function capture(key: string, request: Request, env: Env, ctx: ExecutionContext): Promise<Captured> {
-  let pending = captured.get(key);
-  if (pending === undefined) {
-    pending = (async () => {
-      const response = await app.fetch(request, env, ctx);
-      if (response.status !== 200) throw new Error(`bench: replaying ${request.url} answered ${response.status}: ${await response.text()}`);
-      return { body: await response.text(), contentType: response.headers.get("content-type") ?? "application/json" };
-    })();
-    captured.set(key, pending);
+  /** Runs the real route once per distinct request and keeps its answer; later calls reuse it. */
+  function capture(key: string, request: Request, env: Env, ctx: ExecutionContext): Promise<Captured> {
+    let pending = captured.get(key);
+    if (pending === undefined) {
+      pending = (async () => {
+        const response = await app.fetch(request, env, ctx);
+        if (response.status !== 200) throw new Error(`bench: replaying ${request.url} answered ${response.status}: ${await response.text()}`);
+        return { body: await response.text(), contentType: response.headers.get("content-type") ?? "application/json" };
+      })();
+      captured.set(key, pending);
+    }
+    return pending;
   }
-  return pending;
+
+  // The request body is left unread on purpose: reading and parsing it is part of the pipeline.
+  // Bare routes are outside /v1, so they skip authentication; the replay passes the key on.
+  app.post(BARE_CALL_PATH, async function bareCall(c) {
+    const url = new URL(TOOL_CALLS_PATH, c.req.url);
+    const request = new Request(url, { method: "POST", headers: { "content-type": "application/json", authorization: c.req.header("authorization") ?? "" }, body: ECHO_CALL_BODY });
+    const { body, contentType } = await capture("call", request, c.env, c.executionCtx);
+    return c.body(body, 200, { "content-type": contentType });
+  });
+
+  app.get(BARE_TOOLS_PATH, async function bareTools(c) {
+    const url = new URL(c.req.url);
+    url.pathname = TOOLS_PATH;
+    const request = new Request(url, { headers: { authorization: c.req.header("authorization") ?? "" } });
+    const { body, contentType } = await capture(`tools${url.search}`, request, c.env, c.executionCtx);
+    return c.body(body, 200, { "content-type": contentType });
+  });
+
+  app.get(AUDIT_COUNT_PATH, async function auditCount(c) {
+    const rows = await c.env.DB.prepare("SELECT COUNT(*) AS n FROM audit_log").first<number>("n");
+    return c.json({ rows });
+  });
+
+  app.get(AVAILABILITY_STATS_PATH, function availabilityStats(c) {
+    return c.json(availability.stats());
+  });
+
+  return app;
 }
 
-// The request body is left unread on purpose: reading and parsing it is part of the pipeline.
-app.post(BARE_CALL_PATH, async function bareCall(c) {
-  const url = new URL(TOOL_CALLS_PATH, c.req.url);
-  const request = new Request(url, { method: "POST", headers: { "content-type": "application/json" }, body: ECHO_CALL_BODY });
-  const { body, contentType } = await capture("call", request, c.env, c.executionCtx);
-  return c.body(body, 200, { "content-type": contentType });
-});
-
-app.get(BARE_TOOLS_PATH, async function bareTools(c) {
-  const url = new URL(c.req.url);
-  url.pathname = TOOLS_PATH;
-  const { body, contentType } = await capture(`tools${url.search}`, new Request(url), c.env, c.executionCtx);
-  return c.body(body, 200, { "content-type": contentType });
-});
-
-app.post(CORE_CALL_PATH, coreCall);
+registerSyntheticTools(registry);
+registerSleepTool(registry);
+registerCheckedTool(registry);
+const fullApp = benchApp({});
+const gatewayApp = benchApp({ stages: { chargeCalls: noCharge, recordBatch: noRecord }, authenticate: setAdminPrincipal });
+const coreApp = benchApp({ stages: { runCalls: coreRunCalls, chargeCalls: noCharge, recordBatch: noRecord }, authenticate: setAdminPrincipal });
 
 export default {
-  fetch: app.fetch,
+  fetch(request, env, ctx) {
+    const pipeline = request.headers.get(PIPELINE_HEADER);
+    const app = pipeline === CORE_PIPELINE ? coreApp : pipeline === GATEWAY_PIPELINE ? gatewayApp : fullApp;
+    return app.fetch(request, env, ctx);
+  },
+  queue: (batch, env) => handleAuditQueue(batch, env),
 } satisfies ExportedHandler<Env>;

@@ -14,6 +14,8 @@ export interface AuditedCall {
   finishedAt: number;
 }
 
+const UNRECORDABLE_ARGUMENTS = "[arguments could not be recorded: too deeply nested to redact]";
+
 /** Records every call of a batch; `waitUntil` keeps the work alive after the response. */
 export type RecordBatch = (env: Env, waitUntil: (promise: Promise<unknown>) => void, calls: readonly AuditedCall[], meta: { keyId: string; sessionId: string }) => void;
 
@@ -22,9 +24,15 @@ export const recordBatch: RecordBatch = (env, waitUntil, calls, meta) => {
     (async () => {
       const buffer = new AuditBuffer();
       for (const { rawArguments, outcome, finishedAt } of calls) {
-        buffer.add(
-          await toAuditRecord(outcome, rawArguments, { ...meta, at: finishedAt, ...(outcome.policy === undefined ? {} : { policy: outcome.policy }) }),
-        );
+        const recordMeta = { ...meta, at: finishedAt, ...(outcome.policy === undefined ? {} : { policy: outcome.policy }) };
+        try {
+          buffer.add(await toAuditRecord(outcome, rawArguments, recordMeta));
+        } catch (error) {
+          // Arguments that cannot be redacted or hashed (nested too deep to walk) must not cost
+          // this call, or the batch's other calls, their records: record the call without them.
+          console.error(`audit: arguments of call ${outcome.callId} could not be recorded: ${String(error)}`);
+          buffer.add(await toAuditRecord(outcome, UNRECORDABLE_ARGUMENTS, recordMeta));
+        }
       }
       await buffer.flush(env);
     })(),

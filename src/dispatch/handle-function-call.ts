@@ -155,7 +155,7 @@ export async function dispatchCall(name: string, rawArguments: unknown, context:
     return await finish(entry, context, args, outcome);
   } catch (unexpected) {
     // Only our own bugs land here; the model still gets a well-formed, sanitised error.
-    console.error(`dispatch of '${name}' failed unexpectedly`, unexpected);
+    console.error(`dispatch of '${name}' failed unexpectedly: ${describeThrown(name, unexpected)}`);
     return fail({ kind: "handler_threw", name, detail: describeThrown(name, unexpected), retryable: false });
   }
 

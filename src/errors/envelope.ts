@@ -5,6 +5,7 @@
  * work) and adds the gateway envelope: code, stage, the next thing to do, and whether a retry
  * can help.
  */
+import { sanitizeErrorText } from "../dispatch/sanitize-error.ts";
 import type { ErrorCode, FieldIssue, Stage, ToolFailure } from "./tool-failure.ts";
 
 /** The JSON body of every failed call. */
@@ -31,8 +32,17 @@ function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(2))}s`;
 }
 
-/** Maps a failure to its envelope; exhaustive, so every new failure kind must be mapped. */
+/**
+ * Maps a failure to its envelope. The message is sanitised here, once for every kind, because
+ * several carry text from outside (an upstream's body, a fetch error, a check's exception).
+ */
 export function toEnvelope(failure: ToolFailure): ErrorEnvelope {
+  const envelope = describeFailure(failure);
+  return { ...envelope, error: sanitizeErrorText(envelope.error) };
+}
+
+/** Exhaustive, so a new failure kind does not compile until it is mapped. */
+function describeFailure(failure: ToolFailure): ErrorEnvelope {
   switch (failure.kind) {
     case "malformed_json":
       return {

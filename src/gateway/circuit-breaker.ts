@@ -34,21 +34,26 @@ export class CircuitBreaker {
     return { admitted: true, probe: true };
   }
 
-  succeeded(): void {
+  /**
+   * A call succeeded. Only the probe may close an open circuit: a slow call admitted before the
+   * circuit opened says nothing about the tool now.
+   */
+  succeeded(probe: boolean): void {
+    if (this.#openedAt !== undefined && !probe) return;
     this.#failures = 0;
     this.#openedAt = undefined;
     this.#probing = false;
   }
 
-  failed(settings: BreakerSettings, now: number): void {
+  failed(settings: BreakerSettings, now: number, probe: boolean): void {
     this.#failures += 1;
-    if (this.#probing || this.#failures >= settings.failureThreshold) this.#openedAt = now;
-    this.#probing = false;
+    if (probe || this.#failures >= settings.failureThreshold) this.#openedAt = now;
+    if (probe) this.#probing = false;
   }
 
-  /** A probe that ended without a verdict (the request went away) frees the probe slot. */
-  released(): void {
-    this.#probing = false;
+  /** A call that ended without a verdict (the client went away); a probe frees its slot. */
+  released(probe: boolean): void {
+    if (probe) this.#probing = false;
   }
 
   state(settings: BreakerSettings, now: number): BreakerState {

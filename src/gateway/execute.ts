@@ -143,6 +143,8 @@ export async function execute(entry: ToolEntry, args: Record<string, unknown>, b
     };
   }
   const maxAttempts = Math.max(1, policy.retry.maxAttempts);
+  // Read through a function: the signal changes while we await, which narrowing cannot see.
+  const clientGone = (): boolean => parent?.aborted === true;
   let attempt = 0;
   let run: HandlerRun;
   for (;;) {
@@ -153,14 +155,22 @@ export async function execute(entry: ToolEntry, args: Record<string, unknown>, b
       break;
     }
     run = outcome;
-    if (run.ok || attempt >= maxAttempts || !isRetryable(run.failure, policy.retry) || parent?.aborted === true) break;
+    if (run.ok || attempt >= maxAttempts || !isRetryable(run.failure, policy.retry) || clientGone()) break;
     const wait = Math.max(backoffMs(attempt, policy.retry.backoffBaseMs, policy.random), "retryAfterMs" in run.failure ? (run.failure.retryAfterMs ?? 0) : 0);
     // Retries stay inside the deadline: a wait that would pass it ends the call with this failure.
     if (Date.now() + wait >= policy.deadlineAt) break;
     await sleep(wait, parent);
+    // The client left during the wait: another attempt would repeat side effects for no one.
+    if (clientGone()) break;
   }
-  // A failure that is the caller's, not the tool's, still shows the tool works.
-  if (!run.ok && countsAgainstTool(run.failure, policy.retry)) breaker.failed(policy.breaker, Date.now());
-  else breaker.succeeded();
+  if (clientGone()) {
+    // The client went away, so the handler was aborted: that says nothing about the tool.
+    breaker.released(admission.probe);
+  } else if (!run.ok && countsAgainstTool(run.failure, policy.retry)) {
+    breaker.failed(policy.breaker, Date.now(), admission.probe);
+  } else {
+    // A failure that is the caller's, not the tool's, still shows the tool works.
+    breaker.succeeded(admission.probe);
+  }
   return { run, attempts: attempt };
 }

@@ -57,10 +57,13 @@ export function runBatch(calls: readonly BatchCall[], base: BatchContext, option
   const ready = pending.flatMap((n, i) => (n === 0 ? [i] : [])).sort(byRank);
   let running = 0;
   let settledCount = 0;
+  let expired = false;
 
   return new Promise<CallOutcome[]>((resolve) => {
-    // A lone call's own deadline already stops at the batch deadline (execute takes the nearer
-    // of the two), so it needs no second timer; timers cost real CPU per request in workerd.
+    // A lone call's handler already stops at the batch deadline (execute takes the nearer of
+    // the two), so it gets no second timer, which costs real CPU per request in workerd. The
+    // trade-off: the stages around the handler (our hooks, the availability check with its own
+    // 5 s timeout, storing an oversized result) are bounded only in batches of two or more.
     const timer = count > 1 ? setTimeout(onBatchDeadline, options.batchTimeoutMs) : undefined;
 
     function contextFor(i: number): CallContext {
@@ -99,6 +102,7 @@ export function runBatch(calls: readonly BatchCall[], base: BatchContext, option
 
     function start(i: number): void {
       const call = calls[i] as BatchCall;
+      if (expired) return;
       if (Date.now() >= deadlineAt) {
         // A slot freed at the deadline itself: too late to start.
         onBatchDeadline();
@@ -137,6 +141,8 @@ export function runBatch(calls: readonly BatchCall[], base: BatchContext, option
     }
 
     function onBatchDeadline(): void {
+      if (expired) return;
+      expired = true;
       for (let i = 0; i < count; i++) {
         if (outcomes[i] !== undefined) continue;
         const call = calls[i] as BatchCall;

@@ -32,21 +32,21 @@ export function createUpstreamFetch(tool: string, signal: AbortSignal, settings:
     } catch (error) {
       if (signal.aborted) {
         // The call's deadline (or the client) stopped it: no verdict on the host.
-        breaker.released();
+        breaker.released(admission.probe);
         throw error;
       }
-      breaker.failed(settings, now());
+      breaker.failed(settings, now(), admission.probe);
       const detail = error instanceof Error ? error.message : String(error);
       if (isTimeoutError(error)) throw new ToolFailureError({ kind: "own_timeout", name: tool, detail: `${host}: ${detail}`, retryable: true });
       throw new ToolFailureError({ kind: "network", name: tool, host, detail });
     }
     if (RETRYABLE_STATUSES.has(response.status)) {
-      breaker.failed(settings, now());
+      breaker.failed(settings, now(), admission.probe);
       const detail = (await response.text().catch(() => "")).slice(0, 300);
       const wait = retryAfterMs(response.headers.get("retry-after"), now());
       throw new ToolFailureError({ kind: "upstream", name: tool, status: response.status, detail, ...(wait === undefined ? {} : { retryAfterMs: wait }) });
     }
-    breaker.succeeded();
+    breaker.succeeded(admission.probe);
     return response;
   };
 }

@@ -71,7 +71,12 @@ export class RateLimiter extends DurableObject<Env> {
   /** Time until one more call fits: the previous window's share decays linearly. */
   #retryAfter(counter: Counter, request: BucketRequest, now: number): number {
     const untilNextWindow = counter.windowStart + request.windowMs - now;
-    if (counter.current + 1 > request.limit || counter.previous === 0) return Math.max(1, untilNextWindow);
+    if (counter.current + 1 > request.limit) {
+      // This window's calls become the next window's "previous", still counted at nearly full
+      // weight when it starts: wait until enough of that weight has decayed.
+      return Math.max(1, untilNextWindow + Math.ceil((request.windowMs * (counter.current + 1 - request.limit)) / counter.current));
+    }
+    if (counter.previous === 0) return Math.max(1, untilNextWindow);
     // Solve current + previous * (1 - (t - start)/window) + 1 <= limit for t.
     const excess = counter.current + 1 + counter.previous * (1 - (now - counter.windowStart) / request.windowMs) - request.limit;
     return Math.max(1, Math.ceil((excess / counter.previous) * request.windowMs));

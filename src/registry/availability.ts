@@ -13,6 +13,7 @@
  * Concurrent requests share one run of a due check. A check that throws, or that outlives its
  * own short timeout, counts as unavailable.
  */
+import { sanitizeErrorText } from "../dispatch/sanitize-error.ts";
 import { availabilityKey } from "../storage/keys.ts";
 import type { AvailabilityCheck, ToolEntry } from "./types.ts";
 
@@ -156,7 +157,8 @@ async function probe(check: AvailabilityCheck, env: Env): Promise<{ available: b
     const ok = Boolean(await withTimeout(Promise.resolve().then(() => check(env)), CHECK_TIMEOUT_MS));
     return { available: ok, reason: "its availability check returned false" };
   } catch (error) {
-    return { available: false, reason: `its availability check failed: ${error instanceof Error ? error.message : String(error)}` };
+    // The reason is shown to keys and stored in KV: no credentials, no markup, bounded.
+    return { available: false, reason: sanitizeErrorText(`its availability check failed: ${error instanceof Error ? error.message : String(error)}`) };
   }
 }
 

@@ -23,6 +23,9 @@ export type CreateToolsetOutcome =
 export function kvToolsetLookup(kv: KVNamespace): CustomToolsetLookup {
   const seen = new Map<string, Promise<StaticToolset | undefined>>();
   return (name) => {
+    // No custom toolset can have another name, and KV refuses keys over 512 bytes with an
+    // exception: an odd name from a request must answer "unknown toolset", not a 500.
+    if (!TOOL_NAME_PATTERN.test(name)) return Promise.resolve(undefined);
     let found = seen.get(name);
     if (found === undefined) {
       found = kv.get<CustomToolsetRecord>(customToolsetKey(name), "json").then((record) => record ?? undefined);
@@ -68,6 +71,7 @@ export async function createCustomToolset(kv: KVNamespace, name: string, input: 
 
 /** Deletes a custom toolset; returns false when there was none of that name. */
 export async function deleteCustomToolset(kv: KVNamespace, name: string): Promise<boolean> {
+  if (!TOOL_NAME_PATTERN.test(name)) return false;
   const key = customToolsetKey(name);
   if ((await kv.get(key)) === null) return false;
   await kv.delete(key);

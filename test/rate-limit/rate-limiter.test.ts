@@ -21,7 +21,10 @@ describe("RateLimiter", () => {
     const at = 120_000 + 10_000;
     const verdicts = await stub.consume([[bucket(3)], [bucket(3)], [bucket(3)], [bucket(3)]], at);
     expect(verdicts.map((v) => v.allowed)).toEqual([true, true, true, false]);
-    expect(verdicts[3]).toEqual({ allowed: false, bucket: "key", limit: 3, retryAfterMs: 50_000 });
+    // 50 s to the next window, then a third of it for the 3 calls carried over to decay by one.
+    expect(verdicts[3]).toEqual({ allowed: false, bucket: "key", limit: 3, retryAfterMs: 70_000 });
+    const retried = await stub.consume([[bucket(3)]], at + 70_000);
+    expect(retried[0]?.allowed).toBe(true);
   });
 
   it("slides: the previous window's calls count in proportion to their overlap", async () => {

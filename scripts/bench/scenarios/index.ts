@@ -4,20 +4,24 @@
  * it here.
  */
 import type { Scenario } from "../scenario.ts";
+import { availabilityCache } from "./availability-cache.ts";
 import { batchParallelism } from "./batch-parallelism.ts";
 import { batchThroughput } from "./batch-throughput.ts";
 import { bundleSize } from "./bundle-size.ts";
 import { callThroughput } from "./call-throughput.ts";
 import { definitionsInProcess } from "./definitions-in-process.ts";
+import { fullOverhead } from "./full-overhead.ts";
 import { gatewayOverhead } from "./gateway-overhead.ts";
 import { toolsListing } from "./tools-listing.ts";
 
 export const SCENARIOS: readonly Scenario[] = [
   callThroughput,
   gatewayOverhead,
+  fullOverhead,
   batchThroughput,
   batchParallelism,
   toolsListing,
+  availabilityCache,
   definitionsInProcess,
   bundleSize,
 ];

@@ -1,0 +1,47 @@
+/**
+ * Reads the bench Worker's audit_log row count (AUDIT_COUNT_PATH), and waits for the audit
+ * queue to deliver: records reach D1 only after the queue's consumer runs, which Miniflare
+ * does after up to max_batch_timeout (1 s in wrangler.toml) or 100 messages.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import type { LoadClient } from "./load.ts";
+import { AUDIT_COUNT_PATH } from "./requests.ts";
+
+const POLL_MS = 200;
+/** Longer than the queue's 1 s batch timeout, so "no new rows" means the queue is idle. */
+const QUIET_MS = 1_500;
+
+/** Rows in audit_log now. */
+export async function auditRows(client: LoadClient): Promise<number> {
+  const { status, body } = await client.send({ method: "GET", path: AUDIT_COUNT_PATH });
+  const rows = status === 200 ? (JSON.parse(body) as { rows?: unknown }).rows : undefined;
+  if (typeof rows !== "number") throw new Error(`bench: ${AUDIT_COUNT_PATH} answered ${status}: ${body.slice(0, 300)}`);
+  return rows;
+}
+
+/** The row count once it has not moved for QUIET_MS (earlier audited requests all delivered). */
+export async function settledAuditRows(client: LoadClient): Promise<number> {
+  let rows = await auditRows(client);
+  let stableSince = performance.now();
+  while (performance.now() - stableSince < QUIET_MS) {
+    await sleep(POLL_MS);
+    const now = await auditRows(client);
+    if (now !== rows) stableSince = performance.now();
+    rows = now;
+  }
+  return rows;
+}
+
+/**
+ * Polls until audit_log holds at least `expected` rows or `timeoutMs` passes; returns the last
+ * count and how long the wait took.
+ */
+export async function drainAuditRows(client: LoadClient, expected: number, timeoutMs: number): Promise<{ rows: number; waitedMs: number }> {
+  const t0 = performance.now();
+  let rows = await auditRows(client);
+  while (rows < expected && performance.now() - t0 < timeoutMs) {
+    await sleep(POLL_MS);
+    rows = await auditRows(client);
+  }
+  return { rows, waitedMs: performance.now() - t0 };
+}

@@ -1,0 +1,145 @@
+/**
+ * What authentication, the tool access policy, rate limits and audit cost a single call: POST
+ * /v1/tool-calls with one echo call through the full app (`createApp()`, as shipped) against
+ * the core app (core pipeline, none of those stages). The full app is measured twice: with the
+ * ADMIN_TOKEN (a digest compare, no policy) and with an agent key made through POST /v1/keys
+ * (D1 lookup behind the 10 s key cache, then the access policy on every call).
+ *
+ * Both full variants charge the real RateLimiter Durable Object and send audit records to the
+ * real queue, whose consumer writes them to D1. Miniflare runs all three in the same workerd
+ * process as the Worker, so their CPU is in "workerd CPU us/req"; in production they are not
+ * this Worker's CPU. Audit rows are counted before and after each full round, then the queue is
+ * waited on (bounded) until every call of the scenario has its row. Target (issue 4): each full
+ * variant keeps at least 0.8x the core pipeline's requests/s.
+ */
+import { auditRows, drainAuditRows, settledAuditRows } from "../audit-rows.ts";
+import type { RequestSpec } from "../load.ts";
+import { CORE_PIPELINE, ECHO_CALL_BODY, FULL_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH } from "../requests.ts";
+import { alternatingRounds, paired, perRound, type ContenderRounds } from "../rounds.ts";
+import type { BenchContext, Scenario } from "../scenario.ts";
+import { median } from "../stats.ts";
+
+const MIN_RATIO = 0.8;
+/** How long the queue may take, after the last round, to deliver every record. */
+const DRAIN_TIMEOUT_MS = 20_000;
+
+/** Sends `request` once; throws unless it answered 200 with every call ok (not rate limited, say). */
+async function assertCallsOk(ctx: BenchContext, label: string, request: RequestSpec): Promise<void> {
+  const { status, body } = await ctx.client.send(request);
+  const results = status === 200 ? (JSON.parse(body) as { results?: { status?: string }[] }).results : undefined;
+  if (results === undefined || results.some((r) => r.status !== "ok")) throw new Error(`bench: ${label} answered ${status}: ${body.slice(0, 500)}`);
+}
+
+export const fullOverhead: Scenario = {
+  id: "full-overhead",
+  title: "POST /v1/tool-calls, one echo call, full app (auth, policy, rate limits, audit) vs the core pipeline",
+  async run(ctx) {
+    const { concurrency, rounds, roundMs, warmupMs } = ctx.settings;
+    const contenders: { label: string; request: RequestSpec }[] = [
+      { label: "full, admin token", request: { method: "POST", path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY, headers: { [PIPELINE_HEADER]: FULL_PIPELINE } } },
+      {
+        label: "full, agent key",
+        request: { method: "POST", path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY, headers: { [PIPELINE_HEADER]: FULL_PIPELINE, authorization: `Bearer ${ctx.agentKey}` } },
+      },
+      { label: "core", request: { method: "POST", path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY, headers: { [PIPELINE_HEADER]: CORE_PIPELINE } } },
+    ];
+    const isFull = (i: number) => i < 2;
+
+    const rowsBefore = await settledAuditRows(ctx.client);
+    // Requests outside the rounds that the full app audits.
+    let auditedChecks = 0;
+    for (const [i, { label, request }] of contenders.entries()) {
+      await assertCallsOk(ctx, label, request);
+      if (isFull(i)) auditedChecks += 1;
+    }
+
+    // Rows written during each full round, per second of it (the queue delivers in batches, so
+    // a round also collects the tail of the one before).
+    const rowsPerS: number[][] = [[], []];
+    const callsPerS: number[][] = [[], []];
+    let mark = { rows: 0, at: 0 };
+    const figures = await alternatingRounds(ctx, contenders, {
+      concurrency,
+      rounds,
+      roundMs,
+      warmupMs,
+      hooks: {
+        async before(i) {
+          if (isFull(i)) mark = { rows: await auditRows(ctx.client), at: performance.now() };
+        },
+        async after(i, _round, result) {
+          if (!isFull(i)) return;
+          const rows = await auditRows(ctx.client);
+          const seconds = (performance.now() - mark.at) / 1000;
+          rowsPerS[i]?.push((rows - mark.rows) / seconds);
+          callsPerS[i]?.push(result.requests / seconds);
+        },
+      },
+    });
+    const [admin, agent, core] = figures;
+    if (admin === undefined || agent === undefined || core === undefined) throw new Error("bench: full-overhead lost a contender");
+    for (const { label, request } of contenders.slice(0, 2)) {
+      await assertCallsOk(ctx, `${label} (after the rounds)`, request);
+      auditedChecks += 1;
+    }
+
+    // Every full-app request carried one call, hence one audit record; the core app audits none.
+    const expected = rowsBefore + admin.sent + agent.sent + auditedChecks;
+    const drained = await drainAuditRows(ctx.client, expected, DRAIN_TIMEOUT_MS);
+    const written = drained.rows - rowsBefore;
+    const calls = expected - rowsBefore;
+
+    const row = (figures: ContenderRounds, i: number) => {
+      const vsCore = median(paired(figures.rps, core.rps, (f, c) => f / c));
+      const cpuVsCore = median(paired(core.serverCpuUs, figures.serverCpuUs, (c, f) => c / f));
+      return {
+        label: figures.label,
+        values: {
+          rps: median(figures.rps),
+          p50: median(figures.p50Ms),
+          p99: median(figures.p99Ms),
+          vsCore,
+          cpuUs: median(figures.serverCpuUs),
+          cpuVsCore,
+          auditRowsPerS: median(rowsPerS[i] ?? []),
+          auditVsCalls: median(paired(rowsPerS[i] ?? [], callsPerS[i] ?? [], (r, c) => r / c)),
+        },
+        note: `req/s per round ${figures.rps.map((r) => r.toFixed(0)).join(" ")}`,
+        perRound: { ...perRound(figures), auditRowsPerS: rowsPerS[i] ?? [] },
+      };
+    };
+    const rows = [row(admin, 0), row(agent, 1), row(core, 2)];
+    const ratioCheck = (r: (typeof rows)[number], what: string) => ({
+      label: `single-call throughput, full app (${what}) vs core pipeline`,
+      target: `>= ${MIN_RATIO.toFixed(2)}x`,
+      actual: `${r.values.vsCore.toFixed(2)}x`,
+      pass: r.values.vsCore >= MIN_RATIO,
+    });
+    const [adminRow, agentRow] = rows;
+    if (adminRow === undefined || agentRow === undefined) throw new Error("bench: full-overhead lost a row");
+    return {
+      method: `${PIPELINE_HEADER} picks the app; ${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; x core = median of per-round req/s ratios; CPU x core = core CPU/req over this one's; audit rows/s = audit_log rows written during the round per second (x calls: over the round's calls/s); then ${(drained.waitedMs / 1000).toFixed(1)} s waiting for the queue: ${written} rows for ${calls} calls`,
+      columns: [
+        { key: "rps", header: "req/s", digits: 0 },
+        { key: "p50", header: "p50 ms", digits: 2 },
+        { key: "p99", header: "p99 ms", digits: 2 },
+        { key: "vsCore", header: "x core", digits: 2 },
+        { key: "cpuUs", header: "workerd CPU us/req", digits: 0 },
+        { key: "cpuVsCore", header: "CPU x core", digits: 2 },
+        { key: "auditRowsPerS", header: "audit rows/s", digits: 0 },
+        { key: "auditVsCalls", header: "x calls", digits: 2 },
+      ],
+      rows,
+      checks: [
+        ratioCheck(adminRow, "admin token"),
+        ratioCheck(agentRow, "agent key"),
+        {
+          label: `audit rows in D1 for the full app's calls, queue drained within ${DRAIN_TIMEOUT_MS / 1000} s`,
+          target: "== calls",
+          actual: `${written}/${calls} (${median([...rowsPerS[0] ?? [], ...rowsPerS[1] ?? []]).toFixed(0)} rows/s in rounds)`,
+          pass: written === calls,
+        },
+      ],
+    };
+  },
+};
