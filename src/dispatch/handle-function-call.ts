@@ -202,7 +202,10 @@ async function observe(outcome: CallOutcome, args: Record<string, unknown>, cont
 export function settleUnrun(name: string, rawArguments: unknown, context: CallContext, failure: ToolFailure): Promise<CallOutcome> {
   const parsed = parseArguments(rawArguments);
   const args = parsed.ok ? parsed.args : {};
-  const outcome = failureOutcome(name, context.callId, failure, { started: Date.now(), attempts: 0, coercions: [], args, policy: undefined });
+  // The key's decision is cached per request, so the audit log can name it for unrun calls too.
+  const decision = context.access?.decide(name);
+  const policy = decision === undefined ? undefined : { decision: decision.allowed ? ("allow" as const) : ("deny" as const), rule: decision.rule };
+  const outcome = failureOutcome(name, context.callId, failure, { started: Date.now(), attempts: 0, coercions: [], args, policy });
   return observe(outcome, args, context);
 }
 

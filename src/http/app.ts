@@ -47,9 +47,16 @@ export function createApp(options: AppOptions = {}): OpenAPIHono<AppEnv> {
     },
   });
 
+  // One bodyLimit middleware per configured size, built once rather than per request.
+  const limiters = new Map<number, MiddlewareHandler<AppEnv>>();
   app.use("/v1/*", async function limitBody(c, next) {
     const { maxBodyBytes } = loadConfig(c.env);
-    return bodyLimit({ maxSize: maxBodyBytes, onError: (ctx) => failureResponse(ctx, { kind: "payload_too_large", limitBytes: maxBodyBytes }) })(c, next);
+    let limiter = limiters.get(maxBodyBytes);
+    if (limiter === undefined) {
+      limiter = bodyLimit({ maxSize: maxBodyBytes, onError: (ctx) => failureResponse(ctx, { kind: "payload_too_large", limitBytes: maxBodyBytes }) });
+      limiters.set(maxBodyBytes, limiter);
+    }
+    return limiter(c, next);
   });
 
   // Every /v1 route needs a key; /, /health, /openapi.json and /docs stay public.

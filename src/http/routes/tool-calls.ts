@@ -85,49 +85,49 @@ const REAL_STAGES: BatchStages = { runCalls: runBatch, chargeCalls, recordBatch 
 export const toolCallsRoutes = (stages: Partial<BatchStages> = {}) => {
   const { runCalls, chargeCalls: charge, recordBatch: record } = { ...REAL_STAGES, ...stages };
   return new OpenAPIHono<AppEnv>().openapi(postToolCalls, async (c) => {
-  const body = c.req.valid("json");
-  const config = loadConfig(c.env);
-  if (body.tool_calls.length > config.maxToolCalls) {
-    return failureResponse(c, { kind: "too_many_calls", count: body.tool_calls.length, limit: config.maxToolCalls }) as never;
-  }
-  const maxParallel = body.max_parallel_calls ?? config.maxParallelCalls;
-  if (maxParallel > config.maxParallelCallsCap) {
-    return failureResponse(c, {
-      kind: "invalid_request",
-      issues: [{ path: "max_parallel_calls", message: `at most ${config.maxParallelCallsCap} (MAX_PARALLEL_CALLS_CAP), got ${maxParallel}` }],
-    }) as never;
-  }
-  let allowedTools: { toolset: string; names: ReadonlySet<string> } | undefined;
-  if (body.toolset !== undefined) {
-    const names = await resolveToolset(body.toolset, toolsetLookupOf(c));
-    if (names === undefined) return failureResponse(c, { kind: "unknown_toolset", name: body.toolset }) as never;
-    allowedTools = { toolset: body.toolset, names: new Set(names) };
-  }
-  const sessionId = body.session_id ?? crypto.randomUUID();
-  const calls = body.tool_calls.map(normalizeCall);
-  const principal = c.get("principal");
-  const access = await accessOf(c);
-  // Only calls that will reach their handler's stage count against the key's rate limits.
-  const chargeable = calls.map((call) =>
-    registry.has(call.name) && access.decide(call.name).allowed && (allowedTools === undefined || allowedTools.names.has(call.name)) ? call.name : undefined,
-  );
-  const refusals = await charge(c.env, principal, chargeable, config);
-  const finishedAt: number[] = [];
-  const outcomes = await runCalls(
-    calls,
-    {
-      sessionId,
-      env: c.env,
-      signal: c.req.raw.signal,
-      waitUntil: waitUntilOf(c),
-      access,
-      ...(allowedTools === undefined ? {} : { allowedTools }),
-    },
-    { maxParallel, batchTimeoutMs: config.batchTimeoutMs, refusals, onOutcome: (_outcome, i) => (finishedAt[i] = Date.now()) },
-  );
-  const audited = calls.map((call, i) => ({ rawArguments: call.arguments, outcome: outcomes[i] ?? missing(call.id), finishedAt: finishedAt[i] ?? Date.now() }));
-  record(c.env, waitUntilOf(c), audited, { keyId: principal.keyId, sessionId });
-  return c.json({ session_id: sessionId, results: calls.map((call, i) => toCallResult(call, outcomes[i] ?? missing(call.id))) }, 200);
+    const body = c.req.valid("json");
+    const config = loadConfig(c.env);
+    if (body.tool_calls.length > config.maxToolCalls) {
+      return failureResponse(c, { kind: "too_many_calls", count: body.tool_calls.length, limit: config.maxToolCalls }) as never;
+    }
+    const maxParallel = body.max_parallel_calls ?? config.maxParallelCalls;
+    if (maxParallel > config.maxParallelCallsCap) {
+      return failureResponse(c, {
+        kind: "invalid_request",
+        issues: [{ path: "max_parallel_calls", message: `at most ${config.maxParallelCallsCap} (MAX_PARALLEL_CALLS_CAP), got ${maxParallel}` }],
+      }) as never;
+    }
+    let allowedTools: { toolset: string; names: ReadonlySet<string> } | undefined;
+    if (body.toolset !== undefined) {
+      const names = await resolveToolset(body.toolset, toolsetLookupOf(c));
+      if (names === undefined) return failureResponse(c, { kind: "unknown_toolset", name: body.toolset }) as never;
+      allowedTools = { toolset: body.toolset, names: new Set(names) };
+    }
+    const sessionId = body.session_id ?? crypto.randomUUID();
+    const calls = body.tool_calls.map(normalizeCall);
+    const principal = c.get("principal");
+    const access = await accessOf(c);
+    // Only calls that will reach their handler's stage count against the key's rate limits.
+    const chargeable = calls.map((call) =>
+      registry.has(call.name) && access.decide(call.name).allowed && (allowedTools === undefined || allowedTools.names.has(call.name)) ? call.name : undefined,
+    );
+    const refusals = await charge(c.env, principal, chargeable, config);
+    const finishedAt: number[] = [];
+    const outcomes = await runCalls(
+      calls,
+      {
+        sessionId,
+        env: c.env,
+        signal: c.req.raw.signal,
+        waitUntil: waitUntilOf(c),
+        access,
+        ...(allowedTools === undefined ? {} : { allowedTools }),
+      },
+      { maxParallel, batchTimeoutMs: config.batchTimeoutMs, refusals, onOutcome: (_outcome, i) => (finishedAt[i] = Date.now()) },
+    );
+    const audited = calls.map((call, i) => ({ rawArguments: call.arguments, outcome: outcomes[i] ?? missing(call.id), finishedAt: finishedAt[i] ?? Date.now() }));
+    record(c.env, waitUntilOf(c), audited, { keyId: principal.keyId, sessionId });
+    return c.json({ session_id: sessionId, results: calls.map((call, i) => toCallResult(call, outcomes[i] ?? missing(call.id))) }, 200);
   });
 };
 
