@@ -31,6 +31,13 @@ export const rateCounterKey = (bucket: string): string => `rate:${bucket}`;
 
 export class RateLimiter extends DurableObject<Env> {
   /**
+   * The object's own copy of its counters: a Durable Object is the only writer of its storage,
+   * so after the first read of a bucket its memory is authoritative and storage only needs the
+   * writes (which keep the counts across eviction and restarts).
+   */
+  readonly #counters = new Map<string, Counter>();
+
+  /**
    * Charges each call's buckets if all of them have room, in order; a call that would pass a
    * limit is refused and charges nothing. One round trip covers a whole batch.
    */
@@ -48,6 +55,7 @@ export class RateLimiter extends DurableObject<Env> {
       buckets.forEach((request, i) => {
         const counter = counters[i] as Counter;
         counter.current += 1;
+        this.#counters.set(request.bucket, counter);
         this.ctx.storage.kv.put(rateCounterKey(request.bucket), counter);
       });
       return { allowed: true };
@@ -56,7 +64,7 @@ export class RateLimiter extends DurableObject<Env> {
 
   #roll(request: BucketRequest, now: number): Counter {
     const windowStart = Math.floor(now / request.windowMs) * request.windowMs;
-    const stored = this.ctx.storage.kv.get<Counter>(rateCounterKey(request.bucket));
+    const stored = this.#counters.get(request.bucket) ?? this.ctx.storage.kv.get<Counter>(rateCounterKey(request.bucket));
     if (stored === undefined) return { windowStart, current: 0, previous: 0 };
     if (stored.windowStart === windowStart) return stored;
     const previous = stored.windowStart === windowStart - request.windowMs ? stored.current : 0;
