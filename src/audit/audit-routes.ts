@@ -4,7 +4,7 @@
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Principal } from "../auth/principal.ts";
-import { failureResponse, type RequestIssue } from "../http/request-failure.ts";
+import { failureResponse, validationHook, type RequestIssue } from "../http/request-failure.ts";
 import { errorResponses } from "../http/schemas.ts";
 import { AUDIT_STATUSES } from "./audit-record.ts";
 import { decodeCursor, encodeCursor, parseTimeParam, TIME_PARAM_HINT } from "./audit-params.ts";
@@ -99,10 +99,7 @@ const badRange: RequestIssue = { path: "since", message: "must be before until" 
 
 export const auditRoutes = new OpenAPIHono<AuditEnv>({
   // Set here as well as on the app, so the routes answer the same 400 wherever they are mounted.
-  defaultHook: (result, c) => {
-    if (result.success) return undefined;
-    return failureResponse(c, { kind: "invalid_request", issues: result.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message })) });
-  },
+  defaultHook: validationHook,
 })
   .openapi(listRoute, async (c) => {
     const principal = principalOf(c.get("principal"));

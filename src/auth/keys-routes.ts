@@ -3,7 +3,7 @@
  * `authenticate()`, which sets the principal that `requireRole` checks.
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { failureResponse, type RequestIssue } from "../http/request-failure.ts";
+import { failureResponse, validationHook, type RequestIssue } from "../http/request-failure.ts";
 import { errorResponses } from "../http/schemas.ts";
 import { kvToolsetLookup } from "../toolsets/custom-toolsets.ts";
 import { resolveToolset } from "../toolsets/resolve.ts";
@@ -63,11 +63,7 @@ const revokeKey = createRoute({
 
 export const keysRoutes = new OpenAPIHono<AuthEnv>({
   // Same mapping as the app's own hook, so the sub-app answers alike wherever it is mounted.
-  defaultHook: (result, c) => {
-    if (result.success) return undefined;
-    const issues = result.error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
-    return failureResponse(c, { kind: "invalid_request", issues });
-  },
+  defaultHook: validationHook,
 });
 
 keysRoutes.use("/v1/keys", requireRole("admin"));

@@ -7,7 +7,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { MiddlewareHandler } from "hono";
 import { ConfigError, loadConfig } from "../config/config.ts";
-import { failureResponse, type RequestIssue } from "./request-failure.ts";
+import { failureResponse, validationHook } from "./request-failure.ts";
 import { auditRoutes } from "../audit/audit-routes.ts";
 import { authenticate } from "../auth/authenticate.ts";
 import { keysRoutes } from "../auth/keys-routes.ts";
@@ -18,15 +18,6 @@ import { toolCallsRoutes, type BatchStages } from "./routes/tool-calls.ts";
 import { toolsRoutes } from "./routes/tools.ts";
 import { toolsetsRoutes } from "./routes/toolsets.ts";
 import type { AppEnv } from "./types.ts";
-
-interface ZodLikeIssue {
-  path: readonly PropertyKey[];
-  message: string;
-}
-
-function toRequestIssues(issues: readonly ZodLikeIssue[]): RequestIssue[] {
-  return issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
-}
 
 export interface AppOptions {
   /**
@@ -41,10 +32,7 @@ export interface AppOptions {
 /** Builds the application; the Worker entry and the benchmark Worker both mount it. */
 export function createApp(options: AppOptions = {}): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
-    defaultHook: (result, c) => {
-      if (!result.success) return failureResponse(c, { kind: "invalid_request", issues: toRequestIssues(result.error.issues) });
-      return undefined;
-    },
+    defaultHook: validationHook,
   });
 
   // One bodyLimit middleware per configured size, built once rather than per request.

@@ -91,3 +91,18 @@ export function failureResponse(c: Context, failure: RequestFailure): Response {
   }
   return c.json(body, status);
 }
+
+/** Zod's issue shape, as much of it as a request error needs. */
+interface ValidationIssue {
+  path: readonly PropertyKey[];
+  message: string;
+}
+
+/**
+ * The defaultHook of every OpenAPIHono app: a request that fails its route's zod schema gets
+ * INVALID_REQUEST naming each field, never Hono's default answer.
+ */
+export function validationHook(result: { success: true } | { success: false; error: { issues: readonly ValidationIssue[] } }, c: Context): Response | undefined {
+  if (result.success) return undefined;
+  return failureResponse(c, { kind: "invalid_request", issues: result.error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message })) });
+}
