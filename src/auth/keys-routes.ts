@@ -10,7 +10,7 @@ import { resolveToolset } from "../toolsets/resolve.ts";
 import type { AuthEnv } from "./auth-env.ts";
 import { keyCache } from "./key-cache.ts";
 import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from "./key-store.ts";
-import { ApiKeySchema, authErrorResponses, CreatedKeySchema, CreateKeyBody, KeyIdParam, toWire } from "./keys-schemas.ts";
+import { ApiKeySchema, CreatedKeySchema, CreateKeyBody, KeyIdParam, toWire } from "./keys-schemas.ts";
 import { requireRole } from "./require-role.ts";
 
 const createKey = createRoute({
@@ -21,8 +21,7 @@ const createKey = createRoute({
   request: { body: { required: true, content: { "application/json": { schema: CreateKeyBody } } } },
   responses: {
     201: { description: "Created: the key and its record.", content: { "application/json": { schema: CreatedKeySchema } } },
-    ...authErrorResponses,
-    ...errorResponses(400, 413, 415),
+    ...errorResponses(400, 403, 413, 415),
   },
 });
 
@@ -32,7 +31,7 @@ const listKeys = createRoute({
   summary: "List API keys, revoked ones included",
   responses: {
     200: { description: "Every key, oldest first; never a key or its digest.", content: { "application/json": { schema: z.object({ keys: z.array(ApiKeySchema) }) } } },
-    ...authErrorResponses,
+    ...errorResponses(403),
   },
 });
 
@@ -43,8 +42,7 @@ const getKey = createRoute({
   request: { params: KeyIdParam },
   responses: {
     200: { description: "The key's record.", content: { "application/json": { schema: ApiKeySchema } } },
-    ...authErrorResponses,
-    ...errorResponses(404),
+    ...errorResponses(403, 404),
   },
 });
 
@@ -56,8 +54,7 @@ const revokeKey = createRoute({
   request: { params: KeyIdParam },
   responses: {
     204: { description: "Revoked." },
-    ...authErrorResponses,
-    ...errorResponses(404),
+    ...errorResponses(403, 404),
   },
 });
 

@@ -1,6 +1,5 @@
 /** Wire shapes of the admin keys API: the request bodies it validates and the records it returns. */
 import { z } from "@hono/zod-openapi";
-import { ErrorBodySchema } from "../http/schemas.ts";
 import type { ApiKeyRecord } from "./key-store.ts";
 import { ROLES } from "./principal.ts";
 
@@ -61,14 +60,6 @@ export const CreatedKeySchema = ApiKeySchema.extend({
 }).openapi("CreatedApiKey");
 
 export const KeyIdParam = z.object({ id: z.string().openapi({ example: "0b6f7c8e-3c1d-4f7a-9a55-2f4c1e0d9b21" }) });
-
-const errorContent = { "application/json": { schema: ErrorBodySchema } };
-
-/** 401 and 403, which every admin route can give (schemas.ts's errorResponses has no entries for them). */
-export const authErrorResponses = {
-  401: { description: "No key, a malformed Authorization header, or an unknown or revoked key.", content: errorContent },
-  403: { description: "The key's role may not use this route.", content: errorContent },
-};
 
 /** The API's view of a stored key. */
 export function toWire(record: ApiKeyRecord): z.infer<typeof ApiKeySchema> {

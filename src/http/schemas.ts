@@ -12,17 +12,25 @@ export const ErrorBodySchema = z
 
 const errorContent = { "application/json": { schema: ErrorBodySchema } };
 
-/** The error responses a route can give, for its OpenAPI entry. */
-export function errorResponses<const S extends readonly (400 | 404 | 409 | 413 | 415)[]>(...statuses: S) {
-  const text: Record<400 | 404 | 409 | 413 | 415, string> = {
-    400: "The request is malformed or a field is invalid; `issues` names each field.",
-    404: "The named resource does not exist.",
-    409: "The request conflicts with an existing resource.",
-    413: "The body or the batch is over its limit.",
-    415: "The body is not sent as application/json.",
-  };
-  return Object.fromEntries(statuses.map((s) => [s, { description: text[s], content: errorContent }])) as {
-    [K in S[number]]: { description: string; content: typeof errorContent };
+type ErrorStatus = 400 | 403 | 404 | 409 | 413 | 415;
+
+const ERROR_TEXT: Record<401 | ErrorStatus, string> = {
+  400: "The request is malformed or a field is invalid; `issues` names each field.",
+  401: "No key, a malformed Authorization header, or an unknown or revoked key.",
+  403: "The key's role may not use this route.",
+  404: "The named resource does not exist.",
+  409: "The request conflicts with an existing resource.",
+  413: "The body or the batch is over its limit.",
+  415: "The body is not sent as application/json.",
+};
+
+/**
+ * The error responses of a /v1 route, for its OpenAPI entry: 401 always (every /v1 route needs
+ * a key), plus the statuses given.
+ */
+export function errorResponses<const S extends readonly ErrorStatus[]>(...statuses: S) {
+  return Object.fromEntries([401, ...statuses].map((s) => [s, { description: ERROR_TEXT[s as 401 | ErrorStatus], content: errorContent }])) as {
+    [K in 401 | S[number]]: { description: string; content: typeof errorContent };
   };
 }
 

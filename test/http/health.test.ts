@@ -19,7 +19,9 @@ describe("health routes", () => {
   it("lets an admin force a re-check, and refuses unknown tools by name", async () => {
     const res = await api("/v1/health/tools/recheck", { body: { tools: ["echo", "github_repo"] } });
     expect(res.status).toBe(200);
-    expect((await json<Health>(res)).tools.map((t) => t.name)).toEqual(["echo", "github_repo"]);
+    const rechecked = await json<Health>(res);
+    expect(rechecked.tools.map((t) => t.name)).toEqual(["echo", "github_repo"]);
+    expect(rechecked.checked).toBe(1);
     const bad = await api("/v1/health/tools/recheck", { body: { tools: ["nope"] } });
     expect(bad.status).toBe(400);
     expect(await json(bad)).toMatchObject({ issues: [{ path: "tools", message: "unknown tools: nope" }] });

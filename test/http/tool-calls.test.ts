@@ -146,6 +146,12 @@ describe("documentation routes", () => {
       "/v1/toolsets/{name}",
     ]);
     expect(Object.keys(doc.paths["/v1/toolsets"] ?? {}).sort()).toEqual(["get", "post"]);
+    // Every /v1 operation needs a key, so every one documents the 401 it can give.
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        expect(Object.keys((operation as { responses: Record<string, unknown> }).responses), `${method} ${path}`).toContain("401");
+      }
+    }
   });
 
   it("serves the interactive reference page", async () => {

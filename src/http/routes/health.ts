@@ -23,7 +23,8 @@ const ToolHealthSchema = z
   })
   .openapi("ToolHealth");
 
-const HealthListSchema = z.object({ tools: z.array(ToolHealthSchema), checked: z.number().int() }).openapi("ToolHealthList");
+const HealthListSchema = z.object({ tools: z.array(ToolHealthSchema) }).openapi("ToolHealthList");
+const RecheckResultSchema = HealthListSchema.extend({ checked: z.number().int().openapi({ description: "How many tools had a check to run." }) }).openapi("RecheckResult");
 
 function toWire(entry: ToolEntry, state: Availability) {
   return {
@@ -41,7 +42,10 @@ const listHealth = createRoute({
   method: "get",
   path: "/v1/health/tools",
   summary: "Availability of every tool this key may use, with the reason and the check time",
-  responses: { 200: { description: "One row per registered tool, sorted by name.", content: { "application/json": { schema: HealthListSchema } } } },
+  responses: {
+    200: { description: "One row per tool the key may use, sorted by name.", content: { "application/json": { schema: HealthListSchema } } },
+    ...errorResponses(),
+  },
 });
 
 const recheck = createRoute({
@@ -51,8 +55,8 @@ const recheck = createRoute({
   description: "Ignores both cache levels; with `tools`, only those.",
   request: { body: { required: false, content: { "application/json": { schema: z.object({ tools: z.array(z.string()).max(1000).optional() }).openapi("Recheck") } } } },
   responses: {
-    200: { description: "The fresh results.", content: { "application/json": { schema: HealthListSchema } } },
-    ...errorResponses(400, 404),
+    200: { description: "The fresh results.", content: { "application/json": { schema: RecheckResultSchema } } },
+    ...errorResponses(400, 403),
   },
 });
 
@@ -62,7 +66,7 @@ export const healthRoutes = new OpenAPIHono<AppEnv>()
     const access = await accessOf(c);
     const entries = registry.names().flatMap((name) => (access.decide(name).allowed ? (registry.get(name) ?? []) : []));
     const states = await Promise.all(entries.map((entry) => availability.of(entry, c.env)));
-    return c.json({ tools: entries.map((entry, i) => toWire(entry, states[i] ?? { available: false })), checked: 0 }, 200);
+    return c.json({ tools: entries.map((entry, i) => toWire(entry, states[i] ?? { available: false })) }, 200);
   })
   .openapi(recheck, async (c) => {
     const body = c.req.valid("json");

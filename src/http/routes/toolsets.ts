@@ -27,6 +27,7 @@ const listToolsets = createRoute({
   summary: "Every toolset: static, registered and custom",
   responses: {
     200: { description: "The toolsets, sorted by name.", content: { "application/json": { schema: z.object({ toolsets: z.array(ToolsetSchema) }) } } },
+    ...errorResponses(),
   },
 });
 
@@ -59,7 +60,7 @@ const createToolset = createRoute({
   request: { body: { required: true, content: { "application/json": { schema: CreateToolsetBody } } } },
   responses: {
     201: { description: "Created.", content: { "application/json": { schema: ToolsetSchema } } },
-    ...errorResponses(400, 409, 413, 415),
+    ...errorResponses(400, 403, 409, 413, 415),
   },
 });
 
@@ -70,7 +71,7 @@ const deleteToolset = createRoute({
   request: { params: NameParam },
   responses: {
     204: { description: "Deleted." },
-    ...errorResponses(404, 409),
+    ...errorResponses(403, 404, 409),
   },
 });
 
