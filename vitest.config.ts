@@ -1,6 +1,7 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { STRAY_REJECTION_MARK, TEST_ADMIN_TOKEN, upstream } from "./test/support/upstream.ts";
+import { STRAY_REJECTION_MARK, TEST_ADMIN_TOKEN } from "./test/support/test-env.ts";
+import { upstream } from "./test/support/upstream.ts";
 
 // Two projects: everything that ships in the Worker runs inside workerd against real local
 // bindings; the build-time generator (scripts/) is a Node program, so its tests run in Node.

@@ -23,8 +23,6 @@ export interface LimitedResult {
 
 /** KV refuses values over 25 MiB; a UTF-16 code unit is at most 3 bytes of UTF-8. */
 const KV_MAX_VALUE_CHARS = Math.floor((25 * 1024 * 1024 - 1024) / 3);
-/** KV's minimum expirationTtl. */
-const KV_MIN_TTL_SECONDS = 60;
 
 /** Avoids splitting a surrogate pair at a cut. */
 function safeCut(text: string, at: number): number {
@@ -58,6 +56,7 @@ export function preview(content: string, limit: number, handle: string | undefin
 export async function limitResult(
   content: string,
   limit: number,
+  // ttlSeconds comes from RESULT_TTL_SECONDS, which config.ts keeps at or above KV's 60 s minimum.
   call: { tool: string; callId: string; sessionId: string; env: Env; ttlSeconds: number },
 ): Promise<LimitedResult> {
   if (content.length <= limit) return { content, truncated: false, totalChars: content.length };
@@ -65,10 +64,9 @@ export async function limitResult(
   const kv = (call.env as Partial<Env>).KV;
   if (kv !== undefined && content.length <= KV_MAX_VALUE_CHARS) {
     const candidate = crypto.randomUUID();
-    const ttl = Math.max(KV_MIN_TTL_SECONDS, call.ttlSeconds);
     const record: StoredResult = { tool: call.tool, callId: call.callId, sessionId: call.sessionId, createdAt: new Date().toISOString(), content };
     try {
-      await kv.put(storedResultKey(candidate), JSON.stringify(record), { expirationTtl: ttl });
+      await kv.put(storedResultKey(candidate), JSON.stringify(record), { expirationTtl: call.ttlSeconds });
       handle = candidate;
     } catch (error) {
       console.error(`could not store the full result of '${call.tool}': ${String(error)}`);

@@ -8,7 +8,7 @@ import { registry } from "./registry.ts";
 import type { ToolDefinition, ToolEntry } from "./types.ts";
 
 /** The static definition of one entry, before dynamic overrides. */
-export function staticDefinition(entry: ToolEntry): ToolDefinition {
+function staticDefinition(entry: ToolEntry): ToolDefinition {
   return { name: entry.name, description: entry.description, parameters: entry.parameters };
 }
 

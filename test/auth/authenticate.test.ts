@@ -2,7 +2,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { KeyCache } from "../../src/auth/key-cache.ts";
-import { TEST_ADMIN_TOKEN } from "../support/upstream.ts";
+import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 import { authApp, call, createKey, json } from "./helpers.ts";
 
 const app = authApp();

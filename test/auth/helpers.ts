@@ -10,7 +10,7 @@ import { authenticate, type AuthenticateOptions } from "../../src/auth/authentic
 import { keysRoutes } from "../../src/auth/keys-routes.ts";
 import { requireRole } from "../../src/auth/require-role.ts";
 import { failureResponse } from "../../src/http/request-failure.ts";
-import { TEST_ADMIN_TOKEN } from "../support/upstream.ts";
+import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 
 export type TestApp = OpenAPIHono<AuthEnv>;
 

@@ -3,7 +3,7 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { displayPrefix, generateApiKey } from "../../src/auth/key-format.ts";
 import { digestsEqual, hashApiKey } from "../../src/auth/key-hash.ts";
-import { TEST_ADMIN_TOKEN } from "../support/upstream.ts";
+import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 import { authApp, call, createKey } from "./helpers.ts";
 
 afterEach(() => {

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import { SELF } from "cloudflare:test";
-import { TEST_ADMIN_TOKEN } from "../support/upstream.ts";
+import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 
 /** Sends a JSON request to the Worker under test, through its real fetch handler. */
 export function api(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {

@@ -1,5 +1,5 @@
 import { SELF } from "cloudflare:test";
-import { TEST_ADMIN_TOKEN } from "../support/upstream.ts";
+import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 import { describe, expect, it } from "vitest";
 import { api, json } from "./helpers.ts";
 

@@ -7,26 +7,13 @@
  *
  *   /ok                         200 {"ok":true}
  *   /status/<code>?retry_after=  that status, with Retry-After when given
- *   /slow?ms=                    200 after a delay
  *   /api.github.com/...          see githubStub
  */
-export const UPSTREAM = "http://upstream.test";
-
-/** The bootstrap admin token the Worker under test is given (ADMIN_TOKEN). */
-export const TEST_ADMIN_TOKEN = "tg_test_admin_token_0123456789abcdef0123456789";
-
-/** The text of the one rejection a test leaves unhandled on purpose (see vitest.config.ts). */
-export const STRAY_REJECTION_MARK = "deliberate stray rejection";
-
 export async function upstream(request: Request): Promise<Response> {
   const url = new URL(request.url);
   if (url.hostname === "api.github.com") return githubStub(url);
   if (url.hostname !== "upstream.test") return new Response(`no route to ${url.hostname} from tests`, { status: 502 });
   if (url.pathname === "/ok") return Response.json({ ok: true, method: request.method });
-  if (url.pathname === "/slow") {
-    await new Promise((resolve) => setTimeout(resolve, Number(url.searchParams.get("ms") ?? "100")));
-    return Response.json({ ok: true, slow: true });
-  }
   const status = /^\/status\/(\d{3})$/.exec(url.pathname)?.[1];
   if (status !== undefined) {
     const retryAfter = url.searchParams.get("retry_after");

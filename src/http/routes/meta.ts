@@ -23,24 +23,10 @@ export const metaRoutes = new Hono<AppEnv>()
     c.json({
       name: "toolgate",
       description: "A tool gateway for AI agents: one registry, one dispatch pipeline, every provider's shapes.",
+      // The routes themselves are listed once, in the OpenAPI document.
       openapi: "/openapi.json",
       docs: "/docs",
       auth: "Every /v1 route needs Authorization: Bearer <key>.",
-      endpoints: [
-        "GET /v1/tools",
-        "GET /v1/tools/{name}",
-        "GET /v1/toolsets",
-        "GET /v1/toolsets/{name}",
-        "POST /v1/toolsets",
-        "DELETE /v1/toolsets/{name}",
-        "POST /v1/tool-calls",
-        "GET /v1/health/tools",
-        "POST /v1/health/tools/recheck",
-        "GET|POST /v1/keys",
-        "GET|DELETE /v1/keys/{id}",
-        "GET /v1/audit",
-        "GET /v1/audit/stats",
-      ],
     }),
   )
   .get("/docs", (c) => c.html(DOCS_PAGE))

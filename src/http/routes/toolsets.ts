@@ -1,6 +1,6 @@
 /** Toolsets: list, show, and create or delete custom ones (kept in KV). */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { createCustomToolset, deleteCustomToolset, kvToolsetLookup, listCustomToolsetNames } from "../../toolsets/custom-toolsets.ts";
+import { createCustomToolset, deleteCustomToolset, listCustomToolsetNames } from "../../toolsets/custom-toolsets.ts";
 import { builtInToolsetNames, isBuiltInToolset, toolsetInfo } from "../../toolsets/resolve.ts";
 import type { ToolsetInfo } from "../../toolsets/types.ts";
 import type { ToolAccess } from "../../policy/tool-access.ts";
@@ -101,7 +101,7 @@ export const toolsetsRoutes = new OpenAPIHono<AppEnv>()
       ) as never;
     }
     // Resolve through the record just written: KV reads may lag a write in other locations.
-    const stored = kvToolsetLookup(c.env.KV);
+    const stored = toolsetLookupOf(c);
     const info = await toolsetInfo(body.name, (name) => (name === body.name ? Promise.resolve(created.record) : stored(name)));
     if (info === undefined) return failureResponse(c, { kind: "internal" }) as never;
     return c.json(toWire(info, await accessOf(c)), 201);
