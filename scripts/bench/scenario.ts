@@ -68,3 +68,16 @@ export interface Scenario {
   title: string;
   run(ctx: BenchContext): Promise<ScenarioReport>;
 }
+
+/** The columns of every "route against a reference route" comparison, vs the reference named. */
+export function versusColumns(reference: "bare" | "core"): Column[] {
+  const key = reference === "bare" ? "vsBare" : "vsCore";
+  return [
+    { key: "rps", header: "req/s", digits: 0 },
+    { key: "p50", header: "p50 ms", digits: 2 },
+    { key: "p99", header: "p99 ms", digits: 2 },
+    { key, header: `x ${reference}`, digits: 2 },
+    { key: "cpuUs", header: "workerd CPU us/req", digits: 0 },
+    ...(reference === "core" ? [{ key: "cpuVsCore", header: "CPU x core", digits: 2 }] : []),
+  ];
+}

@@ -7,7 +7,7 @@
 import type { RequestSpec } from "../load.ts";
 import { BARE_CALL_PATH, CORE_PIPELINE, ECHO_CALL_BODY, PIPELINE_HEADER, TOOL_CALLS_PATH } from "../requests.ts";
 import { alternatingRounds, paired, perRound } from "../rounds.ts";
-import type { Scenario } from "../scenario.ts";
+import { type Scenario, versusColumns } from "../scenario.ts";
 import { median } from "../stats.ts";
 
 const MIN_RATIO = 0.6;
@@ -38,13 +38,7 @@ export const callThroughput: Scenario = {
     });
     return {
       method: `${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; medians over rounds; x bare is the median of per-round ratios; CPU per request is steadier than req/s when other processes compete`,
-      columns: [
-        { key: "rps", header: "req/s", digits: 0 },
-        { key: "p50", header: "p50 ms", digits: 2 },
-        { key: "p99", header: "p99 ms", digits: 2 },
-        { key: "vsBare", header: "x bare", digits: 2 },
-        { key: "cpuUs", header: "workerd CPU us/req", digits: 0 },
-      ],
+      columns: versusColumns("bare"),
       rows: [row(pipeline, ratio), row(bare, 1)],
       checks: [
         {

@@ -16,7 +16,7 @@ import { auditRows, drainAuditRows, settledAuditRows } from "../audit-rows.ts";
 import type { RequestSpec } from "../load.ts";
 import { CORE_PIPELINE, ECHO_CALL_BODY, FULL_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH } from "../requests.ts";
 import { alternatingRounds, paired, perRound, type ContenderRounds } from "../rounds.ts";
-import type { BenchContext, Scenario } from "../scenario.ts";
+import { type BenchContext, type Scenario, versusColumns } from "../scenario.ts";
 import { median } from "../stats.ts";
 
 const MIN_RATIO = 0.8;
@@ -120,12 +120,7 @@ export const fullOverhead: Scenario = {
     return {
       method: `${PIPELINE_HEADER} picks the app; ${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; x core = median of per-round req/s ratios; CPU x core = core CPU/req over this one's; audit rows/s = audit_log rows written during the round per second (x calls: over the round's calls/s); then ${(drained.waitedMs / 1000).toFixed(1)} s waiting for the queue: ${written} rows for ${calls} calls`,
       columns: [
-        { key: "rps", header: "req/s", digits: 0 },
-        { key: "p50", header: "p50 ms", digits: 2 },
-        { key: "p99", header: "p99 ms", digits: 2 },
-        { key: "vsCore", header: "x core", digits: 2 },
-        { key: "cpuUs", header: "workerd CPU us/req", digits: 0 },
-        { key: "cpuVsCore", header: "CPU x core", digits: 2 },
+        ...versusColumns("core"),
         { key: "auditRowsPerS", header: "audit rows/s", digits: 0 },
         { key: "auditVsCalls", header: "x calls", digits: 2 },
       ],

@@ -9,7 +9,7 @@
 import type { RequestSpec } from "../load.ts";
 import { CORE_PIPELINE, ECHO_CALL_BODY, GATEWAY_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH } from "../requests.ts";
 import { alternatingRounds, paired, perRound, type ContenderRounds } from "../rounds.ts";
-import type { BenchContext, Scenario } from "../scenario.ts";
+import { type BenchContext, type Scenario, versusColumns } from "../scenario.ts";
 import { median } from "../stats.ts";
 
 const MIN_RATIO = 0.9;
@@ -59,14 +59,7 @@ export const gatewayOverhead: Scenario = {
     });
     return {
       method: `same route, ${PIPELINE_HEADER} picks the app; ${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; x core = median of per-round req/s ratios; CPU x core = core CPU/req over this one's (1/x, so both read "higher is faster")`,
-      columns: [
-        { key: "rps", header: "req/s", digits: 0 },
-        { key: "p50", header: "p50 ms", digits: 2 },
-        { key: "p99", header: "p99 ms", digits: 2 },
-        { key: "vsCore", header: "x core", digits: 2 },
-        { key: "cpuUs", header: "workerd CPU us/req", digits: 0 },
-        { key: "cpuVsCore", header: "CPU x core", digits: 2 },
-      ],
+      columns: versusColumns("core"),
       rows: [row(gateway, ratio, cpuRatio), row(core, 1, 1)],
       checks: [
         {
