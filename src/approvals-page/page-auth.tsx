@@ -30,8 +30,9 @@ const SIGN_IN_FORM_TTL_SECONDS = 60 * 60;
 const COOKIE: CookieOptions = { prefix: "host", path: "/", secure: true, httpOnly: true, sameSite: "Strict" };
 
 // Only our own pages may be a post-sign-in target: a path under /approvals, no scheme, no host,
-// nothing a browser could read as another origin ("//evil", "/\evil").
-const NEXT_PATH = /^\/approvals(?:\/[A-Za-z0-9._~-]+)*$/;
+// nothing a browser could read as another origin ("//evil", "/\evil"), no dot segment that
+// climbs out ("/approvals/../v1").
+const NEXT_PATH = /^\/approvals(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)*$/;
 const safeNext = (value: unknown): string => (typeof value === "string" && NEXT_PATH.test(value) ? value : "/approvals");
 
 const PAGE_ROLES: readonly Principal["role"][] = ["approver", "admin"];
