@@ -19,11 +19,15 @@ export function tokensEqual(submitted: string | undefined, expected: string): bo
 /**
  * Whether the browser's own provenance headers allow the request. Either header may be absent
  * (older browsers, non-browser clients); the token check still applies then.
+ *
+ * `Origin: null` is not a mismatch: under our `Referrer-Policy: no-referrer`, browsers send
+ * exactly that on the page's own form posts (Fetch standard, "serializing a request origin").
+ * Sec-Fetch-Site is not affected by the referrer policy, so it carries the decision then; a
+ * sandboxed or cross-site sender says "cross-site" there.
  */
 export function isSameOrigin(request: Request): boolean {
   const origin = request.headers.get("origin");
-  // Browsers send "null" for opaque origins (sandboxed frames, some redirects): never ours.
-  if (origin !== null && origin !== new URL(request.url).origin) return false;
+  if (origin !== null && origin !== "null" && origin !== new URL(request.url).origin) return false;
   const site = request.headers.get("sec-fetch-site");
   return site === null || site === "same-origin";
 }

@@ -122,6 +122,14 @@ describe("signing in", () => {
     expect(client.lastPage).toContain("sent from another site");
   });
 
+  it("accepts Origin: null when Sec-Fetch-Site says same-origin, as browsers send under no-referrer", async () => {
+    const key = await createKey("page-origin-null", "approver");
+    const client = new PageClient();
+    await client.get("/approvals/sign-in");
+    const response = await client.post("/approvals/sign-in", { key: key.key, csrf: csrfOf(client.lastPage) }, { origin: "null", "sec-fetch-site": "same-origin" });
+    expect(response.status).toBe(303);
+  });
+
   it("returns to the page asked for, but never to another site", async () => {
     const key = await createKey("page-next", "approver");
     expect((await new PageClient().signIn(key.key, "/approvals/sessions/abc")).headers.get("location")).toBe("/approvals/sessions/abc");
