@@ -62,7 +62,7 @@ async function recentDecisions(env: Env): Promise<ApprovalView[]> {
 /** The page's routes, for `app.route("/", approvalsPageRoutes())`. */
 export function approvalsPageRoutes(): Hono<PageEnv> {
   const page = new Hono<PageEnv>();
-  page.use("/approvals", securityHeaders());
+  // "/approvals/*" matches "/approvals" itself too, so each middleware is registered once.
   page.use("/approvals/*", securityHeaders());
   page.post("/approvals/*", bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => errorPage(c, 413, "Form too large", `A form may send at most ${MAX_FORM_BYTES} bytes.`) }));
   page.post("/approvals/*", requireSameOrigin());
@@ -73,7 +73,6 @@ export function approvalsPageRoutes(): Hono<PageEnv> {
   page.get("/approvals/sign-in", (c) => signInResponse(c, 200, "/approvals"));
 
   // Everything below needs a signed-in approver (and, for a POST, the session's CSRF token).
-  page.use("/approvals", requirePageSession());
   page.use("/approvals/*", requirePageSession());
   page.post("/approvals/sign-out", signOut);
 
