@@ -17,6 +17,7 @@ import { metaRoutes } from "./routes/meta.ts";
 import { toolCallsRoutes, type BatchStages } from "./routes/tool-calls.ts";
 import { toolsRoutes } from "./routes/tools.ts";
 import { toolsetsRoutes } from "./routes/toolsets.ts";
+import { approvalsRoutes } from "../approvals/approvals-routes.ts";
 import type { AppEnv } from "./types.ts";
 
 export interface AppOptions {
@@ -61,6 +62,7 @@ export function createApp(options: AppOptions = {}): OpenAPIHono<AppEnv> {
   app.route("/", toolsRoutes);
   app.route("/", toolsetsRoutes);
   app.route("/", toolCallsRoutes(options.stages));
+  app.route("/", approvalsRoutes);
 
   app.doc31("/openapi.json", {
     openapi: "3.1.0",
