@@ -19,7 +19,10 @@ export interface ApprovalView {
   toolCallId: string;
   /** The final arguments (after validation and pre-call hooks), secrets redacted. */
   arguments: Record<string, unknown>;
-  /** SHA-256 (hex) of the canonical JSON of the exact arguments the approval binds to. */
+  /**
+   * SHA-256 (hex) of the canonical JSON of the redacted arguments, as the audit log hashes them.
+   * The approval binds to a hash of the exact arguments, which never leaves the Session object.
+   */
   argumentsSha256: string;
   /** Key id of the caller that asked. */
   requestedBy: string;
@@ -33,6 +36,9 @@ export interface ApprovalView {
   decidedBy?: string;
   decidedAt?: number;
   reason?: string;
-  /** Once the approved call has run: how it ended and the tool message the model reads. */
+  /**
+   * Once settled, the tool message the model reads: the approved call's result after it ran, or
+   * the APPROVAL_DENIED / APPROVAL_EXPIRED envelope. Absent while pending or while running.
+   */
   result?: { status: "ok" | "error"; errorCode: string | null; content: string };
 }
