@@ -14,7 +14,8 @@ import { z } from "zod";
  * - `timed_out`: TOOL_TIMEOUT (the call's or the batch's deadline, or the tool's own upstream).
  * - `pending_approval`, `approved`, `denied`, `expired`: the approvals layer's; `approved` is a
  *   call that ran successfully after an approval (a failure after approval keeps its failure
- *   status, with `approvalId` set).
+ *   status, with `approvalId` set). Each decision is on exactly one record: the run of an
+ *   approved call, or the `denied` / `expired` record, with `decision` saying who, when, why.
  */
 export const AUDIT_STATUSES = ["ok", "error", "blocked", "timed_out", "pending_approval", "approved", "denied", "expired"] as const;
 export type AuditStatus = (typeof AUDIT_STATUSES)[number];
@@ -28,6 +29,8 @@ export const MAX_ARGUMENT_BYTES = 4096;
 export const MAX_RECORDED_COERCIONS = 20;
 /** Identifiers that come from the model (tool names, call ids) are clipped to this length. */
 export const MAX_ID_CHARS = 256;
+/** An approver's reason is kept up to this many characters. */
+export const MAX_REASON_CHARS = 1000;
 
 const id = z.string().max(MAX_ID_CHARS);
 const count = z.number().int().nonnegative();
@@ -60,6 +63,10 @@ export const AuditRecordSchema = z.object({
   resultChars: count,
   /** Whether the model got a cut result (the full text is behind a read_result handle). */
   truncated: z.boolean(),
+  /** A person's decision about the call (approvals layer): who (key id; null when it expired), when, scope, reason. */
+  decision: z
+    .object({ by: id.nullable(), at: count, scope: z.enum(["once", "session"]).nullable(), reason: z.string().max(MAX_REASON_CHARS).nullable() })
+    .optional(),
 });
 
 export type AuditRecord = z.infer<typeof AuditRecordSchema>;

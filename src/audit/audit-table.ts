@@ -29,12 +29,18 @@ export interface AuditRow {
   duration_ms: number;
   result_chars: number;
   truncated: number;
+  decided_by: string | null;
+  decided_at: number | null;
+  decision_scope: string | null;
+  decision_reason: string | null;
 }
 
 const COLUMNS = [
   "id", "at", "key_id", "session_id", "tool_call_id", "tool", "toolset", "arguments", "arguments_truncated",
   "arguments_sha256", "coercions", "coercion_count", "policy_decision", "policy_rule", "approval_id", "status",
   "error_code", "attempts", "duration_ms", "result_chars", "truncated",
+  // migrations/0003_approvals.sql
+  "decided_by", "decided_at", "decision_scope", "decision_reason",
 ] as const satisfies readonly (keyof AuditRow)[];
 
 /**
@@ -50,6 +56,7 @@ export function toRowValues(r: AuditRecord): (string | number | null)[] {
     r.id, r.at, r.keyId, r.sessionId, r.toolCallId, r.tool, r.toolset, r.arguments, r.argumentsTruncated ? 1 : 0,
     r.argumentsSha256, JSON.stringify(r.coercions), r.coercionCount, r.policyDecision, r.policyRule, r.approvalId, r.status,
     r.errorCode, r.attempts, r.durationMs, r.resultChars, r.truncated ? 1 : 0,
+    r.decision?.by ?? null, r.decision?.at ?? null, r.decision?.scope ?? null, r.decision?.reason ?? null,
   ];
 }
 
@@ -77,5 +84,8 @@ export function fromRow(row: AuditRow): AuditRecord {
     durationMs: row.duration_ms,
     resultChars: row.result_chars,
     truncated: row.truncated === 1,
+    ...(row.decided_at === null
+      ? {}
+      : { decision: { by: row.decided_by, at: row.decided_at, scope: row.decision_scope as "once" | "session" | null, reason: row.decision_reason } }),
   };
 }

@@ -26,6 +26,10 @@ export const AuditRecordWireSchema = z
     duration_ms: z.number().int(),
     result_chars: z.number().int(),
     truncated: z.boolean(),
+    decision: z
+      .object({ by: z.string().nullable(), time: z.string(), scope: z.enum(["once", "session"]).nullable(), reason: z.string().nullable() })
+      .optional()
+      .openapi({ description: "A person's decision about the call (approvals): who (key id; null when it expired unanswered), when, scope and reason." }),
   })
   .openapi("AuditRecord");
 
@@ -56,6 +60,7 @@ export function toWireRecord(r: AuditRecord): AuditRecordWire {
     duration_ms: r.durationMs,
     result_chars: r.resultChars,
     truncated: r.truncated,
+    ...(r.decision === undefined ? {} : { decision: { by: r.decision.by, time: new Date(r.decision.at).toISOString(), scope: r.decision.scope, reason: r.decision.reason } }),
   };
 }
 

@@ -24,7 +24,12 @@ export const recordBatch: RecordBatch = (env, waitUntil, calls, meta) => {
     (async () => {
       const buffer = new AuditBuffer();
       for (const { rawArguments, outcome, finishedAt } of calls) {
-        const recordMeta = { ...meta, at: finishedAt, ...(outcome.policy === undefined ? {} : { policy: outcome.policy }) };
+        const recordMeta = {
+          ...meta,
+          at: finishedAt,
+          ...(outcome.policy === undefined ? {} : { policy: outcome.policy }),
+          ...(outcome.approval === undefined ? {} : { approvalId: outcome.approval.id }),
+        };
         try {
           buffer.add(await toAuditRecord(outcome, rawArguments, recordMeta));
         } catch (error) {

@@ -5,7 +5,7 @@
  */
 import type { CallOutcome } from "../dispatch/handle-function-call.ts";
 import type { ErrorCode } from "../errors/tool-failure.ts";
-import { MAX_ARGUMENT_BYTES, MAX_ID_CHARS, MAX_RECORDED_COERCIONS, type AuditRecord, type AuditStatus } from "./audit-record.ts";
+import { MAX_ARGUMENT_BYTES, MAX_ID_CHARS, MAX_REASON_CHARS, MAX_RECORDED_COERCIONS, type AuditRecord, type AuditStatus } from "./audit-record.ts";
 import { canonicalJson, sha256Hex } from "./canonical-json.ts";
 import { capJson } from "./cap-json.ts";
 import { redactSecrets, redactSecretsInText } from "./redact-secrets.ts";
@@ -30,6 +30,8 @@ export interface AuditMeta {
   approvalId?: string;
   /** Set by the approvals layer for its own statuses; derived from the outcome when absent. */
   status?: AuditStatus;
+  /** A person's decision about this call (approvals layer). */
+  decision?: NonNullable<AuditRecord["decision"]>;
 }
 
 /**
@@ -66,6 +68,16 @@ export async function toAuditRecord(outcome: AuditableOutcome, rawArguments: unk
     durationMs: Math.max(0, Math.round(outcome.durationMs)),
     resultChars: outcome.resultChars,
     truncated: outcome.truncated,
+    ...(meta.decision === undefined
+      ? {}
+      : {
+          decision: {
+            by: meta.decision.by === null ? null : clip(meta.decision.by),
+            at: meta.decision.at,
+            scope: meta.decision.scope,
+            reason: meta.decision.reason === null ? null : meta.decision.reason.slice(0, MAX_REASON_CHARS),
+          },
+        }),
   };
 }
 

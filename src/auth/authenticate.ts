@@ -2,17 +2,15 @@
  * Bearer authentication for `/v1/*`: resolves `Authorization: Bearer <key>` to a `Principal`
  * and sets it as `c.get("principal")`, or answers 401 with `WWW-Authenticate: Bearer`.
  *
- * A key is either the `ADMIN_TOKEN` secret or an API key in D1, found by its SHA-256 digest
- * (see key-hash.ts for why that digest) through the isolate cache (key-cache.ts: revocation
- * elsewhere takes effect within its 10 s TTL).
+ * The key is checked by verify-key.ts (the `ADMIN_TOKEN` secret, or an API key in D1 by its
+ * digest) through the isolate cache (key-cache.ts: revocation elsewhere takes effect within its
+ * 10 s TTL).
  */
 import type { MiddlewareHandler } from "hono";
 import { failureResponse } from "../http/request-failure.ts";
-import { isAdminTokenDigest, ADMIN_TOKEN_PRINCIPAL } from "./admin-token.ts";
 import type { AuthEnv } from "./auth-env.ts";
 import { keyCache as sharedCache, type KeyCache } from "./key-cache.ts";
-import { digestsEqual, hashApiKey } from "./key-hash.ts";
-import { findApiKeyByHash, principalOf } from "./key-store.ts";
+import { verifyKey } from "./verify-key.ts";
 
 export interface AuthenticateOptions {
   /** Defaults to the isolate's shared cache, which key revocation also clears. */
@@ -21,9 +19,6 @@ export interface AuthenticateOptions {
 
 // RFC 7235: the scheme is case-insensitive; RFC 6750 b64token is the token's alphabet.
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
-
-// ADMIN_TOKEN is a secret, declared in src/secrets.d.ts (wrangler types cannot see secrets).
-const adminTokenOf = (env: Env): string | undefined => env.ADMIN_TOKEN;
 
 /**
  * Requires a valid key on every request it guards.
@@ -41,22 +36,11 @@ export function authenticate({ cache = sharedCache }: AuthenticateOptions = {}):
     const token = BEARER.exec(header)?.[1];
     if (token === undefined) return failureResponse(c, { kind: "unauthenticated", reason: "malformed" });
 
-    const digest = await hashApiKey(token);
-    if (await isAdminTokenDigest(digest, adminTokenOf(c.env))) {
-      c.set("principal", ADMIN_TOKEN_PRINCIPAL);
-      return next();
+    const verdict = await verifyKey(c.env, token, { cache });
+    if (!verdict.ok) {
+      return failureResponse(c, verdict.reason === "revoked_key" ? { kind: "unauthenticated", reason: verdict.reason, revokedAt: verdict.revokedAt } : { kind: "unauthenticated", reason: verdict.reason });
     }
-    const cached = cache.get(digest);
-    if (cached !== undefined) {
-      c.set("principal", cached);
-      return next();
-    }
-    const found = await findApiKeyByHash(c.env.DB, digest);
-    if (found === undefined || !digestsEqual(found.keyHash, digest)) return failureResponse(c, { kind: "unauthenticated", reason: "unknown_key" });
-    if (found.record.revokedAt !== null) return failureResponse(c, { kind: "unauthenticated", reason: "revoked_key", revokedAt: found.record.revokedAt });
-    const principal = principalOf(found.record);
-    cache.set(digest, principal);
-    c.set("principal", principal);
+    c.set("principal", verdict.principal);
     return next();
   };
 }

@@ -73,6 +73,21 @@ const ConfigSchema = z.object({
   AUDIT_RETENTION_DAYS: wholeNumber(30, 1, 3_650),
   /** Host or host:port globs that outbound fetches may reach although private (local development). */
   OUTBOUND_ALLOW: list(),
+  /** Tools that need a person's approval before they run: comma-separated names and globs. */
+  APPROVAL_REQUIRED_FOR: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const patterns = (value ?? "").split(",").map((p) => p.trim()).filter((p) => p !== "");
+      const bad = patterns.find((p) => !/^[A-Za-z0-9_*?-]{1,64}$/.test(p));
+      if (bad !== undefined) {
+        ctx.addIssue({ code: "custom", message: `must be tool names or globs (letters, digits, '_', '-', '*', '?'), got ${JSON.stringify(bad)}` });
+        return z.NEVER;
+      }
+      return patterns;
+    }),
+  /** How long a pending approval waits for a decision before it expires (a person must read it). */
+  APPROVAL_TTL_SECONDS: wholeNumber(900, 10, 7 * 86_400),
 });
 
 export interface RetryConfig {
@@ -95,6 +110,7 @@ export interface GatewayConfig {
   auditRetentionDays: number;
   /** src/net/outbound-url.ts: private targets that are allowed anyway. */
   outboundAllow: readonly string[];
+  approval: { requiredFor: readonly string[]; ttlSeconds: number };
 }
 
 export class ConfigError extends Error {
@@ -129,6 +145,7 @@ export function loadConfig(env: Env): GatewayConfig {
     rateLimit: { perMinute: v.RATE_LIMIT_PER_MINUTE, perToolPerMinute: v.RATE_LIMIT_PER_TOOL_PER_MINUTE },
     auditRetentionDays: v.AUDIT_RETENTION_DAYS,
     outboundAllow: v.OUTBOUND_ALLOW,
+    approval: { requiredFor: v.APPROVAL_REQUIRED_FOR, ttlSeconds: v.APPROVAL_TTL_SECONDS },
   };
   cache.set(env, config);
   return config;

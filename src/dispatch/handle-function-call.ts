@@ -1,11 +1,12 @@
 /**
  * The dispatch pipeline every call goes through, whichever door it came in by (HTTP, MCP,
  * webhooks): parse → look up → toolset policy → availability → coerce → validate → pre-call
- * hooks → handler → post-call hooks → transform hooks → size limit.
+ * hooks → approval gate → handler → post-call hooks → transform hooks → size limit.
  *
  * It never throws: every failure becomes one JSON body that readers of the original understand
  * (`error` is a string) and that carries the gateway envelope (errors/envelope.ts).
  */
+import { approvalGate, type ApprovedCall } from "../approvals/approval-gate.ts";
 import { toEnvelope, type ErrorEnvelope } from "../errors/envelope.ts";
 import type { ErrorCode, ToolFailure } from "../errors/tool-failure.ts";
 import { loadConfig, type GatewayConfig } from "../config/config.ts";
@@ -46,6 +47,15 @@ export interface CallContext {
    * benchmark replaces it with a single plain attempt to measure what the gateway layer costs.
    */
   executor?: typeof execute;
+  /** The calling API key's id: who asked, when a call needs approval. */
+  keyId?: string;
+  /** The origin the caller reached us at (`https://host`), for the approval page's URL. */
+  origin?: string;
+  /**
+   * Set only by the session's Durable Object when it runs a call a person approved: the gate lets
+   * the call through iff its final arguments hash to what was approved. No door sets it.
+   */
+  approved?: ApprovedCall;
 }
 
 /** Everything the doors and the audit log need to know about one finished call. */
@@ -53,7 +63,8 @@ export interface CallOutcome {
   callId: string;
   tool: string;
   toolset: string | undefined;
-  status: "ok" | "error";
+  /** `pending_approval`: the call waits for a person's decision and has not run (`approval` says which). */
+  status: "ok" | "error" | "pending_approval";
   /** The text the model reads: the tool's result, or the JSON error envelope. */
   content: string;
   /** The arguments as the model sent them, parsed (the audit log redacts and hashes them). */
@@ -71,6 +82,8 @@ export interface CallOutcome {
   truncated: boolean;
   resultChars: number;
   resultHandle?: string;
+  /** The approval a pending call waits for: its id, when it expires (epoch ms), the page to decide it. */
+  approval?: { id: string; expiresAt: number; url: string };
 }
 
 const NO_DEPENDENCIES: ReadonlyMap<string, unknown> = new Map();
@@ -126,6 +139,16 @@ export async function dispatchCall(name: string, rawArguments: unknown, context:
     }
 
     const config = context.config ?? loadConfig(context.env);
+    // After the hooks, so an approval binds to the arguments the handler would really get.
+    const gate = await approvalGate(entry, args, context, config);
+    if (gate.kind === "refuse") return await observed(fail(gate.failure), args);
+    if (gate.kind === "stored") {
+      // The same tool call id again: the approved call's stored outcome, never a second run.
+      const { status, content, errorCode } = gate.result;
+      const replay: CallOutcome = { callId: context.callId, tool: name, toolset: entry.toolset, status, content, arguments: sentArgs, ...(policy === undefined ? {} : { policy }), ...(errorCode === undefined ? {} : { errorCode }), durationMs: Date.now() - started, attempts: 0, coercions, truncated: false, resultChars: content.length };
+      return await observed(replay, args);
+    }
+
     const timeoutMs = entry.timeoutMs ?? config.defaultTimeoutMs;
     const callDeadline = started + timeoutMs;
     const batchDeadline = context.batch?.deadlineAt ?? Number.POSITIVE_INFINITY;
@@ -172,11 +195,13 @@ function failureOutcome(
   at: { started: number; attempts: number; coercions: Coercion[]; args: Record<string, unknown>; policy: CallOutcome["policy"] },
 ): CallOutcome {
   const envelope = toEnvelope(failure);
+  const pending = failure.kind === "approval_required";
   return {
     callId,
     tool: name,
     toolset: registry.get(name)?.toolset,
-    status: "error",
+    status: pending ? "pending_approval" : "error",
+    ...(pending ? { approval: { id: failure.approvalId, expiresAt: failure.expiresAt, url: failure.url } } : {}),
     content: JSON.stringify(envelope),
     arguments: at.args,
     ...(at.policy === undefined ? {} : { policy: at.policy }),
@@ -188,6 +213,11 @@ function failureOutcome(
     truncated: false,
     resultChars: 0,
   };
+}
+
+/** The outcome of a call that ended with `failure` before running (the approvals layer's records). */
+export function outcomeOfFailure(name: string, callId: string, failure: ToolFailure, args: Record<string, unknown>): CallOutcome {
+  return failureOutcome(name, callId, failure, { started: Date.now(), attempts: 0, coercions: [], args, policy: undefined });
 }
 
 async function observe(outcome: CallOutcome, args: Record<string, unknown>, context: CallContext): Promise<CallOutcome> {

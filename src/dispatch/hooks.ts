@@ -27,7 +27,8 @@ export type PreCallDirective =
 export interface PostCallEvent extends CallEvent {
   /** The result string the model will read (before transform hooks for transform hooks). */
   result: string;
-  status: "ok" | "error";
+  /** `pending_approval`: the call waits for a person's decision and has not run. */
+  status: "ok" | "error" | "pending_approval";
   errorCode?: ErrorCode;
   durationMs: number;
 }

@@ -18,6 +18,8 @@ export interface ErrorEnvelope {
   retry_after_ms?: number;
   /** Per-field problems of INVALID_ARGUMENTS. */
   issues?: readonly FieldIssue[];
+  /** APPROVAL_*: which approval, until when (ISO 8601, for the model), and the page a person uses. */
+  approval?: { id: string; expires_at: string; url: string };
 }
 
 /** Upstream statuses worth retrying: rate limiting and the gateway-ish 5xx family. */
@@ -197,11 +199,61 @@ function describeFailure(failure: ToolFailure): ErrorEnvelope {
         ...(failure.retryAfterMs === undefined ? {} : { retry_after_ms: failure.retryAfterMs }),
       };
     case "dependency_failed":
+      if (failure.dependencyCode === "APPROVAL_REQUIRED") {
+        return {
+          error: `Tool '${failure.name}' did not run: it depends on '${failure.dependencyTool}' (call ${failure.dependencyCallId}), which is waiting for a person's approval.`,
+          error_code: "DEPENDENCY_FAILED",
+          stage: "execute",
+          suggestion: `Call '${failure.name}' again once the '${failure.dependencyTool}' call has been approved and has run.`,
+          retryable: false,
+        };
+      }
       return {
         error: `Tool '${failure.name}' did not run: it depends on '${failure.dependencyTool}' (call ${failure.dependencyCallId}), which failed with ${failure.dependencyCode}.`,
         error_code: "DEPENDENCY_FAILED",
         stage: "execute",
         suggestion: `Fix the '${failure.dependencyTool}' call first, then call '${failure.name}' again.`,
+        retryable: false,
+      };
+    case "approval_required":
+      return {
+        error: `Tool '${failure.name}' needs a person's approval before it runs; it has not run. Approval ${failure.approvalId} is pending until ${new Date(failure.expiresAt).toISOString()}.`,
+        error_code: "APPROVAL_REQUIRED",
+        stage: "approval",
+        suggestion: `Tell the user that approval ${failure.approvalId} is pending and can be decided at ${failure.url}. Fetch the outcome with GET ${failure.pollPath} (it waits up to 30 s for a decision), or send this same tool call (same id) again in this session; do not make a new call for the same action.`,
+        retryable: false,
+        approval: { id: failure.approvalId, expires_at: new Date(failure.expiresAt).toISOString(), url: failure.url },
+      };
+    case "approval_denied":
+      return {
+        error: `A person denied the call to '${failure.name}' (approval ${failure.approvalId}): ${failure.reason ?? "no reason given"}`,
+        error_code: "APPROVAL_DENIED",
+        stage: "approval",
+        suggestion: "Do not repeat this call; take the reason into account, choose another approach, or ask the user.",
+        retryable: false,
+      };
+    case "approval_expired":
+      return {
+        error: `Nobody decided approval ${failure.approvalId} for '${failure.name}' before it expired at ${new Date(failure.expiresAt).toISOString()}; the call did not run.`,
+        error_code: "APPROVAL_EXPIRED",
+        stage: "approval",
+        suggestion: "Ask the user whether the action is still wanted; if so, call the tool again (with a new call id) to ask for approval again.",
+        retryable: false,
+      };
+    case "approval_interrupted":
+      return {
+        error: `The approved call to '${failure.name}' (approval ${failure.approvalId}) was interrupted while running, so whether it took effect is unknown. It was not run a second time.`,
+        error_code: "EXECUTION_FAILED",
+        stage: "execute",
+        suggestion: "Check whether the action happened (read its effect) before asking to run it again with a new call id.",
+        retryable: false,
+      };
+    case "approval_unbound":
+      return {
+        error: `Approval ${failure.approvalId} covers other arguments than '${failure.name}' ended up with (a pre-call hook changed them), so the call did not run.`,
+        error_code: "APPROVAL_DENIED",
+        stage: "approval",
+        suggestion: "Call the tool again with a new call id to ask for approval of these arguments.",
         retryable: false,
       };
   }

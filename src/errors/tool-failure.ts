@@ -30,7 +30,8 @@ export type Stage =
   | "validate"
   | "pre_hook"
   | "execute"
-  | "result";
+  | "result"
+  | "approval";
 
 /** One invalid field, as the validator saw it. */
 export interface FieldIssue {
@@ -59,7 +60,12 @@ export type ToolFailure =
   | { kind: "rate_limited"; name: string; scope: "key" | "tool"; limit: number; retryAfterMs: number }
   | { kind: "access_denied"; name: string; rule: string; message: string }
   | { kind: "circuit_open"; name: string; scope: "tool" | "host"; target: string; retryAfterMs: number; failures: number }
-  | { kind: "dependency_failed"; name: string; dependencyCallId: string; dependencyTool: string; dependencyCode: ErrorCode };
+  | { kind: "dependency_failed"; name: string; dependencyCallId: string; dependencyTool: string; dependencyCode: ErrorCode }
+  | { kind: "approval_required"; name: string; approvalId: string; expiresAt: number; url: string; pollPath: string }
+  | { kind: "approval_denied"; name: string; approvalId: string; reason: string | undefined; decidedBy: string }
+  | { kind: "approval_expired"; name: string; approvalId: string; expiresAt: number }
+  | { kind: "approval_interrupted"; name: string; approvalId: string }
+  | { kind: "approval_unbound"; name: string; approvalId: string };
 
 /**
  * Thrown by a tool (or by the `fail` helper) to report an expected failure with a code the

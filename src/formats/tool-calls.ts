@@ -68,8 +68,11 @@ export interface AnthropicToolResult {
 export interface CallResult {
   id: string;
   tool: string;
-  status: "ok" | "error";
+  /** `pending_approval`: the call waits for a person's decision; `approval` says which. */
+  status: "ok" | "error" | "pending_approval";
   error_code: string | null;
+  /** The approval a pending call waits for: id, expiry (epoch ms) and the page that decides it. */
+  approval?: { id: string; expires_at: number; url: string };
   duration_ms: number;
   attempts: number;
   truncated: boolean;
@@ -81,12 +84,13 @@ export function toCallResult(call: NormalizedCall, outcome: CallOutcome): CallRe
   const message: OpenAIToolMessage | AnthropicToolResult =
     call.format === "openai"
       ? { role: "tool", tool_call_id: call.id, content: outcome.content }
-      : { type: "tool_result", tool_use_id: call.id, content: outcome.content, is_error: outcome.status === "error" };
+      : { type: "tool_result", tool_use_id: call.id, content: outcome.content, is_error: outcome.status !== "ok" };
   return {
     id: call.id,
     tool: call.name,
     status: outcome.status,
     error_code: outcome.errorCode ?? null,
+    ...(outcome.approval === undefined ? {} : { approval: { id: outcome.approval.id, expires_at: outcome.approval.expiresAt, url: outcome.approval.url } }),
     duration_ms: outcome.durationMs,
     attempts: outcome.attempts,
     truncated: outcome.truncated,

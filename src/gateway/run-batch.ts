@@ -114,7 +114,8 @@ export function runBatch(calls: readonly BatchCall[], base: BatchContext, option
         void settleUnrun(call.name, call.arguments, contextFor(i), refusal).then((outcome) => settle(i, outcome));
         return;
       }
-      const failed = (plan.dependsOn[i] ?? []).find((d) => outcomes[d]?.status === "error");
+      // Not only failures: a dependency waiting for approval has no result to feed this call.
+      const failed = (plan.dependsOn[i] ?? []).find((d) => outcomes[d] !== undefined && outcomes[d]?.status !== "ok");
       if (failed !== undefined) {
         const dependency = outcomes[failed] as CallOutcome;
         void settleUnrun(call.name, call.arguments, contextFor(i), {

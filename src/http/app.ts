@@ -17,7 +17,9 @@ import { metaRoutes } from "./routes/meta.ts";
 import { toolCallsRoutes, type BatchStages } from "./routes/tool-calls.ts";
 import { toolsRoutes } from "./routes/tools.ts";
 import { toolsetsRoutes } from "./routes/toolsets.ts";
+import { approvalsRoutes } from "../approvals/approvals-routes.ts";
 import type { AppEnv } from "./types.ts";
+import { approvalsPageRoutes } from "../approvals-page/approvals-page-routes.tsx";
 
 export interface AppOptions {
   /**
@@ -61,6 +63,9 @@ export function createApp(options: AppOptions = {}): OpenAPIHono<AppEnv> {
   app.route("/", toolsRoutes);
   app.route("/", toolsetsRoutes);
   app.route("/", toolCallsRoutes(options.stages));
+  app.route("/", approvalsRoutes);
+  // The approvals web page: HTML, its own session cookie and error pages (not part of /v1).
+  app.route("/", approvalsPageRoutes());
 
   app.doc31("/openapi.json", {
     openapi: "3.1.0",

@@ -26,13 +26,17 @@ export type RequestFailure =
   | { kind: "unknown_toolset"; name: string }
   | { kind: "conflict"; message: string }
   | { kind: "misconfigured"; message: string }
-  | { kind: "internal" };
+  | { kind: "internal" }
+  | { kind: "unknown_approval"; id: string }
+  | { kind: "approval_decided"; id: string; status: string; approval: Record<string, unknown> };
 
 export interface RequestErrorBody {
   error: string;
   error_code: string;
   issues?: readonly RequestIssue[];
   suggestion?: string;
+  /** APPROVAL_ALREADY_DECIDED: the approval as it is now. */
+  approval?: Record<string, unknown>;
 }
 
 function describe(failure: RequestFailure): [ContentfulStatusCode, RequestErrorBody] {
@@ -65,6 +69,10 @@ function describe(failure: RequestFailure): [ContentfulStatusCode, RequestErrorB
       return [500, { error: failure.message, error_code: "MISCONFIGURED", suggestion: "Fix the named setting in wrangler.toml [vars] and redeploy." }];
     case "internal":
       return [500, { error: "Internal error; the failure was logged.", error_code: "INTERNAL" }];
+    case "unknown_approval":
+      return [404, { error: `No approval '${failure.id}' that this key may see in the addressed session.`, error_code: "UNKNOWN_APPROVAL", suggestion: "Check the id and session_id from the pending call's result; approvers list approvals with GET /v1/approvals." }];
+    case "approval_decided":
+      return [409, { error: `Approval '${failure.id}' is already ${failure.status}; the first decision stands.`, error_code: "APPROVAL_ALREADY_DECIDED", suggestion: "See `approval` for its current state.", approval: failure.approval }];
   }
 }
 

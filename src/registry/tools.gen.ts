@@ -2,6 +2,7 @@
 // Importing a module runs its top-level registry.register(...) calls. A file under tools/ is
 // listed iff it has such a call as a top-level statement; helper modules are not.
 import "../../tools/clock.ts";
+import "../../tools/delete-result.ts";
 import "../../tools/echo.ts";
 import "../../tools/generate-lines.ts";
 import "../../tools/github-repo.ts";
@@ -10,6 +11,7 @@ import "../../tools/read-result.ts";
 /** The tool modules imported above, in import order (project-relative paths). */
 export const TOOL_MODULES = [
   "tools/clock.ts",
+  "tools/delete-result.ts",
   "tools/echo.ts",
   "tools/generate-lines.ts",
   "tools/github-repo.ts",
@@ -22,6 +24,7 @@ export const TOOL_MODULES = [
  */
 export const DISCOVERED_TOOLS = [
   { name: "current_time", toolset: "core", file: "tools/clock.ts", dependsOn: [] },
+  { name: "delete_result", toolset: "maintenance", file: "tools/delete-result.ts", dependsOn: [] },
   { name: "echo", toolset: "core", file: "tools/echo.ts", dependsOn: [] },
   { name: "generate_lines", toolset: "core", file: "tools/generate-lines.ts", dependsOn: [] },
   { name: "github_repo", toolset: "web", file: "tools/github-repo.ts", dependsOn: [] },

@@ -21,3 +21,11 @@ export const storedResultKey = (handle: string): string => `${STORED_RESULT_PREF
  */
 export const AVAILABILITY_PREFIX = "avail:";
 export const availabilityKey = (tool: string): string => `${AVAILABILITY_PREFIX}${tool}`;
+
+/**
+ * A signed-in approvals page session, keyed by the SHA-256 (hex) of the random session id the
+ * cookie carries, so reading KV never yields a usable cookie: JSON `PageSession`, expiring with
+ * the session (PAGE_SESSION_TTL_SECONDS in src/approvals-page/page-session.ts).
+ */
+export const APPROVALS_PAGE_SESSION_PREFIX = "approvals-session:";
+export const approvalsPageSessionKey = (idDigest: string): string => `${APPROVALS_PAGE_SESSION_PREFIX}${idDigest}`;

@@ -21,6 +21,11 @@ export const STATIC_TOOLSETS = {
     tools: [],
     includes: [],
   },
+  maintenance: {
+    description: "Housekeeping tools that change or delete stored data; each call needs a person's approval.",
+    tools: [],
+    includes: [],
+  },
   research: {
     description: "Everything a research agent needs: web access, local utilities and result paging.",
     tools: [],

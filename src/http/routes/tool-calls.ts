@@ -37,8 +37,16 @@ const CallResultSchema = z
   .object({
     id: z.string(),
     tool: z.string(),
-    status: z.enum(["ok", "error"]),
+    status: z.enum(["ok", "error", "pending_approval"]).openapi({ description: "`pending_approval`: the call needs a person's approval and has not run; see `approval`." }),
     error_code: z.string().nullable(),
+    approval: z
+      .object({
+        id: z.string(),
+        expires_at: z.number().int().openapi({ description: "When the approval expires unanswered (epoch ms)." }),
+        url: z.string().openapi({ description: "The approvals page where a person decides it." }),
+      })
+      .optional()
+      .openapi({ description: "Present when status is pending_approval. GET /v1/approvals/{id}?session_id=...&wait=30 returns the outcome." }),
     duration_ms: z.number(),
     attempts: z.number().int().openapi({ description: "Handler attempts: 0 when the call failed before running, more than 1 after retries." }),
     truncated: z.boolean(),
@@ -121,6 +129,8 @@ export const toolCallsRoutes = (stages: Partial<BatchStages> = {}) => {
         signal: c.req.raw.signal,
         waitUntil: waitUntilOf(c),
         access,
+        keyId: principal.keyId,
+        origin: new URL(c.req.url).origin,
         ...(allowedTools === undefined ? {} : { allowedTools }),
       },
       { maxParallel, batchTimeoutMs: config.batchTimeoutMs, refusals, onOutcome: (_outcome, i) => (finishedAt[i] = Date.now()) },

@@ -1,0 +1,26 @@
+/**
+ * Which tools need a person's approval: those named or matched by APPROVAL_REQUIRED_FOR
+ * (`http_request`, `mcp__*__delete_*`) and those that declare themselves `risky`.
+ */
+import type { GatewayConfig } from "../config/config.ts";
+import { compileGlob } from "../policy/glob.ts";
+import type { ToolEntry } from "../registry/types.ts";
+
+// Compiled once per configuration object (loadConfig caches one per env), not per call.
+const compiled = new WeakMap<readonly string[], (name: string) => boolean>();
+
+function matcherOf(patterns: readonly string[]): (name: string) => boolean {
+  let matches = compiled.get(patterns);
+  if (matches === undefined) {
+    const tests = patterns.map(compileGlob);
+    matches = (name) => tests.some((test) => test(name));
+    compiled.set(patterns, matches);
+  }
+  return matches;
+}
+
+/** Whether a call of `entry` must wait for a person's approval. */
+export function needsApproval(entry: Pick<ToolEntry, "name" | "risky">, config: GatewayConfig): boolean {
+  if (entry.risky === true) return true;
+  return config.approval.requiredFor.length > 0 && matcherOf(config.approval.requiredFor)(entry.name);
+}

@@ -1,0 +1,41 @@
+/**
+ * The Session Durable Object's SQLite tables (docs/storage.md). `CREATE ... IF NOT EXISTS` runs
+ * in every constructor: it costs microseconds, and new objects need no separate set-up step.
+ */
+
+export const SESSION_APPROVALS_TABLE = "approvals";
+export const SESSION_GRANTS_TABLE = "grants";
+
+export const SESSION_SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS ${SESSION_APPROVALS_TABLE} (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL,
+  tool_call_id TEXT NOT NULL UNIQUE,
+  tool TEXT NOT NULL,
+  toolset TEXT,
+  arguments TEXT NOT NULL,
+  arguments_sha256 TEXT NOT NULL,
+  call_arguments TEXT NOT NULL,
+  binding_sha256 TEXT NOT NULL,
+  requested_by TEXT NOT NULL,
+  requested_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  scope TEXT,
+  decided_by TEXT,
+  decided_at INTEGER,
+  reason TEXT,
+  run_state TEXT NOT NULL,
+  result_status TEXT,
+  result_error_code TEXT,
+  result_content TEXT,
+  version INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS approvals_pending_expiry ON ${SESSION_APPROVALS_TABLE} (status, expires_at);
+CREATE TABLE IF NOT EXISTS ${SESSION_GRANTS_TABLE} (
+  tool TEXT PRIMARY KEY,
+  approval_id TEXT NOT NULL,
+  granted_by TEXT NOT NULL,
+  granted_at INTEGER NOT NULL
+);
+`;

@@ -1,0 +1,290 @@
+/**
+ * One Durable Object per session (`idFromName(sessionId)`): the session's pending approvals and
+ * session-wide grants, in the object's SQLite storage so they survive eviction and restarts.
+ *
+ * A Durable Object runs one event at a time and SQL calls are synchronous, so every
+ * check-and-set below (ask once per tool call id, first decision wins, decision or expiry) is
+ * written without an `await` between the check and the write: nothing can interleave.
+ * Exactly-once: `run_state = 'running'` is stored in the same step as the approval, before the
+ * handler starts; a fresh instance that finds a run still marked running knows its predecessor
+ * died mid-run and records the run as interrupted instead of running it a second time.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { canonicalJson, sha256Hex } from "../audit/canonical-json.ts";
+import { redactSecrets } from "../audit/redact-secrets.ts";
+import { dispatchCall, outcomeOfFailure, type CallOutcome } from "../dispatch/handle-function-call.ts";
+import { recordApprovalAudit } from "./approval-audit.ts";
+import { writeApprovalIndex } from "./approval-index.ts";
+import { toApprovalView, type ApprovalRow } from "./approval-row.ts";
+import type { ApprovalScope, ApprovalView } from "./approval-view.ts";
+import type { SessionApi } from "./session-stub.ts";
+import { SESSION_SCHEMA_SQL, SESSION_APPROVALS_TABLE, SESSION_GRANTS_TABLE } from "./session-schema.ts";
+
+/** What the approval gate sends when a call needs approval. */
+export interface ApprovalRequest {
+  sessionId: string;
+  toolCallId: string;
+  tool: string;
+  toolset: string | undefined;
+  /** The final arguments (after validation and pre-call hooks). */
+  arguments: Record<string, unknown>;
+  requestedBy: string;
+  ttlMs: number;
+}
+
+/**
+ * `granted`: a session-scope grant covers the tool; `pending` / `settled`: the approval of this
+ * tool call id (created now, or asked before).
+ */
+export type RequestAnswer = { kind: "granted"; approvalId: string } | { kind: "pending"; approval: ApprovalView } | { kind: "settled"; approval: ApprovalView };
+
+export interface DecisionInput {
+  id: string;
+  sessionId: string;
+  decision: "approve" | "deny";
+  scope: ApprovalScope;
+  reason?: string | undefined;
+  decidedBy: string;
+}
+
+export type DecisionAnswer = { ok: true; approval: ApprovalView } | { ok: false; kind: "not_found" } | { ok: false; kind: "conflict"; approval: ApprovalView };
+
+/** An approval is final once denied, expired, or approved and run: then it has the model's message. */
+export function isSettled(view: ApprovalView): boolean {
+  return view.status !== "pending" && view.result !== undefined;
+}
+
+export class Session extends DurableObject<Env> implements SessionApi {
+  /** Long-poll waiters per approval id, woken on every change of it. */
+  readonly #waiters = new Map<string, Set<() => void>>();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.storage.sql.exec(SESSION_SCHEMA_SQL);
+    this.#recoverInterruptedRuns();
+  }
+
+  /** Asks for approval of a call, or answers from a grant or an earlier request with the same call id. */
+  async request(input: ApprovalRequest): Promise<RequestAnswer> {
+    // Hash before the check-and-insert below, which must not be split by an await.
+    const shown = canonicalJson(redactSecrets(input.arguments));
+    const exact = canonicalJson(input.arguments);
+    const [argumentsSha256, bindingSha256] = await Promise.all([sha256Hex(shown), sha256Hex(exact)]);
+
+    const now = Date.now();
+    const earlier = this.#one(`SELECT * FROM ${SESSION_APPROVALS_TABLE} WHERE tool_call_id = ? AND session_id = ?`, input.toolCallId, input.sessionId);
+    if (earlier !== undefined) {
+      const current = this.#expireIfDue(earlier, now);
+      const approval = toApprovalView(current);
+      return isSettled(approval) ? { kind: "settled", approval } : { kind: "pending", approval };
+    }
+    const grant = this.ctx.storage.sql.exec<{ approval_id: string }>(`SELECT approval_id FROM ${SESSION_GRANTS_TABLE} WHERE tool = ?`, input.tool).toArray()[0];
+    if (grant !== undefined) return { kind: "granted", approvalId: grant.approval_id };
+
+    const row: ApprovalRow = {
+      id: crypto.randomUUID(),
+      session_id: input.sessionId,
+      tool_call_id: input.toolCallId,
+      tool: input.tool,
+      toolset: input.toolset ?? null,
+      arguments: shown,
+      arguments_sha256: argumentsSha256,
+      call_arguments: exact,
+      binding_sha256: bindingSha256,
+      requested_by: input.requestedBy,
+      requested_at: now,
+      expires_at: now + input.ttlMs,
+      status: "pending",
+      scope: null,
+      decided_by: null,
+      decided_at: null,
+      reason: null,
+      run_state: "none",
+      result_status: null,
+      result_error_code: null,
+      result_content: null,
+      version: 1,
+    };
+    const columns = Object.keys(row);
+    this.ctx.storage.sql.exec(`INSERT INTO ${SESSION_APPROVALS_TABLE} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`, ...Object.values(row));
+    await this.#scheduleAlarm();
+    await this.#publish(row);
+    return { kind: "pending", approval: toApprovalView(row) };
+  }
+
+  /** One approval of this session, or undefined (also for another session's id). */
+  get(id: string, sessionId: string): ApprovalView | undefined {
+    const row = this.#find(id, sessionId);
+    return row === undefined ? undefined : toApprovalView(this.#expireIfDue(row, Date.now()));
+  }
+
+  /** Waits up to `timeoutMs` for the approval to settle, then returns it as it is. */
+  async wait(id: string, sessionId: string, timeoutMs: number): Promise<ApprovalView | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    let view = this.get(id, sessionId);
+    // Woken on every change, and an approval changes twice (approved, then run): loop until final.
+    while (view !== undefined && !isSettled(view) && Date.now() < deadline) {
+      await this.#changeOf(id, deadline - Date.now());
+      view = this.get(id, sessionId);
+    }
+    return view;
+  }
+
+  /**
+   * Decides a pending approval. The first decision wins; a later one (or one after expiry) gets
+   * the current state. An approval runs the call once, before this returns.
+   */
+  async decide(input: DecisionInput): Promise<DecisionAnswer> {
+    const found = this.#find(input.id, input.sessionId);
+    if (found === undefined) return { ok: false, kind: "not_found" };
+    const now = Date.now();
+    const row = this.#expireIfDue(found, now);
+    if (row.status !== "pending") return { ok: false, kind: "conflict", approval: toApprovalView(row) };
+
+    const approve = input.decision === "approve";
+    const denial = approve
+      ? undefined
+      : outcomeOfFailure(row.tool, row.tool_call_id, { kind: "approval_denied", name: row.tool, approvalId: row.id, reason: input.reason, decidedBy: input.decidedBy }, {});
+    const decided: ApprovalRow = {
+      ...row,
+      status: approve ? "approved" : "denied",
+      scope: approve ? input.scope : null,
+      decided_by: input.decidedBy,
+      decided_at: now,
+      reason: input.reason ?? null,
+      run_state: approve ? "running" : "none",
+      ...(denial === undefined ? {} : this.#resultOf(denial)),
+      version: row.version + 1,
+    };
+    this.#save(decided);
+    if (approve && input.scope === "session") {
+      this.ctx.storage.sql.exec(`INSERT OR REPLACE INTO ${SESSION_GRANTS_TABLE} (tool, approval_id, granted_by, granted_at) VALUES (?, ?, ?, ?)`, row.tool, row.id, input.decidedBy, now);
+    }
+    this.#wake(row.id);
+    await this.#scheduleAlarm();
+    if (denial !== undefined) {
+      await Promise.all([this.#publish(decided), this.#audit(decided, denial)]);
+      return { ok: true, approval: toApprovalView(decided) };
+    }
+    await this.#publish(decided);
+    return { ok: true, approval: toApprovalView(await this.#run(decided)) };
+  }
+
+  /** Expires every pending approval whose time has come. */
+  override async alarm(): Promise<void> {
+    const now = Date.now();
+    const due = this.ctx.storage.sql.exec<ApprovalRow>(`SELECT * FROM ${SESSION_APPROVALS_TABLE} WHERE status = 'pending' AND expires_at <= ?`, now).toArray();
+    for (const row of due) this.#expireIfDue(row, now);
+    await this.#scheduleAlarm();
+  }
+
+  /** Runs an approved call through the whole pipeline, bound to the approved arguments. */
+  async #run(row: ApprovalRow): Promise<ApprovalRow> {
+    let outcome: CallOutcome;
+    try {
+      outcome = await dispatchCall(row.tool, JSON.parse(row.call_arguments) as Record<string, unknown>, {
+        callId: row.tool_call_id,
+        sessionId: row.session_id,
+        env: this.env,
+        keyId: row.requested_by,
+        approved: { approvalId: row.id, bindingSha256: row.binding_sha256 },
+        waitUntil: (promise) => this.ctx.waitUntil(promise),
+      });
+    } catch (error) {
+      // dispatchCall never throws; this guards the bookkeeping around it all the same.
+      console.error(`approval ${row.id}: run failed unexpectedly: ${String(error)}`);
+      outcome = outcomeOfFailure(row.tool, row.tool_call_id, { kind: "approval_interrupted", name: row.tool, approvalId: row.id }, {});
+    }
+    const done: ApprovalRow = { ...row, ...this.#resultOf(outcome), run_state: "done", version: row.version + 1 };
+    this.#save(done);
+    this.#wake(row.id);
+    await Promise.all([this.#publish(done), this.#audit(done, outcome)]);
+    return done;
+  }
+
+  /**
+   * A run this fresh instance finds marked running was cut short with its predecessor (eviction,
+   * restart, crash). Whether its effect happened is unknown, so it is recorded as interrupted and
+   * never run again: a second run is worse than a lost result for the actions approvals guard.
+   */
+  #recoverInterruptedRuns(): void {
+    const cut = this.ctx.storage.sql.exec<ApprovalRow>(`SELECT * FROM ${SESSION_APPROVALS_TABLE} WHERE run_state = 'running'`).toArray();
+    for (const row of cut) {
+      const outcome = outcomeOfFailure(row.tool, row.tool_call_id, { kind: "approval_interrupted", name: row.tool, approvalId: row.id }, {});
+      const done: ApprovalRow = { ...row, ...this.#resultOf(outcome), run_state: "done", version: row.version + 1 };
+      this.#save(done);
+      this.ctx.waitUntil(Promise.all([this.#publish(done), this.#audit(done, outcome)]));
+    }
+  }
+
+  /** Expires a pending approval past its time, in the same synchronous step as the check. */
+  #expireIfDue(row: ApprovalRow, now: number): ApprovalRow {
+    if (row.status !== "pending" || row.expires_at > now) return row;
+    const failure = { kind: "approval_expired" as const, name: row.tool, approvalId: row.id, expiresAt: row.expires_at };
+    const outcome = outcomeOfFailure(row.tool, row.tool_call_id, failure, {});
+    const expired: ApprovalRow = { ...row, status: "expired", decided_at: now, ...this.#resultOf(outcome), version: row.version + 1 };
+    this.#save(expired);
+    this.#wake(row.id);
+    this.ctx.waitUntil(Promise.all([this.#publish(expired), this.#audit(expired, outcome)]));
+    return expired;
+  }
+
+  #resultOf(outcome: CallOutcome): Pick<ApprovalRow, "result_status" | "result_error_code" | "result_content"> {
+    return { result_status: outcome.status === "ok" ? "ok" : "error", result_error_code: outcome.errorCode ?? null, result_content: outcome.content };
+  }
+
+  #find(id: string, sessionId: string): ApprovalRow | undefined {
+    return this.#one(`SELECT * FROM ${SESSION_APPROVALS_TABLE} WHERE id = ? AND session_id = ?`, id, sessionId);
+  }
+
+  #one(sql: string, ...params: string[]): ApprovalRow | undefined {
+    return this.ctx.storage.sql.exec<ApprovalRow>(sql, ...params).toArray()[0];
+  }
+
+  #save(row: ApprovalRow): void {
+    this.ctx.storage.sql.exec(
+      `UPDATE ${SESSION_APPROVALS_TABLE} SET status = ?, scope = ?, decided_by = ?, decided_at = ?, reason = ?, run_state = ?, result_status = ?, result_error_code = ?, result_content = ?, version = ? WHERE id = ?`,
+      row.status, row.scope, row.decided_by, row.decided_at, row.reason, row.run_state, row.result_status, row.result_error_code, row.result_content, row.version, row.id,
+    );
+  }
+
+  /** Resolves on the next change of approval `id`, or after `ms`. */
+  #changeOf(id: string, ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const waiters = this.#waiters.get(id) ?? new Set<() => void>();
+      this.#waiters.set(id, waiters);
+      const done = () => {
+        clearTimeout(timer);
+        waiters.delete(done);
+        if (waiters.size === 0) this.#waiters.delete(id);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      waiters.add(done);
+    });
+  }
+
+  #wake(id: string): void {
+    for (const wake of [...(this.#waiters.get(id) ?? [])]) wake();
+  }
+
+  /** The alarm is always set to the next expiry of a pending approval. */
+  async #scheduleAlarm(): Promise<void> {
+    const next = this.ctx.storage.sql.exec<{ next: number | null }>(`SELECT MIN(expires_at) AS next FROM ${SESSION_APPROVALS_TABLE} WHERE status = 'pending'`).toArray()[0]?.next ?? null;
+    if (next === null) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(next);
+  }
+
+  /** Writes the index row; a failure is logged and healed by the row's next change. */
+  async #publish(row: ApprovalRow): Promise<void> {
+    try {
+      await writeApprovalIndex(this.env.DB, row);
+    } catch (error) {
+      console.error(`approval ${row.id}: D1 index write failed (version ${row.version}): ${String(error)}`);
+    }
+  }
+
+  #audit(row: ApprovalRow, outcome: CallOutcome): Promise<void> {
+    return recordApprovalAudit(this.env, row, outcome);
+  }
+}
