@@ -73,6 +73,8 @@ const ConfigSchema = z.object({
   AUDIT_RETENTION_DAYS: wholeNumber(30, 1, 3_650),
   /** Host or host:port globs that outbound fetches may reach although private (local development). */
   OUTBOUND_ALLOW: list(),
+  /** Webhook deliveries (and their events) older than this are deleted; also the replay window. */
+  HOOK_DELIVERY_RETENTION_DAYS: wholeNumber(30, 1, 3_650),
 });
 
 export interface RetryConfig {
@@ -95,6 +97,7 @@ export interface GatewayConfig {
   auditRetentionDays: number;
   /** src/net/outbound-url.ts: private targets that are allowed anyway. */
   outboundAllow: readonly string[];
+  hookDeliveryRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -129,6 +132,7 @@ export function loadConfig(env: Env): GatewayConfig {
     rateLimit: { perMinute: v.RATE_LIMIT_PER_MINUTE, perToolPerMinute: v.RATE_LIMIT_PER_TOOL_PER_MINUTE },
     auditRetentionDays: v.AUDIT_RETENTION_DAYS,
     outboundAllow: v.OUTBOUND_ALLOW,
+    hookDeliveryRetentionDays: v.HOOK_DELIVERY_RETENTION_DAYS,
   };
   cache.set(env, config);
   return config;
