@@ -1,6 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { STRAY_REJECTION_MARK, TEST_ADMIN_TOKEN } from "./test/support/test-env.ts";
+import { STRAY_REJECTION_MARK, TEST_ADMIN_TOKEN, TEST_HOOK_SECRET } from "./test/support/test-env.ts";
 import { upstream } from "./test/support/upstream.ts";
 
 // Two projects: everything that ships in the Worker runs inside workerd against real local
@@ -23,7 +23,14 @@ export default defineConfig({
             miniflare: {
               // Outbound fetches go to a local stand-in for the outside network, never out.
               outboundService: upstream,
-              bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: TEST_ADMIN_TOKEN },
+              bindings: {
+                TEST_MIGRATIONS: migrations,
+                ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+                // Webhook secrets: the shipped hooks' and the test hooks' (test/hooks/); HOOK_UNSET_SECRET stays unset.
+                HOOK_GENERIC_SECRET: TEST_HOOK_SECRET,
+                HOOK_GITHUB_SECRET: TEST_HOOK_SECRET,
+                HOOK_TEST_SECRET: TEST_HOOK_SECRET,
+              },
             },
           }),
         ],

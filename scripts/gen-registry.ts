@@ -1,6 +1,6 @@
 /**
  * Writes src/registry/tools.gen.ts: one import per tool module under tools/, and a manifest of
- * the tools they register. Discovery follows Hermes' `_module_registers_tools` (reference
+ * the tools they register; and src/hooks/hooks.gen.ts, the same for webhooks under hooks/. Discovery follows Hermes' `_module_registers_tools` (reference
  * §2.8); on top of it the generator checks names, toolsets, includes and dependsOn statically,
  * so a broken tool tree fails here with file:line instead of at the first request.
  *
@@ -17,6 +17,7 @@ import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { checkRegistry } from "./gen-registry/checks.ts";
 import { listToolFiles, readRegistrations } from "./gen-registry/discover.ts";
+import { checkHooks, HOOKS_OUT_FILE, listHookFiles, readHookRegistrations, renderHooksModule, type HookRegistration } from "./gen-registry/hooks.ts";
 import { parseFiles } from "./gen-registry/parse.ts";
 import { renderManifest } from "./gen-registry/render.ts";
 import { readStaticToolsets } from "./gen-registry/static-toolsets.ts";
@@ -31,6 +32,8 @@ export interface GenerateOptions {
   toolsDir?: string;
   toolsetsFile?: string;
   outFile?: string;
+  hooksDir?: string;
+  hooksOutFile?: string;
 }
 
 /** What one generator run produced: the file text, the imported modules, and any errors. */
@@ -40,6 +43,8 @@ export interface GenerateResult {
   files: string[];
   /** Sorted by file and position; when non-empty, `content` must not be written. */
   errors: GenError[];
+  /** The webhook module (src/hooks/hooks.gen.ts) and the hook modules it imports. */
+  hooks: { outFile: string; content: string; files: string[] };
 }
 
 /**
@@ -56,11 +61,15 @@ export function generateRegistry({
   toolsDir = "tools",
   toolsetsFile = "src/toolsets/static-toolsets.ts",
   outFile = "src/registry/tools.gen.ts",
+  hooksDir = "hooks",
+  hooksOutFile = HOOKS_OUT_FILE,
 }: GenerateOptions): GenerateResult {
   const paths = listToolFiles(root, toolsDir);
+  const hookPaths = new Set(listHookFiles(root, hooksDir));
   const staticText = readOptional(join(root, toolsetsFile));
   const inputs = paths.map((path) => ({ path, text: readFileSync(join(root, path), "utf8") }));
   if (staticText !== undefined) inputs.push({ path: toolsetsFile, text: staticText });
+  for (const path of hookPaths) inputs.push({ path, text: readFileSync(join(root, path), "utf8") });
   const parsed = parseFiles(inputs);
   const errors = [...parsed.errors];
   // A file that does not parse is reported once; reading it further would only add noise.
@@ -69,8 +78,17 @@ export function generateRegistry({
   const files: string[] = [];
   const registrations: Registration[] = [];
   let toolsets: StaticToolsetDecl[] = [];
+  const hookFiles: string[] = [];
+  const hooks: HookRegistration[] = [];
   for (const file of parsed.files) {
     if (broken.has(file.path)) continue;
+    if (hookPaths.has(file.path)) {
+      const result = readHookRegistrations(file);
+      errors.push(...result.errors);
+      if (result.registrations.length > 0 || result.errors.length > 0) hookFiles.push(file.path);
+      hooks.push(...result.registrations);
+      continue;
+    }
     if (file.path === toolsetsFile) {
       const result = readStaticToolsets(file);
       toolsets = result.toolsets;
@@ -85,7 +103,14 @@ export function generateRegistry({
 
   const checked = checkRegistry(registrations, toolsets);
   errors.push(...checked.errors);
-  return { content: renderManifest(outFile, files, checked.winners), files, errors: errors.sort(compareGenErrors) };
+  const toolsetNames = new Set([...toolsets.map((t) => t.name.value), ...registrations.map((r) => r.toolset.value)]);
+  errors.push(...checkHooks(hooks, toolsetNames));
+  return {
+    content: renderManifest(outFile, files, checked.winners),
+    files,
+    errors: errors.sort(compareGenErrors),
+    hooks: { outFile: hooksOutFile, content: renderHooksModule(hooksOutFile, hookFiles, hooks), files: hookFiles },
+  };
 }
 
 function readOptional(path: string): string | undefined {
@@ -118,25 +143,31 @@ export function main(argv: readonly string[]): number {
   }
 
   const outFile = "src/registry/tools.gen.ts";
-  const { content, files, errors } = generateRegistry({ root, outFile });
+  const { content, files, errors, hooks } = generateRegistry({ root, outFile });
   if (errors.length > 0) {
     for (const error of errors) console.error(formatGenError(error));
-    console.error(`gen-registry: ${errors.length} error(s); ${outFile} was not written.`);
+    console.error(`gen-registry: ${errors.length} error(s); ${outFile} and ${hooks.outFile} were not written.`);
     return 1;
   }
-  const current = readOptional(join(root, outFile));
-  if (check) {
-    if (current === content) return 0;
-    console.error(`${outFile} is stale; run npm run gen${current === undefined ? " (the file does not exist)" : ""}`);
-    return 1;
+  const outputs = [
+    { path: outFile, content, what: `${files.length} tool module(s)` },
+    { path: hooks.outFile, content: hooks.content, what: `${hooks.files.length} hook module(s)` },
+  ];
+  let stale = 0;
+  for (const output of outputs) {
+    const current = readOptional(join(root, output.path));
+    if (current === output.content) continue;
+    if (check) {
+      console.error(`${output.path} is stale; run npm run gen${current === undefined ? " (the file does not exist)" : ""}`);
+      stale += 1;
+      continue;
+    }
+    // Rewriting identical bytes would still bump the mtime and re-trigger wrangler's watcher.
+    mkdirSync(dirname(join(root, output.path)), { recursive: true });
+    writeFileSync(join(root, output.path), output.content);
+    console.log(`gen-registry: wrote ${output.path} (${output.what})`);
   }
-  // Rewriting identical bytes would still bump the mtime and re-trigger wrangler's watcher.
-  if (current !== content) {
-    mkdirSync(dirname(join(root, outFile)), { recursive: true });
-    writeFileSync(join(root, outFile), content);
-    console.log(`gen-registry: wrote ${outFile} (${files.length} tool module(s))`);
-  }
-  return 0;
+  return stale === 0 ? 0 : 1;
 }
 
 if (import.meta.main) process.exitCode = main(process.argv.slice(2));

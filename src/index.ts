@@ -8,6 +8,10 @@ import { deleteExpiredAudit } from "./audit/retention.ts";
 import { loadConfig } from "./config/config.ts";
 import { createApp } from "./http/app.ts";
 import "./registry/tools.gen.ts";
+import { handleHookQueue } from "./hooks/handle-hook-queue.ts";
+import { isHookQueue } from "./hooks/hook-message.ts";
+import { deleteExpiredDeliveries } from "./hooks/retention.ts";
+import "./hooks/hooks.gen.ts";
 
 // Fail at startup, naming the key, rather than serve with a misread limit: wrangler dev and
 // wrangler deploy both load the module and report this error.
@@ -21,8 +25,10 @@ export { Session } from "./approvals/session.ts";
 export default {
   fetch: app.fetch,
   // Both audit queues (the main one and its dead-letter queue) are written by the same consumer.
-  queue: (batch, env) => handleAuditQueue(batch, env),
+  // The webhook queues (toolgate-hooks and its dead-letter queue) run deliveries' calls.
+  queue: (batch, env, ctx) => (isHookQueue(batch.queue) ? handleHookQueue(batch, env, ctx) : handleAuditQueue(batch, env)),
   scheduled: (controller, env, ctx) => {
     ctx.waitUntil(deleteExpiredAudit(env.DB, loadConfig(env).auditRetentionDays, controller.scheduledTime).then(() => undefined));
+    ctx.waitUntil(deleteExpiredDeliveries(env.DB, loadConfig(env).hookDeliveryRetentionDays, controller.scheduledTime).then(() => undefined));
   },
 } satisfies ExportedHandler<Env>;

@@ -6,7 +6,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { CallExpression, Expression, Node, SourceFile } from "typescript";
 import { ts } from "./typescript.ts";
-import { locate, propertyName, readString, topLevelStringConsts, unwrap, type ParsedFile } from "./parse.ts";
+import { locate, objectProps, readString, readStringList, topLevelStringConsts, unwrap, type ParsedFile } from "./parse.ts";
 import type { GenError, Registration, StringRef } from "./types.ts";
 
 /**
@@ -36,7 +36,7 @@ export function listToolFiles(root: string, toolsDir: string): string[] {
  * expression, so (as in the original) discovery does not vouch for it. Another receiver
  * (`reg.register`) is some other object.
  */
-export function findRegisterCalls(sf: SourceFile): CallExpression[] {
+export function findRegisterCalls(sf: SourceFile, receiver = "registry"): CallExpression[] {
   const calls: CallExpression[] = [];
   for (const statement of sf.statements) {
     if (!ts.isExpressionStatement(statement) || !ts.isCallExpression(statement.expression)) continue;
@@ -44,7 +44,7 @@ export function findRegisterCalls(sf: SourceFile): CallExpression[] {
     if (
       ts.isPropertyAccessExpression(callee) &&
       ts.isIdentifier(callee.expression) &&
-      callee.expression.text === "registry" &&
+      callee.expression.text === receiver &&
       callee.name.text === "register"
     ) {
       calls.push(statement.expression);
@@ -73,15 +73,7 @@ export function readRegistrations(file: ParsedFile): { registrations: Registrati
       fail(call, "registry.register(...) must be passed an object literal ({ name: \"...\", toolset: \"...\", ... }) so discovery can read it.");
       continue;
     }
-    const props = new Map<string, Expression>();
-    for (const prop of spec.properties) {
-      if (ts.isPropertyAssignment(prop)) {
-        const key = propertyName(prop.name);
-        if (key !== undefined) props.set(key, prop.initializer);
-      } else if (ts.isShorthandPropertyAssignment(prop)) {
-        props.set(prop.name.text, prop.name);
-      }
-    }
+    const props = objectProps(spec);
 
     const readRequired = (key: "name" | "toolset"): StringRef | undefined => {
       const value = props.get(key);
@@ -97,20 +89,14 @@ export function readRegistrations(file: ParsedFile): { registrations: Registrati
     const name = readRequired("name");
     const toolset = readRequired("toolset");
 
-    const dependsOn: StringRef[] = [];
     const dependsNode = props.get("dependsOn");
-    if (dependsNode !== undefined) {
-      const list = unwrap(dependsNode);
-      if (!ts.isArrayLiteralExpression(list)) {
-        fail(dependsNode, "registry.register: `dependsOn` must be an array literal of tool names, e.g. dependsOn: [\"fetch_url\"].");
-      } else {
-        for (const element of list.elements) {
-          const ref = readString(file, element, consts);
-          if (ref === undefined) fail(element, "registry.register: each `dependsOn` entry must be a string literal tool name.");
-          else dependsOn.push(ref);
-        }
-      }
-    }
+    const dependsOn =
+      dependsNode === undefined
+        ? []
+        : readStringList(file, dependsNode, consts, fail, {
+            notList: "registry.register: `dependsOn` must be an array literal of tool names, e.g. dependsOn: [\"fetch_url\"].",
+            notString: "registry.register: each `dependsOn` entry must be a string literal tool name.",
+          });
 
     const overrideNode = props.get("override");
     const override = overrideNode !== undefined && unwrap(overrideNode).kind === ts.SyntaxKind.TrueKeyword;

@@ -2,7 +2,7 @@
  * Parsing for the registry generator: TypeScript source files plus their syntax errors, and the
  * small static evaluator that reads string literals out of them.
  */
-import type { CompilerHost, CompilerOptions, Expression, Node, PropertyName, SourceFile } from "typescript";
+import type { CompilerHost, CompilerOptions, Expression, Node, ObjectLiteralExpression, PropertyName, SourceFile } from "typescript";
 import { ts } from "./typescript.ts";
 import type { GenError, Location, StringRef } from "./types.ts";
 
@@ -105,4 +105,43 @@ export function readString(file: ParsedFile, node: Expression, consts: ReadonlyM
 export function propertyName(name: PropertyName): string | undefined {
   if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name)) return name.text;
   return undefined;
+}
+
+/** The `key: value` and shorthand properties of an object literal, by name. */
+export function objectProps(spec: ObjectLiteralExpression): Map<string, Expression> {
+  const props = new Map<string, Expression>();
+  for (const prop of spec.properties) {
+    if (ts.isPropertyAssignment(prop)) {
+      const key = propertyName(prop.name);
+      if (key !== undefined) props.set(key, prop.initializer);
+    } else if (ts.isShorthandPropertyAssignment(prop)) {
+      props.set(prop.name.text, prop.name);
+    }
+  }
+  return props;
+}
+
+/**
+ * An array literal of strings; `fail` is told about the list when it is not a literal
+ * (`notList`) and about each entry that is not a string (`notString`).
+ */
+export function readStringList(
+  file: ParsedFile,
+  node: Expression,
+  consts: ReadonlyMap<string, string>,
+  fail: (node: Node, message: string) => void,
+  messages: { notList: string; notString: string },
+): StringRef[] {
+  const list = unwrap(node);
+  if (!ts.isArrayLiteralExpression(list)) {
+    fail(node, messages.notList);
+    return [];
+  }
+  const refs: StringRef[] = [];
+  for (const element of list.elements) {
+    const ref = readString(file, element, consts);
+    if (ref === undefined) fail(element, messages.notString);
+    else refs.push(ref);
+  }
+  return refs;
 }

@@ -88,6 +88,8 @@ const ConfigSchema = z.object({
     }),
   /** How long a pending approval waits for a decision before it expires (a person must read it). */
   APPROVAL_TTL_SECONDS: wholeNumber(900, 10, 7 * 86_400),
+  /** Webhook deliveries (and their events) older than this are deleted; also the replay window. */
+  HOOK_DELIVERY_RETENTION_DAYS: wholeNumber(30, 1, 3_650),
 });
 
 export interface RetryConfig {
@@ -111,6 +113,7 @@ export interface GatewayConfig {
   /** src/net/outbound-url.ts: private targets that are allowed anyway. */
   outboundAllow: readonly string[];
   approval: { requiredFor: readonly string[]; ttlSeconds: number };
+  hookDeliveryRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -146,6 +149,7 @@ export function loadConfig(env: Env): GatewayConfig {
     auditRetentionDays: v.AUDIT_RETENTION_DAYS,
     outboundAllow: v.OUTBOUND_ALLOW,
     approval: { requiredFor: v.APPROVAL_REQUIRED_FOR, ttlSeconds: v.APPROVAL_TTL_SECONDS },
+    hookDeliveryRetentionDays: v.HOOK_DELIVERY_RETENTION_DAYS,
   };
   cache.set(env, config);
   return config;

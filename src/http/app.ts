@@ -20,6 +20,8 @@ import { toolsetsRoutes } from "./routes/toolsets.ts";
 import { approvalsRoutes } from "../approvals/approvals-routes.ts";
 import type { AppEnv } from "./types.ts";
 import { approvalsPageRoutes } from "../approvals-page/approvals-page-routes.tsx";
+import { isHookDelivery } from "../hooks/accept-delivery.ts";
+import { hooksRoutes } from "../hooks/hooks-routes.ts";
 
 export interface AppOptions {
   /**
@@ -40,6 +42,8 @@ export function createApp(options: AppOptions = {}): OpenAPIHono<AppEnv> {
   // One bodyLimit middleware per configured size, built once rather than per request.
   const limiters = new Map<number, MiddlewareHandler<AppEnv>>();
   app.use("/v1/*", async function limitBody(c, next) {
+    // A webhook delivery counts its own bytes, so an oversized one is recorded as well as refused.
+    if (isHookDelivery(c.req.method, c.req.path)) return next();
     const { maxBodyBytes } = loadConfig(c.env);
     let limiter = limiters.get(maxBodyBytes);
     if (limiter === undefined) {
@@ -49,8 +53,11 @@ export function createApp(options: AppOptions = {}): OpenAPIHono<AppEnv> {
     return limiter(c, next);
   });
 
-  // Every /v1 route needs a key; /, /health, /openapi.json and /docs stay public.
-  app.use("/v1/*", options.authenticate ?? authenticate());
+  // Every /v1 route needs a key; /, /health, /openapi.json and /docs stay public. The one
+  // exception is exactly `POST /v1/hooks/{name}`: webhook senders cannot send our key, so a
+  // delivery is authenticated by the hook's signature instead (src/hooks/accept-delivery.ts).
+  const bearer = options.authenticate ?? authenticate();
+  app.use("/v1/*", (c, next) => (isHookDelivery(c.req.method, c.req.path) ? next() : bearer(c, next)));
   // Changing what exists (toolsets, keys, re-checks, the whole audit log) is for admins.
   app.on(["POST", "DELETE"], "/v1/toolsets/*", requireRole("admin"));
   app.post("/v1/toolsets", requireRole("admin"));
@@ -66,6 +73,7 @@ export function createApp(options: AppOptions = {}): OpenAPIHono<AppEnv> {
   app.route("/", approvalsRoutes);
   // The approvals web page: HTML, its own session cookie and error pages (not part of /v1).
   app.route("/", approvalsPageRoutes());
+  app.route("/", hooksRoutes);
 
   app.doc31("/openapi.json", {
     openapi: "3.1.0",

@@ -28,7 +28,11 @@ export type RequestFailure =
   | { kind: "misconfigured"; message: string }
   | { kind: "internal" }
   | { kind: "unknown_approval"; id: string }
-  | { kind: "approval_decided"; id: string; status: string; approval: Record<string, unknown> };
+  | { kind: "approval_decided"; id: string; status: string; approval: Record<string, unknown> }
+  | { kind: "unknown_hook"; name: string }
+  | { kind: "hook_refused"; reason: "missing_signature" | "bad_signature" | "stale_timestamp" | "no_secret"; detail: string }
+  | { kind: "unknown_delivery"; id: string }
+  | { kind: "unavailable"; message: string; retryAfterSeconds: number };
 
 export interface RequestErrorBody {
   error: string;
@@ -73,6 +77,27 @@ function describe(failure: RequestFailure): [ContentfulStatusCode, RequestErrorB
       return [404, { error: `No approval '${failure.id}' that this key may see in the addressed session.`, error_code: "UNKNOWN_APPROVAL", suggestion: "Check the id and session_id from the pending call's result; approvers list approvals with GET /v1/approvals." }];
     case "approval_decided":
       return [409, { error: `Approval '${failure.id}' is already ${failure.status}; the first decision stands.`, error_code: "APPROVAL_ALREADY_DECIDED", suggestion: "See `approval` for its current state.", approval: failure.approval }];
+    case "unknown_hook":
+      return [404, { error: `No webhook is registered as '${failure.name}'.`, error_code: "UNKNOWN_HOOK", suggestion: "Check the payload URL: POST /v1/hooks/<name>, with a name from hooks/." }];
+    case "hook_refused":
+      return [401, describeHookRefusal(failure)];
+    case "unknown_delivery":
+      return [404, { error: `No webhook delivery has the id '${failure.id}'.`, error_code: "UNKNOWN_DELIVERY", suggestion: "Use the delivery_id the delivery was answered with; deliveries are kept HOOK_DELIVERY_RETENTION_DAYS." }];
+    case "unavailable":
+      return [503, { error: failure.message, error_code: "SERVICE_UNAVAILABLE", suggestion: `Send it again in ${failure.retryAfterSeconds} s.` }];
+  }
+}
+
+// Webhook senders are programs, but a person reads their delivery logs: say what to fix.
+function describeHookRefusal(failure: Extract<RequestFailure, { kind: "hook_refused" }>): RequestErrorBody {
+  switch (failure.reason) {
+    case "no_secret":
+      return { error: `This webhook has no secret configured, so every delivery is refused (${failure.detail}).`, error_code: "HOOK_NOT_CONFIGURED", suggestion: "Set the hook's secret with wrangler secret put." };
+    case "stale_timestamp":
+      return { error: `The delivery's signed timestamp is outside the accepted window: ${failure.detail}.`, error_code: "STALE_TIMESTAMP", suggestion: "Sign with the current time; check the sender's clock." };
+    case "missing_signature":
+    case "bad_signature":
+      return { error: `The delivery's signature is missing or wrong: ${failure.detail}.`, error_code: "INVALID_SIGNATURE", suggestion: "Sign the raw body with the secret configured for this hook." };
   }
 }
 
@@ -97,6 +122,7 @@ export function failureResponse(c: Context, failure: RequestFailure): Response {
   if (failure.kind === "unauthenticated") {
     c.header("WWW-Authenticate", failure.reason === "missing" ? 'Bearer realm="toolgate"' : 'Bearer realm="toolgate", error="invalid_token"');
   }
+  if (failure.kind === "unavailable") c.header("Retry-After", String(failure.retryAfterSeconds));
   return c.json(body, status);
 }
 

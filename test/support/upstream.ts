@@ -8,12 +8,20 @@
  *   /ok                         200 {"ok":true}
  *   /status/<code>?retry_after=  that status, with Retry-After when given
  *   /api.github.com/...          see githubStub
+ *   /hook-callback/ok            200 when the webhook callback's signature checks out with
+ *                                TEST_HOOK_SECRET, else 401
+ *   /hook-callback/flaky         503 the first time a delivery (X-Toolgate-Delivery) calls
+ *                                back, then as /hook-callback/ok
  */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { TEST_HOOK_SECRET } from "./test-env.ts";
+
 export async function upstream(request: Request): Promise<Response> {
   const url = new URL(request.url);
   if (url.hostname === "api.github.com") return githubStub(url);
   if (url.hostname !== "upstream.test") return new Response(`no route to ${url.hostname} from tests`, { status: 502 });
   if (url.pathname === "/ok") return Response.json({ ok: true, method: request.method });
+  if (url.pathname.startsWith("/hook-callback/")) return hookCallback(request, url.pathname.slice("/hook-callback/".length));
   const status = /^\/status\/(\d{3})$/.exec(url.pathname)?.[1];
   if (status !== undefined) {
     const retryAfter = url.searchParams.get("retry_after");
@@ -39,4 +47,21 @@ function githubStub(url: URL): Response {
     });
   }
   return Response.json({ message: "Not Found" }, { status: 404 });
+}
+
+const callbacksSeen = new Set<string>();
+
+/** A webhook callback receiver that checks toolgate's signature the way a real one would. */
+async function hookCallback(request: Request, mode: string): Promise<Response> {
+  const delivery = request.headers.get("x-toolgate-delivery") ?? "";
+  if (mode === "flaky" && !callbacksSeen.has(delivery)) {
+    callbacksSeen.add(delivery);
+    return new Response("try again", { status: 503 });
+  }
+  const body = Buffer.from(await request.arrayBuffer());
+  const timestamp = request.headers.get("x-toolgate-timestamp") ?? "";
+  const expected = `sha256=${createHmac("sha256", TEST_HOOK_SECRET).update(`${timestamp}.`).update(body).digest("hex")}`;
+  const sent = Buffer.from(request.headers.get("x-toolgate-signature-256") ?? "");
+  const valid = sent.length === expected.length && timingSafeEqual(sent, Buffer.from(expected));
+  return valid ? Response.json({ received: true }) : new Response("bad signature", { status: 401 });
 }

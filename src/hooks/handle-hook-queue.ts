@@ -1,0 +1,213 @@
+/**
+ * The consumer of `toolgate-hooks` and its dead-letter queue `toolgate-hooks-dlq`.
+ *
+ * A message names a delivery. The consumer claims it (queued → running, a conditional UPDATE,
+ * so of two consumers holding a redelivered message only one runs the calls), runs the calls,
+ * stores the results (running → done | awaiting_approval), then POSTs them to the hook's
+ * callback URL if it has one. What happens when something fails:
+ *
+ * - Transient (D1 or the callback receiver failing): `message.retry()` after min(2^attempts, 300)
+ *   s. Results computed but not yet stored are kept in this isolate for the retry, which stores
+ *   them without running anything again. A run whose results were lost with its isolate is
+ *   failed once its claim is older than the batch deadline, never re-run: the calls may have
+ *   had effects, and "nothing runs twice" wins over "every delivery finishes".
+ * - Poison (a body that is not a delivery message, a delivery that does not exist or cannot be
+ *   read): retried at once, so it reaches the dead-letter queue after max_retries without
+ *   waiting out the backoff; the reason is kept on the row.
+ * - Dead-lettered: the delivery is failed with the last reason, a pending callback is marked
+ *   failed, and both are written to `hook_events`.
+ */
+import { retryDelaySeconds } from "../audit/handle-audit-queue.ts";
+import { loadConfig } from "../config/config.ts";
+import {
+  claimDelivery,
+  CorruptDeliveryError,
+  failDelivery,
+  finishDelivery,
+  getDelivery,
+  getDeliveryState,
+  noteDeliveryError,
+  settleCallback,
+  type Delivery,
+  type DeliveryDatabase,
+} from "./delivery-store.ts";
+import { recordHookEvent, type HookEventOutcome } from "./hook-events.ts";
+import { HOOKS_DLQ_NAME, HookMessageSchema } from "./hook-message.ts";
+import { hookCallbackUrl, hookSecret } from "./hook-principal.ts";
+import { hookRegistry, type HookEntry } from "./hook-registry.ts";
+import { runDelivery, type DeliveryRun } from "./run-delivery.ts";
+import { sendCallback } from "./send-callback.ts";
+
+/** Options for tests: a database that fails on a schedule, a clock. */
+export interface HookQueueOptions {
+  db?: DeliveryDatabase;
+  now?: () => number;
+}
+
+/** A message that no retry can fix. */
+class PoisonMessage extends Error {
+  override readonly name = "PoisonMessage";
+}
+
+/** Transient trouble whose message should come back later. */
+class RetryLater extends Error {
+  override readonly name = "RetryLater";
+}
+
+// Results whose D1 write failed, by delivery id, for the retry to store (bounded: memory is
+// not durable anyway, and a burst of failures must not grow an isolate without limit).
+const unsaved = new Map<string, DeliveryRun>();
+const MAX_UNSAVED = 1_000;
+
+/** A hook event; its hook is unknown only for a message that names no delivery. */
+const UNKNOWN_HOOK = "(unknown)";
+
+/** Handles one batch from either hook queue; every message is acked or retried. */
+export async function handleHookQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext, options: HookQueueOptions = {}): Promise<void> {
+  const db = options.db ?? env.DB;
+  const now = options.now ?? Date.now;
+  const handle = batch.queue === HOOKS_DLQ_NAME ? deadLetter : work;
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      try {
+        await handle(message, { env, ctx, db, now });
+      } catch (error) {
+        if (!(error instanceof PoisonMessage)) await noteLastError(db, message.body, String(error), now());
+        if (error instanceof PoisonMessage) {
+          console.error(`hooks: message ${message.id} cannot be processed (attempt ${message.attempts}): ${error.message}`);
+          message.retry();
+          return;
+        }
+        console.warn(`hooks: message ${message.id} on ${batch.queue} failed (attempt ${message.attempts}), retrying: ${String(error)}`);
+        message.retry({ delaySeconds: retryDelaySeconds(message.attempts, batch.queue) });
+      }
+    }),
+  );
+}
+
+/** Keeps a transient failure's reason on the row, for the dead-letter consumer to report. */
+async function noteLastError(db: DeliveryDatabase, body: unknown, error: string, now: number): Promise<void> {
+  const parsed = HookMessageSchema.safeParse(body);
+  if (!parsed.success) return;
+  try {
+    await noteDeliveryError(db, parsed.data.deliveryId, error, now);
+  } catch {
+    // D1 is likely what failed; the retry matters more than the note.
+  }
+}
+
+interface Deps {
+  env: Env;
+  ctx: ExecutionContext;
+  db: DeliveryDatabase;
+  now: () => number;
+}
+
+const event = (deps: Deps, hook: string, outcome: HookEventOutcome, deliveryId: string | null, detail: string | null): void =>
+  deps.ctx.waitUntil(recordHookEvent(deps.env.DB, { hook, outcome, deliveryId, detail }));
+
+async function work(message: Message<unknown>, deps: Deps): Promise<void> {
+  const parsed = HookMessageSchema.safeParse(message.body);
+  if (!parsed.success) throw new PoisonMessage(`not a hook delivery message: ${JSON.stringify(message.body)?.slice(0, 200)}`);
+  const id = parsed.data.deliveryId;
+  let delivery: Delivery | undefined;
+  try {
+    delivery = await getDelivery(deps.db, id);
+  } catch (error) {
+    if (!(error instanceof CorruptDeliveryError)) throw error;
+    await noteDeliveryError(deps.db, id, error.message, deps.now());
+    throw new PoisonMessage(error.message);
+  }
+  if (delivery === undefined) throw new PoisonMessage(`no delivery ${id} (never stored, or deleted by retention)`);
+  const hook = hookRegistry.get(delivery.hook);
+  if (hook === undefined) {
+    const reason = `hook '${delivery.hook}' is no longer registered`;
+    await noteDeliveryError(deps.db, id, reason, deps.now());
+    throw new PoisonMessage(reason);
+  }
+
+  let run: DeliveryRun | undefined;
+  if (delivery.status === "queued") {
+    if (!(await claimDelivery(deps.db, id, deps.now()))) throw new RetryLater(`delivery ${id} was claimed by another consumer`);
+    run = await runDelivery(delivery, hook, deps.env, (promise) => deps.ctx.waitUntil(promise));
+    await store(deps, delivery, run);
+  } else if (delivery.status === "running") {
+    run = unsaved.get(id);
+    if (run !== undefined) {
+      await store(deps, delivery, run);
+    } else {
+      const staleAfter = loadConfig(deps.env).batchTimeoutMs + 60_000;
+      if (deps.now() - (delivery.claimedAt ?? 0) <= staleAfter) throw new RetryLater(`delivery ${id} is running elsewhere`);
+      const reason = "the run was interrupted after its calls started and its results were lost; the calls are not run again, so none runs twice";
+      if (await failDelivery(deps.db, id, reason, deps.now())) event(deps, delivery.hook, "failed", id, reason);
+      message.ack();
+      return;
+    }
+  }
+
+  const settled = run ?? { status: delivery.status, results: delivery.results ?? [] };
+  if (delivery.callbackStatus === "pending" && delivery.status !== "failed") await callback(deps, delivery, hook, settled);
+  message.ack();
+}
+
+/** running → done | awaiting_approval; on a D1 failure the results wait in memory for the retry. */
+async function store(deps: Deps, delivery: Delivery, run: DeliveryRun): Promise<void> {
+  unsaved.set(delivery.id, run);
+  if (unsaved.size > MAX_UNSAVED) unsaved.delete(unsaved.keys().next().value ?? "");
+  await finishDelivery(deps.db, delivery.id, run.status, run.results, deps.now());
+  unsaved.delete(delivery.id);
+  const failed = run.results.filter((r) => r.status !== "ok").length;
+  event(deps, delivery.hook, run.status, delivery.id, `${run.results.length} call(s), ${failed} not ok`);
+}
+
+async function callback(deps: Deps, delivery: Delivery, hook: HookEntry, run: { status: string; results: DeliveryRun["results"] }): Promise<void> {
+  const url = hookCallbackUrl(deps.env, hook);
+  const secret = hookSecret(deps.env, hook);
+  if (url === undefined || secret === undefined) {
+    const reason = url === undefined ? "the hook no longer has a callback URL" : `${hook.secretEnv} is not set, so the callback cannot be signed`;
+    await settleCallback(deps.db, delivery.id, "failed", reason, deps.now());
+    event(deps, delivery.hook, "callback_failed", delivery.id, reason);
+    return;
+  }
+  const attempt = await sendCallback(url, delivery, run, secret, loadConfig(deps.env).outboundAllow);
+  switch (attempt.kind) {
+    case "delivered":
+      await settleCallback(deps.db, delivery.id, "delivered", null, deps.now());
+      event(deps, delivery.hook, "callback_delivered", delivery.id, `answered ${attempt.status}`);
+      return;
+    case "refused":
+      await settleCallback(deps.db, delivery.id, "refused", attempt.reason, deps.now());
+      event(deps, delivery.hook, "callback_refused", delivery.id, attempt.reason);
+      return;
+    case "failed":
+      await settleCallback(deps.db, delivery.id, "pending", attempt.reason, deps.now());
+      throw new RetryLater(attempt.reason);
+  }
+}
+
+/** The dead-letter consumer: records why the delivery gave up, then acks. */
+async function deadLetter(message: Message<unknown>, deps: Deps): Promise<void> {
+  const parsed = HookMessageSchema.safeParse(message.body);
+  if (!parsed.success) {
+    const detail = `dead-lettered message is not a hook delivery message: ${JSON.stringify(message.body)?.slice(0, 500)}`;
+    console.error(`hooks: ${detail}`);
+    event(deps, UNKNOWN_HOOK, "dead_lettered", null, detail);
+    message.ack();
+    return;
+  }
+  const id = parsed.data.deliveryId;
+  const state = await getDeliveryState(deps.db, id);
+  if (state === undefined) {
+    event(deps, UNKNOWN_HOOK, "dead_lettered", null, `no delivery ${id} (never stored, or deleted by retention)`);
+    message.ack();
+    return;
+  }
+  const reason = `gave up after the queue's last retry: ${state.error ?? "no error was recorded"}`;
+  if (state.status === "queued" || state.status === "running") {
+    if (await failDelivery(deps.db, id, reason, deps.now())) event(deps, state.hook, "dead_lettered", id, reason);
+  } else if (state.callbackStatus === "pending") {
+    await settleCallback(deps.db, id, "failed", reason, deps.now());
+    event(deps, state.hook, "callback_failed", id, reason);
+  }
+  message.ack();
+}

@@ -1,0 +1,83 @@
+/**
+ * The `hook_events` table: one row per delivery outcome, refusals included. A refused delivery
+ * (bad signature, stale timestamp, oversized) has no `hook_deliveries` row and no tool call, so
+ * neither that table nor the per-call `audit_log` can hold it; one narrow table does, and
+ * `GET /v1/hooks/events` serves it.
+ *
+ * Written straight to D1 (in waitUntil at the edge), not through the audit queue: a row is a
+ * single small INSERT next to the delivery's own D1 writes, and the queue's consumer is built
+ * for per-call records. The cost is that an event is lost if D1 fails at that moment; the
+ * failure is logged with the whole event.
+ */
+export const HOOK_EVENTS_TABLE = "hook_events";
+
+export const HOOK_EVENT_OUTCOMES = [
+  "accepted",
+  "replay",
+  "missing_signature",
+  "bad_signature",
+  "stale_timestamp",
+  "no_secret",
+  "too_large",
+  "unsupported_media_type",
+  "malformed_payload",
+  "rejected_payload",
+  "queue_unavailable",
+  "done",
+  "failed",
+  "awaiting_approval",
+  "dead_lettered",
+  "callback_delivered",
+  "callback_failed",
+  "callback_refused",
+] as const;
+export type HookEventOutcome = (typeof HOOK_EVENT_OUTCOMES)[number];
+
+export interface HookEvent {
+  id: string;
+  at: number;
+  hook: string;
+  outcome: HookEventOutcome;
+  deliveryId: string | null;
+  detail: string | null;
+}
+
+type Database = Pick<D1Database, "prepare">;
+
+/** Writes one event; never rejects (a lost event is logged in full instead). */
+export async function recordHookEvent(db: Database, event: Omit<HookEvent, "id" | "at"> & { at?: number }): Promise<void> {
+  const row: HookEvent = { id: crypto.randomUUID(), at: event.at ?? Date.now(), ...event, detail: event.detail?.slice(0, 2000) ?? null };
+  try {
+    await db
+      .prepare(`INSERT INTO ${HOOK_EVENTS_TABLE} (id, at, hook, outcome, delivery_id, detail) VALUES (?, ?, ?, ?, ?, ?)`)
+      .bind(row.id, row.at, row.hook, row.outcome, row.deliveryId, row.detail)
+      .run();
+  } catch (error) {
+    console.error(`HOOK EVENT LOST: ${String(error)}`, JSON.stringify(row));
+  }
+}
+
+export interface HookEventFilter {
+  hook?: string;
+  deliveryId?: string;
+  outcome?: HookEventOutcome;
+  /** Only events before this time (epoch ms): the next page of a listing. */
+  before?: number;
+  limit: number;
+}
+
+/** Events newest first. */
+export async function listHookEvents(db: Database, filter: HookEventFilter): Promise<HookEvent[]> {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  if (filter.hook !== undefined) (where.push("hook = ?"), params.push(filter.hook));
+  if (filter.deliveryId !== undefined) (where.push("delivery_id = ?"), params.push(filter.deliveryId));
+  if (filter.outcome !== undefined) (where.push("outcome = ?"), params.push(filter.outcome));
+  if (filter.before !== undefined) (where.push("at < ?"), params.push(filter.before));
+  const clause = where.length === 0 ? "" : `WHERE ${where.join(" AND ")}`;
+  const { results } = await db
+    .prepare(`SELECT id, at, hook, outcome, delivery_id, detail FROM ${HOOK_EVENTS_TABLE} ${clause} ORDER BY at DESC, id DESC LIMIT ?`)
+    .bind(...params, filter.limit)
+    .all<{ id: string; at: number; hook: string; outcome: HookEventOutcome; delivery_id: string | null; detail: string | null }>();
+  return results.map((r) => ({ id: r.id, at: r.at, hook: r.hook, outcome: r.outcome, deliveryId: r.delivery_id, detail: r.detail }));
+}

@@ -1,0 +1,37 @@
+/**
+ * Reads a delivery's body as bytes, at most `limit` of them. The signature is over these exact
+ * bytes, so the body is read once, never parsed and re-serialised first. Content-Length is not
+ * trusted alone: a chunked body has none, and a lying one is caught by counting.
+ */
+
+export type RawBody = { ok: true; bytes: Uint8Array } | { ok: false; tooLarge: true };
+
+/** The body's bytes, or `tooLarge` as soon as it passes `limit` (the rest is not read). */
+export async function readRawBody(request: Request, limit: number): Promise<RawBody> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (Number.isFinite(declared) && declared > limit) {
+    await request.body?.cancel();
+    return { ok: false, tooLarge: true };
+  }
+  if (request.body === null) return { ok: true, bytes: new Uint8Array(0) };
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return { ok: false, tooLarge: true };
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { ok: true, bytes };
+}

@@ -1,0 +1,119 @@
+/**
+ * Shared by the webhook tests: real signatures computed here with crypto.subtle (independently
+ * of src/hooks/verify-signature.ts), deliveries sent through the Worker's fetch handler, a
+ * probe tool that counts its runs, and polling for what the background consumer did.
+ */
+import { env, SELF } from "cloudflare:test";
+import { expect } from "vitest";
+import { z } from "zod";
+import { defineHook, hookRegistry, type HookSpec } from "../../src/hooks/hook-registry.ts";
+import { registry } from "../../src/registry/registry.ts";
+import { api, json } from "../http/helpers.ts";
+import { TEST_HOOK_SECRET } from "../support/test-env.ts";
+
+const encoder = new TextEncoder();
+
+/** Hex HMAC-SHA256 of `data` under `secret`. */
+export async function hmacHex(secret: string, data: string | Uint8Array): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = await crypto.subtle.sign("HMAC", key, typeof data === "string" ? encoder.encode(data) : data);
+  return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/** POSTs raw bytes to a hook, with the given headers and JSON content type. */
+export function post(hook: string, body: string | Uint8Array, headers: Record<string, string>): Promise<Response> {
+  return SELF.fetch(`https://toolgate.test/v1/hooks/${hook}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+}
+
+/** GitHub's headers for a body: signature over the raw bytes, a delivery id and an event name. */
+export async function githubHeaders(body: string, { secret = TEST_HOOK_SECRET, delivery = crypto.randomUUID(), event = "push" } = {}): Promise<Record<string, string>> {
+  return { "x-hub-signature-256": `sha256=${await hmacHex(secret, body)}`, "x-github-delivery": delivery, "x-github-event": event };
+}
+
+/** Stripe-style `t=...,v1=...` over "<t>.<body>". */
+export async function stripeHeaders(body: string, { secret = TEST_HOOK_SECRET, t = nowSeconds() } = {}): Promise<Record<string, string>> {
+  return { "stripe-signature": `t=${t},v1=${await hmacHex(secret, `${t}.${body}`)}` };
+}
+
+/** toolgate's generic scheme over "<t>.<body>". */
+export async function genericHeaders(body: string, { secret = TEST_HOOK_SECRET, t = nowSeconds(), delivery }: { secret?: string; t?: number; delivery?: string } = {}): Promise<Record<string, string>> {
+  return {
+    "x-toolgate-timestamp": String(t),
+    "x-toolgate-signature-256": `sha256=${await hmacHex(secret, `${t}.${body}`)}`,
+    ...(delivery === undefined ? {} : { "x-toolgate-delivery": delivery }),
+  };
+}
+
+/** Runs of `hook_probe`, by its `key` argument (the test isolate is the Worker's, so this is shared). */
+export const probeRuns = new Map<string, number>();
+
+/** A tool in its own toolset `hooktest`, counting runs per key; `fail` makes it throw. */
+export function registerProbeTool(): void {
+  if (registry.has("hook_probe")) return;
+  registry.register({
+    name: "hook_probe",
+    toolset: "hooktest",
+    schema: z.object({ key: z.string(), fail: z.boolean().default(false) }).describe("Counts its runs per key."),
+    handler: ({ key, fail }) => {
+      probeRuns.set(key, (probeRuns.get(key) ?? 0) + 1);
+      if (fail) throw new Error(`probe ${key} failed on purpose`);
+      return { key, runs: probeRuns.get(key) };
+    },
+  });
+}
+
+const ProbeKeys = z.object({ keys: z.array(z.string()) });
+
+/** Registers a test hook (once per name) whose body `{keys: [...]}` maps to one hook_probe call per key. */
+export function registerProbeHook(name: string, overrides: Partial<HookSpec> = {}): void {
+  registerProbeTool();
+  if (hookRegistry.get(name) !== undefined) return;
+  const base: HookSpec<typeof ProbeKeys> = {
+    name,
+    description: `test hook ${name}`,
+    verify: "hmac",
+    secretEnv: "HOOK_TEST_SECRET",
+    toolsets: ["hooktest"],
+    payload: ProbeKeys,
+    map: ({ payload }) => payload.keys.map((key, i) => ({ id: `probe_${i}`, name: "hook_probe", arguments: { key } })),
+  };
+  const outcome = hookRegistry.register({ ...defineHook(base), ...overrides });
+  expect(outcome).toEqual({ ok: true });
+}
+
+export interface DeliveryView {
+  id: string;
+  hook: string;
+  status: string;
+  error: string | null;
+  attempts: number;
+  results: { id: string; tool: string; status: string; error_code: string | null; content: string }[] | null;
+  callback: { status: string; attempts: number; error: string | null } | null;
+  events: { outcome: string; detail: string | null }[];
+}
+
+/** Polls GET /v1/hooks/deliveries/{id} until `done(view)` or the deadline. */
+export async function waitForDelivery(id: string, done: (view: DeliveryView) => boolean = (v) => v.status !== "queued" && v.status !== "running", timeoutMs = 10_000): Promise<DeliveryView> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await api(`/v1/hooks/deliveries/${id}`);
+    expect(res.status).toBe(200);
+    const view = await json<DeliveryView>(res);
+    if (done(view) || Date.now() > deadline) return view;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Rows of hook_events for a hook (written in waitUntil, so polled). */
+export async function hookEvents(hook: string, atLeast = 1, timeoutMs = 5_000): Promise<{ outcome: string; delivery_id: string | null; detail: string | null }[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { results } = await env.DB.prepare("SELECT outcome, delivery_id, detail FROM hook_events WHERE hook = ? ORDER BY at, id")
+      .bind(hook)
+      .all<{ outcome: string; delivery_id: string | null; detail: string | null }>();
+    if (results.length >= atLeast || Date.now() > deadline) return results;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
