@@ -2,7 +2,7 @@
  * The MCP protocol revisions this server speaks: those of the official TypeScript SDK we test
  * against (@modelcontextprotocol/sdk 1.32: LATEST_PROTOCOL_VERSION and
  * SUPPORTED_PROTOCOL_VERSIONS). Kept as constants rather than imported, because the SDK does not
- * belong in the Worker bundle; test/mcp/protocol-versions.test.ts fails when the SDK moves on.
+ * belong in the Worker bundle; test/scripts/mcp-sdk-client.test.ts fails when the SDK moves on.
  */
 
 /** Newest first, as the SDK lists them. */
