@@ -5,11 +5,14 @@
 import { build } from "esbuild";
 import { join } from "node:path";
 
-/** Builds the bench Worker into `outDir` and returns the path of its main module. */
-export async function buildBenchWorker(root: string, outDir: string): Promise<string> {
+/**
+ * Builds the bench Worker (or another entry, such as src/index.ts) into `outDir` and returns the
+ * path of its main module.
+ */
+export async function buildBenchWorker(root: string, outDir: string, entry = "scripts/bench/worker.ts"): Promise<string> {
   const outfile = join(outDir, "worker.mjs");
   await build({
-    entryPoints: [join(root, "scripts/bench/worker.ts")],
+    entryPoints: [join(root, entry)],
     outfile,
     bundle: true,
     format: "esm",

@@ -90,6 +90,20 @@ const ConfigSchema = z.object({
   APPROVAL_TTL_SECONDS: wholeNumber(900, 10, 7 * 86_400),
   /** Webhook deliveries (and their events) older than this are deleted; also the replay window. */
   HOOK_DELIVERY_RETENTION_DAYS: wholeNumber(30, 1, 3_650),
+  /** Host names /mcp answers to besides loopback (DNS-rebinding guard); unset: `*.workers.dev`. */
+  MCP_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === "") return undefined;
+      const hosts = value.split(",").map((host) => host.trim().toLowerCase()).filter((host) => host !== "");
+      const bad = hosts.find((host) => !/^(\*\.)?[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(host));
+      if (bad !== undefined) {
+        ctx.addIssue({ code: "custom", message: `must be comma-separated host names, host:port or *.domain patterns, got ${JSON.stringify(bad)}` });
+        return z.NEVER;
+      }
+      return hosts;
+    }),
 });
 
 export interface RetryConfig {
@@ -114,6 +128,8 @@ export interface GatewayConfig {
   outboundAllow: readonly string[];
   approval: { requiredFor: readonly string[]; ttlSeconds: number };
   hookDeliveryRetentionDays: number;
+  /** MCP_ALLOWED_HOSTS; undefined when unset. */
+  mcpAllowedHosts: readonly string[] | undefined;
 }
 
 export class ConfigError extends Error {
@@ -150,6 +166,7 @@ export function loadConfig(env: Env): GatewayConfig {
     outboundAllow: v.OUTBOUND_ALLOW,
     approval: { requiredFor: v.APPROVAL_REQUIRED_FOR, ttlSeconds: v.APPROVAL_TTL_SECONDS },
     hookDeliveryRetentionDays: v.HOOK_DELIVERY_RETENTION_DAYS,
+    mcpAllowedHosts: v.MCP_ALLOWED_HOSTS,
   };
   cache.set(env, config);
   return config;

@@ -13,7 +13,7 @@ import { loadConfig, type GatewayConfig } from "../config/config.ts";
 import { execute } from "../gateway/execute.ts";
 import { availability } from "../registry/availability.ts";
 import { registry } from "../registry/registry.ts";
-import type { ToolEntry } from "../registry/types.ts";
+import type { ClientChannel, ToolEntry } from "../registry/types.ts";
 import { closeMatches } from "./close-matches.ts";
 import { coerceArguments, type Coercion } from "./coerce-arguments.ts";
 import { hooks } from "./hooks.ts";
@@ -56,6 +56,8 @@ export interface CallContext {
    * the call through iff its final arguments hash to what was approved. No door sets it.
    */
   approved?: ApprovedCall;
+  /** The way back to the caller (MCP: progress, logs, sampling); no-ops when absent (/v1). */
+  client?: ClientChannel;
 }
 
 /** Everything the doors and the audit log need to know about one finished call. */
@@ -87,6 +89,9 @@ export interface CallOutcome {
 }
 
 const NO_DEPENDENCIES: ReadonlyMap<string, unknown> = new Map();
+
+/** The channel of doors that cannot talk back to the caller mid-call (/v1): every message is dropped. */
+export const SILENT_CLIENT: ClientChannel = Object.freeze({ progress: () => undefined, log: () => undefined });
 
 /** Runs one tool call through the whole pipeline and returns its outcome; never throws. */
 export async function dispatchCall(name: string, rawArguments: unknown, context: CallContext): Promise<CallOutcome> {
@@ -162,6 +167,7 @@ export async function dispatchCall(name: string, rawArguments: unknown, context:
         env: context.env,
         dependencyResults: context.dependencyResults ?? NO_DEPENDENCIES,
         waitUntil: context.waitUntil ?? (() => undefined),
+        client: context.client ?? SILENT_CLIENT,
       },
       context.signal,
       {

@@ -22,6 +22,7 @@ import type { AppEnv } from "./types.ts";
 import { approvalsPageRoutes } from "../approvals-page/approvals-page-routes.tsx";
 import { isHookDelivery } from "../hooks/accept-delivery.ts";
 import { hooksRoutes } from "../hooks/hooks-routes.ts";
+import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
 
 export interface AppOptions {
   /**
@@ -74,6 +75,7 @@ export function createApp(options: AppOptions = {}): OpenAPIHono<AppEnv> {
   // The approvals web page: HTML, its own session cookie and error pages (not part of /v1).
   app.route("/", approvalsPageRoutes());
   app.route("/", hooksRoutes);
+  app.route("/", mcpRoutes({ ...(options.stages === undefined ? {} : { stages: options.stages }), ...(options.authenticate === undefined ? {} : { authenticate: options.authenticate }) }));
 
   app.doc31("/openapi.json", {
     openapi: "3.1.0",

@@ -2,6 +2,9 @@
 // Importing a module runs its top-level registry.register(...) calls. A file under tools/ is
 // listed iff it has such a call as a top-level statement; helper modules are not.
 import "../../tools/clock.ts";
+import "../../tools/conformance/content-tools.ts";
+import "../../tools/conformance/error-tool.ts";
+import "../../tools/conformance/notifying-tools.ts";
 import "../../tools/delete-result.ts";
 import "../../tools/echo.ts";
 import "../../tools/generate-lines.ts";
@@ -11,6 +14,9 @@ import "../../tools/read-result.ts";
 /** The tool modules imported above, in import order (project-relative paths). */
 export const TOOL_MODULES = [
   "tools/clock.ts",
+  "tools/conformance/content-tools.ts",
+  "tools/conformance/error-tool.ts",
+  "tools/conformance/notifying-tools.ts",
   "tools/delete-result.ts",
   "tools/echo.ts",
   "tools/generate-lines.ts",
@@ -29,4 +35,12 @@ export const DISCOVERED_TOOLS = [
   { name: "generate_lines", toolset: "core", file: "tools/generate-lines.ts", dependsOn: [] },
   { name: "github_repo", toolset: "web", file: "tools/github-repo.ts", dependsOn: [] },
   { name: "read_result", toolset: "results", file: "tools/read-result.ts", dependsOn: [] },
+  { name: "test_audio_content", toolset: "conformance", file: "tools/conformance/content-tools.ts", dependsOn: [] },
+  { name: "test_embedded_resource", toolset: "conformance", file: "tools/conformance/content-tools.ts", dependsOn: [] },
+  { name: "test_error_handling", toolset: "conformance", file: "tools/conformance/error-tool.ts", dependsOn: [] },
+  { name: "test_image_content", toolset: "conformance", file: "tools/conformance/content-tools.ts", dependsOn: [] },
+  { name: "test_multiple_content_types", toolset: "conformance", file: "tools/conformance/content-tools.ts", dependsOn: [] },
+  { name: "test_simple_text", toolset: "conformance", file: "tools/conformance/content-tools.ts", dependsOn: [] },
+  { name: "test_tool_with_logging", toolset: "conformance", file: "tools/conformance/notifying-tools.ts", dependsOn: [] },
+  { name: "test_tool_with_progress", toolset: "conformance", file: "tools/conformance/notifying-tools.ts", dependsOn: [] },
 ] as const;
