@@ -5,6 +5,7 @@
  * requests re-check it (cached per env) and answer 500 MISCONFIGURED naming the key.
  */
 import { z } from "zod";
+import { parseMcpServersVar, type McpServerConfig } from "../mcp/federation/server-config.ts";
 
 const wholeNumber = (fallback: number, min: number, max: number) =>
   z
@@ -64,6 +65,18 @@ const ConfigSchema = z.object({
   RATE_LIMIT_PER_TOOL_PER_MINUTE: wholeNumber(120, 1, 1_000_000),
   /** Audit records older than this are deleted by the daily cron. */
   AUDIT_RETENTION_DAYS: wholeNumber(30, 1, 3_650),
+  /** Remote MCP servers from configuration: a JSON array (src/mcp/federation/server-config.ts). */
+  MCP_SERVERS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const parsed = parseMcpServersVar(value);
+      if (parsed.ok) return parsed.servers;
+      ctx.addIssue({ code: "custom", message: parsed.message });
+      return z.NEVER;
+    }),
+  /** How long a remote MCP server's tool list is used before it is fetched again. */
+  MCP_TOOLS_TTL_SECONDS: wholeNumber(300, 60, 86_400),
 });
 
 export interface RetryConfig {
@@ -84,6 +97,8 @@ export interface GatewayConfig {
   breaker: { failureThreshold: number; cooldownMs: number };
   rateLimit: { perMinute: number; perToolPerMinute: number };
   auditRetentionDays: number;
+  mcpServers: readonly McpServerConfig[];
+  mcpToolsTtlSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -117,6 +132,8 @@ export function loadConfig(env: Env): GatewayConfig {
     breaker: { failureThreshold: v.BREAKER_FAILURE_THRESHOLD, cooldownMs: v.BREAKER_COOLDOWN_MS },
     rateLimit: { perMinute: v.RATE_LIMIT_PER_MINUTE, perToolPerMinute: v.RATE_LIMIT_PER_TOOL_PER_MINUTE },
     auditRetentionDays: v.AUDIT_RETENTION_DAYS,
+    mcpServers: v.MCP_SERVERS,
+    mcpToolsTtlSeconds: v.MCP_TOOLS_TTL_SECONDS,
   };
   cache.set(env, config);
   return config;

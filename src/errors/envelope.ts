@@ -204,5 +204,13 @@ function describeFailure(failure: ToolFailure): ErrorEnvelope {
         suggestion: `Fix the '${failure.dependencyTool}' call first, then call '${failure.name}' again.`,
         retryable: false,
       };
+    case "remote_tool_error":
+      return {
+        error: `Tool '${failure.name}' (MCP server '${failure.server}') reported an error: ${failure.detail}`,
+        error_code: "EXECUTION_FAILED",
+        stage: "execute",
+        suggestion: "Read the error, adjust the arguments or use another tool; do not repeat the same call unchanged.",
+        retryable: false,
+      };
   }
 }

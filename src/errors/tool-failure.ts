@@ -59,7 +59,8 @@ export type ToolFailure =
   | { kind: "rate_limited"; name: string; scope: "key" | "tool"; limit: number; retryAfterMs: number }
   | { kind: "access_denied"; name: string; rule: string; message: string }
   | { kind: "circuit_open"; name: string; scope: "tool" | "host"; target: string; retryAfterMs: number; failures: number }
-  | { kind: "dependency_failed"; name: string; dependencyCallId: string; dependencyTool: string; dependencyCode: ErrorCode };
+  | { kind: "dependency_failed"; name: string; dependencyCallId: string; dependencyTool: string; dependencyCode: ErrorCode }
+  | { kind: "remote_tool_error"; name: string; server: string; detail: string };
 
 /**
  * Thrown by a tool (or by the `fail` helper) to report an expected failure with a code the
