@@ -18,6 +18,8 @@ import { toolCallsRoutes, type BatchStages } from "./routes/tool-calls.ts";
 import { toolsRoutes } from "./routes/tools.ts";
 import { toolsetsRoutes } from "./routes/toolsets.ts";
 import type { AppEnv } from "./types.ts";
+import { federate } from "../mcp/federation/federate.ts";
+import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
 
 export interface AppOptions {
   /**
@@ -53,6 +55,8 @@ export function createApp(options: AppOptions = {}): OpenAPIHono<AppEnv> {
   app.on(["POST", "DELETE"], "/v1/toolsets/*", requireRole("admin"));
   app.post("/v1/toolsets", requireRole("admin"));
   app.post("/v1/health/tools/recheck", requireRole("admin"));
+  // Remote MCP tools join the registry at run time: before any route lists or runs tools.
+  app.use("/v1/*", federate());
 
   app.route("/", metaRoutes);
   app.route("/", keysRoutes);
@@ -61,6 +65,7 @@ export function createApp(options: AppOptions = {}): OpenAPIHono<AppEnv> {
   app.route("/", toolsRoutes);
   app.route("/", toolsetsRoutes);
   app.route("/", toolCallsRoutes(options.stages));
+  app.route("/", mcpServersRoutes);
 
   app.doc31("/openapi.json", {
     openapi: "3.1.0",

@@ -26,7 +26,9 @@ export type RequestFailure =
   | { kind: "unknown_toolset"; name: string }
   | { kind: "conflict"; message: string }
   | { kind: "misconfigured"; message: string }
-  | { kind: "internal" };
+  | { kind: "internal" }
+  | { kind: "unknown_mcp_server"; name: string }
+  | { kind: "mcp_server_unreachable"; name: string; detail: string };
 
 export interface RequestErrorBody {
   error: string;
@@ -65,6 +67,10 @@ function describe(failure: RequestFailure): [ContentfulStatusCode, RequestErrorB
       return [500, { error: failure.message, error_code: "MISCONFIGURED", suggestion: "Fix the named setting in wrangler.toml [vars] and redeploy." }];
     case "internal":
       return [500, { error: "Internal error; the failure was logged.", error_code: "INTERNAL" }];
+    case "unknown_mcp_server":
+      return [404, { error: `No MCP server is configured under the name '${failure.name}'.`, error_code: "UNKNOWN_MCP_SERVER", suggestion: "GET /v1/mcp-servers lists the configured servers." }];
+    case "mcp_server_unreachable":
+      return [502, { error: failure.detail, error_code: "MCP_SERVER_UNREACHABLE", suggestion: `Check that MCP server '${failure.name}' is up and its URL and header secrets are right; its previous tool list stays in use.` }];
   }
 }
 

@@ -4,3 +4,15 @@ export const TEST_ADMIN_TOKEN = "tg_test_admin_token_0123456789abcdef0123456789"
 
 /** The text of the one rejection a test leaves unhandled on purpose (see vitest.config.ts). */
 export const STRAY_REJECTION_MARK = "deliberate stray rejection";
+
+/** Loopback ports of the real server-everything the federation tests start (this engineer's range). */
+export const EVERYTHING_PORT = 9240;
+export const EVERYTHING_SSE_PORT = 9241;
+
+/** OUTBOUND_ALLOW of the Worker under test: exactly those two loopback targets. */
+export const TEST_OUTBOUND_ALLOW = `127.0.0.1:${EVERYTHING_PORT},127.0.0.1:${EVERYTHING_SSE_PORT}`;
+
+/** Host of the scripted MCP server in test/support/fake-mcp-server.ts. */
+export const FAKE_MCP_HOST = "mcp.upstream.test";
+/** Host of the control routes that stop and start server-everything from a test. */
+export const EVERYTHING_CONTROL_HOST = "everything.control.test";

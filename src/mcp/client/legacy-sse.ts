@@ -56,7 +56,8 @@ export class LegacySseTransport {
     await this.#post(message);
     try {
       for await (const event of iterate(this.#events)) {
-        if (event.event !== "message") continue;
+        // An event without data primes resumption (spec 2025-11-25): nothing to read.
+        if (event.event !== "message" || event.data === "") continue;
         const parsed = parseJson(event.data);
         const method = notificationMethod(parsed);
         if (method !== undefined) this.#options.onNotification(method);

@@ -122,16 +122,17 @@ export class McpClient {
     const bounded = signal === undefined ? timeout : AbortSignal.any([timeout, signal]);
     const key = rememberKey(this.#target);
     const known = remembered.get(key) ?? {};
-    let settled = false;
+    // Legacy SSE delivers everything on the session's one stream, including what a server sends
+    // right after initialization (a list_changed for tools it registers then), which describes
+    // the state this operation's first answer already reflects: only later ones are news. On
+    // Streamable HTTP a notification on a response stream belongs to that request: always news.
+    let settled = known.kind !== "sse";
     const options: TransportOptions = {
       url: parseUrl(this.#target),
       headers: this.#target.headers,
       fetch: createOutboundFetch(this.#target.allow, timeout),
       signal: bounded,
       timeout,
-      // A list_changed that arrives before this operation's first answer describes the state
-      // that answer already reflects (servers send one right after initialization): only
-      // later ones are news.
       onNotification: (method) => {
         if (method === "notifications/tools/list_changed" && settled) this.#onListChanged();
       },
@@ -160,6 +161,7 @@ export class McpClient {
         return await markSettled(run(transport));
       }
       if (!reuse && LEGACY_FALLBACK_STATUSES.has(error.code)) {
+        settled = false;
         const result = await this.#legacy(options, (transport) => markSettled(run(transport)));
         remembered.set(key, { kind: "sse" });
         return result;

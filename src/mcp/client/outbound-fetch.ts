@@ -1,9 +1,9 @@
 /**
- * The one way the MCP client reaches the network: every URL through the SSRF guard first, and
+ * The one way the MCP client reaches the network: every URL (and redirect) through the SSRF guard, and
  * every failure of fetch itself classified as timeout, abort or network, so the transports only
  * deal with HTTP answers.
  */
-import { checkOutboundUrl } from "../../net/outbound-url.ts";
+import { fetchOutbound, OutboundUrlError } from "../../net/outbound-url.ts";
 import { McpClientError } from "./json-rpc.ts";
 
 export type OutboundFetch = (url: URL, init: RequestInit & { signal: AbortSignal }) => Promise<Response>;
@@ -17,12 +17,11 @@ export type OutboundFetch = (url: URL, init: RequestInit & { signal: AbortSignal
  */
 export function createOutboundFetch(allow: readonly string[], timeout: AbortSignal): OutboundFetch {
   return async function outboundFetch(url, init) {
-    const checked = checkOutboundUrl(url.href, allow);
-    if (!checked.ok) throw new McpClientError("refused", `refused to connect to ${url.host}: ${checked.reason}`);
     try {
-      // Redirects are not followed: a 3xx could point past the guard.
-      return await fetch(checked.url, { ...init, redirect: "manual" });
+      // fetchOutbound checks the URL and every redirect hop, so a 3xx cannot lead past the guard.
+      return await fetchOutbound(url.href, init, allow);
     } catch (error) {
+      if (error instanceof OutboundUrlError) throw new McpClientError("refused", `refused to connect to ${url.host}: ${error.message}`);
       throw classifyFetchError(error, init.signal, timeout, url);
     }
   };

@@ -46,7 +46,8 @@ export class StreamableHttpTransport {
     try {
       if (type.startsWith("text/event-stream") && response.body !== null) {
         for await (const event of readSseEvents(response.body)) {
-          if (event.event !== "message") continue;
+          // An event without data primes resumption (spec 2025-11-25): nothing to read.
+          if (event.event !== "message" || event.data === "") continue;
           const parsed = parseJson(event.data);
           const method = notificationMethod(parsed);
           if (method !== undefined) this.#options.onNotification(method);

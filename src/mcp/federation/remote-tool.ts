@@ -48,7 +48,7 @@ export function remoteToolSpec(parts: RemoteToolParts): ToolSpec {
     timeoutMs: server.timeout_ms,
     // A remote tool's side effects are unknown: a call that may have run is never replayed.
     retry: { maxAttempts: 1 },
-    handler: async function callRemoteTool(args: Record<string, unknown>, ctx) {
+    handler: async function callRemoteTool(args: unknown, ctx) {
       const breaker = breakers.get(mcpServerBreakerKey(server.name));
       const admission = breaker.admit(MCP_SERVER_BREAKER, Date.now());
       if (!admission.admitted) {
@@ -57,7 +57,7 @@ export function remoteToolSpec(parts: RemoteToolParts): ToolSpec {
       const signal = ctx.signal;
       let result;
       try {
-        result = await parts.clientFor(ctx.env).callTool(tool.name, args, signal);
+        result = await parts.clientFor(ctx.env).callTool(tool.name, args as Record<string, unknown>, signal);
       } catch (error) {
         if (signal.aborted) breaker.released(admission.probe);
         else if (countsAgainstServer(error)) breaker.failed(MCP_SERVER_BREAKER, Date.now(), admission.probe);

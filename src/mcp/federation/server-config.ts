@@ -6,7 +6,8 @@
  * Header values are references to secrets by env var name (`{"secret": "GITHUB_MCP_TOKEN"}`),
  * never values: a record in KV or a var in wrangler.toml must not hold a credential in clear.
  */
-import { z } from "zod";
+// zod-openapi's z (zod itself plus `.openapi()`), so the API can document this very schema.
+import { z } from "@hono/zod-openapi";
 
 /** The reference client's default tool-call timeout. */
 export const DEFAULT_MCP_TIMEOUT_MS = 120_000;
