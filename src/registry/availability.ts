@@ -68,7 +68,8 @@ export class AvailabilityCache {
   readonly #now: () => number;
   readonly #stats: AvailabilityStats = { memoryHits: 0, kvHits: 0, probes: 0 };
 
-  constructor(now: () => number = Date.now) {
+  // Date is looked up per call, not captured: tests move the clock with vi.setSystemTime.
+  constructor(now: () => number = () => Date.now()) {
     this.#now = now;
   }
 

@@ -84,7 +84,7 @@ export class Federation {
   #configLoadedAt = Number.NEGATIVE_INFINITY;
   #syncing: Promise<void> | undefined;
 
-  constructor(now: () => number = Date.now) {
+  constructor(now: () => number = () => Date.now()) {
     this.#now = now;
   }
 

@@ -5,8 +5,8 @@
  * server's tools drop out of the definitions and come back when it restarts.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { api, json } from "../../http/helpers.ts";
-import { EVERYTHING_CONTROL_HOST, EVERYTHING_PORT, EVERYTHING_SSE_PORT } from "../../support/test-env.ts";
+import { EVERYTHING_PORT, EVERYTHING_SSE_PORT } from "../../support/test-env.ts";
+import { addServer, controlEverything as control, fedApi, listedTools as mcpToolNames, runCall } from "./helpers.ts";
 
 const STREAMABLE_URL = `http://127.0.0.1:${EVERYTHING_PORT}/mcp`;
 const SSE_URL = `http://127.0.0.1:${EVERYTHING_SSE_PORT}/sse`;
@@ -14,32 +14,6 @@ const SSE_URL = `http://127.0.0.1:${EVERYTHING_SSE_PORT}/sse`;
 interface ToolList {
   tools: { name: string; description: string; inputSchema: Record<string, unknown> }[];
 }
-interface CallResults {
-  results: { status: string; error_code: string | null; message: { content: string } }[];
-}
-
-const call = (id: string, name: string, args: unknown) => ({ id, type: "function", function: { name, arguments: JSON.stringify(args) } });
-
-async function addServer(body: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const res = await api("/v1/mcp-servers", { body });
-  expect(res.status).toBe(201);
-  return json(res);
-}
-
-async function runCall(name: string, args: unknown): Promise<CallResults["results"][number]> {
-  const res = await api("/v1/tool-calls", { body: { tool_calls: [call("c1", name, args)] } });
-  expect(res.status).toBe(200);
-  const [result] = (await json<CallResults>(res)).results;
-  if (result === undefined) throw new Error("no result");
-  return result;
-}
-
-async function mcpToolNames(toolset: string): Promise<string[]> {
-  const list = await json<ToolList>(await api(`/v1/tools?format=mcp&toolset=${toolset}`));
-  return list.tools.map((tool) => tool.name);
-}
-
-const control = (action: "stop" | "start", port: number) => fetch(`http://${EVERYTHING_CONTROL_HOST}/${action}/${port}`);
 
 afterEach(() => {
   vi.useRealTimers();
@@ -50,7 +24,7 @@ describe("server-everything over Streamable HTTP", () => {
     const status = await addServer({ name: "everything", url: STREAMABLE_URL });
     expect(status).toMatchObject({ name: "everything", source: "api", transport: "streamable-http", toolset: "mcp-everything", last_error: null });
 
-    const list = await json<ToolList>(await api("/v1/tools?format=mcp&toolset=mcp-everything"));
+    const list = (await (await fedApi("/v1/tools?format=mcp&toolset=mcp-everything")).json()) as ToolList;
     const echo = list.tools.find((tool) => tool.name === "mcp__everything__echo");
     expect(echo?.description).toBe("Echoes back the input string");
     expect(echo?.inputSchema).toMatchObject({ type: "object", properties: { message: { type: "string", description: "Message to echo" } }, required: ["message"] });
@@ -66,5 +40,49 @@ describe("server-everything over Streamable HTTP", () => {
     const result = await runCall("mcp__everything__echo", { message: { not: "a string" } });
     expect(result).toMatchObject({ status: "error", error_code: "INVALID_ARGUMENTS" });
     expect(JSON.parse(result.message.content)).toMatchObject({ issues: [{ path: "message" }] });
+  });
+});
+
+describe("a stopped server", () => {
+  it("drops out of the definitions after the availability TTL, refuses calls as unavailable, and comes back after a restart", async () => {
+    await addServer({ name: "restarts", url: STREAMABLE_URL, include: ["echo"] });
+    expect(await mcpToolNames("mcp-restarts")).toEqual(["mcp__restarts__echo"]);
+    expect(await runCall("mcp__restarts__echo", { message: "before" })).toMatchObject({ status: "ok" });
+
+    expect((await control("stop", EVERYTHING_PORT)).status).toBe(200);
+    try {
+      // Past the 30 s check TTL and the 60 s flake grace after the last success: the cached
+      // "reachable" expires and a failing probe is believed. Only Date moves; timers stay real.
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(Date.now() + 61_000);
+      expect(await mcpToolNames("mcp-restarts")).toEqual([]);
+      const refused = await runCall("mcp__restarts__echo", { message: "while down" });
+      expect(refused).toMatchObject({ status: "error", error_code: "TOOL_UNAVAILABLE" });
+      expect(JSON.parse(refused.message.content).error).toContain("availability check failed");
+    } finally {
+      expect((await control("start", EVERYTHING_PORT)).status).toBe(200);
+    }
+
+    // The next probe, once the unavailable result is 30 s old, reaches the restarted server
+    // (with a new session: the old one died with the process).
+    vi.setSystemTime(Date.now() + 31_000);
+    expect(await mcpToolNames("mcp-restarts")).toEqual(["mcp__restarts__echo"]);
+    expect(await runCall("mcp__restarts__echo", { message: "after" })).toMatchObject({ status: "ok", message: { content: "Echo: after" } });
+  });
+});
+
+describe("fallbacks and limits", () => {
+  it("falls back to the legacy HTTP+SSE transport when the server refuses the Streamable HTTP POST", async () => {
+    const status = await addServer({ name: "legacy", url: SSE_URL, include: ["echo", "get-sum"] });
+    expect(status).toMatchObject({ transport: "sse", last_error: null, tools: [{ name: "mcp__legacy__echo" }, { name: "mcp__legacy__get-sum" }] });
+    expect(await runCall("mcp__legacy__get-sum", { a: 1.5, b: "2" })).toMatchObject({ status: "ok", message: { content: "The sum of 1.5 and 2 is 3.5." } });
+  });
+
+  it("answers TOOL_TIMEOUT when the server takes longer than its configured timeout", async () => {
+    await addServer({ name: "slow", url: STREAMABLE_URL, timeout_ms: 1_000, include: ["trigger-long-running-operation"] });
+    const started = Date.now();
+    const result = await runCall("mcp__slow__trigger-long-running-operation", { duration: 3, steps: 1 });
+    expect(result).toMatchObject({ status: "error", error_code: "TOOL_TIMEOUT" });
+    expect(Date.now() - started).toBeLessThan(2_500);
   });
 });
