@@ -33,6 +33,7 @@ function toolsOf(variant: string) {
       { name: "read file", description: "collides with 'read.file' once sanitised", inputSchema: objectSchema() },
       { name: "echo", description: "collides with a tool the test registers as mcp__fakenames__echo", inputSchema: objectSchema() },
       { name: "keep_me", description: "selected by include", inputSchema: objectSchema() },
+      { name: "b__keep_me", description: "on server 'a' it becomes what 'keep_me' becomes on server 'a__b'", inputSchema: objectSchema() },
       { name: "drop_me", description: "removed by exclude", inputSchema: objectSchema() },
     ];
   }

@@ -184,6 +184,7 @@ export class Federation {
     const ttlMs = loadConfig(env).mcpToolsTtlSeconds * 1000;
     for (const state of this.#servers.values()) {
       if (!state.config.enabled) continue;
+      if (state.stale) return true;
       const old = state.list === undefined || state.stale || now - state.list.fetchedAt >= ttlMs;
       if (old && now - state.lastAttemptAt >= LIST_RETRY_MS) return true;
     }
@@ -197,15 +198,17 @@ export class Federation {
     await Promise.all(
       [...this.#servers.values()].map(async (state) => {
         if (!state.config.enabled) return;
-        const fresh = state.list !== undefined && !state.stale && now - state.list.fetchedAt < ttlMs;
+        // A list_changed skips every cache: the server said the list it gave is out of date.
+        const { stale } = state;
+        const fresh = state.list !== undefined && !stale && now - state.list.fetchedAt < ttlMs;
         if (fresh) return;
         // Another isolate may have fetched it already.
-        const cached = state.stale ? null : await readToolList(env.KV, state.config.name);
+        const cached = stale ? null : await readToolList(env.KV, state.config.name);
         if (cached !== null && cached.url === state.config.url && now - cached.fetchedAt < ttlMs) {
           await this.#apply(env, state, cached);
           return;
         }
-        if (now - state.lastAttemptAt < LIST_RETRY_MS) {
+        if (!stale && now - state.lastAttemptAt < LIST_RETRY_MS) {
           // A recent try failed: keep serving whatever list there is, however old.
           if (state.list === undefined && cached !== null && cached.url === state.config.url) await this.#apply(env, state, cached);
           return;
@@ -303,6 +306,8 @@ export class Federation {
       const message = `listing the tools of MCP server '${state.config.name}' failed: ${error instanceof Error ? error.message : String(error)}`;
       console.warn(message);
       state.lastError = { at: this.#now(), message };
+      // Retried on the LIST_RETRY_MS schedule from now on, not on every request.
+      state.stale = false;
       return message;
     }
   }
