@@ -7,7 +7,7 @@
  *
  * Served by the outbound stand-in at http://mcp.upstream.test/<variant>:
  *   /names    tools whose names exercise sanitising, the 64-character cut and collisions
- *   /pinned   `greet` (its description is the mutable part), `mutate`, `fail`
+ *   /pinned   `greet` (its description is the mutable part), `mutate`, `fail`, `whoami`
  *   /control  POST {"greetDescription"?, "down"?} changes the script; {"reset":true} restores it
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -41,6 +41,7 @@ function toolsOf(variant: string) {
     { name: "greet", description: script.greetDescription, inputSchema: objectSchema({ name: { type: "string" }, times: { type: "integer", minimum: 1 } }, ["name"]) },
     { name: "mutate", description: "Changes greet's description and announces the new list", inputSchema: objectSchema() },
     { name: "fail", description: "Always reports an error", inputSchema: objectSchema() },
+    { name: "whoami", description: "Says which Authorization header arrived", inputSchema: objectSchema() },
   ];
 }
 
@@ -56,6 +57,8 @@ function serverFor(variant: string): Server {
         script.greetDescription = `Greets someone by name (changed at ${Date.now()})`;
         await extra.sendNotification({ method: "notifications/tools/list_changed" });
         return { content: [{ type: "text", text: "greet changed" }] };
+      case "whoami":
+        return { content: [{ type: "text", text: `authorization: ${String(extra.requestInfo?.headers.authorization ?? "none")}` }] };
       case "fail":
         return { isError: true, content: [{ type: "text", text: "the widget is jammed (token=sk-live-123456)" }] };
       default:

@@ -11,10 +11,10 @@ import { TEST_ADMIN_TOKEN, EVERYTHING_CONTROL_HOST } from "../../support/test-en
 const app = createApp();
 
 /** Like test/http/helpers.ts `api`, against the app in this realm. */
-export async function fedApi(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
+export async function fedApi(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string>; env?: Env } = {}): Promise<Response> {
   const { method = init.body === undefined ? "GET" : "POST", body } = init;
   const headers = { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...init.headers };
-  return app.request(`https://toolgate.test${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }, env);
+  return app.request(`https://toolgate.test${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }, init.env ?? env);
 }
 
 export interface CallResult {
@@ -27,8 +27,8 @@ export interface CallResult {
 const toolCall = (name: string, args: unknown) => ({ id: "c1", type: "function", function: { name, arguments: JSON.stringify(args) } });
 
 /** Runs one tool call through POST /v1/tool-calls and returns its result. */
-export async function runCall(name: string, args: unknown, headers?: Record<string, string>): Promise<CallResult> {
-  const res = await fedApi("/v1/tool-calls", { body: { tool_calls: [toolCall(name, args)] }, ...(headers === undefined ? {} : { headers }) });
+export async function runCall(name: string, args: unknown, options: { headers?: Record<string, string>; env?: Env } = {}): Promise<CallResult> {
+  const res = await fedApi("/v1/tool-calls", { body: { tool_calls: [toolCall(name, args)] }, ...options });
   if (res.status !== 200) throw new Error(`POST /v1/tool-calls answered ${res.status}: ${await res.text()}`);
   const [result] = ((await res.json()) as { results: CallResult[] }).results;
   if (result === undefined) throw new Error("no result");
