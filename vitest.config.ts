@@ -1,6 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { STRAY_REJECTION_MARK, TEST_ADMIN_TOKEN, TEST_OUTBOUND_ALLOW } from "./test/support/test-env.ts";
+import { STRAY_REJECTION_MARK, TEST_ADMIN_TOKEN } from "./test/support/test-env.ts";
 import { upstream } from "./test/support/upstream.ts";
 
 // Two projects: everything that ships in the Worker runs inside workerd against real local
@@ -23,7 +23,7 @@ export default defineConfig({
             miniflare: {
               // Outbound fetches go to a local stand-in for the outside network, never out.
               outboundService: upstream,
-              bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: TEST_ADMIN_TOKEN, OUTBOUND_ALLOW: TEST_OUTBOUND_ALLOW },
+              bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: TEST_ADMIN_TOKEN },
             },
           }),
         ],

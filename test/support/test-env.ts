@@ -9,7 +9,7 @@ export const STRAY_REJECTION_MARK = "deliberate stray rejection";
 export const EVERYTHING_PORT = 9240;
 export const EVERYTHING_SSE_PORT = 9241;
 
-/** OUTBOUND_ALLOW of the Worker under test: exactly those two loopback targets. */
+/** OUTBOUND_ALLOW for the federation tests: exactly those two loopback targets. */
 export const TEST_OUTBOUND_ALLOW = `127.0.0.1:${EVERYTHING_PORT},127.0.0.1:${EVERYTHING_SSE_PORT}`;
 
 /** Host of the scripted MCP server in test/support/fake-mcp-server.ts. */

@@ -2,19 +2,23 @@
  * Requests to the app built in the test's own module realm (`createApp().request` with the test
  * env), not through SELF: the Worker behind SELF has module state of its own, so a test that
  * moves the clock (vi.setSystemTime) or reads the registry must talk to the instance it shares.
- * The route code, bindings and outbound network are the same real ones.
+ * The route code, bindings and outbound network are the same real ones; the env adds
+ * OUTBOUND_ALLOW for exactly the two loopback ports of server-everything.
  */
 import { env } from "cloudflare:test";
 import { createApp } from "../../../src/http/app.ts";
-import { TEST_ADMIN_TOKEN, EVERYTHING_CONTROL_HOST } from "../../support/test-env.ts";
+import { EVERYTHING_CONTROL_HOST, TEST_ADMIN_TOKEN, TEST_OUTBOUND_ALLOW } from "../../support/test-env.ts";
 
 const app = createApp();
+
+/** The test env with loopback opened for server-everything only. */
+export const fedEnv = { ...env, OUTBOUND_ALLOW: TEST_OUTBOUND_ALLOW } as Env;
 
 /** Like test/http/helpers.ts `api`, against the app in this realm. */
 export async function fedApi(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string>; env?: Env } = {}): Promise<Response> {
   const { method = init.body === undefined ? "GET" : "POST", body } = init;
   const headers = { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...init.headers };
-  return app.request(`https://toolgate.test${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }, init.env ?? env);
+  return app.request(`https://toolgate.test${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }, init.env ?? fedEnv);
 }
 
 export interface CallResult {

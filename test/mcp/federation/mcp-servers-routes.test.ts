@@ -2,11 +2,10 @@
  * The admin API for remote MCP servers: who may use it, what it refuses (bad fields, secrets in
  * clear, private targets), and what each change does to the registry.
  */
-import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { registry } from "../../../src/registry/registry.ts";
 import { FAKE_MCP_HOST } from "../../support/test-env.ts";
-import { addServer, fedApi, listedTools, runCall } from "./helpers.ts";
+import { addServer, fedApi, fedEnv, listedTools, runCall } from "./helpers.ts";
 
 const PINNED_URL = `http://${FAKE_MCP_HOST}/pinned`;
 const script = (body: Record<string, unknown>) => fetch(`http://${FAKE_MCP_HOST}/control`, { method: "POST", body: JSON.stringify(body) });
@@ -125,7 +124,7 @@ describe("header secrets", () => {
     expect(missing).toMatchObject({ error_code: "TOOL_UNAVAILABLE" });
     expect(JSON.parse(missing.message.content).error).toContain("FED_TEST_TOKEN");
 
-    const withSecret = { ...env, FED_TEST_TOKEN: "Bearer s3cret-value" } as Env;
+    const withSecret = { ...fedEnv, FED_TEST_TOKEN: "Bearer s3cret-value" } as Env;
     expect(await runCall("mcp__secretive__whoami", {}, { env: withSecret })).toMatchObject({ status: "ok", message: { content: "authorization: Bearer s3cret-value" } });
     expect(JSON.stringify(await (await fedApi("/v1/mcp-servers/secretive", { env: withSecret })).json())).not.toContain("s3cret");
   });
