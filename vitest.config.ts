@@ -39,6 +39,8 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: ["test/scripts/**"],
           setupFiles: ["./test/setup.ts"],
+          // The real server-everything on loopback for the MCP federation tests, stopped by PID after the run.
+          globalSetup: ["./test/support/everything-global-setup.ts"],
         },
       },
       {

@@ -5,6 +5,7 @@
  * requests re-check it (cached per env) and answer 500 MISCONFIGURED naming the key.
  */
 import { z } from "zod";
+import { parseMcpServersVar, type McpServerConfig } from "../mcp/federation/server-config.ts";
 
 const wholeNumber = (fallback: number, min: number, max: number) =>
   z
@@ -104,6 +105,18 @@ const ConfigSchema = z.object({
       }
       return hosts;
     }),
+  /** Remote MCP servers from configuration: a JSON array (src/mcp/federation/server-config.ts). */
+  MCP_SERVERS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const parsed = parseMcpServersVar(value);
+      if (parsed.ok) return parsed.servers;
+      ctx.addIssue({ code: "custom", message: parsed.message });
+      return z.NEVER;
+    }),
+  /** How long a remote MCP server's tool list is used before it is fetched again. */
+  MCP_TOOLS_TTL_SECONDS: wholeNumber(300, 60, 86_400),
 });
 
 export interface RetryConfig {
@@ -130,6 +143,8 @@ export interface GatewayConfig {
   hookDeliveryRetentionDays: number;
   /** MCP_ALLOWED_HOSTS; undefined when unset. */
   mcpAllowedHosts: readonly string[] | undefined;
+  mcpServers: readonly McpServerConfig[];
+  mcpToolsTtlSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -167,6 +182,8 @@ export function loadConfig(env: Env): GatewayConfig {
     approval: { requiredFor: v.APPROVAL_REQUIRED_FOR, ttlSeconds: v.APPROVAL_TTL_SECONDS },
     hookDeliveryRetentionDays: v.HOOK_DELIVERY_RETENTION_DAYS,
     mcpAllowedHosts: v.MCP_ALLOWED_HOSTS,
+    mcpServers: v.MCP_SERVERS,
+    mcpToolsTtlSeconds: v.MCP_TOOLS_TTL_SECONDS,
   };
   cache.set(env, config);
   return config;

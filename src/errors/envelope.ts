@@ -256,5 +256,13 @@ function describeFailure(failure: ToolFailure): ErrorEnvelope {
         suggestion: "Call the tool again with a new call id to ask for approval of these arguments.",
         retryable: false,
       };
+    case "remote_tool_error":
+      return {
+        error: `Tool '${failure.name}' (MCP server '${failure.server}') reported an error: ${failure.detail}`,
+        error_code: "EXECUTION_FAILED",
+        stage: "execute",
+        suggestion: "Read the error, adjust the arguments or use another tool; do not repeat the same call unchanged.",
+        retryable: false,
+      };
   }
 }

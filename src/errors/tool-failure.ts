@@ -65,7 +65,8 @@ export type ToolFailure =
   | { kind: "approval_denied"; name: string; approvalId: string; reason: string | undefined; decidedBy: string }
   | { kind: "approval_expired"; name: string; approvalId: string; expiresAt: number }
   | { kind: "approval_interrupted"; name: string; approvalId: string }
-  | { kind: "approval_unbound"; name: string; approvalId: string };
+  | { kind: "approval_unbound"; name: string; approvalId: string }
+  | { kind: "remote_tool_error"; name: string; server: string; detail: string };
 
 /**
  * Thrown by a tool (or by the `fail` helper) to report an expected failure with a code the

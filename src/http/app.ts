@@ -23,6 +23,8 @@ import { approvalsPageRoutes } from "../approvals-page/approvals-page-routes.tsx
 import { isHookDelivery } from "../hooks/accept-delivery.ts";
 import { hooksRoutes } from "../hooks/hooks-routes.ts";
 import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
+import { federate } from "../mcp/federation/federate.ts";
+import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
 
 export interface AppOptions {
   /**
@@ -63,6 +65,8 @@ export function createApp(options: AppOptions = {}): OpenAPIHono<AppEnv> {
   app.on(["POST", "DELETE"], "/v1/toolsets/*", requireRole("admin"));
   app.post("/v1/toolsets", requireRole("admin"));
   app.post("/v1/health/tools/recheck", requireRole("admin"));
+  // Remote MCP tools join the registry at run time: before any route lists or runs tools.
+  app.use("/v1/*", federate());
 
   app.route("/", metaRoutes);
   app.route("/", keysRoutes);
@@ -76,6 +80,7 @@ export function createApp(options: AppOptions = {}): OpenAPIHono<AppEnv> {
   app.route("/", approvalsPageRoutes());
   app.route("/", hooksRoutes);
   app.route("/", mcpRoutes({ ...(options.stages === undefined ? {} : { stages: options.stages }), ...(options.authenticate === undefined ? {} : { authenticate: options.authenticate }) }));
+  app.route("/", mcpServersRoutes);
 
   app.doc31("/openapi.json", {
     openapi: "3.1.0",

@@ -32,7 +32,9 @@ export type RequestFailure =
   | { kind: "unknown_hook"; name: string }
   | { kind: "hook_refused"; reason: "missing_signature" | "bad_signature" | "stale_timestamp" | "no_secret"; detail: string }
   | { kind: "unknown_delivery"; id: string }
-  | { kind: "unavailable"; message: string; retryAfterSeconds: number };
+  | { kind: "unavailable"; message: string; retryAfterSeconds: number }
+  | { kind: "unknown_mcp_server"; name: string }
+  | { kind: "mcp_server_unreachable"; name: string; detail: string };
 
 export interface RequestErrorBody {
   error: string;
@@ -77,6 +79,10 @@ function describe(failure: RequestFailure): [ContentfulStatusCode, RequestErrorB
       return [404, { error: `No approval '${failure.id}' that this key may see in the addressed session.`, error_code: "UNKNOWN_APPROVAL", suggestion: "Check the id and session_id from the pending call's result; approvers list approvals with GET /v1/approvals." }];
     case "approval_decided":
       return [409, { error: `Approval '${failure.id}' is already ${failure.status}; the first decision stands.`, error_code: "APPROVAL_ALREADY_DECIDED", suggestion: "See `approval` for its current state.", approval: failure.approval }];
+    case "unknown_mcp_server":
+      return [404, { error: `No MCP server is configured under the name '${failure.name}'.`, error_code: "UNKNOWN_MCP_SERVER", suggestion: "GET /v1/mcp-servers lists the configured servers." }];
+    case "mcp_server_unreachable":
+      return [502, { error: failure.detail, error_code: "MCP_SERVER_UNREACHABLE", suggestion: `Check that MCP server '${failure.name}' is up and its URL and header secrets are right; its previous tool list stays in use.` }];
     case "unknown_hook":
       return [404, { error: `No webhook is registered as '${failure.name}'.`, error_code: "UNKNOWN_HOOK", suggestion: "Check the payload URL: POST /v1/hooks/<name>, with a name from hooks/." }];
     case "hook_refused":

@@ -12,7 +12,7 @@ export const ErrorBodySchema = z
 
 const errorContent = { "application/json": { schema: ErrorBodySchema } };
 
-type ErrorStatus = 400 | 403 | 404 | 409 | 413 | 415;
+type ErrorStatus = 400 | 403 | 404 | 409 | 413 | 415 | 502;
 
 const ERROR_TEXT: Record<401 | ErrorStatus, string> = {
   400: "The request is malformed or a field is invalid; `issues` names each field.",
@@ -22,6 +22,7 @@ const ERROR_TEXT: Record<401 | ErrorStatus, string> = {
   409: "The request conflicts with an existing resource.",
   413: "The body or the batch is over its limit.",
   415: "The body is not sent as application/json.",
+  502: "A remote server the route depends on could not be reached or did not answer correctly.",
 };
 
 /**

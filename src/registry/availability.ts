@@ -68,7 +68,8 @@ export class AvailabilityCache {
   readonly #now: () => number;
   readonly #stats: AvailabilityStats = { memoryHits: 0, kvHits: 0, probes: 0 };
 
-  constructor(now: () => number = Date.now) {
+  // Date is looked up per call, not captured: tests move the clock with vi.setSystemTime.
+  constructor(now: () => number = () => Date.now()) {
     this.#now = now;
   }
 
@@ -77,6 +78,8 @@ export class AvailabilityCache {
    * undefined. Listing 500 tools should not cost 500 promises.
    */
   known(entry: ToolEntry, env: Env): Availability | undefined {
+    const refused = entry.gate?.();
+    if (refused !== undefined) return { available: false, reason: refused };
     if (entry.requiresEnv.length > 0 && missingEnv(entry, env).length > 0) return undefined;
     if (entry.check === undefined) return ALWAYS_AVAILABLE;
     const cached = this.#results.get(entry.check);
@@ -87,6 +90,8 @@ export class AvailabilityCache {
 
   /** Availability of one tool, probing its check only when no level holds a fresh result. */
   async of(entry: ToolEntry, env: Env): Promise<Availability> {
+    const refused = entry.gate?.();
+    if (refused !== undefined) return { available: false, reason: refused };
     const missing = missingEnv(entry, env);
     if (missing.length > 0) return { available: false, reason: missingReason(missing) };
     const check = entry.check;

@@ -78,7 +78,7 @@ export class Registry {
         );
       }
     }
-    const parameters = deriveParameters(spec.name, spec.schema);
+    const parameters = spec.parameters ?? deriveParameters(spec.name, spec.schema);
     if (typeof parameters === "string") return refuse(parameters);
     const entry: ToolEntry = {
       ...(spec as unknown as ToolSpec),
@@ -93,7 +93,7 @@ export class Registry {
     return { ok: true, action: existing === undefined ? "inserted" : "replaced" };
   }
 
-  /** Removes a tool; an unknown name is a no-op. */
+  /** Removes a tool; an unknown name is a no-op (remote MCP tools come and go at run time). */
   deregister(name: string): void {
     if (this.#tools.delete(name)) this.#changed();
   }

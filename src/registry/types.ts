@@ -108,6 +108,17 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType> {
    * key's access; only a key whose toolsets name the fixture's toolset may list or call it.
    */
   fixture?: boolean;
+  /**
+   * The JSON Schema the model sees, used as given instead of being derived from `schema`: a
+   * remote MCP tool's own `inputSchema` (its `schema` is the validator built from it).
+   */
+  parameters?: JsonSchema;
+  /**
+   * A refusal decided outside the availability check and its cache: when it returns a reason
+   * the tool is unavailable at once, and available again as soon as it returns undefined (a
+   * remote tool whose pinned definition changed stays blocked until an admin accepts it).
+   */
+  gate?: () => string | undefined;
 }
 
 /** A registered tool: the spec with defaults applied and the derived JSON Schema cached. */

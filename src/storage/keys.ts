@@ -29,3 +29,26 @@ export const availabilityKey = (tool: string): string => `${AVAILABILITY_PREFIX}
  */
 export const APPROVALS_PAGE_SESSION_PREFIX = "approvals-session:";
 export const approvalsPageSessionKey = (idDigest: string): string => `${APPROVALS_PAGE_SESSION_PREFIX}${idDigest}`;
+
+/**
+ * A remote MCP server configured through the API: JSON `StoredMcpServer` (the configuration and
+ * when it was written), no expiry, removed by `DELETE /v1/mcp-servers/{name}`. One key per
+ * server, so two admins adding servers at once never overwrite each other.
+ */
+export const MCP_SERVER_PREFIX = "mcp:server:";
+export const mcpServerKey = (name: string): string => `${MCP_SERVER_PREFIX}${name}`;
+
+/**
+ * A remote MCP server's tool list: JSON `CachedToolList` (tools, transport, fetchedAt, the URL
+ * it came from). Freshness comes from fetchedAt and MCP_TOOLS_TTL_SECONDS; the key itself
+ * expires after a day, so a server removed elsewhere leaves nothing behind for long.
+ */
+export const MCP_TOOLS_PREFIX = "mcp:tools:";
+export const mcpToolsKey = (server: string): string => `${MCP_TOOLS_PREFIX}${server}`;
+
+/**
+ * The pinned definitions of one remote MCP server's tools: JSON `ServerPins`, remote tool name →
+ * the SHA-256 of its first-seen definition and any changed one awaiting acceptance. No expiry.
+ */
+export const MCP_PINS_PREFIX = "mcp:pins:";
+export const mcpPinsKey = (server: string): string => `${MCP_PINS_PREFIX}${server}`;

@@ -19,6 +19,8 @@ describe("configuration", () => {
       rateLimit: { perMinute: 600, perToolPerMinute: 120 },
       auditRetentionDays: 30,
       outboundAllow: [],
+      mcpServers: [],
+      mcpToolsTtlSeconds: 300,
     });
   });
 

@@ -7,3 +7,14 @@ export const STRAY_REJECTION_MARK = "deliberate stray rejection";
 
 /** The secret every webhook under test is given (HOOK_*_SECRET); the upstream stand-in checks callbacks with it. */
 export const TEST_HOOK_SECRET = "whsec_test_0123456789abcdef";
+/** Loopback ports of the real server-everything the federation tests start (this engineer's range). */
+export const EVERYTHING_PORT = 9240;
+export const EVERYTHING_SSE_PORT = 9241;
+
+/** OUTBOUND_ALLOW for the federation tests: exactly those two loopback targets. */
+export const TEST_OUTBOUND_ALLOW = `127.0.0.1:${EVERYTHING_PORT},127.0.0.1:${EVERYTHING_SSE_PORT}`;
+
+/** Host of the scripted MCP server in test/support/fake-mcp-server.ts. */
+export const FAKE_MCP_HOST = "mcp.upstream.test";
+/** Host of the control routes that stop and start server-everything from a test. */
+export const EVERYTHING_CONTROL_HOST = "everything.control.test";

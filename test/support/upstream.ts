@@ -1,3 +1,8 @@
+import { isEverythingPort, startEverything, stopEverything } from "./everything-server.ts";
+import { fakeMcpServer } from "./fake-mcp-server.ts";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, TEST_HOOK_SECRET } from "./test-env.ts";
+
 /**
  * The "outside network" of the tests: Miniflare hands every outbound fetch of the Worker under
  * test to this function, which runs in Node, outside workerd. It plays a small upstream at
@@ -12,12 +17,17 @@
  *                                TEST_HOOK_SECRET, else 401
  *   /hook-callback/flaky         503 the first time a delivery (X-Toolgate-Delivery) calls
  *                                back, then as /hook-callback/ok
+ *
+ * MCP federation: 127.0.0.1 on the server-everything ports passes through to the real server
+ * (everything-server.ts); http://everything.control.test/{stop,start}/<port> stops or restarts
+ * it; http://mcp.upstream.test/... is the scripted server of fake-mcp-server.ts.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
-import { TEST_HOOK_SECRET } from "./test-env.ts";
 
 export async function upstream(request: Request): Promise<Response> {
   const url = new URL(request.url);
+  if (url.hostname === "127.0.0.1" && isEverythingPort(Number(url.port))) return passThrough(request);
+  if (url.hostname === EVERYTHING_CONTROL_HOST) return controlEverything(url);
+  if (url.hostname === FAKE_MCP_HOST) return fakeMcpServer(request);
   if (url.hostname === "api.github.com") return githubStub(url);
   if (url.hostname !== "upstream.test") return new Response(`no route to ${url.hostname} from tests`, { status: 502 });
   if (url.pathname === "/ok") return Response.json({ ok: true, method: request.method });
@@ -64,4 +74,19 @@ async function hookCallback(request: Request, mode: string): Promise<Response> {
   const sent = Buffer.from(request.headers.get("x-toolgate-signature-256") ?? "");
   const valid = sent.length === expected.length && timingSafeEqual(sent, Buffer.from(expected));
   return valid ? Response.json({ received: true }) : new Response("bad signature", { status: 401 });
+}
+
+/** Forwards a request to the real server on loopback; its answer (an event stream too) streams back. */
+async function passThrough(request: Request): Promise<Response> {
+  const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+  // A stopped server makes this fetch reject, which the Worker's fetch sees as a network error.
+  return fetch(request.url, { method: request.method, headers: request.headers, body, signal: request.signal });
+}
+
+async function controlEverything(url: URL): Promise<Response> {
+  const [, action, port] = url.pathname.split("/");
+  if (action === "stop") await stopEverything(Number(port));
+  else if (action === "start") await startEverything(Number(port));
+  else return new Response("unknown action", { status: 404 });
+  return Response.json({ [String(action)]: Number(port) });
 }

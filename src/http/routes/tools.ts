@@ -10,6 +10,8 @@ import { accessOf, toolsetLookupOf } from "../access.ts";
 import { failureResponse } from "../request-failure.ts";
 import { AnthropicToolSchema, errorResponses, JsonSchemaObject, McpToolSchema, OpenAIToolSchema } from "../schemas.ts";
 import type { AppEnv } from "../types.ts";
+import { federation } from "../../mcp/federation/federation.ts";
+import { PinSchema, toWirePin } from "../../mcp/federation/mcp-servers-schemas.ts";
 
 const listTools = createRoute({
   method: "get",
@@ -32,6 +34,10 @@ const listTools = createRoute({
               format: z.enum(DEFINITION_FORMATS),
               toolset: z.string().nullable(),
               tools: z.array(z.union([OpenAIToolSchema, AnthropicToolSchema, McpToolSchema])),
+              pin_changes: z
+                .array(z.object({ tool: z.string(), pin: PinSchema }))
+                .optional()
+                .openapi({ description: "Present when remote MCP tools this key may use changed definition since they were pinned; `blocked` ones are left out of `tools` until an admin accepts them." }),
             })
             .openapi("ToolList"),
         },
@@ -64,6 +70,7 @@ const getTool = createRoute({
               requires_env: z.array(z.string()),
               max_result_size_chars: z.number().nullable().openapi({ description: "null means unlimited." }),
               definitions: z.object({ openai: z.unknown(), anthropic: z.unknown(), mcp: z.unknown() }),
+              pin: PinSchema.nullable().openapi({ description: "For remote MCP tools: whether the definition still matches the one pinned when first seen." }),
             })
             .openapi("ToolDetail"),
         },
@@ -83,12 +90,15 @@ export const toolsRoutes = new OpenAPIHono<AppEnv>()
       names = resolved;
     }
     const access = await accessOf(c);
-    const entries = await availableEntries(
-      names.filter((name) => access.decide(name).allowed),
-      c.env,
-    );
+    const allowed = names.filter((name) => access.decide(name).allowed);
+    const entries = await availableEntries(allowed, c.env);
+    const pinChanges = allowed.flatMap((name) => {
+      const pin = federation.pinOf(name);
+      return pin === undefined || pin.status === "pinned" ? [] : [{ tool: name, pin: toWirePin(pin) }];
+    });
     // Assembled from cached per-tool JSON (formats/definitions-json.ts); same body as c.json would give.
-    const body = `{"format":${JSON.stringify(format)},"toolset":${JSON.stringify(toolset ?? null)},"tools":${definitionsJson(entries, format, c.env)}}`;
+    const flagged = pinChanges.length === 0 ? "" : `,"pin_changes":${JSON.stringify(pinChanges)}`;
+    const body = `{"format":${JSON.stringify(format)},"toolset":${JSON.stringify(toolset ?? null)},"tools":${definitionsJson(entries, format, c.env)}${flagged}}`;
     return c.body(body, 200, { "content-type": "application/json" }) as never;
   })
   .openapi(getTool, async (c) => {
@@ -114,7 +124,13 @@ export const toolsRoutes = new OpenAPIHono<AppEnv>()
         requires_env: [...entry.requiresEnv],
         max_result_size_chars: Number.isFinite(entry.maxResultSizeChars) ? entry.maxResultSizeChars : null,
         definitions: { openai: toOpenAITool(definition), anthropic: toAnthropicTool(definition), mcp: toMcpTool(definition) },
+        pin: pinOf(entry.name),
       },
       200,
     );
   });
+
+function pinOf(name: string) {
+  const pin = federation.pinOf(name);
+  return pin === undefined ? null : toWirePin(pin);
+}

@@ -1,0 +1,73 @@
+/**
+ * The JSON-RPC 2.0 messages MCP exchanges, and the one error type the client raises. Only what
+ * a federating client needs: requests out, responses and notifications in.
+ */
+
+export interface JsonRpcRequest {
+  jsonrpc: "2.0";
+  id: number;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface JsonRpcNotification {
+  jsonrpc: "2.0";
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export type JsonRpcResponse =
+  | { jsonrpc: "2.0"; id: number | string | null; result: Record<string, unknown> }
+  | { jsonrpc: "2.0"; id: number | string | null; error: JsonRpcErrorObject };
+
+/**
+ * Why a remote exchange failed, in the terms the federation layer maps to the envelope:
+ * `timeout` (the server's timeout passed), `aborted` (the call's own deadline or client), `network`
+ * (no HTTP answer), `http` (an HTTP status that is not an MCP answer), `protocol` (an answer
+ * that is not valid MCP), `rpc` (a JSON-RPC error object), `refused` (the SSRF guard).
+ */
+export type McpErrorKind = "timeout" | "aborted" | "network" | "http" | "protocol" | "rpc" | "refused";
+
+export class McpClientError extends Error {
+  override readonly name = "McpClientError";
+  readonly kind: McpErrorKind;
+  /** The HTTP status for `http`, the JSON-RPC code for `rpc`. */
+  readonly code: number | undefined;
+  constructor(kind: McpErrorKind, message: string, code?: number) {
+    super(message);
+    this.kind = kind;
+    this.code = code;
+  }
+}
+
+/** Whether a parsed message is the response to request `id`. */
+export function isResponseTo(message: unknown, id: number): message is JsonRpcResponse {
+  if (typeof message !== "object" || message === null) return false;
+  const m = message as { id?: unknown; result?: unknown; error?: unknown };
+  return m.id === id && (m.result !== undefined || m.error !== undefined);
+}
+
+/** The method of a server-to-client notification, or undefined for anything else. */
+export function notificationMethod(message: unknown): string | undefined {
+  if (typeof message !== "object" || message === null) return undefined;
+  const m = message as { id?: unknown; method?: unknown };
+  return m.id === undefined && typeof m.method === "string" ? m.method : undefined;
+}
+
+/** The result of a response, or the McpClientError its error object describes. */
+export function resultOf(response: JsonRpcResponse): Record<string, unknown> {
+  if ("error" in response) {
+    const { code, message } = response.error;
+    throw new McpClientError("rpc", `the server answered JSON-RPC error ${code}: ${String(message)}`, code);
+  }
+  if (typeof response.result !== "object" || response.result === null) {
+    throw new McpClientError("protocol", "the server's response has no result object");
+  }
+  return response.result;
+}

@@ -1,0 +1,225 @@
+/**
+ * A small MCP client for the Worker: initialize (with protocol version negotiation and the
+ * `notifications/initialized` notification), `tools/list` with pagination, `tools/call` and
+ * `ping`, over Streamable HTTP, falling back to the legacy HTTP+SSE transport when the server
+ * refuses the POST with 400, 404 or 405 (spec, "Backwards compatibility").
+ *
+ * Why not the SDK's client: it would add its own bundle (and zod copy) to every request path of
+ * the Worker, and a federating gateway needs four methods. Every operation is bounded by the
+ * server's timeout and the caller's signal, and every URL passes the SSRF guard.
+ *
+ * A Streamable HTTP session id is kept per isolate and reused; when the server no longer knows
+ * it (404 per the spec, 400 from servers that answer that way, such as after a restart) the
+ * client initializes again once and repeats the operation, which the server never processed.
+ */
+import { McpClientError, resultOf, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "./json-rpc.ts";
+import { LegacySseTransport } from "./legacy-sse.ts";
+import { createOutboundFetch } from "./outbound-fetch.ts";
+import { LEGACY_FALLBACK_STATUSES, StreamableHttpTransport, type TransportOptions } from "./streamable-http.ts";
+
+/** Newest first; the first is what we offer, the rest what we accept when the server counters. */
+export const SUPPORTED_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
+
+/** The reference client's page cap: a server that keeps returning cursors cannot hold us. */
+const MAX_LIST_PAGES = 50;
+
+export interface McpTarget {
+  /** The server's configured name, for messages. */
+  name: string;
+  url: string;
+  /** Resolved header values (secrets already read). */
+  headers: Readonly<Record<string, string>>;
+  timeoutMs: number;
+  /** OUTBOUND_ALLOW patterns the SSRF guard lets through. */
+  allow: readonly string[];
+}
+
+/** A tool as `tools/list` describes it. */
+export interface RemoteTool {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** A `tools/call` result (content blocks, optional structured content, isError). */
+export interface RemoteCallResult {
+  content: readonly Record<string, unknown>[];
+  structuredContent?: unknown;
+  isError: boolean;
+}
+
+export type TransportKind = "streamable-http" | "sse";
+
+interface Transport {
+  readonly kind: TransportKind;
+  request(message: JsonRpcRequest): Promise<JsonRpcResponse>;
+  notify(message: JsonRpcNotification): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What an isolate remembers about a server between requests: plain values, never I/O objects. */
+interface Remembered {
+  kind?: TransportKind;
+  sessionId?: string;
+  protocolVersion?: string;
+}
+
+const remembered = new Map<string, Remembered>();
+const rememberKey = (target: McpTarget): string => `${target.name}\n${target.url}`;
+
+/** Forgets what this isolate knows about a server (its config changed or it was removed). */
+export function forgetSession(target: Pick<McpTarget, "name" | "url">): void {
+  remembered.delete(`${target.name}\n${target.url}`);
+}
+
+export class McpClient {
+  readonly #target: McpTarget;
+  readonly #onListChanged: () => void;
+  #nextId = 1;
+
+  /** @param onListChanged called when a response stream carries `notifications/tools/list_changed`. */
+  constructor(target: McpTarget, onListChanged: () => void = () => undefined) {
+    this.#target = target;
+    this.#onListChanged = onListChanged;
+  }
+
+  /** Every tool the server offers, following cursors up to 50 pages. */
+  async listTools(signal?: AbortSignal): Promise<{ tools: RemoteTool[]; transport: TransportKind }> {
+    return this.#operation(signal, async (transport) => {
+      const tools: RemoteTool[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_LIST_PAGES; page++) {
+        const result = await this.#request(transport, "tools/list", cursor === undefined ? {} : { cursor });
+        if (!Array.isArray(result.tools)) throw new McpClientError("protocol", "tools/list answered without a tools array");
+        for (const tool of result.tools as unknown[]) tools.push(toRemoteTool(tool));
+        cursor = typeof result.nextCursor === "string" && result.nextCursor !== "" ? result.nextCursor : undefined;
+        if (cursor === undefined) break;
+      }
+      return { tools, transport: transport.kind };
+    });
+  }
+
+  /** Calls one tool; an `isError` result is returned, not thrown (it is the tool's answer). */
+  async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<RemoteCallResult> {
+    return this.#operation(signal, async (transport) => {
+      const result = await this.#request(transport, "tools/call", { name, arguments: args });
+      if (!Array.isArray(result.content)) throw new McpClientError("protocol", "tools/call answered without a content array");
+      return {
+        content: (result.content as unknown[]).filter((block): block is Record<string, unknown> => typeof block === "object" && block !== null),
+        ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
+        isError: result.isError === true,
+      };
+    });
+  }
+
+  /** Proves the server answers MCP: a ping over a (possibly new) session. */
+  async ping(signal?: AbortSignal): Promise<void> {
+    await this.#operation(signal, (transport) => this.#request(transport, "ping", {}));
+  }
+
+  async #operation<T>(signal: AbortSignal | undefined, run: (transport: Transport) => Promise<T>): Promise<T> {
+    const timeout = AbortSignal.timeout(this.#target.timeoutMs);
+    const bounded = signal === undefined ? timeout : AbortSignal.any([timeout, signal]);
+    const key = rememberKey(this.#target);
+    const known = remembered.get(key) ?? {};
+    // Legacy SSE delivers everything on the session's one stream, including what a server sends
+    // right after initialization (a list_changed for tools it registers then), which describes
+    // the state this operation's first answer already reflects: only later ones are news. On
+    // Streamable HTTP a notification on a response stream belongs to that request: always news.
+    let settled = known.kind !== "sse";
+    const options: TransportOptions = {
+      url: parseUrl(this.#target),
+      headers: this.#target.headers,
+      fetch: createOutboundFetch(this.#target.allow, timeout),
+      signal: bounded,
+      timeout,
+      onNotification: (method) => {
+        if (method === "notifications/tools/list_changed" && settled) this.#onListChanged();
+      },
+    };
+    const markSettled = async <R>(promise: Promise<R>): Promise<R> => {
+      const value = await promise;
+      settled = true;
+      return value;
+    };
+    if (known.kind === "sse") return this.#legacy(options, (transport) => markSettled(run(transport)));
+
+    const reuse = known.sessionId !== undefined;
+    try {
+      const transport = new StreamableHttpTransport(options, known);
+      if (!reuse) await this.#initialize(transport);
+      remembered.set(key, { kind: "streamable-http", ...sessionOf(transport) });
+      return await markSettled(run(transport));
+    } catch (error) {
+      if (!(error instanceof McpClientError) || error.kind !== "http" || error.code === undefined) throw error;
+      if (reuse && (error.code === 404 || error.code === 400)) {
+        // The server forgot the session (restart, expiry): start a new one, once.
+        remembered.delete(key);
+        const transport = new StreamableHttpTransport(options);
+        await this.#initialize(transport);
+        remembered.set(key, { kind: "streamable-http", ...sessionOf(transport) });
+        return await markSettled(run(transport));
+      }
+      if (!reuse && LEGACY_FALLBACK_STATUSES.has(error.code)) {
+        settled = false;
+        const result = await this.#legacy(options, (transport) => markSettled(run(transport)));
+        remembered.set(key, { kind: "sse" });
+        return result;
+      }
+      throw error;
+    }
+  }
+
+  async #legacy<T>(options: TransportOptions, run: (transport: Transport) => Promise<T>): Promise<T> {
+    const transport = await LegacySseTransport.open(options);
+    try {
+      await this.#initialize(transport);
+      return await run(transport);
+    } finally {
+      await transport.close();
+    }
+  }
+
+  /** initialize, version check, notifications/initialized (spec, "Lifecycle"). */
+  async #initialize(transport: Transport): Promise<void> {
+    const result = await this.#request(transport, "initialize", {
+      protocolVersion: SUPPORTED_PROTOCOL_VERSIONS[0],
+      capabilities: {},
+      clientInfo: { name: "toolgate", version: "0.1.0" },
+    });
+    const version = result.protocolVersion;
+    if (typeof version !== "string" || !(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
+      throw new McpClientError("protocol", `the server speaks MCP protocol version ${JSON.stringify(version)}, which toolgate does not support (${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`);
+    }
+    if (transport instanceof StreamableHttpTransport) transport.protocolVersion = version;
+    await transport.notify({ jsonrpc: "2.0", method: "notifications/initialized" });
+  }
+
+  async #request(transport: Transport, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const id = this.#nextId++;
+    return resultOf(await transport.request({ jsonrpc: "2.0", id, method, params }));
+  }
+}
+
+function sessionOf(transport: StreamableHttpTransport): Remembered {
+  return {
+    ...(transport.sessionId === undefined ? {} : { sessionId: transport.sessionId }),
+    ...(transport.protocolVersion === undefined ? {} : { protocolVersion: transport.protocolVersion }),
+  };
+}
+
+function parseUrl(target: McpTarget): URL {
+  try {
+    return new URL(target.url);
+  } catch {
+    throw new McpClientError("refused", `MCP server '${target.name}' has an invalid URL`);
+  }
+}
+
+function toRemoteTool(value: unknown): RemoteTool {
+  if (typeof value !== "object" || value === null) throw new McpClientError("protocol", "tools/list returned a tool that is not an object");
+  const tool = value as { name?: unknown; description?: unknown; inputSchema?: unknown };
+  if (typeof tool.name !== "string" || tool.name === "") throw new McpClientError("protocol", "tools/list returned a tool without a name");
+  const inputSchema = typeof tool.inputSchema === "object" && tool.inputSchema !== null && !Array.isArray(tool.inputSchema) ? (tool.inputSchema as Record<string, unknown>) : { type: "object", properties: {} };
+  return { name: tool.name, ...(typeof tool.description === "string" ? { description: tool.description } : {}), inputSchema };
+}

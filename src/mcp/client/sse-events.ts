@@ -1,0 +1,56 @@
+/**
+ * A reader for text/event-stream bodies (the HTML Living Standard's event-stream format, which
+ * both MCP HTTP transports use): yields one event per blank-line-terminated block, joining
+ * multi-line `data:` fields with "\n" and ignoring comments and unknown fields.
+ */
+
+export interface SseEvent {
+  /** `message` unless the block named another event type. */
+  event: string;
+  data: string;
+  id?: string;
+}
+
+/**
+ * Yields the events of a stream until it ends. Breaking out of the loop cancels the body, so a
+ * caller that has its answer does not keep a long-lived stream open.
+ *
+ * @example
+ * for await (const event of readSseEvents(response.body)) if (event.event === "endpoint") return event.data;
+ */
+export async function* readSseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  let event = "";
+  let data: string[] = [];
+  let id: string | undefined;
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value;
+      let newline: number;
+      while ((newline = buffer.search(/\r\n|\r|\n/)) !== -1) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + (buffer.startsWith("\r\n", newline) ? 2 : 1));
+        if (line === "") {
+          if (data.length > 0) yield { event: event === "" ? "message" : event, data: data.join("\n"), ...(id === undefined ? {} : { id }) };
+          event = "";
+          data = [];
+          continue;
+        }
+        if (line.startsWith(":")) continue;
+        const colon = line.indexOf(":");
+        const field = colon === -1 ? line : line.slice(0, colon);
+        // One optional space after the colon belongs to the syntax, not to the value.
+        const raw = colon === -1 ? "" : line.slice(colon + 1);
+        const fieldValue = raw.startsWith(" ") ? raw.slice(1) : raw;
+        if (field === "data") data.push(fieldValue);
+        else if (field === "event") event = fieldValue;
+        else if (field === "id") id = fieldValue;
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}

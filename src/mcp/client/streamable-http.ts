@@ -1,0 +1,115 @@
+/**
+ * The Streamable HTTP transport (MCP 2025-03-26 and later, "Transports"): every message is a
+ * POST to the one endpoint with `Accept: application/json, text/event-stream`; a request's answer
+ * is either a JSON body or an SSE stream that carries the response with the matching id, possibly
+ * after notifications. A session id the server issues on initialize is sent on every later
+ * message, with the negotiated protocol version.
+ */
+import { isResponseTo, McpClientError, notificationMethod, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "./json-rpc.ts";
+import { classifyFetchError, type OutboundFetch } from "./outbound-fetch.ts";
+import { readSseEvents } from "./sse-events.ts";
+
+export interface TransportOptions {
+  url: URL;
+  headers: Readonly<Record<string, string>>;
+  fetch: OutboundFetch;
+  signal: AbortSignal;
+  timeout: AbortSignal;
+  /** Server notifications seen on a response stream (list_changed among them). */
+  onNotification: (method: string) => void;
+}
+
+/** The HTTP statuses after which a client tries the legacy HTTP+SSE transport (spec, "Backwards compatibility"). */
+export const LEGACY_FALLBACK_STATUSES: ReadonlySet<number> = new Set([400, 404, 405]);
+
+/** Bodies are read only this far for error text. */
+const ERROR_TEXT_CHARS = 300;
+
+export class StreamableHttpTransport {
+  readonly kind = "streamable-http";
+  sessionId: string | undefined;
+  protocolVersion: string | undefined;
+  readonly #options: TransportOptions;
+
+  constructor(options: TransportOptions, session?: { sessionId?: string; protocolVersion?: string }) {
+    this.#options = options;
+    this.sessionId = session?.sessionId;
+    this.protocolVersion = session?.protocolVersion;
+  }
+
+  /** Sends a request and returns the response with its id, reading a JSON body or an SSE stream. */
+  async request(message: JsonRpcRequest): Promise<JsonRpcResponse> {
+    const response = await this.#post(message);
+    const issued = response.headers.get("mcp-session-id");
+    if (issued !== null && message.method === "initialize") this.sessionId = issued;
+    const type = response.headers.get("content-type") ?? "";
+    try {
+      if (type.startsWith("text/event-stream") && response.body !== null) {
+        for await (const event of readSseEvents(response.body)) {
+          // An event without data primes resumption (spec 2025-11-25): nothing to read.
+          if (event.event !== "message" || event.data === "") continue;
+          const parsed = parseJson(event.data);
+          const method = notificationMethod(parsed);
+          if (method !== undefined) this.#options.onNotification(method);
+          else if (isResponseTo(parsed, message.id)) return parsed;
+        }
+        throw new McpClientError("protocol", `the event stream for '${message.method}' ended without its response`);
+      }
+      if (type.startsWith("application/json")) {
+        const body = parseJson(await response.text());
+        for (const item of Array.isArray(body) ? body : [body]) {
+          const method = notificationMethod(item);
+          if (method !== undefined) this.#options.onNotification(method);
+          else if (isResponseTo(item, message.id)) return item;
+        }
+        throw new McpClientError("protocol", `the JSON answer to '${message.method}' is not its response`);
+      }
+    } catch (error) {
+      throw classifyFetchError(error, this.#options.signal, this.#options.timeout, this.#options.url);
+    }
+    await response.body?.cancel();
+    throw new McpClientError("protocol", `the answer to '${message.method}' has content type '${type}', neither JSON nor an event stream`);
+  }
+
+  /** Sends a notification; the server acknowledges with 202 and no body. */
+  async notify(message: JsonRpcNotification): Promise<void> {
+    const response = await this.#post(message);
+    await response.body?.cancel();
+  }
+
+  /** Nothing to release: each answer's stream is consumed or cancelled by the call that made it. */
+  async close(): Promise<void> {}
+
+  async #post(message: JsonRpcRequest | JsonRpcNotification): Promise<Response> {
+    const { url, headers, fetch, signal } = this.#options;
+    const response = await fetch(url, {
+      method: "POST",
+      signal,
+      headers: {
+        ...headers,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...(this.sessionId === undefined ? {} : { "mcp-session-id": this.sessionId }),
+        ...(this.protocolVersion === undefined ? {} : { "mcp-protocol-version": this.protocolVersion }),
+      },
+      body: JSON.stringify(message),
+    });
+    if (!response.ok) throw await httpError(response, `POST ${message.method}`);
+    return response;
+  }
+}
+
+/** The McpClientError for a non-2xx answer, with the start of its body. */
+export async function httpError(response: Response, what: string): Promise<McpClientError> {
+  const text = (await response.text().catch(() => "")).slice(0, ERROR_TEXT_CHARS);
+  return new McpClientError("http", `${what} answered HTTP ${response.status}${text === "" ? "" : `: ${text}`}`, response.status);
+}
+
+/** Parses one message, or raises a protocol error quoting its start. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new McpClientError("protocol", `the server sent a message that is not JSON: ${text.slice(0, 100)}`);
+  }
+}

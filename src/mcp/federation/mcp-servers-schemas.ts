@@ -1,0 +1,70 @@
+/** Wire shapes of the MCP servers API, and the mapping from federation status to them. */
+import { z } from "@hono/zod-openapi";
+import { McpServerConfigSchema } from "./server-config.ts";
+import type { PinStatus, ServerStatus } from "./federation.ts";
+
+export const McpServerBody = McpServerConfigSchema.openapi("McpServerConfig", {
+  example: { name: "github", url: "https://api.githubcopilot.com/mcp/", headers: { Authorization: { secret: "GITHUB_MCP_TOKEN" } }, exclude: ["delete_*"], pin: "block" },
+});
+
+/** PUT takes the same fields; the name comes from the path. */
+export const McpServerPutBody = McpServerConfigSchema.omit({ name: true }).openapi("McpServerReplace");
+
+export const PinSchema = z
+  .object({
+    status: z.enum(["pinned", "changed", "blocked"]).openapi({ description: "`changed`: the definition differs from the pinned one; `blocked`: changed, and the server blocks changed tools until accepted." }),
+    pinned_sha256: z.string(),
+    current_sha256: z.string().nullable(),
+    changed_at: z.string().nullable(),
+  })
+  .openapi("ToolPin");
+
+export const McpServerStatusSchema = z
+  .object({
+    name: z.string(),
+    source: z.enum(["config", "api"]).openapi({ description: "`config`: from the MCP_SERVERS var (read-only here); `api`: added through this API." }),
+    url: z.string(),
+    enabled: z.boolean(),
+    timeout_ms: z.number().int(),
+    include: z.array(z.string()).nullable(),
+    exclude: z.array(z.string()),
+    pin: z.enum(["warn", "block"]),
+    headers: z.record(z.string(), z.object({ secret: z.string() })).openapi({ description: "Header name → the secret (env var) whose value is sent; values are never shown." }),
+    toolset: z.string(),
+    transport: z.enum(["streamable-http", "sse"]).nullable(),
+    list_fetched_at: z.string().nullable(),
+    tools: z.array(z.object({ name: z.string(), remote_name: z.string(), pin: PinSchema, schema_note: z.string().nullable() })),
+    problems: z.array(z.string()).openapi({ description: "Tools that were not registered and why (name collisions fail closed)." }),
+    last_error: z.object({ at: z.string(), message: z.string() }).nullable(),
+  })
+  .openapi("McpServerStatus");
+
+export function toWirePin(pin: PinStatus): z.infer<typeof PinSchema> {
+  return {
+    status: pin.status,
+    pinned_sha256: pin.pinnedSha256,
+    current_sha256: pin.currentSha256 ?? null,
+    changed_at: pin.changedAt === undefined ? null : new Date(pin.changedAt).toISOString(),
+  };
+}
+
+export function toWireStatus(status: ServerStatus): z.infer<typeof McpServerStatusSchema> {
+  const { config } = status;
+  return {
+    name: status.name,
+    source: status.source,
+    url: config.url,
+    enabled: config.enabled,
+    timeout_ms: config.timeout_ms,
+    include: config.include ?? null,
+    exclude: config.exclude,
+    pin: config.pin,
+    headers: config.headers,
+    toolset: status.toolset,
+    transport: status.transport,
+    list_fetched_at: status.listFetchedAt === null ? null : new Date(status.listFetchedAt).toISOString(),
+    tools: status.tools.map((tool) => ({ name: tool.name, remote_name: tool.remoteName, pin: toWirePin(tool.pin), schema_note: tool.schemaNote ?? null })),
+    problems: status.problems,
+    last_error: status.lastError === null ? null : { at: new Date(status.lastError.at).toISOString(), message: status.lastError.message },
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * One remote MCP tool as a registry entry: its schema is the server's, its handler a
+ * `tools/call` through the MCP client under the server's breaker, its availability check "the
+ * server answers" (shared by all the server's tools, so one probe covers them), its gate the
+ * pinning decision.
+ */
+import { ToolFailureError } from "../../errors/tool-failure.ts";
+import { breakers } from "../../gateway/circuit-breaker.ts";
+import type { AvailabilityCheck, ToolSpec } from "../../registry/types.ts";
+import type { McpClient, RemoteTool } from "../client/mcp-client.ts";
+import { countsAgainstServer, remoteFailure } from "./remote-failure.ts";
+import { renderResult, resultText } from "./remote-result.ts";
+import type { RemoteValidator } from "./json-schema-validator.ts";
+import type { McpServerConfig } from "./server-config.ts";
+
+/** The reference client's breaker: 3 consecutive failures open it for 60 s, then one probe. */
+export const MCP_SERVER_BREAKER = { failureThreshold: 3, cooldownMs: 60_000 } as const;
+
+export const mcpServerBreakerKey = (server: string): string => `mcp:${server}`;
+
+export interface RemoteToolParts {
+  server: McpServerConfig;
+  tool: RemoteTool;
+  /** The registry name (`mcp__<server>__<tool>`). */
+  name: string;
+  toolset: string;
+  parameters: Record<string, unknown>;
+  validator: RemoteValidator;
+  clientFor: (env: Env) => McpClient;
+  check: AvailabilityCheck;
+  gate: () => string | undefined;
+}
+
+/** The spec to register for one remote tool. */
+export function remoteToolSpec(parts: RemoteToolParts): ToolSpec {
+  const { server, tool, name } = parts;
+  const host = new URL(server.url).host;
+  return {
+    name,
+    toolset: parts.toolset,
+    schema: parts.validator.schema,
+    parameters: parts.parameters,
+    description: tool.description ?? `MCP tool ${tool.name} from ${server.name}`,
+    // A missing secret makes the tools unavailable rather than failing every call with a 401.
+    requiresEnv: Object.values(server.headers).map((ref) => ref.secret),
+    check: parts.check,
+    gate: parts.gate,
+    timeoutMs: server.timeout_ms,
+    // A remote tool's side effects are unknown: a call that may have run is never replayed.
+    retry: { maxAttempts: 1 },
+    handler: async function callRemoteTool(args: unknown, ctx) {
+      const breaker = breakers.get(mcpServerBreakerKey(server.name));
+      const admission = breaker.admit(MCP_SERVER_BREAKER, Date.now());
+      if (!admission.admitted) {
+        throw new ToolFailureError({ kind: "circuit_open", name, scope: "host", target: `MCP server '${server.name}'`, retryAfterMs: admission.retryAfterMs, failures: admission.failures });
+      }
+      const signal = ctx.signal;
+      let result;
+      try {
+        result = await parts.clientFor(ctx.env).callTool(tool.name, args as Record<string, unknown>, signal);
+      } catch (error) {
+        if (signal.aborted) breaker.released(admission.probe);
+        else if (countsAgainstServer(error)) breaker.failed(MCP_SERVER_BREAKER, Date.now(), admission.probe);
+        else breaker.succeeded(admission.probe);
+        throw new ToolFailureError(remoteFailure(name, server.name, host, error));
+      }
+      breaker.succeeded(admission.probe);
+      if (result.isError) {
+        throw new ToolFailureError({ kind: "remote_tool_error", name, server: server.name, detail: resultText(result) || "the tool reported an error without text" });
+      }
+      return renderResult(result);
+    },
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * What an admin configures for one remote MCP server, through `/v1/mcp-servers` or the
+ * `MCP_SERVERS` var: one zod schema for both, so the API and the configuration reject the same
+ * mistakes with the same messages.
+ *
+ * Header values are references to secrets by env var name (`{"secret": "GITHUB_MCP_TOKEN"}`),
+ * never values: a record in KV or a var in wrangler.toml must not hold a credential in clear.
+ */
+// zod-openapi's z (zod itself plus `.openapi()`), so the API can document this very schema.
+import { z } from "@hono/zod-openapi";
+
+/** The reference client's default tool-call timeout. */
+export const DEFAULT_MCP_TIMEOUT_MS = 120_000;
+
+/** Server names become part of tool names (`mcp__<server>__<tool>`) and of URLs. */
+export const SERVER_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
+
+/** Header names as RFC 9110 tokens allow; values are what the named secret holds. */
+const HEADER_NAME_PATTERN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Headers the client sets itself: a configured value would break the protocol. */
+const RESERVED_HEADERS = new Set(["accept", "content-type", "content-length", "host", "mcp-session-id", "mcp-protocol-version"]);
+
+const SecretRef = z.strictObject({
+  secret: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, "must name an environment variable (a Worker secret), such as GITHUB_MCP_TOKEN"),
+});
+
+const toolPatterns = z.array(z.string().min(1).max(200)).max(500);
+
+export const McpServerConfigSchema = z.strictObject({
+  name: z.string().regex(SERVER_NAME_PATTERN, "must be 1-32 letters, digits, '_' or '-', starting with a letter or digit"),
+  url: z.url({ protocol: /^https?$/, error: "must be an http or https URL of the server's MCP endpoint" }),
+  /** Header name → the secret whose value is sent. */
+  headers: z
+    .record(z.string().regex(HEADER_NAME_PATTERN, "must be a valid HTTP header name"), SecretRef)
+    .refine((headers) => Object.keys(headers).every((name) => !RESERVED_HEADERS.has(name.toLowerCase())), "may not set Accept, Content-Type, Host or the MCP session headers")
+    .default({}),
+  /** Per request to the server, and the deadline of its tools' calls. */
+  timeout_ms: z.number().int().min(100).max(600_000).default(DEFAULT_MCP_TIMEOUT_MS),
+  /** Remote tool names or globs to offer; when given, only these (include wins over exclude). */
+  include: toolPatterns.optional(),
+  /** Remote tool names or globs to leave out. */
+  exclude: toolPatterns.default([]),
+  enabled: z.boolean().default(true),
+  /** What a changed definition of a pinned tool does: flag it (`warn`) or also block it until accepted. */
+  pin: z.enum(["warn", "block"]).default("warn"),
+});
+
+export type McpServerConfig = z.output<typeof McpServerConfigSchema>;
+export type McpServerInput = z.input<typeof McpServerConfigSchema>;
+
+/** The list the `MCP_SERVERS` var holds: a JSON array of server configurations, names unique. */
+export const McpServersVarSchema = z
+  .array(McpServerConfigSchema)
+  .max(100)
+  .refine((servers) => new Set(servers.map((s) => s.name)).size === servers.length, "server names must be unique");
+
+/**
+ * Parses the `MCP_SERVERS` var (a JSON array); empty or unset means none. Issues name the
+ * server's index and field, for config.ts to report.
+ */
+export function parseMcpServersVar(text: string | undefined): { ok: true; servers: McpServerConfig[] } | { ok: false; message: string } {
+  if (text === undefined || text.trim() === "") return { ok: true, servers: [] };
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, message: `must be a JSON array of MCP server objects: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const parsed = McpServersVarSchema.safeParse(data);
+  if (parsed.success) return { ok: true, servers: parsed.data };
+  return { ok: false, message: parsed.error.issues.map((issue) => `${issue.path.length === 0 ? "" : `[${issue.path.join(".")}] `}${issue.message}`).join("; ") };
+}

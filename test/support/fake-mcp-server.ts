@@ -1,0 +1,86 @@
+/**
+ * A scripted MCP server for what server-everything cannot show: tool names that need
+ * sanitising or collide, a definition that changes (pinning) and announces it with
+ * `notifications/tools/list_changed` on a response stream, an `isError` result, and a server that
+ * starts failing. Built with the official SDK's server (tests may use the SDK; the Worker does
+ * not) in stateless Streamable HTTP mode, answering in SSE so notifications travel in-band.
+ *
+ * Served by the outbound stand-in at http://mcp.upstream.test/<variant>:
+ *   /names    tools whose names exercise sanitising, the 64-character cut and collisions
+ *   /pinned   `greet` (its description is the mutable part), `mutate`, `fail`, `whoami`
+ *   /control  POST {"greetDescription"?, "down"?} changes the script; {"reset":true} restores it
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+
+const INITIAL = { greetDescription: "Greets someone by name", down: false };
+const script: typeof INITIAL = ((globalThis as { __toolgateFakeMcp?: typeof INITIAL }).__toolgateFakeMcp ??= { ...INITIAL });
+
+const objectSchema = (properties: Record<string, unknown> = {}, required: string[] = []) => ({ type: "object", properties, required });
+
+/** A name of 70 characters; two of them share their first 60. */
+export const LONG_TOOL_A = `${"a".repeat(60)}_first_`;
+export const LONG_TOOL_B = `${"a".repeat(60)}_second`;
+
+function toolsOf(variant: string) {
+  if (variant === "names") {
+    return [
+      { name: "list.items v2", description: "dots and spaces", inputSchema: objectSchema() },
+      { name: LONG_TOOL_A, description: "long name A", inputSchema: objectSchema() },
+      { name: LONG_TOOL_B, description: "long name B", inputSchema: objectSchema() },
+      { name: "read.file", description: "collides with 'read file' once sanitised", inputSchema: objectSchema() },
+      { name: "read file", description: "collides with 'read.file' once sanitised", inputSchema: objectSchema() },
+      { name: "echo", description: "collides with a tool the test registers as mcp__fakenames__echo", inputSchema: objectSchema() },
+      { name: "keep_me", description: "selected by include", inputSchema: objectSchema() },
+      { name: "b__keep_me", description: "on server 'a' it becomes what 'keep_me' becomes on server 'a__b'", inputSchema: objectSchema() },
+      { name: "drop_me", description: "removed by exclude", inputSchema: objectSchema() },
+    ];
+  }
+  return [
+    { name: "greet", description: script.greetDescription, inputSchema: objectSchema({ name: { type: "string" }, times: { type: "integer", minimum: 1 } }, ["name"]) },
+    { name: "mutate", description: "Changes greet's description and announces the new list", inputSchema: objectSchema() },
+    { name: "fail", description: "Always reports an error", inputSchema: objectSchema() },
+    { name: "whoami", description: "Says which Authorization header arrived", inputSchema: objectSchema() },
+  ];
+}
+
+function serverFor(variant: string): Server {
+  const server = new Server({ name: `fake-${variant}`, version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolsOf(variant) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    switch (request.params.name) {
+      case "greet":
+        return { content: [{ type: "text", text: `Hello, ${String(args.name)}!`.repeat(Number(args.times ?? 1)) }] };
+      case "mutate":
+        script.greetDescription = `Greets someone by name (changed at ${Date.now()})`;
+        await extra.sendNotification({ method: "notifications/tools/list_changed" });
+        return { content: [{ type: "text", text: "greet changed" }] };
+      case "whoami":
+        return { content: [{ type: "text", text: `authorization: ${String(extra.requestInfo?.headers.authorization ?? "none")}` }] };
+      case "fail":
+        return { isError: true, content: [{ type: "text", text: "the widget is jammed (token=sk-live-123456)" }] };
+      default:
+        return { content: [{ type: "text", text: `called ${request.params.name}` }] };
+    }
+  });
+  return server;
+}
+
+/** Answers one request to the fake server. */
+export async function fakeMcpServer(request: Request): Promise<Response> {
+  const variant = new URL(request.url).pathname.slice(1);
+  if (variant === "control") {
+    const body = (await request.json()) as Partial<typeof INITIAL> & { reset?: boolean };
+    if (body.reset === true) Object.assign(script, INITIAL);
+    if (body.greetDescription !== undefined) script.greetDescription = body.greetDescription;
+    if (body.down !== undefined) script.down = body.down;
+    return Response.json(script);
+  }
+  if (script.down) return new Response("service unavailable", { status: 503 });
+  if (variant !== "names" && variant !== "pinned") return new Response("not found", { status: 404 });
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  await serverFor(variant).connect(transport);
+  return transport.handleRequest(request);
+}
