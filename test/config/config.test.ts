@@ -19,6 +19,9 @@ describe("configuration", () => {
       rateLimit: { perMinute: 600, perToolPerMinute: 120 },
       auditRetentionDays: 30,
       outboundAllow: [],
+      approval: { requiredFor: [], ttlSeconds: 900 },
+      hookDeliveryRetentionDays: 30,
+      mcpAllowedHosts: undefined,
       mcpServers: [],
       mcpToolsTtlSeconds: 300,
     });

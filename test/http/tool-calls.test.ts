@@ -133,12 +133,22 @@ describe("documentation routes", () => {
     const doc = await json<{ openapi: string; paths: Record<string, Record<string, unknown>> }>(await api("/openapi.json"));
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths).sort()).toEqual([
+      "/v1/approvals",
+      "/v1/approvals/{id}",
       "/v1/audit",
       "/v1/audit/stats",
       "/v1/health/tools",
       "/v1/health/tools/recheck",
+      "/v1/hooks",
+      "/v1/hooks/deliveries/{id}",
+      "/v1/hooks/events",
+      "/v1/hooks/{name}",
       "/v1/keys",
       "/v1/keys/{id}",
+      "/v1/mcp-servers",
+      "/v1/mcp-servers/{name}",
+      "/v1/mcp-servers/{name}/refresh",
+      "/v1/mcp-servers/{name}/tools/{tool}/accept",
       "/v1/tool-calls",
       "/v1/tools",
       "/v1/tools/{name}",
