@@ -60,18 +60,21 @@ async function agentCalls(callId: string, text: string): Promise<CallResult> {
   return result;
 }
 
+/** GET /v1/approvals/{id} as the agent reads it (the fields this test looks at). */
 interface ApprovalOutcome {
   status: string;
-  [field: string]: unknown;
+  reason?: string;
+  result?: { status: string; error_code: string | null; content: string };
+  message?: { role: string; tool_call_id: string; content: string };
 }
 
-/** The agent's long-poll, repeated until the approval is no longer pending (or 60 s pass). */
+/** The agent's long-poll, repeated until the approval has settled (or 60 s pass). */
 async function longPoll(approvalId: string): Promise<ApprovalOutcome> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const { status, json } = await api<ApprovalOutcome>(`/v1/approvals/${approvalId}?session_id=${sessionId}&wait=30`, agentKey);
     expect(status).toBe(200);
-    if (json.status !== "pending" || Date.now() > deadline) return json;
+    if (json.result !== undefined || Date.now() > deadline) return json;
   }
 }
 
@@ -125,8 +128,8 @@ describe.skipIf(!availability.run)("the approvals page in chromium", () => {
     await shot("03-approved");
 
     const result = await outcome;
-    expect(result.status).toBe("approved");
-    expect(JSON.stringify(result)).toContain(text);
+    expect(result).toMatchObject({ status: "approved", result: { status: "ok", error_code: null }, message: { role: "tool", tool_call_id: "call_approve" } });
+    expect(JSON.parse(result.message?.content ?? "{}")).toEqual({ text });
   }, 90_000);
 
   it("denies a call with a typed reason, which the agent reads as APPROVAL_DENIED", async () => {
@@ -138,13 +141,12 @@ describe.skipIf(!availability.run)("the approvals page in chromium", () => {
     const item = card(pending.approval?.id ?? "");
     await item.getByLabel("Reason for denying").fill(reason);
     await Promise.all([page.waitForURL(/\/approvals\?decided=/), item.getByRole("button", { name: "Deny" }).click()]);
-    await expect.poll(() => page.getByRole("status").textContent()).toContain(`denied, reason: ${reason}`);
+    await expect.poll(() => page.getByRole("status").textContent()).toContain(`denied. Reason: ${reason}`);
     await shot("04-denied");
 
     const result = await outcome;
-    expect(result.status).toBe("denied");
-    expect(JSON.stringify(result)).toContain("APPROVAL_DENIED");
-    expect(JSON.stringify(result)).toContain(reason);
+    expect(result).toMatchObject({ status: "denied", reason, result: { status: "error", error_code: "APPROVAL_DENIED" }, message: { tool_call_id: "call_deny" } });
+    expect(result.message?.content).toContain(reason);
   }, 90_000);
 
   it("is readable on a 375 px wide phone: nothing wider than the screen", async () => {
