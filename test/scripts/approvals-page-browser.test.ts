@@ -78,6 +78,9 @@ async function longPoll(approvalId: string): Promise<ApprovalOutcome> {
   }
 }
 
+/** Polls with room for a loaded machine (expect.poll's default gives up after 1 s). */
+const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
+
 const shot = (name: string) => page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
 
 /** The card of one approval on the page. */
@@ -99,13 +102,13 @@ describe.skipIf(!availability.run)("the approvals page in chromium", () => {
 
   it("signs in with an approver key, typed and submitted from the keyboard", async () => {
     await page.goto(`${worker.origin}/approvals`);
-    await expect.poll(() => page.title()).toBe("Sign in · toolgate approvals");
+    await eventually(() => page.title()).toBe("Sign in · toolgate approvals");
     await page.getByLabel("API key").focus();
     await page.keyboard.type(approverKey);
     await shot("01-sign-in");
     await Promise.all([page.waitForURL(`${worker.origin}/approvals`), page.keyboard.press("Enter")]);
-    await expect.poll(() => page.getByRole("heading", { level: 2, name: /Pending/ }).textContent()).toContain("Pending (0)");
-    await expect.poll(() => page.locator("header").textContent()).toContain("Signed in as browser-approver (approver)");
+    await eventually(() => page.getByRole("heading", { level: 2, name: /Pending/ }).textContent()).toContain("Pending (0)");
+    await eventually(() => page.locator("header").textContent()).toContain("Signed in as browser-approver (approver)");
   }, 60_000);
 
   it("shows the agent's call after a reload; approving it hands the agent the tool's result", async () => {
@@ -115,7 +118,7 @@ describe.skipIf(!availability.run)("the approvals page in chromium", () => {
 
     await page.reload();
     const item = card(pending.approval?.id ?? "");
-    await expect.poll(() => item.getByRole("heading", { level: 3 }).textContent()).toBe("echo");
+    await eventually(() => item.getByRole("heading", { level: 3 }).textContent()).toBe("echo");
     expect(await item.locator("pre").textContent()).toContain(`"text": "${text}"`);
     expect(await item.textContent()).toContain(sessionId);
     expect(await item.textContent()).toContain("browser-agent");
@@ -124,7 +127,7 @@ describe.skipIf(!availability.run)("the approvals page in chromium", () => {
     // Keyboard only: focus the button and press Enter, as a person tabbing through would.
     await item.getByRole("button", { name: "Approve once" }).focus();
     await Promise.all([page.waitForURL(/\/approvals\?decided=/), page.keyboard.press("Enter")]);
-    await expect.poll(() => page.getByRole("status").textContent()).toContain("approved once");
+    await eventually(() => page.getByRole("status").textContent()).toContain("approved once");
     await shot("03-approved");
 
     const result = await outcome;
@@ -141,7 +144,7 @@ describe.skipIf(!availability.run)("the approvals page in chromium", () => {
     const item = card(pending.approval?.id ?? "");
     await item.getByLabel("Reason for denying").fill(reason);
     await Promise.all([page.waitForURL(/\/approvals\?decided=/), item.getByRole("button", { name: "Deny" }).click()]);
-    await expect.poll(() => page.getByRole("status").textContent()).toContain(`denied. Reason: ${reason}`);
+    await eventually(() => page.getByRole("status").textContent()).toContain(`denied. Reason: ${reason}`);
     await shot("04-denied");
 
     const result = await outcome;
