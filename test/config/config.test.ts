@@ -18,6 +18,7 @@ describe("configuration", () => {
       breaker: { failureThreshold: 5, cooldownMs: 30_000 },
       rateLimit: { perMinute: 600, perToolPerMinute: 120 },
       auditRetentionDays: 30,
+      outboundAllow: [],
       approval: { requiredFor: [], ttlSeconds: 900 },
     });
   });
@@ -35,6 +36,10 @@ describe("configuration", () => {
       retry: { retryOnTimeout: false },
       breaker: { cooldownMs: 5_000 },
     });
+  });
+
+  it("reads OUTBOUND_ALLOW as a trimmed list", () => {
+    expect(loadConfig(withVars({ OUTBOUND_ALLOW: " 127.0.0.1:9240, ,*.test " })).outboundAllow).toEqual(["127.0.0.1:9240", "*.test"]);
   });
 
   it.each([
