@@ -18,6 +18,15 @@ describe("configuration", () => {
       breaker: { failureThreshold: 5, cooldownMs: 30_000 },
       rateLimit: { perMinute: 600, perToolPerMinute: 120 },
       auditRetentionDays: 30,
+      outboundAllow: [],
+      approval: { requiredFor: [], ttlSeconds: 900 },
+    });
+  });
+
+  it("reads the approval patterns as a trimmed list and the approval TTL", () => {
+    expect(loadConfig(withVars({ APPROVAL_REQUIRED_FOR: " http_request, mcp__*__delete_* ,", APPROVAL_TTL_SECONDS: "60" })).approval).toEqual({
+      requiredFor: ["http_request", "mcp__*__delete_*"],
+      ttlSeconds: 60,
     });
   });
 
@@ -29,12 +38,18 @@ describe("configuration", () => {
     });
   });
 
+  it("reads OUTBOUND_ALLOW as a trimmed list", () => {
+    expect(loadConfig(withVars({ OUTBOUND_ALLOW: " 127.0.0.1:9240, ,*.test " })).outboundAllow).toEqual(["127.0.0.1:9240", "*.test"]);
+  });
+
   it.each([
     ["MAX_PARALLEL_CALLS", "four"],
     ["DEFAULT_TIMEOUT_MS", "-1"],
     ["RETRY_MAX_ATTEMPTS", "2.5"],
     ["RETRY_ON_TIMEOUT", "yes"],
     ["RESULT_TTL_SECONDS", "30"],
+    ["APPROVAL_TTL_SECONDS", "5"],
+    ["APPROVAL_REQUIRED_FOR", "http request"],
   ])("fails loudly on %s=%j, naming the key", (key, value) => {
     expect(() => loadConfig(withVars({ [key]: value }))).toThrow(ConfigError);
     expect(() => loadConfig(withVars({ [key]: value }))).toThrow(new RegExp(`${key} must be`));

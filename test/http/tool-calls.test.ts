@@ -133,6 +133,8 @@ describe("documentation routes", () => {
     const doc = await json<{ openapi: string; paths: Record<string, Record<string, unknown>> }>(await api("/openapi.json"));
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths).sort()).toEqual([
+      "/v1/approvals",
+      "/v1/approvals/{id}",
       "/v1/audit",
       "/v1/audit/stats",
       "/v1/health/tools",
