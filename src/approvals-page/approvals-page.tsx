@@ -18,9 +18,8 @@ export interface ApprovalsPageProps {
 const DecidedNotice: FC<{ approval: ApprovalView }> = ({ approval }) => (
   <p class="notice ok" role="status">
     {approval.tool} ({approval.id}): {approval.status}
-    {approval.status === "approved" && approval.scope === "session" ? " for the session" : ""}
-    {approval.status === "approved" && approval.scope === "once" ? " once" : ""}
-    {approval.reason === undefined ? "" : `, reason: ${approval.reason}`}.
+    {approval.status === "approved" ? (approval.scope === "session" ? " for the session" : " once") : ""}.
+    {approval.reason === undefined ? "" : ` Reason: ${approval.reason}`}
   </p>
 );
 

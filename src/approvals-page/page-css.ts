@@ -38,12 +38,16 @@ button.link { min-height: auto; padding: .25rem .5rem; border-color: #fff; backg
 .status { font-weight: 600; text-transform: uppercase; font-size: .85rem; letter-spacing: .03em; }
 .status.approved { color: #1f6f3f; } .status.denied, .status.expired { color: #a3261b; } .status.pending { color: #8a5a00; }
 .table-scroll { overflow-x: auto; }
-table { border-collapse: collapse; width: 100%; background: #fff; }
-th, td { text-align: left; vertical-align: top; padding: .4rem .5rem; border-bottom: 1px solid #d4d4cf; overflow-wrap: anywhere; }
+/* Wide enough that short words never break; narrower screens scroll the table, not the page. */
+table { border-collapse: collapse; width: 100%; min-width: 52rem; background: #fff; }
+caption { text-align: left; padding: .25rem 0; }
+th, td { text-align: left; vertical-align: top; padding: .4rem .5rem; border-bottom: 1px solid #d4d4cf; }
+td.id { overflow-wrap: anywhere; max-width: 12rem; }
 td pre { margin: 0; max-width: 28rem; }
 @media (max-width: 40rem) {
   dl.facts { grid-template-columns: 1fr; }
   dl.facts dd { margin-bottom: .25rem; }
+  .field { flex: none; min-width: 0; }
   .actions, .actions form { flex-direction: column; align-items: stretch; }
   button { width: 100%; }
   button.link { width: auto; }

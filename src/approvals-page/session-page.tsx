@@ -6,7 +6,7 @@
 import type { FC } from "hono/jsx";
 import type { ApprovalView } from "../approvals/approval-view.ts";
 import type { AuditRecord } from "../audit/audit-record.ts";
-import { ApprovalList, ArgumentsBlock, KeyLabel, type KeyNames } from "./approval-card.tsx";
+import { ApprovalList, ArgumentsBlock, type KeyNames } from "./approval-card.tsx";
 import { formatInstant, isoOf } from "./format-time.ts";
 import { Layout, type Viewer } from "./layout.tsx";
 
@@ -56,11 +56,9 @@ const TrailTable: FC<{ trail: readonly AuditRecord[]; names: KeyNames }> = ({ tr
               {record.status}
               {record.errorCode === null ? null : <div class="muted">{record.errorCode}</div>}
             </td>
-            <td>
-              <KeyLabel id={record.keyId} names={names} />
-            </td>
+            <td class="id">{names.get(record.keyId) ?? record.keyId}</td>
             <td>{record.policyDecision ?? ""}</td>
-            <td>{record.approvalId === null ? "" : <a href={`/approvals/${encodeURIComponent(record.approvalId)}`}>{record.approvalId}</a>}</td>
+            <td class="id">{record.approvalId === null ? "" : <a href={`/approvals/${encodeURIComponent(record.approvalId)}`}>{record.approvalId}</a>}</td>
             <td>
               <ArgumentsBlock value={parsedArguments(record.arguments)} />
             </td>

@@ -45,6 +45,47 @@ export const INDEX_COLUMNS = [
   "status", "scope", "decided_by", "decided_at", "reason", "result_status", "result_error_code", "result_content", "version",
 ] as const satisfies readonly (keyof ApprovalIndexRow)[];
 
+/** The row of a new pending approval. */
+export function pendingRow(input: {
+  sessionId: string;
+  toolCallId: string;
+  tool: string;
+  toolset: string | undefined;
+  requestedBy: string;
+  ttlMs: number;
+  /** Redacted canonical JSON and its hash; the exact canonical JSON and its hash. */
+  shown: string;
+  argumentsSha256: string;
+  exact: string;
+  bindingSha256: string;
+  now: number;
+}): ApprovalRow {
+  return {
+    id: crypto.randomUUID(),
+    session_id: input.sessionId,
+    tool_call_id: input.toolCallId,
+    tool: input.tool,
+    toolset: input.toolset ?? null,
+    arguments: input.shown,
+    arguments_sha256: input.argumentsSha256,
+    call_arguments: input.exact,
+    binding_sha256: input.bindingSha256,
+    requested_by: input.requestedBy,
+    requested_at: input.now,
+    expires_at: input.now + input.ttlMs,
+    status: "pending",
+    scope: null,
+    decided_by: null,
+    decided_at: null,
+    reason: null,
+    run_state: "none",
+    result_status: null,
+    result_error_code: null,
+    result_content: null,
+    version: 1,
+  };
+}
+
 /** A stored approval as its readers see it. Rows are written only from validated values. */
 export function toApprovalView(row: ApprovalIndexRow): ApprovalView {
   return {

@@ -5,7 +5,7 @@ import type { ApprovalRequest, DecisionAnswer, DecisionInput, RequestAnswer } fr
 /** The Session object's RPC methods (the class implements this). */
 export interface SessionApi {
   request(input: ApprovalRequest): Promise<RequestAnswer>;
-  get(id: string, sessionId: string): ApprovalView | undefined | Promise<ApprovalView | undefined>;
+  get(id: string, sessionId: string): Promise<ApprovalView | undefined>;
   wait(id: string, sessionId: string, timeoutMs: number): Promise<ApprovalView | undefined>;
   decide(input: DecisionInput): Promise<DecisionAnswer>;
 }

@@ -15,7 +15,8 @@ import { redactSecrets } from "../audit/redact-secrets.ts";
 import { dispatchCall, outcomeOfFailure, type CallOutcome } from "../dispatch/handle-function-call.ts";
 import { recordApprovalAudit } from "./approval-audit.ts";
 import { writeApprovalIndex } from "./approval-index.ts";
-import { toApprovalView, type ApprovalRow } from "./approval-row.ts";
+import { pendingRow, toApprovalView, type ApprovalRow } from "./approval-row.ts";
+import { ChangeWaiters } from "./change-waiters.ts";
 import type { ApprovalScope, ApprovalView } from "./approval-view.ts";
 import type { SessionApi } from "./session-stub.ts";
 import { SESSION_SCHEMA_SQL, SESSION_APPROVALS_TABLE, SESSION_GRANTS_TABLE } from "./session-schema.ts";
@@ -56,7 +57,13 @@ export function isSettled(view: ApprovalView): boolean {
 
 export class Session extends DurableObject<Env> implements SessionApi {
   /** Long-poll waiters per approval id, woken on every change of it. */
-  readonly #waiters = new Map<string, Set<() => void>>();
+  readonly #waiters = new ChangeWaiters();
+  /**
+   * Index and audit writes of changes made inside a synchronous step (an expiry found while
+   * reading); the public method that made them awaits them before it answers, so they are not
+   * left to waitUntil (which an alarm's end does not wait for).
+   */
+  #writes: Promise<unknown>[] = [];
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -75,57 +82,38 @@ export class Session extends DurableObject<Env> implements SessionApi {
     const earlier = this.#one(`SELECT * FROM ${SESSION_APPROVALS_TABLE} WHERE tool_call_id = ? AND session_id = ?`, input.toolCallId, input.sessionId);
     if (earlier !== undefined) {
       const current = this.#expireIfDue(earlier, now);
+      await this.#flushWrites();
       const approval = toApprovalView(current);
       return isSettled(approval) ? { kind: "settled", approval } : { kind: "pending", approval };
     }
     const grant = this.ctx.storage.sql.exec<{ approval_id: string }>(`SELECT approval_id FROM ${SESSION_GRANTS_TABLE} WHERE tool = ?`, input.tool).toArray()[0];
     if (grant !== undefined) return { kind: "granted", approvalId: grant.approval_id };
 
-    const row: ApprovalRow = {
-      id: crypto.randomUUID(),
-      session_id: input.sessionId,
-      tool_call_id: input.toolCallId,
-      tool: input.tool,
-      toolset: input.toolset ?? null,
-      arguments: shown,
-      arguments_sha256: argumentsSha256,
-      call_arguments: exact,
-      binding_sha256: bindingSha256,
-      requested_by: input.requestedBy,
-      requested_at: now,
-      expires_at: now + input.ttlMs,
-      status: "pending",
-      scope: null,
-      decided_by: null,
-      decided_at: null,
-      reason: null,
-      run_state: "none",
-      result_status: null,
-      result_error_code: null,
-      result_content: null,
-      version: 1,
-    };
+    const row = pendingRow({ ...input, shown, argumentsSha256, exact, bindingSha256, now });
     const columns = Object.keys(row);
     this.ctx.storage.sql.exec(`INSERT INTO ${SESSION_APPROVALS_TABLE} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`, ...Object.values(row));
     await this.#scheduleAlarm();
-    await this.#publish(row);
+    await Promise.all([this.#publish(row), this.#flushWrites()]);
     return { kind: "pending", approval: toApprovalView(row) };
   }
 
   /** One approval of this session, or undefined (also for another session's id). */
-  get(id: string, sessionId: string): ApprovalView | undefined {
+  async get(id: string, sessionId: string): Promise<ApprovalView | undefined> {
     const row = this.#find(id, sessionId);
-    return row === undefined ? undefined : toApprovalView(this.#expireIfDue(row, Date.now()));
+    if (row === undefined) return undefined;
+    const current = this.#expireIfDue(row, Date.now());
+    await this.#flushWrites();
+    return toApprovalView(current);
   }
 
   /** Waits up to `timeoutMs` for the approval to settle, then returns it as it is. */
   async wait(id: string, sessionId: string, timeoutMs: number): Promise<ApprovalView | undefined> {
     const deadline = Date.now() + timeoutMs;
-    let view = this.get(id, sessionId);
+    let view = await this.get(id, sessionId);
     // Woken on every change, and an approval changes twice (approved, then run): loop until final.
     while (view !== undefined && !isSettled(view) && Date.now() < deadline) {
-      await this.#changeOf(id, deadline - Date.now());
-      view = this.get(id, sessionId);
+      await this.#waiters.next(id, deadline - Date.now());
+      view = await this.get(id, sessionId);
     }
     return view;
   }
@@ -136,10 +124,16 @@ export class Session extends DurableObject<Env> implements SessionApi {
    */
   async decide(input: DecisionInput): Promise<DecisionAnswer> {
     const found = this.#find(input.id, input.sessionId);
-    if (found === undefined) return { ok: false, kind: "not_found" };
+    if (found === undefined) {
+      await this.#flushWrites();
+      return { ok: false, kind: "not_found" };
+    }
     const now = Date.now();
     const row = this.#expireIfDue(found, now);
-    if (row.status !== "pending") return { ok: false, kind: "conflict", approval: toApprovalView(row) };
+    if (row.status !== "pending") {
+      await this.#flushWrites();
+      return { ok: false, kind: "conflict", approval: toApprovalView(row) };
+    }
 
     const approve = input.decision === "approve";
     const denial = approve
@@ -160,13 +154,13 @@ export class Session extends DurableObject<Env> implements SessionApi {
     if (approve && input.scope === "session") {
       this.ctx.storage.sql.exec(`INSERT OR REPLACE INTO ${SESSION_GRANTS_TABLE} (tool, approval_id, granted_by, granted_at) VALUES (?, ?, ?, ?)`, row.tool, row.id, input.decidedBy, now);
     }
-    this.#wake(row.id);
+    this.#waiters.wake(row.id);
     await this.#scheduleAlarm();
     if (denial !== undefined) {
-      await Promise.all([this.#publish(decided), this.#audit(decided, denial)]);
+      await Promise.all([this.#publish(decided), this.#audit(decided, denial), this.#flushWrites()]);
       return { ok: true, approval: toApprovalView(decided) };
     }
-    await this.#publish(decided);
+    await Promise.all([this.#publish(decided), this.#flushWrites()]);
     return { ok: true, approval: toApprovalView(await this.#run(decided)) };
   }
 
@@ -176,6 +170,7 @@ export class Session extends DurableObject<Env> implements SessionApi {
     const due = this.ctx.storage.sql.exec<ApprovalRow>(`SELECT * FROM ${SESSION_APPROVALS_TABLE} WHERE status = 'pending' AND expires_at <= ?`, now).toArray();
     for (const row of due) this.#expireIfDue(row, now);
     await this.#scheduleAlarm();
+    await this.#flushWrites();
   }
 
   /** Runs an approved call through the whole pipeline, bound to the approved arguments. */
@@ -197,7 +192,7 @@ export class Session extends DurableObject<Env> implements SessionApi {
     }
     const done: ApprovalRow = { ...row, ...this.#resultOf(outcome), run_state: "done", version: row.version + 1 };
     this.#save(done);
-    this.#wake(row.id);
+    this.#waiters.wake(row.id);
     await Promise.all([this.#publish(done), this.#audit(done, outcome)]);
     return done;
   }
@@ -213,7 +208,7 @@ export class Session extends DurableObject<Env> implements SessionApi {
       const outcome = outcomeOfFailure(row.tool, row.tool_call_id, { kind: "approval_interrupted", name: row.tool, approvalId: row.id }, {});
       const done: ApprovalRow = { ...row, ...this.#resultOf(outcome), run_state: "done", version: row.version + 1 };
       this.#save(done);
-      this.ctx.waitUntil(Promise.all([this.#publish(done), this.#audit(done, outcome)]));
+      this.#writes.push(this.#publish(done), this.#audit(done, outcome));
     }
   }
 
@@ -224,9 +219,15 @@ export class Session extends DurableObject<Env> implements SessionApi {
     const outcome = outcomeOfFailure(row.tool, row.tool_call_id, failure, {});
     const expired: ApprovalRow = { ...row, status: "expired", decided_at: now, ...this.#resultOf(outcome), version: row.version + 1 };
     this.#save(expired);
-    this.#wake(row.id);
-    this.ctx.waitUntil(Promise.all([this.#publish(expired), this.#audit(expired, outcome)]));
+    this.#waiters.wake(row.id);
+    this.#writes.push(this.#publish(expired), this.#audit(expired, outcome));
     return expired;
+  }
+
+  async #flushWrites(): Promise<void> {
+    const writes = this.#writes;
+    this.#writes = [];
+    await Promise.all(writes);
   }
 
   #resultOf(outcome: CallOutcome): Pick<ApprovalRow, "result_status" | "result_error_code" | "result_content"> {
@@ -246,26 +247,6 @@ export class Session extends DurableObject<Env> implements SessionApi {
       `UPDATE ${SESSION_APPROVALS_TABLE} SET status = ?, scope = ?, decided_by = ?, decided_at = ?, reason = ?, run_state = ?, result_status = ?, result_error_code = ?, result_content = ?, version = ? WHERE id = ?`,
       row.status, row.scope, row.decided_by, row.decided_at, row.reason, row.run_state, row.result_status, row.result_error_code, row.result_content, row.version, row.id,
     );
-  }
-
-  /** Resolves on the next change of approval `id`, or after `ms`. */
-  #changeOf(id: string, ms: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const waiters = this.#waiters.get(id) ?? new Set<() => void>();
-      this.#waiters.set(id, waiters);
-      const done = () => {
-        clearTimeout(timer);
-        waiters.delete(done);
-        if (waiters.size === 0) this.#waiters.delete(id);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      waiters.add(done);
-    });
-  }
-
-  #wake(id: string): void {
-    for (const wake of [...(this.#waiters.get(id) ?? [])]) wake();
   }
 
   /** The alarm is always set to the next expiry of a pending approval. */

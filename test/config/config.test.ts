@@ -27,6 +27,13 @@ describe("configuration", () => {
     });
   });
 
+  it("reads the approval patterns as a trimmed list and the approval TTL", () => {
+    expect(loadConfig(withVars({ APPROVAL_REQUIRED_FOR: " http_request, mcp__*__delete_* ,", APPROVAL_TTL_SECONDS: "60" })).approval).toEqual({
+      requiredFor: ["http_request", "mcp__*__delete_*"],
+      ttlSeconds: 60,
+    });
+  });
+
   it("takes overrides from vars", () => {
     expect(loadConfig(withVars({ MAX_PARALLEL_CALLS: "6", RETRY_ON_TIMEOUT: "false", BREAKER_COOLDOWN_MS: "5000" }))).toMatchObject({
       maxParallelCalls: 6,
@@ -45,6 +52,8 @@ describe("configuration", () => {
     ["RETRY_MAX_ATTEMPTS", "2.5"],
     ["RETRY_ON_TIMEOUT", "yes"],
     ["RESULT_TTL_SECONDS", "30"],
+    ["APPROVAL_TTL_SECONDS", "5"],
+    ["APPROVAL_REQUIRED_FOR", "http request"],
   ])("fails loudly on %s=%j, naming the key", (key, value) => {
     expect(() => loadConfig(withVars({ [key]: value }))).toThrow(ConfigError);
     expect(() => loadConfig(withVars({ [key]: value }))).toThrow(new RegExp(`${key} must be`));

@@ -17,10 +17,10 @@ const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run
  * Whether the browser test can run here. Without chromium it is skipped on a developer's
  * machine (with a loud message) but must fail under CI, where .ci/run installs it.
  */
-export function chromiumAvailability(): { run: true } | { run: false; message: string } {
-  if (existsSync(CHROMIUM_PATH)) return { run: true };
-  const message = `${CHROMIUM_PATH} is missing: install Debian's chromium (apt-get install -y --no-install-recommends chromium) to run the approvals page browser test.`;
-  if (process.env.CI !== undefined && process.env.CI !== "") throw new Error(`CI is set and ${message}`);
+export function chromiumAvailability(path = CHROMIUM_PATH, env: Record<string, string | undefined> = process.env): { run: true } | { run: false; message: string } {
+  if (existsSync(path)) return { run: true };
+  const message = `${path} is missing: install Debian's chromium (apt-get install -y --no-install-recommends chromium) to run the approvals page browser test.`;
+  if (env.CI !== undefined && env.CI !== "") throw new Error(`CI is set and ${message}`);
   return { run: false, message };
 }
 

@@ -1,0 +1,157 @@
+/**
+ * The Session Durable Object under faults: expiry by its alarm, a decision racing expiry, a
+ * restart with approvals pending, an eviction in the middle of an approved run, and the gate's
+ * binding to the exact approved arguments. Calls go through the real pipeline (dispatchCall).
+ */
+import { abortAllDurableObjects, env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { decideApprovalInSession, getApprovalInSession } from "../../src/approvals/approvals.ts";
+import { canonicalJson, sha256Hex } from "../../src/audit/canonical-json.ts";
+import type { Principal } from "../../src/auth/principal.ts";
+import { loadConfig, type GatewayConfig } from "../../src/config/config.ts";
+import { dispatchCall, type CallContext } from "../../src/dispatch/handle-function-call.ts";
+import { defineTool, registry } from "../../src/registry/registry.ts";
+import { auditRowsOf, registerApprovalTools, runs } from "./support.ts";
+
+const TOOL = "aps_write";
+const approver: Principal = { keyId: "aps-approver", name: "approver", role: "approver", toolsets: null, policy: { mode: "deny", patterns: [] }, rateLimitPerMinute: null };
+let unregister: () => void;
+
+beforeAll(() => {
+  unregister = registerApprovalTools("aps");
+  registry.register(defineTool({ name: "mcp__demo__delete_file", toolset: "mcp-demo", schema: z.object({ path: z.string() }), handler: ({ path }) => ({ deleted: path }) }));
+});
+afterAll(() => {
+  unregister();
+  registry.deregister("mcp__demo__delete_file");
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const stubOf = (session: string) => env.SESSIONS.get(env.SESSIONS.idFromName(session));
+
+function context(session: string, callId: string, approval: Partial<GatewayConfig["approval"]> = {}): CallContext {
+  const base = loadConfig(env);
+  return { callId, sessionId: session, env, keyId: "aps-agent", config: { ...base, approval: { ...base.approval, ...approval } } };
+}
+
+/** Asks for approval of a call of the risky test tool; returns the approval id. */
+async function ask(session: string, callId: string, note: string, ttlSeconds = 900, extra: Record<string, unknown> = {}): Promise<string> {
+  const outcome = await dispatchCall(TOOL, { note, ...extra }, context(session, callId, { ttlSeconds }));
+  expect(outcome.status).toBe("pending_approval");
+  return outcome.approval?.id ?? "";
+}
+
+/** The approval's row as stored, read without going through get() (which expires on read). */
+function storedStatus(session: string, id: string): Promise<string | undefined> {
+  return runInDurableObject(stubOf(session), (_instance, state) => state.storage.sql.exec<{ status: string }>("SELECT status FROM approvals WHERE id = ?", id).toArray()[0]?.status);
+}
+
+describe("the approval gate", () => {
+  it("holds tools matched by an APPROVAL_REQUIRED_FOR pattern and lets others run", async () => {
+    const held = await dispatchCall("mcp__demo__delete_file", { path: "/tmp/x" }, context("aps-g1", "c1", { requiredFor: ["http_request", "mcp__*__delete_*"] }));
+    expect(held).toMatchObject({ status: "pending_approval", errorCode: "APPROVAL_REQUIRED", approval: { id: expect.any(String), url: expect.stringContaining("/approvals/") } });
+    const free = await dispatchCall("mcp__demo__delete_file", { path: "/tmp/x" }, context("aps-g1", "c2", { requiredFor: ["http_request"] }));
+    expect(free).toMatchObject({ status: "ok", content: '{"deleted":"/tmp/x"}' });
+  });
+
+  it("holds a tool that declares itself risky whatever the configuration says", async () => {
+    expect((await dispatchCall(TOOL, { note: "aps-risky" }, context("aps-g2", "c1", { requiredFor: [] }))).status).toBe("pending_approval");
+    expect(runs.get("aps-risky")).toBeUndefined();
+  });
+
+  it("lets an approved call through only with exactly the approved arguments", async () => {
+    const bindingSha256 = await sha256Hex(canonicalJson({ note: "aps-bound", delayMs: 0 }));
+    const other = await dispatchCall(TOOL, { note: "aps-other" }, { ...context("aps-g3", "c1"), approved: { approvalId: "a1", bindingSha256 } });
+    expect(other).toMatchObject({ status: "error", errorCode: "APPROVAL_DENIED" });
+    expect(runs.get("aps-other")).toBeUndefined();
+    const bound = await dispatchCall(TOOL, { note: "aps-bound" }, { ...context("aps-g3", "c2"), approved: { approvalId: "a1", bindingSha256 } });
+    expect(bound).toMatchObject({ status: "ok", content: '{"written":"aps-bound"}' });
+  });
+});
+
+describe("expiry", () => {
+  it("is set by the object's alarm, wakes a waiting reader, and answers APPROVAL_EXPIRED to the same call id", async () => {
+    const id = await ask("aps-e1", "c1", "aps-expire", 0.3);
+    const waiting = getApprovalInSession(env, "aps-e1", id, 10_000);
+    await sleep(350);
+    await runDurableObjectAlarm(stubOf("aps-e1"));
+    // Only the alarm touched the object since the request, so the alarm expired it.
+    expect(await storedStatus("aps-e1", id)).toBe("expired");
+    const seen = await waiting;
+    expect(seen).toMatchObject({ status: "expired", result: { status: "error", errorCode: "APPROVAL_EXPIRED" } });
+
+    const again = await dispatchCall(TOOL, { note: "aps-expire" }, context("aps-e1", "c1"));
+    expect(again).toMatchObject({ status: "error", errorCode: "APPROVAL_EXPIRED" });
+    expect(JSON.parse(again.content)).toMatchObject({ error_code: "APPROVAL_EXPIRED", stage: "approval" });
+    // dispatchCall alone writes no record of the pending call (the doors do); the object writes the expiry's.
+    const [expired] = await auditRowsOf(id, 1);
+    expect(expired).toMatchObject({ status: "expired", decided_by: null, decision_scope: null });
+    expect(runs.get("aps-expire")).toBeUndefined();
+  });
+
+  it("wins over an approval that arrives after expires_at, before the alarm ran: one outcome", async () => {
+    const id = await ask("aps-e2", "c1", "aps-late", 0.3);
+    await sleep(350);
+    const [decided] = await Promise.all([decideApprovalInSession(env, "aps-e2", { id, decision: "approve", scope: "once", decidedBy: approver }), runDurableObjectAlarm(stubOf("aps-e2"))]);
+    expect(decided).toMatchObject({ ok: false, kind: "conflict", approval: { status: "expired" } });
+    expect(runs.get("aps-late")).toBeUndefined();
+    await auditRowsOf(id, 1);
+    await sleep(200);
+    expect((await auditRowsOf(id, 1)).map((r) => r.status)).toEqual(["expired"]);
+  });
+
+  it("ends with exactly one outcome when approvals land around expires_at", async () => {
+    for (let round = 0; round < 4; round++) {
+      const session = `aps-e4-${round}`;
+      const note = `aps-edge-${round}`;
+      const id = await ask(session, "c1", note, 0.1);
+      await sleep(80 + round * 10);
+      const [decided] = await Promise.all([decideApprovalInSession(env, session, { id, decision: "approve", scope: "once", decidedBy: approver }), runDurableObjectAlarm(stubOf(session))]);
+      const status = await storedStatus(session, id);
+      expect(decided.ok ? "approved" : decided.kind === "conflict" ? decided.approval.status : decided.kind).toBe(status);
+      expect(runs.get(note) ?? 0).toBe(status === "approved" ? 1 : 0);
+      const decisions = (await auditRowsOf(id, 1)).filter((row) => row.decided_at !== null);
+      expect(decisions.map((row) => row.status)).toEqual([status]);
+    }
+  }, 20_000);
+
+  it("leaves an approval made in time alone when the alarm fires afterwards", async () => {
+    const id = await ask("aps-e3", "c1", "aps-in-time", 0.4);
+    const decided = await decideApprovalInSession(env, "aps-e3", { id, decision: "approve", scope: "once", decidedBy: approver });
+    expect(decided).toMatchObject({ ok: true, approval: { status: "approved", result: { status: "ok" } } });
+    await sleep(450);
+    await runDurableObjectAlarm(stubOf("aps-e3"));
+    expect(await storedStatus("aps-e3", id)).toBe("approved");
+    expect(runs.get("aps-in-time")).toBe(1);
+  });
+});
+
+describe("restarts", () => {
+  it("keeps pending approvals across an eviction and a reset of every object, and then runs the call once", async () => {
+    const id = await ask("aps-r1", "c1", "aps-restart");
+    await evictDurableObject(stubOf("aps-r1"));
+    expect(await getApprovalInSession(env, "aps-r1", id)).toMatchObject({ status: "pending", tool: TOOL, requestedBy: "aps-agent" });
+    await abortAllDurableObjects();
+    expect(await getApprovalInSession(env, "aps-r1", id)).toMatchObject({ status: "pending" });
+    expect(await decideApprovalInSession(env, "aps-r1", { id, decision: "approve", scope: "once", decidedBy: approver })).toMatchObject({ ok: true });
+    expect(runs.get("aps-restart")).toBe(1);
+  });
+
+  it("never runs a call twice: a run cut short by a restart is recorded as interrupted", async () => {
+    const id = await ask("aps-r2", "c1", "aps-cut", 900, { delayMs: 1_000 });
+    const deciding = decideApprovalInSession(env, "aps-r2", { id, decision: "approve", scope: "once", decidedBy: approver }).catch((error: unknown) => error);
+    while (runs.get("aps-cut") === undefined) await sleep(10);
+    await abortAllDurableObjects();
+    await deciding;
+
+    const after = await getApprovalInSession(env, "aps-r2", id);
+    expect(after).toMatchObject({ status: "approved", result: { status: "error", errorCode: "EXECUTION_FAILED" } });
+    expect(after?.result?.content).toContain("interrupted");
+    await sleep(1_100);
+    const again = await dispatchCall(TOOL, { note: "aps-cut", delayMs: 1_000 }, context("aps-r2", "c1"));
+    expect(again).toMatchObject({ status: "error", errorCode: "EXECUTION_FAILED" });
+    expect(await getApprovalInSession(env, "aps-r2", id)).toMatchObject({ result: { errorCode: "EXECUTION_FAILED" } });
+    expect(runs.get("aps-cut")).toBe(1);
+  });
+});
