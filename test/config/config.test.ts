@@ -19,6 +19,7 @@ describe("configuration", () => {
       rateLimit: { perMinute: 600, perToolPerMinute: 120 },
       auditRetentionDays: 30,
       outboundAllow: [],
+      hookDeliveryRetentionDays: 30,
     });
   });
 
