@@ -166,6 +166,16 @@ describe("callbacks", () => {
     expect((await waitForDelivery(id, () => true)).callback?.status).toBe("delivered");
   });
 
+  it("a callback still failing after the last retry is marked failed by the dead-letter consumer, with its last error", async () => {
+    registerProbeHook("q-callback-dlq", { callbackUrl: "http://upstream.test/hook-callback/flaky" });
+    const id = await stored("q-callback-dlq", ["q-callback-dlq"], { callback: true });
+    await env.DB.prepare("UPDATE hook_deliveries SET status = 'done', results = '[]', callback_error = 'the callback URL answered 503' WHERE id = ?").bind(id).run();
+    expect(await consume({ deliveryId: id }, { queue: HOOKS_DLQ_NAME, attempts: 9 })).toBe("ack");
+    const view = await waitForDelivery(id, () => true);
+    expect(view).toMatchObject({ status: "done", error: null, callback: { status: "failed", error: "gave up after the queue's last retry: the callback URL answered 503" } });
+    expect((await hookEvents("q-callback-dlq")).map((e) => e.outcome)).toEqual(["callback_failed"]);
+  });
+
   it("refuses a callback URL the outbound guard refuses, once, without retrying", async () => {
     registerProbeHook("q-callback-ssrf", { callbackUrl: "http://127.0.0.1:9220/steal" });
     const id = await stored("q-callback-ssrf", ["q-callback-ssrf"], { callback: true });
