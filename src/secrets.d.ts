@@ -5,6 +5,11 @@ interface ToolgateSecrets {
   ADMIN_TOKEN?: string;
   /** Used by the github_repo tool; unset, the tool is hidden. */
   GITHUB_TOKEN?: string;
+  /** Shared secrets of the shipped webhooks (hooks/); unset, every delivery to that hook is refused. */
+  HOOK_GITHUB_SECRET?: string;
+  HOOK_GENERIC_SECRET?: string;
+  /** Where the generic hook POSTs its results (optional; checked by the outbound URL guard). */
+  HOOK_GENERIC_CALLBACK_URL?: string;
 }
 
 interface Env extends ToolgateSecrets {}

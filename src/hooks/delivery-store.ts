@@ -145,12 +145,12 @@ export async function getDelivery(db: DeliveryDatabase, id: string): Promise<Del
 export async function getDeliveryState(
   db: DeliveryDatabase,
   id: string,
-): Promise<{ hook: string; status: DeliveryStatus; error: string | null; attempts: number; callbackStatus: CallbackStatus | null } | undefined> {
+): Promise<Pick<Delivery, "hook" | "status" | "error" | "callbackStatus" | "callbackError"> | undefined> {
   const row = await db
-    .prepare(`SELECT hook, status, error, attempts, callback_status FROM ${HOOK_DELIVERIES_TABLE} WHERE id = ?`)
+    .prepare(`SELECT hook, status, error, callback_status, callback_error FROM ${HOOK_DELIVERIES_TABLE} WHERE id = ?`)
     .bind(id)
-    .first<{ hook: string; status: DeliveryStatus; error: string | null; attempts: number; callback_status: CallbackStatus | null }>();
-  return row === null ? undefined : { hook: row.hook, status: row.status, error: row.error, attempts: row.attempts, callbackStatus: row.callback_status };
+    .first<Pick<Row, "hook" | "status" | "error" | "callback_status" | "callback_error">>();
+  return row === null ? undefined : { hook: row.hook, status: row.status, error: row.error, callbackStatus: row.callback_status, callbackError: row.callback_error };
 }
 
 /** Removes a delivery that could not be queued, so the sender's retry is not taken for a replay. */
@@ -191,9 +191,12 @@ export async function failDelivery(db: DeliveryDatabase, id: string, reason: str
   return result.meta.changes === 1;
 }
 
-/** Keeps the last transient error on the row, for the dead-letter consumer to report. */
+/**
+ * Keeps the last transient error of an unfinished delivery, for the dead-letter consumer to
+ * report. A finished one keeps its clean state (a callback's errors have their own column).
+ */
 export async function noteDeliveryError(db: DeliveryDatabase, id: string, error: string, now: number): Promise<void> {
-  await db.prepare(`UPDATE ${HOOK_DELIVERIES_TABLE} SET error = ?, updated_at = ? WHERE id = ?`).bind(error.slice(0, 2000), now, id).run();
+  await db.prepare(`UPDATE ${HOOK_DELIVERIES_TABLE} SET error = ?, updated_at = ? WHERE id = ? AND status IN ('queued', 'running')`).bind(error.slice(0, 2000), now, id).run();
 }
 
 /** Records a callback attempt's result; only a still-pending callback changes. */

@@ -154,8 +154,13 @@ async function work(message: Message<unknown>, deps: Deps): Promise<void> {
 async function store(deps: Deps, delivery: Delivery, run: DeliveryRun): Promise<void> {
   unsaved.set(delivery.id, run);
   if (unsaved.size > MAX_UNSAVED) unsaved.delete(unsaved.keys().next().value ?? "");
-  await finishDelivery(deps.db, delivery.id, run.status, run.results, deps.now());
+  const finished = await finishDelivery(deps.db, delivery.id, run.status, run.results, deps.now());
   unsaved.delete(delivery.id);
+  if (!finished) {
+    // Failed meanwhile as interrupted (its claim went stale while this run was still going).
+    console.warn(`hooks: delivery ${delivery.id} was no longer running when its results arrived; they are dropped`);
+    return;
+  }
   const failed = run.results.filter((r) => r.status !== "ok").length;
   event(deps, delivery.hook, run.status, delivery.id, `${run.results.length} call(s), ${failed} not ok`);
 }
@@ -202,10 +207,12 @@ async function deadLetter(message: Message<unknown>, deps: Deps): Promise<void> 
     message.ack();
     return;
   }
-  const reason = `gave up after the queue's last retry: ${state.error ?? "no error was recorded"}`;
+  const gaveUp = (error: string | null): string => `gave up after the queue's last retry: ${error ?? "no error was recorded"}`;
   if (state.status === "queued" || state.status === "running") {
+    const reason = gaveUp(state.error);
     if (await failDelivery(deps.db, id, reason, deps.now())) event(deps, state.hook, "dead_lettered", id, reason);
   } else if (state.callbackStatus === "pending") {
+    const reason = gaveUp(state.callbackError);
     await settleCallback(deps.db, id, "failed", reason, deps.now());
     event(deps, state.hook, "callback_failed", id, reason);
   }

@@ -68,12 +68,15 @@ export interface HookEventFilter {
 
 /** Events newest first. */
 export async function listHookEvents(db: Database, filter: HookEventFilter): Promise<HookEvent[]> {
-  const where: string[] = [];
-  const params: (string | number)[] = [];
-  if (filter.hook !== undefined) (where.push("hook = ?"), params.push(filter.hook));
-  if (filter.deliveryId !== undefined) (where.push("delivery_id = ?"), params.push(filter.deliveryId));
-  if (filter.outcome !== undefined) (where.push("outcome = ?"), params.push(filter.outcome));
-  if (filter.before !== undefined) (where.push("at < ?"), params.push(filter.before));
+  const conditions: [string, string | number | undefined][] = [
+    ["hook = ?", filter.hook],
+    ["delivery_id = ?", filter.deliveryId],
+    ["outcome = ?", filter.outcome],
+    ["at < ?", filter.before],
+  ];
+  const used = conditions.filter((c): c is [string, string | number] => c[1] !== undefined);
+  const where = used.map(([sql]) => sql);
+  const params = used.map(([, value]) => value);
   const clause = where.length === 0 ? "" : `WHERE ${where.join(" AND ")}`;
   const { results } = await db
     .prepare(`SELECT id, at, hook, outcome, delivery_id, detail FROM ${HOOK_EVENTS_TABLE} ${clause} ORDER BY at DESC, id DESC LIMIT ?`)

@@ -32,7 +32,8 @@ interface ApprovalOutcome {
   approval?: { id: string; expiresAt: number; url: string };
 }
 
-function storedResult(outcome: CallOutcome): StoredCallResult {
+/** One call's result as the delivery keeps and serves it, approval included. */
+export function storedResult(outcome: CallOutcome): StoredCallResult {
   const { approval, status } = outcome as CallOutcome & ApprovalOutcome;
   return {
     id: outcome.callId,
@@ -73,5 +74,10 @@ export async function runDelivery(
     { keyId: principal.keyId, sessionId: delivery.id },
   );
   const results = outcomes.map(storedResult);
-  return { status: results.some((r) => r.status === "pending_approval" || r.approval !== undefined) ? "awaiting_approval" : "done", results };
+  return { status: runStatus(results), results };
+}
+
+/** A delivery waits for approval while any of its calls does; otherwise it is done, errors and all. */
+export function runStatus(results: readonly StoredCallResult[]): DeliveryRun["status"] {
+  return results.some((r) => r.status === "pending_approval" || r.approval !== undefined) ? "awaiting_approval" : "done";
 }

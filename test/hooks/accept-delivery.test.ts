@@ -133,6 +133,25 @@ describe("refused deliveries run nothing and are audited", () => {
     expect((await hookEvents("t-bad-payload", 2)).map((e) => e.outcome)).toEqual(["malformed_payload", "rejected_payload"]);
   });
 
+  it("answers 415 to a signed form-encoded body and 400 when the hook's mapping throws, and records both", async () => {
+    registerProbeHook("t-form");
+    registerProbeHook("t-map-throws", {
+      map: () => {
+        throw new Error("no calls for this event");
+      },
+    });
+    const form = "payload=%7B%7D";
+    const formRes = await post("t-form", form, { ...(await genericHeaders(form)), "content-type": "application/x-www-form-urlencoded" });
+    expect(formRes.status).toBe(415);
+    expect(await json(formRes)).toMatchObject({ error_code: "UNSUPPORTED_MEDIA_TYPE" });
+    const body = keysBody("map-throws");
+    const thrown = await post("t-map-throws", body, await genericHeaders(body));
+    expect(thrown.status).toBe(400);
+    expect(JSON.stringify(await json(thrown))).toContain("no calls for this event");
+    expect((await hookEvents("t-form")).map((e) => e.outcome)).toEqual(["unsupported_media_type"]);
+    expect((await hookEvents("t-map-throws")).map((e) => e.outcome)).toEqual(["rejected_payload"]);
+  });
+
   it("answers 404 JSON for an unknown hook, without a key", async () => {
     const res = await post("no-such-hook", "{}", {});
     expect(res.status).toBe(404);
@@ -171,10 +190,11 @@ describe("replays", () => {
   it("without a sender id, the same signed request is a replay but a newly signed one is not", async () => {
     registerProbeHook("t-replay-derived", { verify: "stripe" });
     const body = keysBody("replay-derived");
-    const headers = await stripeHeaders(body);
+    const t = nowSeconds();
+    const headers = await stripeHeaders(body, { t });
     expect((await post("t-replay-derived", body, headers)).status).toBe(202);
     expect((await post("t-replay-derived", body, headers)).status).toBe(200);
-    expect((await post("t-replay-derived", body, await stripeHeaders(body, { t: nowSeconds() - 1 }))).status).toBe(202);
+    expect((await post("t-replay-derived", body, await stripeHeaders(body, { t: t - 10 }))).status).toBe(202);
   });
 });
 
@@ -214,6 +234,25 @@ describe("what a hook's calls may use", () => {
     // Allowed by the hook's toolset; unavailable only because the tests give no GITHUB_TOKEN.
     expect(view.results?.[0]).toMatchObject({ id: "push_repo", tool: "github_repo", error_code: "TOOL_UNAVAILABLE" });
     expect(view.results?.[0]?.content).toContain("GITHUB_TOKEN");
+  });
+});
+
+describe("the hook's principal", () => {
+  it("is rate limited like a key: past its calls per minute, calls end RATE_LIMITED", async () => {
+    registerProbeHook("t-rate", { rateLimitPerMinute: 2 });
+    const body = keysBody("rate-1", "rate-2", "rate-3");
+    const { delivery_id } = await json<Accepted>(await post("t-rate", body, await genericHeaders(body)));
+    const view = await waitForDelivery(delivery_id);
+    expect(view.results?.map((r) => r.error_code)).toEqual([null, null, "RATE_LIMITED"]);
+    expect(probeRuns.get("rate-3")).toBeUndefined();
+  });
+
+  it("gets the results POSTed to its callback URL, signed, once they are in", async () => {
+    registerProbeHook("t-callback", { callbackUrl: "http://upstream.test/hook-callback/ok" });
+    const body = keysBody("callback-e2e");
+    const { delivery_id } = await json<Accepted>(await post("t-callback", body, await genericHeaders(body)));
+    const view = await waitForDelivery(delivery_id, (v) => v.callback?.status === "delivered");
+    expect(view).toMatchObject({ status: "done", callback: { status: "delivered", attempts: 1, error: null } });
   });
 });
 

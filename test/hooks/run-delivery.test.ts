@@ -1,0 +1,40 @@
+/**
+ * The approvals layer's outcome contract as a webhook delivery reports it (common rules: a call
+ * that needs approval ends `pending_approval` with `approval: {id, expiresAt, url}`). That layer
+ * is built in parallel, so the outcome here is one written to the contract, not produced by it.
+ */
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { CallOutcome } from "../../src/dispatch/handle-function-call.ts";
+import { claimDelivery, finishDelivery, insertDelivery } from "../../src/hooks/delivery-store.ts";
+import { runStatus, storedResult } from "../../src/hooks/run-delivery.ts";
+import { api, json } from "../http/helpers.ts";
+
+const base: CallOutcome = { callId: "c1", tool: "echo", toolset: "core", status: "ok", content: "{}", arguments: {}, durationMs: 3, attempts: 1, coercions: [], truncated: false, resultChars: 2 };
+const pending = {
+  ...base,
+  callId: "c2",
+  status: "pending_approval",
+  errorCode: "APPROVAL_REQUIRED",
+  approval: { id: "appr_1", expiresAt: 1_900_000_000_000, url: "https://toolgate.test/approvals/appr_1" },
+} as unknown as CallOutcome;
+
+describe("a delivery with a call waiting for approval", () => {
+  it("is awaiting_approval, and its result carries the approval", () => {
+    const results = [storedResult(base), storedResult(pending)];
+    expect(runStatus(results)).toBe("awaiting_approval");
+    expect(results[1]).toMatchObject({ status: "pending_approval", error_code: "APPROVAL_REQUIRED", approval: { id: "appr_1", expires_at: 1_900_000_000_000, url: "https://toolgate.test/approvals/appr_1" } });
+    expect(runStatus([storedResult(base), storedResult({ ...base, status: "error", errorCode: "EXECUTION_FAILED" })])).toBe("done");
+  });
+
+  it("shows its approval ids on GET /v1/hooks/deliveries/{id}", async () => {
+    const id = crypto.randomUUID();
+    await insertDelivery(env.DB, { id, hook: "generic", providerDeliveryId: id, receivedAt: Date.now(), calls: [], status: "queued", callbackPending: false });
+    expect(await claimDelivery(env.DB, id, Date.now())).toBe(true);
+    const results = [storedResult(base), storedResult(pending)];
+    expect(await finishDelivery(env.DB, id, runStatus(results), results, Date.now())).toBe(true);
+    const view = await json<{ status: string; approvals: unknown[] }>(await api(`/v1/hooks/deliveries/${id}`));
+    expect(view.status).toBe("awaiting_approval");
+    expect(view.approvals).toEqual([{ call_id: "c2", id: "appr_1", expires_at: 1_900_000_000_000, url: "https://toolgate.test/approvals/appr_1" }]);
+  });
+});
