@@ -20,7 +20,7 @@ const ROOT = new URL("../..", import.meta.url).pathname;
 const BASELINE = new URL("./mcp-conformance-baseline.yml", import.meta.url).pathname;
 const CLI = createRequire(import.meta.url).resolve("@modelcontextprotocol/conformance/dist/index.js");
 
-/** Scenarios the issue requires: lifecycle, ping, tools, logging, progress, DNS rebinding. */
+/** Scenarios that must pass: lifecycle, ping, tools, logging, progress, DNS rebinding, and the client-request ones. */
 const REQUIRED = [
   "server-initialize",
   "ping",
@@ -35,6 +35,10 @@ const REQUIRED = [
   "tools-call-error",
   "tools-call-with-progress",
   "dns-rebinding-protection",
+  "tools-call-sampling",
+  "tools-call-elicitation",
+  "elicitation-sep1034-defaults",
+  "elicitation-sep1330-enums",
 ];
 
 interface Check {
