@@ -5,6 +5,7 @@ import "../../tools/clock.ts";
 import "../../tools/conformance/client-request-tools.ts";
 import "../../tools/conformance/content-tools.ts";
 import "../../tools/conformance/error-tool.ts";
+import "../../tools/conformance/json-schema-tool.ts";
 import "../../tools/conformance/notifying-tools.ts";
 import "../../tools/echo.ts";
 import "../../tools/generate-lines.ts";
@@ -17,6 +18,7 @@ export const TOOL_MODULES = [
   "tools/conformance/client-request-tools.ts",
   "tools/conformance/content-tools.ts",
   "tools/conformance/error-tool.ts",
+  "tools/conformance/json-schema-tool.ts",
   "tools/conformance/notifying-tools.ts",
   "tools/echo.ts",
   "tools/generate-lines.ts",
@@ -33,6 +35,7 @@ export const DISCOVERED_TOOLS = [
   { name: "echo", toolset: "core", file: "tools/echo.ts", dependsOn: [] },
   { name: "generate_lines", toolset: "core", file: "tools/generate-lines.ts", dependsOn: [] },
   { name: "github_repo", toolset: "web", file: "tools/github-repo.ts", dependsOn: [] },
+  { name: "json_schema_2020_12_tool", toolset: "conformance", file: "tools/conformance/json-schema-tool.ts", dependsOn: [] },
   { name: "read_result", toolset: "results", file: "tools/read-result.ts", dependsOn: [] },
   { name: "test_audio_content", toolset: "conformance", file: "tools/conformance/content-tools.ts", dependsOn: [] },
   { name: "test_elicitation", toolset: "conformance", file: "tools/conformance/client-request-tools.ts", dependsOn: [] },
