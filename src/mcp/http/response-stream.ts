@@ -48,6 +48,7 @@ export class ResponseStream implements Outbound {
     this.#pending = [];
     void responses
       .then((answers) => answers.forEach((answer) => this.#write(answer)))
+      .catch((error: unknown) => console.error(`MCP: answering a streamed request failed: ${String(error)}`))
       .finally(() => {
         this.#closed = true;
         writer.close().catch(() => undefined);
