@@ -33,6 +33,13 @@ const flag = (fallback: boolean) =>
 
 const DAY_MS = 86_400_000;
 
+/** A comma-separated list; blanks and empty entries dropped. */
+const list = () =>
+  z
+    .string()
+    .optional()
+    .transform((value) => (value ?? "").split(",").map((item) => item.trim()).filter((item) => item !== ""));
+
 const ConfigSchema = z.object({
   /** Largest request body accepted, in bytes. */
   MAX_BODY_BYTES: wholeNumber(1_048_576, 1, 100 * 1_048_576),
@@ -64,6 +71,8 @@ const ConfigSchema = z.object({
   RATE_LIMIT_PER_TOOL_PER_MINUTE: wholeNumber(120, 1, 1_000_000),
   /** Audit records older than this are deleted by the daily cron. */
   AUDIT_RETENTION_DAYS: wholeNumber(30, 1, 3_650),
+  /** Host or host:port globs that outbound fetches may reach although private (local development). */
+  OUTBOUND_ALLOW: list(),
   /** Host names /mcp answers to besides loopback (DNS-rebinding guard); unset: `*.workers.dev`. */
   MCP_ALLOWED_HOSTS: z
     .string()
@@ -98,6 +107,8 @@ export interface GatewayConfig {
   breaker: { failureThreshold: number; cooldownMs: number };
   rateLimit: { perMinute: number; perToolPerMinute: number };
   auditRetentionDays: number;
+  /** src/net/outbound-url.ts: private targets that are allowed anyway. */
+  outboundAllow: readonly string[];
   /** MCP_ALLOWED_HOSTS; undefined when unset. */
   mcpAllowedHosts: readonly string[] | undefined;
 }
@@ -133,6 +144,7 @@ export function loadConfig(env: Env): GatewayConfig {
     breaker: { failureThreshold: v.BREAKER_FAILURE_THRESHOLD, cooldownMs: v.BREAKER_COOLDOWN_MS },
     rateLimit: { perMinute: v.RATE_LIMIT_PER_MINUTE, perToolPerMinute: v.RATE_LIMIT_PER_TOOL_PER_MINUTE },
     auditRetentionDays: v.AUDIT_RETENTION_DAYS,
+    outboundAllow: v.OUTBOUND_ALLOW,
     mcpAllowedHosts: v.MCP_ALLOWED_HOSTS,
   };
   cache.set(env, config);

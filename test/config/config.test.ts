@@ -18,6 +18,7 @@ describe("configuration", () => {
       breaker: { failureThreshold: 5, cooldownMs: 30_000 },
       rateLimit: { perMinute: 600, perToolPerMinute: 120 },
       auditRetentionDays: 30,
+      outboundAllow: [],
     });
   });
 
@@ -29,7 +30,17 @@ describe("configuration", () => {
     });
   });
 
+  it("reads OUTBOUND_ALLOW as a trimmed list", () => {
+    expect(loadConfig(withVars({ OUTBOUND_ALLOW: " 127.0.0.1:9240, ,*.test " })).outboundAllow).toEqual(["127.0.0.1:9240", "*.test"]);
+  });
+
+  it("reads MCP_ALLOWED_HOSTS as lower-cased host patterns, undefined when unset", () => {
+    expect(loadConfig(withVars({ MCP_ALLOWED_HOSTS: " GW.example.com, *.corp.example ,api.example.org:8443" })).mcpAllowedHosts).toEqual(["gw.example.com", "*.corp.example", "api.example.org:8443"]);
+    expect(loadConfig(withVars({})).mcpAllowedHosts).toBeUndefined();
+  });
+
   it.each([
+    ["MCP_ALLOWED_HOSTS", "https://gw.example.com"],
     ["MAX_PARALLEL_CALLS", "four"],
     ["DEFAULT_TIMEOUT_MS", "-1"],
     ["RETRY_MAX_ATTEMPTS", "2.5"],
