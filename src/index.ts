@@ -21,6 +21,7 @@ const app = createApp();
 
 export { RateLimiter } from "./rate-limit/rate-limiter.ts";
 export { Session } from "./approvals/session.ts";
+export { McpReplies } from "./mcp/replies/mcp-replies.ts";
 
 export default {
   fetch: app.fetch,

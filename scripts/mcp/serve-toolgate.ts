@@ -24,9 +24,13 @@ export interface ServedToolgate {
 
 /**
  * Serves toolgate on 127.0.0.1: Miniflare's entry on `entryPort`, the Worker itself on
- * `directPort` (pass ports from your own range; nothing else is opened).
+ * `directPort` (pass ports from your own range; nothing else is opened). `vars` override
+ * wrangler.toml's [vars].
  */
-export async function serveToolgate(root: string, { entryPort, directPort }: { entryPort: number; directPort: number }): Promise<ServedToolgate> {
+export async function serveToolgate(
+  root: string,
+  { entryPort, directPort, vars = {} }: { entryPort: number; directPort: number; vars?: Record<string, string> },
+): Promise<ServedToolgate> {
   const outDir = mkdtempSync(join(tmpdir(), "toolgate-mcp-"));
   const scriptPath = await buildBenchWorker(root, outDir, "src/index.ts");
   const config = readConfigOptions(join(root, "wrangler.toml"));
@@ -40,7 +44,7 @@ export async function serveToolgate(root: string, { entryPort, directPort }: { e
       scriptPath,
       compatibilityDate: config.compatibilityDate,
       compatibilityFlags: config.compatibilityFlags,
-      bindings: { ...config.bindings, ADMIN_TOKEN: adminToken },
+      bindings: { ...config.bindings, ...vars, ADMIN_TOKEN: adminToken },
       kvNamespaces: config.kvNamespaces,
       d1Databases: config.d1Databases,
       durableObjects: config.durableObjects,

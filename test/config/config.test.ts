@@ -46,7 +46,13 @@ describe("configuration", () => {
     expect(loadConfig(withVars({ OUTBOUND_ALLOW: " 127.0.0.1:9240, ,*.test " })).outboundAllow).toEqual(["127.0.0.1:9240", "*.test"]);
   });
 
+  it("reads MCP_ALLOWED_HOSTS as lower-cased host patterns, undefined when unset", () => {
+    expect(loadConfig(withVars({ MCP_ALLOWED_HOSTS: " GW.example.com, *.corp.example ,api.example.org:8443" })).mcpAllowedHosts).toEqual(["gw.example.com", "*.corp.example", "api.example.org:8443"]);
+    expect(loadConfig(withVars({})).mcpAllowedHosts).toBeUndefined();
+  });
+
   it.each([
+    ["MCP_ALLOWED_HOSTS", "https://gw.example.com"],
     ["MAX_PARALLEL_CALLS", "four"],
     ["DEFAULT_TIMEOUT_MS", "-1"],
     ["RETRY_MAX_ATTEMPTS", "2.5"],

@@ -20,7 +20,7 @@ const ROOT = new URL("../..", import.meta.url).pathname;
 const BASELINE = new URL("./mcp-conformance-baseline.yml", import.meta.url).pathname;
 const CLI = createRequire(import.meta.url).resolve("@modelcontextprotocol/conformance/dist/index.js");
 
-/** Scenarios the issue requires: lifecycle, ping, tools, logging, progress, DNS rebinding. */
+/** Scenarios that must pass: lifecycle, ping, tools, logging, progress, DNS rebinding, and the client-request ones. */
 const REQUIRED = [
   "server-initialize",
   "ping",
@@ -35,6 +35,10 @@ const REQUIRED = [
   "tools-call-error",
   "tools-call-with-progress",
   "dns-rebinding-protection",
+  "tools-call-sampling",
+  "tools-call-elicitation",
+  "elicitation-sep1034-defaults",
+  "elicitation-sep1330-enums",
 ];
 
 interface Check {
@@ -44,9 +48,9 @@ interface Check {
 }
 
 /** Runs the CLI to completion (or kills it at `timeoutMs`); resolves with its exit code and output. */
-function runSuite(url: string, outDir: string, timeoutMs: number): Promise<{ code: number | null; output: string }> {
+function runSuite(url: string, outDir: string, timeoutMs: number, extra: readonly string[] = []): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, "server", "--url", url, "--expected-failures", BASELINE, "--output-dir", outDir], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, "server", "--url", url, "--expected-failures", BASELINE, "--output-dir", outDir, ...extra], { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -97,6 +101,23 @@ describe("the MCP conformance suite against /mcp/conformance", () => {
     // Exit 0 means: no failure outside the baseline, and no baseline entry that now passes.
     expect(code, `${failed.join("\n")}\n${output.slice(-3000)}`).toBe(0);
   }, 115_000);
+
+  it("passes json-schema-2020-12, from the suite's pending set", async () => {
+    const pendingDir = mkdtempSync(join(tmpdir(), "toolgate-conformance-pending-"));
+    try {
+      const { code, output } = await runSuite(new URL("/mcp/conformance", proxy.url).href, pendingDir, 30_000, ["--scenario", "json-schema-2020-12"]);
+      const checks = readResults(pendingDir).get("json-schema-2020-12") ?? [];
+      expect(checks.filter((check) => check.status === "SUCCESS").map((check) => check.id)).toEqual([
+        "json-schema-2020-12-tool-found",
+        "json-schema-2020-12-$schema",
+        "json-schema-2020-12-$defs",
+        "json-schema-2020-12-additionalProperties",
+      ]);
+      expect(code, output.slice(-2000)).toBe(0);
+    } finally {
+      rmSync(pendingDir, { recursive: true, force: true });
+    }
+  }, 40_000);
 
   it("still refuses the endpoint itself without a key", async () => {
     const response = await fetch(new URL("/mcp/conformance", served.url), {

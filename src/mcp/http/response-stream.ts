@@ -13,7 +13,7 @@ const encoder = new TextEncoder();
 const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache" } as const;
 
 export class ResponseStream implements Outbound {
-  readonly #canStream: boolean;
+  readonly canStream: boolean;
   #pending: string[] = [];
   #writer: WritableStreamDefaultWriter<Uint8Array> | undefined;
   #closed = false;
@@ -23,14 +23,14 @@ export class ResponseStream implements Outbound {
 
   /** `canStream`: the client accepts text/event-stream; otherwise mid-call messages are dropped. */
   constructor(canStream: boolean) {
-    this.#canStream = canStream;
+    this.canStream = canStream;
     this.opened = new Promise((resolve) => {
       this.#open = () => resolve(STREAM_OPENED);
     });
   }
 
   send(message: string): void {
-    if (!this.#canStream || this.#closed) return;
+    if (!this.canStream || this.#closed) return;
     if (this.#writer !== undefined) {
       this.#write(message);
       return;
@@ -48,6 +48,7 @@ export class ResponseStream implements Outbound {
     this.#pending = [];
     void responses
       .then((answers) => answers.forEach((answer) => this.#write(answer)))
+      .catch((error: unknown) => console.error(`MCP: answering a streamed request failed: ${String(error)}`))
       .finally(() => {
         this.#closed = true;
         writer.close().catch(() => undefined);

@@ -4,10 +4,11 @@
  * methods (tools/list, tools/call) never build and re-serialise a large object.
  */
 import { definitionsJson } from "../../formats/definitions-json.ts";
+import { serveCalls } from "../../gateway/serve-calls.ts";
 import { availableEntries } from "../../registry/definitions.ts";
 import { registry } from "../../registry/registry.ts";
 import { LOG_LEVELS } from "../../registry/types.ts";
-import { serveCalls } from "../../gateway/serve-calls.ts";
+import { clientAsker } from "../replies/ask-client.ts";
 import { toToolCallAnswer } from "./call-result.ts";
 import { mcpClientChannel } from "./client-channel.ts";
 import { RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, type RpcError, type RpcRequest } from "./json-rpc.ts";
@@ -95,7 +96,7 @@ async function callTool(request: RpcRequest, ctx: McpContext): Promise<Answer> {
       waitUntil: ctx.waitUntil,
       maxParallel: 1,
       config: ctx.config,
-      client: mcpClientChannel(ctx.outbound, progressToken),
+      client: mcpClientChannel(ctx.outbound, progressToken, clientAsker(ctx.env, ctx.principal.keyId, ctx.outbound)),
     },
     ctx.stages,
   );

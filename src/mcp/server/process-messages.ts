@@ -3,6 +3,7 @@
  * responses need no answer. In a batch (which the transport only lets through under revisions
  * that have them) `initialize` is refused, as 2025-03-26 keeps it out of batches.
  */
+import { deliverReply } from "../replies/ask-client.ts";
 import { handleRequest } from "./handle-request.ts";
 import { errorText, resultText, RPC_INTERNAL_ERROR, RPC_INVALID_REQUEST, type RpcMessage } from "./json-rpc.ts";
 import type { McpContext } from "./mcp-context.ts";
@@ -10,6 +11,7 @@ import type { McpContext } from "./mcp-context.ts";
 /** The serialised responses, in the order of the requests; none when the body held no request. */
 export async function processMessages(messages: readonly RpcMessage[], batch: boolean, ctx: McpContext): Promise<string[]> {
   const answers: Promise<string>[] = [];
+  const deliveries: Promise<void>[] = [];
   for (const message of messages) {
     switch (message.kind) {
       case "invalid":
@@ -22,13 +24,22 @@ export async function processMessages(messages: readonly RpcMessage[], batch: bo
         }
         answers.push(answer(message, ctx));
         break;
-      case "notification":
       case "response":
-        // Stateless: notifications/initialized and cancellations change nothing here, and this
-        // server sends no requests whose responses it would wait for.
+        // A client's answer to our sampling or elicitation request; the asking call may be in
+        // another isolate. Delivered before the 202, so a client that sees it knows it landed.
+        deliveries.push(
+          deliverReply(ctx.env, ctx.principal.keyId, message).catch((error: unknown) => {
+            // The asking call then times out with a message saying the client did not answer.
+            console.error(`MCP: could not deliver the answer to ${String(message.id)}: ${String(error)}`);
+          }),
+        );
+        break;
+      case "notification":
+        // Stateless: notifications/initialized and cancellations change nothing here.
         break;
     }
   }
+  await Promise.all(deliveries);
   return Promise.all(answers);
 }
 

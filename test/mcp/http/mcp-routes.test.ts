@@ -163,6 +163,34 @@ describe("notifications during a call", () => {
   });
 });
 
+describe("requests to the client during a call", () => {
+  it("asks on the call's stream and takes the answer from a separate POST of the same key", async () => {
+    const key = await createMcpKey({ name: "mcp-sampling", toolsets: ["conformance"] });
+    const response = await mcpPost("/mcp", { jsonrpc: "2.0", id: "call", method: "tools/call", params: { name: "test_sampling", arguments: { prompt: "Say hi" } } }, { token: key });
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes("\n\n")) text += (await reader?.read())?.value ?? "";
+    const asked = JSON.parse(text.slice(text.indexOf("data: ") + 6, text.indexOf("\n\n"))) as { id: string; method: string; params: { messages: { content: { text: string } }[] } };
+    expect(asked).toMatchObject({ method: "sampling/createMessage", params: { messages: [{ content: { text: "Say hi" } }] } });
+
+    const answered = await mcpPost("/mcp", { jsonrpc: "2.0", id: asked.id, result: { role: "assistant", content: { type: "text", text: "hi!" }, model: "m" } }, { token: key });
+    expect(answered.status).toBe(202);
+    for (;;) {
+      const chunk = await reader?.read();
+      if (chunk === undefined || chunk.done) break;
+      text += chunk.value;
+    }
+    expect(text).toContain('{"jsonrpc":"2.0","id":"call","result":{"content":[{"type":"text","text":"LLM response: hi!"}]}}');
+  });
+
+  it("fails a call that needs to ask when the client takes no stream", async () => {
+    const key = await createMcpKey({ name: "mcp-sampling-json", toolsets: ["conformance"] });
+    const response = await mcpPost("/mcp", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "test_sampling", arguments: { prompt: "x" } } }, { token: key, headers: { accept: "application/json" } });
+    expect(await response.json()).toMatchObject({ result: { isError: true, content: [{ text: expect.stringContaining("accepts text/event-stream") }] } });
+  });
+});
+
 describe("stored results as resources", () => {
   it("reads a truncated result's full text by its link, for keys that may use the tool", async () => {
     const call = await rpc("/mcp", "tools/call", { name: "generate_lines", arguments: { count: 3000 } }, { headers: { "mcp-protocol-version": "2025-11-25" } });
