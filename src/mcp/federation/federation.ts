@@ -13,14 +13,14 @@
 import { loadConfig } from "../../config/config.ts";
 import { CHECK_TIMEOUT_MS } from "../../registry/availability.ts";
 import { registry } from "../../registry/registry.ts";
-import type { AvailabilityCheck } from "../../registry/types.ts";
-import { forgetSession, McpClient, type RemoteTool, type TransportKind } from "../client/mcp-client.ts";
+import { forgetSession, McpClient } from "../client/mcp-client.ts";
 import { modelSchema, validatorFor } from "./json-schema-validator.ts";
 import { auditPinEvents, type PinEvent } from "./pin-audit.ts";
-import { comparePins, readPins, writePins, type ServerPins } from "./pins.ts";
+import { comparePins, readPins, writePins } from "./pins.ts";
+import { planRegistration } from "./plan-registration.ts";
 import { remoteToolName, remoteToolset } from "./remote-tool-name.ts";
 import { remoteToolSpec } from "./remote-tool.ts";
-import { selectTools } from "./select-tools.ts";
+import { blockedReason, pinStatus, statusOf, type PinStatus, type ServerState, type ServerStatus } from "./server-state.ts";
 import type { McpServerConfig } from "./server-config.ts";
 import { loadServers, type ConfiguredServer } from "./server-store.ts";
 import { readToolList, writeToolList, type CachedToolList } from "./tool-list-cache.ts";
@@ -31,52 +31,6 @@ export const CONFIG_RELOAD_MS = 30_000;
 export const LIST_RETRY_MS = 30_000;
 /** A fetch of a stale list on a request's path waits at most this long (a refresh may take the full timeout). */
 const LIST_ON_REQUEST_TIMEOUT_MS = 5_000;
-
-/** One registered (or refused) remote tool, for the server's status. */
-export interface RemoteToolStatus {
-  name: string;
-  remoteName: string;
-  pin: PinStatus;
-  /** Why the tool's schema is not validated locally, when it is not. */
-  schemaNote?: string;
-}
-
-export interface PinStatus {
-  status: "pinned" | "changed" | "blocked";
-  pinnedSha256: string;
-  currentSha256?: string;
-  changedAt?: number;
-}
-
-export interface ServerStatus {
-  name: string;
-  source: ConfiguredServer["source"];
-  config: McpServerConfig;
-  toolset: string;
-  transport: TransportKind | null;
-  listFetchedAt: number | null;
-  tools: RemoteToolStatus[];
-  /** Tools that were not registered and why (collisions, invalid names). */
-  problems: string[];
-  lastError: { at: number; message: string } | null;
-}
-
-interface ServerState {
-  config: McpServerConfig;
-  source: ConfiguredServer["source"];
-  configJson: string;
-  list: CachedToolList | undefined;
-  /** Registry name → remote name, of the tools this server registered. */
-  registered: Map<string, string>;
-  schemaNotes: Map<string, string>;
-  problems: string[];
-  pins: ServerPins;
-  lastError: { at: number; message: string } | undefined;
-  lastAttemptAt: number;
-  /** A list_changed arrived: fetch the list again on the next sync. */
-  stale: boolean;
-  check: AvailabilityCheck;
-}
 
 export class Federation {
   readonly #servers = new Map<string, ServerState>();
@@ -111,21 +65,21 @@ export class Federation {
     await this.reload(env);
     const state = this.#servers.get(name);
     if (state === undefined) return undefined;
-    if (!state.config.enabled) return { status: this.#statusOf(state), error: `MCP server '${name}' is disabled` };
+    if (!state.config.enabled) return { status: statusOf(state), error: `MCP server '${name}' is disabled` };
     const error = await this.#fetchList(env, state, state.config.timeout_ms);
-    return { status: this.#statusOf(state), ...(error === undefined ? {} : { error }) };
+    return { status: statusOf(state), ...(error === undefined ? {} : { error }) };
   }
 
   /** Every configured server's status, after a sync. */
   async statuses(env: Env): Promise<ServerStatus[]> {
     await this.ensure(env);
-    return [...this.#servers.values()].map((state) => this.#statusOf(state));
+    return [...this.#servers.values()].map((state) => statusOf(state));
   }
 
   async status(env: Env, name: string): Promise<ServerStatus | undefined> {
     await this.ensure(env);
     const state = this.#servers.get(name);
-    return state === undefined ? undefined : this.#statusOf(state);
+    return state === undefined ? undefined : statusOf(state);
   }
 
   /** The pin status of a registered remote tool, or undefined for tools that are not remote. */
@@ -321,29 +275,13 @@ export class Federation {
     state.list = list;
 
     const toolset = remoteToolset(config.name);
-    const problems: string[] = [];
-    const byName = new Map<string, RemoteTool[]>();
-    for (const tool of selectTools(list.tools, config.include, config.exclude)) {
-      const name = remoteToolName(config.name, tool.name);
-      byName.set(name, [...(byName.get(name) ?? []), tool]);
-    }
-    const wanted = new Map<string, RemoteTool>();
-    for (const [name, tools] of byName) {
-      const [only, ...others] = tools;
-      if (only !== undefined && others.length === 0) wanted.set(name, only);
-      else problems.push(`tools ${tools.map((t) => `'${t.name}'`).join(", ")} all become '${name}'; none of them is registered (fail closed)`);
-    }
+    const { wanted, problems } = planRegistration(config, list.tools, (name) => registry.get(name)?.toolset);
     for (const name of state.registered.keys()) {
       if (!wanted.has(name) && registry.get(name)?.toolset === toolset) registry.deregister(name);
     }
     const registered = new Map<string, string>();
     const schemaNotes = new Map<string, string>();
     for (const [name, tool] of wanted) {
-      const owner = registry.get(name)?.toolset;
-      if (owner !== undefined && owner !== toolset) {
-        problems.push(`'${tool.name}' would be '${name}', which ${owner.startsWith("mcp-") ? `MCP server '${owner.slice(4)}'` : `built-in toolset '${owner}'`} already has; not registered`);
-        continue;
-      }
       const validator = validatorFor(tool.inputSchema);
       if (validator.unsupported !== undefined) schemaNotes.set(name, `arguments are checked by the server only: ${validator.unsupported}`);
       const outcome = registry.register(
@@ -393,38 +331,6 @@ export class Federation {
     state.list = undefined;
   }
 
-  #statusOf(state: ServerState): ServerStatus {
-    return {
-      name: state.config.name,
-      source: state.source,
-      config: state.config,
-      toolset: remoteToolset(state.config.name),
-      transport: state.list?.transport ?? null,
-      listFetchedAt: state.list?.fetchedAt ?? null,
-      tools: [...state.registered].map(([name, remoteName]) => ({
-        name,
-        remoteName,
-        pin: pinStatus(state, remoteName),
-        ...(state.schemaNotes.has(name) ? { schemaNote: state.schemaNotes.get(name) } : {}),
-      })),
-      problems: state.problems,
-      lastError: state.lastError ?? null,
-    };
-  }
-}
-
-function pinStatus(state: ServerState, remoteName: string): PinStatus {
-  const pin = state.pins[remoteName];
-  if (pin === undefined) return { status: "pinned", pinnedSha256: "" };
-  if (pin.changed === undefined) return { status: "pinned", pinnedSha256: pin.sha256 };
-  return { status: state.config.pin === "block" ? "blocked" : "changed", pinnedSha256: pin.sha256, currentSha256: pin.changed.sha256, changedAt: pin.changed.seenAt };
-}
-
-function blockedReason(state: ServerState, remoteName: string): string | undefined {
-  if (state.config.pin !== "block") return undefined;
-  const pin = state.pins[remoteName];
-  if (pin?.changed === undefined) return undefined;
-  return `its definition on MCP server '${state.config.name}' changed since it was pinned (sha256 ${pin.sha256.slice(0, 12)}… → ${pin.changed.sha256.slice(0, 12)}…); an admin must review and accept it (POST /v1/mcp-servers/${state.config.name}/tools/${encodeURIComponent(remoteName)}/accept)`;
 }
 
 /** The isolate's federation state. */
