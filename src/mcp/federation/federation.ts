@@ -22,7 +22,7 @@ import { remoteToolName, remoteToolset } from "./remote-tool-name.ts";
 import { remoteToolSpec } from "./remote-tool.ts";
 import { blockedReason, pinStatus, statusOf, type PinStatus, type ServerState, type ServerStatus } from "./server-state.ts";
 import type { McpServerConfig } from "./server-config.ts";
-import { loadServers, type ConfiguredServer } from "./server-store.ts";
+import { loadServers, sortServers, type ConfiguredServer } from "./server-store.ts";
 import { readToolList, writeToolList, type CachedToolList } from "./tool-list-cache.ts";
 
 /** How often an isolate re-reads server configurations (and pins) from KV. */
@@ -31,12 +31,19 @@ export const CONFIG_RELOAD_MS = 30_000;
 export const LIST_RETRY_MS = 30_000;
 /** A fetch of a stale list on a request's path waits at most this long (a refresh may take the full timeout). */
 const LIST_ON_REQUEST_TIMEOUT_MS = 5_000;
+/** KV's propagation bound: how long this isolate trusts its own writes over what `list` returns. */
+const OWN_WRITE_TRUST_MS = 60_000;
 
 export class Federation {
   readonly #servers = new Map<string, ServerState>();
   readonly #now: () => number;
   #configLoadedAt = Number.NEGATIVE_INFINITY;
   #syncing: Promise<void> | undefined;
+  /**
+   * Servers this isolate just wrote (a config) or deleted (null). KV's `list` may lag a write
+   * by up to a minute, so until then this isolate's own change wins over what `list` says.
+   */
+  readonly #ownWrites = new Map<string, { config: McpServerConfig | null; until: number }>();
 
   constructor(now: () => number = () => Date.now()) {
     this.#now = now;
@@ -51,8 +58,12 @@ export class Federation {
     await this.#syncing;
   }
 
-  /** Re-reads configurations now and syncs (after an admin changed one). */
-  async reload(env: Env): Promise<void> {
+  /**
+   * Re-reads configurations now and syncs, after an admin wrote (`config`) or deleted (`null`)
+   * the server `name` through this isolate.
+   */
+  async reload(env: Env, change?: { name: string; config: McpServerConfig | null }): Promise<void> {
+    if (change !== undefined) this.#ownWrites.set(change.name, { config: change.config, until: this.#now() + OWN_WRITE_TRUST_MS });
     await this.#syncing?.catch(() => undefined);
     await this.#sync(env, true);
   }
@@ -139,7 +150,7 @@ export class Federation {
     for (const state of this.#servers.values()) {
       if (!state.config.enabled) continue;
       if (state.stale) return true;
-      const old = state.list === undefined || state.stale || now - state.list.fetchedAt >= ttlMs;
+      const old = state.list === undefined || now - state.list.fetchedAt >= ttlMs;
       if (old && now - state.lastAttemptAt >= LIST_RETRY_MS) return true;
     }
     return false;
@@ -175,7 +186,7 @@ export class Federation {
 
   /** Reads the configurations and pins, and drops, adds or resets servers to match. */
   async #loadConfigs(env: Env): Promise<void> {
-    const servers = await loadServers(env);
+    const servers = this.#withOwnWrites(await loadServers(env));
     this.#configLoadedAt = this.#now();
     const seen = new Set<string>();
     for (const { config, source } of servers) {
@@ -205,6 +216,22 @@ export class Federation {
       forgetSession(state.config);
       this.#servers.delete(name);
     }
+  }
+
+  #withOwnWrites(servers: ConfiguredServer[]): ConfiguredServer[] {
+    const now = this.#now();
+    let result = servers;
+    for (const [name, write] of this.#ownWrites) {
+      if (now >= write.until) {
+        this.#ownWrites.delete(name);
+        continue;
+      }
+      // Servers from the MCP_SERVERS var are never written through the API.
+      if (result.some((s) => s.config.name === name && s.source === "config")) continue;
+      result = result.filter((s) => s.config.name !== name);
+      if (write.config !== null) result.push({ config: write.config, source: "api" });
+    }
+    return sortServers(result);
   }
 
   #newState(config: McpServerConfig, source: ConfiguredServer["source"], configJson: string): ServerState {
