@@ -65,8 +65,11 @@ export function createApp(options: AppOptions = {}): OpenAPIHono<AppEnv> {
   app.on(["POST", "DELETE"], "/v1/toolsets/*", requireRole("admin"));
   app.post("/v1/toolsets", requireRole("admin"));
   app.post("/v1/health/tools/recheck", requireRole("admin"));
-  // Remote MCP tools join the registry at run time: before any route lists or runs tools.
+  // Remote MCP tools join the registry at run time: before any route lists or runs tools (the
+  // /mcp endpoint included, which authenticates inside its own routes).
   app.use("/v1/*", federate());
+  app.use("/mcp", federate());
+  app.use("/mcp/*", federate());
 
   app.route("/", metaRoutes);
   app.route("/", keysRoutes);

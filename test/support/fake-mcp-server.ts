@@ -8,6 +8,8 @@
  * Served by the outbound stand-in at http://mcp.upstream.test/<variant>:
  *   /names    tools whose names exercise sanitising, the 64-character cut and collisions
  *   /pinned   `greet` (its description is the mutable part), `mutate`, `fail`, `whoami`
+ *   /future   answers initialize with a protocol version no client knows (hand-written)
+ *   /stray    legacy SSE whose endpoint event points at another origin (hand-written)
  *   /control  POST {"greetDescription"?, "down"?} changes the script; {"reset":true} restores it
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -79,6 +81,14 @@ export async function fakeMcpServer(request: Request): Promise<Response> {
     return Response.json(script);
   }
   if (script.down) return new Response("service unavailable", { status: 503 });
+  if (variant === "future") {
+    const message = (await request.json()) as { id: number };
+    return Response.json({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: "2099-01-01", capabilities: {}, serverInfo: { name: "future", version: "9" } } });
+  }
+  if (variant === "stray") {
+    if (request.method !== "GET") return new Response("method not allowed", { status: 405 });
+    return new Response("event: endpoint\ndata: http://elsewhere.test/message?session=1\n\n", { headers: { "content-type": "text/event-stream" } });
+  }
   if (variant !== "names" && variant !== "pinned") return new Response("not found", { status: 404 });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   await serverFor(variant).connect(transport);

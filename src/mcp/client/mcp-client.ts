@@ -8,9 +8,11 @@
  * the Worker, and a federating gateway needs four methods. Every operation is bounded by the
  * server's timeout and the caller's signal, and every URL passes the SSRF guard.
  *
- * A Streamable HTTP session id is kept per isolate and reused; when the server no longer knows
- * it (404 per the spec, 400 from servers that answer that way, such as after a restart) the
- * client initializes again once and repeats the operation, which the server never processed.
+ * After one initialize, a Streamable HTTP server's session id (if it issued one) and protocol
+ * version are kept per isolate and reused, so a call is one round trip; when the server no
+ * longer knows the session (404 per the spec, 400 from servers that answer that way, such as
+ * after a restart) the client initializes again once and repeats the operation, which the server
+ * never processed.
  */
 import { McpClientError, resultOf, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "./json-rpc.ts";
 import { LegacySseTransport } from "./legacy-sse.ts";
@@ -60,6 +62,8 @@ interface Transport {
 /** What an isolate remembers about a server between requests: plain values, never I/O objects. */
 interface Remembered {
   kind?: TransportKind;
+  /** initialize succeeded (a stateless server issues no session id, and needs no second one). */
+  initialized?: boolean;
   sessionId?: string;
   protocolVersion?: string;
 }
@@ -144,11 +148,16 @@ export class McpClient {
     };
     if (known.kind === "sse") return this.#legacy(options, (transport) => markSettled(run(transport)));
 
-    const reuse = known.sessionId !== undefined;
+    const reuse = known.initialized === true;
+    let initializing = false;
     try {
       const transport = new StreamableHttpTransport(options, known);
-      if (!reuse) await this.#initialize(transport);
-      remembered.set(key, { kind: "streamable-http", ...sessionOf(transport) });
+      if (!reuse) {
+        initializing = true;
+        await this.#initialize(transport);
+        initializing = false;
+      }
+      remembered.set(key, { kind: "streamable-http", initialized: true, ...sessionOf(transport) });
       return await markSettled(run(transport));
     } catch (error) {
       if (!(error instanceof McpClientError) || error.kind !== "http" || error.code === undefined) throw error;
@@ -157,10 +166,11 @@ export class McpClient {
         remembered.delete(key);
         const transport = new StreamableHttpTransport(options);
         await this.#initialize(transport);
-        remembered.set(key, { kind: "streamable-http", ...sessionOf(transport) });
+        remembered.set(key, { kind: "streamable-http", initialized: true, ...sessionOf(transport) });
         return await markSettled(run(transport));
       }
-      if (!reuse && LEGACY_FALLBACK_STATUSES.has(error.code)) {
+      // Only a refused initialize says "not a Streamable HTTP server"; a later 4xx is an answer.
+      if (initializing && LEGACY_FALLBACK_STATUSES.has(error.code)) {
         settled = false;
         const result = await this.#legacy(options, (transport) => markSettled(run(transport)));
         remembered.set(key, { kind: "sse" });

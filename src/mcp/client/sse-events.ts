@@ -3,6 +3,13 @@
  * both MCP HTTP transports use): yields one event per blank-line-terminated block, joining
  * multi-line `data:` fields with "\n" and ignoring comments and unknown fields.
  */
+import { McpClientError } from "./json-rpc.ts";
+
+/**
+ * The most one event (or a JSON answer) may hold: the reference client's 10 MiB body cap, so a
+ * hostile or broken server cannot make the isolate buffer without end (128 MB of memory).
+ */
+export const MAX_MESSAGE_CHARS = 10 * 1024 * 1024;
 
 export interface SseEvent {
   /** `message` unless the block named another event type. */
@@ -29,6 +36,9 @@ export async function* readSseEvents(body: ReadableStream<Uint8Array>): AsyncGen
       const { value, done } = await reader.read();
       if (done) return;
       buffer += value;
+      if (buffer.length + data.reduce((sum, line) => sum + line.length, 0) > MAX_MESSAGE_CHARS) {
+        throw new McpClientError("protocol", `an event of the stream is larger than ${MAX_MESSAGE_CHARS} characters`);
+      }
       let newline: number;
       while ((newline = buffer.search(/\r\n|\r|\n/)) !== -1) {
         const line = buffer.slice(0, newline);

@@ -7,7 +7,7 @@
  */
 import { isResponseTo, McpClientError, notificationMethod, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "./json-rpc.ts";
 import { classifyFetchError, type OutboundFetch } from "./outbound-fetch.ts";
-import { readSseEvents } from "./sse-events.ts";
+import { MAX_MESSAGE_CHARS, readSseEvents } from "./sse-events.ts";
 
 export interface TransportOptions {
   url: URL;
@@ -56,7 +56,7 @@ export class StreamableHttpTransport {
         throw new McpClientError("protocol", `the event stream for '${message.method}' ended without its response`);
       }
       if (type.startsWith("application/json")) {
-        const body = parseJson(await response.text());
+        const body = parseJson(await boundedText(response));
         for (const item of Array.isArray(body) ? body : [body]) {
           const method = notificationMethod(item);
           if (method !== undefined) this.#options.onNotification(method);
@@ -103,6 +103,22 @@ export class StreamableHttpTransport {
 export async function httpError(response: Response, what: string): Promise<McpClientError> {
   const text = (await response.text().catch(() => "")).slice(0, ERROR_TEXT_CHARS);
   return new McpClientError("http", `${what} answered HTTP ${response.status}${text === "" ? "" : `: ${text}`}`, response.status);
+}
+
+/** The body as text, refusing one over MAX_MESSAGE_CHARS before it is all in memory. */
+async function boundedText(response: Response): Promise<string> {
+  if (response.body === null) return "";
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return text;
+    text += value;
+    if (text.length > MAX_MESSAGE_CHARS) {
+      await reader.cancel();
+      throw new McpClientError("protocol", `the answer is larger than ${MAX_MESSAGE_CHARS} characters`);
+    }
+  }
 }
 
 /** Parses one message, or raises a protocol error quoting its start. */

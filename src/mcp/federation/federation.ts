@@ -13,16 +13,16 @@
 import { loadConfig } from "../../config/config.ts";
 import { CHECK_TIMEOUT_MS } from "../../registry/availability.ts";
 import { registry } from "../../registry/registry.ts";
-import type { AvailabilityCheck } from "../../registry/types.ts";
-import { forgetSession, McpClient, type RemoteTool, type TransportKind } from "../client/mcp-client.ts";
+import { forgetSession, McpClient } from "../client/mcp-client.ts";
 import { modelSchema, validatorFor } from "./json-schema-validator.ts";
 import { auditPinEvents, type PinEvent } from "./pin-audit.ts";
-import { comparePins, readPins, writePins, type ServerPins } from "./pins.ts";
+import { comparePins, readPins, writePins } from "./pins.ts";
+import { planRegistration } from "./plan-registration.ts";
 import { remoteToolName, remoteToolset } from "./remote-tool-name.ts";
 import { remoteToolSpec } from "./remote-tool.ts";
-import { selectTools } from "./select-tools.ts";
+import { blockedReason, pinStatus, statusOf, type PinStatus, type ServerState, type ServerStatus } from "./server-state.ts";
 import type { McpServerConfig } from "./server-config.ts";
-import { loadServers, type ConfiguredServer } from "./server-store.ts";
+import { loadServers, sortServers, type ConfiguredServer } from "./server-store.ts";
 import { readToolList, writeToolList, type CachedToolList } from "./tool-list-cache.ts";
 
 /** How often an isolate re-reads server configurations (and pins) from KV. */
@@ -31,58 +31,19 @@ export const CONFIG_RELOAD_MS = 30_000;
 export const LIST_RETRY_MS = 30_000;
 /** A fetch of a stale list on a request's path waits at most this long (a refresh may take the full timeout). */
 const LIST_ON_REQUEST_TIMEOUT_MS = 5_000;
-
-/** One registered (or refused) remote tool, for the server's status. */
-export interface RemoteToolStatus {
-  name: string;
-  remoteName: string;
-  pin: PinStatus;
-  /** Why the tool's schema is not validated locally, when it is not. */
-  schemaNote?: string;
-}
-
-export interface PinStatus {
-  status: "pinned" | "changed" | "blocked";
-  pinnedSha256: string;
-  currentSha256?: string;
-  changedAt?: number;
-}
-
-export interface ServerStatus {
-  name: string;
-  source: ConfiguredServer["source"];
-  config: McpServerConfig;
-  toolset: string;
-  transport: TransportKind | null;
-  listFetchedAt: number | null;
-  tools: RemoteToolStatus[];
-  /** Tools that were not registered and why (collisions, invalid names). */
-  problems: string[];
-  lastError: { at: number; message: string } | null;
-}
-
-interface ServerState {
-  config: McpServerConfig;
-  source: ConfiguredServer["source"];
-  configJson: string;
-  list: CachedToolList | undefined;
-  /** Registry name → remote name, of the tools this server registered. */
-  registered: Map<string, string>;
-  schemaNotes: Map<string, string>;
-  problems: string[];
-  pins: ServerPins;
-  lastError: { at: number; message: string } | undefined;
-  lastAttemptAt: number;
-  /** A list_changed arrived: fetch the list again on the next sync. */
-  stale: boolean;
-  check: AvailabilityCheck;
-}
+/** KV's propagation bound: how long this isolate trusts its own writes over what `list` returns. */
+const OWN_WRITE_TRUST_MS = 60_000;
 
 export class Federation {
   readonly #servers = new Map<string, ServerState>();
   readonly #now: () => number;
   #configLoadedAt = Number.NEGATIVE_INFINITY;
   #syncing: Promise<void> | undefined;
+  /**
+   * Servers this isolate just wrote (a config) or deleted (null). KV's `list` may lag a write
+   * by up to a minute, so until then this isolate's own change wins over what `list` says.
+   */
+  readonly #ownWrites = new Map<string, { config: McpServerConfig | null; until: number }>();
 
   constructor(now: () => number = () => Date.now()) {
     this.#now = now;
@@ -97,8 +58,12 @@ export class Federation {
     await this.#syncing;
   }
 
-  /** Re-reads configurations now and syncs (after an admin changed one). */
-  async reload(env: Env): Promise<void> {
+  /**
+   * Re-reads configurations now and syncs, after an admin wrote (`config`) or deleted (`null`)
+   * the server `name` through this isolate.
+   */
+  async reload(env: Env, change?: { name: string; config: McpServerConfig | null }): Promise<void> {
+    if (change !== undefined) this.#ownWrites.set(change.name, { config: change.config, until: this.#now() + OWN_WRITE_TRUST_MS });
     await this.#syncing?.catch(() => undefined);
     await this.#sync(env, true);
   }
@@ -111,21 +76,21 @@ export class Federation {
     await this.reload(env);
     const state = this.#servers.get(name);
     if (state === undefined) return undefined;
-    if (!state.config.enabled) return { status: this.#statusOf(state), error: `MCP server '${name}' is disabled` };
+    if (!state.config.enabled) return { status: statusOf(state), error: `MCP server '${name}' is disabled` };
     const error = await this.#fetchList(env, state, state.config.timeout_ms);
-    return { status: this.#statusOf(state), ...(error === undefined ? {} : { error }) };
+    return { status: statusOf(state), ...(error === undefined ? {} : { error }) };
   }
 
   /** Every configured server's status, after a sync. */
   async statuses(env: Env): Promise<ServerStatus[]> {
     await this.ensure(env);
-    return [...this.#servers.values()].map((state) => this.#statusOf(state));
+    return [...this.#servers.values()].map((state) => statusOf(state));
   }
 
   async status(env: Env, name: string): Promise<ServerStatus | undefined> {
     await this.ensure(env);
     const state = this.#servers.get(name);
-    return state === undefined ? undefined : this.#statusOf(state);
+    return state === undefined ? undefined : statusOf(state);
   }
 
   /** The pin status of a registered remote tool, or undefined for tools that are not remote. */
@@ -185,7 +150,7 @@ export class Federation {
     for (const state of this.#servers.values()) {
       if (!state.config.enabled) continue;
       if (state.stale) return true;
-      const old = state.list === undefined || state.stale || now - state.list.fetchedAt >= ttlMs;
+      const old = state.list === undefined || now - state.list.fetchedAt >= ttlMs;
       if (old && now - state.lastAttemptAt >= LIST_RETRY_MS) return true;
     }
     return false;
@@ -221,7 +186,7 @@ export class Federation {
 
   /** Reads the configurations and pins, and drops, adds or resets servers to match. */
   async #loadConfigs(env: Env): Promise<void> {
-    const servers = await loadServers(env);
+    const servers = this.#withOwnWrites(await loadServers(env));
     this.#configLoadedAt = this.#now();
     const seen = new Set<string>();
     for (const { config, source } of servers) {
@@ -251,6 +216,22 @@ export class Federation {
       forgetSession(state.config);
       this.#servers.delete(name);
     }
+  }
+
+  #withOwnWrites(servers: ConfiguredServer[]): ConfiguredServer[] {
+    const now = this.#now();
+    let result = servers;
+    for (const [name, write] of this.#ownWrites) {
+      if (now >= write.until) {
+        this.#ownWrites.delete(name);
+        continue;
+      }
+      // Servers from the MCP_SERVERS var are never written through the API.
+      if (result.some((s) => s.config.name === name && s.source === "config")) continue;
+      result = result.filter((s) => s.config.name !== name);
+      if (write.config !== null) result.push({ config: write.config, source: "api" });
+    }
+    return sortServers(result);
   }
 
   #newState(config: McpServerConfig, source: ConfiguredServer["source"], configJson: string): ServerState {
@@ -321,29 +302,13 @@ export class Federation {
     state.list = list;
 
     const toolset = remoteToolset(config.name);
-    const problems: string[] = [];
-    const byName = new Map<string, RemoteTool[]>();
-    for (const tool of selectTools(list.tools, config.include, config.exclude)) {
-      const name = remoteToolName(config.name, tool.name);
-      byName.set(name, [...(byName.get(name) ?? []), tool]);
-    }
-    const wanted = new Map<string, RemoteTool>();
-    for (const [name, tools] of byName) {
-      const [only, ...others] = tools;
-      if (only !== undefined && others.length === 0) wanted.set(name, only);
-      else problems.push(`tools ${tools.map((t) => `'${t.name}'`).join(", ")} all become '${name}'; none of them is registered (fail closed)`);
-    }
+    const { wanted, problems } = planRegistration(config, list.tools, (name) => registry.get(name)?.toolset);
     for (const name of state.registered.keys()) {
       if (!wanted.has(name) && registry.get(name)?.toolset === toolset) registry.deregister(name);
     }
     const registered = new Map<string, string>();
     const schemaNotes = new Map<string, string>();
     for (const [name, tool] of wanted) {
-      const owner = registry.get(name)?.toolset;
-      if (owner !== undefined && owner !== toolset) {
-        problems.push(`'${tool.name}' would be '${name}', which ${owner.startsWith("mcp-") ? `MCP server '${owner.slice(4)}'` : `built-in toolset '${owner}'`} already has; not registered`);
-        continue;
-      }
       const validator = validatorFor(tool.inputSchema);
       if (validator.unsupported !== undefined) schemaNotes.set(name, `arguments are checked by the server only: ${validator.unsupported}`);
       const outcome = registry.register(
@@ -393,38 +358,6 @@ export class Federation {
     state.list = undefined;
   }
 
-  #statusOf(state: ServerState): ServerStatus {
-    return {
-      name: state.config.name,
-      source: state.source,
-      config: state.config,
-      toolset: remoteToolset(state.config.name),
-      transport: state.list?.transport ?? null,
-      listFetchedAt: state.list?.fetchedAt ?? null,
-      tools: [...state.registered].map(([name, remoteName]) => ({
-        name,
-        remoteName,
-        pin: pinStatus(state, remoteName),
-        ...(state.schemaNotes.has(name) ? { schemaNote: state.schemaNotes.get(name) } : {}),
-      })),
-      problems: state.problems,
-      lastError: state.lastError ?? null,
-    };
-  }
-}
-
-function pinStatus(state: ServerState, remoteName: string): PinStatus {
-  const pin = state.pins[remoteName];
-  if (pin === undefined) return { status: "pinned", pinnedSha256: "" };
-  if (pin.changed === undefined) return { status: "pinned", pinnedSha256: pin.sha256 };
-  return { status: state.config.pin === "block" ? "blocked" : "changed", pinnedSha256: pin.sha256, currentSha256: pin.changed.sha256, changedAt: pin.changed.seenAt };
-}
-
-function blockedReason(state: ServerState, remoteName: string): string | undefined {
-  if (state.config.pin !== "block") return undefined;
-  const pin = state.pins[remoteName];
-  if (pin?.changed === undefined) return undefined;
-  return `its definition on MCP server '${state.config.name}' changed since it was pinned (sha256 ${pin.sha256.slice(0, 12)}… → ${pin.changed.sha256.slice(0, 12)}…); an admin must review and accept it (POST /v1/mcp-servers/${state.config.name}/tools/${encodeURIComponent(remoteName)}/accept)`;
 }
 
 /** The isolate's federation state. */

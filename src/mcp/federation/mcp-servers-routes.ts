@@ -96,7 +96,7 @@ mcpServersRoutes
     if (taken) return failureResponse(c, { kind: "conflict", message: `An MCP server named '${config.name}' already exists; PUT /v1/mcp-servers/${config.name} replaces it.` }) as never;
     const now = Date.now();
     await writeStored(c.env.KV, { config, createdAt: now, updatedAt: now });
-    await federation.reload(c.env);
+    await federation.reload(c.env, { name: config.name, config });
     return c.json(toWireStatus(await mustStatus(c.env, config.name)), 201);
   })
   .openapi(getServer, async (c) => {
@@ -114,7 +114,7 @@ mcpServersRoutes
     const refused = refusedUrl(config, c.env);
     if (refused !== undefined) return failureResponse(c, { kind: "invalid_request", issues: [{ path: "url", message: refused }] }) as never;
     await writeStored(c.env.KV, { config, createdAt: stored.createdAt, updatedAt: Date.now() });
-    await federation.reload(c.env);
+    await federation.reload(c.env, { name, config });
     return c.json(toWireStatus(await mustStatus(c.env, name)), 200);
   })
   .openapi(deleteServer, async (c) => {
@@ -124,7 +124,7 @@ mcpServersRoutes
     if (stored === null) return failureResponse(c, { kind: "unknown_mcp_server", name }) as never;
     await Promise.all([deleteStored(c.env.KV, name), deleteToolList(c.env.KV, name), deletePins(c.env.KV, name)]);
     forgetSession(stored.config);
-    await federation.reload(c.env);
+    await federation.reload(c.env, { name, config: null });
     return c.body(null, 204);
   })
   .openapi(refreshServer, async (c) => {

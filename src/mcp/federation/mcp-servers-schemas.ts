@@ -1,7 +1,7 @@
 /** Wire shapes of the MCP servers API, and the mapping from federation status to them. */
 import { z } from "@hono/zod-openapi";
 import { McpServerConfigSchema } from "./server-config.ts";
-import type { PinStatus, ServerStatus } from "./federation.ts";
+import type { PinStatus, ServerStatus } from "./server-state.ts";
 
 export const McpServerBody = McpServerConfigSchema.openapi("McpServerConfig", {
   example: { name: "github", url: "https://api.githubcopilot.com/mcp/", headers: { Authorization: { secret: "GITHUB_MCP_TOKEN" } }, exclude: ["delete_*"], pin: "block" },

@@ -30,7 +30,12 @@ export async function loadServers(env: Env): Promise<ConfiguredServer[]> {
     for (const record of stored) if (record !== null && !names.has(record.config.name)) fromKv.push({ config: record.config, source: "api" });
     cursor = page.list_complete ? undefined : page.cursor;
   } while (cursor !== undefined);
-  return [...fromVar, ...fromKv].sort((a, b) => (a.config.name < b.config.name ? -1 : a.config.name > b.config.name ? 1 : 0));
+  return sortServers([...fromVar, ...fromKv]);
+}
+
+/** Sorted by name (code-unit order), as every listing of servers is. */
+export function sortServers(servers: ConfiguredServer[]): ConfiguredServer[] {
+  return servers.sort((a, b) => (a.config.name < b.config.name ? -1 : a.config.name > b.config.name ? 1 : 0));
 }
 
 /** One API-configured server's record; a record that no longer validates is skipped, loudly. */

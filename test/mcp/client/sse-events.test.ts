@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readSseEvents } from "../../../src/mcp/client/sse-events.ts";
+import { MAX_MESSAGE_CHARS, readSseEvents } from "../../../src/mcp/client/sse-events.ts";
 
 /** A body delivered in the given chunks, as a network would split it. */
 function body(...chunks: string[]): ReadableStream<Uint8Array> {
@@ -33,6 +33,11 @@ describe("readSseEvents", () => {
 
   it("yields an event with empty data (a priming event) and drops a block without data", async () => {
     expect(await all(body("id: 1\ndata:\n\nevent: nothing\n\n"))).toEqual([{ event: "message", data: "", id: "1" }]);
+  });
+
+  it("refuses an event larger than the 10 MiB cap instead of buffering it", async () => {
+    const chunk = `data: ${"x".repeat(1024 * 1024)}`;
+    await expect(all(body(...Array.from({ length: MAX_MESSAGE_CHARS / chunk.length + 2 }, () => chunk)))).rejects.toThrow("larger than");
   });
 
   it("stops reading when the consumer leaves the loop early", async () => {

@@ -1,0 +1,94 @@
+/**
+ * One configured server as an isolate holds it, and what the API shows of it: registered tools,
+ * their pins, the tools refused and why, the last error.
+ */
+import type { AvailabilityCheck } from "../../registry/types.ts";
+import type { TransportKind } from "../client/mcp-client.ts";
+import type { ServerPins } from "./pins.ts";
+import { remoteToolset } from "./remote-tool-name.ts";
+import type { McpServerConfig } from "./server-config.ts";
+import type { ConfiguredServer } from "./server-store.ts";
+import type { CachedToolList } from "./tool-list-cache.ts";
+
+/** One registered (or refused) remote tool, for the server's status. */
+export interface RemoteToolStatus {
+  name: string;
+  remoteName: string;
+  pin: PinStatus;
+  /** Why the tool's schema is not validated locally, when it is not. */
+  schemaNote?: string;
+}
+
+export interface PinStatus {
+  status: "pinned" | "changed" | "blocked";
+  pinnedSha256: string;
+  currentSha256?: string;
+  changedAt?: number;
+}
+
+export interface ServerStatus {
+  name: string;
+  source: ConfiguredServer["source"];
+  config: McpServerConfig;
+  toolset: string;
+  transport: TransportKind | null;
+  listFetchedAt: number | null;
+  tools: RemoteToolStatus[];
+  /** Tools that were not registered and why (collisions, invalid names). */
+  problems: string[];
+  lastError: { at: number; message: string } | null;
+}
+
+/** What an isolate holds about one configured server. */
+export interface ServerState {
+  config: McpServerConfig;
+  source: ConfiguredServer["source"];
+  configJson: string;
+  list: CachedToolList | undefined;
+  /** Registry name → remote name, of the tools this server registered. */
+  registered: Map<string, string>;
+  schemaNotes: Map<string, string>;
+  problems: string[];
+  pins: ServerPins;
+  lastError: { at: number; message: string } | undefined;
+  lastAttemptAt: number;
+  /** A list_changed arrived: fetch the list again on the next sync. */
+  stale: boolean;
+  check: AvailabilityCheck;
+}
+
+/** What the API shows of a server. */
+export function statusOf(state: ServerState): ServerStatus {
+  return {
+    name: state.config.name,
+    source: state.source,
+    config: state.config,
+    toolset: remoteToolset(state.config.name),
+    transport: state.list?.transport ?? null,
+    listFetchedAt: state.list?.fetchedAt ?? null,
+    tools: [...state.registered].map(([name, remoteName]) => ({
+      name,
+      remoteName,
+      pin: pinStatus(state, remoteName),
+      ...(state.schemaNotes.has(name) ? { schemaNote: state.schemaNotes.get(name) } : {}),
+    })),
+    problems: state.problems,
+    lastError: state.lastError ?? null,
+  };
+}
+
+/** A tool's pin as the API shows it. */
+export function pinStatus(state: ServerState, remoteName: string): PinStatus {
+  const pin = state.pins[remoteName];
+  if (pin === undefined) return { status: "pinned", pinnedSha256: "" };
+  if (pin.changed === undefined) return { status: "pinned", pinnedSha256: pin.sha256 };
+  return { status: state.config.pin === "block" ? "blocked" : "changed", pinnedSha256: pin.sha256, currentSha256: pin.changed.sha256, changedAt: pin.changed.seenAt };
+}
+
+/** Why a tool is blocked, or undefined: only servers with `pin: "block"` block changed tools. */
+export function blockedReason(state: ServerState, remoteName: string): string | undefined {
+  if (state.config.pin !== "block") return undefined;
+  const pin = state.pins[remoteName];
+  if (pin?.changed === undefined) return undefined;
+  return `its definition on MCP server '${state.config.name}' changed since it was pinned (sha256 ${pin.sha256.slice(0, 12)}… → ${pin.changed.sha256.slice(0, 12)}…); an admin must review and accept it (POST /v1/mcp-servers/${state.config.name}/tools/${encodeURIComponent(remoteName)}/accept)`;
+}
