@@ -51,6 +51,9 @@ export async function approvalGate(entry: ToolEntry, args: Record<string, unknow
       arguments: args,
       requestedBy: context.keyId ?? UNKNOWN_REQUESTER,
       ttlMs: config.approval.ttlSeconds * 1000,
+      origin: context.origin,
+      notify: config.approval.notify,
+      outboundAllow: config.outboundAllow,
     });
     return answer.kind === "granted" ? RUN : verdictOf(answer.approval, context);
   } catch (error) {
