@@ -141,10 +141,11 @@ describe("restarts", () => {
 
   it("never runs a call twice: a run cut short by a restart is recorded as interrupted", async () => {
     const id = await ask("aps-r2", "c1", "aps-cut", 900, { delayMs: 1_000 });
-    const deciding = decideApprovalInSession(env, "aps-r2", { id, decision: "approve", scope: "once", decidedBy: approver }).catch((error: unknown) => error);
+    const deciding = decideApprovalInSession(env, "aps-r2", { id, decision: "approve", scope: "once", decidedBy: approver });
     while (runs.get("aps-cut") === undefined) await sleep(10);
     await abortAllDurableObjects();
-    await deciding;
+    // The approver is answered with what the restarted object recorded, not a bare error.
+    expect(await deciding).toMatchObject({ ok: true, approval: { status: "approved", result: { errorCode: "EXECUTION_FAILED" } } });
 
     const after = await getApprovalInSession(env, "aps-r2", id);
     expect(after).toMatchObject({ status: "approved", result: { status: "error", errorCode: "EXECUTION_FAILED" } });
