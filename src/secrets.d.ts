@@ -10,6 +10,8 @@ interface ToolgateSecrets {
   HOOK_GENERIC_SECRET?: string;
   /** Where the generic hook POSTs its results (optional; checked by the outbound URL guard). */
   HOOK_GENERIC_CALLBACK_URL?: string;
+  /** HMAC-SHA256 key of approval notifications (src/approvals/approval-notify.ts); needed when APPROVAL_NOTIFY_URL is set. */
+  APPROVAL_NOTIFY_SECRET?: string;
 }
 
 interface Env extends ToolgateSecrets {}

@@ -51,12 +51,21 @@ export async function decideApproval(env: Env, input: DecideInput): Promise<Deci
 export async function decideApprovalInSession(env: Env, sessionId: string, input: DecideInput): Promise<DecideResult> {
   if (input.decidedBy.role === "agent") return { ok: false, kind: "forbidden" };
   const reason = input.reason?.trim();
-  return sessionStub(env, sessionId).decide({
-    id: input.id,
-    sessionId,
-    decision: input.decision,
-    scope: input.scope,
-    reason: reason === undefined || reason === "" ? undefined : reason,
-    decidedBy: input.decidedBy.keyId,
-  });
+  try {
+    return await sessionStub(env, sessionId).decide({
+      id: input.id,
+      sessionId,
+      decision: input.decision,
+      scope: input.scope,
+      reason: reason === undefined || reason === "" ? undefined : reason,
+      decidedBy: input.decidedBy.keyId,
+    });
+  } catch (error) {
+    // The object restarted while deciding (a run cut short): if this decision was stored, answer
+    // with what the restarted object recorded rather than an error the approver cannot act on.
+    // A new stub: one that saw its object break stays broken.
+    const current = await sessionStub(env, sessionId).get(input.id, sessionId);
+    if (current !== undefined && current.status !== "pending" && current.decidedBy === input.decidedBy.keyId) return { ok: true, approval: current };
+    throw error;
+  }
 }

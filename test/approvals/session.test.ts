@@ -6,6 +6,7 @@
 import { abortAllDurableObjects, env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { notificationSignature, SIGNATURE_HEADER } from "../../src/approvals/approval-notify.ts";
 import { decideApprovalInSession, getApprovalInSession } from "../../src/approvals/approvals.ts";
 import { canonicalJson, sha256Hex } from "../../src/audit/canonical-json.ts";
 import type { Principal } from "../../src/auth/principal.ts";
@@ -140,10 +141,11 @@ describe("restarts", () => {
 
   it("never runs a call twice: a run cut short by a restart is recorded as interrupted", async () => {
     const id = await ask("aps-r2", "c1", "aps-cut", 900, { delayMs: 1_000 });
-    const deciding = decideApprovalInSession(env, "aps-r2", { id, decision: "approve", scope: "once", decidedBy: approver }).catch((error: unknown) => error);
+    const deciding = decideApprovalInSession(env, "aps-r2", { id, decision: "approve", scope: "once", decidedBy: approver });
     while (runs.get("aps-cut") === undefined) await sleep(10);
     await abortAllDurableObjects();
-    await deciding;
+    // The approver is answered with what the restarted object recorded, not a bare error.
+    expect(await deciding).toMatchObject({ ok: true, approval: { status: "approved", result: { errorCode: "EXECUTION_FAILED" } } });
 
     const after = await getApprovalInSession(env, "aps-r2", id);
     expect(after).toMatchObject({ status: "approved", result: { status: "error", errorCode: "EXECUTION_FAILED" } });
@@ -153,5 +155,32 @@ describe("restarts", () => {
     expect(again).toMatchObject({ status: "error", errorCode: "EXECUTION_FAILED" });
     expect(await getApprovalInSession(env, "aps-r2", id)).toMatchObject({ result: { errorCode: "EXECUTION_FAILED" } });
     expect(runs.get("aps-cut")).toBe(1);
+  });
+});
+
+describe("the notification", () => {
+  it("POSTs a signed approval.requested to the configured URL when an approval is asked for, once", async () => {
+    const secret = "aps-notify-secret-0123456789";
+    const notify = { url: "http://upstream.test/inbox/aps-n1", secret };
+    const ctx = (callId: string) => ({ ...context("aps-n1", callId), origin: "https://gate.example", config: { ...loadConfig(env), approval: { requiredFor: [], ttlSeconds: 900, notify } } });
+    const held = await dispatchCall(TOOL, { note: "aps-notify", apiToken: "sk-live-1" }, ctx("c1"));
+    await dispatchCall(TOOL, { note: "aps-notify", apiToken: "sk-live-1" }, ctx("c1"));
+
+    let received: { headers: Record<string, string>; body: string }[] = [];
+    for (let i = 0; i < 100 && received.length === 0; i++) {
+      await sleep(20);
+      received = (await (await fetch("http://upstream.test/inbox/aps-n1")).json()) as typeof received;
+    }
+    await sleep(100);
+    received = (await (await fetch("http://upstream.test/inbox/aps-n1")).json()) as typeof received;
+    expect(received).toHaveLength(1);
+    const [message] = received;
+    const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(message?.headers[SIGNATURE_HEADER] ?? "") ?? [];
+    expect(v1).toBe(await notificationSignature(secret, Number(t), message?.body ?? ""));
+    expect(JSON.parse(message?.body ?? "{}")).toMatchObject({
+      type: "approval.requested",
+      page_url: `https://gate.example/approvals/${held.approval?.id}`,
+      approval: { id: held.approval?.id, tool: TOOL, status: "pending", arguments: { note: "aps-notify", apiToken: "[REDACTED]" } },
+    });
   });
 });

@@ -17,11 +17,13 @@ import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, TEST_HOOK_SECRET } from "./test
  *                                TEST_HOOK_SECRET, else 401
  *   /hook-callback/flaky         503 the first time a delivery (X-Toolgate-Delivery) calls
  *                                back, then as /hook-callback/ok
+ *   POST /inbox/<name>           keeps the request's headers and body; GET /inbox/<name> lists them
  *
  * MCP federation: 127.0.0.1 on the server-everything ports passes through to the real server
  * (everything-server.ts); http://everything.control.test/{stop,start}/<port> stops or restarts
  * it; http://mcp.upstream.test/... is the scripted server of fake-mcp-server.ts.
  */
+const inboxes = new Map<string, { headers: Record<string, string>; body: string }[]>();
 
 export async function upstream(request: Request): Promise<Response> {
   const url = new URL(request.url);
@@ -32,6 +34,14 @@ export async function upstream(request: Request): Promise<Response> {
   if (url.hostname !== "upstream.test") return new Response(`no route to ${url.hostname} from tests`, { status: 502 });
   if (url.pathname === "/ok") return Response.json({ ok: true, method: request.method });
   if (url.pathname.startsWith("/hook-callback/")) return hookCallback(request, url.pathname.slice("/hook-callback/".length));
+  const inbox = /^\/inbox\/([\w-]+)$/.exec(url.pathname)?.[1];
+  if (inbox !== undefined) {
+    const kept = inboxes.get(inbox) ?? [];
+    inboxes.set(inbox, kept);
+    if (request.method === "GET") return Response.json(kept);
+    kept.push({ headers: Object.fromEntries(request.headers), body: await request.text() });
+    return new Response(null, { status: 204 });
+  }
   const status = /^\/status\/(\d{3})$/.exec(url.pathname)?.[1];
   if (status !== undefined) {
     const retryAfter = url.searchParams.get("retry_after");
