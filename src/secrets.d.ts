@@ -5,6 +5,8 @@ interface ToolgateSecrets {
   ADMIN_TOKEN?: string;
   /** Used by the github_repo tool; unset, the tool is hidden. */
   GITHUB_TOKEN?: string;
+  /** HMAC-SHA256 key of approval notifications (src/approvals/approval-notify.ts); needed when APPROVAL_NOTIFY_URL is set. */
+  APPROVAL_NOTIFY_SECRET?: string;
 }
 
 interface Env extends ToolgateSecrets {}

@@ -13,7 +13,6 @@ import type { GatewayConfig } from "../config/config.ts";
 import type { CallContext } from "../dispatch/handle-function-call.ts";
 import type { ErrorCode, ToolFailure } from "../errors/tool-failure.ts";
 import type { ToolEntry } from "../registry/types.ts";
-import { needsApproval } from "./approval-policy.ts";
 import { approvalPageUrl, approvalPollPath } from "./approval-url.ts";
 import type { ApprovalView } from "./approval-view.ts";
 import { sessionStub } from "./session-stub.ts";
@@ -35,9 +34,11 @@ const RUN: GateVerdict = { kind: "run" };
 /** Key id recorded as the requester when a door does not name one. */
 export const UNKNOWN_REQUESTER = "unknown";
 
-/** Whether the call may run now, and if not, how it ends. */
+/**
+ * Whether a call of a tool that needs approval (`needsApproval`, which the pipeline checks first
+ * so ordinary calls skip this) may run now, and if not, how it ends.
+ */
 export async function approvalGate(entry: ToolEntry, args: Record<string, unknown>, context: CallContext, config: GatewayConfig): Promise<GateVerdict> {
-  if (!needsApproval(entry, config)) return RUN;
   if (context.approved !== undefined) {
     const bound = (await sha256Hex(canonicalJson(args))) === context.approved.bindingSha256;
     return bound ? RUN : { kind: "refuse", failure: { kind: "approval_unbound", name: entry.name, approvalId: context.approved.approvalId } };
@@ -51,6 +52,9 @@ export async function approvalGate(entry: ToolEntry, args: Record<string, unknow
       arguments: args,
       requestedBy: context.keyId ?? UNKNOWN_REQUESTER,
       ttlMs: config.approval.ttlSeconds * 1000,
+      origin: context.origin,
+      notify: config.approval.notify,
+      outboundAllow: config.outboundAllow,
     });
     return answer.kind === "granted" ? RUN : verdictOf(answer.approval, context);
   } catch (error) {

@@ -14,6 +14,8 @@ import { canonicalJson, sha256Hex } from "../audit/canonical-json.ts";
 import { redactSecrets } from "../audit/redact-secrets.ts";
 import { dispatchCall, outcomeOfFailure, type CallOutcome } from "../dispatch/handle-function-call.ts";
 import { recordApprovalAudit } from "./approval-audit.ts";
+import { notifyApprovalRequested } from "./approval-notify.ts";
+import { approvalPageUrl } from "./approval-url.ts";
 import { writeApprovalIndex } from "./approval-index.ts";
 import { pendingRow, toApprovalView, type ApprovalRow } from "./approval-row.ts";
 import { ChangeWaiters } from "./change-waiters.ts";
@@ -31,6 +33,11 @@ export interface ApprovalRequest {
   arguments: Record<string, unknown>;
   requestedBy: string;
   ttlMs: number;
+  /** The origin the caller used, for the page URL in the notification. */
+  origin: string | undefined;
+  /** Where to notify a new approval (APPROVAL_NOTIFY_URL), and the guard's allow list. */
+  notify: { url: string; secret: string } | undefined;
+  outboundAllow: readonly string[];
 }
 
 /**
@@ -94,7 +101,9 @@ export class Session extends DurableObject<Env> implements SessionApi {
     this.ctx.storage.sql.exec(`INSERT INTO ${SESSION_APPROVALS_TABLE} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`, ...Object.values(row));
     await this.#scheduleAlarm();
     await Promise.all([this.#publish(row), this.#flushWrites()]);
-    return { kind: "pending", approval: toApprovalView(row) };
+    const approval = toApprovalView(row);
+    if (input.notify !== undefined) this.ctx.waitUntil(notifyApprovalRequested(input.notify, approval, approvalPageUrl(input.origin, row.id), input.outboundAllow));
+    return { kind: "pending", approval };
   }
 
   /** One approval of this session, or undefined (also for another session's id). */

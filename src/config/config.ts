@@ -5,6 +5,7 @@
  * requests re-check it (cached per env) and answer 500 MISCONFIGURED naming the key.
  */
 import { z } from "zod";
+import { checkOutboundUrl } from "../net/outbound-url.ts";
 
 const wholeNumber = (fallback: number, min: number, max: number) =>
   z
@@ -74,21 +75,19 @@ const ConfigSchema = z.object({
   /** Host or host:port globs that outbound fetches may reach although private (local development). */
   OUTBOUND_ALLOW: list(),
   /** Tools that need a person's approval before they run: comma-separated names and globs. */
-  APPROVAL_REQUIRED_FOR: z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      const patterns = (value ?? "").split(",").map((p) => p.trim()).filter((p) => p !== "");
-      const bad = patterns.find((p) => !/^[A-Za-z0-9_*?-]{1,64}$/.test(p));
-      if (bad !== undefined) {
-        ctx.addIssue({ code: "custom", message: `must be tool names or globs (letters, digits, '_', '-', '*', '?'), got ${JSON.stringify(bad)}` });
-        return z.NEVER;
-      }
-      return patterns;
-    }),
+  APPROVAL_REQUIRED_FOR: list().refine((patterns) => patterns.every((p) => /^[A-Za-z0-9_*?-]{1,64}$/.test(p)), {
+    message: "must be tool names or globs (letters, digits, '_', '-', '*', '?')",
+  }),
   /** How long a pending approval waits for a decision before it expires (a person must read it). */
   APPROVAL_TTL_SECONDS: wholeNumber(900, 10, 7 * 86_400),
+  /** Where a signed notification is POSTed when an approval is requested (optional). */
+  APPROVAL_NOTIFY_URL: z.string().optional(),
+  /** Secret (wrangler secret put): the HMAC key of those notifications. */
+  APPROVAL_NOTIFY_SECRET: z.string().optional(),
 });
+
+/** Shortest notification secret accepted: an HMAC key should be at least as long as its output's half. */
+const MIN_NOTIFY_SECRET_CHARS = 16;
 
 export interface RetryConfig {
   maxAttempts: number;
@@ -110,7 +109,7 @@ export interface GatewayConfig {
   auditRetentionDays: number;
   /** src/net/outbound-url.ts: private targets that are allowed anyway. */
   outboundAllow: readonly string[];
-  approval: { requiredFor: readonly string[]; ttlSeconds: number };
+  approval: { requiredFor: readonly string[]; ttlSeconds: number; notify?: { url: string; secret: string } };
 }
 
 export class ConfigError extends Error {
@@ -118,6 +117,17 @@ export class ConfigError extends Error {
 }
 
 const cache = new WeakMap<object, GatewayConfig>();
+
+/** The notification target, checked now so a private or malformed URL fails the deploy, not the first approval. */
+function notifyConfig(url: string | undefined, secret: string | undefined, allow: readonly string[]): { notify?: { url: string; secret: string } } {
+  if (url === undefined || url.trim() === "") return {};
+  const check = checkOutboundUrl(url.trim(), allow);
+  if (!check.ok) throw new ConfigError(`Invalid toolgate configuration (wrangler.toml [vars]): APPROVAL_NOTIFY_URL ${check.reason}`);
+  if (secret === undefined || secret.length < MIN_NOTIFY_SECRET_CHARS) {
+    throw new ConfigError(`Invalid toolgate configuration: APPROVAL_NOTIFY_URL is set, so the secret APPROVAL_NOTIFY_SECRET must be too, at least ${MIN_NOTIFY_SECRET_CHARS} characters (wrangler secret put APPROVAL_NOTIFY_SECRET)`);
+  }
+  return { notify: { url: check.url.href, secret } };
+}
 
 /** The validated configuration of this environment; throws ConfigError naming each bad key. */
 export function loadConfig(env: Env): GatewayConfig {
@@ -145,7 +155,7 @@ export function loadConfig(env: Env): GatewayConfig {
     rateLimit: { perMinute: v.RATE_LIMIT_PER_MINUTE, perToolPerMinute: v.RATE_LIMIT_PER_TOOL_PER_MINUTE },
     auditRetentionDays: v.AUDIT_RETENTION_DAYS,
     outboundAllow: v.OUTBOUND_ALLOW,
-    approval: { requiredFor: v.APPROVAL_REQUIRED_FOR, ttlSeconds: v.APPROVAL_TTL_SECONDS },
+    approval: { requiredFor: v.APPROVAL_REQUIRED_FOR, ttlSeconds: v.APPROVAL_TTL_SECONDS, ...notifyConfig(v.APPROVAL_NOTIFY_URL, v.APPROVAL_NOTIFY_SECRET, v.OUTBOUND_ALLOW) },
   };
   cache.set(env, config);
   return config;

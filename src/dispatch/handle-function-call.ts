@@ -7,6 +7,7 @@
  * (`error` is a string) and that carries the gateway envelope (errors/envelope.ts).
  */
 import { approvalGate, type ApprovedCall } from "../approvals/approval-gate.ts";
+import { needsApproval } from "../approvals/approval-policy.ts";
 import { toEnvelope, type ErrorEnvelope } from "../errors/envelope.ts";
 import type { ErrorCode, ToolFailure } from "../errors/tool-failure.ts";
 import { loadConfig, type GatewayConfig } from "../config/config.ts";
@@ -139,14 +140,31 @@ export async function dispatchCall(name: string, rawArguments: unknown, context:
     }
 
     const config = context.config ?? loadConfig(context.env);
-    // After the hooks, so an approval binds to the arguments the handler would really get.
-    const gate = await approvalGate(entry, args, context, config);
-    if (gate.kind === "refuse") return await observed(fail(gate.failure), args);
-    if (gate.kind === "stored") {
-      // The same tool call id again: the approved call's stored outcome, never a second run.
-      const { status, content, errorCode } = gate.result;
-      const replay: CallOutcome = { callId: context.callId, tool: name, toolset: entry.toolset, status, content, arguments: sentArgs, ...(policy === undefined ? {} : { policy }), ...(errorCode === undefined ? {} : { errorCode }), durationMs: Date.now() - started, attempts: 0, coercions, truncated: false, resultChars: content.length };
-      return await observed(replay, args);
+    // After the hooks, so an approval binds to the arguments the handler would really get. The
+    // synchronous check first: calls of ordinary tools pay no await for the approvals layer.
+    if (needsApproval(entry, config)) {
+      const gate = await approvalGate(entry, args, context, config);
+      if (gate.kind === "refuse") return await observed(fail(gate.failure), args);
+      if (gate.kind === "stored") {
+        // The same tool call id again: the approved call's stored outcome, never a second run.
+        const { status, content, errorCode } = gate.result;
+        const replay: CallOutcome = {
+          callId: context.callId,
+          tool: name,
+          toolset: entry.toolset,
+          status,
+          content,
+          arguments: sentArgs,
+          ...(policy === undefined ? {} : { policy }),
+          ...(errorCode === undefined ? {} : { errorCode }),
+          durationMs: Date.now() - started,
+          attempts: 0,
+          coercions,
+          truncated: false,
+          resultChars: content.length,
+        };
+        return await observed(replay, args);
+      }
     }
 
     const timeoutMs = entry.timeoutMs ?? config.defaultTimeoutMs;

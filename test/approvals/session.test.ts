@@ -6,6 +6,7 @@
 import { abortAllDurableObjects, env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { notificationSignature, SIGNATURE_HEADER } from "../../src/approvals/approval-notify.ts";
 import { decideApprovalInSession, getApprovalInSession } from "../../src/approvals/approvals.ts";
 import { canonicalJson, sha256Hex } from "../../src/audit/canonical-json.ts";
 import type { Principal } from "../../src/auth/principal.ts";
@@ -153,5 +154,32 @@ describe("restarts", () => {
     expect(again).toMatchObject({ status: "error", errorCode: "EXECUTION_FAILED" });
     expect(await getApprovalInSession(env, "aps-r2", id)).toMatchObject({ result: { errorCode: "EXECUTION_FAILED" } });
     expect(runs.get("aps-cut")).toBe(1);
+  });
+});
+
+describe("the notification", () => {
+  it("POSTs a signed approval.requested to the configured URL when an approval is asked for, once", async () => {
+    const secret = "aps-notify-secret-0123456789";
+    const notify = { url: "http://upstream.test/inbox/aps-n1", secret };
+    const ctx = (callId: string) => ({ ...context("aps-n1", callId), origin: "https://gate.example", config: { ...loadConfig(env), approval: { requiredFor: [], ttlSeconds: 900, notify } } });
+    const held = await dispatchCall(TOOL, { note: "aps-notify", apiToken: "sk-live-1" }, ctx("c1"));
+    await dispatchCall(TOOL, { note: "aps-notify", apiToken: "sk-live-1" }, ctx("c1"));
+
+    let received: { headers: Record<string, string>; body: string }[] = [];
+    for (let i = 0; i < 100 && received.length === 0; i++) {
+      await sleep(20);
+      received = (await (await fetch("http://upstream.test/inbox/aps-n1")).json()) as typeof received;
+    }
+    await sleep(100);
+    received = (await (await fetch("http://upstream.test/inbox/aps-n1")).json()) as typeof received;
+    expect(received).toHaveLength(1);
+    const [message] = received;
+    const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(message?.headers[SIGNATURE_HEADER] ?? "") ?? [];
+    expect(v1).toBe(await notificationSignature(secret, Number(t), message?.body ?? ""));
+    expect(JSON.parse(message?.body ?? "{}")).toMatchObject({
+      type: "approval.requested",
+      page_url: `https://gate.example/approvals/${held.approval?.id}`,
+      approval: { id: held.approval?.id, tool: TOOL, status: "pending", arguments: { note: "aps-notify", apiToken: "[REDACTED]" } },
+    });
   });
 });

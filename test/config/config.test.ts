@@ -55,6 +55,13 @@ describe("configuration", () => {
     expect(() => loadConfig(withVars({ [key]: value }))).toThrow(new RegExp(`${key} must be`));
   });
 
+  it("checks the approval notification target at load: a public URL and a secret, or nothing", () => {
+    const secret = "0123456789abcdef";
+    expect(loadConfig(withVars({ APPROVAL_NOTIFY_URL: "https://hooks.example.com/a", APPROVAL_NOTIFY_SECRET: secret })).approval.notify).toEqual({ url: "https://hooks.example.com/a", secret });
+    expect(() => loadConfig(withVars({ APPROVAL_NOTIFY_URL: "http://127.0.0.1:9/a", APPROVAL_NOTIFY_SECRET: secret }))).toThrow(/APPROVAL_NOTIFY_URL .*OUTBOUND_ALLOW/);
+    expect(() => loadConfig(withVars({ APPROVAL_NOTIFY_URL: "https://hooks.example.com/a" }))).toThrow(/APPROVAL_NOTIFY_SECRET must be/);
+  });
+
   it("refuses a default parallelism above the cap", () => {
     expect(() => loadConfig(withVars({ MAX_PARALLEL_CALLS: "20", MAX_PARALLEL_CALLS_CAP: "8" }))).toThrow(/MAX_PARALLEL_CALLS \(20\) is above MAX_PARALLEL_CALLS_CAP \(8\)/);
   });

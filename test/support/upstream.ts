@@ -8,12 +8,23 @@
  *   /ok                         200 {"ok":true}
  *   /status/<code>?retry_after=  that status, with Retry-After when given
  *   /api.github.com/...          see githubStub
+ *   POST /inbox/<name>           keeps the request's headers and body; GET /inbox/<name> lists them
  */
+const inboxes = new Map<string, { headers: Record<string, string>; body: string }[]>();
+
 export async function upstream(request: Request): Promise<Response> {
   const url = new URL(request.url);
   if (url.hostname === "api.github.com") return githubStub(url);
   if (url.hostname !== "upstream.test") return new Response(`no route to ${url.hostname} from tests`, { status: 502 });
   if (url.pathname === "/ok") return Response.json({ ok: true, method: request.method });
+  const inbox = /^\/inbox\/([\w-]+)$/.exec(url.pathname)?.[1];
+  if (inbox !== undefined) {
+    const kept = inboxes.get(inbox) ?? [];
+    inboxes.set(inbox, kept);
+    if (request.method === "GET") return Response.json(kept);
+    kept.push({ headers: Object.fromEntries(request.headers), body: await request.text() });
+    return new Response(null, { status: 204 });
+  }
   const status = /^\/status\/(\d{3})$/.exec(url.pathname)?.[1];
   if (status !== undefined) {
     const retryAfter = url.searchParams.get("retry_after");
