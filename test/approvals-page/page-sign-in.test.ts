@@ -130,6 +130,12 @@ describe("signing in", () => {
     expect(response.status).toBe(303);
   });
 
+  it("asks a visitor who follows an agent's approval link to sign in, then returns there", async () => {
+    const client = new PageClient();
+    expect((await client.get("/approvals/some-approval-id")).status).toBe(401);
+    expect(client.lastPage).toContain('name="next" value="/approvals/some-approval-id"');
+  });
+
   it("returns to the page asked for, but never to another site", async () => {
     const key = await createKey("page-next", "approver");
     expect((await new PageClient().signIn(key.key, "/approvals/sessions/abc")).headers.get("location")).toBe("/approvals/sessions/abc");

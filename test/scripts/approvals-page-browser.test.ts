@@ -135,12 +135,14 @@ describe.skipIf(!availability.run)("the approvals page in chromium", () => {
     expect(JSON.parse(result.message?.content ?? "{}")).toEqual({ text });
   }, 90_000);
 
-  it("denies a call with a typed reason, which the agent reads as APPROVAL_DENIED", async () => {
+  it("denies a call from the agent's approval link with a typed reason, which the agent reads as APPROVAL_DENIED", async () => {
     const reason = "Not during the release freeze; ask again tomorrow.";
     const pending = await agentCalls("call_deny", "please deny me");
     const outcome = longPoll(pending.approval?.id ?? "");
 
-    await page.reload();
+    // This time through the link the agent was given, as a person handed it would.
+    expect(pending.approval?.url).toBe(`${worker.origin}/approvals/${pending.approval?.id}`);
+    await page.goto(pending.approval?.url ?? "");
     const item = card(pending.approval?.id ?? "");
     await item.getByLabel("Reason for denying").fill(reason);
     await Promise.all([page.waitForURL(/\/approvals\?decided=/), item.getByRole("button", { name: "Deny" }).click()]);
