@@ -119,6 +119,7 @@ async function serve(c: Context<AppEnv>, toolset: string | undefined, stages: Ba
     signal: c.req.raw.signal,
     waitUntil: waitUntilOf(c),
     outbound: stream,
+    origin: new URL(c.req.url).origin,
   };
   const work = processMessages(parsed.messages, parsed.batch, ctx);
   const settled = await Promise.race([work, stream.opened]);

@@ -97,6 +97,7 @@ async function callTool(request: RpcRequest, ctx: McpContext): Promise<Answer> {
       maxParallel: 1,
       config: ctx.config,
       client: mcpClientChannel(ctx.outbound, progressToken, clientAsker(ctx.env, ctx.principal.keyId, ctx.outbound)),
+      ...(ctx.origin === undefined ? {} : { origin: ctx.origin }),
     },
     ctx.stages,
   );

@@ -19,4 +19,6 @@ export interface McpContext {
   waitUntil: (promise: Promise<unknown>) => void;
   /** Messages to the client while the request is open (they switch the response to SSE). */
   outbound: Outbound;
+  /** The origin the client reached us at, so a pending approval's page URL is absolute. */
+  origin?: string;
 }
