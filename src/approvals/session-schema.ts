@@ -10,7 +10,7 @@ export const SESSION_SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS ${SESSION_APPROVALS_TABLE} (
   id TEXT PRIMARY KEY,
   session_id TEXT NOT NULL,
-  tool_call_id TEXT NOT NULL UNIQUE,
+  tool_call_id TEXT NOT NULL,
   tool TEXT NOT NULL,
   toolset TEXT,
   arguments TEXT NOT NULL,
@@ -29,13 +29,18 @@ CREATE TABLE IF NOT EXISTS ${SESSION_APPROVALS_TABLE} (
   result_status TEXT,
   result_error_code TEXT,
   result_content TEXT,
-  version INTEGER NOT NULL
+  version INTEGER NOT NULL,
+  -- Session ids are chosen by callers, so two keys may share one: a call id and a grant belong
+  -- to the key that asked, never to whoever else sends the same session id.
+  UNIQUE (requested_by, tool_call_id)
 );
 CREATE INDEX IF NOT EXISTS approvals_pending_expiry ON ${SESSION_APPROVALS_TABLE} (status, expires_at);
 CREATE TABLE IF NOT EXISTS ${SESSION_GRANTS_TABLE} (
-  tool TEXT PRIMARY KEY,
+  tool TEXT NOT NULL,
+  requested_by TEXT NOT NULL,
   approval_id TEXT NOT NULL,
   granted_by TEXT NOT NULL,
-  granted_at INTEGER NOT NULL
+  granted_at INTEGER NOT NULL,
+  PRIMARY KEY (tool, requested_by)
 );
 `;

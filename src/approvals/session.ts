@@ -86,14 +86,14 @@ export class Session extends DurableObject<Env> implements SessionApi {
     const [argumentsSha256, bindingSha256] = await Promise.all([sha256Hex(shown), sha256Hex(exact)]);
 
     const now = Date.now();
-    const earlier = this.#one(`SELECT * FROM ${SESSION_APPROVALS_TABLE} WHERE tool_call_id = ? AND session_id = ?`, input.toolCallId, input.sessionId);
+    const earlier = this.#one(`SELECT * FROM ${SESSION_APPROVALS_TABLE} WHERE tool_call_id = ? AND session_id = ? AND requested_by = ?`, input.toolCallId, input.sessionId, input.requestedBy);
     if (earlier !== undefined) {
       const current = this.#expireIfDue(earlier, now);
       await this.#flushWrites();
       const approval = toApprovalView(current);
       return isSettled(approval) ? { kind: "settled", approval } : { kind: "pending", approval };
     }
-    const grant = this.ctx.storage.sql.exec<{ approval_id: string }>(`SELECT approval_id FROM ${SESSION_GRANTS_TABLE} WHERE tool = ?`, input.tool).toArray()[0];
+    const grant = this.ctx.storage.sql.exec<{ approval_id: string }>(`SELECT approval_id FROM ${SESSION_GRANTS_TABLE} WHERE tool = ? AND requested_by = ?`, input.tool, input.requestedBy).toArray()[0];
     if (grant !== undefined) return { kind: "granted", approvalId: grant.approval_id };
 
     const row = pendingRow({ ...input, shown, argumentsSha256, exact, bindingSha256, now });
@@ -161,7 +161,7 @@ export class Session extends DurableObject<Env> implements SessionApi {
     };
     this.#save(decided);
     if (approve && input.scope === "session") {
-      this.ctx.storage.sql.exec(`INSERT OR REPLACE INTO ${SESSION_GRANTS_TABLE} (tool, approval_id, granted_by, granted_at) VALUES (?, ?, ?, ?)`, row.tool, row.id, input.decidedBy, now);
+      this.ctx.storage.sql.exec(`INSERT OR REPLACE INTO ${SESSION_GRANTS_TABLE} (tool, requested_by, approval_id, granted_by, granted_at) VALUES (?, ?, ?, ?, ?)`, row.tool, row.requested_by, row.id, input.decidedBy, now);
     }
     this.#waiters.wake(row.id);
     await this.#scheduleAlarm();

@@ -107,6 +107,26 @@ describe("approving", () => {
   });
 });
 
+describe("sharing a session id", () => {
+  it("gives another key neither the first key's stored outcome nor its session grant", async () => {
+    const other = await createKey("apf-agent-2", "agent");
+    const id = await pending("apf-shared", "c1", "apf-shared-1");
+    expect((await decide(approver, id, { decision: "approve", scope: "session" })).status).toBe(200);
+    // The same call id from another key is that key's own call: it asks for its own approval.
+    const sameId = only(await callTools(other, "apf-shared", [openai("c1", TOOL, { note: "apf-shared-2" })]));
+    expect(sameId.status).toBe("pending_approval");
+    expect(sameId.approval?.id).not.toBe(id);
+    expect(sameId.message.content).not.toContain("apf-shared-1");
+    // The grant covers the key it was asked for, not every caller of the session.
+    const later = only(await callTools(other, "apf-shared", [openai("c2", TOOL, { note: "apf-shared-3" })]));
+    expect(later.status).toBe("pending_approval");
+    expect(runs.get("apf-shared-2")).toBeUndefined();
+    expect(runs.get("apf-shared-3")).toBeUndefined();
+    const mine = only(await callTools(agent, "apf-shared", [openai("c3", TOOL, { note: "apf-shared-4" })]));
+    expect(mine.status).toBe("ok");
+  });
+});
+
 describe("denying", () => {
   it("gives the model APPROVAL_DENIED with the approver's reason, also for the same call id again", async () => {
     const id = await pending("apf-s6", "c1", "apf-deny");
