@@ -70,7 +70,7 @@ function migrationStatements(configPath: string): string[] {
  * Starts workerd with `scriptPath` as the Worker, using the bindings of `configPath` and a
  * random ADMIN_TOKEN that authenticates the bench's requests, and applies the D1 migrations.
  */
-export async function serveWorker(scriptPath: string, configPath: string): Promise<ServedWorker> {
+export async function serveWorker(scriptPath: string, configPath: string, { inspectorPort }: { inspectorPort?: number } = {}): Promise<ServedWorker> {
   const fromConfig = readConfigOptions(configPath);
   const adminToken = randomBytes(32).toString("base64url");
   // This Miniflare (5.x beta) takes a new options shape; the converter accepts the documented
@@ -96,6 +96,8 @@ export async function serveWorker(scriptPath: string, configPath: string): Promi
     cf: false,
     enableDevRegistry: false,
     log: new Log(LogLevel.WARN),
+    // Only scripts/bench/profile.ts sets it: workerd then serves the V8 inspector there.
+    ...(inspectorPort === undefined ? {} : { inspectorPort }),
   }));
   try {
     const entryUrl = await mf.ready;

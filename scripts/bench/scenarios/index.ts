@@ -10,6 +10,7 @@ import { batchThroughput } from "./batch-throughput.ts";
 import { bundleSize } from "./bundle-size.ts";
 import { callThroughput } from "./call-throughput.ts";
 import { definitionsInProcess } from "./definitions-in-process.ts";
+import { fullBreakdown } from "./full-breakdown.ts";
 import { fullOverhead } from "./full-overhead.ts";
 import { gatewayOverhead } from "./gateway-overhead.ts";
 import { toolsListing } from "./tools-listing.ts";
@@ -18,6 +19,7 @@ export const SCENARIOS: readonly Scenario[] = [
   callThroughput,
   gatewayOverhead,
   fullOverhead,
+  fullBreakdown,
   batchThroughput,
   batchParallelism,
   toolsListing,
