@@ -90,7 +90,7 @@ function summarise(profile: Profile): { functions: [string, number][]; files: [s
   return { functions: top(functions), files: top(files), totalMs };
 }
 
-const scriptPath = await buildBenchWorker(root, join(root, ".bench"));
+const scriptPath = await buildBenchWorker(root, join(root, ".bench"), { minify: false });
 const worker = await serveWorker(scriptPath, join(root, "wrangler.toml"), { inspectorPort });
 const client = new LoadClient(worker.url, 8, { authorization: `Bearer ${worker.adminToken}` });
 try {
