@@ -13,6 +13,7 @@ import { definitionsInProcess } from "./definitions-in-process.ts";
 import { fullBreakdown } from "./full-breakdown.ts";
 import { fullOverhead } from "./full-overhead.ts";
 import { gatewayOverhead } from "./gateway-overhead.ts";
+import { mcpPeers } from "./mcp-peers.ts";
 import { toolsListing } from "./tools-listing.ts";
 
 export const SCENARIOS: readonly Scenario[] = [
@@ -20,6 +21,7 @@ export const SCENARIOS: readonly Scenario[] = [
   gatewayOverhead,
   fullOverhead,
   fullBreakdown,
+  mcpPeers,
   batchThroughput,
   batchParallelism,
   toolsListing,
