@@ -16,6 +16,7 @@ loadConfig(env);
 const app = createApp();
 
 export { RateLimiter } from "./rate-limit/rate-limiter.ts";
+export { McpReplies } from "./mcp/replies/mcp-replies.ts";
 
 export default {
   fetch: app.fetch,

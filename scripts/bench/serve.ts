@@ -70,7 +70,7 @@ export function readConfigOptions(configPath: string): ConfigOptions {
  * The statements of every D1 migration next to `configPath`, in file order. Comments are
  * dropped first, since they may contain semicolons.
  */
-function migrationStatements(configPath: string): string[] {
+export function migrationStatements(configPath: string): string[] {
   const dir = join(dirname(configPath), "migrations");
   return readdirSync(dir)
     .filter((name) => name.endsWith(".sql"))

@@ -15,7 +15,7 @@
  *   audit, less the sending), for the breakdown of its cost.
  * Every request pays the one header lookup, so all sides pay the same routing cost.
  *
- * Like src/index.ts it exports the RateLimiter class and consumes the audit queues, so
+ * Like src/index.ts it exports the Durable Object classes and consumes the audit queues, so
  * Miniflare runs the real Durable Object, queue and consumer, in this same workerd process.
  * It also registers `bench_sleep` (sleep-tool.ts) and `bench_checked` (checked-tool.ts), and
  * serves two bench-only reads: the audit_log row count and the availability cache's stats.
@@ -54,6 +54,7 @@ import { registerSleepTool } from "./sleep-tool.ts";
 import { registerSyntheticTools } from "./synthetic-tools.ts";
 
 export { RateLimiter } from "../../src/rate-limit/rate-limiter.ts";
+export { McpReplies } from "../../src/mcp/replies/mcp-replies.ts";
 
 interface Captured {
   body: string;

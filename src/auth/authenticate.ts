@@ -6,8 +6,8 @@
  * (see key-hash.ts for why that digest) through the isolate cache (key-cache.ts: revocation
  * elsewhere takes effect within its 10 s TTL).
  */
-import type { MiddlewareHandler } from "hono";
-import { failureResponse } from "../http/request-failure.ts";
+import type { Context, MiddlewareHandler } from "hono";
+import { failureResponse, type RequestFailure } from "../http/request-failure.ts";
 import { isAdminTokenDigest, ADMIN_TOKEN_PRINCIPAL } from "./admin-token.ts";
 import type { AuthEnv } from "./auth-env.ts";
 import { keyCache as sharedCache, type KeyCache } from "./key-cache.ts";
@@ -17,6 +17,8 @@ import { findApiKeyByHash, principalOf } from "./key-store.ts";
 export interface AuthenticateOptions {
   /** Defaults to the isolate's shared cache, which key revocation also clears. */
   cache?: KeyCache;
+  /** How a 401 is answered; the MCP door wraps it in a JSON-RPC error. */
+  respond?: (c: Context, failure: RequestFailure) => Response;
 }
 
 // RFC 7235: the scheme is case-insensitive; RFC 6750 b64token is the token's alphabet.
@@ -34,12 +36,12 @@ const adminTokenOf = (env: Env): string | undefined => env.ADMIN_TOKEN;
  * app.route("/", keysRoutes);
  * ```
  */
-export function authenticate({ cache = sharedCache }: AuthenticateOptions = {}): MiddlewareHandler<AuthEnv> {
+export function authenticate({ cache = sharedCache, respond = failureResponse }: AuthenticateOptions = {}): MiddlewareHandler<AuthEnv> {
   return async function authenticate(c, next) {
     const header = c.req.header("authorization");
-    if (header === undefined || header.trim() === "") return failureResponse(c, { kind: "unauthenticated", reason: "missing" });
+    if (header === undefined || header.trim() === "") return respond(c, { kind: "unauthenticated", reason: "missing" });
     const token = BEARER.exec(header)?.[1];
-    if (token === undefined) return failureResponse(c, { kind: "unauthenticated", reason: "malformed" });
+    if (token === undefined) return respond(c, { kind: "unauthenticated", reason: "malformed" });
 
     const digest = await hashApiKey(token);
     if (await isAdminTokenDigest(digest, adminTokenOf(c.env))) {
@@ -52,8 +54,8 @@ export function authenticate({ cache = sharedCache }: AuthenticateOptions = {}):
       return next();
     }
     const found = await findApiKeyByHash(c.env.DB, digest);
-    if (found === undefined || !digestsEqual(found.keyHash, digest)) return failureResponse(c, { kind: "unauthenticated", reason: "unknown_key" });
-    if (found.record.revokedAt !== null) return failureResponse(c, { kind: "unauthenticated", reason: "revoked_key", revokedAt: found.record.revokedAt });
+    if (found === undefined || !digestsEqual(found.keyHash, digest)) return respond(c, { kind: "unauthenticated", reason: "unknown_key" });
+    if (found.record.revokedAt !== null) return respond(c, { kind: "unauthenticated", reason: "revoked_key", revokedAt: found.record.revokedAt });
     const principal = principalOf(found.record);
     cache.set(digest, principal);
     c.set("principal", principal);

@@ -64,6 +64,20 @@ const ConfigSchema = z.object({
   RATE_LIMIT_PER_TOOL_PER_MINUTE: wholeNumber(120, 1, 1_000_000),
   /** Audit records older than this are deleted by the daily cron. */
   AUDIT_RETENTION_DAYS: wholeNumber(30, 1, 3_650),
+  /** Host names /mcp answers to besides loopback (DNS-rebinding guard); unset: `*.workers.dev`. */
+  MCP_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === "") return undefined;
+      const hosts = value.split(",").map((host) => host.trim().toLowerCase()).filter((host) => host !== "");
+      const bad = hosts.find((host) => !/^(\*\.)?[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(host));
+      if (bad !== undefined) {
+        ctx.addIssue({ code: "custom", message: `must be comma-separated host names, host:port or *.domain patterns, got ${JSON.stringify(bad)}` });
+        return z.NEVER;
+      }
+      return hosts;
+    }),
 });
 
 export interface RetryConfig {
@@ -84,6 +98,8 @@ export interface GatewayConfig {
   breaker: { failureThreshold: number; cooldownMs: number };
   rateLimit: { perMinute: number; perToolPerMinute: number };
   auditRetentionDays: number;
+  /** MCP_ALLOWED_HOSTS; undefined when unset. */
+  mcpAllowedHosts: readonly string[] | undefined;
 }
 
 export class ConfigError extends Error {
@@ -117,6 +133,7 @@ export function loadConfig(env: Env): GatewayConfig {
     breaker: { failureThreshold: v.BREAKER_FAILURE_THRESHOLD, cooldownMs: v.BREAKER_COOLDOWN_MS },
     rateLimit: { perMinute: v.RATE_LIMIT_PER_MINUTE, perToolPerMinute: v.RATE_LIMIT_PER_TOOL_PER_MINUTE },
     auditRetentionDays: v.AUDIT_RETENTION_DAYS,
+    mcpAllowedHosts: v.MCP_ALLOWED_HOSTS,
   };
   cache.set(env, config);
   return config;

@@ -12,7 +12,7 @@ import { loadConfig, type GatewayConfig } from "../config/config.ts";
 import { execute } from "../gateway/execute.ts";
 import { availability } from "../registry/availability.ts";
 import { registry } from "../registry/registry.ts";
-import type { ToolEntry } from "../registry/types.ts";
+import type { ClientChannel, ToolEntry } from "../registry/types.ts";
 import { closeMatches } from "./close-matches.ts";
 import { coerceArguments, type Coercion } from "./coerce-arguments.ts";
 import { hooks } from "./hooks.ts";
@@ -46,6 +46,8 @@ export interface CallContext {
    * benchmark replaces it with a single plain attempt to measure what the gateway layer costs.
    */
   executor?: typeof execute;
+  /** The way back to the caller (MCP: progress, logs, sampling); no-ops when absent (/v1). */
+  client?: ClientChannel;
 }
 
 /** Everything the doors and the audit log need to know about one finished call. */
@@ -74,6 +76,9 @@ export interface CallOutcome {
 }
 
 const NO_DEPENDENCIES: ReadonlyMap<string, unknown> = new Map();
+
+/** The channel of doors that cannot talk back to the caller mid-call (/v1): every message is dropped. */
+export const SILENT_CLIENT: ClientChannel = Object.freeze({ progress: () => undefined, log: () => undefined });
 
 /** Runs one tool call through the whole pipeline and returns its outcome; never throws. */
 export async function dispatchCall(name: string, rawArguments: unknown, context: CallContext): Promise<CallOutcome> {
@@ -139,6 +144,7 @@ export async function dispatchCall(name: string, rawArguments: unknown, context:
         env: context.env,
         dependencyResults: context.dependencyResults ?? NO_DEPENDENCIES,
         waitUntil: context.waitUntil ?? (() => undefined),
+        client: context.client ?? SILENT_CLIENT,
       },
       context.signal,
       {

@@ -18,6 +18,7 @@ import { toolCallsRoutes, type BatchStages } from "./routes/tool-calls.ts";
 import { toolsRoutes } from "./routes/tools.ts";
 import { toolsetsRoutes } from "./routes/toolsets.ts";
 import type { AppEnv } from "./types.ts";
+import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
 
 export interface AppOptions {
   /**
@@ -61,6 +62,7 @@ export function createApp(options: AppOptions = {}): OpenAPIHono<AppEnv> {
   app.route("/", toolsRoutes);
   app.route("/", toolsetsRoutes);
   app.route("/", toolCallsRoutes(options.stages));
+  app.route("/", mcpRoutes({ ...(options.stages === undefined ? {} : { stages: options.stages }), ...(options.authenticate === undefined ? {} : { authenticate: options.authenticate }) }));
 
   app.doc31("/openapi.json", {
     openapi: "3.1.0",

@@ -84,12 +84,17 @@ function describeUnauthenticated(failure: Extract<RequestFailure, { kind: "unaut
 
 /** The HTTP response for a request-level failure. */
 export function failureResponse(c: Context, failure: RequestFailure): Response {
+  const { status, body, headers } = describeRequestFailure(failure);
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  return c.json(body, status);
+}
+
+/** Status, body and headers of a request-level failure, for doors that wrap the body (MCP: JSON-RPC). */
+export function describeRequestFailure(failure: RequestFailure): { status: ContentfulStatusCode; body: RequestErrorBody; headers: Record<string, string> } {
   const [status, body] = describe(failure);
   // RFC 6750 section 3: a 401 names the scheme; error="invalid_token" only when a token was sent.
-  if (failure.kind === "unauthenticated") {
-    c.header("WWW-Authenticate", failure.reason === "missing" ? 'Bearer realm="toolgate"' : 'Bearer realm="toolgate", error="invalid_token"');
-  }
-  return c.json(body, status);
+  if (failure.kind !== "unauthenticated") return { status, body, headers: {} };
+  return { status, body, headers: { "WWW-Authenticate": failure.reason === "missing" ? 'Bearer realm="toolgate"' : 'Bearer realm="toolgate", error="invalid_token"' } };
 }
 
 /** Zod's issue shape, as much of it as a request error needs. */

@@ -9,10 +9,14 @@
  *
  * Every decision names its rule (`toolsets:[research]`, `whitelist:mcp__github__*`,
  * `deny:shell`, `default:allow`, `default:deny`) for the audit log and the caller.
+ * Test fixtures (`fixture: true`, the MCP conformance tools) are outside every key whose
+ * toolsets do not name them: an unrestricted key, or one with `all`, never reaches them.
+ *
  * `createToolAccess` does the async work (toolset resolution) once per request; `decide` is then
  * synchronous and memoised, because it runs for every call of a batch and every listed tool.
  */
 import type { Principal } from "../auth/principal.ts";
+import { registry } from "../registry/registry.ts";
 import { ALL_TOOLSETS, resolveToolset, type CustomToolsetLookup } from "../toolsets/resolve.ts";
 import { compileGlob } from "./glob.ts";
 
@@ -26,6 +30,12 @@ export interface ToolAccess {
 const ALLOW_ALL: ToolAccessDecision = Object.freeze({ allowed: true, rule: "default:allow" });
 const NEXT_STEP = "GET /v1/tools lists the tools this key may call; an admin can change the key (POST /v1/keys creates one).";
 
+const isFixture = (name: string): boolean => registry.get(name)?.fixture === true;
+
+function fixtureDenied(name: string): ToolAccessDecision {
+  return { allowed: false, rule: "fixture", message: `Tool '${name}' is a test fixture; only a key whose toolsets name its toolset may use it. ${NEXT_STEP}` };
+}
+
 /**
  * Resolves a principal's toolsets and compiles its patterns.
  *
@@ -38,11 +48,12 @@ const NEXT_STEP = "GET /v1/tools lists the tools this key may call; an admin can
 export async function createToolAccess(principal: Principal, lookup: CustomToolsetLookup): Promise<ToolAccess> {
   const inToolsets = await toolsetFilter(principal.toolsets, lookup);
   const { mode, patterns } = principal.policy;
-  if (inToolsets === undefined && mode === "deny" && patterns.length === 0) return { decide: () => ALLOW_ALL };
+  if (inToolsets === undefined && mode === "deny" && patterns.length === 0) return { decide: (name) => (isFixture(name) ? fixtureDenied(name) : ALLOW_ALL) };
 
   const matchers = patterns.map((pattern) => ({ pattern, matches: compileGlob(pattern) }));
   const toolsetsRule = `toolsets:[${(principal.toolsets ?? []).join(",")}]`;
   const decideOnce = (name: string): ToolAccessDecision => {
+    if (inToolsets === undefined && isFixture(name)) return fixtureDenied(name);
     if (inToolsets !== undefined && !inToolsets.has(name)) {
       const listed = principal.toolsets?.join(", ") ?? "";
       return { allowed: false, rule: toolsetsRule, message: `Tool '${name}' is not in the toolsets this API key may use (${listed === "" ? "none" : listed}). ${NEXT_STEP}` };

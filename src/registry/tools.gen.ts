@@ -2,6 +2,11 @@
 // Importing a module runs its top-level registry.register(...) calls. A file under tools/ is
 // listed iff it has such a call as a top-level statement; helper modules are not.
 import "../../tools/clock.ts";
+import "../../tools/conformance/client-request-tools.ts";
+import "../../tools/conformance/content-tools.ts";
+import "../../tools/conformance/error-tool.ts";
+import "../../tools/conformance/json-schema-tool.ts";
+import "../../tools/conformance/notifying-tools.ts";
 import "../../tools/echo.ts";
 import "../../tools/generate-lines.ts";
 import "../../tools/github-repo.ts";
@@ -10,6 +15,11 @@ import "../../tools/read-result.ts";
 /** The tool modules imported above, in import order (project-relative paths). */
 export const TOOL_MODULES = [
   "tools/clock.ts",
+  "tools/conformance/client-request-tools.ts",
+  "tools/conformance/content-tools.ts",
+  "tools/conformance/error-tool.ts",
+  "tools/conformance/json-schema-tool.ts",
+  "tools/conformance/notifying-tools.ts",
   "tools/echo.ts",
   "tools/generate-lines.ts",
   "tools/github-repo.ts",
@@ -25,5 +35,18 @@ export const DISCOVERED_TOOLS = [
   { name: "echo", toolset: "core", file: "tools/echo.ts", dependsOn: [] },
   { name: "generate_lines", toolset: "core", file: "tools/generate-lines.ts", dependsOn: [] },
   { name: "github_repo", toolset: "web", file: "tools/github-repo.ts", dependsOn: [] },
+  { name: "json_schema_2020_12_tool", toolset: "conformance", file: "tools/conformance/json-schema-tool.ts", dependsOn: [] },
   { name: "read_result", toolset: "results", file: "tools/read-result.ts", dependsOn: [] },
+  { name: "test_audio_content", toolset: "conformance", file: "tools/conformance/content-tools.ts", dependsOn: [] },
+  { name: "test_elicitation", toolset: "conformance", file: "tools/conformance/client-request-tools.ts", dependsOn: [] },
+  { name: "test_elicitation_sep1034_defaults", toolset: "conformance", file: "tools/conformance/client-request-tools.ts", dependsOn: [] },
+  { name: "test_elicitation_sep1330_enums", toolset: "conformance", file: "tools/conformance/client-request-tools.ts", dependsOn: [] },
+  { name: "test_embedded_resource", toolset: "conformance", file: "tools/conformance/content-tools.ts", dependsOn: [] },
+  { name: "test_error_handling", toolset: "conformance", file: "tools/conformance/error-tool.ts", dependsOn: [] },
+  { name: "test_image_content", toolset: "conformance", file: "tools/conformance/content-tools.ts", dependsOn: [] },
+  { name: "test_multiple_content_types", toolset: "conformance", file: "tools/conformance/content-tools.ts", dependsOn: [] },
+  { name: "test_sampling", toolset: "conformance", file: "tools/conformance/client-request-tools.ts", dependsOn: [] },
+  { name: "test_simple_text", toolset: "conformance", file: "tools/conformance/content-tools.ts", dependsOn: [] },
+  { name: "test_tool_with_logging", toolset: "conformance", file: "tools/conformance/notifying-tools.ts", dependsOn: [] },
+  { name: "test_tool_with_progress", toolset: "conformance", file: "tools/conformance/notifying-tools.ts", dependsOn: [] },
 ] as const;

@@ -37,6 +37,28 @@ export interface ToolContext {
    * the gateway retries (honouring Retry-After).
    */
   fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+  /**
+   * Talks back to the caller while the call runs: progress and log notifications, and requests
+   * such as sampling or elicitation. The MCP door delivers them; over /v1 they are no-ops.
+   */
+  client: ClientChannel;
+}
+
+/** Log levels of MCP's logging utility (RFC 5424 severities), least severe first. */
+export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** What a handler can send to the caller during a call (see ToolContext.client). */
+export interface ClientChannel {
+  /** Reports progress; `total` when known. Dropped when the caller asked for no progress. */
+  progress(progress: number, total?: number, message?: string): void;
+  /** Sends a log message at `level` (dropped below the caller's threshold). */
+  log(level: LogLevel, data: unknown, logger?: string): void;
+  /**
+   * Sends a request to the caller's client (`sampling/createMessage`, `elicitation/create`) and
+   * resolves with its result. Undefined when the door has no way back to the client (/v1).
+   */
+  request?: (method: string, params: Record<string, unknown>) => Promise<unknown>;
 }
 
 /** Availability probe. A truthy result means the tool can work now; a throw means it cannot. */
@@ -81,6 +103,11 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType> {
   writes?: readonly string[];
   /** Always needs human approval (approvals layer). */
   risky?: boolean;
+  /**
+   * A test fixture (the MCP conformance tools): never part of `all`/`*` or of an unrestricted
+   * key's access; only a key whose toolsets name the fixture's toolset may list or call it.
+   */
+  fixture?: boolean;
 }
 
 /** A registered tool: the spec with defaults applied and the derived JSON Schema cached. */

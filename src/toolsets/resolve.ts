@@ -14,6 +14,11 @@ import type { StaticToolset, ToolsetInfo } from "./types.ts";
 
 export const ALL_TOOLSETS = new Set(["all", "*"]);
 
+/** Every registered tool except fixtures (which only an explicit grant of their toolset reaches). */
+function everyTool(): string[] {
+  return registry.names().filter((name) => registry.get(name)?.fixture !== true);
+}
+
 /** Looks up custom toolsets; the route layer passes one backed by KV. */
 export type CustomToolsetLookup = (name: string) => Promise<StaticToolset | undefined>;
 
@@ -62,7 +67,7 @@ export async function findToolset(
 
 /** Resolves a toolset to its sorted tool names; an unknown name resolves to undefined. */
 export async function resolveToolset(name: string, custom: CustomToolsetLookup = noCustom): Promise<string[] | undefined> {
-  if (ALL_TOOLSETS.has(name)) return [...registry.names()];
+  if (ALL_TOOLSETS.has(name)) return everyTool();
   const tools = new Set<string>();
   const visited = new Set<string>();
   const visit = async (current: string): Promise<boolean> => {
@@ -82,8 +87,8 @@ export async function resolveToolset(name: string, custom: CustomToolsetLookup =
 /** The full API view of one toolset. */
 export async function toolsetInfo(name: string, custom: CustomToolsetLookup = noCustom): Promise<ToolsetInfo | undefined> {
   if (ALL_TOOLSETS.has(name)) {
-    const all = [...registry.names()];
-    return { name, description: "Every registered tool.", kind: "static", tools: all, includes: [], resolvedTools: all };
+    const all = everyTool();
+    return { name, description: "Every registered tool (test fixtures aside).", kind: "static", tools: all, includes: [], resolvedTools: all };
   }
   const toolset = await findToolset(name, custom);
   if (toolset === undefined) return undefined;

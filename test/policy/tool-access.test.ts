@@ -28,6 +28,21 @@ const principal = (toolsets: string[] | null, policy: ToolPolicy = { mode: "deny
 const noCustom: CustomToolsetLookup = () => Promise.resolve(undefined);
 const access = (p: Principal, lookup: CustomToolsetLookup = noCustom) => createToolAccess(p, lookup);
 
+describe("test fixtures", () => {
+  it("are outside an unrestricted key, whether by default, by all, or by a deny policy", async () => {
+    for (const p of [principal(null), principal(["all"]), principal(null, { mode: "deny", patterns: ["shell"] })]) {
+      expect((await access(p)).decide("test_simple_text")).toMatchObject({ allowed: false, rule: "fixture" });
+      expect((await access(p)).decide("echo").allowed).toBe(true);
+    }
+  });
+
+  it("are reachable by a key whose toolsets name theirs", async () => {
+    const { decide } = await access(principal(["conformance"]));
+    expect(decide("test_simple_text")).toEqual({ allowed: true, rule: "default:allow" });
+    expect(decide("echo").allowed).toBe(false);
+  });
+});
+
 describe("toolset restriction", () => {
   it("allows every tool, by default:allow, to a key with no toolsets and no patterns", async () => {
     const { decide } = await access(principal(null));

@@ -45,9 +45,13 @@ describe("resolveToolset", () => {
     expect(await resolveToolset("x", lookupOf({ x: set(["t"], ["missing"]) }))).toEqual(["t"]);
   });
 
-  it("resolves all and * to every registered tool", async () => {
-    expect(await resolveToolset("all")).toEqual([...registry.names()]);
-    expect(await resolveToolset("*")).toEqual([...registry.names()]);
+  it("resolves all and * to every registered tool except test fixtures", async () => {
+    const everyTool = registry.names().filter((name) => registry.get(name)?.fixture !== true);
+    expect(everyTool).toContain("echo");
+    expect(everyTool).not.toContain("test_simple_text");
+    expect(await resolveToolset("all")).toEqual(everyTool);
+    expect(await resolveToolset("*")).toEqual(everyTool);
+    expect(await resolveToolset("conformance")).toContain("test_simple_text");
   });
 
   it("lets a built-in win over a custom record of the same name", async () => {

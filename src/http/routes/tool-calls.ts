@@ -1,13 +1,11 @@
 /** `POST /v1/tool-calls`: run what the model emitted and answer in the model's shapes. */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { runBatch } from "../../gateway/run-batch.ts";
+import { REAL_STAGES, serveCalls, type BatchStages } from "../../gateway/serve-calls.ts";
 import { AnthropicToolUseSchema, normalizeCall, OpenAIToolCallSchema, toCallResult } from "../../formats/tool-calls.ts";
-import { recordBatch, type RecordBatch } from "../../audit/record-batch.ts";
-import { chargeCalls } from "../../rate-limit/charge-calls.ts";
-import { registry } from "../../registry/registry.ts";
 import { resolveToolset } from "../../toolsets/resolve.ts";
 import { loadConfig } from "../../config/config.ts";
 import { accessOf, toolsetLookupOf } from "../access.ts";
+import { waitUntilOf } from "../wait-until.ts";
 import { failureResponse } from "../request-failure.ts";
 import { errorResponses } from "../schemas.ts";
 import type { AppEnv } from "../types.ts";
@@ -66,24 +64,11 @@ const postToolCalls = createRoute({
   },
 });
 
-/** How a batch's calls are run: the gateway's runBatch, unless the app is built with another. */
-export type RunCalls = typeof runBatch;
-
-/**
- * The stages of a batch around the pipeline. The Worker uses the real ones; the benchmark
- * replaces some to measure what each layer costs (createApp's options).
- */
-export interface BatchStages {
-  runCalls: RunCalls;
-  chargeCalls: typeof chargeCalls;
-  recordBatch: RecordBatch;
-}
-
-const REAL_STAGES: BatchStages = { runCalls: runBatch, chargeCalls, recordBatch };
+export type { BatchStages, RunCalls } from "../../gateway/serve-calls.ts";
 
 /** The route, with the real stages unless some are given. */
-export const toolCallsRoutes = (stages: Partial<BatchStages> = {}) => {
-  const { runCalls, chargeCalls: charge, recordBatch: record } = { ...REAL_STAGES, ...stages };
+export const toolCallsRoutes = (replaced: Partial<BatchStages> = {}) => {
+  const stages: BatchStages = { ...REAL_STAGES, ...replaced };
   return new OpenAPIHono<AppEnv>().openapi(postToolCalls, async (c) => {
     const body = c.req.valid("json");
     const config = loadConfig(c.env);
@@ -105,41 +90,24 @@ export const toolCallsRoutes = (stages: Partial<BatchStages> = {}) => {
     }
     const sessionId = body.session_id ?? crypto.randomUUID();
     const calls = body.tool_calls.map(normalizeCall);
-    const principal = c.get("principal");
-    const access = await accessOf(c);
-    // Only calls that will reach their handler's stage count against the key's rate limits.
-    const chargeable = calls.map((call) =>
-      registry.has(call.name) && access.decide(call.name).allowed && (allowedTools === undefined || allowedTools.names.has(call.name)) ? call.name : undefined,
-    );
-    const refusals = await charge(c.env, principal, chargeable, config);
-    const finishedAt: number[] = [];
-    const outcomes = await runCalls(
+    const outcomes = await serveCalls(
       calls,
       {
-        sessionId,
         env: c.env,
+        principal: c.get("principal"),
+        access: await accessOf(c),
+        ...(allowedTools === undefined ? {} : { allowedTools }),
+        sessionId,
         signal: c.req.raw.signal,
         waitUntil: waitUntilOf(c),
-        access,
-        ...(allowedTools === undefined ? {} : { allowedTools }),
+        maxParallel,
+        config,
       },
-      { maxParallel, batchTimeoutMs: config.batchTimeoutMs, refusals, onOutcome: (_outcome, i) => (finishedAt[i] = Date.now()) },
+      stages,
     );
-    const audited = calls.map((call, i) => ({ rawArguments: call.arguments, outcome: outcomes[i] ?? missing(call.id), finishedAt: finishedAt[i] ?? Date.now() }));
-    record(c.env, waitUntilOf(c), audited, { keyId: principal.keyId, sessionId });
     return c.json({ session_id: sessionId, results: calls.map((call, i) => toCallResult(call, outcomes[i] ?? missing(call.id))) }, 200);
   });
 };
-
-function waitUntilOf(c: { executionCtx: { waitUntil(promise: Promise<unknown>): void } }): (promise: Promise<unknown>) => void {
-  try {
-    const ctx = c.executionCtx;
-    return (promise) => ctx.waitUntil(promise);
-  } catch {
-    // app.request() without an ExecutionContext: background work then just runs on its own.
-    return (promise) => void promise.catch((error: unknown) => console.error(`background work failed: ${String(error)}`));
-  }
-}
 
 function missing(id: string): never {
   throw new Error(`batch returned no outcome for call ${id}`);

@@ -1,0 +1,130 @@
+/**
+ * The MCP door: `/mcp` serves the key's tools, `/mcp/{toolset}` one toolset as its own virtual
+ * server, over Streamable HTTP (MCP basic/transports) without sessions, so any isolate can answer
+ * any request. POST carries JSON-RPC; there is no standalone SSE stream (GET) or session to end
+ * (DELETE), which the transport lets a server answer with 405.
+ *
+ * Order of checks: Host/Origin (DNS rebinding) first, then the API key, then the HTTP-level
+ * shape (Content-Type, Accept, MCP-Protocol-Version, size), then JSON-RPC.
+ */
+import { Hono, type Context, type MiddlewareHandler } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { authenticate } from "../../auth/authenticate.ts";
+import { loadConfig } from "../../config/config.ts";
+import { REAL_STAGES, type BatchStages } from "../../gateway/serve-calls.ts";
+import { accessOf, toolsetLookupOf } from "../../http/access.ts";
+import { describeRequestFailure, type RequestFailure } from "../../http/request-failure.ts";
+import type { AppEnv } from "../../http/types.ts";
+import { waitUntilOf } from "../../http/wait-until.ts";
+import { resolveToolset } from "../../toolsets/resolve.ts";
+import { errorText, parseBody, RPC_INVALID_REQUEST, RPC_SERVER_ERROR, type RpcError } from "../server/json-rpc.ts";
+import type { McpContext } from "../server/mcp-context.ts";
+import { processMessages } from "../server/process-messages.ts";
+import { allowsBatches, DEFAULT_NEGOTIATED_PROTOCOL_VERSION, isSupportedProtocolVersion, negotiateProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "../server/protocol-versions.ts";
+import { rebindingRefusal } from "./allowed-hosts.ts";
+import { ResponseStream, STREAM_OPENED } from "./response-stream.ts";
+
+export interface McpRoutesOptions {
+  /** Replaced batch stages (the benchmark); the real ones otherwise. */
+  stages?: Partial<BatchStages>;
+  authenticate?: MiddlewareHandler<AppEnv>;
+}
+
+const JSON_HEADERS = { "content-type": "application/json" } as const;
+
+/** An HTTP-level refusal with a JSON-RPC error body (id null: no request was read). */
+function rpcRefusal(status: ContentfulStatusCode, error: RpcError, headers: Record<string, string> = {}): Response {
+  return new Response(errorText(null, error), { status, headers: { ...JSON_HEADERS, ...headers } });
+}
+
+/** Request-level failures (401 and the like) in JSON-RPC form; `data` is our usual error body. */
+export function rpcFailureResponse(_c: Context, failure: RequestFailure): Response {
+  const { status, body, headers } = describeRequestFailure(failure);
+  return rpcRefusal(status, { code: RPC_SERVER_ERROR, message: body.error, data: body }, headers);
+}
+
+/** The /mcp routes, with the real batch stages and authentication unless given others. */
+export function mcpRoutes(options: McpRoutesOptions = {}): Hono<AppEnv> {
+  const stages: BatchStages = { ...REAL_STAGES, ...options.stages };
+  const requireKey = options.authenticate ?? authenticate({ respond: rpcFailureResponse });
+  const app = new Hono<AppEnv>();
+
+  const guard: MiddlewareHandler<AppEnv> = async function guardRebinding(c, next) {
+    const refusal = rebindingRefusal(new URL(c.req.url).host, c.req.header("origin"), loadConfig(c.env).mcpAllowedHosts);
+    if (refusal !== undefined) {
+      return rpcRefusal(403, { code: RPC_SERVER_ERROR, message: `Forbidden: ${refusal} (DNS-rebinding protection). Set MCP_ALLOWED_HOSTS to the names this server is reached by.` });
+    }
+    return next();
+  };
+  app.use("/mcp", guard);
+  app.use("/mcp/*", guard);
+
+  const notAllowed = () =>
+    rpcRefusal(405, { code: RPC_SERVER_ERROR, message: "Method not allowed: this stateless server takes JSON-RPC over POST only (no standalone SSE stream, no session to delete)." }, { allow: "POST" });
+  app.on(["GET", "DELETE"], ["/mcp", "/mcp/:toolset"], notAllowed);
+
+  app.post("/mcp", requireKey, (c) => serve(c, undefined, stages));
+  app.post("/mcp/:toolset", requireKey, (c) => serve(c, c.req.param("toolset"), stages));
+  return app;
+}
+
+async function serve(c: Context<AppEnv>, toolset: string | undefined, stages: BatchStages): Promise<Response> {
+  const config = loadConfig(c.env);
+  const contentType = c.req.header("content-type") ?? "";
+  if (!contentType.toLowerCase().startsWith("application/json")) {
+    return rpcRefusal(415, { code: RPC_SERVER_ERROR, message: `Unsupported Media Type: Content-Type must be application/json, got ${contentType === "" ? "none" : contentType}.` });
+  }
+  const accept = (c.req.header("accept") ?? "*/*").toLowerCase();
+  if (!accept.includes("application/json") && !accept.includes("*/*")) {
+    return rpcRefusal(406, { code: RPC_SERVER_ERROR, message: "Not Acceptable: the client must accept application/json and text/event-stream." });
+  }
+  const versionHeader = c.req.header("mcp-protocol-version");
+  if (versionHeader !== undefined && !isSupportedProtocolVersion(versionHeader)) {
+    return rpcRefusal(400, { code: RPC_SERVER_ERROR, message: `Bad Request: unsupported MCP-Protocol-Version ${versionHeader} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}).` });
+  }
+  const tooLarge = () => rpcRefusal(413, { code: RPC_SERVER_ERROR, message: `Payload Too Large: the body is over ${config.maxBodyBytes} bytes (MAX_BODY_BYTES).` });
+  if (Number(c.req.header("content-length") ?? 0) > config.maxBodyBytes) return tooLarge();
+  const text = await c.req.text();
+  // A string has no more UTF-16 units than its UTF-8 bytes, so this never refuses a body that fits.
+  if (text.length > config.maxBodyBytes) return tooLarge();
+
+  const parsed = parseBody(text);
+  if (!parsed.ok) return rpcRefusal(400, parsed.error);
+
+  let scope: McpContext["scope"];
+  if (toolset !== undefined) {
+    const names = await resolveToolset(toolset, toolsetLookupOf(c));
+    if (names === undefined) {
+      return rpcRefusal(404, { code: RPC_SERVER_ERROR, message: `Unknown toolset: ${toolset}. GET /v1/toolsets lists the toolsets; /mcp serves every tool this key may use.` });
+    }
+    scope = { toolset, names: new Set(names) };
+  }
+
+  const version = versionHeader ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
+  if (parsed.batch && !allowsBatches(version)) {
+    return rpcRefusal(400, { code: RPC_INVALID_REQUEST, message: `Invalid Request: JSON-RPC batches are not part of MCP ${version} (2025-06-18 removed them); send one message per POST.` });
+  }
+
+  const first = parsed.messages[0];
+  const initializing = !parsed.batch && first?.kind === "request" && first.method === "initialize";
+  const stream = new ResponseStream(accept.includes("text/event-stream") || accept.includes("*/*"));
+  const ctx: McpContext = {
+    env: c.env,
+    principal: c.get("principal"),
+    access: await accessOf(c),
+    ...(scope === undefined ? {} : { scope }),
+    protocolVersion: initializing ? negotiateProtocolVersion(first.params.protocolVersion) : version,
+    config,
+    stages,
+    signal: c.req.raw.signal,
+    waitUntil: waitUntilOf(c),
+    outbound: stream,
+  };
+  const work = processMessages(parsed.messages, parsed.batch, ctx);
+  const settled = await Promise.race([work, stream.opened]);
+  if (settled === STREAM_OPENED) return stream.response(work);
+  if (settled.length === 0) return new Response(null, { status: 202 });
+  // A lone message that is not JSON-RPC is a bad request at the HTTP level too.
+  const status = !parsed.batch && first?.kind === "invalid" ? 400 : 200;
+  return new Response(parsed.batch ? `[${settled.join(",")}]` : settled[0], { status, headers: JSON_HEADERS });
+}

@@ -1,0 +1,67 @@
+/**
+ * How a finished call answers `tools/call` (MCP server/tools, "Error Handling"): a caller's
+ * mistake (an unknown tool, invalid arguments) is a JSON-RPC error; anything that happened to
+ * the call itself (the tool failed, a policy or rate limit refused it, it awaits approval) is a
+ * result with `isError`, whose text carries the envelope's message and suggestion so the model
+ * can read what happened and what to do next.
+ */
+import type { CallOutcome } from "../../dispatch/handle-function-call.ts";
+import { isContentResult, type ContentBlock } from "../../registry/tool-content.ts";
+import { RPC_INVALID_PARAMS, type RpcError } from "./json-rpc.ts";
+import { storedResultUri } from "./stored-result-resources.ts";
+
+/** The approvals layer's ticket on a call that waits for a person (the outcome contract). */
+export interface ApprovalTicket {
+  id: string;
+  /** Epoch ms. */
+  expiresAt: number;
+  url: string;
+}
+
+/** What the formatting needs of an outcome; `status` and `approval` as the approvals layer extends them. */
+export type AnswerableOutcome = Pick<CallOutcome, "tool" | "content" | "errorCode" | "envelope" | "value" | "truncated" | "resultHandle"> & {
+  status: string;
+  approval?: ApprovalTicket;
+};
+
+export interface CallToolResult {
+  content: ContentBlock[];
+  isError?: boolean;
+}
+
+export type ToolCallAnswer = { result: CallToolResult } | { error: RpcError };
+
+/** Maps an outcome to the `tools/call` answer; `protocolVersion` decides which block types exist. */
+export function toToolCallAnswer(outcome: AnswerableOutcome, protocolVersion: string): ToolCallAnswer {
+  if (outcome.status === "ok") return { result: { content: okContent(outcome, protocolVersion) } };
+  if (outcome.approval !== undefined || outcome.status === "pending_approval") return { result: pendingApproval(outcome) };
+  const envelope = outcome.envelope;
+  if (envelope === undefined) {
+    // A tool's own toolError(...) text, passed through as the tool wrote it.
+    return { result: { content: [{ type: "text", text: outcome.content }], isError: true } };
+  }
+  if (envelope.error_code === "UNKNOWN_TOOL" || envelope.error_code === "INVALID_ARGUMENTS") {
+    return { error: { code: RPC_INVALID_PARAMS, message: `${envelope.error} ${envelope.suggestion}`, data: envelope } };
+  }
+  return { result: { content: [{ type: "text", text: `${envelope.error}\n${envelope.suggestion}` }], isError: true } };
+}
+
+function okContent(outcome: AnswerableOutcome, protocolVersion: string): ContentBlock[] {
+  // Blocks only while the text is exactly their serialisation: a transform hook that rewrote the
+  // result, or the size limit that cut it, must win over the tool's original blocks.
+  if (!outcome.truncated && isContentResult(outcome.value) && JSON.stringify(outcome.value) === outcome.content) return outcome.value.content;
+  const text: ContentBlock = { type: "text", text: outcome.content };
+  // resource_link arrived with 2025-06-18; older clients read the handle from the text.
+  if (outcome.resultHandle === undefined || protocolVersion < "2025-06-18") return [text];
+  return [text, { type: "resource_link", uri: storedResultUri(outcome.resultHandle), name: `Full result of ${outcome.tool}`, mimeType: "text/plain" }];
+}
+
+function pendingApproval(outcome: AnswerableOutcome): CallToolResult {
+  const ticket = outcome.approval;
+  const text =
+    ticket === undefined
+      ? `Tool '${outcome.tool}' needs human approval before it runs, and the approval is pending. Call '${outcome.tool}' again once a person has approved it.`
+      : `Tool '${outcome.tool}' needs human approval before it runs: approval ${ticket.id} is pending until ${new Date(ticket.expiresAt).toISOString()}. ` +
+        `A person decides at ${ticket.url}; the decision can be read there. Once it is approved, call '${outcome.tool}' again with the same arguments; if it is denied or expires, do not retry.`;
+  return { content: [{ type: "text", text }], isError: true };
+}

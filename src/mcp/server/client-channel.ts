@@ -1,0 +1,52 @@
+/**
+ * The ClientChannel a tool gets during an MCP `tools/call`: progress notifications for the
+ * request's `_meta.progressToken`, log notifications (MCP server/utilities/logging), and
+ * requests to the client (replies/ask-client.ts), all sent on the response's SSE stream.
+ *
+ * The server is stateless, so a `logging/setLevel` cannot be remembered for later requests; log
+ * messages at or above `info` are sent, debug ones dropped (the threshold RFC 5424 servers
+ * commonly default to).
+ */
+import { LOG_LEVELS, type ClientChannel, type LogLevel } from "../../registry/types.ts";
+import { notificationText } from "./json-rpc.ts";
+
+/** Sends one serialised JSON-RPC message to the client while the request is still open. */
+export interface Outbound {
+  /** False when the client does not accept a stream: sent messages are then dropped. */
+  readonly canStream: boolean;
+  send(message: string): void;
+}
+
+export const DEFAULT_LOG_LEVEL: LogLevel = "info";
+
+const rank = (level: LogLevel): number => LOG_LEVELS.indexOf(level);
+
+/** Builds the channel of one tools/call. */
+export function mcpClientChannel(
+  outbound: Outbound,
+  progressToken: string | number | undefined,
+  ask: ClientChannel["request"],
+  minLevel: LogLevel = DEFAULT_LOG_LEVEL,
+): ClientChannel {
+  const threshold = rank(minLevel);
+  return {
+    // Asking needs the stream the question travels on.
+    ...(ask === undefined || !outbound.canStream ? {} : { request: ask }),
+    progress(progress, total, message) {
+      // MCP server/utilities/progress: only for requests that asked, with their token.
+      if (progressToken === undefined) return;
+      outbound.send(
+        notificationText("notifications/progress", {
+          progressToken,
+          progress,
+          ...(total === undefined ? {} : { total }),
+          ...(message === undefined ? {} : { message }),
+        }),
+      );
+    },
+    log(level, data, logger) {
+      if (rank(level) < threshold) return;
+      outbound.send(notificationText("notifications/message", { level, ...(logger === undefined ? {} : { logger }), data }));
+    },
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * One MCP request in, one JSON-RPC answer out: the methods toolgate serves (lifecycle, ping,
+ * logging, tools, stored-result resources). Results are returned as JSON text, so the hot
+ * methods (tools/list, tools/call) never build and re-serialise a large object.
+ */
+import { definitionsJson } from "../../formats/definitions-json.ts";
+import { availableEntries } from "../../registry/definitions.ts";
+import { registry } from "../../registry/registry.ts";
+import { LOG_LEVELS } from "../../registry/types.ts";
+import { serveCalls } from "../../gateway/serve-calls.ts";
+import { toToolCallAnswer } from "./call-result.ts";
+import { mcpClientChannel } from "./client-channel.ts";
+import { clientAsker } from "../replies/ask-client.ts";
+import { RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, type RpcError, type RpcRequest } from "./json-rpc.ts";
+import type { McpContext } from "./mcp-context.ts";
+import { negotiateProtocolVersion } from "./protocol-versions.ts";
+import { readStoredResult, STORED_RESULT_TEMPLATE } from "./stored-result-resources.ts";
+
+/** The serialised `result`, or the error to answer with. */
+export type Answer = { result: string } | { error: RpcError };
+
+const EMPTY: Answer = { result: "{}" };
+const SERVER_VERSION = "0.1.0";
+
+type Method = (request: RpcRequest, ctx: McpContext) => Answer | Promise<Answer>;
+
+const METHODS: Readonly<Record<string, Method>> = {
+  initialize,
+  ping: () => EMPTY,
+  "logging/setLevel": setLevel,
+  "tools/list": listTools,
+  "tools/call": callTool,
+  "resources/list": () => ({ result: '{"resources":[]}' }),
+  "resources/templates/list": () => ({ result: JSON.stringify({ resourceTemplates: [STORED_RESULT_TEMPLATE] }) }),
+  "resources/read": readResource,
+};
+
+/** Answers one request; never throws for anything a client can send. */
+export function handleRequest(request: RpcRequest, ctx: McpContext): Answer | Promise<Answer> {
+  const method = Object.hasOwn(METHODS, request.method) ? METHODS[request.method] : undefined;
+  if (method === undefined) {
+    return { error: { code: RPC_METHOD_NOT_FOUND, message: `Method not found: ${request.method}. This server offers ${Object.keys(METHODS).join(", ")}.` } };
+  }
+  return method(request, ctx);
+}
+
+function initialize(request: RpcRequest, ctx: McpContext): Answer {
+  const scope = ctx.scope?.toolset;
+  return {
+    result: JSON.stringify({
+      protocolVersion: negotiateProtocolVersion(request.params.protocolVersion),
+      // Stateless: no listChanged or subscriptions, which need a session to notify on.
+      capabilities: { tools: { listChanged: false }, logging: {}, resources: {} },
+      serverInfo: { name: scope === undefined ? "toolgate" : `toolgate/${scope}`, version: SERVER_VERSION },
+      instructions:
+        scope === undefined
+          ? "toolgate: the tools this API key may use. A failed call's text says what went wrong and what to do next. Results too large to return inline are resources (toolgate://results/{handle})."
+          : `toolgate toolset '${scope}': the tools of this toolset this API key may use.`,
+    }),
+  };
+}
+
+function setLevel(request: RpcRequest): Answer {
+  const level = request.params.level;
+  if (typeof level !== "string" || !(LOG_LEVELS as readonly string[]).includes(level)) {
+    return { error: { code: RPC_INVALID_PARAMS, message: `Invalid params: level must be one of ${LOG_LEVELS.join(", ")}; got ${JSON.stringify(level)}.` } };
+  }
+  // Stateless: acknowledged; client-channel.ts says which levels a call sends.
+  return EMPTY;
+}
+
+async function listTools(_request: RpcRequest, ctx: McpContext): Promise<Answer> {
+  const names = ctx.scope === undefined ? registry.names() : [...ctx.scope.names];
+  const entries = await availableEntries(
+    names.filter((name) => ctx.access.decide(name).allowed),
+    ctx.env,
+  );
+  return { result: `{"tools":${definitionsJson(entries, "mcp", ctx.env)}}` };
+}
+
+async function callTool(request: RpcRequest, ctx: McpContext): Promise<Answer> {
+  const { name, arguments: args, _meta: meta } = request.params;
+  if (typeof name !== "string") return { error: { code: RPC_INVALID_PARAMS, message: "Invalid params: tools/call needs params.name, the tool's name as a string." } };
+  const token = typeof meta === "object" && meta !== null ? (meta as { progressToken?: unknown }).progressToken : undefined;
+  const progressToken = typeof token === "string" || typeof token === "number" ? token : undefined;
+  // The same stages as POST /v1/tool-calls: rate limits, the pipeline, the audit log.
+  const [outcome] = await serveCalls(
+    [{ id: String(request.id), name, arguments: args ?? {} }],
+    {
+      env: ctx.env,
+      principal: ctx.principal,
+      access: ctx.access,
+      ...(ctx.scope === undefined ? {} : { allowedTools: ctx.scope }),
+      sessionId: crypto.randomUUID(),
+      ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+      waitUntil: ctx.waitUntil,
+      maxParallel: 1,
+      config: ctx.config,
+      client: mcpClientChannel(ctx.outbound, progressToken, clientAsker(ctx.env, ctx.principal.keyId, ctx.outbound)),
+    },
+    ctx.stages,
+  );
+  if (outcome === undefined) throw new Error(`tools/call of '${name}' produced no outcome`);
+  const answer = toToolCallAnswer(outcome, ctx.protocolVersion);
+  return "error" in answer ? answer : { result: JSON.stringify(answer.result) };
+}
+
+async function readResource(request: RpcRequest, ctx: McpContext): Promise<Answer> {
+  const read = await readStoredResult(request.params.uri, {
+    kv: ctx.env.KV,
+    mayRead: (tool) => ctx.access.decide(tool).allowed && (ctx.scope === undefined || ctx.scope.names.has(tool)),
+  });
+  return "code" in read ? { error: read } : { result: JSON.stringify(read) };
+}
