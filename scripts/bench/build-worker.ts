@@ -1,6 +1,6 @@
 /**
  * Bundles a Worker into one ES module for workerd, with the settings wrangler uses for a deploy
- * (conditions, NODE_ENV, wrangler.toml's `minify = true` with wrangler's keep_names default), so
+ * (conditions, NODE_ENV, wrangler.toml's `minify = true` and `keep_names = false`), so
  * the code paths measured are the shipped ones. The bench Worker and the MCP peers
  * (scripts/bench/peers.ts) are all bundled by this one function, so their sizes compare.
  */
@@ -29,7 +29,7 @@ export async function bundleWorker(entry: string, outfile: string, { minify = tr
     external: ["cloudflare:*", "node:*"],
     define: { "process.env.NODE_ENV": JSON.stringify("production") },
     minify,
-    keepNames: true,
+    keepNames: false,
     sourcemap: false,
     logLevel: "warning",
   });

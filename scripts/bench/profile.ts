@@ -13,14 +13,16 @@
  * ```sh
  * node scripts/bench/profile.ts --pipeline=full --seconds=6
  * node scripts/bench/profile.ts --pipeline=core --port=9251
+ * node scripts/bench/profile.ts --mcp            # POST /mcp tools/call echo (full app)
  * ```
  */
 import { writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildBenchWorker } from "./build-worker.ts";
-import { LoadClient } from "./load.ts";
+import { LoadClient, type RequestSpec } from "./load.ts";
 import { ECHO_CALL_BODY, FULL_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH } from "./requests.ts";
+import { MCP_ECHO_CALL, MCP_PATH, MCP_PROTOCOL_VERSION } from "./scenarios/mcp-peers.ts";
 import { serveWorker } from "./serve.ts";
 
 interface ProfileNode {
@@ -97,7 +99,9 @@ try {
   const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as { title?: string; webSocketDebuggerUrl: string }[];
   const target = targets.find((t) => t.webSocketDebuggerUrl.includes("toolgate-bench")) ?? targets[0];
   if (target === undefined) throw new Error("profile: workerd's inspector lists no isolate");
-  const request = { method: "POST" as const, path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY, headers: { [PIPELINE_HEADER]: pipeline } };
+  const request: RequestSpec = process.argv.includes("--mcp")
+    ? { method: "POST" as const, path: MCP_PATH, body: MCP_ECHO_CALL, headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": MCP_PROTOCOL_VERSION } }
+    : { method: "POST" as const, path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY, headers: { [PIPELINE_HEADER]: pipeline } };
   await client.round(request, { concurrency: 8, durationMs: 2_000 });
   const session = await connect(target.webSocketDebuggerUrl);
   await session.send("Profiler.enable");
