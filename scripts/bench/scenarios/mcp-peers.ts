@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { bundleWorker } from "../build-worker.ts";
 import type { LoadClient, RequestSpec } from "../load.ts";
 import { AGENTS_MCP_PEER, BARE_PEER, HONO_MCP_PEER } from "../peers.ts";
+import { FULL_BUILD_AUDIT_PIPELINE, FULL_NO_AUDIT_PIPELINE, PIPELINE_HEADER } from "../requests.ts";
 import { alternatingRounds, paired, perRound, type Contender } from "../rounds.ts";
 import { type BenchContext, type Check, type Scenario, versusColumns } from "../scenario.ts";
 import { median } from "../stats.ts";
@@ -74,7 +75,14 @@ export const mcpPeers: Scenario = {
     const toolgateCall: RequestSpec = { ...request, headers: { ...MCP_HEADERS, authorization: `Bearer ${ctx.agentKey}` } };
     const toolgateServes = (await ctx.client.send(toolgateCall)).status !== 404;
     const toolgateSize = await toolgateGzipBytes(ctx);
-    if (toolgateServes) contenders.push({ label: "toolgate /mcp (agent key, full pipeline)", request: toolgateCall, ...toolgateSize });
+    const TOOLGATE_LABEL = "toolgate /mcp (agent key, full pipeline)";
+    if (toolgateServes) {
+      contenders.push({ label: TOOLGATE_LABEL, request: toolgateCall, ...toolgateSize });
+      // Not targets: where toolgate's time goes, for the breakdown (scenarios/full-breakdown.ts).
+      const less = (pipeline: string): RequestSpec => ({ ...toolgateCall, headers: { ...toolgateCall.headers, [PIPELINE_HEADER]: pipeline } });
+      contenders.push({ label: "  same, audit records built, not sent", request: less(FULL_BUILD_AUDIT_PIPELINE), bytes: Number.NaN, gzipBytes: Number.NaN });
+      contenders.push({ label: "  same, no audit stage", request: less(FULL_NO_AUDIT_PIPELINE), bytes: Number.NaN, gzipBytes: Number.NaN });
+    }
     for (const c of contenders) await assertEchoes(c.label, c.client ?? ctx.client, c.request);
 
     const figures = await alternatingRounds(ctx, contenders, { concurrency, rounds, roundMs, warmupMs });
@@ -106,7 +114,7 @@ export const mcpPeers: Scenario = {
     const better = peerRows.reduce<(typeof peerRows)[number] | undefined>((best, p) => (best === undefined || median(p.f.rps) > median(best.f.rps) ? p : best), undefined);
     const smallestPeer = Math.min(...peerRows.map((p) => p.size));
     const checks: Check[] = [];
-    const toolgate = toolgateServes ? figures.at(-1) : undefined;
+    const toolgate = figures.find((f) => f.label === TOOLGATE_LABEL);
     if (toolgate !== undefined && better !== undefined) {
       const ratio = median(paired(toolgate.rps, better.f.rps, (t, p) => t / p));
       checks.push({
