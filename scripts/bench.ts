@@ -5,7 +5,9 @@
  *
  * The bench Worker (scripts/bench/worker.ts: the app, 500 synthetic tools, bare routes) is
  * bundled with esbuild and served by workerd through Miniflare on 127.0.0.1 only (see
- * scripts/bench/serve.ts for why not `wrangler dev`). All load is bounded in time and count,
+ * scripts/bench/serve.ts for why not `wrangler dev`). When a scenario compares MCP servers, the
+ * peers in bench/ are installed (`npm ci --prefix bench`, first run only), bundled the same way
+ * and served in the same workerd, each on its own direct socket. All load is bounded in time and count,
  * and Miniflare is disposed however the run ends.
  *
  * @example
@@ -20,6 +22,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildBenchWorker } from "./bench/build-worker.ts";
 import { LoadClient } from "./bench/load.ts";
+import { buildPeers, ensurePeersInstalled, type BuiltPeer } from "./bench/peers.ts";
 import { formatChecks, formatScenario, writeResults, type ScenarioOutcome } from "./bench/report.ts";
 import type { BenchSettings } from "./bench/scenario.ts";
 import { KEYS_PATH } from "./bench/requests.ts";
@@ -57,13 +60,22 @@ async function main(): Promise<void> {
   const progress = (message: string) => process.stderr.write(`bench: ${message}\n`);
   progress("bundling scripts/bench/worker.ts");
   const scriptPath = await buildBenchWorker(root, benchDir);
-  progress("starting workerd (Miniflare, direct socket)");
+  let built: BuiltPeer[] = [];
+  if (scenarios.some((s) => s.needsPeers === true)) {
+    ensurePeersInstalled(root, progress);
+    progress("bundling the MCP peers (bench/peers/)");
+    built = await buildPeers(root, benchDir);
+  }
+  progress("starting workerd (Miniflare, direct sockets)");
   let worker: ServedWorker | undefined;
   let client: LoadClient | undefined;
+  let peerClients: LoadClient[] = [];
   const cleanUp = async () => {
     await client?.close();
+    await Promise.all(peerClients.map((c) => c.close()));
     await worker?.dispose();
     client = undefined;
+    peerClients = [];
     worker = undefined;
   };
   const abort = (why: string, code: number) => {
@@ -75,14 +87,21 @@ async function main(): Promise<void> {
 
   const outcomes: ScenarioOutcome[] = [];
   try {
-    worker = await serveWorker(scriptPath, join(root, "wrangler.toml"));
+    worker = await serveWorker(scriptPath, join(root, "wrangler.toml"), { peers: built });
     client = new LoadClient(worker.url, settings.concurrency, { authorization: `Bearer ${worker.adminToken}` });
     const agentKey = await createAgentKey(client);
     const serverPid = findChildProcess("workerd");
+    const urls = worker.peerUrls;
+    const peers = built.map((peer) => {
+      const url = urls[peer.name];
+      if (url === undefined) throw new Error(`bench: peer ${peer.name} has no socket`);
+      return { ...peer, client: new LoadClient(url, settings.concurrency) };
+    });
+    peerClients = peers.map((p) => p.client);
     for (const scenario of scenarios) {
       progress(`${scenario.id}…`);
       const t0 = performance.now();
-      const report = await scenario.run({ root, settings, client, agentKey, serverPid });
+      const report = await scenario.run({ root, settings, client, agentKey, serverPid, peers });
       outcomes.push({ id: scenario.id, title: scenario.title, seconds: (performance.now() - t0) / 1000, ...report });
     }
   } finally {

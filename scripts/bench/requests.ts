@@ -35,6 +35,13 @@ export const PIPELINE_HEADER = "x-bench-pipeline";
 export const FULL_PIPELINE = "full";
 export const GATEWAY_PIPELINE = "gateway";
 export const CORE_PIPELINE = "core";
+/**
+ * The full app without its audit stage, with an audit stage that builds the records but sends
+ * none, or without its rate limits: what each part costs (scenarios/full-breakdown.ts).
+ */
+export const FULL_NO_AUDIT_PIPELINE = "full-no-audit";
+export const FULL_BUILD_AUDIT_PIPELINE = "full-build-audit";
+export const FULL_NO_LIMITS_PIPELINE = "full-no-limits";
 
 /** Bench-only: `{"rows": n}`, the number of rows in D1's audit_log. */
 export const AUDIT_COUNT_PATH = "/__bench/audit-count";

@@ -3,7 +3,7 @@
  * then they take turns, round after round, so drift on a noisy machine (other processes, CPU
  * frequency) hits all of them alike. Compare them round by round (paired), then take medians.
  */
-import type { RequestSpec, RoundResult } from "./load.ts";
+import type { LoadClient, RequestSpec, RoundResult } from "./load.ts";
 import type { BenchContext } from "./scenario.ts";
 import { cpuMs } from "./server-cpu.ts";
 import { percentile } from "./stats.ts";
@@ -11,6 +11,8 @@ import { percentile } from "./stats.ts";
 export interface Contender {
   label: string;
   request: RequestSpec;
+  /** Where to send it: another Worker's socket (an MCP peer); the bench Worker when absent. */
+  client?: LoadClient;
 }
 
 /** Per-round figures of one contender, index i being round i. */
@@ -44,12 +46,12 @@ export interface RoundPlan {
 /** Runs `plan.rounds` alternating rounds of every contender; throws if one does not answer 200. */
 export async function alternatingRounds(ctx: BenchContext, contenders: readonly Contender[], plan: RoundPlan): Promise<ContenderRounds[]> {
   const results: ContenderRounds[] = [];
-  for (const { label, request } of contenders) {
+  for (const { label, request, client = ctx.client } of contenders) {
     // One lone request first: it must succeed, and it lets a bare route capture its body
     // before concurrent requests arrive (workerd warns about promises shared across requests).
-    const primed = await ctx.client.send(request);
+    const primed = await client.send(request);
     if (primed.status !== 200) throw new Error(`bench: ${label} (${request.method} ${request.path}) answered ${primed.status}: ${primed.body.slice(0, 500)}`);
-    const warmup = await ctx.client.round(request, { concurrency: plan.concurrency, durationMs: plan.warmupMs });
+    const warmup = await client.round(request, { concurrency: plan.concurrency, durationMs: plan.warmupMs });
     results.push({ label, rps: [], p50Ms: [], p99Ms: [], serverCpuUs: [], bodyBytes: Buffer.byteLength(primed.body), sent: 1 + warmup.requests });
   }
   for (let round = 0; round < plan.rounds; round++) {
@@ -61,7 +63,7 @@ export async function alternatingRounds(ctx: BenchContext, contenders: readonly 
       if (contender === undefined || figures === undefined) continue;
       await plan.hooks?.before?.(i, round);
       const cpuBefore = cpuMs(ctx.serverPid);
-      const result = await ctx.client.round(contender.request, { concurrency: plan.concurrency, durationMs: plan.roundMs });
+      const result = await (contender.client ?? ctx.client).round(contender.request, { concurrency: plan.concurrency, durationMs: plan.roundMs });
       figures.serverCpuUs[round] = ((cpuMs(ctx.serverPid) - cpuBefore) * 1000) / result.requests;
       figures.sent += result.requests;
       await plan.hooks?.after?.(i, round, result);

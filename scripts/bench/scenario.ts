@@ -4,6 +4,7 @@
  * target. scripts/bench/scenarios/index.ts lists them; adding a scenario is adding a file.
  */
 import type { LoadClient } from "./load.ts";
+import type { BuiltPeer } from "./peers.ts";
 
 /** Knobs shared by every scenario; `--quick` shrinks them for a smoke run. */
 export interface BenchSettings {
@@ -29,6 +30,16 @@ export interface BenchContext {
   agentKey: string;
   /** The workerd process serving it, for CPU per request; undefined where /proc is missing. */
   serverPid: number | undefined;
+  /** The MCP peers served beside it (scripts/bench/peers.ts), when a scenario needs them. */
+  peers?: readonly (BuiltPeer & { client: LoadClient })[];
+}
+
+export interface Scenario {
+  id: string;
+  title: string;
+  /** Whether the run must install, bundle and serve the MCP peers for it. */
+  needsPeers?: boolean;
+  run(ctx: BenchContext): Promise<ScenarioReport>;
 }
 
 /** A table column: `key` into each row's values, printed with `digits` decimals. */
@@ -61,12 +72,6 @@ export interface ScenarioReport {
   columns: Column[];
   rows: Row[];
   checks: Check[];
-}
-
-export interface Scenario {
-  id: string;
-  title: string;
-  run(ctx: BenchContext): Promise<ScenarioReport>;
 }
 
 /** The columns of every "route against a reference route" comparison, vs the reference named. */

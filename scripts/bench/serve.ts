@@ -33,9 +33,23 @@ export type ConfigOptions = Pick<
  */
 const BENCH_VARS = { RATE_LIMIT_PER_MINUTE: "1000000", RATE_LIMIT_PER_TOOL_PER_MINUTE: "1000000" };
 
+/** Another Worker to serve in the same workerd: one bundled module, no bindings. */
+export interface PeerWorker {
+  name: string;
+  scriptPath: string;
+}
+
+export interface ServeOptions {
+  inspectorPort?: number;
+  /** Served beside the bench Worker, each on its own direct socket (the MCP peers). */
+  peers?: readonly PeerWorker[];
+}
+
 export interface ServedWorker {
   /** The user Worker's own socket (no Miniflare entry Worker in front). */
   url: URL;
+  /** Each peer's own socket, by name. */
+  peerUrls: Record<string, URL>;
   /** The entry Worker's URL, for comparing what the extra hop costs. */
   entryUrl: URL;
   /** This run's ADMIN_TOKEN, made up at start: /v1/* wants `Authorization: Bearer <it>`. */
@@ -70,39 +84,57 @@ export function migrationStatements(configPath: string): string[] {
  * Starts workerd with `scriptPath` as the Worker, using the bindings of `configPath` and a
  * random ADMIN_TOKEN that authenticates the bench's requests, and applies the D1 migrations.
  */
-export async function serveWorker(scriptPath: string, configPath: string): Promise<ServedWorker> {
+export async function serveWorker(scriptPath: string, configPath: string, { inspectorPort, peers = [] }: ServeOptions = {}): Promise<ServedWorker> {
   const fromConfig = readConfigOptions(configPath);
   const adminToken = randomBytes(32).toString("base64url");
+  const directSocket = [{ host: "127.0.0.1", port: 0 }];
   // This Miniflare (5.x beta) takes a new options shape; the converter accepts the documented
   // v4 shape, which is also what wrangler's config reader returns.
   const mf = new Miniflare(convertV4MiniflareOptions({
-    name: WORKER_NAME,
-    modules: true,
-    scriptPath,
-    compatibilityDate: fromConfig.compatibilityDate,
-    compatibilityFlags: fromConfig.compatibilityFlags,
-    bindings: { ...fromConfig.bindings, ...BENCH_VARS, ADMIN_TOKEN: adminToken },
-    kvNamespaces: fromConfig.kvNamespaces,
-    d1Databases: fromConfig.d1Databases,
-    durableObjects: fromConfig.durableObjects,
-    queueProducers: fromConfig.queueProducers,
-    queueConsumers: fromConfig.queueConsumers,
     // No resourcePersistencePath: KV, D1 and the object's storage live in a temp dir that
     // dispose() deletes.
     host: "127.0.0.1",
     port: 0,
-    unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
     // Placeholder `cf` values: the real one is fetched from the internet, which we do not have.
     cf: false,
     enableDevRegistry: false,
     log: new Log(LogLevel.WARN),
+    // Only scripts/bench/profile.ts sets it: workerd then serves the V8 inspector there.
+    ...(inspectorPort === undefined ? {} : { inspectorPort }),
+    workers: [
+      {
+        name: WORKER_NAME,
+        modules: true,
+        scriptPath,
+        compatibilityDate: fromConfig.compatibilityDate,
+        compatibilityFlags: fromConfig.compatibilityFlags,
+        bindings: { ...fromConfig.bindings, ...BENCH_VARS, ADMIN_TOKEN: adminToken },
+        kvNamespaces: fromConfig.kvNamespaces,
+        d1Databases: fromConfig.d1Databases,
+        durableObjects: fromConfig.durableObjects,
+        queueProducers: fromConfig.queueProducers,
+        queueConsumers: fromConfig.queueConsumers,
+        unsafeDirectSockets: directSocket,
+      },
+      // Peers run with toolgate's runtime settings and no bindings: each is one module.
+      ...peers.map((peer) => ({
+        name: peer.name,
+        modules: true,
+        scriptPath: peer.scriptPath,
+        compatibilityDate: fromConfig.compatibilityDate,
+        compatibilityFlags: fromConfig.compatibilityFlags,
+        unsafeDirectSockets: directSocket,
+      })),
+    ],
   }));
   try {
     const entryUrl = await mf.ready;
     const url = await mf.unsafeGetDirectURL(WORKER_NAME);
-    const db = await mf.getD1Database("DB");
+    const peerUrls: Record<string, URL> = {};
+    for (const peer of peers) peerUrls[peer.name] = await mf.unsafeGetDirectURL(peer.name);
+    const db = await mf.getD1Database("DB", WORKER_NAME);
     await db.batch(migrationStatements(configPath).map((statement) => db.prepare(statement)));
-    return { url, entryUrl, adminToken, dispose: () => mf.dispose() };
+    return { url, entryUrl, peerUrls, adminToken, dispose: () => mf.dispose() };
   } catch (error) {
     await mf.dispose();
     throw error;

@@ -11,9 +11,11 @@
  * - gateway: the real batch runner, with auth, rate limits and audit switched off
  *   (core-stages.ts).
  * - core: as gateway, with the core pipeline alone running calls (core-run-calls.ts).
+ * - full-no-audit, full-build-audit, full-no-limits: the full app less one stage (or, for
+ *   audit, less the sending), for the breakdown of its cost.
  * Every request pays the one header lookup, so all sides pay the same routing cost.
  *
- * Like src/index.ts it exports the RateLimiter class and consumes the audit queues, so
+ * Like src/index.ts it exports the Durable Object classes and consumes the audit queues, so
  * Miniflare runs the real Durable Object, queue and consumer, in this same workerd process.
  * It also registers `bench_sleep` (sleep-tool.ts) and `bench_checked` (checked-tool.ts), and
  * serves two bench-only reads: the audit_log row count and the availability cache's stats.
@@ -31,7 +33,7 @@ import { createApp, type AppOptions } from "../../src/http/app.ts";
 import { availability } from "../../src/registry/availability.ts";
 import { registry } from "../../src/registry/registry.ts";
 import { registerCheckedTool } from "./checked-tool.ts";
-import { noCharge, noRecord, setAdminPrincipal } from "./core-stages.ts";
+import { buildRecordsOnly, noCharge, noRecord, setAdminPrincipal } from "./core-stages.ts";
 import { coreRunCalls } from "./core-run-calls.ts";
 import {
   AUDIT_COUNT_PATH,
@@ -40,6 +42,9 @@ import {
   BARE_TOOLS_PATH,
   CORE_PIPELINE,
   ECHO_CALL_BODY,
+  FULL_BUILD_AUDIT_PIPELINE,
+  FULL_NO_AUDIT_PIPELINE,
+  FULL_NO_LIMITS_PIPELINE,
   GATEWAY_PIPELINE,
   PIPELINE_HEADER,
   TOOL_CALLS_PATH,
@@ -49,6 +54,7 @@ import { registerSleepTool } from "./sleep-tool.ts";
 import { registerSyntheticTools } from "./synthetic-tools.ts";
 
 export { RateLimiter } from "../../src/rate-limit/rate-limiter.ts";
+export { McpReplies } from "../../src/mcp/replies/mcp-replies.ts";
 
 interface Captured {
   body: string;
@@ -110,13 +116,27 @@ registerSyntheticTools(registry);
 registerSleepTool(registry);
 registerCheckedTool(registry);
 const fullApp = benchApp({});
+const fullNoAuditApp = benchApp({ stages: { recordBatch: noRecord } });
+const fullBuildAuditApp = benchApp({ stages: { recordBatch: buildRecordsOnly } });
+const fullNoLimitsApp = benchApp({ stages: { chargeCalls: noCharge } });
 const gatewayApp = benchApp({ stages: { chargeCalls: noCharge, recordBatch: noRecord }, authenticate: setAdminPrincipal });
 const coreApp = benchApp({ stages: { runCalls: coreRunCalls, chargeCalls: noCharge, recordBatch: noRecord }, authenticate: setAdminPrincipal });
 
 export default {
   fetch(request, env, ctx) {
     const pipeline = request.headers.get(PIPELINE_HEADER);
-    const app = pipeline === CORE_PIPELINE ? coreApp : pipeline === GATEWAY_PIPELINE ? gatewayApp : fullApp;
+    const app =
+      pipeline === CORE_PIPELINE
+        ? coreApp
+        : pipeline === GATEWAY_PIPELINE
+          ? gatewayApp
+          : pipeline === FULL_NO_AUDIT_PIPELINE
+            ? fullNoAuditApp
+            : pipeline === FULL_BUILD_AUDIT_PIPELINE
+              ? fullBuildAuditApp
+              : pipeline === FULL_NO_LIMITS_PIPELINE
+                ? fullNoLimitsApp
+                : fullApp;
     return app.fetch(request, env, ctx);
   },
   queue: (batch, env) => handleAuditQueue(batch, env),

@@ -44,11 +44,15 @@ const COLUMNS = [
 ] as const satisfies readonly (keyof AuditRow)[];
 
 /**
- * Inserts a record once: a redelivered queue message carries the same id and changes nothing.
+ * Inserts rows once each: a redelivered queue message carries the same ids and changes nothing.
  * `ON CONFLICT (id) DO NOTHING` rather than `INSERT OR IGNORE`, because OR IGNORE would also
  * silently skip a row that broke any other constraint (a NOT NULL), and that must fail loudly.
+ *
+ * Its one parameter is a JSON array of rows, each the array `toRowValues` makes, so one
+ * statement carries many rows. `WHERE true` is SQLite's required disambiguation between a
+ * SELECT's join and an upsert's ON CONFLICT.
  */
-export const INSERT_AUDIT_SQL = `INSERT INTO ${AUDIT_TABLE} (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map(() => "?").join(", ")}) ON CONFLICT (id) DO NOTHING`;
+export const INSERT_AUDIT_ROWS_SQL = `INSERT INTO ${AUDIT_TABLE} (${COLUMNS.join(", ")}) SELECT ${COLUMNS.map((_, i) => `value ->> ${i}`).join(", ")} FROM json_each(?) WHERE true ON CONFLICT (id) DO NOTHING`;
 
 /** The INSERT's bound values, in COLUMNS order. */
 export function toRowValues(r: AuditRecord): (string | number | null)[] {

@@ -4,6 +4,7 @@
  * the message to `toolgate-audit-dlq`, whose consumer is this same function on a slow schedule
  * (max_retries 100, about three days), so a long D1 outage loses nothing.
  */
+import { recordsOfMessage } from "./audit-message.ts";
 import { AuditRecordSchema, type AuditRecord } from "./audit-record.ts";
 import { writeAuditRecords, type AuditDatabase } from "./write-audit-records.ts";
 
@@ -22,28 +23,36 @@ export function retryDelaySeconds(attempts: number, queue: string): number {
 }
 
 /**
- * Writes a batch of audit messages with one D1 batch: acks every message when it commits,
- * retries every message with a growing delay when it does not. A body that is not an audit
- * record can never be written, so it is logged whole and acked instead of retried forever.
+ * Writes the records of a batch of audit messages with one D1 batch: acks every message when it
+ * commits, retries every message with a growing delay when it does not. A body or record that
+ * is not an audit record can never be written, so it is logged whole and dropped (its message
+ * acked once the rest of it is written) instead of retried forever.
  */
 export async function handleAuditQueue(batch: MessageBatch<unknown>, env: { DB: AuditDatabase }): Promise<void> {
-  const pending: { message: Message<unknown>; record: AuditRecord }[] = [];
+  const pending: Message<unknown>[] = [];
+  const records: AuditRecord[] = [];
   for (const message of batch.messages) {
-    const parsed = AuditRecordSchema.safeParse(message.body);
-    if (parsed.success) {
-      pending.push({ message, record: parsed.data });
-    } else {
-      console.error(`audit: dropping message ${message.id} on ${batch.queue}, not an audit record (${parsed.error.issues[0]?.message ?? "invalid"}):`, JSON.stringify(message.body));
+    const candidates = recordsOfMessage(message.body);
+    if (candidates === undefined) {
+      console.error(`audit: dropping message ${message.id} on ${batch.queue}, not an audit message:`, JSON.stringify(message.body));
       message.ack();
+      continue;
+    }
+    for (const candidate of candidates) {
+      const parsed = AuditRecordSchema.safeParse(candidate);
+      if (parsed.success) records.push(parsed.data);
+      else console.error(`audit: dropping a record of message ${message.id} on ${batch.queue}, not an audit record (${parsed.error.issues[0]?.message ?? "invalid"}):`, JSON.stringify(candidate));
+    }
+    pending.push(message);
+  }
+  if (records.length > 0) {
+    try {
+      await writeAuditRecords(env.DB, records);
+    } catch (error) {
+      console.warn(`audit: writing ${records.length} record(s) of ${pending.length} message(s) from ${batch.queue} failed, retrying: ${String(error)}`);
+      for (const message of pending) message.retry({ delaySeconds: retryDelaySeconds(message.attempts, batch.queue) });
+      return;
     }
   }
-  if (pending.length === 0) return;
-  try {
-    await writeAuditRecords(env.DB, pending.map((p) => p.record));
-  } catch (error) {
-    console.warn(`audit: writing ${pending.length} record(s) from ${batch.queue} failed, retrying: ${String(error)}`);
-    for (const { message } of pending) message.retry({ delaySeconds: retryDelaySeconds(message.attempts, batch.queue) });
-    return;
-  }
-  for (const { message } of pending) message.ack();
+  for (const message of pending) message.ack();
 }

@@ -1,9 +1,11 @@
 /**
- * The audit records of one batch: one per call, built (hashing included) and sent after the
- * response, so the log never slows a call down.
+ * The audit records of one batch: one per call, built (hashing included) after the response and
+ * sent with those of concurrent requests (audit-group-commit.ts), so the log never slows a
+ * call down and costs one queue send per group rather than per request.
  */
 import type { CallOutcome } from "../dispatch/handle-function-call.ts";
-import { AuditBuffer } from "./audit-buffer.ts";
+import { auditGroupCommit } from "./audit-group-commit.ts";
+import type { AuditRecord } from "./audit-record.ts";
 import { toAuditRecord } from "./to-audit-record.ts";
 
 export interface AuditedCall {
@@ -19,27 +21,30 @@ const UNRECORDABLE_ARGUMENTS = "[arguments could not be recorded: too deeply nes
 /** Records every call of a batch; `waitUntil` keeps the work alive after the response. */
 export type RecordBatch = (env: Env, waitUntil: (promise: Promise<unknown>) => void, calls: readonly AuditedCall[], meta: { keyId: string; sessionId: string }) => void;
 
+/** The audit record of every call of a batch, in order. */
+export async function buildAuditRecords(calls: readonly AuditedCall[], meta: { keyId: string; sessionId: string }): Promise<AuditRecord[]> {
+  const records: AuditRecord[] = [];
+  for (const { rawArguments, outcome, finishedAt } of calls) {
+    const recordMeta = {
+      ...meta,
+      at: finishedAt,
+      ...(outcome.policy === undefined ? {} : { policy: outcome.policy }),
+      ...(outcome.approval === undefined ? {} : { approvalId: outcome.approval.id }),
+    };
+    try {
+      records.push(await toAuditRecord(outcome, rawArguments, recordMeta));
+    } catch (error) {
+      // Arguments that cannot be redacted or hashed (nested too deep to walk) must not cost
+      // this call, or the batch's other calls, their records: record the call without them.
+      console.error(`audit: arguments of call ${outcome.callId} could not be recorded: ${String(error)}`);
+      records.push(await toAuditRecord(outcome, UNRECORDABLE_ARGUMENTS, recordMeta));
+    }
+  }
+  return records;
+}
+
 export const recordBatch: RecordBatch = (env, waitUntil, calls, meta) => {
-  waitUntil(
-    (async () => {
-      const buffer = new AuditBuffer();
-      for (const { rawArguments, outcome, finishedAt } of calls) {
-        const recordMeta = {
-          ...meta,
-          at: finishedAt,
-          ...(outcome.policy === undefined ? {} : { policy: outcome.policy }),
-          ...(outcome.approval === undefined ? {} : { approvalId: outcome.approval.id }),
-        };
-        try {
-          buffer.add(await toAuditRecord(outcome, rawArguments, recordMeta));
-        } catch (error) {
-          // Arguments that cannot be redacted or hashed (nested too deep to walk) must not cost
-          // this call, or the batch's other calls, their records: record the call without them.
-          console.error(`audit: arguments of call ${outcome.callId} could not be recorded: ${String(error)}`);
-          buffer.add(await toAuditRecord(outcome, UNRECORDABLE_ARGUMENTS, recordMeta));
-        }
-      }
-      await buffer.flush(env);
-    })(),
-  );
+  // Awaited inside waitUntil: the isolate stays up until the group carrying these records has
+  // been handed to the queue.
+  waitUntil(buildAuditRecords(calls, meta).then((records) => auditGroupCommit.add(env, records)));
 };

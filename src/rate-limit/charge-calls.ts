@@ -1,6 +1,8 @@
 /**
- * Charges a batch's calls against the API key's rate limits in one round trip to the key's
- * RateLimiter object: a per-key bucket and a per-key-and-tool bucket, both per minute.
+ * Charges a batch's calls against the API key's rate limits: a per-key bucket and a
+ * per-key-and-tool bucket, both per minute, held by the key's RateLimiter object. Calls are
+ * paid from this isolate's leases of those buckets where it has tokens, and otherwise in one
+ * round trip to the object for the batch (lease-client.ts).
  *
  * If the limiter cannot be reached the calls go ahead (logged): a limiter outage should not take
  * every tool down with it, and the audit log still records every call.
@@ -8,6 +10,7 @@
 import type { Principal } from "../auth/principal.ts";
 import type { GatewayConfig } from "../config/config.ts";
 import type { ToolFailure } from "../errors/tool-failure.ts";
+import { LeaseClient } from "./lease-client.ts";
 import type { BucketRequest } from "./rate-limiter.ts";
 
 const MINUTE_MS = 60_000;
@@ -16,11 +19,20 @@ const MINUTE_MS = 60_000;
 export const KEY_BUCKET = "key";
 export const toolBucket = (tool: string): string => `tool:${tool}`;
 
+/** This isolate's leases, shared by every request it serves. */
+const isolateLeases = new LeaseClient();
+
 /**
  * For each tool name (undefined: a call that will not run, so it is not charged), undefined when
  * it may run or the RATE_LIMITED failure when it may not.
  */
-export async function chargeCalls(env: Env, principal: Principal, tools: readonly (string | undefined)[], config: GatewayConfig): Promise<(ToolFailure | undefined)[]> {
+export async function chargeCalls(
+  env: Env,
+  principal: Principal,
+  tools: readonly (string | undefined)[],
+  config: GatewayConfig,
+  leases: LeaseClient = isolateLeases,
+): Promise<(ToolFailure | undefined)[]> {
   const charged = tools.flatMap((tool, i) => (tool === undefined ? [] : [{ tool, i }]));
   const verdicts = new Array<ToolFailure | undefined>(tools.length).fill(undefined);
   if (charged.length === 0) return verdicts;
@@ -30,8 +42,8 @@ export async function chargeCalls(env: Env, principal: Principal, tools: readonl
     { bucket: toolBucket(tool), limit: config.rateLimit.perToolPerMinute, windowMs: MINUTE_MS },
   ]);
   try {
-    const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(principal.keyId));
-    const results = await limiter.consume(requests);
+    const limiter = () => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(principal.keyId));
+    const results = await leases.charge(principal.keyId, limiter, requests);
     results.forEach((verdict, n) => {
       const call = charged[n];
       if (call === undefined || verdict.allowed) return;

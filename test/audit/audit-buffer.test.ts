@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AuditBuffer, QUEUE_BATCH_MESSAGES } from "../../src/audit/audit-buffer.ts";
-import { AuditRecordSchema, type AuditRecord } from "../../src/audit/audit-record.ts";
+import { AUDIT_MESSAGE_CONTENT_TYPE, recordsOfMessage } from "../../src/audit/audit-message.ts";
+import { AuditRecordSchema } from "../../src/audit/audit-record.ts";
 import { auditRecord, countRows, flakyDatabase } from "./support.ts";
 
 /** A queue producer that keeps what it was sent, or refuses everything. */
@@ -25,7 +26,7 @@ afterEach(() => {
 });
 
 describe("flushing a request's audit records", () => {
-  it("sends one record per JSON message, in batches within the queue's 100-message and 256 KB limits", async () => {
+  it("packs records several to a text message, within the queue's message, batch-count and batch-size limits", async () => {
     const queue = fakeQueue();
     const buffer = new AuditBuffer();
     const records = filled("key-chunks", 250, 4000);
@@ -33,22 +34,39 @@ describe("flushing a request's audit records", () => {
     await buffer.flush({ AUDIT_QUEUE: queue, DB: env.DB });
 
     const sent = queue.batches.flat();
-    expect(sent.map((m) => (m.body as AuditRecord).id)).toEqual(records.map((r) => r.id));
-    expect(sent.every((m) => m.contentType === "json" && AuditRecordSchema.safeParse(m.body).success)).toBe(true);
-    expect(queue.batches.length).toBeGreaterThan(Math.ceil(250 / QUEUE_BATCH_MESSAGES));
+    expect(sent.every((m) => m.contentType === AUDIT_MESSAGE_CONTENT_TYPE && typeof m.body === "string")).toBe(true);
+    const carried = sent.flatMap((m) => recordsOfMessage(m.body) ?? []);
+    expect(carried.map((r) => AuditRecordSchema.parse(r).id)).toEqual(records.map((r) => r.id));
+    // About 4.5 KB each: several records to a message, not one.
+    expect(sent.length).toBeLessThan(records.length / 5);
+    const bytes = (text: string) => new TextEncoder().encode(text).length;
+    for (const message of sent) expect(bytes(message.body as string)).toBeLessThanOrEqual(128 * 1024);
     for (const batch of queue.batches) {
       expect(batch.length).toBeLessThanOrEqual(QUEUE_BATCH_MESSAGES);
-      expect(new TextEncoder().encode(JSON.stringify(batch.map((m) => m.body))).length).toBeLessThan(256 * 1024);
+      expect(batch.reduce((sum, m) => sum + bytes(m.body as string), 0)).toBeLessThan(256 * 1024);
     }
   });
 
-  it("sends small records 100 to a batch, and nothing for an empty or already flushed buffer", async () => {
+  it("keeps a message within 128 KB when records are made of multi-byte characters", async () => {
+    const queue = fakeQueue();
+    const buffer = new AuditBuffer();
+    const wide = Array.from({ length: 60 }, (_, i) => auditRecord({ keyId: "key-wide", toolCallId: `call_${i}`, arguments: JSON.stringify({ text: "\u{1F600}".repeat(1000) }) }));
+    for (const record of wide) buffer.add(record);
+    await buffer.flush({ AUDIT_QUEUE: queue, DB: env.DB });
+    const sent = queue.batches.flat();
+    expect(sent.flatMap((m) => recordsOfMessage(m.body) ?? [])).toHaveLength(60);
+    for (const message of sent) expect(new TextEncoder().encode(message.body as string).length).toBeLessThanOrEqual(128 * 1024);
+  });
+
+  it("sends 150 small records in one sendBatch of two messages, and nothing for an empty or already flushed buffer", async () => {
     const queue = fakeQueue();
     const buffer = new AuditBuffer();
     for (const record of filled("key-small", 150)) buffer.add(record);
     await buffer.flush({ AUDIT_QUEUE: queue, DB: env.DB });
     await buffer.flush({ AUDIT_QUEUE: queue, DB: env.DB });
-    expect(queue.batches.map((b) => b.length)).toEqual([100, 50]);
+    expect(queue.batches).toHaveLength(1);
+    expect(queue.batches[0]).toHaveLength(2);
+    expect(queue.batches.flat().flatMap((m) => recordsOfMessage(m.body) ?? [])).toHaveLength(150);
     expect(buffer.size).toBe(0);
   });
 

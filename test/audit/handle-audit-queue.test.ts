@@ -1,9 +1,17 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult, type MessageBatchMessage } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { packAuditMessages } from "../../src/audit/audit-message.ts";
+import type { AuditRecord } from "../../src/audit/audit-record.ts";
 import { AUDIT_DLQ_NAME, AUDIT_QUEUE_NAME, handleAuditQueue, retryDelaySeconds } from "../../src/audit/handle-audit-queue.ts";
 import { auditRecord, countRows, flakyDatabase, type Fault } from "./support.ts";
 
 const message = (body: unknown, attempts = 1): MessageBatchMessage => ({ id: crypto.randomUUID(), timestamp: Date.now(), attempts, body });
+/** One message carrying `records`, exactly as the producer packs them. */
+const packed = (records: AuditRecord[]): MessageBatchMessage => {
+  const bodies = packAuditMessages(records).flatMap((b) => b.bodies);
+  if (bodies.length !== 1) throw new Error(`expected one message, packed ${bodies.length}`);
+  return message(bodies[0]);
+};
 
 /**
  * Delivers messages to the consumer and returns what it acked and retried. getQueueResult
@@ -67,6 +75,51 @@ describe("the audit queue consumer", () => {
     const result = await deliver(AUDIT_QUEUE_NAME, [good, bad]);
     expect(result.acked.sort()).toEqual([good.id, bad.id].sort());
     expect(await countRows("key_id = ?", "key-poison")).toBe(1);
+  });
+
+  it("writes every record of several-record messages, and of one-record messages in the format sent before them", async () => {
+    const messages = [packed([auditRecord({ keyId: "key-multi" }), auditRecord({ keyId: "key-multi" })]), packed([auditRecord({ keyId: "key-multi" })]), message(auditRecord({ keyId: "key-multi" }))];
+    const result = await deliver(AUDIT_QUEUE_NAME, messages);
+    expect(result.acked.sort()).toEqual(messages.map((m) => m.id).sort());
+    expect(await countRows("key_id = ?", "key-multi")).toBe(4);
+  });
+
+  it("drops a record that is not an audit record and still writes, then acks, the rest of its message", async () => {
+    const good = auditRecord({ keyId: "key-bad-record" });
+    const body = JSON.stringify({ records: [good, { ...auditRecord({ keyId: "key-bad-record" }), status: "exploded" }] });
+    const delivered = message(body);
+    const result = await deliver(AUDIT_QUEUE_NAME, [delivered, message("not json {")]);
+    expect(result.acked).toHaveLength(2);
+    expect(await countRows("key_id = ?", "key-bad-record")).toBe(1);
+  });
+
+  it("stores exactly N rows from several-record messages when D1 fails intermittently and messages are redelivered whole", async () => {
+    const N = 300;
+    const schedule = (call: number): Fault => (call % 2 === 0 ? "before" : call % 3 === 0 ? "after" : "ok");
+    const flaky = flakyDatabase(env.DB, schedule);
+    // Messages of 1 to 7 records, as groups of different sizes would send them.
+    let waiting: MessageBatchMessage[] = [];
+    for (let made = 0, size = 1; made < N; made += size, size = (size % 7) + 1) {
+      waiting.push(packed(Array.from({ length: Math.min(size, N - made) }, () => auditRecord({ keyId: "key-fault-multi" }))));
+    }
+    for (let round = 0; waiting.length > 0 && round < 100; round++) {
+      const next: MessageBatchMessage[] = [];
+      for (let start = 0; start < waiting.length; start += 10) {
+        const delivered = waiting.slice(start, start + 10);
+        const result = await deliver(AUDIT_QUEUE_NAME, delivered, flaky);
+        for (const retry of result.retried) {
+          const original = delivered.find((m) => m.id === retry.id);
+          if (original === undefined) throw new Error(`retry for unknown message ${retry.id}`);
+          next.push({ ...original, attempts: original.attempts + 1 });
+        }
+        expect(result.acked.length + result.retried.length).toBe(delivered.length);
+      }
+      waiting = next;
+    }
+    expect(waiting).toEqual([]);
+    expect(flaky.faults.before).toBeGreaterThan(0);
+    expect(flaky.faults.after).toBeGreaterThan(0);
+    expect(await countRows("key_id = ?", "key-fault-multi")).toBe(N);
   });
 
   it("stores exactly N rows when D1 fails intermittently, before and after commits, and messages are redelivered", async () => {

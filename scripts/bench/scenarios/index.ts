@@ -10,14 +10,18 @@ import { batchThroughput } from "./batch-throughput.ts";
 import { bundleSize } from "./bundle-size.ts";
 import { callThroughput } from "./call-throughput.ts";
 import { definitionsInProcess } from "./definitions-in-process.ts";
+import { fullBreakdown } from "./full-breakdown.ts";
 import { fullOverhead } from "./full-overhead.ts";
 import { gatewayOverhead } from "./gateway-overhead.ts";
+import { mcpPeers } from "./mcp-peers.ts";
 import { toolsListing } from "./tools-listing.ts";
 
 export const SCENARIOS: readonly Scenario[] = [
   callThroughput,
   gatewayOverhead,
   fullOverhead,
+  fullBreakdown,
+  mcpPeers,
   batchThroughput,
   batchParallelism,
   toolsListing,

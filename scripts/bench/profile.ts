@@ -1,0 +1,126 @@
+/**
+ * A CPU profile of the bench Worker's isolate under load, taken through workerd's V8 inspector:
+ * `--cpu-prof` on the Node side would profile the load generator, not the Worker. Serves the
+ * bench Worker as `npm run bench` does, sends `--seconds` of single echo calls to one pipeline,
+ * and prints the functions with the most self time (and the share of samples per source file),
+ * so a cost shows up by name. The full profile is written for DevTools as well.
+ *
+ * What it cannot see: Miniflare's own Workers (the queue broker, the D1 and KV simulators) run
+ * in other isolates of the same workerd process; their cost shows only in `npm run bench`'s
+ * "workerd CPU us/req".
+ *
+ * @example
+ * ```sh
+ * node scripts/bench/profile.ts --pipeline=full --seconds=6
+ * node scripts/bench/profile.ts --pipeline=core --port=9251
+ * node scripts/bench/profile.ts --mcp            # POST /mcp tools/call echo (full app)
+ * ```
+ */
+import { writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildBenchWorker } from "./build-worker.ts";
+import { LoadClient, type RequestSpec } from "./load.ts";
+import { ECHO_CALL_BODY, FULL_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH } from "./requests.ts";
+import { MCP_ECHO_CALL, MCP_PATH, MCP_PROTOCOL_VERSION } from "./scenarios/mcp-peers.ts";
+import { serveWorker } from "./serve.ts";
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+}
+
+const arg = (name: string, fallback: string): string => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const pipeline = arg("pipeline", FULL_PIPELINE);
+const seconds = Number(arg("seconds", "6"));
+const inspectorPort = Number(arg("port", "9250"));
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** A minimal Chrome DevTools Protocol session over the inspector's WebSocket. */
+async function connect(url: string): Promise<{ send(method: string, params?: object): Promise<unknown>; close(): void }> {
+  const socket = new WebSocket(url);
+  await new Promise((ok, fail) => {
+    socket.addEventListener("open", ok, { once: true });
+    socket.addEventListener("error", fail, { once: true });
+  });
+  let next = 1;
+  const waiting = new Map<number, (result: unknown) => void>();
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
+    if (message.id !== undefined) waiting.get(message.id)?.(message.result);
+  });
+  return {
+    send(method, params = {}) {
+      const id = next++;
+      socket.send(JSON.stringify({ id, method, params }));
+      return new Promise((ok) => waiting.set(id, ok));
+    },
+    close: () => socket.close(),
+  };
+}
+
+/**
+ * Self time per function and per file, in ms, most first. Each sample counts as the profile's
+ * mean sampling period: a sample's own time delta is no good, since it also holds whatever
+ * gap came before it (the thread running another isolate, say).
+ */
+function summarise(profile: Profile): { functions: [string, number][]; files: [string, number][]; totalMs: number } {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<number, number>();
+  const sampleMs = (profile.endTime - profile.startTime) / 1000 / Math.max(1, profile.samples.length);
+  for (const id of profile.samples) self.set(id, (self.get(id) ?? 0) + sampleMs);
+  const functions = new Map<string, number>();
+  const files = new Map<string, number>();
+  let totalMs = 0;
+  for (const [id, ms] of self) {
+    const frame = byId.get(id)?.callFrame;
+    if (frame === undefined) continue;
+    totalMs += ms;
+    const file = frame.url === "" ? "(native)" : frame.url.replace(/^.*\//, "");
+    const name = `${frame.functionName || "(anonymous)"}  ${file}:${frame.lineNumber + 1}`;
+    functions.set(name, (functions.get(name) ?? 0) + ms);
+    files.set(file, (files.get(file) ?? 0) + ms);
+  }
+  const top = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]);
+  return { functions: top(functions), files: top(files), totalMs };
+}
+
+const scriptPath = await buildBenchWorker(root, join(root, ".bench"), { minify: false });
+const worker = await serveWorker(scriptPath, join(root, "wrangler.toml"), { inspectorPort });
+const client = new LoadClient(worker.url, 8, { authorization: `Bearer ${worker.adminToken}` });
+try {
+  const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as { title?: string; webSocketDebuggerUrl: string }[];
+  const target = targets.find((t) => t.webSocketDebuggerUrl.includes("toolgate-bench")) ?? targets[0];
+  if (target === undefined) throw new Error("profile: workerd's inspector lists no isolate");
+  const request: RequestSpec = process.argv.includes("--mcp")
+    ? { method: "POST" as const, path: MCP_PATH, body: MCP_ECHO_CALL, headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": MCP_PROTOCOL_VERSION } }
+    : { method: "POST" as const, path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY, headers: { [PIPELINE_HEADER]: pipeline } };
+  await client.round(request, { concurrency: 8, durationMs: 2_000 });
+  const session = await connect(target.webSocketDebuggerUrl);
+  await session.send("Profiler.enable");
+  await session.send("Profiler.setSamplingInterval", { interval: 100 });
+  await session.send("Profiler.start");
+  const load = await client.round(request, { concurrency: 8, durationMs: seconds * 1000 });
+  const { profile } = (await session.send("Profiler.stop")) as { profile: Profile };
+  session.close();
+  const out = join(root, ".bench", `${pipeline}.cpuprofile`);
+  writeFileSync(out, JSON.stringify(profile));
+  const { functions, files, totalMs } = summarise(profile);
+  const perRequest = (ms: number) => `${((ms * 1000) / load.requests).toFixed(1).padStart(7)} us/req`;
+  console.log(`pipeline ${pipeline}: ${load.requests} requests in ${seconds} s; isolate samples ${totalMs.toFixed(0)} ms (${perRequest(totalMs)}, idle included)`);
+  console.log("\nfiles");
+  for (const [file, ms] of files.slice(0, 12)) console.log(`${perRequest(ms)}  ${file}`);
+  console.log("\nfunctions (self)");
+  for (const [name, ms] of functions.slice(0, 40)) console.log(`${perRequest(ms)}  ${name}`);
+  console.log(`\nWrote ${out} (open it in Chrome DevTools' Performance panel)`);
+} finally {
+  await client.close();
+  await worker.dispose();
+}

@@ -1,0 +1,56 @@
+/**
+ * Where the full app's extra cost per call goes: the full app (agent key) against itself less
+ * its audit stage, less its rate limits, and against the gateway app (no auth, no policy) and
+ * the core pipeline, all on POST /v1/tool-calls with one echo call, in alternating rounds.
+ * Miniflare runs the queue broker, its consumer, D1 and the RateLimiter object in the same
+ * workerd process, so "workerd CPU us/req" includes their share. No target of its own: it
+ * explains full-overhead's figure.
+ */
+import type { RequestSpec } from "../load.ts";
+import { CORE_PIPELINE, ECHO_CALL_BODY, FULL_BUILD_AUDIT_PIPELINE, FULL_NO_AUDIT_PIPELINE, FULL_NO_LIMITS_PIPELINE, FULL_PIPELINE, GATEWAY_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH } from "../requests.ts";
+import { alternatingRounds, paired, perRound } from "../rounds.ts";
+import { type Scenario, versusColumns } from "../scenario.ts";
+import { median } from "../stats.ts";
+
+export const fullBreakdown: Scenario = {
+  id: "full-breakdown",
+  title: "POST /v1/tool-calls, one echo call: the full app (agent key) less one stage at a time",
+  async run(ctx) {
+    const { concurrency, rounds, roundMs, warmupMs } = ctx.settings;
+    const call = (pipeline: string, authorization = `Bearer ${ctx.agentKey}`): RequestSpec => ({
+      method: "POST",
+      path: TOOL_CALLS_PATH,
+      body: ECHO_CALL_BODY,
+      headers: { [PIPELINE_HEADER]: pipeline, authorization },
+    });
+    const contenders = [
+      { label: "full", request: call(FULL_PIPELINE) },
+      { label: "full less audit", request: call(FULL_NO_AUDIT_PIPELINE) },
+      { label: "full less audit sending (records built)", request: call(FULL_BUILD_AUDIT_PIPELINE) },
+      { label: "full less rate limits", request: call(FULL_NO_LIMITS_PIPELINE) },
+      { label: "gateway (no auth, policy, limits, audit)", request: call(GATEWAY_PIPELINE) },
+      { label: "core", request: call(CORE_PIPELINE) },
+    ];
+    const figures = await alternatingRounds(ctx, contenders, { concurrency, rounds, roundMs, warmupMs });
+    const core = figures.at(-1);
+    if (core === undefined) throw new Error("bench: full-breakdown lost the core contender");
+    return {
+      method: `${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; x core = median of per-round req/s ratios; CPU x core = core CPU/req over this one's`,
+      columns: versusColumns("core"),
+      rows: figures.map((f) => ({
+        label: f.label,
+        values: {
+          rps: median(f.rps),
+          p50: median(f.p50Ms),
+          p99: median(f.p99Ms),
+          vsCore: median(paired(f.rps, core.rps, (a, b) => a / b)),
+          cpuUs: median(f.serverCpuUs),
+          cpuVsCore: median(paired(core.serverCpuUs, f.serverCpuUs, (c, a) => c / a)),
+        },
+        note: `req/s per round ${f.rps.map((r) => r.toFixed(0)).join(" ")}`,
+        perRound: perRound(f),
+      })),
+      checks: [],
+    };
+  },
+};

@@ -1,0 +1,142 @@
+/**
+ * Issue 6's performance point: a `tools/call` of the same trivial echo tool answered by
+ * toolgate's /mcp (the full app: agent key, access policy, rate limits, audit), by `@hono/mcp`
+ * with the official SDK's server, and by Cloudflare's `agents` `createMcpHandler`, each against
+ * a bare Hono route answering the same bytes; all in the one workerd, each on its own direct
+ * socket, in alternating rounds. Also the gzip size of each bundle, all bundled by the same
+ * function with the same settings (scripts/bench/build-worker.ts).
+ *
+ * Every server gets the same 2025-era request (protocol 2025-11-25, stateless, no session):
+ * the newest revision all of them speak. Targets: toolgate at least 1.5x the better peer's
+ * requests/s, and a bundle no larger than the smaller peer's.
+ */
+import { gzipSync } from "node:zlib";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { bundleWorker } from "../build-worker.ts";
+import type { LoadClient, RequestSpec } from "../load.ts";
+import { AGENTS_MCP_PEER, BARE_PEER, HONO_MCP_PEER } from "../peers.ts";
+import { FULL_BUILD_AUDIT_PIPELINE, FULL_NO_AUDIT_PIPELINE, PIPELINE_HEADER } from "../requests.ts";
+import { alternatingRounds, paired, perRound, type Contender } from "../rounds.ts";
+import { type BenchContext, type Check, type Scenario, versusColumns } from "../scenario.ts";
+import { median } from "../stats.ts";
+
+const MIN_RATIO_VS_BETTER_PEER = 1.5;
+export const MCP_PATH = "/mcp";
+export const MCP_PROTOCOL_VERSION = "2025-11-25";
+/** A tools/call of echo, as an MCP client sends it over Streamable HTTP without a session. */
+export const MCP_ECHO_CALL = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "hi" } } });
+const MCP_HEADERS = { accept: "application/json, text/event-stream", "mcp-protocol-version": MCP_PROTOCOL_VERSION };
+
+const LABELS: Record<string, string> = {
+  [BARE_PEER]: "bare Hono route",
+  [HONO_MCP_PEER]: "@hono/mcp + SDK McpServer",
+  [AGENTS_MCP_PEER]: "agents createMcpHandler",
+};
+
+/** The echo text in an answer, JSON or one SSE event; undefined when the call did not succeed. */
+function echoed(body: string): string | undefined {
+  const json = body.startsWith("{") ? body : /^data: (.*)$/m.exec(body)?.[1];
+  if (json === undefined) return undefined;
+  const parsed = JSON.parse(json) as { result?: { isError?: boolean; content?: { type?: string; text?: string }[] } };
+  if (parsed.result === undefined || parsed.result.isError === true) return undefined;
+  return parsed.result.content?.map((c) => c.text ?? "").join("");
+}
+
+/** Sends the call once and insists it echoed (toolgate's echo answers its result as JSON text). */
+async function assertEchoes(label: string, client: LoadClient, request: RequestSpec): Promise<void> {
+  const { status, body } = await client.send(request);
+  const text = status === 200 ? echoed(body) : undefined;
+  if (text === undefined || !text.includes("hi")) throw new Error(`bench: ${label} did not echo: ${status} ${body.slice(0, 500)}`);
+}
+
+/** toolgate's bundle, by the same function and settings as the peers' (src/index.ts, minified). */
+async function toolgateGzipBytes(ctx: BenchContext): Promise<{ bytes: number; gzipBytes: number }> {
+  const outfile = await bundleWorker(join(ctx.root, "src/index.ts"), join(ctx.root, ".bench/peers/toolgate.mjs"));
+  const content = readFileSync(outfile);
+  return { bytes: content.byteLength, gzipBytes: gzipSync(content).byteLength };
+}
+
+export const mcpPeers: Scenario = {
+  id: "mcp-peers",
+  title: "MCP tools/call of echo: toolgate /mcp (full pipeline) vs @hono/mcp and agents createMcpHandler, vs a bare Hono route",
+  needsPeers: true,
+  async run(ctx) {
+    const { concurrency, rounds, roundMs, warmupMs } = ctx.settings;
+    const peers = ctx.peers ?? [];
+    const request: RequestSpec = { method: "POST", path: MCP_PATH, body: MCP_ECHO_CALL, headers: MCP_HEADERS };
+    const contenders: (Contender & { gzipBytes: number; bytes: number })[] = peers.map((peer) => ({
+      label: LABELS[peer.name] ?? peer.name,
+      request,
+      client: peer.client,
+      bytes: peer.bytes,
+      gzipBytes: peer.gzipBytes,
+    }));
+    const toolgateCall: RequestSpec = { ...request, headers: { ...MCP_HEADERS, authorization: `Bearer ${ctx.agentKey}` } };
+    const toolgateServes = (await ctx.client.send(toolgateCall)).status !== 404;
+    const toolgateSize = await toolgateGzipBytes(ctx);
+    const TOOLGATE_LABEL = "toolgate /mcp (agent key, full pipeline)";
+    if (toolgateServes) {
+      contenders.push({ label: TOOLGATE_LABEL, request: toolgateCall, ...toolgateSize });
+      // Not targets: where toolgate's time goes, for the breakdown (scenarios/full-breakdown.ts).
+      const less = (pipeline: string): RequestSpec => ({ ...toolgateCall, headers: { ...toolgateCall.headers, [PIPELINE_HEADER]: pipeline } });
+      contenders.push({ label: "  same, audit records built, not sent", request: less(FULL_BUILD_AUDIT_PIPELINE), bytes: Number.NaN, gzipBytes: Number.NaN });
+      contenders.push({ label: "  same, no audit stage", request: less(FULL_NO_AUDIT_PIPELINE), bytes: Number.NaN, gzipBytes: Number.NaN });
+    }
+    for (const c of contenders) await assertEchoes(c.label, c.client ?? ctx.client, c.request);
+
+    const figures = await alternatingRounds(ctx, contenders, { concurrency, rounds, roundMs, warmupMs });
+    const bare = figures[contenders.findIndex((c) => c.label === LABELS[BARE_PEER])];
+    if (bare === undefined) throw new Error("bench: mcp-peers has no bare route to compare with");
+    const rows = figures.map((f, i) => ({
+      label: f.label,
+      values: {
+        rps: median(f.rps),
+        p50: median(f.p50Ms),
+        p99: median(f.p99Ms),
+        vsBare: median(paired(f.rps, bare.rps, (a, b) => a / b)),
+        cpuUs: median(f.serverCpuUs),
+        gzipKib: (contenders[i]?.gzipBytes ?? Number.NaN) / 1024,
+      },
+      note: `req/s per round ${f.rps.map((r) => r.toFixed(0)).join(" ")}`,
+      perRound: perRound(f),
+    }));
+    if (!toolgateServes) {
+      rows.push({
+        label: "toolgate /mcp",
+        values: { rps: Number.NaN, p50: Number.NaN, p99: Number.NaN, vsBare: Number.NaN, cpuUs: Number.NaN, gzipKib: toolgateSize.gzipBytes / 1024 },
+        note: "not measured: this build has no /mcp route (answered 404)",
+        perRound: {},
+      });
+    }
+
+    const peerRows = figures.flatMap((f, i) => ([HONO_MCP_PEER, AGENTS_MCP_PEER].some((p) => LABELS[p] === f.label) ? [{ f, size: contenders[i]?.gzipBytes ?? Number.NaN }] : []));
+    const better = peerRows.reduce<(typeof peerRows)[number] | undefined>((best, p) => (best === undefined || median(p.f.rps) > median(best.f.rps) ? p : best), undefined);
+    const smallestPeer = Math.min(...peerRows.map((p) => p.size));
+    const checks: Check[] = [];
+    const toolgate = figures.find((f) => f.label === TOOLGATE_LABEL);
+    if (toolgate !== undefined && better !== undefined) {
+      const ratio = median(paired(toolgate.rps, better.f.rps, (t, p) => t / p));
+      checks.push({
+        label: `MCP tools/call throughput, toolgate /mcp (full pipeline) vs the better peer (${better.f.label})`,
+        target: `>= ${MIN_RATIO_VS_BETTER_PEER.toFixed(2)}x`,
+        actual: `${ratio.toFixed(2)}x`,
+        pass: ratio >= MIN_RATIO_VS_BETTER_PEER,
+      });
+    } else {
+      checks.push({ label: "MCP tools/call throughput, toolgate /mcp vs the better peer", target: `>= ${MIN_RATIO_VS_BETTER_PEER.toFixed(2)}x`, actual: "no /mcp", pass: false });
+    }
+    checks.push({
+      label: "bundle gzip, toolgate vs the smaller peer (same bundler and settings)",
+      target: `<= ${(smallestPeer / 1024).toFixed(1)} KiB`,
+      actual: `${(toolgateSize.gzipBytes / 1024).toFixed(1)} KiB`,
+      pass: toolgateSize.gzipBytes <= smallestPeer,
+    });
+    return {
+      method: `POST ${MCP_PATH} tools/call echo, MCP-Protocol-Version ${MCP_PROTOCOL_VERSION}, no session; ${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; x bare = median of per-round req/s ratios; gzip = the bundle esbuild makes with wrangler's settings, minified (agents answers a 2025-era request as one SSE event; the others as JSON)`,
+      columns: [...versusColumns("bare"), { key: "gzipKib", header: "bundle gzip KiB", digits: 1 }],
+      rows,
+      checks,
+    };
+  },
+};

@@ -1,0 +1,70 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { AuditGroupCommit } from "../../src/audit/audit-group-commit.ts";
+import { recordsOfMessage } from "../../src/audit/audit-message.ts";
+import { auditRecord, countRows } from "./support.ts";
+
+/**
+ * The real audit queue producer, watched: every sendBatch is noted with the record ids it
+ * carried and whether it has finished.
+ */
+function watchedQueue() {
+  const sends: { ids: string[]; done: boolean }[] = [];
+  const queue: Pick<Queue, "sendBatch"> = {
+    async sendBatch(messages, options) {
+      const list = [...messages];
+      const send = { ids: list.flatMap((m) => (recordsOfMessage(m.body) ?? []).map((r) => (r as { id: string }).id)), done: false };
+      sends.push(send);
+      const result = await env.AUDIT_QUEUE.sendBatch(list, options);
+      send.done = true;
+      return result;
+    },
+  };
+  return { sends, sink: { AUDIT_QUEUE: queue, DB: env.DB } };
+}
+
+const records = (keyId: string, n: number) => Array.from({ length: n }, (_, i) => auditRecord({ keyId, toolCallId: `call_${i}` }));
+
+describe("audit group commit", () => {
+  it("sends the records of concurrent requests in one sendBatch, and each request's promise settles only after it", async () => {
+    const { sends, sink } = watchedQueue();
+    const group = new AuditGroupCommit({ maxDelayMs: 20 });
+    const [a, b, c] = [records("gc-a", 1), records("gc-b", 2), records("gc-c", 1)];
+    const waits = [a, b, c].map((batch) =>
+      group.add(sink, batch).then(() => {
+        // Settling means the send that carried this request's records has finished.
+        for (const record of batch) expect(sends.find((s) => s.ids.includes(record.id))?.done).toBe(true);
+      }),
+    );
+    await Promise.all(waits);
+    expect(sends).toHaveLength(1);
+    expect(sends[0]?.ids).toEqual([...a, ...b, ...c].map((r) => r.id));
+  });
+
+  it("sends a group as soon as it is full, and starts the next one for later records", async () => {
+    const { sends, sink } = watchedQueue();
+    const group = new AuditGroupCommit({ maxRecords: 3, maxDelayMs: 60_000 });
+    const first = group.add(sink, records("gc-full", 3));
+    await first;
+    expect(sends.map((s) => s.ids.length)).toEqual([3]);
+    const later = group.add(sink, records("gc-full-later", 1));
+    const settled = await Promise.race([later.then(() => "sent"), new Promise((resolve) => setTimeout(() => resolve("waiting"), 50))]);
+    // The next group waits for company (up to its delay) instead of riding on the full one.
+    expect(settled).toBe("waiting");
+    expect(sends).toHaveLength(1);
+  });
+
+  it("sends a lone request's records after the delay", async () => {
+    const { sends, sink } = watchedQueue();
+    const group = new AuditGroupCommit({ maxDelayMs: 5 });
+    await group.add(sink, records("gc-lone", 2));
+    expect(sends.map((s) => s.ids.length)).toEqual([2]);
+  });
+
+  it("keeps every record of a group when the queue refuses it, by writing them to D1", async () => {
+    const refusing = { AUDIT_QUEUE: { sendBatch: () => Promise.reject(new Error("Queue send failed: 503")) }, DB: env.DB };
+    const group = new AuditGroupCommit({ maxDelayMs: 5 });
+    await Promise.all([group.add(refusing, records("gc-refused", 2)), group.add(refusing, records("gc-refused", 3))]);
+    expect(await countRows("key_id = ?", "gc-refused")).toBe(5);
+  });
+});
