@@ -15,20 +15,30 @@ import { SESSION_HOOK_NOTICES_TABLE } from "./session-schema.ts";
 /** Longest wait between two attempts to queue one notice. */
 const MAX_RETRY_SECONDS = 300;
 
-/** Adds the notice of a settled approval if a webhook delivery asked for it. Synchronous, by design. */
-export function noteSettledForHook(sql: SqlStorage, row: ApprovalRow, now = Date.now()): void {
-  if (!row.requested_by.startsWith(HOOK_KEY_PREFIX)) return;
+/**
+ * A new notice is sent at once by the step that wrote it; its `due_at` is this far ahead, for the
+ * alarm, which then only finds it if that step died before the send (it is not sent twice).
+ */
+const FIRST_SEND_GRACE_MS = 30_000;
+
+/**
+ * Adds the notice of a settled approval if a webhook delivery asked for it. Synchronous, by
+ * design. Returns whether it did (the caller then sets its alarm, so a crash cannot strand it).
+ */
+export function noteSettledForHook(sql: SqlStorage, row: ApprovalRow, now = Date.now()): boolean {
+  if (!row.requested_by.startsWith(HOOK_KEY_PREFIX)) return false;
   // OR IGNORE: an approval settles once; a second row could only be a duplicate.
-  sql.exec(`INSERT OR IGNORE INTO ${SESSION_HOOK_NOTICES_TABLE} (approval_id, delivery_id, attempts, due_at) VALUES (?, ?, 0, ?)`, row.id, row.session_id, now);
+  sql.exec(`INSERT OR IGNORE INTO ${SESSION_HOOK_NOTICES_TABLE} (approval_id, delivery_id, attempts, due_at) VALUES (?, ?, 0, ?)`, row.id, row.session_id, now + FIRST_SEND_GRACE_MS);
+  return true;
 }
 
 /**
- * Queues every due notice; a sent one is deleted, a failed one waits min(2^attempts, 300) s.
+ * Queues every new or due notice; a sent one is deleted, a failed one waits min(2^attempts, 300) s.
  * Returns whether one failed (the caller then sets its alarm to the retry time).
  */
 export async function sendHookNotices(sql: SqlStorage, queue: Queue, now = Date.now()): Promise<boolean> {
   const due = sql
-    .exec<{ approval_id: string; delivery_id: string; attempts: number }>(`SELECT approval_id, delivery_id, attempts FROM ${SESSION_HOOK_NOTICES_TABLE} WHERE due_at <= ?`, now)
+    .exec<{ approval_id: string; delivery_id: string; attempts: number }>(`SELECT approval_id, delivery_id, attempts FROM ${SESSION_HOOK_NOTICES_TABLE} WHERE attempts = 0 OR due_at <= ?`, now)
     .toArray();
   let failed = false;
   for (const notice of due) {

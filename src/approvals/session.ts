@@ -215,8 +215,9 @@ export class Session extends DurableObject<Env> implements SessionApi {
     }
     const done: ApprovalRow = { ...row, ...this.#resultOf(outcome), run_state: "done", version: row.version + 1 };
     this.#save(done);
-    this.#noteSettled(done);
+    const noted = this.#noteSettled(done);
     this.#waiters.wake(row.id);
+    if (noted) await this.#scheduleAlarm();
     await Promise.all([this.#publish(done), this.#audit(done, outcome)]);
     await this.#sendHookNotices();
     return done;
@@ -260,8 +261,8 @@ export class Session extends DurableObject<Env> implements SessionApi {
   }
 
   /** In the same synchronous step as a settled outcome: a webhook delivery's notice (hook-notices.ts). */
-  #noteSettled(row: ApprovalRow): void {
-    noteSettledForHook(this.ctx.storage.sql, row);
+  #noteSettled(row: ApprovalRow): boolean {
+    return noteSettledForHook(this.ctx.storage.sql, row);
   }
 
   async #sendHookNotices(): Promise<void> {

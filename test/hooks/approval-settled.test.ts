@@ -158,6 +158,16 @@ describe("a webhook delivery whose call needs approval", () => {
     expect(await hookEvents("hs-callback", before.length)).toEqual(before);
   });
 
+  it("retries a callback that failed after the settle, through the real queue, until it is delivered", { timeout: 30_000 }, async () => {
+    registerHeldHook("hs-callback-retry", "http://upstream.test/hook-callback/flaky");
+    const delivery = await held("hs-callback-retry", ["hs-callback-retry-1"]);
+    const approval = delivery.approvals[0]?.id ?? "";
+    expect((await decide(approver, approval, { decision: "approve", scope: "once" })).status).toBe(200);
+    const view = await waitForDelivery(delivery.id, (v) => v.callback?.status === "delivered", 25_000);
+    expect(view).toMatchObject({ status: "done", callback: { status: "delivered", attempts: 2, error: null } });
+    expect(heldRuns.get("hs-callback-retry-1")).toBe(1);
+  });
+
   it("ignores a settle message for a call still waiting, and retries one that arrives before the run stored its results", async () => {
     registerHeldHook("hs-early");
     const delivery = await held("hs-early", ["hs-early-1"]);
