@@ -5,6 +5,12 @@
 
 export const SESSION_APPROVALS_TABLE = "approvals";
 export const SESSION_GRANTS_TABLE = "grants";
+/**
+ * Outbox of `approval_settled` messages for the hooks queue: a row is written in the same
+ * synchronous step as the settled outcome and deleted once the queue took the message, so a
+ * failed send is retried (by the alarm) instead of leaving the webhook delivery waiting forever.
+ */
+export const SESSION_HOOK_NOTICES_TABLE = "hook_notices";
 
 export const SESSION_SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS ${SESSION_APPROVALS_TABLE} (
@@ -42,5 +48,11 @@ CREATE TABLE IF NOT EXISTS ${SESSION_GRANTS_TABLE} (
   granted_by TEXT NOT NULL,
   granted_at INTEGER NOT NULL,
   PRIMARY KEY (tool, requested_by)
+);
+CREATE TABLE IF NOT EXISTS ${SESSION_HOOK_NOTICES_TABLE} (
+  approval_id TEXT PRIMARY KEY,
+  delivery_id TEXT NOT NULL,
+  attempts INTEGER NOT NULL,
+  due_at INTEGER NOT NULL
 );
 `;

@@ -8,6 +8,9 @@
  * Exactly-once: `run_state = 'running'` is stored in the same step as the approval, before the
  * handler starts; a fresh instance that finds a run still marked running knows its predecessor
  * died mid-run and records the run as interrupted instead of running it a second time.
+ * An approved call runs with the requester's access as it is at approval time
+ * (requester-access.ts), and an approval asked for by a webhook delivery tells the delivery
+ * when it settles, through an outbox (SESSION_HOOK_NOTICES_TABLE) drained into the hooks queue.
  */
 import { DurableObject } from "cloudflare:workers";
 import { canonicalJson, sha256Hex } from "../audit/canonical-json.ts";
@@ -21,7 +24,9 @@ import { pendingRow, toApprovalView, type ApprovalRow } from "./approval-row.ts"
 import { ChangeWaiters } from "./change-waiters.ts";
 import type { ApprovalScope, ApprovalView } from "./approval-view.ts";
 import type { SessionApi } from "./session-stub.ts";
-import { SESSION_SCHEMA_SQL, SESSION_APPROVALS_TABLE, SESSION_GRANTS_TABLE } from "./session-schema.ts";
+import { requesterAccess } from "./requester-access.ts";
+import { noteSettledForHook, sendHookNotices } from "./hook-notices.ts";
+import { SESSION_SCHEMA_SQL, SESSION_APPROVALS_TABLE, SESSION_GRANTS_TABLE, SESSION_HOOK_NOTICES_TABLE } from "./session-schema.ts";
 
 /** What the approval gate sends when a call needs approval. */
 export interface ApprovalRequest {
@@ -160,6 +165,7 @@ export class Session extends DurableObject<Env> implements SessionApi {
       version: row.version + 1,
     };
     this.#save(decided);
+    if (denial !== undefined) this.#noteSettled(decided);
     if (approve && input.scope === "session") {
       this.ctx.storage.sql.exec(`INSERT OR REPLACE INTO ${SESSION_GRANTS_TABLE} (tool, requested_by, approval_id, granted_by, granted_at) VALUES (?, ?, ?, ?, ?)`, row.tool, row.requested_by, row.id, input.decidedBy, now);
     }
@@ -182,18 +188,26 @@ export class Session extends DurableObject<Env> implements SessionApi {
     await this.#flushWrites();
   }
 
-  /** Runs an approved call through the whole pipeline, bound to the approved arguments. */
+  /**
+   * Runs an approved call through the whole pipeline, bound to the approved arguments, with the
+   * requester's access as it is now: a key revoked, deleted or narrowed since it asked gets
+   * PERMISSION_DENIED and the call does not run.
+   */
   async #run(row: ApprovalRow): Promise<ApprovalRow> {
     let outcome: CallOutcome;
     try {
-      outcome = await dispatchCall(row.tool, JSON.parse(row.call_arguments) as Record<string, unknown>, {
-        callId: row.tool_call_id,
-        sessionId: row.session_id,
-        env: this.env,
-        keyId: row.requested_by,
-        approved: { approvalId: row.id, bindingSha256: row.binding_sha256 },
-        waitUntil: (promise) => this.ctx.waitUntil(promise),
-      });
+      const requester = await requesterAccess(this.env, row.requested_by);
+      outcome = !requester.ok
+        ? { ...outcomeOfFailure(row.tool, row.tool_call_id, { kind: "access_denied", name: row.tool, rule: requester.rule, message: requester.message }, {}), policy: { decision: "deny", rule: requester.rule } }
+        : await dispatchCall(row.tool, JSON.parse(row.call_arguments) as Record<string, unknown>, {
+            callId: row.tool_call_id,
+            sessionId: row.session_id,
+            env: this.env,
+            keyId: row.requested_by,
+            access: requester.access,
+            approved: { approvalId: row.id, bindingSha256: row.binding_sha256 },
+            waitUntil: (promise) => this.ctx.waitUntil(promise),
+          });
     } catch (error) {
       // dispatchCall never throws; this guards the bookkeeping around it all the same.
       console.error(`approval ${row.id}: run failed unexpectedly: ${String(error)}`);
@@ -201,8 +215,11 @@ export class Session extends DurableObject<Env> implements SessionApi {
     }
     const done: ApprovalRow = { ...row, ...this.#resultOf(outcome), run_state: "done", version: row.version + 1 };
     this.#save(done);
+    const noted = this.#noteSettled(done);
     this.#waiters.wake(row.id);
+    if (noted) await this.#scheduleAlarm();
     await Promise.all([this.#publish(done), this.#audit(done, outcome)]);
+    await this.#sendHookNotices();
     return done;
   }
 
@@ -217,6 +234,7 @@ export class Session extends DurableObject<Env> implements SessionApi {
       const outcome = outcomeOfFailure(row.tool, row.tool_call_id, { kind: "approval_interrupted", name: row.tool, approvalId: row.id }, {});
       const done: ApprovalRow = { ...row, ...this.#resultOf(outcome), run_state: "done", version: row.version + 1 };
       this.#save(done);
+      this.#noteSettled(done);
       this.#writes.push(this.#publish(done), this.#audit(done, outcome));
     }
   }
@@ -228,15 +246,27 @@ export class Session extends DurableObject<Env> implements SessionApi {
     const outcome = outcomeOfFailure(row.tool, row.tool_call_id, failure, {});
     const expired: ApprovalRow = { ...row, status: "expired", decided_at: now, ...this.#resultOf(outcome), version: row.version + 1 };
     this.#save(expired);
+    this.#noteSettled(expired);
     this.#waiters.wake(row.id);
     this.#writes.push(this.#publish(expired), this.#audit(expired, outcome));
     return expired;
   }
 
+  /** Flushes the pending index and audit writes, then any hook notice the change left. */
   async #flushWrites(): Promise<void> {
     const writes = this.#writes;
     this.#writes = [];
     await Promise.all(writes);
+    await this.#sendHookNotices();
+  }
+
+  /** In the same synchronous step as a settled outcome: a webhook delivery's notice (hook-notices.ts). */
+  #noteSettled(row: ApprovalRow): boolean {
+    return noteSettledForHook(this.ctx.storage.sql, row);
+  }
+
+  async #sendHookNotices(): Promise<void> {
+    if (await sendHookNotices(this.ctx.storage.sql, this.env.HOOKS_QUEUE)) await this.#scheduleAlarm();
   }
 
   #resultOf(outcome: CallOutcome): Pick<ApprovalRow, "result_status" | "result_error_code" | "result_content"> {
@@ -258,9 +288,14 @@ export class Session extends DurableObject<Env> implements SessionApi {
     );
   }
 
-  /** The alarm is always set to the next expiry of a pending approval. */
+  /** The alarm is always set to the next expiry of a pending approval or retry of a hook notice. */
   async #scheduleAlarm(): Promise<void> {
-    const next = this.ctx.storage.sql.exec<{ next: number | null }>(`SELECT MIN(expires_at) AS next FROM ${SESSION_APPROVALS_TABLE} WHERE status = 'pending'`).toArray()[0]?.next ?? null;
+    const next =
+      this.ctx.storage.sql
+        .exec<{ next: number | null }>(
+          `SELECT MIN(at) AS next FROM (SELECT expires_at AS at FROM ${SESSION_APPROVALS_TABLE} WHERE status = 'pending' UNION ALL SELECT due_at AS at FROM ${SESSION_HOOK_NOTICES_TABLE})`,
+        )
+        .toArray()[0]?.next ?? null;
     if (next === null) await this.ctx.storage.deleteAlarm();
     else await this.ctx.storage.setAlarm(next);
   }

@@ -209,3 +209,25 @@ export async function settleCallback(db: DeliveryDatabase, id: string, status: C
     .run();
   return result.meta.changes === 1;
 }
+
+/**
+ * awaiting_approval → awaiting_approval | done, with results some settled approvals changed.
+ * Compare-and-set on the results the caller read: of two consumers settling two approvals of one
+ * delivery at once, the second finds the row changed and must read it again (false), so neither
+ * overwrites the other's result. Rows hold JSON.stringify output, which parsing and stringifying
+ * again reproduces exactly.
+ */
+export async function settleDeliveryResults(
+  db: DeliveryDatabase,
+  id: string,
+  read: readonly StoredCallResult[],
+  results: readonly StoredCallResult[],
+  status: Extract<DeliveryStatus, "done" | "awaiting_approval">,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .prepare(`UPDATE ${HOOK_DELIVERIES_TABLE} SET status = ?, results = ?, updated_at = ? WHERE id = ? AND status = 'awaiting_approval' AND results = ?`)
+    .bind(status, JSON.stringify(results), now, id, JSON.stringify(read))
+    .run();
+  return result.meta.changes === 1;
+}

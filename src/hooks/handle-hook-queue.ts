@@ -16,6 +16,12 @@
  *   waiting out the backoff; the reason is kept on the row.
  * - Dead-lettered: the delivery is failed with the last reason, a pending callback is marked
  *   failed, and both are written to `hook_events`.
+ *
+ * A delivery whose calls wait for approval is stored `awaiting_approval` and calls back nothing
+ * yet. Each approval that settles sends an `approval_settled` message (from the Session object);
+ * its consumer applies every settled outcome to the stored results (settled-results.ts), moves
+ * the delivery to `done` once no call waits (a compare-and-set, so concurrent settlements and
+ * redeliveries apply once), and only then sends the callback, once, as for any finished run.
  */
 import { retryDelaySeconds } from "../audit/handle-audit-queue.ts";
 import { loadConfig } from "../config/config.ts";
@@ -28,14 +34,16 @@ import {
   getDeliveryState,
   noteDeliveryError,
   settleCallback,
+  settleDeliveryResults,
   type Delivery,
   type DeliveryDatabase,
 } from "./delivery-store.ts";
 import { recordHookEvent, type HookEventOutcome } from "./hook-events.ts";
-import { HOOKS_DLQ_NAME, HookMessageSchema } from "./hook-message.ts";
+import { HOOKS_DLQ_NAME, HookMessageSchema, type ApprovalSettledMessage } from "./hook-message.ts";
 import { hookCallbackUrl, hookSecret } from "./hook-principal.ts";
 import { hookRegistry, type HookEntry } from "./hook-registry.ts";
-import { runDelivery, type DeliveryRun } from "./run-delivery.ts";
+import { runDelivery, runStatus, type DeliveryRun } from "./run-delivery.ts";
+import { settledResults } from "./settled-results.ts";
 import { sendCallback } from "./send-callback.ts";
 
 /** Options for tests: a database that fails on a schedule, a clock. */
@@ -109,22 +117,9 @@ const event = (deps: Deps, hook: string, outcome: HookEventOutcome, deliveryId: 
 async function work(message: Message<unknown>, deps: Deps): Promise<void> {
   const parsed = HookMessageSchema.safeParse(message.body);
   if (!parsed.success) throw new PoisonMessage(`not a hook delivery message: ${JSON.stringify(message.body)?.slice(0, 200)}`);
+  if ("kind" in parsed.data) return settle(message, parsed.data, deps);
   const id = parsed.data.deliveryId;
-  let delivery: Delivery | undefined;
-  try {
-    delivery = await getDelivery(deps.db, id);
-  } catch (error) {
-    if (!(error instanceof CorruptDeliveryError)) throw error;
-    await noteDeliveryError(deps.db, id, error.message, deps.now());
-    throw new PoisonMessage(error.message);
-  }
-  if (delivery === undefined) throw new PoisonMessage(`no delivery ${id} (never stored, or deleted by retention)`);
-  const hook = hookRegistry.get(delivery.hook);
-  if (hook === undefined) {
-    const reason = `hook '${delivery.hook}' is no longer registered`;
-    await noteDeliveryError(deps.db, id, reason, deps.now());
-    throw new PoisonMessage(reason);
-  }
+  const { delivery, hook } = await readDelivery(deps, id);
 
   let run: DeliveryRun | undefined;
   if (delivery.status === "queued") {
@@ -146,8 +141,68 @@ async function work(message: Message<unknown>, deps: Deps): Promise<void> {
   }
 
   const settled = run ?? { status: delivery.status, results: delivery.results ?? [] };
-  if (delivery.callbackStatus === "pending" && delivery.status !== "failed") await callback(deps, delivery, hook, settled);
+  // A delivery waiting for approval calls back when the last approval settles (settle below).
+  if (delivery.callbackStatus === "pending" && settled.status === "done") await callback(deps, delivery, hook, settled);
   message.ack();
+}
+
+/** The delivery and its hook; a row that cannot be read, or a hook gone, is poison. */
+async function readDelivery(deps: Deps, id: string): Promise<{ delivery: Delivery; hook: HookEntry }> {
+  let delivery: Delivery | undefined;
+  try {
+    delivery = await getDelivery(deps.db, id);
+  } catch (error) {
+    if (!(error instanceof CorruptDeliveryError)) throw error;
+    await noteDeliveryError(deps.db, id, error.message, deps.now());
+    throw new PoisonMessage(error.message);
+  }
+  if (delivery === undefined) throw new PoisonMessage(`no delivery ${id} (never stored, or deleted by retention)`);
+  const hook = hookRegistry.get(delivery.hook);
+  if (hook === undefined) {
+    const reason = `hook '${delivery.hook}' is no longer registered`;
+    await noteDeliveryError(deps.db, id, reason, deps.now());
+    throw new PoisonMessage(reason);
+  }
+  return { delivery, hook };
+}
+
+/** Compare-and-set rounds before a settle message is retried later (each round re-reads). */
+const SETTLE_ROUNDS = 3;
+
+/**
+ * An approval of one of the delivery's calls settled. The callback goes out from the message
+ * that moved the delivery to done, or from a retry of one (its first callback attempt failed);
+ * a message that finds the delivery already done on its first attempt leaves it to that one.
+ */
+async function settle(message: Message<unknown>, notice: ApprovalSettledMessage, deps: Deps): Promise<void> {
+  const id = notice.deliveryId;
+  for (let round = 0; round < SETTLE_ROUNDS; round++) {
+    const { delivery, hook } = await readDelivery(deps, id);
+    // The approval settled before the run stored its results: come back once they are stored.
+    if (delivery.status === "queued" || delivery.status === "running") throw new RetryLater(`delivery ${id} has not stored its results yet`);
+    if (delivery.status !== "awaiting_approval") {
+      if (delivery.status === "done" && delivery.callbackStatus === "pending" && message.attempts > 1) await callback(deps, delivery, hook, { status: "done", results: delivery.results ?? [] });
+      message.ack();
+      return;
+    }
+    const { results, changed } = await settledResults(deps.env, delivery);
+    if (changed.length === 0) {
+      // Nothing new to apply: a duplicate, or a call settled by an earlier message.
+      message.ack();
+      return;
+    }
+    const status = runStatus(results);
+    if (!(await settleDeliveryResults(deps.db, id, delivery.results ?? [], results, status, deps.now()))) continue;
+    for (const call of changed) event(deps, delivery.hook, "approval_settled", id, `call ${call.id} (${call.tool}), approval ${call.approval?.id ?? "?"}: ${call.status}${call.error_code === null ? "" : ` ${call.error_code}`}`);
+    if (status === "done") {
+      const notOk = results.filter((r) => r.status !== "ok").length;
+      event(deps, delivery.hook, "done", id, `${results.length} call(s), ${notOk} not ok, after approval`);
+      if (delivery.callbackStatus === "pending") await callback(deps, delivery, hook, { status, results });
+    }
+    message.ack();
+    return;
+  }
+  throw new RetryLater(`delivery ${id}: its results changed under ${SETTLE_ROUNDS} settle attempts in a row`);
 }
 
 /** running → done | awaiting_approval; on a D1 failure the results wait in memory for the retry. */
@@ -211,6 +266,10 @@ async function deadLetter(message: Message<unknown>, deps: Deps): Promise<void> 
   if (state.status === "queued" || state.status === "running") {
     const reason = gaveUp(state.error);
     if (await failDelivery(deps.db, id, reason, deps.now())) event(deps, state.hook, "dead_lettered", id, reason);
+  } else if (state.status === "awaiting_approval") {
+    // An approval_settled message gave up; the delivery waits on, and the next one (another
+    // approval settling) re-reads every approval, this one's included.
+    event(deps, state.hook, "dead_lettered", id, gaveUp(state.error));
   } else if (state.callbackStatus === "pending") {
     const reason = gaveUp(state.callbackError);
     await settleCallback(deps.db, id, "failed", reason, deps.now());

@@ -30,6 +30,7 @@ export const HOOK_EVENT_OUTCOMES = [
   "callback_delivered",
   "callback_failed",
   "callback_refused",
+  "approval_settled",
 ] as const;
 export type HookEventOutcome = (typeof HOOK_EVENT_OUTCOMES)[number];
 

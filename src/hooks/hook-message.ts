@@ -11,15 +11,30 @@ export const HOOKS_QUEUE_NAME = "toolgate-hooks";
 export const HOOKS_DLQ_NAME = "toolgate-hooks-dlq";
 
 /**
- * One message per delivery. It stays in the queue until the delivery's calls have run and, when
- * the hook has a callback URL, the results have reached it: a callback that fails retries the
- * same message (the calls, already done, do not run again).
+ * Run a delivery. It stays in the queue until the delivery's calls have run and, when the hook
+ * has a callback URL and the delivery is done, the results have reached it: a callback that
+ * fails retries the same message (the calls, already done, do not run again). Strict, so a
+ * message of another kind is never taken for this one.
  */
-export const HookMessageSchema = z.object({
+export const RunDeliveryMessageSchema = z.strictObject({
   deliveryId: z.string().min(1).max(64),
 });
 
+/**
+ * An approval asked for by one of the delivery's calls has settled (approved and run, denied,
+ * expired, or interrupted). Sent by the Session object (the delivery id is its session id); the
+ * consumer reads the outcome from that object, so the message only says where to look.
+ */
+export const ApprovalSettledMessageSchema = z.strictObject({
+  kind: z.literal("approval_settled"),
+  deliveryId: z.string().min(1).max(64),
+  approvalId: z.string().min(1).max(64),
+});
+
+export const HookMessageSchema = z.union([ApprovalSettledMessageSchema, RunDeliveryMessageSchema]);
+
 export type HookMessage = z.infer<typeof HookMessageSchema>;
+export type ApprovalSettledMessage = z.infer<typeof ApprovalSettledMessageSchema>;
 
 /** Whether a batch came from one of the hook queues (the Worker's one `queue` handler serves all). */
 export const isHookQueue = (queue: string): boolean => queue === HOOKS_QUEUE_NAME || queue === HOOKS_DLQ_NAME;

@@ -55,7 +55,10 @@ export async function runDelivery(
   return { status: runStatus(results), results };
 }
 
-/** A delivery waits for approval while any of its calls does; otherwise it is done, errors and all. */
+/**
+ * A delivery waits for approval while any of its calls does; otherwise it is done, errors and
+ * all. A settled call keeps its `approval` (which approval decided it), so only the status counts.
+ */
 export function runStatus(results: readonly StoredCallResult[]): DeliveryRun["status"] {
-  return results.some((r) => r.status === "pending_approval" || r.approval !== undefined) ? "awaiting_approval" : "done";
+  return results.some((r) => r.status === "pending_approval") ? "awaiting_approval" : "done";
 }

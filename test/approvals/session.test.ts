@@ -13,14 +13,17 @@ import type { Principal } from "../../src/auth/principal.ts";
 import { loadConfig, type GatewayConfig } from "../../src/config/config.ts";
 import { dispatchCall, type CallContext } from "../../src/dispatch/handle-function-call.ts";
 import { defineTool, registry } from "../../src/registry/registry.ts";
-import { auditRowsOf, registerApprovalTools, runs } from "./support.ts";
+import { auditRowsOf, createKey, registerApprovalTools, runs, type Key } from "./support.ts";
 
 const TOOL = "aps_write";
 const approver: Principal = { keyId: "aps-approver", name: "approver", role: "approver", toolsets: null, policy: { mode: "deny", patterns: [] }, rateLimitPerMinute: null };
 let unregister: () => void;
+// A real key: the object checks the requester again before it runs an approved call.
+let agent: Key;
 
-beforeAll(() => {
+beforeAll(async () => {
   unregister = registerApprovalTools("aps");
+  agent = await createKey("aps-agent", "agent");
   registry.register(defineTool({ name: "mcp__demo__delete_file", toolset: "mcp-demo", schema: z.object({ path: z.string() }), handler: ({ path }) => ({ deleted: path }) }));
 });
 afterAll(() => {
@@ -33,7 +36,7 @@ const stubOf = (session: string) => env.SESSIONS.get(env.SESSIONS.idFromName(ses
 
 function context(session: string, callId: string, approval: Partial<GatewayConfig["approval"]> = {}): CallContext {
   const base = loadConfig(env);
-  return { callId, sessionId: session, env, keyId: "aps-agent", config: { ...base, approval: { ...base.approval, ...approval } } };
+  return { callId, sessionId: session, env, keyId: agent.id, config: { ...base, approval: { ...base.approval, ...approval } } };
 }
 
 /** Asks for approval of a call of the risky test tool; returns the approval id. */
@@ -132,7 +135,7 @@ describe("restarts", () => {
   it("keeps pending approvals across an eviction and a reset of every object, and then runs the call once", async () => {
     const id = await ask("aps-r1", "c1", "aps-restart");
     await evictDurableObject(stubOf("aps-r1"));
-    expect(await getApprovalInSession(env, "aps-r1", id)).toMatchObject({ status: "pending", tool: TOOL, requestedBy: "aps-agent" });
+    expect(await getApprovalInSession(env, "aps-r1", id)).toMatchObject({ status: "pending", tool: TOOL, requestedBy: agent.id });
     await abortAllDurableObjects();
     expect(await getApprovalInSession(env, "aps-r1", id)).toMatchObject({ status: "pending" });
     expect(await decideApprovalInSession(env, "aps-r1", { id, decision: "approve", scope: "once", decidedBy: approver })).toMatchObject({ ok: true });

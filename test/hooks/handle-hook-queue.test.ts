@@ -4,37 +4,12 @@
  * failures retried with backoff, poison retried into the dead-letter queue (there, and through
  * the real local queue), and signed callbacks.
  */
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { insertDelivery, type DeliveryDatabase } from "../../src/hooks/delivery-store.ts";
-import { handleHookQueue } from "../../src/hooks/handle-hook-queue.ts";
-import { HOOKS_DLQ_NAME, HOOKS_QUEUE_NAME } from "../../src/hooks/hook-message.ts";
+import { HOOKS_DLQ_NAME } from "../../src/hooks/hook-message.ts";
 import { flakyDatabase, type Fault } from "../audit/support.ts";
-import { hookEvents, probeRuns, registerProbeHook, waitForDelivery } from "./support.ts";
-
-type Verdict = "ack" | { retryAfter: number | undefined };
-
-/** Hands one message to the consumer, as the platform would, and says what it did with it. */
-async function consume(
-  body: unknown,
-  { queue = HOOKS_QUEUE_NAME, attempts = 1, db, workerEnv = env }: { queue?: string; attempts?: number; db?: DeliveryDatabase; workerEnv?: Env } = {},
-): Promise<Verdict> {
-  let verdict: Verdict | undefined;
-  const message: Message<unknown> = {
-    id: crypto.randomUUID(),
-    timestamp: new Date(),
-    attempts,
-    body,
-    ack: () => (verdict ??= "ack"),
-    retry: (options?: QueueRetryOptions) => (verdict ??= { retryAfter: options?.delaySeconds }),
-  };
-  const batch = { queue, messages: [message], metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } }, ackAll: () => undefined, retryAll: () => undefined } as unknown as MessageBatch<unknown>;
-  const ctx = createExecutionContext();
-  await handleHookQueue(batch, workerEnv, ctx, db === undefined ? {} : { db });
-  await waitOnExecutionContext(ctx);
-  if (verdict === undefined) throw new Error("the consumer neither acked nor retried the message");
-  return verdict;
-}
+import { consume, hookEvents, probeRuns, registerProbeHook, waitForDelivery } from "./support.ts";
 
 /** Stores a queued delivery of `keys` for `hook` without sending a message, and returns its id. */
 async function stored(hook: string, keys: string[], { callback = false } = {}): Promise<string> {

@@ -3,9 +3,12 @@
  * of src/hooks/verify-signature.ts), deliveries sent through the Worker's fetch handler, a
  * probe tool that counts its runs, and polling for what the background consumer did.
  */
-import { env, SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { expect } from "vitest";
 import { z } from "zod";
+import type { DeliveryDatabase } from "../../src/hooks/delivery-store.ts";
+import { handleHookQueue } from "../../src/hooks/handle-hook-queue.ts";
+import { HOOKS_QUEUE_NAME } from "../../src/hooks/hook-message.ts";
 import { defineHook, hookRegistry, type HookSpec } from "../../src/hooks/hook-registry.ts";
 import { registry } from "../../src/registry/registry.ts";
 import { api, json } from "../http/helpers.ts";
@@ -116,4 +119,28 @@ export async function hookEvents(hook: string, atLeast = 1, timeoutMs = 5_000): 
     if (results.length >= atLeast || Date.now() > deadline) return results;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+export type Verdict = "ack" | { retryAfter: number | undefined };
+
+/** Hands one message to the consumer, as the platform would, and says what it did with it. */
+export async function consume(
+  body: unknown,
+  { queue = HOOKS_QUEUE_NAME, attempts = 1, db, workerEnv = env }: { queue?: string; attempts?: number; db?: DeliveryDatabase; workerEnv?: Env } = {},
+): Promise<Verdict> {
+  let verdict: Verdict | undefined;
+  const message: Message<unknown> = {
+    id: crypto.randomUUID(),
+    timestamp: new Date(),
+    attempts,
+    body,
+    ack: () => (verdict ??= "ack"),
+    retry: (options?: QueueRetryOptions) => (verdict ??= { retryAfter: options?.delaySeconds }),
+  };
+  const batch = { queue, messages: [message], metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } }, ackAll: () => undefined, retryAll: () => undefined } as unknown as MessageBatch<unknown>;
+  const ctx = createExecutionContext();
+  await handleHookQueue(batch, workerEnv, ctx, db === undefined ? {} : { db });
+  await waitOnExecutionContext(ctx);
+  if (verdict === undefined) throw new Error("the consumer neither acked nor retried the message");
+  return verdict;
 }
