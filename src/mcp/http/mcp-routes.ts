@@ -85,7 +85,8 @@ async function serve(c: Context<AppEnv>, toolset: string | undefined, stages: Ba
   }
   const tooLarge = () => rpcRefusal(413, { code: RPC_SERVER_ERROR, message: `Payload Too Large: the body is over ${config.maxBodyBytes} bytes (MAX_BODY_BYTES).` });
   if (Number(c.req.header("content-length") ?? 0) > config.maxBodyBytes) return tooLarge();
-  const text = await c.req.text();
+  // The raw body, not c.req.text(): nothing else reads it, and Hono's body cache showed in the profile.
+  const text = await c.req.raw.text();
   // A string has no more UTF-16 units than its UTF-8 bytes, so this never refuses a body that fits.
   if (text.length > config.maxBodyBytes) return tooLarge();
 
