@@ -21,9 +21,9 @@ export const ADMIN_TOKEN_PRINCIPAL: Principal = {
 };
 
 // The secret's digest, computed once per isolate (and again only if the secret changes). The
-// digest is kept, not the promise of it: a promise made by one request and awaited by later
-// ones resumes them outside their own I/O context on workerd, and the next read of their own
-// body then fails ("Cannot perform I/O on behalf of a different request").
+// digest is kept, not the promise of it, so no request waits on a promise another request made:
+// workerd binds a promise to the request that created it, and sharing one across requests is
+// a known source of cancelled continuations and cross-request I/O errors.
 let configuredDigest: { secret: string; digest: string } | undefined;
 
 /**
