@@ -34,6 +34,9 @@ export default defineConfig({
             },
           }),
         ],
+        // The Worker's zod (wrangler.toml [alias], src/bundle/zod.ts), so tests run what ships.
+        // Exact match only: zod's own subpaths (zod/v4/...) stay zod's.
+        resolve: { alias: [{ find: /^zod$/, replacement: new URL("./src/bundle/zod.ts", import.meta.url).pathname }] },
         test: {
           name: "worker",
           include: ["test/**/*.test.ts"],

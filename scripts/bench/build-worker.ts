@@ -1,19 +1,28 @@
 /**
  * Bundles a Worker into one ES module for workerd, with the settings wrangler uses for a deploy
- * (conditions, NODE_ENV, wrangler.toml's `minify = true` and `keep_names = false`), so
- * the code paths measured are the shipped ones. The bench Worker and the MCP peers
+ * (conditions, NODE_ENV, wrangler.toml's `minify = true`, `keep_names = false` and, for
+ * toolgate's own code, its `[alias]`), so the code paths measured are the shipped ones. The bench Worker and the MCP peers
  * (scripts/bench/peers.ts) are all bundled by this one function, so their sizes compare.
  */
 import { build } from "esbuild";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { unstable_readConfig } from "wrangler";
 
 export interface BundleOptions {
   /** `false` is for profiles, whose line numbers should point at readable code. */
   minify?: boolean;
+  /** Module substitutions, as esbuild's `alias` (see workerAlias). */
+  alias?: Record<string, string>;
+}
+
+/** A wrangler config's `[alias]`, relative paths resolved from the config's folder as wrangler does. */
+export function workerAlias(configPath: string): Record<string, string> {
+  const alias: Record<string, string> = unstable_readConfig({ config: configPath }).alias ?? {};
+  return Object.fromEntries(Object.entries(alias).map(([from, to]) => [from, to.startsWith(".") ? resolve(dirname(configPath), to) : to]));
 }
 
 /** Bundles `entry` (an absolute path) into `outfile`; dependencies resolve from the entry's folder up. */
-export async function bundleWorker(entry: string, outfile: string, { minify = true }: BundleOptions = {}): Promise<string> {
+export async function bundleWorker(entry: string, outfile: string, { minify = true, alias = {} }: BundleOptions = {}): Promise<string> {
   await build({
     entryPoints: [entry],
     outfile,
@@ -28,6 +37,7 @@ export async function bundleWorker(entry: string, outfile: string, { minify = tr
     // Imports the runtime provides (nodejs_compat covers node:*).
     external: ["cloudflare:*", "node:*"],
     define: { "process.env.NODE_ENV": JSON.stringify("production") },
+    alias,
     minify,
     keepNames: false,
     sourcemap: false,
@@ -38,5 +48,6 @@ export async function bundleWorker(entry: string, outfile: string, { minify = tr
 
 /** Builds the bench Worker (scripts/bench/worker.ts) into `outDir` and returns its main module's path. */
 export function buildBenchWorker(root: string, outDir: string, options: BundleOptions = {}): Promise<string> {
-  return bundleWorker(join(root, "scripts/bench/worker.ts"), join(outDir, "worker.mjs"), options);
+  const alias = workerAlias(join(root, "wrangler.toml"));
+  return bundleWorker(join(root, "scripts/bench/worker.ts"), join(outDir, "worker.mjs"), { alias, ...options });
 }

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { convertV4MiniflareOptions, Log, LogLevel, Miniflare } from "miniflare";
-import { bundleWorker } from "../bench/build-worker.ts";
+import { bundleWorker, workerAlias } from "../bench/build-worker.ts";
 import { migrationStatements, readConfigOptions } from "../bench/serve.ts";
 
 const WORKER_NAME = "toolgate";
@@ -32,7 +32,8 @@ export async function serveToolgate(
   { entryPort, directPort, vars = {} }: { entryPort: number; directPort: number; vars?: Record<string, string> },
 ): Promise<ServedToolgate> {
   const outDir = mkdtempSync(join(tmpdir(), "toolgate-mcp-"));
-  const scriptPath = await bundleWorker(join(root, "src/index.ts"), join(outDir, "worker.mjs"));
+  const alias = workerAlias(join(root, "wrangler.toml"));
+  const scriptPath = await bundleWorker(join(root, "src/index.ts"), join(outDir, "worker.mjs"), { alias });
   const config = readConfigOptions(join(root, "wrangler.toml"));
   const adminToken = randomBytes(32).toString("base64url");
   const mf = new Miniflare(

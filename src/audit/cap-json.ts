@@ -21,6 +21,8 @@ export interface TruncatedJson {
  * that fits, with as much of the text as possible as its preview.
  */
 export function capJson(json: string, maxBytes: number): { text: string; truncated: boolean } {
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: most arguments fit without being encoded.
+  if (json.length * 3 <= maxBytes) return { text: json, truncated: false };
   const bytes = byteLength(json);
   if (bytes <= maxBytes) return { text: json, truncated: false };
   const marker = (chars: number): string => {

@@ -20,8 +20,11 @@ export const ADMIN_TOKEN_PRINCIPAL: Principal = {
   rateLimitPerMinute: null,
 };
 
-// The secret's digest, computed once per isolate (and again only if the secret changes).
-let configuredDigest: { secret: string; digest: Promise<string> } | undefined;
+// The secret's digest, computed once per isolate (and again only if the secret changes). The
+// digest is kept, not the promise of it, so no request waits on a promise another request made:
+// workerd binds a promise to the request that created it, and sharing one across requests is
+// a known source of cancelled continuations and cross-request I/O errors.
+let configuredDigest: { secret: string; digest: string } | undefined;
 
 /**
  * Whether a presented token (given as its digest) is the configured admin token. Digests are
@@ -30,6 +33,6 @@ let configuredDigest: { secret: string; digest: Promise<string> } | undefined;
  */
 export async function isAdminTokenDigest(presentedDigest: string, configured: string | undefined): Promise<boolean> {
   if (configured === undefined || configured.trim() === "") return false;
-  if (configuredDigest?.secret !== configured) configuredDigest = { secret: configured, digest: hashApiKey(configured) };
-  return digestsEqual(presentedDigest, await configuredDigest.digest);
+  if (configuredDigest?.secret !== configured) configuredDigest = { secret: configured, digest: await hashApiKey(configured) };
+  return digestsEqual(presentedDigest, configuredDigest.digest);
 }

@@ -13,7 +13,7 @@
 import { gzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { bundleWorker } from "../build-worker.ts";
+import { bundleWorker, workerAlias } from "../build-worker.ts";
 import type { LoadClient, RequestSpec } from "../load.ts";
 import { AGENTS_MCP_PEER, BARE_PEER, HONO_MCP_PEER } from "../peers.ts";
 import { FULL_BUILD_AUDIT_PIPELINE, FULL_NO_AUDIT_PIPELINE, PIPELINE_HEADER } from "../requests.ts";
@@ -50,9 +50,10 @@ async function assertEchoes(label: string, client: LoadClient, request: RequestS
   if (text === undefined || !text.includes("hi")) throw new Error(`bench: ${label} did not echo: ${status} ${body.slice(0, 500)}`);
 }
 
-/** toolgate's bundle, by the same function and settings as the peers' (src/index.ts, minified). */
+/** toolgate's bundle, by the same function and settings as the peers' (src/index.ts, minified, wrangler.toml's [alias]). */
 async function toolgateGzipBytes(ctx: BenchContext): Promise<{ bytes: number; gzipBytes: number }> {
-  const outfile = await bundleWorker(join(ctx.root, "src/index.ts"), join(ctx.root, ".bench/peers/toolgate.mjs"));
+  const alias = workerAlias(join(ctx.root, "wrangler.toml"));
+  const outfile = await bundleWorker(join(ctx.root, "src/index.ts"), join(ctx.root, ".bench/peers/toolgate.mjs"), { alias });
   const content = readFileSync(outfile);
   return { bytes: content.byteLength, gzipBytes: gzipSync(content).byteLength };
 }
