@@ -31,6 +31,10 @@ export const CONFIG_RELOAD_MS = 30_000;
 export const LIST_RETRY_MS = 30_000;
 /** A fetch of a stale list on a request's path waits at most this long (a refresh may take the full timeout). */
 const LIST_ON_REQUEST_TIMEOUT_MS = 5_000;
+/** How often a request waiting for another request's sync looks whether it has ended. */
+export const SYNC_POLL_MS = 2;
+/** Longer than any sync on a request's path takes (its list fetches are bounded by LIST_ON_REQUEST_TIMEOUT_MS). */
+export const SYNC_WAIT_MAX_MS = 15_000;
 /** KV's propagation bound: how long this isolate trusts its own writes over what `list` returns. */
 const OWN_WRITE_TRUST_MS = 60_000;
 
@@ -38,6 +42,12 @@ export class Federation {
   readonly #servers = new Map<string, ServerState>();
   readonly #now: () => number;
   #configLoadedAt = Number.NEGATIVE_INFINITY;
+  /**
+   * The sync under way. Only the request that started it awaits this promise: on workerd a
+   * request that awaited it could resume in the syncing request's I/O context (its KV reads
+   * settle there), and the next touch of its own body then failed with "Cannot perform I/O on
+   * behalf of a different request" (500s under concurrent /mcp load). Others wait by #syncEnded.
+   */
   #syncing: Promise<void> | undefined;
   /**
    * Servers this isolate just wrote (a config) or deleted (null). KV's `list` may lag a write
@@ -52,10 +62,31 @@ export class Federation {
   /** Registers remote tools that are due; cheap (no I/O) when nothing is. Never throws. */
   async ensure(env: Env): Promise<void> {
     if (!this.#due(env)) return;
-    this.#syncing ??= this.#sync(env, false)
+    if (this.#syncing !== undefined) return this.#syncEnded();
+    const syncing = this.#sync(env, false)
       .catch((error: unknown) => console.error(`MCP federation: sync failed: ${String(error)}`))
       .finally(() => (this.#syncing = undefined));
-    await this.#syncing;
+    this.#syncing = syncing;
+    await syncing;
+  }
+
+  /**
+   * Resolves once no sync is under way, woken only by the calling request's own timers, so it
+   * resumes in its own I/O context. (A promise of its own resolved by the syncing request does
+   * not do: workerd defers that continuation to the waiting request, which, with no I/O of its
+   * own pending, is then cancelled as hung.)
+   */
+  async #syncEnded(): Promise<void> {
+    const syncing = this.#syncing;
+    const giveUpAt = this.#now() + SYNC_WAIT_MAX_MS;
+    while (this.#syncing !== undefined && this.#syncing === syncing) {
+      if (this.#now() >= giveUpAt) {
+        // Its request was cancelled mid-sync (its promise then never settles): let the next one sync.
+        this.#syncing = undefined;
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, SYNC_POLL_MS));
+    }
   }
 
   /**
@@ -64,7 +95,7 @@ export class Federation {
    */
   async reload(env: Env, change?: { name: string; config: McpServerConfig | null }): Promise<void> {
     if (change !== undefined) this.#ownWrites.set(change.name, { config: change.config, until: this.#now() + OWN_WRITE_TRUST_MS });
-    await this.#syncing?.catch(() => undefined);
+    await this.#syncEnded();
     await this.#sync(env, true);
   }
 
