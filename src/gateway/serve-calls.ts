@@ -49,7 +49,10 @@ export interface ServeCallsRequest {
   origin?: string;
 }
 
-/** Runs a key's calls through rate limits, the pipeline and the audit log; never rejects. */
+/**
+ * Runs a key's calls through rate limits, the pipeline and the audit log; never rejects. The
+ * result has exactly one outcome per call, in order (checked here, where each is audited).
+ */
 export async function serveCalls(calls: readonly BatchCall[], request: ServeCallsRequest, stages: BatchStages = REAL_STAGES): Promise<CallOutcome[]> {
   const { env, principal, access, allowedTools, config } = request;
   // Only calls that will reach their handler's stage count against the key's rate limits.

@@ -68,7 +68,7 @@ export function createApp(options: AppOptions = {}): OpenAPIHono<AppEnv> {
   // Remote MCP tools join the registry at run time: before any route lists or runs tools (the
   // /mcp endpoint included, which authenticates inside its own routes).
   app.use("/v1/*", federate());
-  app.use("/mcp", federate());
+  // Hono's "/mcp/*" also matches "/mcp" itself; a second use("/mcp") ran the sync check twice.
   app.use("/mcp/*", federate());
 
   app.route("/", metaRoutes);
