@@ -6,6 +6,7 @@ import { AnthropicToolUseSchema, normalizeCall, OpenAIToolCallSchema, toCallResu
 import { resolveToolset } from "../../toolsets/resolve.ts";
 import { loadConfig } from "../../config/config.ts";
 import { accessOf, toolsetLookupOf } from "../access.ts";
+import { requestOrigin } from "../request-origin.ts";
 import { waitUntilOf } from "../wait-until.ts";
 import { failureResponse } from "../request-failure.ts";
 import { errorResponses } from "../schemas.ts";
@@ -109,7 +110,7 @@ export const toolCallsRoutes = (replaced: Partial<BatchStages> = {}) => {
         sessionId,
         signal: c.req.raw.signal,
         waitUntil: waitUntilOf(c),
-        origin: new URL(c.req.url).origin,
+        origin: requestOrigin(c.req.url),
         maxParallel,
         config,
       },

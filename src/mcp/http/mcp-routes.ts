@@ -22,7 +22,7 @@ import type { McpContext } from "../server/mcp-context.ts";
 import { processMessages } from "../server/process-messages.ts";
 import { allowsBatches, DEFAULT_NEGOTIATED_PROTOCOL_VERSION, isSupportedProtocolVersion, negotiateProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "../server/protocol-versions.ts";
 import { rebindingRefusal } from "./allowed-hosts.ts";
-import { requestHost, requestOrigin } from "./request-origin.ts";
+import { requestHost, requestOrigin } from "../../http/request-origin.ts";
 import { ResponseStream, STREAM_OPENED } from "./response-stream.ts";
 
 export interface McpRoutesOptions {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { requestHost, requestOrigin } from "../../../src/mcp/http/request-origin.ts";
+import { requestHost, requestOrigin } from "../../src/http/request-origin.ts";
 
 /** What the Worker receives: the serialized form of whatever URL the client sent. */
 const serialized = (url: string): string => new Request(url).url;
