@@ -46,8 +46,17 @@ export interface HookEvent {
 type Database = Pick<D1Database, "prepare">;
 
 /** Writes one event; never rejects (a lost event is logged in full instead). */
+// Listings order by (at, id). Events of one delivery often share a millisecond (a settle and the
+// "done" it causes), so ids sort in creation order within an isolate: a per-isolate counter,
+// then randomness so isolates never collide.
+let eventCounter = 0;
+function nextEventId(): string {
+  eventCounter = (eventCounter + 1) % 1e9;
+  return `${String(eventCounter).padStart(9, "0")}-${crypto.randomUUID()}`;
+}
+
 export async function recordHookEvent(db: Database, event: Omit<HookEvent, "id" | "at"> & { at?: number }): Promise<void> {
-  const row: HookEvent = { id: crypto.randomUUID(), at: event.at ?? Date.now(), ...event, detail: event.detail?.slice(0, 2000) ?? null };
+  const row: HookEvent = { id: nextEventId(), at: event.at ?? Date.now(), ...event, detail: event.detail?.slice(0, 2000) ?? null };
   try {
     await db
       .prepare(`INSERT INTO ${HOOK_EVENTS_TABLE} (id, at, hook, outcome, delivery_id, detail) VALUES (?, ?, ?, ?, ?, ?)`)
