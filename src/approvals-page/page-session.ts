@@ -31,7 +31,7 @@ export type PageSession = z.infer<typeof PageSessionSchema>;
 export async function createPageSession(kv: KVNamespace, input: { keyDigest: string; keyId: string }, now = Date.now()): Promise<{ id: string; session: PageSession }> {
   const id = randomToken();
   const session: PageSession = { ...input, csrfToken: randomToken(), createdAt: now, expiresAt: now + PAGE_SESSION_TTL_SECONDS * 1000 };
-  await kv.put(approvalsPageSessionKey(await hashApiKey(id)), JSON.stringify(session), { expirationTtl: PAGE_SESSION_TTL_SECONDS });
+  await kv.put(approvalsPageSessionKey(hashApiKey(id)), JSON.stringify(session), { expirationTtl: PAGE_SESSION_TTL_SECONDS });
   return { id, session };
 }
 
@@ -40,7 +40,7 @@ export async function createPageSession(kv: KVNamespace, input: { keyDigest: str
  * lazily, so the expiry is checked here too.
  */
 export async function readPageSession(kv: KVNamespace, id: string, now = Date.now()): Promise<PageSession | undefined> {
-  const stored = await kv.get(approvalsPageSessionKey(await hashApiKey(id)), "json");
+  const stored = await kv.get(approvalsPageSessionKey(hashApiKey(id)), "json");
   const parsed = PageSessionSchema.safeParse(stored);
   if (!parsed.success || parsed.data.expiresAt <= now) return undefined;
   return parsed.data;
@@ -48,5 +48,5 @@ export async function readPageSession(kv: KVNamespace, id: string, now = Date.no
 
 /** Ends a session (sign-out, or its key was revoked). */
 export async function deletePageSession(kv: KVNamespace, id: string): Promise<void> {
-  await kv.delete(approvalsPageSessionKey(await hashApiKey(id)));
+  await kv.delete(approvalsPageSessionKey(hashApiKey(id)));
 }

@@ -8,7 +8,8 @@
  * Otherwise it ends pending (a new approval, or the one asked for this tool call id before), or
  * with the stored outcome of that earlier approval.
  */
-import { canonicalJson, sha256Hex } from "../audit/canonical-json.ts";
+import { canonicalJson } from "../audit/canonical-json.ts";
+import { sha256Hex } from "../crypto/sha256.ts";
 import type { GatewayConfig } from "../config/config.ts";
 import type { CallContext } from "../dispatch/handle-function-call.ts";
 import type { ErrorCode, ToolFailure } from "../errors/tool-failure.ts";
@@ -40,7 +41,7 @@ export const UNKNOWN_REQUESTER = "unknown";
  */
 export async function approvalGate(entry: ToolEntry, args: Record<string, unknown>, context: CallContext, config: GatewayConfig): Promise<GateVerdict> {
   if (context.approved !== undefined) {
-    const bound = (await sha256Hex(canonicalJson(args))) === context.approved.bindingSha256;
+    const bound = sha256Hex(canonicalJson(args)) === context.approved.bindingSha256;
     return bound ? RUN : { kind: "refuse", failure: { kind: "approval_unbound", name: entry.name, approvalId: context.approved.approvalId } };
   }
   try {

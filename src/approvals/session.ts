@@ -13,7 +13,8 @@
  * when it settles, through an outbox (SESSION_HOOK_NOTICES_TABLE) drained into the hooks queue.
  */
 import { DurableObject } from "cloudflare:workers";
-import { canonicalJson, sha256Hex } from "../audit/canonical-json.ts";
+import { canonicalJson } from "../audit/canonical-json.ts";
+import { sha256Hex } from "../crypto/sha256.ts";
 import { redactSecrets } from "../audit/redact-secrets.ts";
 import { dispatchCall, outcomeOfFailure, type CallOutcome } from "../dispatch/handle-function-call.ts";
 import { recordApprovalAudit } from "./approval-audit.ts";
@@ -85,10 +86,10 @@ export class Session extends DurableObject<Env> implements SessionApi {
 
   /** Asks for approval of a call, or answers from a grant or an earlier request with the same call id. */
   async request(input: ApprovalRequest): Promise<RequestAnswer> {
-    // Hash before the check-and-insert below, which must not be split by an await.
     const shown = canonicalJson(redactSecrets(input.arguments));
     const exact = canonicalJson(input.arguments);
-    const [argumentsSha256, bindingSha256] = await Promise.all([sha256Hex(shown), sha256Hex(exact)]);
+    const argumentsSha256 = sha256Hex(shown);
+    const bindingSha256 = sha256Hex(exact);
 
     const now = Date.now();
     const earlier = this.#one(`SELECT * FROM ${SESSION_APPROVALS_TABLE} WHERE tool_call_id = ? AND session_id = ? AND requested_by = ?`, input.toolCallId, input.sessionId, input.requestedBy);

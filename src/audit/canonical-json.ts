@@ -31,15 +31,3 @@ function write(value: unknown, seen: WeakSet<object>): string | undefined {
     seen.delete(value);
   }
 }
-
-const encoder = new TextEncoder();
-/** Two hex digits per byte value, so a digest is 32 lookups rather than 32 formatted numbers. */
-const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
-
-/** Lowercase hex SHA-256 of the UTF-8 bytes of `text`. */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
-  let hex = "";
-  for (const byte of digest) hex += HEX[byte];
-  return hex;
-}

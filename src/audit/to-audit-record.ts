@@ -6,7 +6,8 @@
 import type { CallOutcome } from "../dispatch/handle-function-call.ts";
 import type { ErrorCode } from "../errors/tool-failure.ts";
 import { MAX_ARGUMENT_BYTES, MAX_ID_CHARS, MAX_REASON_CHARS, MAX_RECORDED_COERCIONS, type AuditRecord, type AuditStatus } from "./audit-record.ts";
-import { canonicalJson, sha256Hex } from "./canonical-json.ts";
+import { sha256Hex } from "../crypto/sha256.ts";
+import { canonicalJson } from "./canonical-json.ts";
 import { capJson } from "./cap-json.ts";
 import { redactSecrets, redactSecretsInText } from "./redact-secrets.ts";
 
@@ -56,7 +57,7 @@ export async function toAuditRecord(outcome: AuditableOutcome, rawArguments: unk
     toolset: outcome.toolset === undefined ? null : clip(outcome.toolset),
     arguments: capped.text,
     argumentsTruncated: capped.truncated,
-    argumentsSha256: await sha256Hex(canonical),
+    argumentsSha256: sha256Hex(canonical),
     coercions: outcome.coercions.slice(0, MAX_RECORDED_COERCIONS).map((c) => ({ path: clip(c.path), from: clip(c.from), to: clip(c.to) })),
     coercionCount: outcome.coercions.length,
     policyDecision: policy === null ? null : policy.decision.slice(0, 64),

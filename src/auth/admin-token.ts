@@ -33,6 +33,6 @@ let configuredDigest: { secret: string; digest: string } | undefined;
  */
 export async function isAdminTokenDigest(presentedDigest: string, configured: string | undefined): Promise<boolean> {
   if (configured === undefined || configured.trim() === "") return false;
-  if (configuredDigest?.secret !== configured) configuredDigest = { secret: configured, digest: await hashApiKey(configured) };
+  if (configuredDigest?.secret !== configured) configuredDigest = { secret: configured, digest: hashApiKey(configured) };
   return digestsEqual(presentedDigest, configuredDigest.digest);
 }

@@ -111,7 +111,7 @@ export async function createApiKey(db: D1Database, input: NewApiKey): Promise<{ 
       record.createdAt,
       record.createdBy,
       record.revokedAt,
-      await hashApiKey(key),
+      hashApiKey(key),
     )
     .run();
   return { key, record };

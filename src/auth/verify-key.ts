@@ -31,7 +31,7 @@ const adminTokenOf = (env: Env): string | undefined => env.ADMIN_TOKEN;
  *
  * @example
  * ```ts
- * const verdict = await verifyKeyDigest(env, await hashApiKey(token), { cache: keyCache });
+ * const verdict = await verifyKeyDigest(env, hashApiKey(token), { cache: keyCache });
  * if (!verdict.ok) return failureResponse(c, { kind: "unauthenticated", ...verdict });
  * ```
  */
@@ -49,5 +49,5 @@ export async function verifyKeyDigest(env: Env, digest: string, { cache }: Verif
 
 /** Who a key, as presented, authenticates as. */
 export async function verifyKey(env: Env, key: string, options: VerifyKeyOptions = {}): Promise<KeyVerdict> {
-  return verifyKeyDigest(env, await hashApiKey(key), options);
+  return verifyKeyDigest(env, hashApiKey(key), options);
 }

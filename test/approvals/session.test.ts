@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { notificationSignature, SIGNATURE_HEADER } from "../../src/approvals/approval-notify.ts";
 import { decideApprovalInSession, getApprovalInSession } from "../../src/approvals/approvals.ts";
-import { canonicalJson, sha256Hex } from "../../src/audit/canonical-json.ts";
+import { canonicalJson } from "../../src/audit/canonical-json.ts";
+import { sha256Hex } from "../../src/crypto/sha256.ts";
 import type { Principal } from "../../src/auth/principal.ts";
 import { loadConfig, type GatewayConfig } from "../../src/config/config.ts";
 import { dispatchCall, type CallContext } from "../../src/dispatch/handle-function-call.ts";
@@ -65,7 +66,7 @@ describe("the approval gate", () => {
   });
 
   it("lets an approved call through only with exactly the approved arguments", async () => {
-    const bindingSha256 = await sha256Hex(canonicalJson({ note: "aps-bound", delayMs: 0 }));
+    const bindingSha256 = sha256Hex(canonicalJson({ note: "aps-bound", delayMs: 0 }));
     const other = await dispatchCall(TOOL, { note: "aps-other" }, { ...context("aps-g3", "c1"), approved: { approvalId: "a1", bindingSha256 } });
     expect(other).toMatchObject({ status: "error", errorCode: "APPROVAL_DENIED" });
     expect(runs.get("aps-other")).toBeUndefined();

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { AuditRecordSchema, MAX_ARGUMENT_BYTES } from "../../src/audit/audit-record.ts";
-import { canonicalJson, sha256Hex } from "../../src/audit/canonical-json.ts";
+import { canonicalJson } from "../../src/audit/canonical-json.ts";
+import { sha256Hex } from "../../src/crypto/sha256.ts";
 import { REDACTED, redactSecrets, redactSecretsInText } from "../../src/audit/redact-secrets.ts";
 import { auditStatusOf, toAuditRecord, type AuditableOutcome } from "../../src/audit/to-audit-record.ts";
 import { dispatchCall, settleUnrun, type CallContext } from "../../src/dispatch/handle-function-call.ts";
@@ -59,14 +60,14 @@ describe("hashing and capping the arguments", () => {
     const one = await toAuditRecord(outcome(), { b: 1, a: 2 }, meta);
     const two = await toAuditRecord(outcome(), '{"a":2,"b":1}', meta);
     expect(one.argumentsSha256).toBe(two.argumentsSha256);
-    expect(one.argumentsSha256).toBe(await sha256Hex('{"a":2,"b":1}'));
+    expect(one.argumentsSha256).toBe(sha256Hex('{"a":2,"b":1}'));
     expect((await toAuditRecord(outcome(), { a: 3, b: 1 }, meta)).argumentsSha256).not.toBe(one.argumentsSha256);
   });
 
   it("stores short arguments whole, so their hash can be checked against the stored text", async () => {
     const record = await toAuditRecord(outcome(), { text: "hello", times: 2 }, meta);
     expect(record.argumentsTruncated).toBe(false);
-    expect(await sha256Hex(record.arguments)).toBe(record.argumentsSha256);
+    expect(sha256Hex(record.arguments)).toBe(record.argumentsSha256);
   });
 
   it("hashes the redacted arguments, so the hash is no oracle for the secret", async () => {
@@ -86,7 +87,7 @@ describe("hashing and capping the arguments", () => {
     expect(marker.bytes).toBe(new TextEncoder().encode(full).length);
     expect(full.startsWith(marker.preview)).toBe(true);
     expect(marker.preview.length).toBeGreaterThan(1500);
-    expect(record.argumentsSha256).toBe(await sha256Hex(full));
+    expect(record.argumentsSha256).toBe(sha256Hex(full));
   });
 });
 

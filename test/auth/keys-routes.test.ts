@@ -24,7 +24,7 @@ describe("POST /v1/keys", () => {
     expect(created.prefix).toBe(created.key.slice(0, 9));
 
     const row = await env.DB.prepare("SELECT * FROM api_keys WHERE id = ?").bind(created.id).first();
-    expect(row?.key_hash).toBe(await hashApiKey(created.key));
+    expect(row?.key_hash).toBe(hashApiKey(created.key));
     expect(JSON.stringify(row)).not.toContain(created.key);
 
     const shown = await json<Record<string, unknown>>(await call(app, `/v1/keys/${created.id}`));
@@ -80,7 +80,7 @@ describe("POST /v1/keys", () => {
 describe("GET /v1/keys", () => {
   it("lists keys with their prefixes and never a key or a digest", async () => {
     const created = await createKey(app, { name: "keys-listed", role: "agent" });
-    const digest = await hashApiKey(created.key);
+    const digest = hashApiKey(created.key);
     const response = await call(app, "/v1/keys");
     const text = await response.text();
     expect(text).not.toContain(created.key);

@@ -12,7 +12,7 @@ const newKey = (name: string) =>
 
 describe("verifyKey", () => {
   it("knows the admin token and a stored key, and returns the digest it checked", async () => {
-    expect(await verifyKey(env, TEST_ADMIN_TOKEN)).toMatchObject({ ok: true, principal: { keyId: "admin-token", role: "admin" }, digest: await hashApiKey(TEST_ADMIN_TOKEN) });
+    expect(await verifyKey(env, TEST_ADMIN_TOKEN)).toMatchObject({ ok: true, principal: { keyId: "admin-token", role: "admin" }, digest: hashApiKey(TEST_ADMIN_TOKEN) });
     const { key, record } = await newKey("verify-stored");
     expect(await verifyKey(env, key)).toMatchObject({ ok: true, principal: { keyId: record.id, role: "approver" } });
     expect(await verifyKey(env, `${key}x`)).toEqual({ ok: false, reason: "unknown_key" });
@@ -23,7 +23,7 @@ describe("verifyKey", () => {
     const cache = new KeyCache();
     expect((await verifyKey(env, key, { cache })).ok).toBe(true);
     const revoked = await revokeApiKey(env.DB, record.id);
-    expect(await verifyKeyDigest(env, await hashApiKey(key))).toEqual({ ok: false, reason: "revoked_key", revokedAt: revoked?.revokedAt });
+    expect(await verifyKeyDigest(env, hashApiKey(key))).toEqual({ ok: false, reason: "revoked_key", revokedAt: revoked?.revokedAt });
     // The cache's bound (key-cache.ts): it may trust the key for up to its TTL.
     expect((await verifyKey(env, key, { cache })).ok).toBe(true);
   });

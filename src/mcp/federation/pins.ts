@@ -4,7 +4,8 @@
  * seen; a later list with a different hash marks the tool changed until an admin accepts the
  * new definition. Stored per server under `mcp:pins:<server>` (docs/storage.md).
  */
-import { canonicalJson, sha256Hex } from "../../audit/canonical-json.ts";
+import { canonicalJson } from "../../audit/canonical-json.ts";
+import { sha256Hex } from "../../crypto/sha256.ts";
 import { mcpPinsKey } from "../../storage/keys.ts";
 import type { RemoteTool } from "../client/mcp-client.ts";
 
@@ -20,7 +21,7 @@ export interface ToolPin {
 export type ServerPins = Record<string, ToolPin>;
 
 /** The hash of what a model is shown: name, description and schema, key order ignored. */
-export function definitionHash(tool: RemoteTool): Promise<string> {
+export function definitionHash(tool: RemoteTool): string {
   return sha256Hex(canonicalJson({ name: tool.name, description: tool.description ?? "", inputSchema: tool.inputSchema }));
 }
 
@@ -46,7 +47,7 @@ export async function comparePins(pins: ServerPins, tools: readonly RemoteTool[]
   const newlyChanged: string[] = [];
   let dirty = false;
   for (const tool of tools) {
-    const hash = await definitionHash(tool);
+    const hash = definitionHash(tool);
     const pin = next[tool.name];
     if (pin === undefined) {
       next[tool.name] = { sha256: hash, pinnedAt: now };
