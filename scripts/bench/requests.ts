@@ -43,6 +43,18 @@ export const FULL_NO_AUDIT_PIPELINE = "full-no-audit";
 export const FULL_BUILD_AUDIT_PIPELINE = "full-build-audit";
 export const FULL_NO_LIMITS_PIPELINE = "full-no-limits";
 
+/**
+ * Bench-only, for the cost of the audit path alone (scenarios/audit-cost.ts): POST with
+ * `?records=N&group=G` builds N echo-call audit records with the real builder and then, per
+ * AUDIT_STAGE_PARAM: `build` stops there; `queue` sends them through the real AuditBuffer to
+ * the audit queue, G to a flush (the consumer then writes them to D1); `d1` writes them straight
+ * to D1 with the consumer's writer, G to a batch. Answers `{"records": N}` when done.
+ */
+export const AUDIT_PATH_PATH = "/__bench/audit-path";
+export const AUDIT_STAGE_PARAM = "stage";
+export const AUDIT_STAGES = ["build", "queue", "d1"] as const;
+export type AuditStage = (typeof AUDIT_STAGES)[number];
+
 /** Bench-only: `{"rows": n}`, the number of rows in D1's audit_log. */
 export const AUDIT_COUNT_PATH = "/__bench/audit-count";
 /** Bench-only: `availability.stats()` of the Worker's isolate (src/registry/availability.ts). */

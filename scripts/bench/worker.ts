@@ -28,7 +28,10 @@
 /// <reference path="../../worker-configuration.d.ts" />
 import type { ExecutionContext } from "hono";
 import "../../src/registry/tools.gen.ts";
+import { AuditBuffer } from "../../src/audit/audit-buffer.ts";
 import { handleAuditQueue } from "../../src/audit/handle-audit-queue.ts";
+import { toAuditRecord } from "../../src/audit/to-audit-record.ts";
+import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
 import { createApp, type AppOptions } from "../../src/http/app.ts";
 import { availability } from "../../src/registry/availability.ts";
 import { registry } from "../../src/registry/registry.ts";
@@ -37,6 +40,8 @@ import { buildRecordsOnly, noCharge, noRecord, setAdminPrincipal } from "./core-
 import { coreRunCalls } from "./core-run-calls.ts";
 import {
   AUDIT_COUNT_PATH,
+  AUDIT_PATH_PATH,
+  AUDIT_STAGE_PARAM,
   AVAILABILITY_STATS_PATH,
   BARE_CALL_PATH,
   BARE_TOOLS_PATH,
@@ -54,7 +59,10 @@ import { registerSleepTool } from "./sleep-tool.ts";
 import { registerSyntheticTools } from "./synthetic-tools.ts";
 
 export { RateLimiter } from "../../src/rate-limit/rate-limiter.ts";
+export { Session } from "../../src/approvals/session.ts";
 export { McpReplies } from "../../src/mcp/replies/mcp-replies.ts";
+
+const ECHO_ARGUMENTS = JSON.stringify({ text: "hi" });
 
 interface Captured {
   body: string;
@@ -103,6 +111,28 @@ function benchApp(options: AppOptions): ReturnType<typeof createApp> {
   app.get(AUDIT_COUNT_PATH, async function auditCount(c) {
     const rows = await c.env.DB.prepare("SELECT COUNT(*) AS n FROM audit_log").first<number>("n");
     return c.json({ rows });
+  });
+
+  app.post(AUDIT_PATH_PATH, async function auditPath(c) {
+    const records = Number(c.req.query("records"));
+    const group = Number(c.req.query("group"));
+    const stage = c.req.query(AUDIT_STAGE_PARAM);
+    if (!(records > 0 && group > 0) || (stage !== "build" && stage !== "queue" && stage !== "d1")) return c.json({ error: "records, group and stage=build|queue|d1" }, 400);
+    for (let sent = 0; sent < records; sent += group) {
+      const built = [];
+      for (let i = sent; i < Math.min(records, sent + group); i++) {
+        // The record an echo call of the full app makes (to-audit-record.ts), built the same way.
+        const outcome = { callId: `c${i}`, tool: "echo", toolset: "core", errorCode: undefined, envelope: undefined, durationMs: 0, attempts: 1, coercions: [], truncated: false, resultChars: 13 };
+        built.push(await toAuditRecord(outcome, ECHO_ARGUMENTS, { keyId: "bench-audit-path", sessionId: "bench-audit-path", policy: { decision: "allow", rule: "default" } }));
+      }
+      if (stage === "d1") await writeAuditRecords(c.env.DB, built);
+      if (stage === "queue") {
+        const buffer = new AuditBuffer();
+        for (const record of built) buffer.add(record);
+        await buffer.flush(c.env);
+      }
+    }
+    return c.json({ records });
   });
 
   app.get(AVAILABILITY_STATS_PATH, function availabilityStats(c) {

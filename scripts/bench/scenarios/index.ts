@@ -4,6 +4,7 @@
  * it here.
  */
 import type { Scenario } from "../scenario.ts";
+import { auditCost } from "./audit-cost.ts";
 import { availabilityCache } from "./availability-cache.ts";
 import { batchParallelism } from "./batch-parallelism.ts";
 import { batchThroughput } from "./batch-throughput.ts";
@@ -21,6 +22,7 @@ export const SCENARIOS: readonly Scenario[] = [
   gatewayOverhead,
   fullOverhead,
   fullBreakdown,
+  auditCost,
   mcpPeers,
   batchThroughput,
   batchParallelism,
