@@ -17,6 +17,7 @@ import { canonicalJson } from "../audit/canonical-json.ts";
 import { sha256Hex } from "../crypto/sha256.ts";
 import { redactSecrets } from "../audit/redact-secrets.ts";
 import { dispatchCall, outcomeOfFailure, type CallOutcome } from "../dispatch/handle-function-call.ts";
+import { federation } from "../mcp/federation/federation.ts";
 import { recordApprovalAudit } from "./approval-audit.ts";
 import { notifyApprovalRequested } from "./approval-notify.ts";
 import { approvalPageUrl } from "./approval-url.ts";
@@ -198,6 +199,9 @@ export class Session extends DurableObject<Env> implements SessionApi {
     let outcome: CallOutcome;
     try {
       const requester = await requesterAccess(this.env, row.requested_by);
+      // This object's isolate need not have served a request: register remote MCP tools first,
+      // or an approved call of one would end UNKNOWN_TOOL.
+      await federation.ensure(this.env);
       outcome = !requester.ok
         ? { ...outcomeOfFailure(row.tool, row.tool_call_id, { kind: "access_denied", name: row.tool, rule: requester.rule, message: requester.message }, {}), policy: { decision: "deny", rule: requester.rule } }
         : await dispatchCall(row.tool, JSON.parse(row.call_arguments) as Record<string, unknown>, {

@@ -8,6 +8,7 @@ import { recordBatch, type RecordBatch } from "../audit/record-batch.ts";
 import { loadConfig } from "../config/config.ts";
 import type { CallOutcome } from "../dispatch/handle-function-call.ts";
 import { REAL_STAGES, serveCalls } from "../gateway/serve-calls.ts";
+import { federation } from "../mcp/federation/federation.ts";
 import { createToolAccess } from "../policy/tool-access.ts";
 import { kvToolsetLookup } from "../toolsets/custom-toolsets.ts";
 import type { Delivery, StoredCallResult } from "./delivery-store.ts";
@@ -44,6 +45,9 @@ export async function runDelivery(
   record: RecordBatch = recordBatch,
 ): Promise<DeliveryRun> {
   const config = loadConfig(env);
+  // The consumer's isolate may never have served a request: remote MCP tools must be registered
+  // before a call names one, or it would end UNKNOWN_TOOL.
+  await federation.ensure(env);
   const principal = hookPrincipal(hook);
   const access = await createToolAccess(principal, kvToolsetLookup(env.KV));
   const outcomes = await serveCalls(

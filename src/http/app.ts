@@ -65,11 +65,12 @@ export function createApp(options: AppOptions = {}): OpenAPIHono<AppEnv> {
   app.on(["POST", "DELETE"], "/v1/toolsets/*", requireRole("admin"));
   app.post("/v1/toolsets", requireRole("admin"));
   app.post("/v1/health/tools/recheck", requireRole("admin"));
-  // Remote MCP tools join the registry at run time: before any route lists or runs tools (the
-  // /mcp endpoint included, which authenticates inside its own routes).
-  app.use("/v1/*", federate());
-  // Hono's "/mcp/*" also matches "/mcp" itself; a second use("/mcp") ran the sync check twice.
-  app.use("/mcp/*", federate());
+  // Remote MCP tools join the registry at run time: before any route lists or runs tools, and
+  // only for an authenticated request, so a stranger cannot make us call remote servers. A hook
+  // delivery runs nothing here (its consumer syncs, src/hooks/run-delivery.ts); /mcp
+  // authenticates in its own routes and syncs after that (src/mcp/http/mcp-routes.ts).
+  const sync = federate<AppEnv>();
+  app.use("/v1/*", (c, next) => (isHookDelivery(c.req.method, c.req.path) ? next() : sync(c, next)));
 
   app.route("/", metaRoutes);
   app.route("/", keysRoutes);

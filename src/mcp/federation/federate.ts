@@ -8,7 +8,7 @@ import { federation } from "./federation.ts";
  *
  * @example app.use("/v1/*", federate());
  */
-export function federate(): MiddlewareHandler<{ Bindings: Env }> {
+export function federate<E extends { Bindings: Env } = { Bindings: Env }>(): MiddlewareHandler<E> {
   return async function federate(c, next) {
     await federation.ensure(c.env);
     return next();

@@ -10,6 +10,7 @@
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { authenticate } from "../../auth/authenticate.ts";
+import { federate } from "../federation/federate.ts";
 import { loadConfig } from "../../config/config.ts";
 import { REAL_STAGES, type BatchStages } from "../../gateway/serve-calls.ts";
 import { accessOf, toolsetLookupOf } from "../../http/access.ts";
@@ -64,8 +65,10 @@ export function mcpRoutes(options: McpRoutesOptions = {}): Hono<AppEnv> {
     rpcRefusal(405, { code: RPC_SERVER_ERROR, message: "Method not allowed: this stateless server takes JSON-RPC over POST only (no standalone SSE stream, no session to delete)." }, { allow: "POST" });
   app.on(["GET", "DELETE"], ["/mcp", "/mcp/:toolset"], notAllowed);
 
-  app.post("/mcp", requireKey, (c) => serve(c, undefined, stages));
-  app.post("/mcp/:toolset", requireKey, (c) => serve(c, c.req.param("toolset"), stages));
+  // Remote tools are synced only once the key is known good (src/http/app.ts says why).
+  const sync = federate<AppEnv>();
+  app.post("/mcp", requireKey, sync, (c) => serve(c, undefined, stages));
+  app.post("/mcp/:toolset", requireKey, sync, (c) => serve(c, c.req.param("toolset"), stages));
   return app;
 }
 
