@@ -17,10 +17,20 @@ export interface GroupCommitOptions {
   maxRecords?: number;
   /** Otherwise this long after its first record. */
   maxDelayMs?: number;
+  /** The clock a group's age is judged by (tests move it). */
+  now?: () => number;
 }
+
+/**
+ * A group still open this long after its first record lost its timer: the timer belongs to the
+ * request that opened the group, and a request that is gone never runs it. The next request to
+ * add records sends the group itself (src/runtime/wait-for-other-request.ts has the rule).
+ */
+export const STALE_GROUP_MS = 1_000;
 
 interface Group {
   buffer: AuditBuffer;
+  openedAt: number;
   sent: Promise<void>;
   timer: ReturnType<typeof setTimeout> | undefined;
   /** Closes the group and flushes it; later calls do nothing. */
@@ -38,15 +48,19 @@ export class AuditGroupCommit {
   readonly #maxRecords: number;
   readonly #maxDelayMs: number;
   readonly #open = new WeakMap<AuditSinkEnv["AUDIT_QUEUE"], Group>();
+  readonly #now: () => number;
 
-  constructor({ maxRecords = QUEUE_BATCH_MESSAGES, maxDelayMs = 50 }: GroupCommitOptions = {}) {
+  constructor({ maxRecords = QUEUE_BATCH_MESSAGES, maxDelayMs = 50, now = () => Date.now() }: GroupCommitOptions = {}) {
     this.#maxRecords = maxRecords;
     this.#maxDelayMs = maxDelayMs;
+    this.#now = now;
   }
 
   /** Adds `records` to the open group; resolves once that group's flush is done. Never rejects. */
   add(env: AuditSinkEnv, records: readonly AuditRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
+    const stale = this.#open.get(env.AUDIT_QUEUE);
+    if (stale !== undefined && this.#now() - stale.openedAt >= STALE_GROUP_MS) stale.send();
     const group = this.#open.get(env.AUDIT_QUEUE) ?? this.#openGroup(env);
     for (const record of records) group.buffer.add(record);
     if (group.buffer.size >= this.#maxRecords) group.send();
@@ -57,6 +71,7 @@ export class AuditGroupCommit {
     const { promise, resolve } = Promise.withResolvers<void>();
     const group: Group = {
       buffer: new AuditBuffer(),
+      openedAt: this.#now(),
       sent: promise,
       timer: undefined,
       send: () => {

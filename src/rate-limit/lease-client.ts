@@ -13,7 +13,15 @@
  * only shorten it) or after LEASE_MAX_MS; tokens it still holds then are returned with the
  * next round trip for that key.
  */
+import { waitForOtherRequest } from "../runtime/wait-for-other-request.ts";
 import type { BucketRequest, LeaseAnswer, LeaseRequest, TokenReturn, Verdict } from "./rate-limiter.ts";
+
+/**
+ * How long a request waits for another request's round trip for the same key before making its
+ * own (src/runtime/wait-for-other-request.ts says why it must not wait forever). A round trip
+ * normally takes milliseconds; giving up early costs only an extra round trip.
+ */
+export const LEASE_WAIT_MS = 1_000;
 
 interface Lease {
   windowStart: number;
@@ -86,9 +94,12 @@ export class LeaseClient {
     let open = calls.map((buckets, i): OpenCall => ({ i, buckets, taken: [] }));
     const verdicts = new Array<Verdict>(calls.length).fill({ allowed: true });
     open = open.filter((call) => !this.#takeLocally(state, call, this.#now()));
-    if (open.length > 0 && state.inflight !== undefined) {
+    const inflight = state.inflight;
+    if (open.length > 0 && inflight !== undefined) {
       // Another request of this isolate is fetching leases for this key: its grants may cover us.
-      await state.inflight.catch(() => undefined);
+      const waited = await waitForOtherRequest(inflight.catch(() => undefined), LEASE_WAIT_MS);
+      // Its request is gone and will never finish that round trip: nobody waits on it again.
+      if (!waited.settled && state.inflight === inflight) state.inflight = undefined;
       open = open.filter((call) => !this.#takeLocally(state, call, this.#now()));
     }
     if (open.length === 0) return verdicts;

@@ -13,6 +13,7 @@
  * Concurrent requests share one run of a due check. A check that throws, or that outlives its
  * own short timeout, counts as unavailable.
  */
+import { waitForOtherRequest } from "../runtime/wait-for-other-request.ts";
 import { sanitizeErrorText } from "../dispatch/sanitize-error.ts";
 import { availabilityKey } from "../storage/keys.ts";
 import type { AvailabilityCheck, ToolEntry } from "./types.ts";
@@ -20,6 +21,12 @@ import type { AvailabilityCheck, ToolEntry } from "./types.ts";
 export const CHECK_TTL_MS = 30_000;
 export const CHECK_FAILURE_GRACE_MS = 60_000;
 export const CHECK_TIMEOUT_MS = 5_000;
+/**
+ * How long a request waits for another request's refresh of the same check: longer than a
+ * healthy one takes (a KV read, the check with its timeout, a KV write), so a waiter gives up
+ * only on a refresh whose request is gone (src/runtime/wait-for-other-request.ts).
+ */
+export const REFRESH_WAIT_MS = CHECK_TIMEOUT_MS + 2_000;
 /** KV's minimum; the value's own check time decides freshness. */
 const KV_TTL_SECONDS = 120;
 
@@ -69,8 +76,11 @@ export class AvailabilityCache {
   readonly #stats: AvailabilityStats = { memoryHits: 0, kvHits: 0, probes: 0 };
 
   // Date is looked up per call, not captured: tests move the clock with vi.setSystemTime.
-  constructor(now: () => number = () => Date.now()) {
+  readonly #refreshWaitMs: number;
+
+  constructor(now: () => number = () => Date.now(), refreshWaitMs = REFRESH_WAIT_MS) {
     this.#now = now;
+    this.#refreshWaitMs = refreshWaitMs;
   }
 
   /**
@@ -98,11 +108,17 @@ export class AvailabilityCache {
     if (check === undefined) return ALWAYS_AVAILABLE;
     const known = this.known(entry, env);
     if (known !== undefined) return known;
-    let pending = this.#inFlight.get(check);
-    if (pending === undefined) {
-      pending = this.#refresh(entry.name, check, env, false).finally(() => this.#inFlight.delete(check));
-      this.#inFlight.set(check, pending);
+    const shared = this.#inFlight.get(check);
+    if (shared !== undefined) {
+      const waited = await waitForOtherRequest(shared, this.#refreshWaitMs);
+      if (waited.settled) return waited.value;
+      // The request that started it is gone and will never finish it: probe here instead.
+      if (this.#inFlight.get(check) === shared) this.#inFlight.delete(check);
     }
+    const pending = this.#refresh(entry.name, check, env, false).finally(() => {
+      if (this.#inFlight.get(check) === pending) this.#inFlight.delete(check);
+    });
+    this.#inFlight.set(check, pending);
     return pending;
   }
 

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { AuditGroupCommit } from "../../src/audit/audit-group-commit.ts";
+import { AuditGroupCommit, STALE_GROUP_MS } from "../../src/audit/audit-group-commit.ts";
 import { recordsOfMessage } from "../../src/audit/audit-message.ts";
 import { auditRecord, countRows } from "./support.ts";
 
@@ -66,5 +66,18 @@ describe("audit group commit", () => {
     const group = new AuditGroupCommit({ maxDelayMs: 5 });
     await Promise.all([group.add(refusing, records("gc-refused", 2)), group.add(refusing, records("gc-refused", 3))]);
     expect(await countRows("key_id = ?", "gc-refused")).toBe(5);
+  });
+
+  it("sends a group whose timer never ran (its request is gone) when the next records arrive", async () => {
+    const { sends, sink } = watchedQueue();
+    let now = 1_000_000;
+    // A delay far beyond the test: only the stale-group rule can send the first group.
+    const group = new AuditGroupCommit({ maxDelayMs: 600_000, now: () => now });
+    const first = records("gc-stale", 2);
+    const firstSent = group.add(sink, first);
+    now += STALE_GROUP_MS;
+    void group.add(sink, records("gc-stale-next", 1));
+    await firstSent;
+    expect(sends.map((s) => s.ids)).toEqual([first.map((r) => r.id)]);
   });
 });

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { LeaseClient, type LimiterStub } from "../../src/rate-limit/lease-client.ts";
+import { LEASE_WAIT_MS, LeaseClient, type LimiterStub } from "../../src/rate-limit/lease-client.ts";
 import { LEASE_MAX_MS } from "../../src/rate-limit/rate-limiter.ts";
 
 const WINDOW = 60_000;
@@ -135,5 +135,31 @@ describe("LeaseClient", () => {
     const a = new LeaseClient({ clock: clock.now });
     expect(await drain(a, "one", one.stub, [bucket(30)])).toBe(30);
     expect(await drain(a, "two", two.stub, [bucket(30)])).toBe(30);
+  });
+
+  it("does not make other requests wait forever on a round trip whose request is gone", async () => {
+    const { stub: real } = limiterFor("lease-gone-request");
+    let first = true;
+    // The first round trip never answers, as when the request that made it is cancelled.
+    const stub = (): LimiterStub => ({
+      lease(calls, returns, now) {
+        if (first) {
+          first = false;
+          return new Promise(() => {});
+        }
+        return real().lease(calls, returns, now);
+      },
+    });
+    const client = new LeaseClient();
+    void client.charge("gone", stub, [[bucket(1_000)]]);
+    const waited = Date.now();
+    const [second] = await client.charge("gone", stub, [[bucket(1_000)]]);
+    expect(second?.allowed).toBe(true);
+    expect(Date.now() - waited).toBeGreaterThanOrEqual(LEASE_WAIT_MS - 50);
+    // The lost round trip is forgotten: the next request does not wait for it again.
+    const again = Date.now();
+    const [third] = await client.charge("gone", stub, [[bucket(1_000)]]);
+    expect(third?.allowed).toBe(true);
+    expect(Date.now() - again).toBeLessThan(LEASE_WAIT_MS / 2);
   });
 });

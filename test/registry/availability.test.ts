@@ -126,4 +126,17 @@ describe("availability", () => {
     await cache.recheck(entry, env);
     expect(calls).toBe(2);
   });
+
+  it("does not make other requests wait forever on a refresh whose request is gone", async () => {
+    let probes = 0;
+    const entry = entryWith(() => (probes++, true));
+    const cache = new AvailabilityCache(undefined, 100);
+    // The first refresh never ends: its KV read hangs, as I/O does when its request is cancelled.
+    const hung = { ...env, KV: { get: () => new Promise(() => {}), put: () => new Promise(() => {}) } } as unknown as Env;
+    void cache.of(entry, hung);
+    expect(await cache.of(entry, env)).toMatchObject({ available: true });
+    expect(probes).toBe(1);
+    // The result is cached now, so the lost refresh holds nobody up any more.
+    expect(cache.known(entry, env)).toMatchObject({ available: true });
+  });
 });
