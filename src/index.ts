@@ -4,6 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { handleAuditQueue } from "./audit/handle-audit-queue.ts";
+import { deleteSettledApprovals } from "./approvals/retention.ts";
 import { deleteExpiredAudit } from "./audit/retention.ts";
 import { loadConfig } from "./config/config.ts";
 import { createApp } from "./http/app.ts";
@@ -31,5 +32,6 @@ export default {
   scheduled: (controller, env, ctx) => {
     ctx.waitUntil(deleteExpiredAudit(env.DB, loadConfig(env).auditRetentionDays, controller.scheduledTime).then(() => undefined));
     ctx.waitUntil(deleteExpiredDeliveries(env.DB, loadConfig(env).hookDeliveryRetentionDays, controller.scheduledTime).then(() => undefined));
+    ctx.waitUntil(deleteSettledApprovals(env.DB, loadConfig(env).approval.retentionDays, controller.scheduledTime).then(() => undefined));
   },
 } satisfies ExportedHandler<Env>;

@@ -81,6 +81,8 @@ const ConfigSchema = z.object({
   }),
   /** How long a pending approval waits for a decision before it expires (a person must read it). */
   APPROVAL_TTL_SECONDS: wholeNumber(900, 10, 7 * 86_400),
+  /** Settled approvals older than this leave the D1 index (listings, id lookup); the daily cron. */
+  APPROVAL_RETENTION_DAYS: wholeNumber(30, 1, 3_650),
   /** Webhook deliveries (and their events) older than this are deleted; also the replay window. */
   HOOK_DELIVERY_RETENTION_DAYS: wholeNumber(30, 1, 3_650),
   /** Host names /mcp answers to besides loopback (DNS-rebinding guard); unset: `*.workers.dev`. */
@@ -138,7 +140,7 @@ export interface GatewayConfig {
   auditRetentionDays: number;
   /** src/net/outbound-url.ts: private targets that are allowed anyway. */
   outboundAllow: readonly string[];
-  approval: { requiredFor: readonly string[]; ttlSeconds: number; notify?: { url: string; secret: string } };
+  approval: { requiredFor: readonly string[]; ttlSeconds: number; retentionDays: number; notify?: { url: string; secret: string } };
   hookDeliveryRetentionDays: number;
   /** MCP_ALLOWED_HOSTS; undefined when unset. */
   mcpAllowedHosts: readonly string[] | undefined;
@@ -189,7 +191,7 @@ export function loadConfig(env: Env): GatewayConfig {
     rateLimit: { perMinute: v.RATE_LIMIT_PER_MINUTE, perToolPerMinute: v.RATE_LIMIT_PER_TOOL_PER_MINUTE },
     auditRetentionDays: v.AUDIT_RETENTION_DAYS,
     outboundAllow: v.OUTBOUND_ALLOW,
-    approval: { requiredFor: v.APPROVAL_REQUIRED_FOR, ttlSeconds: v.APPROVAL_TTL_SECONDS, ...notifyConfig(v.APPROVAL_NOTIFY_URL, v.APPROVAL_NOTIFY_SECRET, v.OUTBOUND_ALLOW) },
+    approval: { requiredFor: v.APPROVAL_REQUIRED_FOR, ttlSeconds: v.APPROVAL_TTL_SECONDS, retentionDays: v.APPROVAL_RETENTION_DAYS, ...notifyConfig(v.APPROVAL_NOTIFY_URL, v.APPROVAL_NOTIFY_SECRET, v.OUTBOUND_ALLOW) },
     hookDeliveryRetentionDays: v.HOOK_DELIVERY_RETENTION_DAYS,
     mcpAllowedHosts: v.MCP_ALLOWED_HOSTS,
     mcpServers: v.MCP_SERVERS,

@@ -166,7 +166,7 @@ describe("the notification", () => {
   it("POSTs a signed approval.requested to the configured URL when an approval is asked for, once", async () => {
     const secret = "aps-notify-secret-0123456789";
     const notify = { url: "http://upstream.test/inbox/aps-n1", secret };
-    const ctx = (callId: string) => ({ ...context("aps-n1", callId), origin: "https://gate.example", config: { ...loadConfig(env), approval: { requiredFor: [], ttlSeconds: 900, notify } } });
+    const ctx = (callId: string) => ({ ...context("aps-n1", callId), origin: "https://gate.example", config: { ...loadConfig(env), approval: { ...loadConfig(env).approval, requiredFor: [], ttlSeconds: 900, notify } } });
     const held = await dispatchCall(TOOL, { note: "aps-notify", apiToken: "sk-live-1" }, ctx("c1"));
     await dispatchCall(TOOL, { note: "aps-notify", apiToken: "sk-live-1" }, ctx("c1"));
 

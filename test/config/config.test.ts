@@ -19,7 +19,7 @@ describe("configuration", () => {
       rateLimit: { perMinute: 600, perToolPerMinute: 120 },
       auditRetentionDays: 30,
       outboundAllow: [],
-      approval: { requiredFor: [], ttlSeconds: 900 },
+      approval: { requiredFor: [], ttlSeconds: 900, retentionDays: 30 },
       hookDeliveryRetentionDays: 30,
       mcpAllowedHosts: undefined,
       mcpServers: [],
@@ -27,10 +27,11 @@ describe("configuration", () => {
     });
   });
 
-  it("reads the approval patterns as a trimmed list and the approval TTL", () => {
-    expect(loadConfig(withVars({ APPROVAL_REQUIRED_FOR: " http_request, mcp__*__delete_* ,", APPROVAL_TTL_SECONDS: "60" })).approval).toEqual({
+  it("reads the approval patterns as a trimmed list, the approval TTL and the index's retention", () => {
+    expect(loadConfig(withVars({ APPROVAL_REQUIRED_FOR: " http_request, mcp__*__delete_* ,", APPROVAL_TTL_SECONDS: "60", APPROVAL_RETENTION_DAYS: "7" })).approval).toEqual({
       requiredFor: ["http_request", "mcp__*__delete_*"],
       ttlSeconds: 60,
+      retentionDays: 7,
     });
   });
 

@@ -47,4 +47,21 @@ describe("scheduled retention", () => {
     const { results } = await env.DB.prepare("SELECT id FROM audit_log WHERE session_id = 'retention'").all<{ id: string }>();
     expect(results.map((r) => r.id)).toEqual(["recent"]);
   });
+
+  it("drops settled approvals older than APPROVAL_RETENTION_DAYS from the index", async () => {
+    const day = 86_400_000;
+    const now = Date.now();
+    const insert = env.DB.prepare(
+      "INSERT INTO approvals (id, session_id, tool_call_id, tool, arguments, arguments_sha256, requested_by, requested_at, expires_at, status, version) VALUES (?, 'cron-approvals', 'c', 'delete_result', '{}', ?, 'k', ?, ?, ?, 1)",
+    );
+    await env.DB.batch([
+      insert.bind("cron-old-denied", "0".repeat(64), now - 31 * day, now - 31 * day + 900_000, "denied"),
+      insert.bind("cron-recent-denied", "0".repeat(64), now - 29 * day, now - 29 * day + 900_000, "denied"),
+    ]);
+    const ctx = createExecutionContext();
+    worker.scheduled(createScheduledController({ scheduledTime: now, cron: "17 3 * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    const { results } = await env.DB.prepare("SELECT id FROM approvals WHERE session_id = 'cron-approvals'").all<{ id: string }>();
+    expect(results.map((r) => r.id)).toEqual(["cron-recent-denied"]);
+  });
 });
