@@ -109,7 +109,10 @@ export class Session extends DurableObject<Env> implements SessionApi {
     await this.#scheduleAlarm();
     await Promise.all([this.#publish(row), this.#flushWrites()]);
     const approval = toApprovalView(row);
-    if (input.notify !== undefined) this.ctx.waitUntil(notifyApprovalRequested(input.notify, approval, approvalPageUrl(input.origin, row.id), input.outboundAllow));
+    if (input.notify !== undefined) {
+      const stillPending = () => this.#find(row.id, row.session_id)?.status === "pending";
+      this.ctx.waitUntil(notifyApprovalRequested(input.notify, approval, approvalPageUrl(input.origin, row.id), input.outboundAllow, stillPending));
+    }
     return { kind: "pending", approval };
   }
 

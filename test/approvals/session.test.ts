@@ -187,4 +187,31 @@ describe("the notification", () => {
       approval: { id: held.approval?.id, tool: TOOL, status: "pending", arguments: { note: "aps-notify", apiToken: "[REDACTED]" } },
     });
   });
+
+  it("tries again after a failed attempt while the approval is pending, and stops once", async () => {
+    const notify = { url: "http://upstream.test/flaky-inbox/aps-n2", secret: "aps-notify-secret-0123456789" };
+    const ctx = { ...context("aps-n2", "c1"), origin: "https://gate.example", config: { ...loadConfig(env), approval: { ...loadConfig(env).approval, requiredFor: [], ttlSeconds: 900, notify } } };
+    const held = await dispatchCall(TOOL, { note: "aps-notify-retry" }, ctx);
+    let received: { body: string }[] = [];
+    // The first attempt gets a 503; the second, a second later, is kept.
+    for (let i = 0; i < 150 && received.length === 0; i++) {
+      await sleep(20);
+      received = (await (await fetch("http://upstream.test/inbox/aps-n2")).json()) as typeof received;
+    }
+    await sleep(200);
+    received = (await (await fetch("http://upstream.test/inbox/aps-n2")).json()) as typeof received;
+    expect(received).toHaveLength(1);
+    expect(JSON.parse(received[0]?.body ?? "{}")).toMatchObject({ type: "approval.requested", approval: { id: held.approval?.id } });
+  });
+
+  it("does not try again once the approval has settled", async () => {
+    const notify = { url: "http://upstream.test/flaky-inbox/aps-n3", secret: "aps-notify-secret-0123456789" };
+    const ctx = { ...context("aps-n3", "c1"), origin: "https://gate.example", config: { ...loadConfig(env), approval: { ...loadConfig(env).approval, requiredFor: [], ttlSeconds: 900, notify } } };
+    const held = await dispatchCall(TOOL, { note: "aps-notify-settled" }, ctx);
+    const id = held.approval?.id ?? "";
+    expect(await decideApprovalInSession(env, "aps-n3", { id, decision: "deny", scope: "once", reason: "not now", decidedBy: approver })).toMatchObject({ ok: true });
+    // Past the retry's delay: the first attempt failed, and the retry found nothing pending.
+    await sleep(1_500);
+    expect(await (await fetch("http://upstream.test/inbox/aps-n3")).json()).toEqual([]);
+  });
 });

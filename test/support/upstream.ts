@@ -18,12 +18,14 @@ import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, TEST_HOOK_SECRET } from "./test
  *   /hook-callback/flaky         503 the first time a delivery (X-Toolgate-Delivery) calls
  *                                back, then as /hook-callback/ok
  *   POST /inbox/<name>           keeps the request's headers and body; GET /inbox/<name> lists them
+ *   POST /flaky-inbox/<name>     503 the first time, then as /inbox/<name> (GET /inbox/<name> lists)
  *
  * MCP federation: 127.0.0.1 on the server-everything ports passes through to the real server
  * (everything-server.ts); http://everything.control.test/{stop,start}/<port> stops or restarts
  * it; http://mcp.upstream.test/... is the scripted server of fake-mcp-server.ts.
  */
 const inboxes = new Map<string, { headers: Record<string, string>; body: string }[]>();
+const flakyInboxesSeen = new Set<string>();
 
 export async function upstream(request: Request): Promise<Response> {
   const url = new URL(request.url);
@@ -34,7 +36,12 @@ export async function upstream(request: Request): Promise<Response> {
   if (url.hostname !== "upstream.test") return new Response(`no route to ${url.hostname} from tests`, { status: 502 });
   if (url.pathname === "/ok") return Response.json({ ok: true, method: request.method });
   if (url.pathname.startsWith("/hook-callback/")) return hookCallback(request, url.pathname.slice("/hook-callback/".length));
-  const inbox = /^\/inbox\/([\w-]+)$/.exec(url.pathname)?.[1];
+  const flaky = /^\/flaky-inbox\/([\w-]+)$/.exec(url.pathname)?.[1];
+  if (flaky !== undefined && request.method === "POST" && !flakyInboxesSeen.has(flaky)) {
+    flakyInboxesSeen.add(flaky);
+    return new Response("try again", { status: 503 });
+  }
+  const inbox = /^\/(?:flaky-)?inbox\/([\w-]+)$/.exec(url.pathname)?.[1];
   if (inbox !== undefined) {
     const kept = inboxes.get(inbox) ?? [];
     inboxes.set(inbox, kept);
