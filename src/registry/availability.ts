@@ -75,9 +75,9 @@ export class AvailabilityCache {
   readonly #now: () => number;
   readonly #stats: AvailabilityStats = { memoryHits: 0, kvHits: 0, probes: 0 };
 
-  // Date is looked up per call, not captured: tests move the clock with vi.setSystemTime.
   readonly #refreshWaitMs: number;
 
+  // Date is looked up per call, not captured: tests move the clock with vi.setSystemTime.
   constructor(now: () => number = () => Date.now(), refreshWaitMs = REFRESH_WAIT_MS) {
     this.#now = now;
     this.#refreshWaitMs = refreshWaitMs;
