@@ -29,6 +29,7 @@ export default defineConfig({
                 // Webhook secrets: the shipped hooks' and the test hooks' (test/hooks/); HOOK_UNSET_SECRET stays unset.
                 HOOK_GENERIC_SECRET: TEST_HOOK_SECRET,
                 HOOK_GITHUB_SECRET: TEST_HOOK_SECRET,
+                HOOK_SLACK_SECRET: TEST_HOOK_SECRET,
                 HOOK_TEST_SECRET: TEST_HOOK_SECRET,
               },
             },

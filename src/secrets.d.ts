@@ -8,6 +8,8 @@ interface ToolgateSecrets {
   /** Shared secrets of the shipped webhooks (hooks/); unset, every delivery to that hook is refused. */
   HOOK_GITHUB_SECRET?: string;
   HOOK_GENERIC_SECRET?: string;
+  /** The Slack app's signing secret (hooks/slack.ts). */
+  HOOK_SLACK_SECRET?: string;
   /** Where the generic hook POSTs its results (optional; checked by the outbound URL guard). */
   HOOK_GENERIC_CALLBACK_URL?: string;
   /** HMAC-SHA256 key of approval notifications (src/approvals/approval-notify.ts); needed when APPROVAL_NOTIFY_URL is set. */

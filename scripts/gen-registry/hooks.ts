@@ -16,7 +16,7 @@ import { formatLocation, type GenError, type Location, type StringRef } from "./
 // Same rules as src/hooks/hook-registry.ts (not imported: that pulls in zod).
 const HOOK_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const SECRET_ENV_PATTERN = /^[A-Z][A-Z0-9_]{0,127}$/;
-const VERIFY_SCHEMES = ["github", "stripe", "hmac"];
+const VERIFY_SCHEMES = ["github", "stripe", "slack", "hmac"];
 const RESERVED_NAMES = new Set(["deliveries", "events"]);
 const ALL_TOOLSETS = new Set(["all", "*"]);
 

@@ -4,7 +4,8 @@
  * stores the delivery, queues it and answers 202 before any call runs. In order:
  *
  * size (413) → secret configured (401) → signature and timestamp (401) → JSON (415/400) →
- * payload schema and mapping (400) → replay check (200 with the first delivery) → queue → 202.
+ * payload schema (400) → the sender's URL handshake, if it is one (200 with the hook's answer) →
+ * mapping (400) → replay check (200 with the first delivery) → queue → 202.
  *
  * Every outcome after the hook lookup is written to `hook_events`.
  */
@@ -69,6 +70,10 @@ export async function acceptDelivery(c: Context<AppEnv>, name: string): Promise<
 
   const mapped = mapPayload(hook, json, c.req.raw.headers, config.maxToolCalls);
   if (!mapped.ok) return refuse("rejected_payload", mapped.failure, mapped.detail);
+  if ("handshake" in mapped) {
+    waitUntil(recordHookEvent(c.env.DB, { hook: hook.name, outcome: "handshake", deliveryId: null, detail: "the sender checked the URL; nothing runs" }));
+    return c.body(JSON.stringify(mapped.handshake) ?? "null", 200, { "content-type": "application/json" });
+  }
 
   const providerDeliveryId = mapped.deliveryId ?? verdict.deliveryId;
   const deliveryId = crypto.randomUUID();
@@ -102,7 +107,10 @@ export async function acceptDelivery(c: Context<AppEnv>, name: string): Promise<
   return c.json({ delivery_id: deliveryId, hook: hook.name, status: hasCalls ? "queued" : "done", calls: mapped.calls.length, replay: false }, 202);
 }
 
-type Mapped = { ok: true; calls: StoredCall[]; deliveryId: string | undefined } | { ok: false; failure: RequestFailure; detail: string };
+type Mapped =
+  | { ok: true; calls: StoredCall[]; deliveryId: string | undefined }
+  | { ok: true; handshake: unknown }
+  | { ok: false; failure: RequestFailure; detail: string };
 
 /** The hook's schema and mapping, with whatever they throw turned into a 400 that names it. */
 function mapPayload(hook: HookEntry, json: unknown, headers: Headers, maxCalls: number): Mapped {
@@ -115,6 +123,8 @@ function mapPayload(hook: HookEntry, json: unknown, headers: Headers, maxCalls: 
   let calls: StoredCall[];
   let deliveryId: string | undefined;
   try {
+    const handshake = hook.handshake?.(input);
+    if (handshake !== undefined) return { ok: true, handshake };
     calls = hook.map(input).map((call, i) => ({ id: call.id ?? `call_${i}`, name: call.name, arguments: call.arguments }));
     deliveryId = hook.deliveryId?.(input);
   } catch (error) {

@@ -23,6 +23,7 @@ export const HOOK_EVENT_OUTCOMES = [
   "malformed_payload",
   "rejected_payload",
   "queue_unavailable",
+  "handshake",
   "done",
   "failed",
   "awaiting_approval",

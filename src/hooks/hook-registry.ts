@@ -11,7 +11,7 @@
 import { z } from "zod";
 
 /** How a sender signs its deliveries (src/hooks/verify-signature.ts implements each). */
-export const VERIFY_SCHEMES = ["github", "stripe", "hmac"] as const;
+export const VERIFY_SCHEMES = ["github", "stripe", "slack", "hmac"] as const;
 export type VerifyScheme = (typeof VERIFY_SCHEMES)[number];
 
 /** Hook names are URL path segments: `POST /v1/hooks/<name>`. */
@@ -45,6 +45,12 @@ export interface HookSpec<S extends z.ZodType = z.ZodType> {
   toolsets?: readonly string[];
   /** The payload's shape; a payload it refuses is answered 400 and nothing runs. */
   payload?: S;
+  /**
+   * For a verified payload that is the sender checking the URL rather than an event (Slack's
+   * `url_verification`): what to answer, with 200 as JSON, instead of accepting a delivery.
+   * Undefined for an ordinary delivery. Throwing refuses the delivery (400).
+   */
+  handshake?: (input: HookInput<z.output<S>>) => unknown;
   /** Turns a verified payload into zero or more tool calls. Throwing refuses the delivery (400). */
   map: (input: HookInput<z.output<S>>) => readonly HookCall[];
   /**

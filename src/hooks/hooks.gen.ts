@@ -3,15 +3,18 @@
 // listed iff it has such a call as a top-level statement; helper modules are not.
 import "../../hooks/generic.ts";
 import "../../hooks/github.ts";
+import "../../hooks/slack.ts";
 
 /** The hook modules imported above, in import order (project-relative paths). */
 export const HOOK_MODULES = [
   "hooks/generic.ts",
   "hooks/github.ts",
+  "hooks/slack.ts",
 ] as const;
 
 /** The hooks the registry holds after the imports, sorted by name. */
 export const DISCOVERED_HOOKS = [
   { name: "generic", verify: "hmac", secretEnv: "HOOK_GENERIC_SECRET", toolsets: ["core"], file: "hooks/generic.ts" },
   { name: "github", verify: "github", secretEnv: "HOOK_GITHUB_SECRET", toolsets: ["web"], file: "hooks/github.ts" },
+  { name: "slack", verify: "slack", secretEnv: "HOOK_SLACK_SECRET", toolsets: ["core"], file: "hooks/slack.ts" },
 ] as const;

@@ -6,6 +6,10 @@
  *   `X-GitHub-Delivery`. No timestamp: replays are stopped by the delivery id alone.
  * - `stripe`: `Stripe-Signature: t=<unix seconds>,v1=<hex HMAC(secret, "<t>." + body)>` (several
  *   `v1` allowed, as during a secret roll), `t` within 5 minutes of now.
+ * - `slack`: `X-Slack-Request-Timestamp: <unix seconds>` and `X-Slack-Signature: v0=<hex
+ *   HMAC(secret, "v0:<t>:" + body)>` (the app's signing secret), `t` within 5 minutes. Slack sends
+ *   no delivery id in a header; its retries are signed anew, so a Slack hook should return the
+ *   payload's `event_id` from `deliveryId`.
  * - `hmac`: toolgate's own, also used to sign our callbacks: `X-Toolgate-Timestamp: <unix
  *   seconds>` and `X-Toolgate-Signature-256: sha256=<hex HMAC(secret, "<t>." + body)>`, optional
  *   `X-Toolgate-Delivery: <id>`; `t` within 5 minutes.
@@ -55,9 +59,9 @@ function hexToBytes(hex: string): Uint8Array | undefined {
 
 const toHex = (bytes: ArrayBuffer): string => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
 
-/** `<t>.` followed by the body's bytes, exactly as received (never a re-encoded string). */
-function timestamped(timestamp: string, body: Uint8Array): Uint8Array {
-  const prefix = encoder.encode(`${timestamp}.`);
+/** `<t>.` (or another prefix) followed by the body's bytes, exactly as received (never a re-encoded string). */
+function timestamped(timestamp: string, body: Uint8Array, prefixText = `${timestamp}.`): Uint8Array {
+  const prefix = encoder.encode(prefixText);
   const data = new Uint8Array(prefix.length + body.length);
   data.set(prefix, 0);
   data.set(body, prefix.length);
@@ -134,6 +138,16 @@ export async function verifySignature(scheme: VerifyScheme, secret: string, body
       }
       if (matched === undefined) return mismatch(header);
       return fresh(timestamp, nowMs) ?? { ok: true, deliveryId: `sig:${matched.toLowerCase()}` };
+    }
+    case "slack": {
+      const header = "X-Slack-Signature";
+      const value = headers.get(header)?.trim();
+      const timestamp = headers.get("X-Slack-Request-Timestamp")?.trim();
+      if (value === undefined || value === "") return missing(header);
+      if (timestamp === undefined || timestamp === "") return missing("X-Slack-Request-Timestamp");
+      const hex = /^v0=([0-9a-fA-F]+)$/.exec(value)?.[1];
+      if (hex === undefined || !/^\d{1,12}$/.test(timestamp) || !(await macMatches(secret, hex, timestamped(timestamp, body, `v0:${timestamp}:`)))) return mismatch(header);
+      return fresh(timestamp, nowMs) ?? { ok: true, deliveryId: `sig:${hex.toLowerCase()}` };
     }
     case "hmac": {
       const value = headers.get(TOOLGATE_SIGNATURE_HEADER)?.trim();

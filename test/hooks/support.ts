@@ -40,6 +40,11 @@ export async function stripeHeaders(body: string, { secret = TEST_HOOK_SECRET, t
   return { "stripe-signature": `t=${t},v1=${await hmacHex(secret, `${t}.${body}`)}` };
 }
 
+/** Slack's `v0` signature over "v0:<t>:<body>", with its timestamp header. */
+export async function slackHeaders(body: string, { secret = TEST_HOOK_SECRET, t = nowSeconds() } = {}): Promise<Record<string, string>> {
+  return { "x-slack-request-timestamp": String(t), "x-slack-signature": `v0=${await hmacHex(secret, `v0:${t}:${body}`)}` };
+}
+
 /** toolgate's generic scheme over "<t>.<body>". */
 export async function genericHeaders(body: string, { secret = TEST_HOOK_SECRET, t = nowSeconds(), delivery }: { secret?: string; t?: number; delivery?: string } = {}): Promise<Record<string, string>> {
   return {

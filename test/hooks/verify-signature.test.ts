@@ -1,4 +1,4 @@
-/** The three signature schemes against signatures computed here, byte by byte. */
+/** The four signature schemes against signatures computed here, byte by byte. */
 import { describe, expect, it } from "vitest";
 import { signToolgate, verifySignature } from "../../src/hooks/verify-signature.ts";
 import { hmacHex } from "./support.ts";
@@ -43,7 +43,24 @@ describe("verifySignature", () => {
     expect(await verifySignature("hmac", "other", body, headers, NOW)).toMatchObject({ ok: false, reason: "bad_signature" });
   });
 
+  it("accepts Slack's v0 signature over v0:<t>:<body>, and refuses a stale or altered one", async () => {
+    const raw = '{"type":"event_callback","event_id":"Ev1"}';
+    const body = encoder.encode(raw);
+    const signed = async (t: string, text = raw) => new Headers({ "x-slack-request-timestamp": t, "x-slack-signature": `v0=${await hmacHex(SECRET, `v0:${t}:${text}`)}` });
+    const good = await hmacHex(SECRET, `v0:${T}:${raw}`);
+    expect(await verifySignature("slack", SECRET, body, await signed(T), NOW)).toEqual({ ok: true, deliveryId: `sig:${good}` });
+    expect(await verifySignature("slack", SECRET, body, await signed(T, raw.replace("Ev1", "Ev2")), NOW)).toMatchObject({ ok: false, reason: "bad_signature" });
+    expect(await verifySignature("slack", "other", body, await signed(T), NOW)).toMatchObject({ ok: false, reason: "bad_signature" });
+    const old = String(NOW / 1000 - 301);
+    expect(await verifySignature("slack", SECRET, body, await signed(old), NOW)).toMatchObject({ ok: false, reason: "stale_timestamp" });
+    // Stripe's prefix is not Slack's: "<t>." signed bytes do not pass as "v0:<t>:".
+    const stripeStyle = new Headers({ "x-slack-request-timestamp": T, "x-slack-signature": `v0=${await hmacHex(SECRET, `${T}.${raw}`)}` });
+    expect(await verifySignature("slack", SECRET, body, stripeStyle, NOW)).toMatchObject({ ok: false, reason: "bad_signature" });
+  });
+
   it.each([
+    ["slack", { "x-slack-request-timestamp": T }],
+    ["slack", { "x-slack-signature": `v0=${"a".repeat(64)}` }],
     ["github", {}],
     ["stripe", {}],
     ["hmac", { "x-toolgate-timestamp": T }],

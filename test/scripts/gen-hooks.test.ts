@@ -51,7 +51,7 @@ describe("hook discovery", () => {
     expect(generate("hooks-bad").errors.map(formatGenError)).toEqual([
       'hooks/b.ts:3:31: hook "same" is registered twice: hooks/a.ts:3 and hooks/b.ts:3; hook names must be unique.',
       'hooks/b.ts:4:31: "events" is reserved: /v1/hooks/events is a route of its own; pick another name.',
-      'hooks/b.ts:4:66: hook "events": verify "sha1" is not a scheme; use one of github, stripe, hmac.',
+      'hooks/b.ts:4:66: hook "events": verify "sha1" is not a scheme; use one of github, stripe, slack, hmac.',
       'hooks/b.ts:4:85: hook "events": secretEnv "lower_case" must be an env var name such as HOOK_GITHUB_SECRET.',
       'hooks/b.ts:4:110: hook "events" lists toolset "nope", which is not a built-in toolset (known: core); custom toolsets cannot be used by hooks.',
       'hooks/b.ts:5:31: hookRegistry.register: `name` must be a string literal (or a top-level const bound to one), e.g. name: "github".',
