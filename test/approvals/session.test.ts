@@ -163,20 +163,22 @@ describe("restarts", () => {
 });
 
 describe("the notification", () => {
-  it("POSTs a signed approval.requested to the configured URL when an approval is asked for, once", async () => {
-    const secret = "aps-notify-secret-0123456789";
-    const notify = { url: "http://upstream.test/inbox/aps-n1", secret };
-    const ctx = (callId: string) => ({ ...context("aps-n1", callId), origin: "https://gate.example", config: { ...loadConfig(env), approval: { ...loadConfig(env).approval, requiredFor: [], ttlSeconds: 900, notify } } });
-    const held = await dispatchCall(TOOL, { note: "aps-notify", apiToken: "sk-live-1" }, ctx("c1"));
-    await dispatchCall(TOOL, { note: "aps-notify", apiToken: "sk-live-1" }, ctx("c1"));
+  const secret = "aps-notify-secret-0123456789";
+  /** A call context whose approvals notify `url`, from a page served at https://gate.example. */
+  const notifying = (session: string, url: string, callId = "c1"): CallContext => ({ ...context(session, callId, { requiredFor: [], ttlSeconds: 900, notify: { url, secret } }), origin: "https://gate.example" });
+  /** What the upstream's inbox `name` holds once its first message arrived (and a little after, so a second would show). */
+  async function inboxOnceArrived(name: string, polls: number): Promise<{ headers: Record<string, string>; body: string }[]> {
+    const read = async () => (await (await fetch(`http://upstream.test/inbox/${name}`)).json()) as { headers: Record<string, string>; body: string }[];
+    for (let i = 0; i < polls && (await read()).length === 0; i++) await sleep(20);
+    await sleep(200);
+    return read();
+  }
 
-    let received: { headers: Record<string, string>; body: string }[] = [];
-    for (let i = 0; i < 100 && received.length === 0; i++) {
-      await sleep(20);
-      received = (await (await fetch("http://upstream.test/inbox/aps-n1")).json()) as typeof received;
-    }
-    await sleep(100);
-    received = (await (await fetch("http://upstream.test/inbox/aps-n1")).json()) as typeof received;
+  it("POSTs a signed approval.requested to the configured URL when an approval is asked for, once", async () => {
+    const held = await dispatchCall(TOOL, { note: "aps-notify", apiToken: "sk-live-1" }, notifying("aps-n1", "http://upstream.test/inbox/aps-n1"));
+    await dispatchCall(TOOL, { note: "aps-notify", apiToken: "sk-live-1" }, notifying("aps-n1", "http://upstream.test/inbox/aps-n1"));
+
+    const received = await inboxOnceArrived("aps-n1", 100);
     expect(received).toHaveLength(1);
     const [message] = received;
     const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(message?.headers[SIGNATURE_HEADER] ?? "") ?? [];
@@ -189,25 +191,15 @@ describe("the notification", () => {
   });
 
   it("tries again after a failed attempt while the approval is pending, and stops once", async () => {
-    const notify = { url: "http://upstream.test/flaky-inbox/aps-n2", secret: "aps-notify-secret-0123456789" };
-    const ctx = { ...context("aps-n2", "c1"), origin: "https://gate.example", config: { ...loadConfig(env), approval: { ...loadConfig(env).approval, requiredFor: [], ttlSeconds: 900, notify } } };
-    const held = await dispatchCall(TOOL, { note: "aps-notify-retry" }, ctx);
-    let received: { body: string }[] = [];
+    const held = await dispatchCall(TOOL, { note: "aps-notify-retry" }, notifying("aps-n2", "http://upstream.test/flaky-inbox/aps-n2"));
     // The first attempt gets a 503; the second, a second later, is kept.
-    for (let i = 0; i < 150 && received.length === 0; i++) {
-      await sleep(20);
-      received = (await (await fetch("http://upstream.test/inbox/aps-n2")).json()) as typeof received;
-    }
-    await sleep(200);
-    received = (await (await fetch("http://upstream.test/inbox/aps-n2")).json()) as typeof received;
+    const received = await inboxOnceArrived("aps-n2", 150);
     expect(received).toHaveLength(1);
     expect(JSON.parse(received[0]?.body ?? "{}")).toMatchObject({ type: "approval.requested", approval: { id: held.approval?.id } });
   });
 
   it("does not try again once the approval has settled", async () => {
-    const notify = { url: "http://upstream.test/flaky-inbox/aps-n3", secret: "aps-notify-secret-0123456789" };
-    const ctx = { ...context("aps-n3", "c1"), origin: "https://gate.example", config: { ...loadConfig(env), approval: { ...loadConfig(env).approval, requiredFor: [], ttlSeconds: 900, notify } } };
-    const held = await dispatchCall(TOOL, { note: "aps-notify-settled" }, ctx);
+    const held = await dispatchCall(TOOL, { note: "aps-notify-settled" }, notifying("aps-n3", "http://upstream.test/flaky-inbox/aps-n3"));
     const id = held.approval?.id ?? "";
     expect(await decideApprovalInSession(env, "aps-n3", { id, decision: "deny", scope: "once", reason: "not now", decidedBy: approver })).toMatchObject({ ok: true });
     // Past the retry's delay: the first attempt failed, and the retry found nothing pending.
