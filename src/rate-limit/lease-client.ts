@@ -107,9 +107,13 @@ export class LeaseClient {
     const remote = open.map((call) => call.buckets.filter((b) => !call.taken.some((t) => t.bucket === b.bucket)).map((b): LeaseRequest => ({ ...b, extra: this.#wanted(state, b, now) })));
     const returns = state.returns;
     state.returns = [];
-    const sent = this.#clock === undefined ? stub().lease(remote, returns) : stub().lease(remote, returns, this.#clock());
-    const round = sent;
-    const done = round.then(() => undefined);
+    const round = this.#clock === undefined ? stub().lease(remote, returns) : stub().lease(remote, returns, this.#clock());
+    // What other requests wait on: settles either way, so a failed round trip (handled below)
+    // is not also an unhandled rejection when nobody happened to wait.
+    const done = round.then(
+      () => undefined,
+      () => undefined,
+    );
     state.inflight = done;
     let answer: LeaseAnswer;
     try {

@@ -162,4 +162,20 @@ describe("LeaseClient", () => {
     expect(third?.allowed).toBe(true);
     expect(Date.now() - again).toBeLessThan(LEASE_WAIT_MS / 2);
   });
+
+  it("passes a failed round trip on to its caller, and keeps the tokens it was returning for the next one", async () => {
+    const { stub: real } = limiterFor("lease-failed-trip");
+    let fail = true;
+    const stub = (): LimiterStub => ({
+      lease(calls, returns, now) {
+        if (fail) return Promise.reject(new Error("limiter unreachable"));
+        return real().lease(calls, returns, now);
+      },
+    });
+    const client = new LeaseClient();
+    await expect(client.charge("failed", stub, [[bucket(1_000)]])).rejects.toThrow("limiter unreachable");
+    fail = false;
+    const [verdict] = await client.charge("failed", stub, [[bucket(1_000)]]);
+    expect(verdict?.allowed).toBe(true);
+  });
 });
