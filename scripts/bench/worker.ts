@@ -123,7 +123,7 @@ function benchApp(options: AppOptions): ReturnType<typeof createApp> {
       for (let i = sent; i < Math.min(records, sent + group); i++) {
         // The record an echo call of the full app makes (to-audit-record.ts), built the same way.
         const outcome = { callId: `c${i}`, tool: "echo", toolset: "core", errorCode: undefined, envelope: undefined, durationMs: 0, attempts: 1, coercions: [], truncated: false, resultChars: 13 };
-        built.push(await toAuditRecord(outcome, ECHO_ARGUMENTS, { keyId: "bench-audit-path", sessionId: "bench-audit-path", policy: { decision: "allow", rule: "default" } }));
+        built.push(toAuditRecord(outcome, ECHO_ARGUMENTS, { keyId: "bench-audit-path", sessionId: "bench-audit-path", policy: { decision: "allow", rule: "default" } }));
       }
       if (stage === "d1") await writeAuditRecords(c.env.DB, built);
       if (stage === "queue") {

@@ -12,7 +12,7 @@ export async function recordApprovalAudit(env: Env, row: ApprovalRow, outcome: C
   try {
     const buffer = new AuditBuffer();
     buffer.add(
-      await toAuditRecord(outcome, JSON.parse(row.call_arguments), {
+      toAuditRecord(outcome, JSON.parse(row.call_arguments), {
         keyId: row.requested_by,
         sessionId: row.session_id,
         approvalId: row.id,

@@ -22,7 +22,7 @@ export interface AuditSinkEnv {
  *
  * @example
  * const audit = new AuditBuffer();
- * audit.add(await toAuditRecord(outcome, call.arguments, meta));
+ * audit.add(toAuditRecord(outcome, call.arguments, meta));
  * c.executionCtx.waitUntil(audit.flush(c.env));
  */
 export class AuditBuffer {

@@ -2,6 +2,9 @@
  * The audit records of one batch: one per call, built (hashing included) after the response and
  * sent with those of concurrent requests (audit-group-commit.ts), so the log never slows a
  * call down and costs one queue send per group rather than per request.
+ *
+ * Building is synchronous, so "after the response" takes a timer: a microtask, or an async
+ * function's first stretch, would still run before the handler's Response reaches the runtime.
  */
 import type { CallOutcome } from "../dispatch/handle-function-call.ts";
 import { auditGroupCommit } from "./audit-group-commit.ts";
@@ -22,7 +25,7 @@ const UNRECORDABLE_ARGUMENTS = "[arguments could not be recorded: too deeply nes
 export type RecordBatch = (env: Env, waitUntil: (promise: Promise<unknown>) => void, calls: readonly AuditedCall[], meta: { keyId: string; sessionId: string }) => void;
 
 /** The audit record of every call of a batch, in order. */
-export async function buildAuditRecords(calls: readonly AuditedCall[], meta: { keyId: string; sessionId: string }): Promise<AuditRecord[]> {
+export function buildAuditRecords(calls: readonly AuditedCall[], meta: { keyId: string; sessionId: string }): AuditRecord[] {
   const records: AuditRecord[] = [];
   for (const { rawArguments, outcome, finishedAt } of calls) {
     const recordMeta = {
@@ -32,19 +35,25 @@ export async function buildAuditRecords(calls: readonly AuditedCall[], meta: { k
       ...(outcome.approval === undefined ? {} : { approvalId: outcome.approval.id }),
     };
     try {
-      records.push(await toAuditRecord(outcome, rawArguments, recordMeta));
+      records.push(toAuditRecord(outcome, rawArguments, recordMeta));
     } catch (error) {
       // Arguments that cannot be redacted or hashed (nested too deep to walk) must not cost
       // this call, or the batch's other calls, their records: record the call without them.
       console.error(`audit: arguments of call ${outcome.callId} could not be recorded: ${String(error)}`);
-      records.push(await toAuditRecord(outcome, UNRECORDABLE_ARGUMENTS, recordMeta));
+      records.push(toAuditRecord(outcome, UNRECORDABLE_ARGUMENTS, recordMeta));
     }
   }
   return records;
 }
 
+/** The batch's records, built on a later turn of the event loop than the one that answers. */
+export async function buildAfterResponse(calls: readonly AuditedCall[], meta: { keyId: string; sessionId: string }): Promise<AuditRecord[]> {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return buildAuditRecords(calls, meta);
+}
+
 export const recordBatch: RecordBatch = (env, waitUntil, calls, meta) => {
   // Awaited inside waitUntil: the isolate stays up until the group carrying these records has
   // been handed to the queue.
-  waitUntil(buildAuditRecords(calls, meta).then((records) => auditGroupCommit.add(env, records)));
+  waitUntil(buildAfterResponse(calls, meta).then((records) => auditGroupCommit.add(env, records)));
 };

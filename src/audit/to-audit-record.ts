@@ -40,9 +40,9 @@ export interface AuditMeta {
  *
  * @param rawArguments what the model sent: an object, or the JSON text OpenAI sends (pass the
  *   text rather than a parsed copy, so malformed arguments are logged as they came).
- * @example buffer.add(await toAuditRecord(outcome, call.arguments, { keyId: principal.keyId, sessionId }));
+ * @example buffer.add(toAuditRecord(outcome, call.arguments, { keyId: principal.keyId, sessionId }));
  */
-export async function toAuditRecord(outcome: AuditableOutcome, rawArguments: unknown, meta: AuditMeta): Promise<AuditRecord> {
+export function toAuditRecord(outcome: AuditableOutcome, rawArguments: unknown, meta: AuditMeta): AuditRecord {
   const canonical = canonicalJson(redactedArguments(rawArguments));
   const capped = capJson(canonical, MAX_ARGUMENT_BYTES);
   const status = meta.status ?? auditStatusOf(outcome, meta.approvalId !== undefined);

@@ -46,10 +46,10 @@ describe("redacting secrets", () => {
   });
 
   it("redacts the JSON text OpenAI sends, and best-effort inside text that is not valid JSON", async () => {
-    const record = await toAuditRecord(outcome(), '{"q":"x","password":"hunter2"}', meta);
+    const record = toAuditRecord(outcome(), '{"q":"x","password":"hunter2"}', meta);
     expect(JSON.parse(record.arguments)).toEqual({ password: REDACTED, q: "x" });
     expect(redactSecretsInText('{"q": "x", "api_key": "sk-123", "token": 42, oops')).toBe(`{"q": "x", "api_key": "${REDACTED}", "token": "${REDACTED}", oops`);
-    const malformed = await toAuditRecord(outcome("INVALID_ARGUMENTS"), '{"secret": "s3cr3t", ', meta);
+    const malformed = toAuditRecord(outcome("INVALID_ARGUMENTS"), '{"secret": "s3cr3t", ', meta);
     expect(malformed.arguments).not.toContain("s3cr3t");
   });
 });
@@ -57,29 +57,29 @@ describe("redacting secrets", () => {
 describe("hashing and capping the arguments", () => {
   it("hashes canonical JSON (keys sorted at every depth) so key order never changes the hash", async () => {
     expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null }, "10": 1, "2": 2 })).toBe('{"10":1,"2":2,"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
-    const one = await toAuditRecord(outcome(), { b: 1, a: 2 }, meta);
-    const two = await toAuditRecord(outcome(), '{"a":2,"b":1}', meta);
+    const one = toAuditRecord(outcome(), { b: 1, a: 2 }, meta);
+    const two = toAuditRecord(outcome(), '{"a":2,"b":1}', meta);
     expect(one.argumentsSha256).toBe(two.argumentsSha256);
     expect(one.argumentsSha256).toBe(sha256Hex('{"a":2,"b":1}'));
-    expect((await toAuditRecord(outcome(), { a: 3, b: 1 }, meta)).argumentsSha256).not.toBe(one.argumentsSha256);
+    expect((toAuditRecord(outcome(), { a: 3, b: 1 }, meta)).argumentsSha256).not.toBe(one.argumentsSha256);
   });
 
   it("stores short arguments whole, so their hash can be checked against the stored text", async () => {
-    const record = await toAuditRecord(outcome(), { text: "hello", times: 2 }, meta);
+    const record = toAuditRecord(outcome(), { text: "hello", times: 2 }, meta);
     expect(record.argumentsTruncated).toBe(false);
     expect(sha256Hex(record.arguments)).toBe(record.argumentsSha256);
   });
 
   it("hashes the redacted arguments, so the hash is no oracle for the secret", async () => {
-    const a = await toAuditRecord(outcome(), { user: "bob", password: "hunter2" }, meta);
-    const b = await toAuditRecord(outcome(), { user: "bob", password: "letmein" }, meta);
+    const a = toAuditRecord(outcome(), { user: "bob", password: "hunter2" }, meta);
+    const b = toAuditRecord(outcome(), { user: "bob", password: "letmein" }, meta);
     expect(a.argumentsSha256).toBe(b.argumentsSha256);
   });
 
   it("cuts arguments over 4 KiB to a marked, valid-JSON preview and hashes the whole text", async () => {
     const big = { text: "é".repeat(5000), n: 1 };
     const full = canonicalJson(big);
-    const record = await toAuditRecord(outcome(), big, meta);
+    const record = toAuditRecord(outcome(), big, meta);
     expect(record.argumentsTruncated).toBe(true);
     expect(new TextEncoder().encode(record.arguments).length).toBeLessThanOrEqual(MAX_ARGUMENT_BYTES);
     const marker = JSON.parse(record.arguments) as { $truncated: boolean; bytes: number; preview: string };
@@ -94,7 +94,7 @@ describe("hashing and capping the arguments", () => {
 describe("the record of a call", () => {
   it("records a successful call through the real pipeline with every field the schema asks for", async () => {
     const ran = await dispatchCall("echo", '{"text":"hi","times":"2"}', context("call_ok"));
-    const record = await toAuditRecord(ran, '{"text":"hi","times":"2"}', { ...meta, at: 1_700_000_000_000 });
+    const record = toAuditRecord(ran, '{"text":"hi","times":"2"}', { ...meta, at: 1_700_000_000_000 });
     expect(AuditRecordSchema.safeParse(record).success).toBe(true);
     expect(record).toMatchObject({
       at: 1_700_000_000_000,
@@ -127,28 +127,28 @@ describe("the record of a call", () => {
       [outcome("APPROVAL_EXPIRED"), "expired", "APPROVAL_EXPIRED"],
     ];
     for (const [ended, status, code] of cases) {
-      const record = await toAuditRecord(ended, {}, meta);
+      const record = toAuditRecord(ended, {}, meta);
       expect([record.status, record.errorCode]).toEqual([status, code]);
     }
   });
 
   it("says which rule blocked a call, and takes the policy and approval layers' word when given", async () => {
-    const toolset = await toAuditRecord(await settleUnrun("echo", "{}", context("c1"), { kind: "outside_toolset", name: "echo", toolset: "web" }), {}, meta);
+    const toolset = toAuditRecord(await settleUnrun("echo", "{}", context("c1"), { kind: "outside_toolset", name: "echo", toolset: "web" }), {}, meta);
     expect([toolset.policyDecision, toolset.policyRule]).toEqual(["deny", "request_toolset"]);
-    const hook = await toAuditRecord(await settleUnrun("echo", "{}", context("c2"), { kind: "blocked_by_hook", name: "echo", message: "no" }), {}, meta);
+    const hook = toAuditRecord(await settleUnrun("echo", "{}", context("c2"), { kind: "blocked_by_hook", name: "echo", message: "no" }), {}, meta);
     expect([hook.policyDecision, hook.policyRule]).toEqual(["deny", "pre_call_hook"]);
-    const fromOutcome = await toAuditRecord({ ...outcome(), policy: { decision: "allow", rule: "whitelist:echo" } }, {}, meta);
+    const fromOutcome = toAuditRecord({ ...outcome(), policy: { decision: "allow", rule: "whitelist:echo" } }, {}, meta);
     expect([fromOutcome.policyDecision, fromOutcome.policyRule]).toEqual(["allow", "whitelist:echo"]);
 
-    const approved = await toAuditRecord(outcome(), {}, { ...meta, approvalId: "appr_1", policy: { decision: "require_approval", rule: "deny:shell_*" } });
+    const approved = toAuditRecord(outcome(), {}, { ...meta, approvalId: "appr_1", policy: { decision: "require_approval", rule: "deny:shell_*" } });
     expect(approved).toMatchObject({ status: "approved", approvalId: "appr_1", policyDecision: "require_approval", policyRule: "deny:shell_*" });
-    expect((await toAuditRecord(outcome("APPROVAL_REQUIRED"), {}, { ...meta, status: "expired" })).status).toBe("expired");
+    expect((toAuditRecord(outcome("APPROVAL_REQUIRED"), {}, { ...meta, status: "expired" })).status).toBe("expired");
     expect(auditStatusOf(outcome("PERMISSION_DENIED"))).toBe("error");
   });
 
   it("clips identifiers the model controls and keeps a bounded list of coercions", async () => {
     const coercions = Array.from({ length: 30 }, (_, i) => ({ path: `items.${i}`, from: "string", to: "number" }));
-    const record = await toAuditRecord({ ...outcome("UNKNOWN_TOOL"), tool: "t".repeat(1000), callId: "c".repeat(1000), coercions }, {}, meta);
+    const record = toAuditRecord({ ...outcome("UNKNOWN_TOOL"), tool: "t".repeat(1000), callId: "c".repeat(1000), coercions }, {}, meta);
     expect(record.tool.length).toBe(256);
     expect(record.toolCallId.length).toBe(256);
     expect(record.coercions).toHaveLength(20);
