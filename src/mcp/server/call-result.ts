@@ -5,6 +5,7 @@
  * result with `isError`, whose text carries the envelope's message and suggestion so the model
  * can read what happened and what to do next.
  */
+import { MAX_WAIT_SECONDS } from "../../approvals/approval-url.ts";
 import type { CallOutcome } from "../../dispatch/handle-function-call.ts";
 import { isContentResult, type ContentBlock } from "../../registry/tool-content.ts";
 import { RPC_INVALID_PARAMS, type RpcError } from "./json-rpc.ts";
@@ -56,12 +57,19 @@ function okContent(outcome: AnswerableOutcome, protocolVersion: string): Content
   return [text, { type: "resource_link", uri: storedResultUri(outcome.resultHandle), name: `Full result of ${outcome.tool}`, mimeType: "text/plain" }];
 }
 
+/**
+ * Unlike /v1, an MCP call cannot be sent again to read its approval's outcome: each tools/call is
+ * a session of its own, so calling again asks for a second approval, and approving both would
+ * run the action twice. The approved call runs by itself, once; the model is told where its
+ * outcome is and not to call again.
+ */
 function pendingApproval(outcome: AnswerableOutcome): CallToolResult {
   const ticket = outcome.approval;
+  const noRepeat = `Do not call '${outcome.tool}' again for this action: once a person approves it, the call runs by itself, exactly once.`;
   const text =
     ticket === undefined
-      ? `Tool '${outcome.tool}' needs human approval before it runs, and the approval is pending. Call '${outcome.tool}' again once a person has approved it.`
+      ? `Tool '${outcome.tool}' needs human approval before it runs, and the approval is pending. ${noRepeat}`
       : `Tool '${outcome.tool}' needs human approval before it runs: approval ${ticket.id} is pending until ${new Date(ticket.expiresAt).toISOString()}. ` +
-        `A person decides at ${ticket.url}; the decision can be read there. Once it is approved, call '${outcome.tool}' again with the same arguments; if it is denied or expires, do not retry.`;
+        `A person decides at ${ticket.url}. ${noRepeat} Its outcome can be read with GET /v1/approvals/${encodeURIComponent(ticket.id)}?wait=${MAX_WAIT_SECONDS} (with this key; it waits for a decision); if it is denied or expires, do not retry.`;
   return { content: [{ type: "text", text }], isError: true };
 }

@@ -50,7 +50,9 @@ describe("tools/call answers", () => {
     const text = "result" in answer ? (answer.result.content[0] as { text: string }).text : "";
     expect(text).toContain("approval apr_1 is pending until 2026-11-30T12:00:00.000Z");
     expect(text).toContain("https://gw.example/approvals/apr_1");
-    expect(text).toContain("call 'deploy' again");
+    // Calling again over MCP would ask for a second approval (and run the action twice).
+    expect(text).toContain("Do not call 'deploy' again");
+    expect(text).toContain("GET /v1/approvals/apr_1?wait=30");
   });
 
   it("sends content blocks as they are, unless the text no longer matches them", async () => {
