@@ -16,11 +16,15 @@ function editDistance(a: string, b: string): number {
   return previous[b.length] ?? 0;
 }
 
+const MAX_COMPARED_CHARS = 128;
+
 /** Up to `limit` names close to `name`: same letters ignoring case and separators, a shared stem, or a few edits away. */
 export function closeMatches(name: string, candidates: readonly string[], limit = 3): string[] {
   const normal = (s: string): string => s.toLowerCase().replace(/[-_]/g, "");
   const target = normal(name);
-  if (target.length === 0) return [];
+  // Edit distance costs name length x candidate length per candidate: a name longer than any
+  // valid one (64) gets no suggestions rather than a quadratic bill.
+  if (target.length === 0 || target.length > MAX_COMPARED_CHARS) return [];
   const budget = Math.max(2, Math.floor(target.length / 3));
   const scored: [number, string][] = [];
   for (const candidate of candidates) {
