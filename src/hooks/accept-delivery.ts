@@ -18,7 +18,7 @@ import { hookCallbackUrl, hookSecret } from "./hook-principal.ts";
 import { recordHookEvent, type HookEventOutcome } from "./hook-events.ts";
 import type { HookMessage } from "./hook-message.ts";
 import { hookRegistry, type HookEntry } from "./hook-registry.ts";
-import { readRawBody } from "./read-raw-body.ts";
+import { readRawBody } from "../http/read-raw-body.ts";
 import { verifySignature } from "./verify-signature.ts";
 
 const DELIVERY_PATH = /^\/v1\/hooks\/[^/]+$/;

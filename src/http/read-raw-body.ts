@@ -1,7 +1,8 @@
 /**
- * Reads a delivery's body as bytes, at most `limit` of them. The signature is over these exact
- * bytes, so the body is read once, never parsed and re-serialised first. Content-Length is not
- * trusted alone: a chunked body has none, and a lying one is caught by counting.
+ * Reads a request's body as bytes, at most `limit` of them, for the routes that read the body
+ * themselves (a webhook delivery, whose signature is over these exact bytes; /mcp). Content-Length
+ * is not trusted alone: a chunked body has none, and a lying one is caught by counting, so an
+ * oversized body is refused before it is all in memory.
  */
 
 export type RawBody = { ok: true; bytes: Uint8Array } | { ok: false; tooLarge: true };

@@ -83,7 +83,7 @@ const acceptTool = createRoute({
 
 export const mcpServersRoutes = new OpenAPIHono<AuthEnv>({ defaultHook: validationHook });
 
-mcpServersRoutes.use("/v1/mcp-servers", requireRole("admin"));
+// Hono's "/v1/mcp-servers/*" matches "/v1/mcp-servers" too.
 mcpServersRoutes.use("/v1/mcp-servers/*", requireRole("admin"));
 
 mcpServersRoutes

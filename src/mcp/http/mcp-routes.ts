@@ -14,6 +14,7 @@ import { federate } from "../federation/federate.ts";
 import { loadConfig } from "../../config/config.ts";
 import { REAL_STAGES, type BatchStages } from "../../gateway/serve-calls.ts";
 import { accessOf, toolsetLookupOf } from "../../http/access.ts";
+import { readRawBody } from "../../http/read-raw-body.ts";
 import { describeRequestFailure, type RequestFailure } from "../../http/request-failure.ts";
 import type { AppEnv } from "../../http/types.ts";
 import { waitUntilOf } from "../../http/wait-until.ts";
@@ -24,6 +25,9 @@ import { processMessages } from "../server/process-messages.ts";
 import { allowsBatches, DEFAULT_NEGOTIATED_PROTOCOL_VERSION, isSupportedProtocolVersion, negotiateProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "../server/protocol-versions.ts";
 import { rebindingRefusal } from "./allowed-hosts.ts";
 import { requestHost, requestOrigin } from "../../http/request-origin.ts";
+
+/** Non-fatal, as Request.text() decodes: a stray byte becomes U+FFFD and JSON parsing judges the rest. */
+const decoder = new TextDecoder();
 import { ResponseStream, STREAM_OPENED } from "./response-stream.ts";
 
 export interface McpRoutesOptions {
@@ -58,7 +62,7 @@ export function mcpRoutes(options: McpRoutesOptions = {}): Hono<AppEnv> {
     }
     return next();
   };
-  app.use("/mcp", guard);
+  // Hono's "/mcp/*" matches "/mcp" too.
   app.use("/mcp/*", guard);
 
   const notAllowed = () =>
@@ -87,14 +91,16 @@ async function serve(c: Context<AppEnv>, toolset: string | undefined, stages: Ba
     return rpcRefusal(400, { code: RPC_SERVER_ERROR, message: `Bad Request: unsupported MCP-Protocol-Version ${versionHeader} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}).` });
   }
   const tooLarge = () => rpcRefusal(413, { code: RPC_SERVER_ERROR, message: `Payload Too Large: the body is over ${config.maxBodyBytes} bytes (MAX_BODY_BYTES).` });
-  if (Number(c.req.header("content-length") ?? 0) > config.maxBodyBytes) return tooLarge();
   // The raw body, not c.req.text(): nothing else reads it, and Hono's body cache showed in the profile.
-  const text = await c.req.raw.text();
-  // A string has no more UTF-16 units than its UTF-8 bytes, so this never refuses a body that fits.
-  if (text.length > config.maxBodyBytes) return tooLarge();
+  const body = await readRawBody(c.req.raw, config.maxBodyBytes);
+  if (!body.ok) return tooLarge();
 
-  const parsed = parseBody(text);
+  const parsed = parseBody(decoder.decode(body.bytes));
   if (!parsed.ok) return rpcRefusal(400, parsed.error);
+  // A batch's messages all run at once, so it is held to the same count as a /v1 batch.
+  if (parsed.messages.length > config.maxToolCalls) {
+    return rpcRefusal(413, { code: RPC_INVALID_REQUEST, message: `Payload Too Large: a batch may hold at most ${config.maxToolCalls} messages (MAX_TOOL_CALLS); this one has ${parsed.messages.length}. Send them in several requests.` });
+  }
 
   let scope: McpContext["scope"];
   if (toolset !== undefined) {

@@ -5,6 +5,7 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { TEST_ADMIN_TOKEN } from "../../support/test-env.ts";
 import { createMcpKey, MCP_BASE, mcpPost, rpc, sseMessages } from "../helpers.ts";
 
 const ping = (id: number | string) => ({ jsonrpc: "2.0", id, method: "ping" });
@@ -75,6 +76,37 @@ describe("the transport", () => {
     const current = await mcpPost("/mcp", [ping("a")], { headers: { "mcp-protocol-version": "2025-06-18" } });
     expect(current.status).toBe(400);
     expect(await current.json()).toMatchObject({ error: { code: -32600 } });
+  });
+
+  it("refuses a batch of more messages than MAX_TOOL_CALLS with 413, since they would all run at once", async () => {
+    const old = { "mcp-protocol-version": "2025-03-26" };
+    const fits = await mcpPost("/mcp", Array.from({ length: 64 }, (_, i) => ping(i)), { headers: old });
+    expect(fits.status).toBe(200);
+    expect(await fits.json()).toHaveLength(64);
+    const over = await mcpPost("/mcp", Array.from({ length: 65 }, (_, i) => ping(i)), { headers: old });
+    expect(over.status).toBe(413);
+    expect(await over.json()).toMatchObject({ error: { code: -32600, message: expect.stringContaining("at most 64 messages") } });
+  });
+
+  it("refuses a body over MAX_BODY_BYTES that declares no length, without reading it all", async () => {
+    const chunk = new TextEncoder().encode(" ".repeat(64 * 1024));
+    let sent = 0;
+    // A stream has no Content-Length: the size is found by counting.
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 4 * 1024 * 1024) return controller.close();
+        sent += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const response = await SELF.fetch(`${MCP_BASE}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      body,
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ error: { message: expect.stringContaining("MAX_BODY_BYTES") } });
+    expect(sent).toBeLessThan(4 * 1024 * 1024);
   });
 
   it("answers concurrent POSTs independently (no session to share)", async () => {
