@@ -125,11 +125,11 @@ async function work(message: Message<unknown>, deps: Deps): Promise<void> {
   if (delivery.status === "queued") {
     if (!(await claimDelivery(deps.db, id, deps.now()))) throw new RetryLater(`delivery ${id} was claimed by another consumer`);
     run = await runDelivery(delivery, hook, deps.env, (promise) => deps.ctx.waitUntil(promise));
-    await store(deps, delivery, run);
+    if (!(await store(deps, delivery, run))) return message.ack();
   } else if (delivery.status === "running") {
     run = unsaved.get(id);
     if (run !== undefined) {
-      await store(deps, delivery, run);
+      if (!(await store(deps, delivery, run))) return message.ack();
     } else {
       const staleAfter = loadConfig(deps.env).batchTimeoutMs + 60_000;
       if (deps.now() - (delivery.claimedAt ?? 0) <= staleAfter) throw new RetryLater(`delivery ${id} is running elsewhere`);
@@ -205,8 +205,11 @@ async function settle(message: Message<unknown>, notice: ApprovalSettledMessage,
   throw new RetryLater(`delivery ${id}: its results changed under ${SETTLE_ROUNDS} settle attempts in a row`);
 }
 
-/** running → done | awaiting_approval; on a D1 failure the results wait in memory for the retry. */
-async function store(deps: Deps, delivery: Delivery, run: DeliveryRun): Promise<void> {
+/**
+ * running → done | awaiting_approval; on a D1 failure the results wait in memory for the retry.
+ * False when the delivery was no longer running: its results are dropped, and so is its callback.
+ */
+async function store(deps: Deps, delivery: Delivery, run: DeliveryRun): Promise<boolean> {
   unsaved.set(delivery.id, run);
   if (unsaved.size > MAX_UNSAVED) unsaved.delete(unsaved.keys().next().value ?? "");
   const finished = await finishDelivery(deps.db, delivery.id, run.status, run.results, deps.now());
@@ -214,10 +217,11 @@ async function store(deps: Deps, delivery: Delivery, run: DeliveryRun): Promise<
   if (!finished) {
     // Failed meanwhile as interrupted (its claim went stale while this run was still going).
     console.warn(`hooks: delivery ${delivery.id} was no longer running when its results arrived; they are dropped`);
-    return;
+    return false;
   }
   const failed = run.results.filter((r) => r.status !== "ok").length;
   event(deps, delivery.hook, run.status, delivery.id, `${run.results.length} call(s), ${failed} not ok`);
+  return true;
 }
 
 async function callback(deps: Deps, delivery: Delivery, hook: HookEntry, run: { status: string; results: DeliveryRun["results"] }): Promise<void> {
@@ -267,9 +271,18 @@ async function deadLetter(message: Message<unknown>, deps: Deps): Promise<void> 
     const reason = gaveUp(state.error);
     if (await failDelivery(deps.db, id, reason, deps.now())) event(deps, state.hook, "dead_lettered", id, reason);
   } else if (state.status === "awaiting_approval") {
-    // An approval_settled message gave up; the delivery waits on, and the next one (another
-    // approval settling) re-reads every approval, this one's included.
-    event(deps, state.hook, "dead_lettered", id, gaveUp(state.error));
+    // An approval_settled message gave up. Its approval may have been the delivery's last, and
+    // then no other message comes to re-read them: settle once more here (it is idempotent).
+    if ("kind" in parsed.data) {
+      try {
+        await settle(message, parsed.data, deps);
+        return;
+      } catch (error) {
+        event(deps, state.hook, "dead_lettered", id, gaveUp(error instanceof Error ? error.message : String(error)));
+      }
+    } else {
+      event(deps, state.hook, "dead_lettered", id, gaveUp(state.error));
+    }
   } else if (state.callbackStatus === "pending") {
     const reason = gaveUp(state.callbackError);
     await settleCallback(deps.db, id, "failed", reason, deps.now());

@@ -9,6 +9,7 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { getDelivery, insertDelivery, settleDeliveryResults, type StoredCallResult } from "../../src/hooks/delivery-store.ts";
+import { HOOKS_DLQ_NAME } from "../../src/hooks/hook-message.ts";
 import { defineHook, hookRegistry } from "../../src/hooks/hook-registry.ts";
 import { defineTool, registry } from "../../src/registry/registry.ts";
 import { createKey, decide, type Key } from "../approvals/support.ts";
@@ -166,6 +167,19 @@ describe("a webhook delivery whose call needs approval", () => {
     const view = await waitForDelivery(delivery.id, (v) => v.callback?.status === "delivered", 25_000);
     expect(view).toMatchObject({ status: "done", callback: { status: "delivered", attempts: 2, error: null } });
     expect(heldRuns.get("hs-callback-retry-1")).toBe(1);
+  });
+
+  it("settles from the dead-letter queue when the last settle message gave up, so the delivery does not wait forever", async () => {
+    registerHeldHook("hs-dlq");
+    const delivery = await held("hs-dlq", ["hs-dlq-1"]);
+    const approval = delivery.approvals[0]?.id ?? "";
+    expect((await decide(approver, approval, { decision: "approve", scope: "once" })).status).toBe(200);
+    await waitForDelivery(delivery.id, done);
+    // As if that settle message had failed every retry: the delivery still shows the call pending.
+    await env.DB.prepare("UPDATE hook_deliveries SET status = 'awaiting_approval', results = ? WHERE id = ?").bind(JSON.stringify(delivery.results), delivery.id).run();
+    expect(await consume({ kind: "approval_settled", deliveryId: delivery.id, approvalId: approval }, { queue: HOOKS_DLQ_NAME, attempts: 9 })).toBe("ack");
+    expect(await waitForDelivery(delivery.id, () => true)).toMatchObject({ status: "done", results: [{ status: "ok", content: '{"wrote":"hs-dlq-1"}' }] });
+    expect(heldRuns.get("hs-dlq-1")).toBe(1);
   });
 
   it("ignores a settle message for a call still waiting, and retries one that arrives before the run stored its results", async () => {
