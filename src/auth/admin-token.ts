@@ -31,7 +31,7 @@ let configuredDigest: { secret: string; digest: string } | undefined;
  * compared, in constant time, so neither the secret's content nor its length shows in timing.
  * An unset or blank secret never matches.
  */
-export async function isAdminTokenDigest(presentedDigest: string, configured: string | undefined): Promise<boolean> {
+export function isAdminTokenDigest(presentedDigest: string, configured: string | undefined): boolean {
   if (configured === undefined || configured.trim() === "") return false;
   if (configuredDigest?.secret !== configured) configuredDigest = { secret: configured, digest: hashApiKey(configured) };
   return digestsEqual(presentedDigest, configuredDigest.digest);

@@ -36,7 +36,7 @@ const adminTokenOf = (env: Env): string | undefined => env.ADMIN_TOKEN;
  * ```
  */
 export async function verifyKeyDigest(env: Env, digest: string, { cache }: VerifyKeyOptions = {}): Promise<KeyVerdict> {
-  if (await isAdminTokenDigest(digest, adminTokenOf(env))) return { ok: true, principal: ADMIN_TOKEN_PRINCIPAL, digest };
+  if (isAdminTokenDigest(digest, adminTokenOf(env))) return { ok: true, principal: ADMIN_TOKEN_PRINCIPAL, digest };
   const cached = cache?.get(digest);
   if (cached !== undefined) return { ok: true, principal: cached, digest };
   const found = await findApiKeyByHash(env.DB, digest);
