@@ -30,7 +30,6 @@ export interface ToolAccess {
 const ALLOW_ALL: ToolAccessDecision = Object.freeze({ allowed: true, rule: "default:allow" });
 const NEXT_STEP = "GET /v1/tools lists the tools this key may call; an admin can change the key (POST /v1/keys creates one).";
 
-const isFixture = (name: string): boolean => registry.get(name)?.fixture === true;
 
 function fixtureDenied(name: string): ToolAccessDecision {
   return { allowed: false, rule: "fixture", message: `Tool '${name}' is a test fixture; only a key whose toolsets name its toolset may use it. ${NEXT_STEP}` };
@@ -48,12 +47,18 @@ function fixtureDenied(name: string): ToolAccessDecision {
 export async function createToolAccess(principal: Principal, lookup: CustomToolsetLookup): Promise<ToolAccess> {
   const inToolsets = await toolsetFilter(principal.toolsets, lookup);
   const { mode, patterns } = principal.policy;
-  if (inToolsets === undefined && mode === "deny" && patterns.length === 0) return { decide: (name) => (isFixture(name) ? fixtureDenied(name) : ALLOW_ALL) };
+  // A fixture is outside `all`; only a key that names the fixture's toolset itself reaches it.
+  const named = new Set(principal.toolsets ?? []);
+  const hiddenFixture = (name: string): boolean => {
+    const entry = registry.get(name);
+    return entry?.fixture === true && !named.has(entry.toolset);
+  };
+  if (inToolsets === undefined && mode === "deny" && patterns.length === 0) return { decide: (name) => (hiddenFixture(name) ? fixtureDenied(name) : ALLOW_ALL) };
 
   const matchers = patterns.map((pattern) => ({ pattern, matches: compileGlob(pattern) }));
   const toolsetsRule = `toolsets:[${(principal.toolsets ?? []).join(",")}]`;
   const decideOnce = (name: string): ToolAccessDecision => {
-    if (inToolsets === undefined && isFixture(name)) return fixtureDenied(name);
+    if (inToolsets === undefined && hiddenFixture(name)) return fixtureDenied(name);
     if (inToolsets !== undefined && !inToolsets.has(name)) {
       const listed = principal.toolsets?.join(", ") ?? "";
       return { allowed: false, rule: toolsetsRule, message: `Tool '${name}' is not in the toolsets this API key may use (${listed === "" ? "none" : listed}). ${NEXT_STEP}` };

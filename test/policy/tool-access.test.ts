@@ -41,6 +41,12 @@ describe("test fixtures", () => {
     expect(decide("test_simple_text")).toEqual({ allowed: true, rule: "default:allow" });
     expect(decide("echo").allowed).toBe(false);
   });
+
+  it("are reachable by a key that names their toolset beside all", async () => {
+    const { decide } = await access(principal(["all", "conformance"]));
+    expect(decide("test_simple_text")).toEqual({ allowed: true, rule: "default:allow" });
+    expect(decide("echo").allowed).toBe(true);
+  });
 });
 
 describe("toolset restriction", () => {
