@@ -76,8 +76,11 @@ const ConfigSchema = z.object({
   /** Host or host:port globs that outbound fetches may reach although private (local development). */
   OUTBOUND_ALLOW: list(),
   /** Tools that need a person's approval before they run: comma-separated names and globs. */
-  APPROVAL_REQUIRED_FOR: list().refine((patterns) => patterns.every((p) => /^[A-Za-z0-9_*?-]{1,64}$/.test(p)), {
-    message: "must be tool names or globs (letters, digits, '_', '-', '*', '?')",
+  APPROVAL_REQUIRED_FOR: list().transform((patterns, ctx) => {
+    const bad = patterns.find((p) => !/^[A-Za-z0-9_*?-]{1,64}$/.test(p));
+    if (bad === undefined) return patterns;
+    ctx.addIssue({ code: "custom", message: `must be tool names or globs (letters, digits, '_', '-', '*', '?'), got ${JSON.stringify(bad)}` });
+    return z.NEVER;
   }),
   /** How long a pending approval waits for a decision before it expires (a person must read it). */
   APPROVAL_TTL_SECONDS: wholeNumber(900, 10, 7 * 86_400),

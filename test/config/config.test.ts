@@ -66,6 +66,10 @@ describe("configuration", () => {
     expect(() => loadConfig(withVars({ [key]: value }))).toThrow(new RegExp(`${key} must be`));
   });
 
+  it("names the approval pattern it refuses", () => {
+    expect(() => loadConfig(withVars({ APPROVAL_REQUIRED_FOR: "echo, http request" }))).toThrow(/APPROVAL_REQUIRED_FOR must be .*got "http request"/);
+  });
+
   it("checks the approval notification target at load: a public URL and a secret, or nothing", () => {
     const secret = "0123456789abcdef";
     expect(loadConfig(withVars({ APPROVAL_NOTIFY_URL: "https://hooks.example.com/a", APPROVAL_NOTIFY_SECRET: secret })).approval.notify).toEqual({ url: "https://hooks.example.com/a", secret });
