@@ -39,6 +39,8 @@ interface Profile {
 
 const arg = (name: string, fallback: string): string => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const pipeline = arg("pipeline", FULL_PIPELINE);
+/** What was profiled, for the output and the profile's file name: /mcp runs the full app. */
+const label = process.argv.includes("--mcp") ? "mcp" : pipeline;
 const seconds = Number(arg("seconds", "6"));
 const inspectorPort = Number(arg("port", "9250"));
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -110,11 +112,11 @@ try {
   const load = await client.round(request, { concurrency: 8, durationMs: seconds * 1000 });
   const { profile } = (await session.send("Profiler.stop")) as { profile: Profile };
   session.close();
-  const out = join(root, ".bench", `${pipeline}.cpuprofile`);
+  const out = join(root, ".bench", `${label}.cpuprofile`);
   writeFileSync(out, JSON.stringify(profile));
   const { functions, files, totalMs } = summarise(profile);
   const perRequest = (ms: number) => `${((ms * 1000) / load.requests).toFixed(1).padStart(7)} us/req`;
-  console.log(`pipeline ${pipeline}: ${load.requests} requests in ${seconds} s; isolate samples ${totalMs.toFixed(0)} ms (${perRequest(totalMs)}, idle included)`);
+  console.log(`${label}: ${load.requests} requests in ${seconds} s; isolate samples ${totalMs.toFixed(0)} ms (${perRequest(totalMs)}, idle included)`);
   console.log("\nfiles");
   for (const [file, ms] of files.slice(0, 12)) console.log(`${perRequest(ms)}  ${file}`);
   console.log("\nfunctions (self)");
