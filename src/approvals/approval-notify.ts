@@ -12,6 +12,7 @@
  * `approval.id` to deduplicate by. A final failure is logged and the approval is unaffected: the
  * page and the listing still show it.
  */
+import { hmacSha256Hex } from "../crypto/hmac.ts";
 import { fetchOutbound, OutboundUrlError } from "../net/outbound-url.ts";
 import type { ApprovalView } from "./approval-view.ts";
 import { toWireApproval } from "./approval-wire.ts";
@@ -25,13 +26,9 @@ export const NOTIFY_RETRY_DELAYS_MS = [1_000, 5_000] as const;
 /** Answers worth another attempt: the receiver is overloaded or failing, not refusing us. */
 const retryable = (status: number): boolean => status === 429 || status >= 500;
 
-const encoder = new TextEncoder();
-
 /** Hex HMAC-SHA256 of `<t>.<body>` under `secret`: what `v1=` carries. */
-export async function notificationSignature(secret: string, timestamp: number, body: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(`${timestamp}.${body}`));
-  return Array.from(new Uint8Array(mac), (byte) => byte.toString(16).padStart(2, "0")).join("");
+export function notificationSignature(secret: string, timestamp: number, body: string): Promise<string> {
+  return hmacSha256Hex(secret, `${timestamp}.${body}`);
 }
 
 /**

@@ -17,6 +17,7 @@
  * MACs are compared by `crypto.subtle.verify`, which compares in constant time over the bytes;
  * hex that does not decode to 32 bytes is refused before any comparison.
  */
+import { hmacSha256Hex, hmacSha256Matches } from "../crypto/hmac.ts";
 import type { VerifyScheme } from "./hook-registry.ts";
 
 /** Stripe's default tolerance, used for every timestamped scheme. */
@@ -38,18 +39,6 @@ const MAC_BYTES = 32;
 /** Ids from senders are stored and compared; anything longer or stranger is not an id. */
 const DELIVERY_ID = /^[\x21-\x7e]{1,200}$/;
 
-// importKey per request would be most of a verification's cost; secrets are few and stable.
-const keys = new Map<string, Promise<CryptoKey>>();
-function hmacKey(secret: string): Promise<CryptoKey> {
-  let key = keys.get(secret);
-  if (key === undefined) {
-    if (keys.size > 64) keys.clear();
-    key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
-    keys.set(secret, key);
-  }
-  return key;
-}
-
 function hexToBytes(hex: string): Uint8Array | undefined {
   if (hex.length !== MAC_BYTES * 2 || !/^[0-9a-fA-F]+$/.test(hex)) return undefined;
   const bytes = new Uint8Array(MAC_BYTES);
@@ -57,10 +46,8 @@ function hexToBytes(hex: string): Uint8Array | undefined {
   return bytes;
 }
 
-const toHex = (bytes: ArrayBuffer): string => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
-
-/** `<t>.` (or another prefix) followed by the body's bytes, exactly as received (never a re-encoded string). */
-function timestamped(timestamp: string, body: Uint8Array, prefixText = `${timestamp}.`): Uint8Array {
+/** `prefix` followed by the body's bytes, exactly as received (never a re-encoded string). */
+function prefixed(prefixText: string, body: Uint8Array): Uint8Array {
   const prefix = encoder.encode(prefixText);
   const data = new Uint8Array(prefix.length + body.length);
   data.set(prefix, 0);
@@ -71,12 +58,12 @@ function timestamped(timestamp: string, body: Uint8Array, prefixText = `${timest
 async function macMatches(secret: string, hex: string, data: Uint8Array): Promise<boolean> {
   const mac = hexToBytes(hex);
   if (mac === undefined) return false;
-  return crypto.subtle.verify("HMAC", await hmacKey(secret), mac, data);
+  return hmacSha256Matches(secret, mac, data);
 }
 
 /** HMAC-SHA256 of `data` as `sha256=<hex>`, the form our callbacks carry. */
 export async function signHex(secret: string, data: Uint8Array): Promise<string> {
-  return `sha256=${toHex(await crypto.subtle.sign("HMAC", await hmacKey(secret), data))}`;
+  return `sha256=${await hmacSha256Hex(secret, data)}`;
 }
 
 /** Signs a body with the `hmac` scheme; returns the headers to send with it. */
@@ -84,7 +71,7 @@ export async function signToolgate(secret: string, body: Uint8Array, nowMs: numb
   const timestamp = String(Math.floor(nowMs / 1000));
   return {
     [TOOLGATE_TIMESTAMP_HEADER]: timestamp,
-    [TOOLGATE_SIGNATURE_HEADER]: await signHex(secret, timestamped(timestamp, body)),
+    [TOOLGATE_SIGNATURE_HEADER]: await signHex(secret, prefixed(`${timestamp}.`, body)),
     [TOOLGATE_DELIVERY_HEADER]: deliveryId,
   };
 }
@@ -131,7 +118,7 @@ export async function verifySignature(scheme: VerifyScheme, secret: string, body
       const timestamp = fields.find(([k]) => k === "t")?.[1];
       const candidates = fields.filter(([k]) => k === "v1").map(([, v]) => v ?? "");
       if (timestamp === undefined || !/^\d{1,12}$/.test(timestamp) || candidates.length === 0) return mismatch(header);
-      const data = timestamped(timestamp, body);
+      const data = prefixed(`${timestamp}.`, body);
       let matched: string | undefined;
       for (const candidate of candidates.slice(0, 8)) {
         if (await macMatches(secret, candidate, data)) matched = candidate;
@@ -146,7 +133,7 @@ export async function verifySignature(scheme: VerifyScheme, secret: string, body
       if (value === undefined || value === "") return missing(header);
       if (timestamp === undefined || timestamp === "") return missing("X-Slack-Request-Timestamp");
       const hex = /^v0=([0-9a-fA-F]+)$/.exec(value)?.[1];
-      if (hex === undefined || !/^\d{1,12}$/.test(timestamp) || !(await macMatches(secret, hex, timestamped(timestamp, body, `v0:${timestamp}:`)))) return mismatch(header);
+      if (hex === undefined || !/^\d{1,12}$/.test(timestamp) || !(await macMatches(secret, hex, prefixed(`v0:${timestamp}:`, body)))) return mismatch(header);
       return fresh(timestamp, nowMs) ?? { ok: true, deliveryId: `sig:${hex.toLowerCase()}` };
     }
     case "hmac": {
@@ -155,7 +142,7 @@ export async function verifySignature(scheme: VerifyScheme, secret: string, body
       if (value === undefined || value === "") return missing("X-Toolgate-Signature-256");
       if (timestamp === undefined || timestamp === "") return missing("X-Toolgate-Timestamp");
       const hex = /^sha256=([0-9a-fA-F]+)$/.exec(value)?.[1];
-      if (hex === undefined || !/^\d{1,12}$/.test(timestamp) || !(await macMatches(secret, hex, timestamped(timestamp, body)))) {
+      if (hex === undefined || !/^\d{1,12}$/.test(timestamp) || !(await macMatches(secret, hex, prefixed(`${timestamp}.`, body)))) {
         return mismatch("X-Toolgate-Signature-256");
       }
       return fresh(timestamp, nowMs) ?? { ok: true, deliveryId: senderId(headers, TOOLGATE_DELIVERY_HEADER, hex) };
