@@ -72,7 +72,7 @@ export async function acceptDelivery(c: Context<AppEnv>, name: string): Promise<
   if (!mapped.ok) return refuse("rejected_payload", mapped.failure, mapped.detail);
   if ("handshake" in mapped) {
     waitUntil(recordHookEvent(c.env.DB, { hook: hook.name, outcome: "handshake", deliveryId: null, detail: "the sender checked the URL; nothing runs" }));
-    return c.body(JSON.stringify(mapped.handshake) ?? "null", 200, { "content-type": "application/json" });
+    return c.body(mapped.handshake, 200, { "content-type": "application/json" });
   }
 
   const providerDeliveryId = mapped.deliveryId ?? verdict.deliveryId;
@@ -109,7 +109,8 @@ export async function acceptDelivery(c: Context<AppEnv>, name: string): Promise<
 
 type Mapped =
   | { ok: true; calls: StoredCall[]; deliveryId: string | undefined }
-  | { ok: true; handshake: unknown }
+  /** The hook's answer to the sender's URL check, as JSON text. */
+  | { ok: true; handshake: string }
   | { ok: false; failure: RequestFailure; detail: string };
 
 /** The hook's schema and mapping, with whatever they throw turned into a 400 that names it. */
@@ -124,7 +125,8 @@ function mapPayload(hook: HookEntry, json: unknown, headers: Headers, maxCalls: 
   let deliveryId: string | undefined;
   try {
     const handshake = hook.handshake?.(input);
-    if (handshake !== undefined) return { ok: true, handshake };
+    // Serialised here, so an answer JSON cannot hold (a BigInt, a cycle) is the hook's 400 too.
+    if (handshake !== undefined) return { ok: true, handshake: JSON.stringify(handshake) ?? "null" };
     calls = hook.map(input).map((call, i) => ({ id: call.id ?? `call_${i}`, name: call.name, arguments: call.arguments }));
     deliveryId = hook.deliveryId?.(input);
   } catch (error) {

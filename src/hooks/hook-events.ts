@@ -46,7 +46,6 @@ export interface HookEvent {
 
 type Database = Pick<D1Database, "prepare">;
 
-/** Writes one event; never rejects (a lost event is logged in full instead). */
 // Listings order by (at, id). Events of one delivery often share a millisecond (a settle and the
 // "done" it causes), so ids sort in creation order within an isolate: a per-isolate counter,
 // then randomness so isolates never collide.
@@ -56,6 +55,7 @@ function nextEventId(): string {
   return `${String(eventCounter).padStart(9, "0")}-${crypto.randomUUID()}`;
 }
 
+/** Writes one event; never rejects (a lost event is logged in full instead). */
 export async function recordHookEvent(db: Database, event: Omit<HookEvent, "id" | "at"> & { at?: number }): Promise<void> {
   const row: HookEvent = { id: nextEventId(), at: event.at ?? Date.now(), ...event, detail: event.detail?.slice(0, 2000) ?? null };
   try {
