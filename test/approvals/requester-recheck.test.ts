@@ -67,7 +67,7 @@ describe("approving a call whose key changed since it asked", () => {
     expect(approved.result?.content).toContain("not in the toolsets this API key may use");
     expect(runs.get("apr-narrowed")).toBeUndefined();
     // The agent's long poll reads the same outcome.
-    const polled = await json<Approval>(await api(`/v1/approvals/${id}?session_id=apr-s2&wait=1`, { headers: as(approver) }));
+    const polled = await json<Approval>(await api(`/v1/approvals/${id}?session_id=apr-s2&wait=1`, { headers: as(agent) }));
     expect(polled.message?.content).toContain("PERMISSION_DENIED");
   });
 
