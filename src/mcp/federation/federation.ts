@@ -104,7 +104,10 @@ export class Federation {
    * status; `error` is set when the server could not be listed (the previous list stays).
    */
   async refresh(env: Env, name: string): Promise<{ status: ServerStatus; error?: string } | undefined> {
-    await this.reload(env);
+    // The configurations only: a full sync would also fetch every other stale server's list,
+    // and this one's twice.
+    await this.#syncEnded();
+    await this.#loadConfigs(env);
     const state = this.#servers.get(name);
     if (state === undefined) return undefined;
     if (!state.config.enabled) return { status: statusOf(state), error: `MCP server '${name}' is disabled` };
