@@ -1,6 +1,11 @@
 /**
  * The Session Durable Object's SQLite tables (docs/storage.md). `CREATE ... IF NOT EXISTS` runs
  * in every constructor: it costs microseconds, and new objects need no separate set-up step.
+ *
+ * It never changes a table that exists, so this shape is frozen as first released (no earlier
+ * shape was ever deployed: the per-key grants and call ids landed with the object itself). A
+ * later change needs an upgrade step that existing objects run, keyed by a schema version kept
+ * in the object, like a D1 migration.
  */
 
 export const SESSION_APPROVALS_TABLE = "approvals";
