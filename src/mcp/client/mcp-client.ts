@@ -14,13 +14,12 @@
  * after a restart) the client initializes again once and repeats the operation, which the server
  * never processed.
  */
+import { isSupportedProtocolVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../server/protocol-versions.ts";
 import { McpClientError, resultOf, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "./json-rpc.ts";
 import { LegacySseTransport } from "./legacy-sse.ts";
 import { createOutboundFetch } from "./outbound-fetch.ts";
 import { LEGACY_FALLBACK_STATUSES, StreamableHttpTransport, type TransportOptions } from "./streamable-http.ts";
 
-/** Newest first; the first is what we offer, the rest what we accept when the server counters. */
-export const SUPPORTED_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
 
 /** The reference client's page cap: a server that keeps returning cursors cannot hold us. */
 const MAX_LIST_PAGES = 50;
@@ -69,11 +68,11 @@ interface Remembered {
 }
 
 const remembered = new Map<string, Remembered>();
-const rememberKey = (target: McpTarget): string => `${target.name}\n${target.url}`;
+const rememberKey = (target: Pick<McpTarget, "name" | "url">): string => `${target.name}\n${target.url}`;
 
 /** Forgets what this isolate knows about a server (its config changed or it was removed). */
 export function forgetSession(target: Pick<McpTarget, "name" | "url">): void {
-  remembered.delete(`${target.name}\n${target.url}`);
+  remembered.delete(rememberKey(target));
 }
 
 export class McpClient {
@@ -193,12 +192,13 @@ export class McpClient {
   /** initialize, version check, notifications/initialized (spec, "Lifecycle"). */
   async #initialize(transport: Transport): Promise<void> {
     const result = await this.#request(transport, "initialize", {
-      protocolVersion: SUPPORTED_PROTOCOL_VERSIONS[0],
+      protocolVersion: LATEST_PROTOCOL_VERSION,
       capabilities: {},
       clientInfo: { name: "toolgate", version: "0.1.0" },
     });
     const version = result.protocolVersion;
-    if (typeof version !== "string" || !(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
+    // The revisions our server speaks are those our client speaks: the SDK's list.
+    if (typeof version !== "string" || !isSupportedProtocolVersion(version)) {
       throw new McpClientError("protocol", `the server speaks MCP protocol version ${JSON.stringify(version)}, which toolgate does not support (${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`);
     }
     if (transport instanceof StreamableHttpTransport) transport.protocolVersion = version;

@@ -18,7 +18,7 @@ import { modelSchema, validatorFor } from "./json-schema-validator.ts";
 import { auditPinEvents, type PinEvent } from "./pin-audit.ts";
 import { comparePins, readPins, writePins } from "./pins.ts";
 import { planRegistration } from "./plan-registration.ts";
-import { remoteToolName, remoteToolset } from "./remote-tool-name.ts";
+import { remoteToolName, remoteToolset, serverOfToolset } from "./remote-tool-name.ts";
 import { remoteToolSpec } from "./remote-tool.ts";
 import { blockedReason, pinStatus, statusOf, type PinStatus, type ServerState, type ServerStatus } from "./server-state.ts";
 import type { McpServerConfig } from "./server-config.ts";
@@ -130,8 +130,9 @@ export class Federation {
   /** The pin status of a registered remote tool, or undefined for tools that are not remote. */
   pinOf(toolName: string): PinStatus | undefined {
     const entry = registry.get(toolName);
-    if (entry === undefined || !entry.toolset.startsWith("mcp-")) return undefined;
-    const state = this.#servers.get(entry.toolset.slice("mcp-".length));
+    const server = entry === undefined ? undefined : serverOfToolset(entry.toolset);
+    if (server === undefined) return undefined;
+    const state = this.#servers.get(server);
     const remoteName = state?.registered.get(toolName);
     return state === undefined || remoteName === undefined ? undefined : pinStatus(state, remoteName);
   }

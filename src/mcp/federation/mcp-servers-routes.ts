@@ -11,7 +11,6 @@ import { loadConfig } from "../../config/config.ts";
 import { failureResponse, validationHook } from "../../http/request-failure.ts";
 import { errorResponses } from "../../http/schemas.ts";
 import { checkOutboundUrl } from "../../net/outbound-url.ts";
-import { forgetSession } from "../client/mcp-client.ts";
 import { federation } from "./federation.ts";
 import { McpServerBody, McpServerPutBody, McpServerStatusSchema, PinSchema, toWireStatus, toWirePin } from "./mcp-servers-schemas.ts";
 import { deletePins } from "./pins.ts";
@@ -123,7 +122,7 @@ mcpServersRoutes
     const stored = await readStored(c.env.KV, name);
     if (stored === null) return failureResponse(c, { kind: "unknown_mcp_server", name }) as never;
     await Promise.all([deleteStored(c.env.KV, name), deleteToolList(c.env.KV, name), deletePins(c.env.KV, name)]);
-    forgetSession(stored.config);
+    // The reload drops the server, its tools and its remembered session.
     await federation.reload(c.env, { name, config: null });
     return c.body(null, 204);
   })

@@ -5,7 +5,7 @@
  * a name another toolset owns (a built-in or another server) is never taken over.
  */
 import type { RemoteTool } from "../client/mcp-client.ts";
-import { remoteToolName, remoteToolset } from "./remote-tool-name.ts";
+import { remoteToolName, remoteToolset, serverOfToolset } from "./remote-tool-name.ts";
 import { selectTools } from "./select-tools.ts";
 import type { McpServerConfig } from "./server-config.ts";
 
@@ -39,7 +39,7 @@ export function planRegistration(server: Pick<McpServerConfig, "name" | "include
     }
     const owner = ownerOf(name);
     if (owner !== undefined && owner !== toolset) {
-      problems.push(`'${only.name}' would be '${name}', which ${owner.startsWith("mcp-") ? `MCP server '${owner.slice(4)}'` : `built-in toolset '${owner}'`} already has; not registered`);
+      problems.push(`'${only.name}' would be '${name}', which ${serverOfToolset(owner) === undefined ? `built-in toolset '${owner}'` : `MCP server '${serverOfToolset(owner)}'`} already has; not registered`);
       continue;
     }
     wanted.set(name, only);

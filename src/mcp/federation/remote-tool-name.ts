@@ -25,7 +25,12 @@ export function remoteToolName(server: string, tool: string): string {
 }
 
 /** The toolset a server's tools join. */
-export const remoteToolset = (server: string): string => `mcp-${server}`;
+export const remoteToolset = (server: string): string => `${REMOTE_TOOLSET_PREFIX}${server}`;
+
+const REMOTE_TOOLSET_PREFIX = "mcp-";
+
+/** The server whose toolset `toolset` is, or undefined for any other toolset. */
+export const serverOfToolset = (toolset: string): string | undefined => (toolset.startsWith(REMOTE_TOOLSET_PREFIX) ? toolset.slice(REMOTE_TOOLSET_PREFIX.length) : undefined);
 
 /** FNV-1a, 32 bits: synchronous, stable, enough to tell names apart (not a security hash). */
 function fnv1a(text: string): number {
