@@ -19,9 +19,9 @@ import { toWireApproval } from "./approval-wire.ts";
 
 export const SIGNATURE_HEADER = "x-toolgate-signature";
 /** How long a notification may take; it never delays the call, only the object's background work. */
-export const NOTIFY_TIMEOUT_MS = 5_000;
+const NOTIFY_TIMEOUT_MS = 5_000;
 /** Waits before the second and third attempts: a receiver's brief outage, not a long one. */
-export const NOTIFY_RETRY_DELAYS_MS = [1_000, 5_000] as const;
+const NOTIFY_RETRY_DELAYS_MS = [1_000, 5_000] as const;
 
 /** Answers worth another attempt: the receiver is overloaded or failing, not refusing us. */
 const retryable = (status: number): boolean => status === 429 || status >= 500;

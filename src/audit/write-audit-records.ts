@@ -9,7 +9,7 @@ export type AuditDatabase = Pick<D1Database, "prepare" | "batch">;
  * Characters of row JSON per statement. D1 takes a bound value of up to 2 MB and UTF-8 needs at
  * most 3 bytes per character, so a statement's one parameter always fits.
  */
-export const WRITE_CHUNK_CHARS = 600_000;
+const WRITE_CHUNK_CHARS = 600_000;
 
 /**
  * Writes records exactly once each: ids already stored are skipped, so writing the same records

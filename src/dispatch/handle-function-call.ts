@@ -92,7 +92,7 @@ export interface CallOutcome {
 const NO_DEPENDENCIES: ReadonlyMap<string, unknown> = new Map();
 
 /** The channel of doors that cannot talk back to the caller mid-call (/v1): every message is dropped. */
-export const SILENT_CLIENT: ClientChannel = Object.freeze({ progress: () => undefined, log: () => undefined });
+const SILENT_CLIENT: ClientChannel = Object.freeze({ progress: () => undefined, log: () => undefined });
 
 /** Runs one tool call through the whole pipeline and returns its outcome; never throws. */
 export async function dispatchCall(name: string, rawArguments: unknown, context: CallContext): Promise<CallOutcome> {

@@ -16,7 +16,7 @@ export const HOOKS_DLQ_NAME = "toolgate-hooks-dlq";
  * fails retries the same message (the calls, already done, do not run again). Strict, so a
  * message of another kind is never taken for this one.
  */
-export const RunDeliveryMessageSchema = z.strictObject({
+const RunDeliveryMessageSchema = z.strictObject({
   deliveryId: z.string().min(1).max(64),
 });
 
@@ -25,7 +25,7 @@ export const RunDeliveryMessageSchema = z.strictObject({
  * expired, or interrupted). Sent by the Session object (the delivery id is its session id); the
  * consumer reads the outcome from that object, so the message only says where to look.
  */
-export const ApprovalSettledMessageSchema = z.strictObject({
+const ApprovalSettledMessageSchema = z.strictObject({
   kind: z.literal("approval_settled"),
   deliveryId: z.string().min(1).max(64),
   approvalId: z.string().min(1).max(64),

@@ -71,7 +71,7 @@ export const UNLEASED_SHARE = 0.1;
 /** A lease lives at most this long, so unspent tokens come back (or lapse) soon. */
 export const LEASE_MAX_MS = 2_000;
 /** No lease is granted this close to a window's end: its tokens would barely be usable. */
-export const LEASE_MIN_MS = 250;
+const LEASE_MIN_MS = 250;
 
 export class RateLimiter extends DurableObject<Env> {
   /**

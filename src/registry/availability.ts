@@ -26,7 +26,7 @@ export const CHECK_TIMEOUT_MS = 5_000;
  * healthy one takes (a KV read, the check with its timeout, a KV write), so a waiter gives up
  * only on a refresh whose request is gone (src/runtime/wait-for-other-request.ts).
  */
-export const REFRESH_WAIT_MS = CHECK_TIMEOUT_MS + 2_000;
+const REFRESH_WAIT_MS = CHECK_TIMEOUT_MS + 2_000;
 /** KV's minimum; the value's own check time decides freshness. */
 const KV_TTL_SECONDS = 120;
 

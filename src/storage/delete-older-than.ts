@@ -4,7 +4,7 @@
  * per-query time limit. A backlog bigger than one run finishes on the following days.
  */
 
-export const DAY_MS = 86_400_000;
+const DAY_MS = 86_400_000;
 
 export interface OlderThan {
   /** A table name constant (never caller input: it is part of the SQL text). */

@@ -26,13 +26,13 @@ import { loadServers, sortServers, type ConfiguredServer } from "./server-store.
 import { readToolList, writeToolList, type CachedToolList } from "./tool-list-cache.ts";
 
 /** How often an isolate re-reads server configurations (and pins) from KV. */
-export const CONFIG_RELOAD_MS = 30_000;
+const CONFIG_RELOAD_MS = 30_000;
 /** After a failed fetch of a list, the next try waits this long (a down server is not hammered). */
-export const LIST_RETRY_MS = 30_000;
+const LIST_RETRY_MS = 30_000;
 /** A fetch of a stale list on a request's path waits at most this long (a refresh may take the full timeout). */
 const LIST_ON_REQUEST_TIMEOUT_MS = 5_000;
 /** How often a request waiting for another request's sync looks whether it has ended. */
-export const SYNC_POLL_MS = 2;
+const SYNC_POLL_MS = 2;
 /** Longer than any sync on a request's path takes (its list fetches are bounded by LIST_ON_REQUEST_TIMEOUT_MS). */
 export const SYNC_WAIT_MAX_MS = 15_000;
 /** KV's propagation bound: how long this isolate trusts its own writes over what `list` returns. */

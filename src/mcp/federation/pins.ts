@@ -21,7 +21,7 @@ export interface ToolPin {
 export type ServerPins = Record<string, ToolPin>;
 
 /** The hash of what a model is shown: name, description and schema, key order ignored. */
-export function definitionHash(tool: RemoteTool): string {
+function definitionHash(tool: RemoteTool): string {
   return sha256Hex(canonicalJson({ name: tool.name, description: tool.description ?? "", inputSchema: tool.inputSchema }));
 }
 

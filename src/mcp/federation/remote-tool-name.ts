@@ -4,10 +4,10 @@
  * 64 characters: the rule OpenAI and Anthropic both accept.
  */
 
-export const MAX_TOOL_NAME_CHARS = 64;
+const MAX_TOOL_NAME_CHARS = 64;
 
 /** Replaces what providers reject in a name with `_`. */
-export function sanitizeNamePart(part: string): string {
+function sanitizeNamePart(part: string): string {
   return part.replace(/[^A-Za-z0-9_-]/g, "_");
 }
 

@@ -14,9 +14,9 @@ import type { RemoteValidator } from "./json-schema-validator.ts";
 import type { McpServerConfig } from "./server-config.ts";
 
 /** The reference client's breaker: 3 consecutive failures open it for 60 s, then one probe. */
-export const MCP_SERVER_BREAKER = { failureThreshold: 3, cooldownMs: 60_000 } as const;
+const MCP_SERVER_BREAKER = { failureThreshold: 3, cooldownMs: 60_000 } as const;
 
-export const mcpServerBreakerKey = (server: string): string => `mcp:${server}`;
+const mcpServerBreakerKey = (server: string): string => `mcp:${server}`;
 
 export interface RemoteToolParts {
   server: McpServerConfig;

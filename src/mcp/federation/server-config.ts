@@ -10,10 +10,10 @@
 import { z } from "@hono/zod-openapi";
 
 /** The reference client's default tool-call timeout. */
-export const DEFAULT_MCP_TIMEOUT_MS = 120_000;
+const DEFAULT_MCP_TIMEOUT_MS = 120_000;
 
 /** Server names become part of tool names (`mcp__<server>__<tool>`) and of URLs. */
-export const SERVER_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
+const SERVER_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
 
 /** Header names as RFC 9110 tokens allow; values are what the named secret holds. */
 const HEADER_NAME_PATTERN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -50,7 +50,7 @@ export type McpServerConfig = z.output<typeof McpServerConfigSchema>;
 export type McpServerInput = z.input<typeof McpServerConfigSchema>;
 
 /** The list the `MCP_SERVERS` var holds: a JSON array of server configurations, names unique. */
-export const McpServersVarSchema = z
+const McpServersVarSchema = z
   .array(McpServerConfigSchema)
   .max(100)
   .refine((servers) => new Set(servers.map((s) => s.name)).size === servers.length, "server names must be unique");

@@ -44,7 +44,7 @@ function rpcRefusal(status: ContentfulStatusCode, error: RpcError, headers: Reco
 }
 
 /** Request-level failures (401 and the like) in JSON-RPC form; `data` is our usual error body. */
-export function rpcFailureResponse(_c: Context, failure: RequestFailure): Response {
+function rpcFailureResponse(_c: Context, failure: RequestFailure): Response {
   const { status, body, headers } = describeRequestFailure(failure);
   return rpcRefusal(status, { code: RPC_SERVER_ERROR, message: body.error, data: body }, headers);
 }

@@ -11,10 +11,10 @@ import type { ClientReply } from "./mcp-replies.ts";
 const REQUEST_ID_PREFIX = "toolgate-";
 
 /** How long a call waits for a person or a model at the client; the call's deadline still applies. */
-export const CLIENT_REPLY_TIMEOUT_MS = 120_000;
+const CLIENT_REPLY_TIMEOUT_MS = 120_000;
 
 /** Thrown when the client refuses, fails or does not answer; the pipeline reports it as the tool's failure. */
-export class ClientRequestError extends Error {
+class ClientRequestError extends Error {
   override readonly name = "ClientRequestError";
 }
 

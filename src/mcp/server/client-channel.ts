@@ -17,7 +17,7 @@ export interface Outbound {
   send(message: string): void;
 }
 
-export const DEFAULT_LOG_LEVEL: LogLevel = "info";
+const DEFAULT_LOG_LEVEL: LogLevel = "info";
 
 const rank = (level: LogLevel): number => LOG_LEVELS.indexOf(level);
 
