@@ -22,18 +22,19 @@ const WRITE_CHUNK_CHARS = 600_000;
  */
 export async function writeAuditRecords(db: AuditDatabase, records: readonly AuditRecord[]): Promise<void> {
   if (records.length === 0) return;
-  const chunks: string[][] = [[]];
+  const chunks: string[][] = [];
+  let current: string[] = [];
   let chars = 0;
   for (const record of records) {
     const row = JSON.stringify(toRowValues(record));
-    const current = chunks.at(-1) ?? [];
     if (current.length > 0 && chars + row.length > WRITE_CHUNK_CHARS) {
-      chunks.push([row]);
-      chars = row.length;
-    } else {
-      current.push(row);
-      chars += row.length;
+      chunks.push(current);
+      current = [];
+      chars = 0;
     }
+    current.push(row);
+    chars += row.length;
   }
+  chunks.push(current);
   await db.batch(chunks.map((rows) => db.prepare(INSERT_AUDIT_ROWS_SQL).bind(`[${rows.join(",")}]`)));
 }

@@ -19,6 +19,13 @@ describe("writing audit records", () => {
     expect(await countRows("key_id = ?", "key-many")).toBe(230);
   });
 
+  it("splits rows over several statements when their JSON passes one statement's share", async () => {
+    // 4 KiB of arguments a record: 200 of them are about 800 000 characters, over 600 000.
+    const records = Array.from({ length: 200 }, (_, i) => auditRecord({ keyId: "key-chunks", toolCallId: `call_${i}`, arguments: JSON.stringify({ text: "x".repeat(4_000) }) }));
+    await writeAuditRecords(env.DB, records);
+    expect(await countRows("key_id = ?", "key-chunks")).toBe(200);
+  });
+
   it("reads back exactly the record it wrote", async () => {
     const record = auditRecord({
       keyId: "key-roundtrip",
