@@ -14,6 +14,7 @@ import { defineHook, hookRegistry } from "../../src/hooks/hook-registry.ts";
 import { defineTool, registry } from "../../src/registry/registry.ts";
 import { createKey, decide, type Key } from "../approvals/support.ts";
 import { api, json } from "../http/helpers.ts";
+import { readInbox } from "../support/inbox.ts";
 import { consume, genericHeaders, hookEvents, post, waitForDelivery, type DeliveryView } from "./support.ts";
 
 /** Runs of the held tool per key (the Session object runs in this isolate). */
@@ -71,11 +72,6 @@ async function held(hook: string, keys: string[]): Promise<Wire> {
 }
 
 const done = (v: DeliveryView): boolean => v.status === "done";
-
-/** The callbacks the fake receiver kept for one inbox. */
-async function inbox(name: string): Promise<{ headers: Record<string, string>; body: string }[]> {
-  return (await (await fetch(`http://upstream.test/inbox/${name}`)).json()) as { headers: Record<string, string>; body: string }[];
-}
 
 describe("a webhook delivery whose call needs approval", () => {
   it("is done with the tool's result once a person approves, and the tool ran once", async () => {
@@ -141,20 +137,20 @@ describe("a webhook delivery whose call needs approval", () => {
     registerHeldHook("hs-callback", "http://upstream.test/inbox/hs-callback");
     const delivery = await held("hs-callback", ["hs-callback-1"]);
     expect(delivery.callback).toMatchObject({ status: "pending", attempts: 0 });
-    expect(await inbox("hs-callback")).toEqual([]);
+    expect(await readInbox("hs-callback")).toEqual([]);
 
     const approval = delivery.approvals[0]?.id ?? "";
     expect((await decide(approver, approval, { decision: "approve", scope: "once" })).status).toBe(200);
     const view = await waitForDelivery(delivery.id, (v) => v.callback?.status === "delivered");
     expect(view.callback).toEqual({ status: "delivered", attempts: 1, error: null });
-    const received = await inbox("hs-callback");
+    const received = await readInbox("hs-callback");
     expect(received).toHaveLength(1);
     expect(JSON.parse(received[0]?.body ?? "{}")).toMatchObject({ delivery_id: delivery.id, status: "done", results: [{ status: "ok", content: '{"wrote":"hs-callback-1"}' }] });
 
     // A redelivered settle message, first attempt or retry, applies nothing again and calls back no more.
     const before = await hookEvents("hs-callback", 5);
     for (const attempts of [1, 2]) expect(await consume({ kind: "approval_settled", deliveryId: delivery.id, approvalId: approval }, { attempts })).toBe("ack");
-    expect(await inbox("hs-callback")).toHaveLength(1);
+    expect(await readInbox("hs-callback")).toHaveLength(1);
     expect(await waitForDelivery(delivery.id, () => true)).toMatchObject({ status: "done", results: view.results, callback: view.callback });
     expect(await hookEvents("hs-callback", before.length)).toEqual(before);
   });
