@@ -1,7 +1,7 @@
 /**
- * The approvals layer's outcome contract as a webhook delivery reports it (common rules: a call
- * that needs approval ends `pending_approval` with `approval: {id, expiresAt, url}`). That layer
- * is built in parallel, so the outcome here is one written to the contract, not produced by it.
+ * How a webhook delivery reports an outcome of the approvals layer (a call that needs approval
+ * ends `pending_approval` with `approval: {id, expiresAt, url}`). The outcomes here are typed
+ * CallOutcomes written by hand; approval-settled.test.ts produces real ones end to end.
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -11,13 +11,13 @@ import { runStatus, storedResult } from "../../src/hooks/run-delivery.ts";
 import { api, json } from "../http/helpers.ts";
 
 const base: CallOutcome = { callId: "c1", tool: "echo", toolset: "core", status: "ok", content: "{}", arguments: {}, durationMs: 3, attempts: 1, coercions: [], truncated: false, resultChars: 2 };
-const pending = {
+const pending: CallOutcome = {
   ...base,
   callId: "c2",
   status: "pending_approval",
   errorCode: "APPROVAL_REQUIRED",
   approval: { id: "appr_1", expiresAt: 1_900_000_000_000, url: "https://toolgate.test/approvals/appr_1" },
-} as unknown as CallOutcome;
+};
 
 describe("a delivery with a call waiting for approval", () => {
   it("is awaiting_approval, and its result carries the approval", () => {
