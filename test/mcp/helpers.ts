@@ -1,6 +1,7 @@
 /** Drives the MCP door of the Worker under test (SELF), on a loopback URL so the Host check passes. */
 import { SELF } from "cloudflare:test";
 import { expect } from "vitest";
+import { api, json } from "../http/helpers.ts";
 import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 
 export const MCP_BASE = "http://localhost";
@@ -39,13 +40,9 @@ export async function rpc(path: string, method: string, params: Record<string, u
 
 /** Creates an API key through the admin API and returns the key. */
 export async function createMcpKey(body: Record<string, unknown>): Promise<string> {
-  const response = await SELF.fetch("http://localhost/v1/keys", {
-    method: "POST",
-    headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify({ role: "agent", ...body }),
-  });
+  const response = await api("/v1/keys", { body: { role: "agent", ...body } });
   expect(response.status).toBe(201);
-  return ((await response.json()) as { key: string }).key;
+  return (await json<{ key: string }>(response)).key;
 }
 
 /** The JSON-RPC messages of an SSE body, in order. */
