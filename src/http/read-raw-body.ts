@@ -1,20 +1,25 @@
 /**
  * Reads a request's body as bytes, at most `limit` of them, for the routes that read the body
- * themselves (a webhook delivery, whose signature is over these exact bytes; /mcp). Content-Length
- * is not trusted alone: a chunked body has none, and a lying one is caught by counting, so an
- * oversized body is refused before it is all in memory.
+ * themselves (a webhook delivery, whose signature is over these exact bytes; /mcp). A body with a
+ * Content-Length is refused or read by it (the runtime holds a request to its declared length); one
+ * without (chunked) is counted as it arrives, so an oversized body is refused before it is all in
+ * memory.
  */
 
 export type RawBody = { ok: true; bytes: Uint8Array } | { ok: false; tooLarge: true };
 
 /** The body's bytes, or `tooLarge` as soon as it passes `limit` (the rest is not read). */
 export async function readRawBody(request: Request, limit: number): Promise<RawBody> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
+  const header = request.headers.get("content-length");
+  const declared = Number(header ?? "0");
   if (Number.isFinite(declared) && declared > limit) {
     await request.body?.cancel();
     return { ok: false, tooLarge: true };
   }
   if (request.body === null) return { ok: true, bytes: new Uint8Array(0) };
+  // A declared length within the limit is the body's length: the runtime frames the request by
+  // it. Read in one call then, which costs less than the chunk loop below (the common case).
+  if (header !== null && Number.isSafeInteger(declared) && declared >= 0) return { ok: true, bytes: new Uint8Array(await request.arrayBuffer()) };
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
