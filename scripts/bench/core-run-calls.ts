@@ -7,8 +7,8 @@
 // This module runs in workerd; Env, through CallContext, is a Worker global.
 /// <reference path="../../worker-configuration.d.ts" />
 import { dispatchCall, settleUnrun, type CallOutcome } from "../../src/dispatch/handle-function-call.ts";
-import { runHandler } from "../../src/dispatch/run-handler.ts";
-import type { execute } from "../../src/gateway/execute.ts";
+import { runHandler } from "../../src/execution/run-handler.ts";
+import type { execute } from "../../src/execution/execute.ts";
 import type { RunCalls } from "../../src/http/routes/tool-calls.ts";
 
 /**

@@ -11,17 +11,17 @@ import { needsApproval } from "../approvals/approval-policy.ts";
 import { toEnvelope, type ErrorEnvelope } from "../errors/envelope.ts";
 import type { ErrorCode, ToolFailure } from "../errors/tool-failure.ts";
 import { loadConfig, type GatewayConfig } from "../config/config.ts";
-import { execute } from "../gateway/execute.ts";
+import { execute } from "../execution/execute.ts";
 import { availability } from "../registry/availability.ts";
 import { registry } from "../registry/registry.ts";
 import type { ClientChannel, ToolEntry } from "../registry/types.ts";
-import { closeMatches } from "./close-matches.ts";
-import { coerceArguments, type Coercion } from "./coerce-arguments.ts";
-import { hooks } from "./hooks.ts";
-import { limitResult } from "./limit-result.ts";
-import { parseArguments } from "./parse-arguments.ts";
-import { describeThrown } from "./sanitize-error.ts";
-import { validateArguments } from "./validate-arguments.ts";
+import { closeMatches } from "../catalog/close-matches.ts";
+import { coerceArguments, type Coercion } from "../arguments/coerce-arguments.ts";
+import { hooks } from "../plugins/pipeline-hooks.ts";
+import { limitResult } from "../results/limit-result.ts";
+import { parseArguments } from "../arguments/parse-arguments.ts";
+import { describeThrown } from "../execution/sanitize-error.ts";
+import { validateArguments } from "../arguments/validate-arguments.ts";
 
 /** An access decision about one tool for the calling key, with the rule that made it. */
 export type AccessDecision = { allowed: true; rule: string } | { allowed: false; rule: string; message: string };

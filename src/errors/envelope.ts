@@ -5,7 +5,7 @@
  * work) and adds the gateway envelope: code, stage, the next thing to do, and whether a retry
  * can help.
  */
-import { sanitizeErrorText } from "../dispatch/sanitize-error.ts";
+import { sanitizeErrorText } from "../execution/sanitize-error.ts";
 import type { ErrorCode, FieldIssue, Stage, ToolFailure } from "./tool-failure.ts";
 
 /** The JSON body of every failed call. */

@@ -7,7 +7,7 @@
 import { recordBatch, type RecordBatch } from "../audit/record-batch.ts";
 import { loadConfig } from "../config/config.ts";
 import type { CallOutcome } from "../dispatch/handle-function-call.ts";
-import { REAL_STAGES, serveCalls } from "../gateway/serve-calls.ts";
+import { REAL_STAGES, serveCalls } from "../batch/serve-calls.ts";
 import { federation } from "../mcp/federation/federation.ts";
 import { createToolAccess } from "../policy/tool-access.ts";
 import { kvToolsetLookup } from "../toolsets/custom-toolsets.ts";

@@ -14,7 +14,7 @@
  * own short timeout, counts as unavailable.
  */
 import { waitForOtherRequest } from "../runtime/wait-for-other-request.ts";
-import { sanitizeErrorText } from "../dispatch/sanitize-error.ts";
+import { sanitizeErrorText } from "../execution/sanitize-error.ts";
 import { availabilityKey } from "../storage/keys.ts";
 import type { AvailabilityCheck, ToolEntry } from "./types.ts";
 

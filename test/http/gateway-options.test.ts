@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app.ts";
-import { gatewayTools, registerAll, Trace } from "../gateway/tools.ts";
+import { gatewayTools, registerAll, Trace } from "../support/gateway-tools.ts";
 import { api, json } from "./helpers.ts";
 
 interface Batch {

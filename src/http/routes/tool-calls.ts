@@ -1,6 +1,6 @@
 /** `POST /v1/tool-calls`: run what the model emitted and answer in the model's shapes. */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { REAL_STAGES, serveCalls, type BatchStages } from "../../gateway/serve-calls.ts";
+import { REAL_STAGES, serveCalls, type BatchStages } from "../../batch/serve-calls.ts";
 import type { CallOutcome } from "../../dispatch/handle-function-call.ts";
 import { AnthropicToolUseSchema, normalizeCall, OpenAIToolCallSchema, toCallResult } from "../../formats/tool-calls.ts";
 import { resolveToolset } from "../../toolsets/resolve.ts";
@@ -74,7 +74,7 @@ const postToolCalls = createRoute({
   },
 });
 
-export type { BatchStages, RunCalls } from "../../gateway/serve-calls.ts";
+export type { BatchStages, RunCalls } from "../../batch/serve-calls.ts";
 
 /** The route, with the real stages unless some are given. */
 export const toolCallsRoutes = (replaced: Partial<BatchStages> = {}) => {

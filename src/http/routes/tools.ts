@@ -1,6 +1,6 @@
 /** `GET /v1/tools` and `GET /v1/tools/{name}`: definitions in each provider's shape. */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { closeMatches } from "../../dispatch/close-matches.ts";
+import { closeMatches } from "../../catalog/close-matches.ts";
 import { definitionsJson } from "../../formats/definitions-json.ts";
 import { DEFINITION_FORMATS, toAnthropicTool, toMcpTool, toOpenAITool } from "../../formats/tool-definitions.ts";
 import { availableEntries, describeTool } from "../../registry/definitions.ts";

@@ -5,7 +5,7 @@
  * pinning decision.
  */
 import { ToolFailureError } from "../../errors/tool-failure.ts";
-import { breakers } from "../../gateway/circuit-breaker.ts";
+import { breakers } from "../../execution/circuit-breaker.ts";
 import type { AvailabilityCheck, ToolSpec } from "../../registry/types.ts";
 import type { McpClient, RemoteTool } from "../client/mcp-client.ts";
 import { countsAgainstServer, remoteFailure } from "./remote-failure.ts";

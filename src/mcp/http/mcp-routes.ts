@@ -12,7 +12,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { authenticate } from "../../auth/authenticate.ts";
 import { federate } from "../federation/federate.ts";
 import { loadConfig } from "../../config/config.ts";
-import { REAL_STAGES, type BatchStages } from "../../gateway/serve-calls.ts";
+import { REAL_STAGES, type BatchStages } from "../../batch/serve-calls.ts";
 import { accessOf, toolsetLookupOf } from "../../http/access.ts";
 import { readRawBody } from "../../http/read-raw-body.ts";
 import { describeRequestFailure, type RequestFailure } from "../../http/request-failure.ts";

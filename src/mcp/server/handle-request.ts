@@ -4,7 +4,7 @@
  * methods (tools/list, tools/call) never build and re-serialise a large object.
  */
 import { definitionsJson } from "../../formats/definitions-json.ts";
-import { serveCalls } from "../../gateway/serve-calls.ts";
+import { serveCalls } from "../../batch/serve-calls.ts";
 import { availableEntries } from "../../registry/definitions.ts";
 import { registry } from "../../registry/registry.ts";
 import { LOG_LEVELS } from "../../registry/types.ts";

@@ -1,7 +1,7 @@
 /** Everything one MCP request is answered with: who calls, what it may reach, and the way back. */
 import type { Principal } from "../../auth/principal.ts";
 import type { GatewayConfig } from "../../config/config.ts";
-import type { BatchStages } from "../../gateway/serve-calls.ts";
+import type { BatchStages } from "../../batch/serve-calls.ts";
 import type { ToolAccess } from "../../policy/tool-access.ts";
 import type { Outbound } from "./client-channel.ts";
 

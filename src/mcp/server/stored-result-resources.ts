@@ -6,7 +6,7 @@
  * listed: handles are not indexed by key, and knowing a handle is what grants reading it, as for
  * the `read_result` tool.
  */
-import type { StoredResult } from "../../dispatch/limit-result.ts";
+import type { StoredResult } from "../../results/limit-result.ts";
 import { storedResultKey } from "../../storage/keys.ts";
 import { RPC_INVALID_PARAMS, RPC_RESOURCE_NOT_FOUND, type RpcError } from "./json-rpc.ts";
 

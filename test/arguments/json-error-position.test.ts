@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { jsonErrorPosition } from "../../src/dispatch/json-error-position.ts";
+import { jsonErrorPosition } from "../../src/arguments/json-error-position.ts";
 
 function parses(text: string): boolean {
   try {

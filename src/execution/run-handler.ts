@@ -5,7 +5,7 @@
  */
 import { ToolFailureError, type ToolFailure } from "../errors/tool-failure.ts";
 import type { ToolContext, ToolEntry } from "../registry/types.ts";
-import { isTimeoutError } from "../gateway/upstream-fetch.ts";
+import { isTimeoutError } from "./upstream-fetch.ts";
 import { describeThrown } from "./sanitize-error.ts";
 import { serializeResult } from "./serialize-result.ts";
 

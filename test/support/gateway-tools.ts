@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { ToolFailureError } from "../../src/errors/tool-failure.ts";
 import { defineTool, registry } from "../../src/registry/registry.ts";
-import { STRAY_REJECTION_MARK } from "../support/test-env.ts";
+import { STRAY_REJECTION_MARK } from "./test-env.ts";
 import type { ToolSpec } from "../../src/registry/types.ts";
 
 export const sleep = (ms: number, signal?: AbortSignal) =>

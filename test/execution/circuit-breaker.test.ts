@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CircuitBreaker } from "../../src/gateway/circuit-breaker.ts";
+import { CircuitBreaker } from "../../src/execution/circuit-breaker.ts";
 
 const settings = { failureThreshold: 3, cooldownMs: 1_000 };
 

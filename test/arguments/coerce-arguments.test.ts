@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { coerceArguments } from "../../src/dispatch/coerce-arguments.ts";
+import { coerceArguments } from "../../src/arguments/coerce-arguments.ts";
 import type { JsonSchema } from "../../src/registry/types.ts";
 
 const fromZod = (schema: z.ZodType): JsonSchema => z.toJSONSchema(schema, { io: "input" });

@@ -9,8 +9,8 @@
 import type { RetryConfig } from "../config/config.ts";
 import { RETRYABLE_STATUSES } from "../errors/envelope.ts";
 import type { ToolFailure } from "../errors/tool-failure.ts";
-import { runHandler, type HandlerRun } from "../dispatch/run-handler.ts";
-import { sanitizeErrorText } from "../dispatch/sanitize-error.ts";
+import { runHandler, type HandlerRun } from "./run-handler.ts";
+import { sanitizeErrorText } from "./sanitize-error.ts";
 import type { ToolContext, ToolEntry } from "../registry/types.ts";
 import { backoffMs } from "./backoff.ts";
 import { breakers, toolBreakerKey, type BreakerSettings } from "./circuit-breaker.ts";

@@ -2,10 +2,10 @@ import { env } from "cloudflare:test";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { loadConfig } from "../../src/config/config.ts";
-import { breakers } from "../../src/gateway/circuit-breaker.ts";
-import { runBatch, type BatchCall } from "../../src/gateway/run-batch.ts";
+import { breakers } from "../../src/execution/circuit-breaker.ts";
+import { runBatch, type BatchCall } from "../../src/batch/run-batch.ts";
 import { defineTool } from "../../src/registry/registry.ts";
-import { gatewayTools, registerAll, sleep, Trace } from "./tools.ts";
+import { gatewayTools, registerAll, sleep, Trace } from "../support/gateway-tools.ts";
 
 const trace = new Trace();
 const failures = new Map<string, number>();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { planBatch } from "../../src/gateway/plan-batch.ts";
+import { planBatch } from "../../src/batch/plan-batch.ts";
 import { Registry } from "../../src/registry/registry.ts";
 import type { ToolSpec } from "../../src/registry/types.ts";
 

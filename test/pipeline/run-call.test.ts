@@ -5,8 +5,8 @@ import { z } from "zod";
 import type { ErrorEnvelope } from "../../src/errors/envelope.ts";
 import { ToolFailureError } from "../../src/errors/tool-failure.ts";
 import { dispatchCall, handleFunctionCall, type CallContext } from "../../src/dispatch/handle-function-call.ts";
-import { hooks } from "../../src/dispatch/hooks.ts";
-import { breakers } from "../../src/gateway/circuit-breaker.ts";
+import { hooks } from "../../src/plugins/pipeline-hooks.ts";
+import { breakers } from "../../src/execution/circuit-breaker.ts";
 import { defineTool, registry } from "../../src/registry/registry.ts";
 import { toolError } from "../../src/registry/tool-result.ts";
 

@@ -3,9 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { loadConfig, type GatewayConfig } from "../../src/config/config.ts";
 import { dispatchCall, type CallContext } from "../../src/dispatch/handle-function-call.ts";
 import type { ErrorEnvelope } from "../../src/errors/envelope.ts";
-import { backoffMs, baseBackoffMs, retryAfterMs } from "../../src/gateway/backoff.ts";
-import { breakers } from "../../src/gateway/circuit-breaker.ts";
-import { gatewayTools, registerAll, sleep, Trace } from "./tools.ts";
+import { backoffMs, baseBackoffMs, retryAfterMs } from "../../src/execution/backoff.ts";
+import { breakers } from "../../src/execution/circuit-breaker.ts";
+import { gatewayTools, registerAll, sleep, Trace } from "../support/gateway-tools.ts";
 
 const trace = new Trace();
 const failures = new Map<string, number>();
