@@ -7,6 +7,9 @@ import { handleAuditQueue } from "./audit/handle-audit-queue.ts";
 import { deleteSettledApprovals } from "./approvals/retention.ts";
 import { deleteExpiredAudit } from "./audit/retention.ts";
 import { loadConfig } from "./config/config.ts";
+import { runApprovedWith } from "./approvals/run-approved.ts";
+import { SessionObject } from "./approvals/session.ts";
+import { createParts } from "./compose.ts";
 import { createApp } from "./http/app.ts";
 import "./registry/tools.gen.ts";
 import { handleHookQueue } from "./hooks/handle-hook-queue.ts";
@@ -18,17 +21,22 @@ import "./hooks/hooks.gen.ts";
 // wrangler deploy both load the module and report this error.
 loadConfig(env);
 
-const app = createApp();
+// The composition root: the isolate's parts, built once and handed to everything that runs calls.
+const parts = createParts();
+const app = createApp(parts);
 
 export { RateLimiter } from "./rate-limit/rate-limiter.ts";
-export { Session } from "./approvals/session.ts";
+/** The session's Durable Object, handed the way to run an approved call through the pipeline. */
+export class Session extends SessionObject {
+  protected override readonly runApproved = runApprovedWith(parts.pipeline);
+}
 export { McpReplies } from "./mcp/replies/mcp-replies.ts";
 
 export default {
   fetch: app.fetch,
   // Both audit queues (the main one and its dead-letter queue) are written by the same consumer.
   // The webhook queues (toolgate-hooks and its dead-letter queue) run deliveries' calls.
-  queue: (batch, env, ctx) => (isHookQueue(batch.queue) ? handleHookQueue(batch, env, ctx) : handleAuditQueue(batch, env)),
+  queue: (batch, env, ctx) => (isHookQueue(batch.queue) ? handleHookQueue(batch, env, ctx, parts) : handleAuditQueue(batch, env)),
   scheduled: (controller, env, ctx) => {
     ctx.waitUntil(deleteExpiredAudit(env.DB, loadConfig(env).auditRetentionDays, controller.scheduledTime).then(() => undefined));
     ctx.waitUntil(deleteExpiredDeliveries(env.DB, loadConfig(env).hookDeliveryRetentionDays, controller.scheduledTime).then(() => undefined));

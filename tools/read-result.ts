@@ -21,9 +21,11 @@ registry.register({
     limit: z.number().int().min(1).max(MAX_PAGE).default(20_000).describe(`How many characters to return, at most ${MAX_PAGE}.`),
   }),
   description: "Reads part of a tool result that was too large to return inline, by character offset and limit.",
-  handler: async ({ handle, offset, limit }, { env }) => {
+  handler: async ({ handle, offset, limit }, { env, mayUse }) => {
     const stored = await env.KV.get<StoredResult>(storedResultKey(handle), "json");
-    if (stored === null) {
+    // A result of a tool this key may not use is answered like a missing one, as resources/read
+    // does over MCP: knowing a handle must not reveal what another key's tools returned.
+    if (stored === null || !mayUse(stored.tool)) {
       return toolError(`No stored result with handle ${handle}; it may have expired. Run the original tool call again.`);
     }
     const content = stored.content.slice(offset, offset + limit);

@@ -32,12 +32,15 @@ import { AuditBuffer } from "../../src/audit/audit-buffer.ts";
 import { handleAuditQueue } from "../../src/audit/handle-audit-queue.ts";
 import { toAuditRecord } from "../../src/audit/to-audit-record.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
+import { runApprovedWith } from "../../src/approvals/run-approved.ts";
+import { SessionObject } from "../../src/approvals/session.ts";
+import { createParts } from "../../src/compose.ts";
 import { createApp, type AppOptions } from "../../src/http/app.ts";
 import { availability } from "../../src/registry/availability.ts";
 import { registry } from "../../src/registry/registry.ts";
 import { registerCheckedTool } from "./checked-tool.ts";
 import { buildRecordsOnly, noCharge, noRecord, setAdminPrincipal } from "./core-stages.ts";
-import { coreRunCalls } from "./core-run-calls.ts";
+import { coreRunCalls, directExecutor } from "./core-run-calls.ts";
 import {
   AUDIT_COUNT_PATH,
   AUDIT_PATH_PATH,
@@ -59,7 +62,10 @@ import { registerSleepTool } from "./sleep-tool.ts";
 import { registerSyntheticTools } from "./synthetic-tools.ts";
 
 export { RateLimiter } from "../../src/rate-limit/rate-limiter.ts";
-export { Session } from "../../src/approvals/session.ts";
+/** The session's object, handed the way to run an approved call, as the Worker entry does. */
+export class Session extends SessionObject {
+  protected override readonly runApproved = runApprovedWith(createParts().pipeline);
+}
 export { McpReplies } from "../../src/mcp/replies/mcp-replies.ts";
 
 const ECHO_ARGUMENTS = JSON.stringify({ text: "hi" });
@@ -73,8 +79,8 @@ interface Captured {
  * The app with `options`, plus the bare routes and the bench-only reads. Every app gets them,
  * so their route tables are the same size and only the measured stages differ.
  */
-function benchApp(options: AppOptions): ReturnType<typeof createApp> {
-  const app = createApp(options);
+function benchApp(replaced: Parameters<typeof createParts>[0], options: AppOptions = {}): ReturnType<typeof createApp> {
+  const app = createApp(createParts(replaced), options);
   const captured = new Map<string, Promise<Captured>>();
 
   /** Runs the real route once per distinct request and keeps its answer; later calls reuse it. */
@@ -146,11 +152,11 @@ registerSyntheticTools(registry);
 registerSleepTool(registry);
 registerCheckedTool(registry);
 const fullApp = benchApp({});
-const fullNoAuditApp = benchApp({ stages: { recordBatch: noRecord } });
-const fullBuildAuditApp = benchApp({ stages: { recordBatch: buildRecordsOnly } });
-const fullNoLimitsApp = benchApp({ stages: { chargeCalls: noCharge } });
-const gatewayApp = benchApp({ stages: { chargeCalls: noCharge, recordBatch: noRecord }, authenticate: setAdminPrincipal });
-const coreApp = benchApp({ stages: { runCalls: coreRunCalls, chargeCalls: noCharge, recordBatch: noRecord }, authenticate: setAdminPrincipal });
+const fullNoAuditApp = benchApp({ batch: { recordBatch: noRecord } });
+const fullBuildAuditApp = benchApp({ batch: { recordBatch: buildRecordsOnly } });
+const fullNoLimitsApp = benchApp({ batch: { chargeCalls: noCharge } });
+const gatewayApp = benchApp({ batch: { chargeCalls: noCharge, recordBatch: noRecord } }, { authenticate: setAdminPrincipal });
+const coreApp = benchApp({ batch: { runCalls: coreRunCalls, chargeCalls: noCharge, recordBatch: noRecord }, pipeline: { execute: directExecutor } }, { authenticate: setAdminPrincipal });
 
 export default {
   fetch(request, env, ctx) {

@@ -4,7 +4,7 @@
  */
 import { AuditBuffer } from "../audit/audit-buffer.ts";
 import { toAuditRecord } from "../audit/to-audit-record.ts";
-import type { CallOutcome } from "../dispatch/handle-function-call.ts";
+import type { CallOutcome } from "../pipeline/types.ts";
 import type { ApprovalRow } from "./approval-row.ts";
 
 /** Sends the record through the audit queue (D1 directly if the queue refuses); never rejects. */

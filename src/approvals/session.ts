@@ -16,8 +16,8 @@ import { DurableObject } from "cloudflare:workers";
 import { canonicalJson } from "../audit/canonical-json.ts";
 import { sha256Hex } from "../crypto/sha256.ts";
 import { redactSecrets } from "../audit/redact-secrets.ts";
-import { dispatchCall, outcomeOfFailure, type CallOutcome } from "../dispatch/handle-function-call.ts";
-import { federation } from "../mcp/federation/federation.ts";
+import { outcomeOfFailure } from "../pipeline/outcome.ts";
+import type { CallOutcome } from "../pipeline/types.ts";
 import { recordApprovalAudit } from "./approval-audit.ts";
 import { notifyApprovalRequested } from "./approval-notify.ts";
 import { approvalPageUrl } from "./approval-url.ts";
@@ -26,7 +26,7 @@ import { pendingRow, toApprovalView, type ApprovalRow } from "./approval-row.ts"
 import { ChangeWaiters } from "./change-waiters.ts";
 import type { ApprovalScope, ApprovalView } from "./approval-view.ts";
 import type { SessionApi } from "./session-stub.ts";
-import { requesterAccess } from "./requester-access.ts";
+import type { RunApproved } from "./run-approved.ts";
 import { noteSettledForHook, sendHookNotices } from "./hook-notices.ts";
 import { SESSION_SCHEMA_SQL, SESSION_APPROVALS_TABLE, SESSION_GRANTS_TABLE, SESSION_HOOK_NOTICES_TABLE } from "./session-schema.ts";
 
@@ -69,7 +69,13 @@ export function isSettled(view: ApprovalView): boolean {
   return view.status !== "pending" && view.result !== undefined;
 }
 
-export class Session extends DurableObject<Env> implements SessionApi {
+/**
+ * The object's code; the Worker entry exports it as `Session` with `runApproved` (run-approved.ts)
+ * filled in by the composition root, so this layer never imports the pipeline it feeds.
+ */
+export abstract class SessionObject extends DurableObject<Env> implements SessionApi {
+  protected abstract readonly runApproved: RunApproved;
+
   /** Long-poll waiters per approval id, woken on every change of it. */
   readonly #waiters = new ChangeWaiters();
   /**
@@ -201,23 +207,17 @@ export class Session extends DurableObject<Env> implements SessionApi {
   async #run(row: ApprovalRow): Promise<ApprovalRow> {
     let outcome: CallOutcome;
     try {
-      const requester = await requesterAccess(this.env, row.requested_by);
-      // This object's isolate need not have served a request: register remote MCP tools first,
-      // or an approved call of one would end UNKNOWN_TOOL.
-      await federation.ensure(this.env);
-      outcome = !requester.ok
-        ? { ...outcomeOfFailure(row.tool, row.tool_call_id, { kind: "access_denied", name: row.tool, rule: requester.rule, message: requester.message }, {}), policy: { decision: "deny", rule: requester.rule } }
-        : await dispatchCall(row.tool, JSON.parse(row.call_arguments) as Record<string, unknown>, {
-            callId: row.tool_call_id,
-            sessionId: row.session_id,
-            env: this.env,
-            keyId: row.requested_by,
-            access: requester.access,
-            approved: { approvalId: row.id, bindingSha256: row.binding_sha256 },
-            waitUntil: (promise) => this.ctx.waitUntil(promise),
-          });
+      outcome = await this.runApproved(this.env, {
+        tool: row.tool,
+        callId: row.tool_call_id,
+        sessionId: row.session_id,
+        requestedBy: row.requested_by,
+        arguments: JSON.parse(row.call_arguments) as Record<string, unknown>,
+        approved: { approvalId: row.id, bindingSha256: row.binding_sha256 },
+        waitUntil: (promise) => this.ctx.waitUntil(promise),
+      });
     } catch (error) {
-      // dispatchCall never throws; this guards the bookkeeping around it all the same.
+      // The pipeline never throws; this guards the bookkeeping around it all the same.
       console.error(`approval ${row.id}: run failed unexpectedly: ${String(error)}`);
       outcome = outcomeOfFailure(row.tool, row.tool_call_id, { kind: "approval_interrupted", name: row.tool, approvalId: row.id }, {});
     }

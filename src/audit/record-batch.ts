@@ -6,7 +6,7 @@
  * Building is synchronous, so "after the response" takes a timer: a microtask, or an async
  * function's first stretch, would still run before the handler's Response reaches the runtime.
  */
-import type { CallOutcome } from "../dispatch/handle-function-call.ts";
+import type { CallOutcome } from "../pipeline/types.ts";
 import { auditGroupCommit } from "./audit-group-commit.ts";
 import type { AuditRecord } from "./audit-record.ts";
 import { toAuditRecord } from "./to-audit-record.ts";

@@ -3,7 +3,7 @@
  * and who sent them. Secrets are redacted first, so neither the stored preview nor the hash is
  * derived from a secret (a plain hash of a short password is a dictionary-attack oracle).
  */
-import type { CallOutcome } from "../dispatch/handle-function-call.ts";
+import type { CallOutcome } from "../pipeline/types.ts";
 import type { ErrorCode } from "../errors/tool-failure.ts";
 import { MAX_ARGUMENT_BYTES, MAX_ID_CHARS, MAX_REASON_CHARS, MAX_RECORDED_COERCIONS, type AuditRecord, type AuditStatus } from "./audit-record.ts";
 import { sha256Hex } from "../crypto/sha256.ts";

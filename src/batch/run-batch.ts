@@ -4,16 +4,10 @@
  * order calls finish in. The batch has a deadline too: a call that has not started by then is
  * answered TOOL_TIMEOUT, and a call still running is answered at the deadline and left behind.
  */
-import { dispatchCall, settleUnrun, type CallContext, type CallOutcome } from "../dispatch/handle-function-call.ts";
 import type { ToolFailure } from "../errors/tool-failure.ts";
-import { registry } from "../registry/registry.ts";
+import { admit, endUnrun, runCall } from "../pipeline/run-call.ts";
+import type { CallInput, CallOutcome, CallState, RequestScope } from "../pipeline/types.ts";
 import { planBatch, type BatchPlan } from "./plan-batch.ts";
-
-export interface BatchCall {
-  id: string;
-  name: string;
-  arguments: unknown;
-}
 
 export interface BatchOptions {
   maxParallel: number;
@@ -23,8 +17,6 @@ export interface BatchOptions {
   /** Called once per call with its final outcome and its index (the audit log's one record). */
   onOutcome?: (outcome: CallOutcome, index: number) => void;
 }
-
-export type BatchContext = Omit<CallContext, "callId" | "dependencyResults" | "batch">;
 
 const LONE_CALL_PLAN: BatchPlan = { waitsFor: [[]], dependsOn: [[]], rank: [0] };
 
@@ -38,15 +30,24 @@ function parsedResult(outcome: CallOutcome): unknown {
   }
 }
 
-/** Runs every call and resolves with their outcomes in the model's order; never rejects. */
-export function runBatch(calls: readonly BatchCall[], base: BatchContext, options: BatchOptions): Promise<CallOutcome[]> {
-  const count = calls.length;
+/** Admits every call (parse, look up, access) for a batch that has not yet been admitted. */
+export function admitAll(calls: readonly CallInput[], scope: RequestScope): CallState[] {
+  return calls.map((call) => admit(call, scope));
+}
+
+/**
+ * Runs every admitted call and resolves with their outcomes in the model's order; never
+ * rejects. Each call's run (its dependencies' results, the batch deadline) is set here.
+ */
+export function runBatch(admitted: readonly CallState[], scope: RequestScope, options: BatchOptions): Promise<CallOutcome[]> {
+  const count = admitted.length;
   if (count === 0) return Promise.resolve([]);
   const deadlineAt = Date.now() + options.batchTimeoutMs;
+  const batch = { deadlineAt, timeoutMs: options.batchTimeoutMs };
   // A lone call waits for nothing; planning it would only cost lookups and allocations.
   const plan = count === 1 ? LONE_CALL_PLAN : planBatch(
-    calls.map((call) => call.name),
-    (name) => registry.get(name),
+    admitted.map((call) => call.input.name),
+    (name) => scope.catalog.get(name),
   );
   const outcomes = new Array<CallOutcome | undefined>(count);
   const started = new Array<boolean>(count).fill(false);
@@ -66,14 +67,22 @@ export function runBatch(calls: readonly BatchCall[], base: BatchContext, option
     // 5 s timeout, storing an oversized result) are bounded only in batches of two or more.
     const timer = count > 1 ? setTimeout(onBatchDeadline, options.batchTimeoutMs) : undefined;
 
-    function contextFor(i: number): CallContext {
-      const call = calls[i] as BatchCall;
+    /** The call with its run: dependency results by call id and by tool name, and the batch deadline. */
+    function withRun(i: number): CallState {
+      const call = admitted[i] as CallState;
       const dependencyResults = new Map<string, unknown>();
       for (const d of plan.dependsOn[i] ?? []) {
         const outcome = outcomes[d];
-        if (outcome !== undefined) dependencyResults.set(calls[d]?.name ?? "", parsedResult(outcome));
+        if (outcome === undefined) continue;
+        const result = parsedResult(outcome);
+        dependencyResults.set(outcome.callId, result);
+        dependencyResults.set(outcome.tool, result);
       }
-      return { ...base, callId: call.id, dependencyResults, batch: { deadlineAt, timeoutMs: options.batchTimeoutMs } };
+      return { ...call, run: { ...call.run, dependencyResults, batch } };
+    }
+
+    function unrun(i: number, failure: ToolFailure): void {
+      void endUnrun(admitted[i] as CallState, failure, scope).then((outcome) => settle(i, outcome));
     }
 
     function settle(i: number, outcome: CallOutcome): void {
@@ -101,7 +110,7 @@ export function runBatch(calls: readonly BatchCall[], base: BatchContext, option
     }
 
     function start(i: number): void {
-      const call = calls[i] as BatchCall;
+      const call = admitted[i] as CallState;
       if (expired) return;
       if (Date.now() >= deadlineAt) {
         // A slot freed at the deadline itself: too late to start.
@@ -111,24 +120,24 @@ export function runBatch(calls: readonly BatchCall[], base: BatchContext, option
       started[i] = true;
       const refusal = options.refusals?.[i];
       if (refusal !== undefined) {
-        void settleUnrun(call.name, call.arguments, contextFor(i), refusal).then((outcome) => settle(i, outcome));
+        unrun(i, refusal);
         return;
       }
       // Not only failures: a dependency waiting for approval has no result to feed this call.
       const failed = (plan.dependsOn[i] ?? []).find((d) => outcomes[d] !== undefined && outcomes[d]?.status !== "ok");
       if (failed !== undefined) {
         const dependency = outcomes[failed] as CallOutcome;
-        void settleUnrun(call.name, call.arguments, contextFor(i), {
+        unrun(i, {
           kind: "dependency_failed",
-          name: call.name,
+          name: call.input.name,
           dependencyCallId: dependency.callId,
           dependencyTool: dependency.tool,
           dependencyCode: dependency.errorCode ?? "EXECUTION_FAILED",
-        }).then((outcome) => settle(i, outcome));
+        });
         return;
       }
       running += 1;
-      void dispatchCall(call.name, call.arguments, contextFor(i)).then((outcome) => {
+      void runCall(withRun(i), scope).then((outcome) => {
         running -= 1;
         settle(i, outcome);
       });
@@ -146,12 +155,12 @@ export function runBatch(calls: readonly BatchCall[], base: BatchContext, option
       expired = true;
       for (let i = 0; i < count; i++) {
         if (outcomes[i] !== undefined) continue;
-        const call = calls[i] as BatchCall;
+        const name = (admitted[i] as CallState).input.name;
         // Calls that have not started will not; calls still running are answered now and left.
         const failure = started[i]
-          ? { kind: "timeout" as const, name: call.name, elapsedMs: options.batchTimeoutMs, timeoutMs: options.batchTimeoutMs, limit: "batch" as const }
-          : { kind: "not_started" as const, name: call.name, batchTimeoutMs: options.batchTimeoutMs };
-        void settleUnrun(call.name, call.arguments, { ...base, callId: call.id }, failure).then((outcome) => settle(i, outcome));
+          ? { kind: "timeout" as const, name, elapsedMs: options.batchTimeoutMs, timeoutMs: options.batchTimeoutMs, limit: "batch" as const }
+          : { kind: "not_started" as const, name, batchTimeoutMs: options.batchTimeoutMs };
+        unrun(i, failure);
       }
     }
 

@@ -33,7 +33,11 @@ export interface Execution {
   attempts: number;
 }
 
-type BaseContext = Omit<ToolContext, "attempt" | "signal" | "fetch">;
+/** What a handler's context holds before an attempt adds its number, signal and fetch. */
+export type BaseContext = Omit<ToolContext, "attempt" | "signal" | "fetch">;
+
+/** How the pipeline runs a handler; the benchmark hands in a single plain attempt instead. */
+export type Executor = (entry: ToolEntry, args: Record<string, unknown>, base: BaseContext, parent: AbortSignal | undefined, policy: ExecutionPolicy) => Promise<Execution>;
 
 /** Whether another attempt could help, by the retry policy. */
 export function isRetryable(failure: ToolFailure, retry: RetryConfig): boolean {

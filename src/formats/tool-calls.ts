@@ -4,7 +4,7 @@
  * results to its conversation as they are.
  */
 import { z } from "@hono/zod-openapi";
-import type { CallOutcome } from "../dispatch/handle-function-call.ts";
+import type { CallOutcome } from "../pipeline/types.ts";
 
 export const OpenAIToolCallSchema = z
   .object({

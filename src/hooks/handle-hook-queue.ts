@@ -24,6 +24,7 @@
  * redeliveries apply once), and only then sends the callback, once, as for any finished run.
  */
 import { retryDelaySeconds } from "../audit/handle-audit-queue.ts";
+import type { GatewayParts } from "../compose.ts";
 import { loadConfig } from "../config/config.ts";
 import {
   claimDelivery,
@@ -71,14 +72,14 @@ const MAX_UNSAVED = 1_000;
 const UNKNOWN_HOOK = "(unknown)";
 
 /** Handles one batch from either hook queue; every message is acked or retried. */
-export async function handleHookQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext, options: HookQueueOptions = {}): Promise<void> {
+export async function handleHookQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext, parts: GatewayParts, options: HookQueueOptions = {}): Promise<void> {
   const db = options.db ?? env.DB;
   const now = options.now ?? Date.now;
   const handle = batch.queue === HOOKS_DLQ_NAME ? deadLetter : work;
   await Promise.all(
     batch.messages.map(async (message) => {
       try {
-        await handle(message, { env, ctx, db, now });
+        await handle(message, { env, parts, ctx, db, now });
       } catch (error) {
         if (!(error instanceof PoisonMessage)) await noteLastError(db, message.body, String(error), now());
         if (error instanceof PoisonMessage) {
@@ -106,6 +107,7 @@ async function noteLastError(db: DeliveryDatabase, body: unknown, error: string,
 
 interface Deps {
   env: Env;
+  parts: GatewayParts;
   ctx: ExecutionContext;
   db: DeliveryDatabase;
   now: () => number;
@@ -124,7 +126,7 @@ async function work(message: Message<unknown>, deps: Deps): Promise<void> {
   let run: DeliveryRun | undefined;
   if (delivery.status === "queued") {
     if (!(await claimDelivery(deps.db, id, deps.now()))) throw new RetryLater(`delivery ${id} was claimed by another consumer`);
-    run = await runDelivery(delivery, hook, deps.env, (promise) => deps.ctx.waitUntil(promise));
+    run = await runDelivery(delivery, hook, deps.env, (promise) => deps.ctx.waitUntil(promise), deps.parts);
     if (!(await store(deps, delivery, run))) return message.ack();
   } else if (delivery.status === "running") {
     run = unsaved.get(id);

@@ -4,11 +4,12 @@
  * Only the door differs: the principal is the hook's, the session id is the delivery id, and
  * nobody waits on the answer.
  */
-import { recordBatch, type RecordBatch } from "../audit/record-batch.ts";
+import type { RecordBatch } from "../audit/record-batch.ts";
+import { serveCalls } from "../batch/serve-calls.ts";
+import type { GatewayParts } from "../compose.ts";
 import { loadConfig } from "../config/config.ts";
-import type { CallOutcome } from "../dispatch/handle-function-call.ts";
-import { REAL_STAGES, serveCalls } from "../batch/serve-calls.ts";
-import { federation } from "../mcp/federation/federation.ts";
+import { openScope } from "../pipeline/request-scope.ts";
+import type { CallOutcome } from "../pipeline/types.ts";
 import { createToolAccess } from "../policy/tool-access.ts";
 import { kvToolsetLookup } from "../toolsets/custom-toolsets.ts";
 import type { Delivery, StoredCallResult } from "./delivery-store.ts";
@@ -42,19 +43,15 @@ export async function runDelivery(
   hook: HookEntry,
   env: Env,
   waitUntil: (promise: Promise<unknown>) => void,
-  record: RecordBatch = recordBatch,
+  parts: GatewayParts,
+  record: RecordBatch = parts.batch.recordBatch,
 ): Promise<DeliveryRun> {
   const config = loadConfig(env);
-  // The consumer's isolate may never have served a request: remote MCP tools must be registered
-  // before a call names one, or it would end UNKNOWN_TOOL.
-  await federation.ensure(env);
   const principal = hookPrincipal(hook);
   const access = await createToolAccess(principal, kvToolsetLookup(env.KV));
-  const outcomes = await serveCalls(
-    delivery.calls,
-    { env, principal, access, sessionId: delivery.id, waitUntil, maxParallel: config.maxParallelCalls, config },
-    { ...REAL_STAGES, recordBatch: record },
-  );
+  // The consumer's isolate may never have served a request: opening the scope syncs remote MCP tools.
+  const scope = await openScope(parts.pipeline, { env, config, keyId: principal.keyId, access, sessionId: delivery.id, waitUntil });
+  const outcomes = await serveCalls(delivery.calls, scope, principal, config.maxParallelCalls, { ...parts.batch, recordBatch: record });
   const results = outcomes.map(storedResult);
   return { status: runStatus(results), results };
 }

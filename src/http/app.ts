@@ -14,7 +14,8 @@ import { keysRoutes } from "../auth/keys-routes.ts";
 import { requireRole } from "../auth/require-role.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { metaRoutes } from "./routes/meta.ts";
-import { toolCallsRoutes, type BatchStages } from "./routes/tool-calls.ts";
+import { toolCallsRoutes } from "./routes/tool-calls.ts";
+import type { GatewayParts } from "../compose.ts";
 import { toolsRoutes } from "./routes/tools.ts";
 import { toolsetsRoutes } from "./routes/toolsets.ts";
 import { approvalsRoutes } from "../approvals/approvals-routes.ts";
@@ -28,16 +29,14 @@ import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
 
 export interface AppOptions {
   /**
-   * Replaces stages of POST /v1/tool-calls (batch runner, rate limits, audit) and the way a
-   * request is authenticated. Only the benchmark does, to measure what each layer costs; the
-   * Worker entry always builds the app with the real ones.
+   * Replaces the way a request is authenticated. Only the benchmark does, to measure what each
+   * layer costs; the Worker entry always builds the app with the real one.
    */
-  stages?: Partial<BatchStages>;
   authenticate?: MiddlewareHandler<AppEnv>;
 }
 
-/** Builds the application; the Worker entry and the benchmark Worker both mount it. */
-export function createApp(options: AppOptions = {}): OpenAPIHono<AppEnv> {
+/** Builds the application on the isolate's parts; the Worker entry and the benchmark Worker both mount it. */
+export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: validationHook,
   });
@@ -78,12 +77,12 @@ export function createApp(options: AppOptions = {}): OpenAPIHono<AppEnv> {
   app.route("/", auditRoutes);
   app.route("/", toolsRoutes);
   app.route("/", toolsetsRoutes);
-  app.route("/", toolCallsRoutes(options.stages));
+  app.route("/", toolCallsRoutes(parts));
   app.route("/", approvalsRoutes);
   // The approvals web page: HTML, its own session cookie and error pages (not part of /v1).
   app.route("/", approvalsPageRoutes());
   app.route("/", hooksRoutes);
-  app.route("/", mcpRoutes({ ...(options.stages === undefined ? {} : { stages: options.stages }), ...(options.authenticate === undefined ? {} : { authenticate: options.authenticate }) }));
+  app.route("/", mcpRoutes(parts, options.authenticate === undefined ? {} : { authenticate: options.authenticate }));
   app.route("/", mcpServersRoutes);
 
   app.doc31("/openapi.json", {

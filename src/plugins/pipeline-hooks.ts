@@ -16,6 +16,8 @@ export interface CallEvent {
   callId: string;
   sessionId: string;
   args: Record<string, unknown>;
+  /** The Worker's bindings and vars, for hooks that read their own settings. */
+  env: Env;
 }
 
 export type PreCallDirective =
@@ -105,6 +107,10 @@ export class Hooks {
     return event.result;
   }
 
+  get hasPreCall(): boolean {
+    return this.#pre.length > 0;
+  }
+
   get hasPostCall(): boolean {
     return this.#post.length > 0;
   }
@@ -121,6 +127,9 @@ function add<T>(list: T[], item: T): () => void {
     if (at >= 0) list.splice(at, 1);
   };
 }
+
+/** The pipeline's hooks as the composition root hands them to a request's scope. */
+export type PipelineHooks = Hooks;
 
 /** The hooks every call runs through. */
 export const hooks = new Hooks();

@@ -27,7 +27,10 @@ export interface ToolContext {
   env: Env;
   /** 1 for the first try; the gateway's retry layer raises it. */
   attempt: number;
-  /** Parsed results of the calls this one depends on, by tool name (gateway layer). */
+  /**
+   * Parsed results of the calls this one depends on (batch layer), by the dependency's call id
+   * and by its tool name; when a batch holds two calls of one tool, the name holds the last.
+   */
   dependencyResults: ReadonlyMap<string, unknown>;
   /** Schedules work that may outlive the response (ExecutionContext.waitUntil). */
   waitUntil: (promise: Promise<unknown>) => void;
@@ -42,6 +45,11 @@ export interface ToolContext {
    * such as sampling or elicitation. The MCP door delivers them; over /v1 they are no-ops.
    */
   client: ClientChannel;
+  /**
+   * Whether the calling key (and the request's toolset) may use `tool`: for tools that hand out
+   * what another tool produced (read_result), which must not reveal what the key may not call.
+   */
+  mayUse: (tool: string) => boolean;
 }
 
 /** Log levels of MCP's logging utility (RFC 5424 severities), least severe first. */

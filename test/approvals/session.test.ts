@@ -12,7 +12,7 @@ import { canonicalJson } from "../../src/audit/canonical-json.ts";
 import { sha256Hex } from "../../src/crypto/sha256.ts";
 import type { Principal } from "../../src/auth/principal.ts";
 import { loadConfig, type GatewayConfig } from "../../src/config/config.ts";
-import { dispatchCall, type CallContext } from "../../src/dispatch/handle-function-call.ts";
+import { dispatchCall, type CallContext } from "../support/dispatch.ts";
 import { defineTool, registry } from "../../src/registry/registry.ts";
 import { readInbox, type InboxMessage } from "../support/inbox.ts";
 import { auditRowsOf, createKey, registerApprovalTools, runs, type Key } from "./support.ts";

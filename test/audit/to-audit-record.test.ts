@@ -5,7 +5,7 @@ import { canonicalJson } from "../../src/audit/canonical-json.ts";
 import { sha256Hex } from "../../src/crypto/sha256.ts";
 import { REDACTED, redactSecrets, redactSecretsInText } from "../../src/audit/redact-secrets.ts";
 import { auditStatusOf, toAuditRecord, type AuditableOutcome } from "../../src/audit/to-audit-record.ts";
-import { dispatchCall, settleUnrun, type CallContext } from "../../src/dispatch/handle-function-call.ts";
+import { dispatchCall, settleUnrun, type CallContext } from "../support/dispatch.ts";
 import { toEnvelope } from "../../src/errors/envelope.ts";
 import type { ErrorCode, ToolFailure } from "../../src/errors/tool-failure.ts";
 

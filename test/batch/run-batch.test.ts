@@ -3,7 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { loadConfig } from "../../src/config/config.ts";
 import { breakers } from "../../src/execution/circuit-breaker.ts";
-import { runBatch, type BatchCall } from "../../src/batch/run-batch.ts";
+import type { CallInput } from "../../src/pipeline/types.ts";
+import { runTestBatch as runBatch } from "../support/dispatch.ts";
 import { defineTool } from "../../src/registry/registry.ts";
 import { gatewayTools, registerAll, sleep, Trace } from "../support/gateway-tools.ts";
 
@@ -11,7 +12,7 @@ const trace = new Trace();
 const failures = new Map<string, number>();
 const base = { sessionId: "sess_batch", env };
 const options = { maxParallel: 4, batchTimeoutMs: 10_000 };
-const call = (id: string, name: string, args: unknown): BatchCall => ({ id, name, arguments: JSON.stringify(args) });
+const call = (id: string, name: string, args: unknown): CallInput => ({ id, name, arguments: JSON.stringify(args) });
 const parse = (content: string) => JSON.parse(content) as Record<string, unknown>;
 
 let unregister: () => void;

@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { CallOutcome } from "../../src/dispatch/handle-function-call.ts";
+import type { CallOutcome } from "../../src/pipeline/types.ts";
 import { claimDelivery, finishDelivery, insertDelivery } from "../../src/hooks/delivery-store.ts";
 import { runStatus, storedResult } from "../../src/hooks/run-delivery.ts";
 import { api, json } from "../http/helpers.ts";

@@ -12,6 +12,7 @@ import { HOOKS_QUEUE_NAME } from "../../src/hooks/hook-message.ts";
 import { defineHook, hookRegistry, type HookSpec } from "../../src/hooks/hook-registry.ts";
 import { registry } from "../../src/registry/registry.ts";
 import { api, json } from "../http/helpers.ts";
+import { testParts } from "../support/dispatch.ts";
 import { TEST_HOOK_SECRET } from "../support/test-env.ts";
 
 const encoder = new TextEncoder();
@@ -144,7 +145,7 @@ export async function consume(
   };
   const batch = { queue, messages: [message], metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } }, ackAll: () => undefined, retryAll: () => undefined } as unknown as MessageBatch<unknown>;
   const ctx = createExecutionContext();
-  await handleHookQueue(batch, workerEnv, ctx, db === undefined ? {} : { db });
+  await handleHookQueue(batch, workerEnv, ctx, testParts, db === undefined ? {} : { db });
   await waitOnExecutionContext(ctx);
   if (verdict === undefined) throw new Error("the consumer neither acked nor retried the message");
   return verdict;

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testParts } from "../support/dispatch.ts";
 import { createApp } from "../../src/http/app.ts";
 import { gatewayTools, registerAll, Trace } from "../support/gateway-tools.ts";
 import { api, json } from "./helpers.ts";
@@ -53,7 +54,7 @@ describe("POST /v1/tool-calls with the gateway layer", () => {
   });
 
   it("answers 500 MISCONFIGURED naming the key when the vars are bad", async () => {
-    const res = await createApp().request("/v1/tools", {}, { ...env, MAX_TOOL_CALLS: "lots" });
+    const res = await createApp(testParts).request("/v1/tools", {}, { ...env, MAX_TOOL_CALLS: "lots" });
     expect(res.status).toBe(500);
     expect(await res.json()).toMatchObject({ error_code: "MISCONFIGURED", error: expect.stringContaining("MAX_TOOL_CALLS must be") });
   });

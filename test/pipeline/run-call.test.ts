@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ErrorEnvelope } from "../../src/errors/envelope.ts";
 import { ToolFailureError } from "../../src/errors/tool-failure.ts";
-import { dispatchCall, handleFunctionCall, type CallContext } from "../../src/dispatch/handle-function-call.ts";
+import { dispatchCall, handleFunctionCall, type CallContext } from "../support/dispatch.ts";
 import { hooks } from "../../src/plugins/pipeline-hooks.ts";
 import { breakers } from "../../src/execution/circuit-breaker.ts";
 import { defineTool, registry } from "../../src/registry/registry.ts";

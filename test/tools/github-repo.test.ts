@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { dispatchCall } from "../../src/dispatch/handle-function-call.ts";
+import { dispatchCall } from "../support/dispatch.ts";
 import { availability } from "../../src/registry/availability.ts";
 import { registry } from "../../src/registry/registry.ts";
 

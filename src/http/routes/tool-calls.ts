@@ -1,7 +1,9 @@
 /** `POST /v1/tool-calls`: run what the model emitted and answer in the model's shapes. */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { REAL_STAGES, serveCalls, type BatchStages } from "../../batch/serve-calls.ts";
-import type { CallOutcome } from "../../dispatch/handle-function-call.ts";
+import { serveCalls } from "../../batch/serve-calls.ts";
+import type { GatewayParts } from "../../compose.ts";
+import { openScope } from "../../pipeline/request-scope.ts";
+import type { CallOutcome } from "../../pipeline/types.ts";
 import { AnthropicToolUseSchema, normalizeCall, OpenAIToolCallSchema, toCallResult } from "../../formats/tool-calls.ts";
 import { resolveToolset } from "../../toolsets/resolve.ts";
 import { loadConfig } from "../../config/config.ts";
@@ -74,11 +76,8 @@ const postToolCalls = createRoute({
   },
 });
 
-export type { BatchStages, RunCalls } from "../../batch/serve-calls.ts";
-
-/** The route, with the real stages unless some are given. */
-export const toolCallsRoutes = (replaced: Partial<BatchStages> = {}) => {
-  const stages: BatchStages = { ...REAL_STAGES, ...replaced };
+/** The route, running calls on the isolate's parts. */
+export const toolCallsRoutes = (parts: GatewayParts) => {
   return new OpenAPIHono<AppEnv>().openapi(postToolCalls, async (c) => {
     const body = c.req.valid("json");
     const config = loadConfig(c.env);
@@ -100,22 +99,19 @@ export const toolCallsRoutes = (replaced: Partial<BatchStages> = {}) => {
     }
     const sessionId = body.session_id ?? crypto.randomUUID();
     const calls = body.tool_calls.map(normalizeCall);
-    const outcomes = await serveCalls(
-      calls,
-      {
-        env: c.env,
-        principal: c.get("principal"),
-        access: await accessOf(c),
-        ...(allowedTools === undefined ? {} : { allowedTools }),
-        sessionId,
-        signal: c.req.raw.signal,
-        waitUntil: waitUntilOf(c),
-        origin: requestOrigin(c.req.url),
-        maxParallel,
-        config,
-      },
-      stages,
-    );
+    const principal = c.get("principal");
+    const scope = await openScope(parts.pipeline, {
+      env: c.env,
+      config,
+      keyId: principal.keyId,
+      access: await accessOf(c),
+      ...(allowedTools === undefined ? {} : { allowedTools }),
+      sessionId,
+      signal: c.req.raw.signal,
+      waitUntil: waitUntilOf(c),
+      origin: requestOrigin(c.req.url),
+    });
+    const outcomes = await serveCalls(calls, scope, principal, maxParallel, parts.batch);
     return c.json({ session_id: sessionId, results: calls.map((call, i) => toCallResult(call, outcomes[i] as CallOutcome)) }, 200);
   });
 };

@@ -10,9 +10,9 @@
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { authenticate } from "../../auth/authenticate.ts";
-import { federate } from "../federation/federate.ts";
+import type { GatewayParts } from "../../compose.ts";
 import { loadConfig } from "../../config/config.ts";
-import { REAL_STAGES, type BatchStages } from "../../batch/serve-calls.ts";
+import { openScope } from "../../pipeline/request-scope.ts";
 import { accessOf, toolsetLookupOf } from "../../http/access.ts";
 import { readRawBody } from "../../http/read-raw-body.ts";
 import { describeRequestFailure, type RequestFailure } from "../../http/request-failure.ts";
@@ -31,8 +31,7 @@ const decoder = new TextDecoder();
 import { ResponseStream, STREAM_OPENED } from "./response-stream.ts";
 
 export interface McpRoutesOptions {
-  /** Replaced batch stages (the benchmark); the real ones otherwise. */
-  stages?: Partial<BatchStages>;
+  /** Replaced authentication (the benchmark); the real one otherwise. */
   authenticate?: MiddlewareHandler<AppEnv>;
 }
 
@@ -49,9 +48,8 @@ function rpcFailureResponse(_c: Context, failure: RequestFailure): Response {
   return rpcRefusal(status, { code: RPC_SERVER_ERROR, message: body.error, data: body }, headers);
 }
 
-/** The /mcp routes, with the real batch stages and authentication unless given others. */
-export function mcpRoutes(options: McpRoutesOptions = {}): Hono<AppEnv> {
-  const stages: BatchStages = { ...REAL_STAGES, ...options.stages };
+/** The /mcp routes on the isolate's parts, with the real authentication unless given another. */
+export function mcpRoutes(parts: GatewayParts, options: McpRoutesOptions = {}): Hono<AppEnv> {
   const requireKey = options.authenticate ?? authenticate({ respond: rpcFailureResponse });
   const app = new Hono<AppEnv>();
 
@@ -69,14 +67,13 @@ export function mcpRoutes(options: McpRoutesOptions = {}): Hono<AppEnv> {
     rpcRefusal(405, { code: RPC_SERVER_ERROR, message: "Method not allowed: this stateless server takes JSON-RPC over POST only (no standalone SSE stream, no session to delete)." }, { allow: "POST" });
   app.on(["GET", "DELETE"], ["/mcp", "/mcp/:toolset"], notAllowed);
 
-  // Remote tools are synced only once the key is known good (src/http/app.ts says why).
-  const sync = federate<AppEnv>();
-  app.post("/mcp", requireKey, sync, (c) => serve(c, undefined, stages));
-  app.post("/mcp/:toolset", requireKey, sync, (c) => serve(c, c.req.param("toolset"), stages));
+  // Remote tools are synced (by the request scope) only once the key is known good.
+  app.post("/mcp", requireKey, (c) => serve(c, undefined, parts));
+  app.post("/mcp/:toolset", requireKey, (c) => serve(c, c.req.param("toolset"), parts));
   return app;
 }
 
-async function serve(c: Context<AppEnv>, toolset: string | undefined, stages: BatchStages): Promise<Response> {
+async function serve(c: Context<AppEnv>, toolset: string | undefined, parts: GatewayParts): Promise<Response> {
   const config = loadConfig(c.env);
   const contentType = c.req.header("content-type") ?? "";
   if (!contentType.toLowerCase().startsWith("application/json")) {
@@ -119,18 +116,35 @@ async function serve(c: Context<AppEnv>, toolset: string | undefined, stages: Ba
   const first = parsed.messages[0];
   const initializing = !parsed.batch && first?.kind === "request" && first.method === "initialize";
   const stream = new ResponseStream(accept.includes("text/event-stream") || accept.includes("*/*"));
+  const principal = c.get("principal");
+  const access = await accessOf(c);
+  const waitUntil = waitUntilOf(c);
+  const origin = requestOrigin(c.req.url);
+  const requestScope = await openScope(parts.pipeline, {
+    env: c.env,
+    config,
+    keyId: principal.keyId,
+    access,
+    ...(scope === undefined ? {} : { allowedTools: scope }),
+    // Each tools/call gets a session of its own (handle-request.ts); this one is never used.
+    sessionId: "",
+    signal: c.req.raw.signal,
+    waitUntil,
+    origin,
+  });
   const ctx: McpContext = {
     env: c.env,
-    principal: c.get("principal"),
-    access: await accessOf(c),
+    principal,
+    access,
     ...(scope === undefined ? {} : { scope }),
     protocolVersion: initializing ? negotiateProtocolVersion(first.params.protocolVersion) : version,
     config,
-    stages,
+    parts,
+    requestScope,
     signal: c.req.raw.signal,
-    waitUntil: waitUntilOf(c),
+    waitUntil,
     outbound: stream,
-    origin: requestOrigin(c.req.url),
+    origin,
   };
   const work = processMessages(parsed.messages, parsed.batch, ctx);
   const settled = await Promise.race([work, stream.opened]);

@@ -6,7 +6,7 @@
  * can read what happened and what to do next.
  */
 import { MAX_WAIT_SECONDS } from "../../approvals/approval-url.ts";
-import type { CallOutcome } from "../../dispatch/handle-function-call.ts";
+import type { CallOutcome } from "../../pipeline/types.ts";
 import { isContentResult, type ContentBlock } from "../../registry/tool-content.ts";
 import { RPC_INVALID_PARAMS, type RpcError } from "./json-rpc.ts";
 import { storedResultUri } from "./stored-result-resources.ts";

@@ -83,24 +83,10 @@ async function callTool(request: RpcRequest, ctx: McpContext): Promise<Answer> {
   if (typeof name !== "string") return { error: { code: RPC_INVALID_PARAMS, message: "Invalid params: tools/call needs params.name, the tool's name as a string." } };
   const token = typeof meta === "object" && meta !== null ? (meta as { progressToken?: unknown }).progressToken : undefined;
   const progressToken = typeof token === "string" || typeof token === "number" ? token : undefined;
+  // Stateless: each tools/call is a session of its own, with its own way back to the client.
+  const scope = { ...ctx.requestScope, sessionId: crypto.randomUUID(), client: mcpClientChannel(ctx.outbound, progressToken, clientAsker(ctx.env, ctx.principal.keyId, ctx.outbound)) };
   // The same stages as POST /v1/tool-calls: rate limits, the pipeline, the audit log.
-  const [outcome] = await serveCalls(
-    [{ id: String(request.id), name, arguments: args ?? {} }],
-    {
-      env: ctx.env,
-      principal: ctx.principal,
-      access: ctx.access,
-      ...(ctx.scope === undefined ? {} : { allowedTools: ctx.scope }),
-      sessionId: crypto.randomUUID(),
-      ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
-      waitUntil: ctx.waitUntil,
-      maxParallel: 1,
-      config: ctx.config,
-      client: mcpClientChannel(ctx.outbound, progressToken, clientAsker(ctx.env, ctx.principal.keyId, ctx.outbound)),
-      ...(ctx.origin === undefined ? {} : { origin: ctx.origin }),
-    },
-    ctx.stages,
-  );
+  const [outcome] = await serveCalls([{ id: String(request.id), name, arguments: args ?? {} }], scope, ctx.principal, 1, ctx.parts.batch);
   if (outcome === undefined) throw new Error(`tools/call of '${name}' produced no outcome`);
   const answer = toToolCallAnswer(outcome, ctx.protocolVersion);
   return "error" in answer ? answer : { result: JSON.stringify(answer.result) };

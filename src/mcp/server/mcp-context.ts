@@ -1,7 +1,8 @@
 /** Everything one MCP request is answered with: who calls, what it may reach, and the way back. */
 import type { Principal } from "../../auth/principal.ts";
 import type { GatewayConfig } from "../../config/config.ts";
-import type { BatchStages } from "../../batch/serve-calls.ts";
+import type { GatewayParts } from "../../compose.ts";
+import type { RequestScope } from "../../pipeline/types.ts";
 import type { ToolAccess } from "../../policy/tool-access.ts";
 import type { Outbound } from "./client-channel.ts";
 
@@ -14,7 +15,9 @@ export interface McpContext {
   /** The revision the request is read under (MCP-Protocol-Version, else 2025-03-26). */
   protocolVersion: string;
   config: GatewayConfig;
-  stages: BatchStages;
+  parts: GatewayParts;
+  /** The request's scope, built once; each tools/call is its own session within it. */
+  requestScope: RequestScope;
   signal?: AbortSignal;
   waitUntil: (promise: Promise<unknown>) => void;
   /** Messages to the client while the request is open (they switch the response to SSE). */

@@ -10,6 +10,7 @@ import type { HookEntry } from "../../../src/hooks/hook-registry.ts";
 import { runDelivery } from "../../../src/hooks/run-delivery.ts";
 import { federation } from "../../../src/mcp/federation/federation.ts";
 import { registry } from "../../../src/registry/registry.ts";
+import { testParts } from "../../support/dispatch.ts";
 import { FAKE_MCP_HOST } from "../../support/test-env.ts";
 import { addServer, fedApi, fedEnv } from "./helpers.ts";
 
@@ -45,7 +46,7 @@ describe("an isolate that has not synced", () => {
       callbackError: null,
     };
     const pending: Promise<unknown>[] = [];
-    const run = await runDelivery(delivery, hook, fedEnv, (promise) => pending.push(promise));
+    const run = await runDelivery(delivery, hook, fedEnv, (promise) => pending.push(promise), testParts);
     await Promise.all(pending);
     expect(run.status).toBe("done");
     expect(run.results[0]).toMatchObject({ tool: GREET, status: "ok" });

@@ -1,15 +1,16 @@
 /**
- * Requests to the app built in the test's own module realm (`createApp().request` with the test
+ * Requests to the app built in the test's own module realm (`createApp(testParts).request` with the test
  * env), not through SELF: the Worker behind SELF has module state of its own, so a test that
  * moves the clock (vi.setSystemTime) or reads the registry must talk to the instance it shares.
  * The route code, bindings and outbound network are the same real ones; the env adds
  * OUTBOUND_ALLOW for exactly the two loopback ports of server-everything.
  */
 import { env } from "cloudflare:test";
+import { testParts } from "../../support/dispatch.ts";
 import { createApp } from "../../../src/http/app.ts";
 import { EVERYTHING_CONTROL_HOST, TEST_ADMIN_TOKEN, TEST_OUTBOUND_ALLOW } from "../../support/test-env.ts";
 
-const app = createApp();
+const app = createApp(testParts);
 
 /** The test env with loopback opened for server-everything only. */
 export const fedEnv = { ...env, OUTBOUND_ALLOW: TEST_OUTBOUND_ALLOW } as Env;

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { dispatchCall } from "../../../src/dispatch/handle-function-call.ts";
+import { dispatchCall } from "../../support/dispatch.ts";
 import { toToolCallAnswer, type AnswerableOutcome } from "../../../src/mcp/server/call-result.ts";
 import { RPC_INVALID_PARAMS } from "../../../src/mcp/server/json-rpc.ts";
 import { toolContent } from "../../../src/registry/tool-content.ts";

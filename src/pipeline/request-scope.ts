@@ -1,0 +1,50 @@
+/**
+ * Builds a request's scope, once per request: every door (the /v1 routes, /mcp, a webhook
+ * delivery, an approved call's run) calls this and passes the result by reference. Opening the
+ * catalog here is what makes remote MCP tools visible, so no door has to remember it.
+ */
+import { loadConfig, type GatewayConfig } from "../config/config.ts";
+import type { ToolAccess } from "../policy/tool-access.ts";
+import type { ClientChannel } from "../registry/types.ts";
+import type { AllowedTools, PipelineParts, RequestScope } from "./types.ts";
+
+/** Key id recorded as the requester when a door does not name one (the approvals layer refuses it). */
+export const UNKNOWN_REQUESTER = "unknown";
+
+/** The channel of doors that cannot talk back to the caller mid-call (/v1): every message is dropped. */
+export const SILENT_CLIENT: ClientChannel = Object.freeze({ progress: () => undefined, log: () => undefined });
+
+const IGNORE_WAIT_UNTIL = (): void => undefined;
+
+/** What a door knows about its request; everything else has a default. */
+export interface ScopeInput {
+  env: Env;
+  sessionId: string;
+  config?: GatewayConfig;
+  keyId?: string;
+  access?: ToolAccess;
+  allowedTools?: AllowedTools;
+  signal?: AbortSignal;
+  waitUntil?: (promise: Promise<unknown>) => void;
+  origin?: string;
+  client?: ClientChannel;
+}
+
+/** Opens the catalog for this request and returns the scope its calls share. */
+export async function openScope(parts: PipelineParts, input: ScopeInput): Promise<RequestScope> {
+  const catalog = await parts.catalog.open(input.env);
+  return {
+    env: input.env,
+    config: input.config ?? loadConfig(input.env),
+    keyId: input.keyId ?? UNKNOWN_REQUESTER,
+    access: input.access,
+    allowedTools: input.allowedTools,
+    sessionId: input.sessionId,
+    signal: input.signal,
+    waitUntil: input.waitUntil ?? IGNORE_WAIT_UNTIL,
+    origin: input.origin,
+    client: input.client ?? SILENT_CLIENT,
+    catalog,
+    parts,
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * Stage 8, approval: after validation and pre-call hooks (so an approval binds to the arguments
+ * the handler would really get) and before execute. Every door reaches execute only through
+ * here, so none can skip it.
+ *
+ * A call of a tool that needs approval runs only when a session-scope grant covers its tool, or
+ * when the session's object runs it after a person approved exactly these arguments. Otherwise
+ * it ends pending (a new approval, or the one asked for this tool call id before), or with the
+ * stored outcome of that earlier approval.
+ */
+import { needsApproval } from "../../approvals/approval-policy.ts";
+import { approvalPageUrl, approvalPollPath } from "../../approvals/approval-url.ts";
+import type { ApprovalView } from "../../approvals/approval-view.ts";
+import { sessionStub } from "../../approvals/session-stub.ts";
+import { canonicalJson } from "../../audit/canonical-json.ts";
+import { sha256Hex } from "../../crypto/sha256.ts";
+import type { ErrorCode } from "../../errors/tool-failure.ts";
+import { storedOutcome } from "../outcome.ts";
+import type { CallState, RequestScope, StageResult } from "../types.ts";
+import { entryOf } from "./entry-of.ts";
+
+export function approval(call: CallState, scope: RequestScope): StageResult | Promise<StageResult> {
+  const entry = entryOf(call);
+  // The synchronous check first: calls of ordinary tools pay no await for the approvals layer.
+  if (!needsApproval(entry, scope.config)) return undefined;
+  const approved = call.run.approved;
+  if (approved !== undefined) {
+    if (sha256Hex(canonicalJson(call.args)) === approved.bindingSha256) return undefined;
+    return { fail: { kind: "approval_unbound", name: entry.name, approvalId: approved.approvalId } };
+  }
+  return ask(call, scope);
+}
+
+async function ask(call: CallState, scope: RequestScope): Promise<StageResult> {
+  const entry = entryOf(call);
+  const { config } = scope;
+  try {
+    const answer = await sessionStub(scope.env, scope.sessionId).request({
+      sessionId: scope.sessionId,
+      toolCallId: call.input.id,
+      tool: entry.name,
+      toolset: entry.toolset,
+      arguments: call.args,
+      requestedBy: scope.keyId,
+      ttlMs: config.approval.ttlSeconds * 1000,
+      origin: scope.origin,
+      notify: config.approval.notify,
+      outboundAllow: config.outboundAllow,
+    });
+    return answer.kind === "granted" ? undefined : verdictOf(answer.approval, call, scope);
+  } catch (error) {
+    // Fail closed: without the session's object nobody can approve, so the call must not run.
+    console.error(`approval stage: session ${scope.sessionId} unreachable for '${entry.name}': ${String(error)}`);
+    return { fail: { kind: "unavailable", name: entry.name, reason: "it needs a person's approval and the approvals store could not be reached", retryAfterMs: 5_000 } };
+  }
+}
+
+/** A pending approval refuses the call; a settled one answers with its stored message, never a second run. */
+function verdictOf(view: ApprovalView, call: CallState, scope: RequestScope): StageResult {
+  if (view.status !== "pending" && view.result !== undefined) {
+    const { status, errorCode, content } = view.result;
+    // The stored code was written from a CallOutcome's ErrorCode by the Session object.
+    return { done: storedOutcome(call, { status, content, ...(errorCode === null ? {} : { errorCode: errorCode as ErrorCode }) }) };
+  }
+  return {
+    fail: {
+      kind: "approval_required",
+      name: view.tool,
+      approvalId: view.id,
+      expiresAt: view.expiresAt,
+      url: approvalPageUrl(scope.origin, view.id),
+      pollPath: approvalPollPath(view.id, view.sessionId),
+    },
+  };
+}
