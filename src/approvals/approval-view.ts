@@ -42,3 +42,8 @@ export interface ApprovalView {
    */
   result?: { status: "ok" | "error"; errorCode: string | null; content: string };
 }
+
+/** An approval is final once denied, expired, or approved and run: then it has the model's message. */
+export function isSettled(view: ApprovalView): boolean {
+  return view.status !== "pending" && view.result !== undefined;
+}

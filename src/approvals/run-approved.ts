@@ -7,21 +7,9 @@
 import { dispatchCall } from "../pipeline/run-call.ts";
 import { outcomeOfFailure } from "../pipeline/outcome.ts";
 import { openScope } from "../pipeline/request-scope.ts";
-import type { ApprovedCall, CallOutcome, PipelineParts } from "../pipeline/types.ts";
+import type { PipelineParts } from "../pipeline/types.ts";
 import { requesterAccess } from "./requester-access.ts";
-
-/** An approved call as its approval row keeps it. */
-export interface ApprovedRun {
-  tool: string;
-  callId: string;
-  sessionId: string;
-  requestedBy: string;
-  arguments: Record<string, unknown>;
-  approved: ApprovedCall;
-  waitUntil: (promise: Promise<unknown>) => void;
-}
-
-export type RunApproved = (env: Env, run: ApprovedRun) => Promise<CallOutcome>;
+import type { RunApproved } from "./session-api.ts";
 
 export function runApprovedWith(parts: PipelineParts): RunApproved {
   return async function runApproved(env, run) {

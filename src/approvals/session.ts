@@ -24,50 +24,11 @@ import { approvalPageUrl } from "./approval-url.ts";
 import { writeApprovalIndex } from "./approval-index.ts";
 import { pendingRow, toApprovalView, type ApprovalRow } from "./approval-row.ts";
 import { ChangeWaiters } from "./change-waiters.ts";
-import type { ApprovalScope, ApprovalView } from "./approval-view.ts";
-import type { SessionApi } from "./session-stub.ts";
-import type { RunApproved } from "./run-approved.ts";
+import { isSettled, type ApprovalView } from "./approval-view.ts";
+import type { ApprovalRequest, DecisionAnswer, DecisionInput, RequestAnswer, RunApproved, SessionApi } from "./session-api.ts";
 import { noteSettledForHook, sendHookNotices } from "./hook-notices.ts";
 import { SESSION_SCHEMA_SQL, SESSION_APPROVALS_TABLE, SESSION_GRANTS_TABLE, SESSION_HOOK_NOTICES_TABLE } from "./session-schema.ts";
 
-/** What the approval gate sends when a call needs approval. */
-export interface ApprovalRequest {
-  sessionId: string;
-  toolCallId: string;
-  tool: string;
-  toolset: string | undefined;
-  /** The final arguments (after validation and pre-call hooks). */
-  arguments: Record<string, unknown>;
-  requestedBy: string;
-  ttlMs: number;
-  /** The origin the caller used, for the page URL in the notification. */
-  origin: string | undefined;
-  /** Where to notify a new approval (APPROVAL_NOTIFY_URL), and the guard's allow list. */
-  notify: { url: string; secret: string } | undefined;
-  outboundAllow: readonly string[];
-}
-
-/**
- * `granted`: a session-scope grant covers the tool; `pending` / `settled`: the approval of this
- * tool call id (created now, or asked before).
- */
-export type RequestAnswer = { kind: "granted"; approvalId: string } | { kind: "pending"; approval: ApprovalView } | { kind: "settled"; approval: ApprovalView };
-
-export interface DecisionInput {
-  id: string;
-  sessionId: string;
-  decision: "approve" | "deny";
-  scope: ApprovalScope;
-  reason?: string | undefined;
-  decidedBy: string;
-}
-
-export type DecisionAnswer = { ok: true; approval: ApprovalView } | { ok: false; kind: "not_found" } | { ok: false; kind: "conflict"; approval: ApprovalView };
-
-/** An approval is final once denied, expired, or approved and run: then it has the model's message. */
-export function isSettled(view: ApprovalView): boolean {
-  return view.status !== "pending" && view.result !== undefined;
-}
 
 /**
  * The object's code; the Worker entry exports it as `Session` with `runApproved` (run-approved.ts)

@@ -3,9 +3,12 @@
  * first. Built once per isolate by the composition root; a request opens it once (the scope
  * builder does), so no door has to remember to federate before it looks a tool up.
  */
-import type { Federation } from "../mcp/federation/federation.ts";
-import type { Registry } from "../registry/registry.ts";
 import type { ToolEntry } from "../registry/types.ts";
+
+/** What the catalog needs of MCP federation (mcp/federation/federation.ts): bring remote tools up to date. */
+export interface RemoteTools {
+  ensure(env: Env): Promise<void>;
+}
 
 /** The tools one request may look up; synchronous, since the sync already happened. */
 export interface CatalogView {
@@ -15,10 +18,10 @@ export interface CatalogView {
 }
 
 export class Catalog {
-  readonly #registry: Registry;
-  readonly #federation: Federation;
+  readonly #registry: CatalogView;
+  readonly #federation: RemoteTools;
 
-  constructor(registry: Registry, federation: Federation) {
+  constructor(registry: CatalogView, federation: RemoteTools) {
     this.#registry = registry;
     this.#federation = federation;
   }

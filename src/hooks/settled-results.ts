@@ -5,7 +5,7 @@
  * the message that comes second of two settling at once applies both.
  */
 import { sessionStub } from "../approvals/session-stub.ts";
-import { isSettled } from "../approvals/session.ts";
+import { isSettled } from "../approvals/approval-view.ts";
 import type { Delivery, StoredCallResult } from "./delivery-store.ts";
 
 export interface SettledResults {

@@ -1,0 +1,63 @@
+/**
+ * The Session object's RPC contract, as types only: what the approval stage sends and gets
+ * back, what a decision carries, and the function the composition root hands the object to run
+ * an approved call. The stage's stub and the object both import this, never each other.
+ */
+import type { ApprovedCall, CallOutcome } from "../pipeline/types.ts";
+import type { ApprovalScope, ApprovalView } from "./approval-view.ts";
+
+/** What the approval gate sends when a call needs approval. */
+export interface ApprovalRequest {
+  sessionId: string;
+  toolCallId: string;
+  tool: string;
+  toolset: string | undefined;
+  /** The final arguments (after validation and pre-call hooks). */
+  arguments: Record<string, unknown>;
+  requestedBy: string;
+  ttlMs: number;
+  /** The origin the caller used, for the page URL in the notification. */
+  origin: string | undefined;
+  /** Where to notify a new approval (APPROVAL_NOTIFY_URL), and the guard's allow list. */
+  notify: { url: string; secret: string } | undefined;
+  outboundAllow: readonly string[];
+}
+
+/**
+ * `granted`: a session-scope grant covers the tool; `pending` / `settled`: the approval of this
+ * tool call id (created now, or asked before).
+ */
+export type RequestAnswer = { kind: "granted"; approvalId: string } | { kind: "pending"; approval: ApprovalView } | { kind: "settled"; approval: ApprovalView };
+
+export interface DecisionInput {
+  id: string;
+  sessionId: string;
+  decision: "approve" | "deny";
+  scope: ApprovalScope;
+  reason?: string | undefined;
+  decidedBy: string;
+}
+
+export type DecisionAnswer = { ok: true; approval: ApprovalView } | { ok: false; kind: "not_found" } | { ok: false; kind: "conflict"; approval: ApprovalView };
+
+/** The Session object's RPC methods (the class implements this). */
+export interface SessionApi {
+  request(input: ApprovalRequest): Promise<RequestAnswer>;
+  get(id: string, sessionId: string): Promise<ApprovalView | undefined>;
+  wait(id: string, sessionId: string, timeoutMs: number): Promise<ApprovalView | undefined>;
+  decide(input: DecisionInput): Promise<DecisionAnswer>;
+}
+
+/** An approved call as its approval row keeps it. */
+export interface ApprovedRun {
+  tool: string;
+  callId: string;
+  sessionId: string;
+  requestedBy: string;
+  arguments: Record<string, unknown>;
+  approved: ApprovedCall;
+  waitUntil: (promise: Promise<unknown>) => void;
+}
+
+export type RunApproved = (env: Env, run: ApprovedRun) => Promise<CallOutcome>;
+
