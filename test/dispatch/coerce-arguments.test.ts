@@ -36,12 +36,29 @@ describe("numbers", () => {
     expect(field("1.5", { type: "integer" })).toBe("1.5");
   });
 
-  it.each(["1_000", "inf", "-Infinity", "Infinity", "nan", "NaN", "0x1A", "", "   ", "1e400", "1e-400", ".5", "5.", "1,000", "٣"])(
-    "keeps %j as a string because JSON has no such number (Python float() accepts some)",
+  it.each(["1_000", "inf", "-Infinity", "Infinity", "nan", "NaN", "0x1A", "", "   ", "1e400", "1e-400", "1,000", "٣", ".", "5.e", "-.", ".e1", "1..2"])(
+    "keeps %j as a string because it is no decimal number (Python float() accepts some)",
     (text) => {
       expect(field(text, { type: "number" })).toBe(text);
     },
   );
+
+  it.each([
+    [".5", 0.5],
+    ["5.", 5],
+    ["-.25", -0.25],
+    ["+.5", 0.5],
+    [" 5. ", 5],
+    ["5.e3", 5000],
+    [".5e1", 5],
+  ])("reads %j, digits on one side of the point only, as the number %d (Python float() does)", (text, expected) => {
+    expect(field(text, { type: "number" })).toBe(expected);
+  });
+
+  it('reads "5." as 5 in an integer field, and keeps ".5" there because it is a fraction', () => {
+    expect(field("5.", { type: "integer" })).toBe(5);
+    expect(field(".5", { type: "integer" })).toBe(".5");
+  });
 
   it("keeps an integer beyond 2^53 as a string instead of rounding it (big integers lose precision)", () => {
     expect(field("12345678901234567890", { type: "integer" })).toBe("12345678901234567890");
