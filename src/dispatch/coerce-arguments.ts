@@ -20,7 +20,7 @@
  *    repaired recursively. Keys with no schema are not touched.
  */
 import type { JsonSchema } from "../registry/types.ts";
-import { isNullWord, isPlainRecord, parseBoolean, parseDecimal, parseJsonContainer } from "./coerce-scalars.ts";
+import { isJsonText, isNullWord, isPlainRecord, parseBoolean, parseDecimal, parseJsonContainer } from "./coerce-scalars.ts";
 import {
   accepts,
   branchKinds,
@@ -228,10 +228,11 @@ function repairProperties(record: Record<string, unknown>, branch: JsonSchema, w
   return copy ?? record;
 }
 
-// Null is "no value", not one element, so it is never wrapped. A string starting with "[" that
-// did not parse is a broken JSON array rather than one element (the original wrapped it).
+// Null is "no value", not one element, so it is never wrapped. Text that only starts with "["
+// ("[draft] notes.md", "[not json") is one element like any other, as the original wrapped it;
+// a real JSON array that was not read (a number a double cannot hold) is not one element.
 function canWrap(value: unknown): boolean {
-  if (typeof value === "string") return !value.trimStart().startsWith("[");
+  if (typeof value === "string") return !(value.trimStart().startsWith("[") && isJsonText(value));
   const kind = kindOf(value);
   return kind !== undefined && kind !== "null" && kind !== "array";
 }

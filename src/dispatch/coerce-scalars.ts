@@ -60,6 +60,16 @@ export function parseJsonContainer(text: string, kind: "array" | "object"): unkn
   return isPlainRecord(parsed) ? parsed : undefined;
 }
 
+/** Whether the text is JSON of any kind (what `JSON.parse` takes). */
+export function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A JSON object value: not null, not an array, not a Date or Map or class instance. */
 export function isPlainRecord(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;

@@ -131,8 +131,21 @@ describe("arrays", () => {
     });
   });
 
-  it("keeps a malformed JSON array string instead of wrapping it as one element", () => {
-    expect(field("[1, 2", { type: "array", items: { type: "integer" } })).toBe("[1, 2");
+  it("wraps text that only starts with '[' as one element, like any other bare value (as the original did)", () => {
+    expect(coerceArguments({ paths: "[draft] notes.md" }, fromZod(z.object({ paths: z.array(z.string()) })))).toEqual({
+      value: { paths: ["[draft] notes.md"] },
+      coercions: [{ path: "paths", from: "string", to: "array" }],
+    });
+    expect(field("[not json", { type: "array" })).toEqual(["[not json"]);
+  });
+
+  it("wraps a broken JSON array too, leaving its one bad element for the validator to name", () => {
+    expect(field("[1, 2", { type: "array", items: { type: "integer" } })).toEqual(["[1, 2"]);
+  });
+
+  it("keeps text starting with '[' where the field takes a string, and where no array is expected", () => {
+    expect(field("[not json", { anyOf: [{ type: "string" }, { type: "array" }] })).toBe("[not json");
+    expect(field("[not json", { type: "integer" })).toBe("[not json");
   });
 
   it("keeps a JSON array holding a number a double cannot represent as the string", () => {
