@@ -270,6 +270,10 @@ describe("unions", () => {
     expect(field("[1, 2", schema)).toBe("[1, 2");
   });
 
+  it("keeps a JSON object string for a string-or-object anyOf: only arrays are read where text fits", () => {
+    expect(field('{"a": 1}', { anyOf: [{ type: "string" }, { type: "object" }] })).toBe('{"a": 1}');
+  });
+
   it("keeps a JSON array string in a field that takes only strings, or names it in an enum", () => {
     expect(field('["a"]', { type: "string" })).toBe('["a"]');
     expect(field("[]", { anyOf: [{ type: "string", enum: ["[]", "all"] }, { type: "array" }] })).toBe("[]");
