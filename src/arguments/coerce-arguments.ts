@@ -9,6 +9,8 @@
  *
  * 1. A value the schema already accepts is left alone. So a string is never read as a number
  *    where the schema also allows a string: "007" for integer-or-string stays "007" (#55369).
+ *    Two exceptions, text models send meaning a value: exactly "null" where null is allowed,
+ *    and a JSON array where an array is, become that value (`isTextMeantAsValue`).
  * 2. Otherwise every union branch (`anyOf`, `oneOf`, `type` arrays, `nullable`) tries a repair;
  *    the original only read a plain `type` (#23129). Preference: a repair the branch accepts,
  *    then wrapping a bare value in an array the branch accepts, then a partial repair (the
@@ -20,9 +22,10 @@
  *    repaired recursively. Keys with no schema are not touched.
  */
 import type { JsonSchema } from "../registry/types.ts";
-import { isNullWord, isPlainRecord, parseBoolean, parseDecimal, parseJsonContainer } from "./coerce-scalars.ts";
+import { isJsonText, isNullWord, isPlainRecord, parseBoolean, parseDecimal, parseJsonContainer } from "./coerce-scalars.ts";
 import {
   accepts,
+  acceptsAsMeant,
   branchKinds,
   itemSchemaAt,
   jsonEqual,
@@ -85,14 +88,17 @@ export function coerceArguments(args: unknown, schema: JsonSchema): CoercionResu
 // not descend into the value (allOf: [{$ref: "#"}]) stops instead of recursing forever.
 function coerceAt(value: unknown, node: unknown, walk: Walk, seen: ReadonlySet<JsonSchema>): unknown {
   const schema = resolveSchema(node, walk.root);
-  if (typeof schema === "boolean" || seen.has(schema) || accepts(value, schema, walk.root)) return value;
+  if (typeof schema === "boolean" || seen.has(schema) || acceptsAsMeant(value, schema, walk.root)) return value;
   const inner = new Set(seen).add(schema);
   const branches = unionBranches(schema, walk.root);
   const repairs = attemptEach(value, branches, walk, (branch, w) => repairBranch(value, branch, w, inner));
+  const valid = (a: Attempt) => a.valid;
+  // Valid as sent but holding text meant as a value: only a reread the schema accepts is
+  // taken, never a wrap or a partial repair of what already fitted.
+  if (accepts(value, schema, walk.root)) return choose(value, [repairs.filter(valid)], walk);
   const wraps = canWrap(value)
     ? attemptEach(value, branches.filter((b) => branchKinds(b).includes("array")), walk, (b, w) => wrapInto(value, b, w))
     : [];
-  const valid = (a: Attempt) => a.valid;
   return choose(value, [repairs.filter(valid), wraps.filter(valid), repairs, wraps], walk);
 }
 
@@ -228,10 +234,11 @@ function repairProperties(record: Record<string, unknown>, branch: JsonSchema, w
   return copy ?? record;
 }
 
-// Null is "no value", not one element, so it is never wrapped. A string starting with "[" that
-// did not parse is a broken JSON array rather than one element (the original wrapped it).
+// Null is "no value", not one element, so it is never wrapped. Text that only starts with "["
+// ("[draft] notes.md", "[not json") is one element like any other, as the original wrapped it;
+// a real JSON array that was not read (a number a double cannot hold) is not one element.
 function canWrap(value: unknown): boolean {
-  if (typeof value === "string") return !value.trimStart().startsWith("[");
+  if (typeof value === "string") return !(value.trimStart().startsWith("[") && isJsonText(value));
   const kind = kindOf(value);
   return kind !== undefined && kind !== "null" && kind !== "array";
 }

@@ -3,14 +3,16 @@
  * belongs. Each returns `undefined` when the text is not unambiguously that value.
  *
  * The original (hermes `_coerce_number`) used Python `float()`, which also accepts `"1_000"`,
- * `"inf"`, `"nan"`, `"Infinity"`, `".5"`, and silently rounds big integers. These readers
- * accept only what JSON would, plus surrounding whitespace, a leading `+` and leading zeros.
+ * `"inf"`, `"nan"`, `"Infinity"`, and silently rounds big integers. These readers accept what
+ * JSON would, plus surrounding whitespace, a leading `+`, leading zeros and a bare decimal
+ * point on either side (`".5"`, `"5."`), as `float()` does. See docs/coercion.md.
  */
 
-// JSON's number grammar, loosened only by an optional "+" and leading zeros ("007" in an
-// integer-only field is still 7; in a union that accepts strings it is never read, see
-// coerce-arguments.ts). No "_", no hex, no ".5" or "5.", no Infinity/NaN words.
-const DECIMAL = /^[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+// JSON's number grammar, loosened by an optional "+", leading zeros ("007" in an integer-only
+// field is still 7; in a union that accepts strings it is never read, see coerce-arguments.ts)
+// and digits on one side of the point only: models write ".5" and "5." and mean the number.
+// A point needs a digit somewhere, so "." and "5.e" stay text. No "_", hex or Infinity/NaN words.
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /** Reads a decimal number; `undefined` for non-JSON syntax, overflow, underflow or unsafe integers. */
 export function parseDecimal(text: string): number | undefined {
@@ -56,6 +58,16 @@ export function parseJsonContainer(text: string, kind: "array" | "object"): unkn
   if (!holdsOnlyExactNumbers(parsed)) return undefined;
   if (kind === "array") return Array.isArray(parsed) ? parsed : undefined;
   return isPlainRecord(parsed) ? parsed : undefined;
+}
+
+/** Whether the text is JSON of any kind (what `JSON.parse` takes). */
+export function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A JSON object value: not null, not an array, not a Date or Map or class instance. */

@@ -7,7 +7,7 @@
  * patterns and formats, because coercion repairs types and the validator reports the rest.
  */
 import type { JsonSchema } from "../registry/types.ts";
-import { isPlainRecord } from "./coerce-scalars.ts";
+import { isPlainRecord, parseJsonContainer } from "./coerce-scalars.ts";
 
 /** A JSON value's kind, with whole numbers reported as "integer". */
 export type Kind = "null" | "boolean" | "integer" | "number" | "string" | "array" | "object";
@@ -136,24 +136,48 @@ export function propertySchemaFor(schema: JsonSchema, key: string): unknown {
 }
 
 /**
+ * Whether text a schema may take as a string is one the model meant as a value: exactly `null`
+ * where the schema also allows null, or a JSON array where it also allows an array. Not when a
+ * branch names the text in its `enum` or `const`, since then the text is the value.
+ */
+export function isTextMeantAsValue(text: string, schema: JsonSchema, root: JsonSchema): boolean {
+  // Only the exact word JSON's null is sent as: "NULL" or " null " in a text field may be a name.
+  const kind = text === "null" ? "null" : text.trimStart().startsWith("[") ? "array" : undefined;
+  if (kind === undefined) return false;
+  const branches = unionBranches(schema, root);
+  if (!branches.some((b) => branchKinds(b).includes(kind))) return false;
+  if (branches.some((b) => ("const" in b && jsonEqual(b.const, text)) || (Array.isArray(b.enum) && b.enum.includes(text)))) return false;
+  return kind === "null" || parseJsonContainer(text, "array") !== undefined;
+}
+
+/**
  * Whether `value` already fits `node` structurally (see the module comment for what is
  * checked). `undefined` properties count as absent, as JSON has none. `oneOf` is read as
  * `anyOf`: permissive, so that a value a validator accepts is never touched.
  */
-export function accepts(value: unknown, node: unknown, root: JsonSchema, stack = new Set<JsonSchema>()): boolean {
+export function accepts(value: unknown, node: unknown, root: JsonSchema, stack = new Set<JsonSchema>(), asMeant = false): boolean {
   const schema = resolveSchema(node, root);
   if (typeof schema === "boolean") return schema;
   // A schema cycle that never descends into the value (allOf: [{$ref: "#"}]) adds nothing.
   if (stack.has(schema)) return true;
+  if (asMeant && typeof value === "string" && isTextMeantAsValue(value, schema, root)) return false;
   stack.add(schema);
   try {
-    return fitsKeywords(value, schema, root, stack) && fitsChildren(value, schema, root);
+    return fitsKeywords(value, schema, root, stack, asMeant) && fitsChildren(value, schema, root, asMeant);
   } finally {
     stack.delete(schema);
   }
 }
 
-function fitsKeywords(value: unknown, schema: JsonSchema, root: JsonSchema, stack: Set<JsonSchema>): boolean {
+/**
+ * `accepts`, except that text the model meant as a value (`isTextMeantAsValue`) does not fit
+ * as sent, so coercion goes in and rereads it.
+ */
+export function acceptsAsMeant(value: unknown, node: unknown, root: JsonSchema): boolean {
+  return accepts(value, node, root, new Set(), true);
+}
+
+function fitsKeywords(value: unknown, schema: JsonSchema, root: JsonSchema, stack: Set<JsonSchema>, asMeant: boolean): boolean {
   if ("const" in schema && !jsonEqual(value, schema.const)) return false;
   if (Array.isArray(schema.enum) && !schema.enum.some((member) => jsonEqual(value, member))) return false;
   const types = typeof schema.type === "string" ? [schema.type] : Array.isArray(schema.type) ? schema.type : undefined;
@@ -161,19 +185,19 @@ function fitsKeywords(value: unknown, schema: JsonSchema, root: JsonSchema, stac
     const allowed = schema.nullable === true ? [...types, "null"] : types;
     if (!allowed.some((t) => typeof t === "string" && isOfType(value, t))) return false;
   }
-  const fitsOne = (members: unknown) => !Array.isArray(members) || members.some((m) => accepts(value, m, root, stack));
+  const fitsOne = (members: unknown) => !Array.isArray(members) || members.some((m) => accepts(value, m, root, stack, asMeant));
   if (!fitsOne(schema.anyOf) || !fitsOne(schema.oneOf)) return false;
-  return !Array.isArray(schema.allOf) || schema.allOf.every((m) => accepts(value, m, root, stack));
+  return !Array.isArray(schema.allOf) || schema.allOf.every((m) => accepts(value, m, root, stack, asMeant));
 }
 
-function fitsChildren(value: unknown, schema: JsonSchema, root: JsonSchema): boolean {
+function fitsChildren(value: unknown, schema: JsonSchema, root: JsonSchema, asMeant: boolean): boolean {
   if (Array.isArray(value)) {
-    return value.every((item, i) => accepts(item, itemSchemaAt(schema, i), root));
+    return value.every((item, i) => accepts(item, itemSchemaAt(schema, i), root, new Set(), asMeant));
   }
   if (!isPlainRecord(value)) return true;
   const present = (key: unknown) => typeof key === "string" && Object.hasOwn(value, key) && value[key] !== undefined;
   if (Array.isArray(schema.required) && !schema.required.every(present)) return false;
-  return Object.entries(value).every(([key, v]) => v === undefined || accepts(v, propertySchemaFor(schema, key), root));
+  return Object.entries(value).every(([key, v]) => v === undefined || accepts(v, propertySchemaFor(schema, key), root, new Set(), asMeant));
 }
 
 /** Deep equality over JSON values (used for `enum`, `const` and comparing candidate repairs). */

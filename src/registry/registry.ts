@@ -41,6 +41,19 @@ function deriveParameters(name: string, schema: z.ZodType): JsonSchema | string 
 }
 
 /**
+ * The spec's description, or when it is missing or blank the schema's own: the zod schema's
+ * `.describe(...)`, else the root `description` of given `parameters` (a remote tool's).
+ */
+function descriptionOf(declared: string | undefined, schema: z.ZodType, parameters: JsonSchema): string {
+  // A tool file that writes `description: ""` beside a described schema means "use that", not
+  // "show nothing" (the original fell back on a falsy one, reference §2.1). Blank is read as
+  // empty too: a description of spaces tells the model nothing either.
+  if (declared !== undefined && declared.trim() !== "") return declared;
+  const fromSchema = schema.description ?? parameters.description;
+  return typeof fromSchema === "string" ? fromSchema : "";
+}
+
+/**
  * Type-checks a spec's handler against its schema and erases the schema type, for code that
  * keeps specs in a list before registering them (tests, table-driven or remote tools).
  */
@@ -82,7 +95,7 @@ export class Registry {
     if (typeof parameters === "string") return refuse(parameters);
     const entry: ToolEntry = {
       ...(spec as unknown as ToolSpec),
-      description: spec.description ?? spec.schema.description ?? "",
+      description: descriptionOf(spec.description, spec.schema, parameters),
       requiresEnv: spec.requiresEnv ?? [],
       emoji: spec.emoji ?? "",
       maxResultSizeChars: spec.maxResultSizeChars ?? DEFAULT_MAX_RESULT_SIZE_CHARS,

@@ -89,7 +89,7 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType> {
   toolset: string;
   /** Input schema; it should be a z.object so the model sees an object of named fields. */
   schema: S;
-  /** Falls back to the schema's own description. */
+  /** When absent, empty or blank, the schema's own description is used. */
   description?: string;
   handler: (args: z.output<S>, ctx: ToolContext) => unknown;
   check?: AvailabilityCheck;

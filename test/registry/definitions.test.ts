@@ -31,6 +31,26 @@ describe("getDefinitions", () => {
     expect((await getDefinitions(["defs_down", "defs_novar", "defs_up"], env)).map((d) => d.name)).toEqual(["defs_up"]);
   });
 
+  it("shows the schema's description for a tool declared with an empty or blank description", async () => {
+    const described = schema.describe("Searches the notes.");
+    add({ name: "defs_empty", toolset: "defs", schema: described, handler: () => "", description: "" });
+    add({ name: "defs_blank", toolset: "defs", schema: described, handler: () => "", description: "  \n" });
+    const definitions = await getDefinitions(["defs_empty", "defs_blank"], env);
+    expect(definitions.map((d) => d.description)).toEqual(["Searches the notes.", "Searches the notes."]);
+    // The root description becomes the tool's, so the parameters do not repeat it.
+    expect(definitions[0]?.parameters).not.toHaveProperty("description");
+  });
+
+  it("keeps a declared description over the schema's, and an empty one when the schema has none", async () => {
+    add({ name: "defs_own", toolset: "defs", schema: schema.describe("From the schema."), handler: () => "", description: "Own words." });
+    add({ name: "defs_none", toolset: "defs", schema, handler: () => "", description: "" });
+    const definitions = await getDefinitions(["defs_own", "defs_none"], env);
+    expect(definitions.map((d) => [d.name, d.description])).toEqual([
+      ["defs_none", ""],
+      ["defs_own", "Own words."],
+    ]);
+  });
+
   it("merges dynamic overrides shallowly but keeps the registered name", async () => {
     add({ name: "defs_dyn", toolset: "defs", schema, handler: () => "", dynamicSchemaOverrides: () => ({ description: "fresh", name: "renamed" } as never) });
     const [definition] = await getDefinitions(["defs_dyn"], env);

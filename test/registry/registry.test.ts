@@ -81,6 +81,13 @@ describe("register", () => {
     expect(entry?.emoji).toBe("");
   });
 
+  it("falls back to the root description of given parameters (a remote tool's) when the declared one is empty", () => {
+    const registry = new Registry();
+    const parameters = { type: "object", properties: {}, description: "From the server's inputSchema." };
+    registry.register({ name: "remote", toolset: "mcp-x", schema, handler, description: "", parameters });
+    expect(registry.get("remote")?.description).toBe("From the server's inputSchema.");
+  });
+
   it("keeps the gateway fields a tool declares", () => {
     const registry = new Registry();
     registry.register({ name: "t", toolset: "s", schema, handler, timeoutMs: 500, dependsOn: ["a"], writes: ["workspace"], risky: true, retry: { maxAttempts: 2 } });
