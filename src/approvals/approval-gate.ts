@@ -6,7 +6,8 @@
  * A call of a tool that needs approval runs only when a session-scope grant covers its tool,
  * or when the session's object runs it after a person approved exactly these arguments.
  * Otherwise it ends pending (a new approval, or the one asked for this tool call id before), or
- * with the stored outcome of that earlier approval.
+ * with the stored outcome of that earlier approval; a tool call id asked before for other
+ * arguments is refused.
  */
 import { canonicalJson } from "../audit/canonical-json.ts";
 import { sha256Hex } from "../crypto/sha256.ts";
@@ -57,6 +58,7 @@ export async function approvalGate(entry: ToolEntry, args: Record<string, unknow
       notify: config.approval.notify,
       outboundAllow: config.outboundAllow,
     });
+    if (answer.kind === "call_id_reused") return { kind: "refuse", failure: { kind: "call_id_reused", name: entry.name, callId: answer.toolCallId, firstTool: answer.firstTool } };
     return answer.kind === "granted" ? RUN : verdictOf(answer.approval, context);
   } catch (error) {
     // Fail closed: without the session's object nobody can approve, so the call must not run.

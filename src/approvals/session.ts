@@ -49,9 +49,14 @@ export interface ApprovalRequest {
 
 /**
  * `granted`: a session-scope grant covers the tool; `pending` / `settled`: the approval of this
- * tool call id (created now, or asked before).
+ * tool call id (created now, or asked before); `call_id_reused`: this tool call id was asked
+ * before for another tool or other arguments (`firstTool` is that earlier call's tool).
  */
-export type RequestAnswer = { kind: "granted"; approvalId: string } | { kind: "pending"; approval: ApprovalView } | { kind: "settled"; approval: ApprovalView };
+export type RequestAnswer =
+  | { kind: "granted"; approvalId: string }
+  | { kind: "pending"; approval: ApprovalView }
+  | { kind: "settled"; approval: ApprovalView }
+  | { kind: "call_id_reused"; toolCallId: string; firstTool: string };
 
 export interface DecisionInput {
   id: string;
@@ -95,6 +100,9 @@ export class Session extends DurableObject<Env> implements SessionApi {
     const now = Date.now();
     const earlier = this.#one(`SELECT * FROM ${SESSION_APPROVALS_TABLE} WHERE tool_call_id = ? AND session_id = ? AND requested_by = ?`, input.toolCallId, input.sessionId, input.requestedBy);
     if (earlier !== undefined) {
+      // One id, one request (as idempotency keys work): answering a different request with the
+      // first one's outcome would tell the model an action happened that did not.
+      if (earlier.tool !== input.tool || earlier.binding_sha256 !== bindingSha256) return { kind: "call_id_reused", toolCallId: input.toolCallId, firstTool: earlier.tool };
       const current = this.#expireIfDue(earlier, now);
       await this.#flushWrites();
       const approval = toApprovalView(current);
