@@ -79,6 +79,20 @@ describe("retries", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(180);
   });
 
+  it("lets a tool's retry.backoffFactor override the configured one", async () => {
+    const flaky = gatewayTools("exf", trace, failures).find((spec) => spec.name === "exf_flaky");
+    if (flaky === undefined) throw new Error("gatewayTools no longer makes exf_flaky");
+    const unregisterSlow = registerAll([{ ...flaky, retry: { backoffFactor: 8 } }]);
+    try {
+      const started = Date.now();
+      const out = await dispatchCall("exf_flaky", { key: "k_tool_factor", failTimes: 2 }, ctx());
+      expect(out).toMatchObject({ status: "ok", attempts: 3 });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(180);
+    } finally {
+      unregisterSlow();
+    }
+  });
+
   it("gives up after max_attempts with the last failure", async () => {
     const out = await dispatchCall("ex_flaky", { key: "k2", failTimes: 5 }, ctx());
     expect(out).toMatchObject({ status: "error", errorCode: "EXECUTION_FAILED", attempts: 3 });
