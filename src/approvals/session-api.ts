@@ -25,9 +25,14 @@ export interface ApprovalRequest {
 
 /**
  * `granted`: a session-scope grant covers the tool; `pending` / `settled`: the approval of this
- * tool call id (created now, or asked before).
+ * tool call id (created now, or asked before); `call_id_reused`: this tool call id was asked
+ * before for another tool or other arguments (`firstTool` is that earlier call's tool).
  */
-export type RequestAnswer = { kind: "granted"; approvalId: string } | { kind: "pending"; approval: ApprovalView } | { kind: "settled"; approval: ApprovalView };
+export type RequestAnswer =
+  | { kind: "granted"; approvalId: string }
+  | { kind: "pending"; approval: ApprovalView }
+  | { kind: "settled"; approval: ApprovalView }
+  | { kind: "call_id_reused"; toolCallId: string; firstTool: string };
 
 export interface DecisionInput {
   id: string;

@@ -62,6 +62,9 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
     const now = Date.now();
     const earlier = this.#one(`SELECT * FROM ${SESSION_APPROVALS_TABLE} WHERE tool_call_id = ? AND session_id = ? AND requested_by = ?`, input.toolCallId, input.sessionId, input.requestedBy);
     if (earlier !== undefined) {
+      // One id, one request (as idempotency keys work): answering a different request with the
+      // first one's outcome would tell the model an action happened that did not.
+      if (earlier.tool !== input.tool || earlier.binding_sha256 !== bindingSha256) return { kind: "call_id_reused", toolCallId: input.toolCallId, firstTool: earlier.tool };
       const current = this.#expireIfDue(earlier, now);
       await this.#flushWrites();
       const approval = toApprovalView(current);

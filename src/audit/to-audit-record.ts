@@ -103,6 +103,7 @@ export function auditStatusOf(outcome: Pick<AuditableOutcome, "errorCode" | "env
       return "expired";
     case "UNKNOWN_TOOL":
     case "INVALID_ARGUMENTS":
+    case "CALL_ID_REUSED":
     case "TOOL_UNAVAILABLE":
     case "RATE_LIMITED":
     case "DEPENDENCY_FAILED":

@@ -8,19 +8,23 @@ import { z } from "zod";
 import { parseMcpServersVar, type McpServerConfig } from "../mcp/federation/server-config.ts";
 import { checkOutboundUrl } from "../net/outbound-url.ts";
 
-const wholeNumber = (fallback: number, min: number, max: number) =>
+const numberSetting = (fallback: number, min: number, max: number, whole: boolean) =>
   z
     .string()
     .optional()
     .transform((value, ctx) => {
       if (value === undefined || value.trim() === "") return fallback;
       const n = Number(value);
-      if (!Number.isInteger(n) || n < min || n > max) {
-        ctx.addIssue({ code: "custom", message: `must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}` });
+      if (!(whole ? Number.isInteger(n) : Number.isFinite(n)) || n < min || n > max) {
+        ctx.addIssue({ code: "custom", message: `must be a ${whole ? "whole number" : "number"} from ${min} to ${max}, got ${JSON.stringify(value)}` });
         return z.NEVER;
       }
       return n;
     });
+
+const wholeNumber = (fallback: number, min: number, max: number) => numberSetting(fallback, min, max, true);
+// A growth factor needs fractions (the default is 1.5).
+const decimal = (fallback: number, min: number, max: number) => numberSetting(fallback, min, max, false);
 
 const flag = (fallback: boolean) =>
   z
@@ -59,8 +63,10 @@ const ConfigSchema = z.object({
   BATCH_TIMEOUT_MS: wholeNumber(120_000, 1, DAY_MS),
   /** Attempts per call for retryable failures (1 disables retries). */
   RETRY_MAX_ATTEMPTS: wholeNumber(3, 1, 10),
-  /** First backoff; each next one is 1.5 times longer, plus up to 20% jitter. */
+  /** First backoff; each next one is RETRY_BACKOFF_FACTOR times longer, plus up to 20% jitter. */
   RETRY_BACKOFF_BASE_MS: wholeNumber(1_500, 0, 60_000),
+  /** Growth of each wait over the one before; below 1 the waits would shrink, so it is refused. */
+  RETRY_BACKOFF_FACTOR: decimal(1.5, 1, 10),
   /** Retry a tool's own timeouts (a fetch that gave up), never the call's deadline. */
   RETRY_ON_TIMEOUT: flag(true),
   /** Consecutive failures that open a tool's or an upstream host's circuit. */
@@ -126,6 +132,7 @@ const MIN_NOTIFY_SECRET_CHARS = 16;
 export interface RetryConfig {
   maxAttempts: number;
   backoffBaseMs: number;
+  backoffFactor: number;
   retryOnTimeout: boolean;
 }
 
@@ -189,7 +196,7 @@ export function loadConfig(env: Env): GatewayConfig {
     maxParallelCallsCap: v.MAX_PARALLEL_CALLS_CAP,
     defaultTimeoutMs: v.DEFAULT_TIMEOUT_MS,
     batchTimeoutMs: v.BATCH_TIMEOUT_MS,
-    retry: { maxAttempts: v.RETRY_MAX_ATTEMPTS, backoffBaseMs: v.RETRY_BACKOFF_BASE_MS, retryOnTimeout: v.RETRY_ON_TIMEOUT },
+    retry: { maxAttempts: v.RETRY_MAX_ATTEMPTS, backoffBaseMs: v.RETRY_BACKOFF_BASE_MS, backoffFactor: v.RETRY_BACKOFF_FACTOR, retryOnTimeout: v.RETRY_ON_TIMEOUT },
     breaker: { failureThreshold: v.BREAKER_FAILURE_THRESHOLD, cooldownMs: v.BREAKER_COOLDOWN_MS },
     rateLimit: { perMinute: v.RATE_LIMIT_PER_MINUTE, perToolPerMinute: v.RATE_LIMIT_PER_TOOL_PER_MINUTE },
     auditRetentionDays: v.AUDIT_RETENTION_DAYS,

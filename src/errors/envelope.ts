@@ -256,6 +256,14 @@ function describeFailure(failure: ToolFailure): ErrorEnvelope {
         suggestion: "Call the tool again with a new call id to ask for approval of these arguments.",
         retryable: false,
       };
+    case "call_id_reused":
+      return {
+        error: `Tool call id '${failure.callId}' was already used in this session for a call of '${failure.firstTool}'${failure.firstTool === failure.name ? " with other arguments" : ""}, so this call of '${failure.name}' did not run.`,
+        error_code: "CALL_ID_REUSED",
+        stage: "approval",
+        suggestion: `Send this request again with a new tool call id; '${failure.callId}' only ever answers with the outcome of its first request.`,
+        retryable: false,
+      };
     case "remote_tool_error":
       return {
         error: `Tool '${failure.name}' (MCP server '${failure.server}') reported an error: ${failure.detail}`,

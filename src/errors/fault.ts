@@ -1,7 +1,8 @@
 /**
  * Whose fault a failure is, decided from its kind in one exhaustive switch (a new kind does
  * not compile until someone decides). The caller's: the call itself is wrong (no such tool,
- * arguments that do not parse or validate) and sending it again unchanged cannot help; MCP
+ * arguments that do not parse or validate, a tool call id already used for another request)
+ * and sending it again unchanged cannot help; MCP
  * answers these as JSON-RPC errors (server/tools, "Error Handling"). The tool's: everything
  * that happened to a well-formed call (it failed, timed out, was refused by policy or a limit,
  * waits for approval); MCP answers these as results with `isError`, for the model to read.
@@ -16,6 +17,7 @@ export function faultOf(failure: ToolFailure): Fault {
     case "arguments_not_object":
     case "unknown_tool":
     case "invalid_arguments":
+    case "call_id_reused":
       return "caller";
     case "outside_toolset":
     case "unavailable":

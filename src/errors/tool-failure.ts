@@ -16,6 +16,7 @@ export type ErrorCode =
   | "APPROVAL_REQUIRED"
   | "APPROVAL_DENIED"
   | "APPROVAL_EXPIRED"
+  | "CALL_ID_REUSED"
   | "TOOL_TIMEOUT"
   | "DEPENDENCY_FAILED"
   | "UPSTREAM_ERROR"
@@ -66,6 +67,7 @@ export type ToolFailure =
   | { kind: "approval_expired"; name: string; approvalId: string; expiresAt: number }
   | { kind: "approval_interrupted"; name: string; approvalId: string }
   | { kind: "approval_unbound"; name: string; approvalId: string }
+  | { kind: "call_id_reused"; name: string; callId: string; firstTool: string }
   | { kind: "remote_tool_error"; name: string; server: string; detail: string };
 
 /**

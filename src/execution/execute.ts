@@ -160,7 +160,7 @@ export async function execute(entry: ToolEntry, args: Record<string, unknown>, b
     }
     run = outcome;
     if (run.ok || attempt >= maxAttempts || !isRetryable(run.failure, policy.retry) || clientGone()) break;
-    const wait = Math.max(backoffMs(attempt, policy.retry.backoffBaseMs, policy.random), "retryAfterMs" in run.failure ? (run.failure.retryAfterMs ?? 0) : 0);
+    const wait = Math.max(backoffMs(attempt, policy.retry.backoffBaseMs, policy.retry.backoffFactor, policy.random), "retryAfterMs" in run.failure ? (run.failure.retryAfterMs ?? 0) : 0);
     // Retries stay inside the deadline: a wait that would pass it ends the call with this failure.
     if (Date.now() + wait >= policy.deadlineAt) break;
     await sleep(wait, parent);

@@ -79,6 +79,8 @@ export type DynamicSchemaOverrides = (env: Env) => Partial<Omit<ToolDefinition, 
 export interface RetryPolicy {
   maxAttempts?: number;
   backoffBaseMs?: number;
+  /** Each wait is this many times the one before (at least 1). */
+  backoffFactor?: number;
   retryOnTimeout?: boolean;
 }
 

@@ -107,6 +107,24 @@ describe("approving", () => {
   });
 });
 
+describe("sending a tool call id again", () => {
+  it("refuses a pending approval's id with other arguments or another tool; the approval stays pending and runs as asked", async () => {
+    const id = await pending("apf-reuse", "c1", "apf-reuse-1");
+    const other = only(await callTools(agent, "apf-reuse", [openai("c1", TOOL, { note: "apf-reuse-2" })]));
+    expect(other).toMatchObject({ id: "c1", status: "error", error_code: "CALL_ID_REUSED" });
+    expect(JSON.parse(other.message.content)).toMatchObject({ error: expect.stringContaining("Tool call id 'c1' was already used in this session for a call of 'apf_write' with other arguments") });
+    const otherTool = only(await callTools(agent, "apf-reuse", [openai("c1", "delete_result", { handle: crypto.randomUUID() })]));
+    expect(otherTool).toMatchObject({ status: "error", error_code: "CALL_ID_REUSED" });
+    expect(JSON.parse(otherTool.message.content)).toMatchObject({ error: "Tool call id 'c1' was already used in this session for a call of 'apf_write', so this call of 'delete_result' did not run." });
+
+    const same = only(await callTools(agent, "apf-reuse", [openai("c1", TOOL, { note: "apf-reuse-1" })]));
+    expect(same).toMatchObject({ status: "pending_approval", approval: { id } });
+    expect((await decide(approver, id, { decision: "approve", scope: "once" })).status).toBe(200);
+    expect(runs.get("apf-reuse-1")).toBe(1);
+    expect(runs.get("apf-reuse-2")).toBeUndefined();
+  });
+});
+
 describe("sharing a session id", () => {
   it("gives another key neither the first key's stored outcome nor its session grant", async () => {
     const other = await createKey("apf-agent-2", "agent");

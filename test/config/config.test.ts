@@ -14,7 +14,7 @@ describe("configuration", () => {
       maxParallelCallsCap: 16,
       defaultTimeoutMs: 30_000,
       batchTimeoutMs: 120_000,
-      retry: { maxAttempts: 3, backoffBaseMs: 1_500, retryOnTimeout: true },
+      retry: { maxAttempts: 3, backoffBaseMs: 1_500, backoffFactor: 1.5, retryOnTimeout: true },
       breaker: { failureThreshold: 5, cooldownMs: 30_000 },
       rateLimit: { perMinute: 600, perToolPerMinute: 120 },
       auditRetentionDays: 30,
@@ -36,9 +36,9 @@ describe("configuration", () => {
   });
 
   it("takes overrides from vars", () => {
-    expect(loadConfig(withVars({ MAX_PARALLEL_CALLS: "6", RETRY_ON_TIMEOUT: "false", BREAKER_COOLDOWN_MS: "5000" }))).toMatchObject({
+    expect(loadConfig(withVars({ MAX_PARALLEL_CALLS: "6", RETRY_ON_TIMEOUT: "false", RETRY_BACKOFF_FACTOR: "2.5", BREAKER_COOLDOWN_MS: "5000" }))).toMatchObject({
       maxParallelCalls: 6,
-      retry: { retryOnTimeout: false },
+      retry: { retryOnTimeout: false, backoffFactor: 2.5 },
       breaker: { cooldownMs: 5_000 },
     });
   });
@@ -58,12 +58,18 @@ describe("configuration", () => {
     ["DEFAULT_TIMEOUT_MS", "-1"],
     ["RETRY_MAX_ATTEMPTS", "2.5"],
     ["RETRY_ON_TIMEOUT", "yes"],
+    ["RETRY_BACKOFF_FACTOR", "0.5"],
+    ["RETRY_BACKOFF_FACTOR", "fast"],
     ["RESULT_TTL_SECONDS", "30"],
     ["APPROVAL_TTL_SECONDS", "5"],
     ["APPROVAL_REQUIRED_FOR", "http request"],
   ])("fails loudly on %s=%j, naming the key", (key, value) => {
     expect(() => loadConfig(withVars({ [key]: value }))).toThrow(ConfigError);
     expect(() => loadConfig(withVars({ [key]: value }))).toThrow(new RegExp(`${key} must be`));
+  });
+
+  it("says which growth factors it accepts and which value it got", () => {
+    expect(() => loadConfig(withVars({ RETRY_BACKOFF_FACTOR: "0.5" }))).toThrow('RETRY_BACKOFF_FACTOR must be a number from 1 to 10, got "0.5"');
   });
 
   it("names the approval pattern it refuses", () => {

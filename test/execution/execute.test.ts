@@ -71,6 +71,28 @@ describe("retries", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(50);
   });
 
+  it("grows the waits by the configured factor", async () => {
+    const started = Date.now();
+    // Base 20 ms and factor 8: waits of 20 and 160 ms, where the default 1.5 would wait 20 and 30.
+    const out = await dispatchCall("ex_flaky", { key: "k_factor", failTimes: 2 }, ctx({ config: config({ retry: { backoffFactor: 8 } }) }));
+    expect(out).toMatchObject({ status: "ok", attempts: 3 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(180);
+  });
+
+  it("lets a tool's retry.backoffFactor override the configured one", async () => {
+    const flaky = gatewayTools("exf", trace, failures).find((spec) => spec.name === "exf_flaky");
+    if (flaky === undefined) throw new Error("gatewayTools no longer makes exf_flaky");
+    const unregisterSlow = registerAll([{ ...flaky, retry: { backoffFactor: 8 } }]);
+    try {
+      const started = Date.now();
+      const out = await dispatchCall("exf_flaky", { key: "k_tool_factor", failTimes: 2 }, ctx());
+      expect(out).toMatchObject({ status: "ok", attempts: 3 });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(180);
+    } finally {
+      unregisterSlow();
+    }
+  });
+
   it("gives up after max_attempts with the last failure", async () => {
     const out = await dispatchCall("ex_flaky", { key: "k2", failTimes: 5 }, ctx());
     expect(out).toMatchObject({ status: "error", errorCode: "EXECUTION_FAILED", attempts: 3 });
@@ -131,9 +153,15 @@ describe("retries", () => {
   });
 
   it("computes the documented backoff: 1.5 s, 2.25 s, 3.375 s plus at most 20% jitter", () => {
-    expect([1, 2, 3].map((n) => baseBackoffMs(n, 1_500))).toEqual([1_500, 2_250, 3_375]);
-    expect(backoffMs(1, 1_500, () => 0)).toBe(1_500);
-    expect(backoffMs(3, 1_500, () => 1)).toBe(4_050);
+    const { backoffBaseMs, backoffFactor } = defaults.retry;
+    expect([1, 2, 3].map((n) => baseBackoffMs(n, backoffBaseMs, backoffFactor))).toEqual([1_500, 2_250, 3_375]);
+    expect(backoffMs(1, backoffBaseMs, backoffFactor, () => 0)).toBe(1_500);
+    expect(backoffMs(3, backoffBaseMs, backoffFactor, () => 1)).toBe(4_050);
+  });
+
+  it("grows each wait by the factor it is given", () => {
+    expect([1, 2, 3].map((n) => baseBackoffMs(n, 1_000, 2))).toEqual([1_000, 2_000, 4_000]);
+    expect([1, 2, 3].map((n) => baseBackoffMs(n, 1_000, 1))).toEqual([1_000, 1_000, 1_000]);
   });
 
   it("reads Retry-After as seconds or as an HTTP date", () => {

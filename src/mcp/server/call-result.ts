@@ -1,6 +1,6 @@
 /**
  * How a finished call answers `tools/call` (MCP server/tools, "Error Handling"): a caller's
- * mistake (an unknown tool, invalid arguments) is a JSON-RPC error; anything that happened to
+ * mistake (an unknown tool, invalid arguments, a reused tool call id) is a JSON-RPC error; anything that happened to
  * the call itself (the tool failed, a policy or rate limit refused it, it awaits approval) is a
  * result with `isError`, whose text carries the envelope's message and suggestion so the model
  * can read what happened and what to do next.
@@ -20,7 +20,7 @@ export interface ApprovalTicket {
 }
 
 /** What the formatting needs of an outcome; `status` and `approval` as the approvals layer extends them. */
-export type AnswerableOutcome = Pick<CallOutcome, "tool" | "content" | "errorCode" | "envelope" | "value" | "truncated" | "resultHandle"> & {
+export type AnswerableOutcome = Pick<CallOutcome, "tool" | "content" | "errorCode" | "envelope" | "fault" | "value" | "truncated" | "resultHandle"> & {
   status: string;
   approval?: ApprovalTicket;
 };
@@ -41,7 +41,8 @@ export function toToolCallAnswer(outcome: AnswerableOutcome, protocolVersion: st
     // A tool's own toolError(...) text, passed through as the tool wrote it.
     return { result: { content: [{ type: "text", text: outcome.content }], isError: true } };
   }
-  if (envelope.error_code === "UNKNOWN_TOOL" || envelope.error_code === "INVALID_ARGUMENTS") {
+  // Whose fault it is was decided once, from the failure's kind (errors/fault.ts).
+  if (outcome.fault === "caller") {
     return { error: { code: RPC_INVALID_PARAMS, message: `${envelope.error} ${envelope.suggestion}`, data: envelope } };
   }
   return { result: { content: [{ type: "text", text: `${envelope.error}\n${envelope.suggestion}` }], isError: true } };

@@ -6,7 +6,8 @@
  * A call of a tool that needs approval runs only when a session-scope grant covers its tool, or
  * when the session's object runs it after a person approved exactly these arguments. Otherwise
  * it ends pending (a new approval, or the one asked for this tool call id before), or with the
- * stored outcome of that earlier approval.
+ * stored outcome of that earlier approval; a tool call id asked before for other arguments is
+ * refused (one id, one request).
  */
 import { needsApproval } from "../../approvals/approval-policy.ts";
 import { approvalPageUrl, approvalPollPath } from "../../approvals/approval-url.ts";
@@ -47,6 +48,7 @@ async function ask(call: CallState, scope: RequestScope): Promise<StageResult> {
       notify: config.approval.notify,
       outboundAllow: config.outboundAllow,
     });
+    if (answer.kind === "call_id_reused") return { fail: { kind: "call_id_reused", name: entry.name, callId: answer.toolCallId, firstTool: answer.firstTool } };
     return answer.kind === "granted" ? undefined : verdictOf(answer.approval, call, scope);
   } catch (error) {
     // Fail closed: without the session's object nobody can approve, so the call must not run.

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { outcomeOfFailure } from "../../../src/pipeline/outcome.ts";
 import { dispatchCall } from "../../support/dispatch.ts";
 import { toToolCallAnswer, type AnswerableOutcome } from "../../../src/mcp/server/call-result.ts";
 import { RPC_INVALID_PARAMS } from "../../../src/mcp/server/json-rpc.ts";
@@ -23,6 +24,13 @@ describe("tools/call answers", () => {
     const answer = toToolCallAnswer(await run("echo", { text: 5 }), "2025-11-25");
     expect(answer).toMatchObject({ error: { code: RPC_INVALID_PARAMS, data: { error_code: "INVALID_ARGUMENTS", issues: [{ path: "text" }] } } });
     expect("error" in answer ? answer.error.message : "").toContain("'text': ");
+  });
+
+  it("answers a reused tool call id, the caller's mistake, with invalid params naming the id", () => {
+    const reused = outcomeOfFailure("delete_result", "d1", { kind: "call_id_reused", name: "delete_result", callId: "d1", firstTool: "delete_result" }, {});
+    const answer = toToolCallAnswer(reused, "2025-11-25");
+    expect(answer).toMatchObject({ error: { code: RPC_INVALID_PARAMS, data: { error_code: "CALL_ID_REUSED" } } });
+    expect("error" in answer ? answer.error.message : "").toContain("Tool call id 'd1' was already used");
   });
 
   it("answers any other failure with an isError result whose text is the message and the suggestion", async () => {
