@@ -264,7 +264,7 @@ export function settleUnrun(name: string, rawArguments: unknown, context: CallCo
 }
 
 function event(entry: ToolEntry, context: CallContext, args: Record<string, unknown>) {
-  return { tool: entry.name, toolset: entry.toolset, callId: context.callId, sessionId: context.sessionId, args };
+  return { tool: entry.name, toolset: entry.toolset, callId: context.callId, sessionId: context.sessionId, args, env: context.env };
 }
 
 function postEvent(outcome: CallOutcome, args: Record<string, unknown>, context: CallContext) {
@@ -274,6 +274,7 @@ function postEvent(outcome: CallOutcome, args: Record<string, unknown>, context:
     callId: context.callId,
     sessionId: context.sessionId,
     args,
+    env: context.env,
     result: outcome.content,
     status: outcome.status,
     ...(outcome.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),

@@ -16,6 +16,8 @@ export interface CallEvent {
   callId: string;
   sessionId: string;
   args: Record<string, unknown>;
+  /** The Worker's bindings and vars, so a deployer's plugin can read its settings per call. */
+  env: Env;
 }
 
 export type PreCallDirective =
