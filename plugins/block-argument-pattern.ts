@@ -35,7 +35,7 @@ plugins.register({
     if (path === undefined) return undefined;
     return {
       action: "block",
-      message: `Call to '${tool}' refused: argument '${path}' matches a pattern this deployment blocks (plugin block-argument-pattern). Do not retry with the same value.`,
+      message: `Call to '${tool}' refused: argument '${path}' matches a pattern this deployment blocks (plugin block-argument-pattern).`,
     };
   },
 });
