@@ -31,6 +31,11 @@ export default defineConfig({
                 HOOK_GITHUB_SECRET: TEST_HOOK_SECRET,
                 HOOK_SLACK_SECRET: TEST_HOOK_SECRET,
                 HOOK_TEST_SECRET: TEST_HOOK_SECRET,
+                // The shipped example plugins (plugins/), switched on for every test file so
+                // test/plugins/ can prove them through the real doors. Values no other test sends
+                // or returns, so the plugins stay invisible elsewhere.
+                PLUGIN_BLOCK_ARGUMENT_PATTERN: String.raw`rm\s+-rf\s+/`,
+                PLUGIN_REDACT_RESULT_FIELDS: "api_token, session_cookie",
               },
             },
           }),

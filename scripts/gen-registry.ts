@@ -1,6 +1,7 @@
 /**
  * Writes src/registry/tools.gen.ts: one import per tool module under tools/, and a manifest of
- * the tools they register; and src/hooks/hooks.gen.ts, the same for webhooks under hooks/. Discovery follows Hermes' `_module_registers_tools` (reference
+ * the tools they register; src/hooks/hooks.gen.ts, the same for webhooks under hooks/; and
+ * src/plugins/plugins.gen.ts, for the pipeline-hook plugins under plugins/. Discovery follows Hermes' `_module_registers_tools` (reference
  * §2.8); on top of it the generator checks names, toolsets, includes and dependsOn statically,
  * so a broken tool tree fails here with file:line instead of at the first request.
  *
@@ -19,6 +20,7 @@ import { checkRegistry } from "./gen-registry/checks.ts";
 import { listToolFiles, readRegistrations } from "./gen-registry/discover.ts";
 import { checkHooks, HOOKS_OUT_FILE, listHookFiles, readHookRegistrations, renderHooksModule, type HookRegistration } from "./gen-registry/hooks.ts";
 import { parseFiles } from "./gen-registry/parse.ts";
+import { checkPlugins, PLUGINS_OUT_FILE, readPluginRegistrations, renderPluginsModule, type PluginRegistration } from "./gen-registry/plugins.ts";
 import { renderManifest } from "./gen-registry/render.ts";
 import { readStaticToolsets } from "./gen-registry/static-toolsets.ts";
 import { compareGenErrors, formatGenError, type GenError, type Registration, type StaticToolsetDecl } from "./gen-registry/types.ts";
@@ -34,6 +36,8 @@ export interface GenerateOptions {
   outFile?: string;
   hooksDir?: string;
   hooksOutFile?: string;
+  pluginsDir?: string;
+  pluginsOutFile?: string;
 }
 
 /** What one generator run produced: the file text, the imported modules, and any errors. */
@@ -45,6 +49,8 @@ export interface GenerateResult {
   errors: GenError[];
   /** The webhook module (src/hooks/hooks.gen.ts) and the hook modules it imports. */
   hooks: { outFile: string; content: string; files: string[] };
+  /** The plugin module (src/plugins/plugins.gen.ts) and the plugin modules it imports. */
+  plugins: { outFile: string; content: string; files: string[] };
 }
 
 /**
@@ -63,6 +69,8 @@ export function generateRegistry({
   outFile = "src/registry/tools.gen.ts",
   hooksDir = "hooks",
   hooksOutFile = HOOKS_OUT_FILE,
+  pluginsDir = "plugins",
+  pluginsOutFile = PLUGINS_OUT_FILE,
 }: GenerateOptions): GenerateResult {
   const paths = listToolFiles(root, toolsDir);
   const hookPaths = new Set(listHookFiles(root, hooksDir));
@@ -70,47 +78,58 @@ export function generateRegistry({
   const inputs = paths.map((path) => ({ path, text: readFileSync(join(root, path), "utf8") }));
   if (staticText !== undefined) inputs.push({ path: toolsetsFile, text: staticText });
   for (const path of hookPaths) inputs.push({ path, text: readFileSync(join(root, path), "utf8") });
+  const pluginPaths = new Set(listToolFiles(root, pluginsDir));
+  for (const path of pluginPaths) inputs.push({ path, text: readFileSync(join(root, path), "utf8") });
   const parsed = parseFiles(inputs);
   const errors = [...parsed.errors];
   // A file that does not parse is reported once; reading it further would only add noise.
   const broken = new Set(parsed.errors.map((error) => error.file));
 
-  const files: string[] = [];
-  const registrations: Registration[] = [];
+  const tools = found<Registration>();
   let toolsets: StaticToolsetDecl[] = [];
-  const hookFiles: string[] = [];
-  const hooks: HookRegistration[] = [];
+  const hooks = found<HookRegistration>();
+  const plugins = found<PluginRegistration>();
   for (const file of parsed.files) {
     if (broken.has(file.path)) continue;
-    if (hookPaths.has(file.path)) {
-      const result = readHookRegistrations(file);
-      errors.push(...result.errors);
-      if (result.registrations.length > 0 || result.errors.length > 0) hookFiles.push(file.path);
-      hooks.push(...result.registrations);
-      continue;
-    }
-    if (file.path === toolsetsFile) {
+    if (hookPaths.has(file.path)) collect(file, readHookRegistrations(file), hooks, errors);
+    else if (pluginPaths.has(file.path)) collect(file, readPluginRegistrations(file), plugins, errors);
+    else if (file.path === toolsetsFile) {
       const result = readStaticToolsets(file);
       toolsets = result.toolsets;
       errors.push(...result.errors);
-      continue;
-    }
-    const result = readRegistrations(file);
-    errors.push(...result.errors);
-    if (result.registrations.length > 0 || result.errors.length > 0) files.push(file.path);
-    registrations.push(...result.registrations);
+    } else collect(file, readRegistrations(file), tools, errors);
   }
+  const { files, registrations } = tools;
 
   const checked = checkRegistry(registrations, toolsets);
   errors.push(...checked.errors);
   const toolsetNames = new Set([...toolsets.map((t) => t.name.value), ...registrations.map((r) => r.toolset.value)]);
-  errors.push(...checkHooks(hooks, toolsetNames));
+  errors.push(...checkHooks(hooks.registrations, toolsetNames));
+  errors.push(...checkPlugins(plugins.registrations));
   return {
     content: renderManifest(outFile, files, checked.winners),
     files,
     errors: errors.sort(compareGenErrors),
-    hooks: { outFile: hooksOutFile, content: renderHooksModule(hooksOutFile, hookFiles, hooks), files: hookFiles },
+    hooks: { outFile: hooksOutFile, content: renderHooksModule(hooksOutFile, hooks.files, hooks.registrations), files: hooks.files },
+    plugins: { outFile: pluginsOutFile, content: renderPluginsModule(pluginsOutFile, plugins.files, plugins.registrations), files: plugins.files },
   };
+}
+
+/** The modules of one kind (tools, webhooks, plugins) to import, and what they register. */
+interface Found<R> {
+  files: string[];
+  registrations: R[];
+}
+
+function found<R>(): Found<R> {
+  return { files: [], registrations: [] };
+}
+
+/** Adds one file's reading to `into`: a file that registers (or tries to) is imported. */
+function collect<R>(file: { path: string }, result: { registrations: R[]; errors: GenError[] }, into: Found<R>, errors: GenError[]): void {
+  errors.push(...result.errors);
+  if (result.registrations.length > 0 || result.errors.length > 0) into.files.push(file.path);
+  into.registrations.push(...result.registrations);
 }
 
 function readOptional(path: string): string | undefined {
@@ -143,15 +162,16 @@ export function main(argv: readonly string[]): number {
   }
 
   const outFile = "src/registry/tools.gen.ts";
-  const { content, files, errors, hooks } = generateRegistry({ root, outFile });
+  const { content, files, errors, hooks, plugins } = generateRegistry({ root, outFile });
   if (errors.length > 0) {
     for (const error of errors) console.error(formatGenError(error));
-    console.error(`gen-registry: ${errors.length} error(s); ${outFile} and ${hooks.outFile} were not written.`);
+    console.error(`gen-registry: ${errors.length} error(s); ${outFile}, ${hooks.outFile} and ${plugins.outFile} were not written.`);
     return 1;
   }
   const outputs = [
     { path: outFile, content, what: `${files.length} tool module(s)` },
     { path: hooks.outFile, content: hooks.content, what: `${hooks.files.length} hook module(s)` },
+    { path: plugins.outFile, content: plugins.content, what: `${plugins.files.length} plugin module(s)` },
   ];
   let stale = 0;
   for (const output of outputs) {

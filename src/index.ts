@@ -1,6 +1,7 @@
 /**
- * The Worker entry. Importing tools.gen.ts registers every tool (discovery happened at build
- * time, because a Worker's imports must be static).
+ * The Worker entry. Importing tools.gen.ts registers every tool, and plugins.gen.ts
+ * every plugin's pipeline hooks (discovery happened at build time, because a Worker's imports
+ * must be static).
  */
 import { env } from "cloudflare:workers";
 import { handleAuditQueue } from "./audit/handle-audit-queue.ts";
@@ -16,6 +17,7 @@ import { handleHookQueue } from "./hooks/handle-hook-queue.ts";
 import { isHookQueue } from "./hooks/hook-message.ts";
 import { deleteExpiredDeliveries } from "./hooks/retention.ts";
 import "./hooks/hooks.gen.ts";
+import "./plugins/plugins.gen.ts";
 
 // Fail at startup, naming the key, rather than serve with a misread limit: wrangler dev and
 // wrangler deploy both load the module and report this error.

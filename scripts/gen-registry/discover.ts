@@ -54,6 +54,21 @@ export function findRegisterCalls(sf: SourceFile, receiver = "registry"): CallEx
 }
 
 /**
+ * The properties of each top-level `<receiver>.register({...})` call's object literal, with the
+ * call. A call passed anything else is reported with `usage`, since discovery could not check it.
+ */
+export function registerSpecs(file: ParsedFile, receiver: string, usage: string, fail: (node: Node, message: string) => void): { call: CallExpression; props: Map<string, Expression> }[] {
+  const specs: { call: CallExpression; props: Map<string, Expression> }[] = [];
+  for (const call of findRegisterCalls(file.sf, receiver)) {
+    const [arg] = call.arguments;
+    const spec = arg === undefined ? undefined : unwrap(arg);
+    if (spec === undefined || !ts.isObjectLiteralExpression(spec)) fail(call, usage);
+    else specs.push({ call, props: objectProps(spec) });
+  }
+  return specs;
+}
+
+/**
  * Reads name, toolset, dependsOn and override out of each top-level register call. Anything
  * the generator cannot evaluate statically is an error rather than a guess, because the
  * checks (duplicates, unknown toolsets, dependency cycles) would otherwise silently pass.

@@ -7,10 +7,9 @@
  * name that is not an env var name.
  */
 import type { Node } from "typescript";
-import { findRegisterCalls, listToolFiles } from "./discover.ts";
+import { listToolFiles, registerSpecs } from "./discover.ts";
 import { importPath, list } from "./render.ts";
-import { locate, objectProps, readString, readStringList, topLevelStringConsts, unwrap, type ParsedFile } from "./parse.ts";
-import { ts } from "./typescript.ts";
+import { locate, readString, readStringList, topLevelStringConsts, type ParsedFile } from "./parse.ts";
 import { formatLocation, type GenError, type Location, type StringRef } from "./types.ts";
 
 // Same rules as src/hooks/hook-registry.ts (not imported: that pulls in zod).
@@ -42,14 +41,8 @@ export function readHookRegistrations(file: ParsedFile): { registrations: HookRe
   const fail = (node: Node, message: string): void => {
     errors.push({ ...locate(file, node), message });
   };
-  for (const call of findRegisterCalls(file.sf, "hookRegistry")) {
-    const [arg] = call.arguments;
-    const spec = arg === undefined ? undefined : unwrap(arg);
-    if (spec === undefined || !ts.isObjectLiteralExpression(spec)) {
-      fail(call, 'hookRegistry.register(...) must be passed an object literal ({ name: "...", verify: "...", secretEnv: "...", ... }) so discovery can read it.');
-      continue;
-    }
-    const props = objectProps(spec);
+  const usage = 'hookRegistry.register(...) must be passed an object literal ({ name: "...", verify: "...", secretEnv: "...", ... }) so discovery can read it.';
+  for (const { call, props } of registerSpecs(file, "hookRegistry", usage, fail)) {
     const required = (key: "name" | "verify" | "secretEnv", example: string): StringRef | undefined => {
       const value = props.get(key);
       const ref = value === undefined ? undefined : readString(file, value, consts);

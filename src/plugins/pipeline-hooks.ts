@@ -16,7 +16,7 @@ export interface CallEvent {
   callId: string;
   sessionId: string;
   args: Record<string, unknown>;
-  /** The Worker's bindings and vars, for hooks that read their own settings. */
+  /** The Worker's bindings and vars, so a deployer's plugin can read its settings per call. */
   env: Env;
 }
 

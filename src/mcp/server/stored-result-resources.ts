@@ -1,6 +1,6 @@
 /**
  * Stored oversized results as MCP resources. A result too large to return inline is kept in KV
- * under a random handle (dispatch/limit-result.ts); here it is also the resource
+ * under a random handle (results/limit-result.ts); here it is also the resource
  * `toolgate://results/{handle}`, readable with `resources/read` by a key that may use the tool
  * that produced it (and, on /mcp/{toolset}, only for that toolset's tools). Results are not
  * listed: handles are not indexed by key, and knowing a handle is what grants reading it, as for
