@@ -13,12 +13,14 @@ import type { RunApproved } from "./session-api.ts";
 
 export function runApprovedWith(parts: PipelineParts): RunApproved {
   return async function runApproved(env, run) {
+    // The catalog first (this object's isolate need not have served a request): the requester's
+    // toolsets may name a remote server's toolset, which resolves only once its tools are registered.
+    await parts.catalog.open(env);
     const requester = await requesterAccess(env, run.requestedBy);
     if (!requester.ok) {
       const refused = outcomeOfFailure(run.tool, run.callId, { kind: "access_denied", name: run.tool, rule: requester.rule, message: requester.message }, {});
       return { ...refused, policy: { decision: "deny", rule: requester.rule } };
     }
-    // Opening the scope syncs remote MCP tools: this object's isolate need not have served a request.
     const scope = await openScope(parts, { env, sessionId: run.sessionId, keyId: run.requestedBy, access: requester.access, waitUntil: run.waitUntil });
     return dispatchCall({ id: run.callId, name: run.tool, arguments: run.arguments }, scope, { approved: run.approved });
   };

@@ -48,8 +48,9 @@ export async function runDelivery(
 ): Promise<DeliveryRun> {
   const config = loadConfig(env);
   const principal = hookPrincipal(hook);
-  const access = await createToolAccess(principal, kvToolsetLookup(env.KV));
-  // The consumer's isolate may never have served a request: opening the scope syncs remote MCP tools.
+  // The consumer's isolate may never have served a request: opening the scope syncs remote MCP
+  // tools before the hook's toolsets (which may name a remote server's) are resolved.
+  const access = () => createToolAccess(principal, kvToolsetLookup(env.KV));
   const scope = await openScope(parts.pipeline, { env, config, keyId: principal.keyId, access, sessionId: delivery.id, waitUntil });
   const outcomes = await serveCalls(delivery.calls, scope, principal, config.maxParallelCalls, { ...parts.batch, recordBatch: record });
   const results = outcomes.map(storedResult);

@@ -1,10 +1,13 @@
 /**
  * Builds a request's scope, once per request: every door (the /v1 routes, /mcp, a webhook
  * delivery, an approved call's run) calls this and passes the result by reference. Opening the
- * catalog here is what makes remote MCP tools visible, so no door has to remember it.
+ * catalog here is what makes remote MCP tools visible, so no door has to remember it; and it
+ * comes first, because a key's toolsets and the request's toolset may name a remote server's
+ * toolset (`mcp-<server>`), which resolves only once that server's tools are registered.
  */
 import { loadConfig, type GatewayConfig } from "../config/config.ts";
 import type { ToolAccess } from "../policy/tool-access.ts";
+import { resolveToolset, type CustomToolsetLookup } from "../toolsets/resolve.ts";
 import type { ClientChannel } from "../registry/types.ts";
 import type { AllowedTools, PipelineParts, RequestScope } from "./types.ts";
 
@@ -22,7 +25,8 @@ export interface ScopeInput {
   sessionId: string;
   config?: GatewayConfig;
   keyId?: string;
-  access?: ToolAccess;
+  /** The key's access, or how to resolve it once the catalog is open. */
+  access?: ToolAccess | (() => Promise<ToolAccess>);
   allowedTools?: AllowedTools;
   signal?: AbortSignal;
   waitUntil?: (promise: Promise<unknown>) => void;
@@ -37,7 +41,7 @@ export async function openScope(parts: PipelineParts, input: ScopeInput): Promis
     env: input.env,
     config: input.config ?? loadConfig(input.env),
     keyId: input.keyId ?? UNKNOWN_REQUESTER,
-    access: input.access,
+    access: typeof input.access === "function" ? await input.access() : input.access,
     allowedTools: input.allowedTools,
     sessionId: input.sessionId,
     signal: input.signal,
@@ -47,4 +51,15 @@ export async function openScope(parts: PipelineParts, input: ScopeInput): Promis
     catalog,
     parts,
   };
+}
+
+/**
+ * Like openScope, for a request limited to one toolset (a `toolset` field, `/mcp/{toolset}`):
+ * only its tools may run. Answers `unknownToolset` when the name resolves to nothing.
+ */
+export async function openToolsetScope(parts: PipelineParts, input: ScopeInput, toolset: string, lookup: CustomToolsetLookup): Promise<RequestScope | { unknownToolset: string }> {
+  const scope = await openScope(parts, input);
+  const names = await resolveToolset(toolset, lookup);
+  if (names === undefined) return { unknownToolset: toolset };
+  return { ...scope, allowedTools: { toolset, names: new Set(names) } };
 }

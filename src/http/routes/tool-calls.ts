@@ -2,10 +2,9 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { serveCalls } from "../../batch/serve-calls.ts";
 import type { GatewayParts } from "../../compose.ts";
-import { openScope } from "../../pipeline/request-scope.ts";
+import { openScope, openToolsetScope } from "../../pipeline/request-scope.ts";
 import type { CallOutcome } from "../../pipeline/types.ts";
 import { AnthropicToolUseSchema, normalizeCall, OpenAIToolCallSchema, toCallResult } from "../../formats/tool-calls.ts";
-import { resolveToolset } from "../../toolsets/resolve.ts";
 import { loadConfig } from "../../config/config.ts";
 import { accessOf, toolsetLookupOf } from "../access.ts";
 import { requestOrigin } from "../request-origin.ts";
@@ -91,27 +90,22 @@ export const toolCallsRoutes = (parts: GatewayParts) => {
         issues: [{ path: "max_parallel_calls", message: `at most ${config.maxParallelCallsCap} (MAX_PARALLEL_CALLS_CAP), got ${maxParallel}` }],
       }) as never;
     }
-    let allowedTools: { toolset: string; names: ReadonlySet<string> } | undefined;
-    if (body.toolset !== undefined) {
-      const names = await resolveToolset(body.toolset, toolsetLookupOf(c));
-      if (names === undefined) return failureResponse(c, { kind: "unknown_toolset", name: body.toolset }) as never;
-      allowedTools = { toolset: body.toolset, names: new Set(names) };
-    }
     const sessionId = body.session_id ?? crypto.randomUUID();
-    const calls = body.tool_calls.map(normalizeCall);
     const principal = c.get("principal");
-    const scope = await openScope(parts.pipeline, {
+    const input = {
       env: c.env,
       config,
       keyId: principal.keyId,
-      access: await accessOf(c),
-      ...(allowedTools === undefined ? {} : { allowedTools }),
+      access: () => accessOf(c),
       sessionId,
       signal: c.req.raw.signal,
       waitUntil: waitUntilOf(c),
       origin: requestOrigin(c.req.url),
-    });
-    const outcomes = await serveCalls(calls, scope, principal, maxParallel, parts.batch);
+    };
+    const opened = body.toolset === undefined ? await openScope(parts.pipeline, input) : await openToolsetScope(parts.pipeline, input, body.toolset, toolsetLookupOf(c));
+    if ("unknownToolset" in opened) return failureResponse(c, { kind: "unknown_toolset", name: opened.unknownToolset }) as never;
+    const calls = body.tool_calls.map(normalizeCall);
+    const outcomes = await serveCalls(calls, opened, principal, maxParallel, parts.batch);
     return c.json({ session_id: sessionId, results: calls.map((call, i) => toCallResult(call, outcomes[i] as CallOutcome)) }, 200);
   });
 };

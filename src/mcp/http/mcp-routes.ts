@@ -12,13 +12,12 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { authenticate } from "../../auth/authenticate.ts";
 import type { GatewayParts } from "../../compose.ts";
 import { loadConfig } from "../../config/config.ts";
-import { openScope } from "../../pipeline/request-scope.ts";
+import { openScope, openToolsetScope } from "../../pipeline/request-scope.ts";
 import { accessOf, toolsetLookupOf } from "../../http/access.ts";
 import { readRawBody } from "../../http/read-raw-body.ts";
 import { describeRequestFailure, type RequestFailure } from "../../http/request-failure.ts";
 import type { AppEnv } from "../../http/types.ts";
 import { waitUntilOf } from "../../http/wait-until.ts";
-import { resolveToolset } from "../../toolsets/resolve.ts";
 import { errorText, parseBody, RPC_INVALID_REQUEST, RPC_SERVER_ERROR, type RpcError } from "../server/json-rpc.ts";
 import type { McpContext } from "../server/mcp-context.ts";
 import { processMessages } from "../server/process-messages.ts";
@@ -99,13 +98,22 @@ async function serve(c: Context<AppEnv>, toolset: string | undefined, parts: Gat
     return rpcRefusal(413, { code: RPC_INVALID_REQUEST, message: `Payload Too Large: a batch may hold at most ${config.maxToolCalls} messages (MAX_TOOL_CALLS); this one has ${parsed.messages.length}. Send them in several requests.` });
   }
 
-  let scope: McpContext["scope"];
-  if (toolset !== undefined) {
-    const names = await resolveToolset(toolset, toolsetLookupOf(c));
-    if (names === undefined) {
-      return rpcRefusal(404, { code: RPC_SERVER_ERROR, message: `Unknown toolset: ${toolset}. GET /v1/toolsets lists the toolsets; /mcp serves every tool this key may use.` });
-    }
-    scope = { toolset, names: new Set(names) };
+  const principal = c.get("principal");
+  const stream = new ResponseStream(accept.includes("text/event-stream") || accept.includes("*/*"));
+  const input = {
+    env: c.env,
+    config,
+    keyId: principal.keyId,
+    access: () => accessOf(c),
+    // Each tools/call gets a session of its own (handle-request.ts); this one is never used.
+    sessionId: "",
+    signal: c.req.raw.signal,
+    waitUntil: waitUntilOf(c),
+    origin: requestOrigin(c.req.url),
+  };
+  const opened = toolset === undefined ? await openScope(parts.pipeline, input) : await openToolsetScope(parts.pipeline, input, toolset, toolsetLookupOf(c));
+  if ("unknownToolset" in opened) {
+    return rpcRefusal(404, { code: RPC_SERVER_ERROR, message: `Unknown toolset: ${toolset}. GET /v1/toolsets lists the toolsets; /mcp serves every tool this key may use.` });
   }
 
   const version = versionHeader ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
@@ -115,36 +123,12 @@ async function serve(c: Context<AppEnv>, toolset: string | undefined, parts: Gat
 
   const first = parsed.messages[0];
   const initializing = !parsed.batch && first?.kind === "request" && first.method === "initialize";
-  const stream = new ResponseStream(accept.includes("text/event-stream") || accept.includes("*/*"));
-  const principal = c.get("principal");
-  const access = await accessOf(c);
-  const waitUntil = waitUntilOf(c);
-  const origin = requestOrigin(c.req.url);
-  const requestScope = await openScope(parts.pipeline, {
-    env: c.env,
-    config,
-    keyId: principal.keyId,
-    access,
-    ...(scope === undefined ? {} : { allowedTools: scope }),
-    // Each tools/call gets a session of its own (handle-request.ts); this one is never used.
-    sessionId: "",
-    signal: c.req.raw.signal,
-    waitUntil,
-    origin,
-  });
   const ctx: McpContext = {
-    env: c.env,
     principal,
-    access,
-    ...(scope === undefined ? {} : { scope }),
+    scope: opened,
     protocolVersion: initializing ? negotiateProtocolVersion(first.params.protocolVersion) : version,
-    config,
     parts,
-    requestScope,
-    signal: c.req.raw.signal,
-    waitUntil,
     outbound: stream,
-    origin,
   };
   const work = processMessages(parsed.messages, parsed.batch, ctx);
   const settled = await Promise.race([work, stream.opened]);

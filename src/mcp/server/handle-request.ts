@@ -6,7 +6,6 @@
 import { definitionsJson } from "../../formats/definitions-json.ts";
 import { serveCalls } from "../../batch/serve-calls.ts";
 import { availableEntries } from "../../registry/definitions.ts";
-import { registry } from "../../registry/registry.ts";
 import { LOG_LEVELS } from "../../registry/types.ts";
 import { clientAsker } from "../replies/ask-client.ts";
 import { toToolCallAnswer } from "./call-result.ts";
@@ -45,7 +44,7 @@ export function handleRequest(request: RpcRequest, ctx: McpContext): Answer | Pr
 }
 
 function initialize(request: RpcRequest, ctx: McpContext): Answer {
-  const scope = ctx.scope?.toolset;
+  const scope = ctx.scope.allowedTools?.toolset;
   return {
     result: JSON.stringify({
       protocolVersion: negotiateProtocolVersion(request.params.protocolVersion),
@@ -70,12 +69,13 @@ function setLevel(request: RpcRequest): Answer {
 }
 
 async function listTools(_request: RpcRequest, ctx: McpContext): Promise<Answer> {
-  const names = ctx.scope === undefined ? registry.names() : [...ctx.scope.names];
+  const { allowedTools, access, env, catalog } = ctx.scope;
+  const names = allowedTools === undefined ? catalog.names() : [...allowedTools.names];
   const entries = await availableEntries(
-    names.filter((name) => ctx.access.decide(name).allowed),
-    ctx.env,
+    names.filter((name) => access?.decide(name).allowed !== false),
+    env,
   );
-  return { result: `{"tools":${definitionsJson(entries, "mcp", ctx.env)}}` };
+  return { result: `{"tools":${definitionsJson(entries, "mcp", env)}}` };
 }
 
 async function callTool(request: RpcRequest, ctx: McpContext): Promise<Answer> {
@@ -84,7 +84,7 @@ async function callTool(request: RpcRequest, ctx: McpContext): Promise<Answer> {
   const token = typeof meta === "object" && meta !== null ? (meta as { progressToken?: unknown }).progressToken : undefined;
   const progressToken = typeof token === "string" || typeof token === "number" ? token : undefined;
   // Stateless: each tools/call is a session of its own, with its own way back to the client.
-  const scope = { ...ctx.requestScope, sessionId: crypto.randomUUID(), client: mcpClientChannel(ctx.outbound, progressToken, clientAsker(ctx.env, ctx.principal.keyId, ctx.outbound)) };
+  const scope = { ...ctx.scope, sessionId: crypto.randomUUID(), client: mcpClientChannel(ctx.outbound, progressToken, clientAsker(ctx.scope.env, ctx.principal.keyId, ctx.outbound)) };
   // The same stages as POST /v1/tool-calls: rate limits, the pipeline, the audit log.
   const [outcome] = await serveCalls([{ id: String(request.id), name, arguments: args ?? {} }], scope, ctx.principal, 1, ctx.parts.batch);
   if (outcome === undefined) throw new Error(`tools/call of '${name}' produced no outcome`);
@@ -94,8 +94,8 @@ async function callTool(request: RpcRequest, ctx: McpContext): Promise<Answer> {
 
 async function readResource(request: RpcRequest, ctx: McpContext): Promise<Answer> {
   const read = await readStoredResult(request.params.uri, {
-    kv: ctx.env.KV,
-    mayRead: (tool) => ctx.access.decide(tool).allowed && (ctx.scope === undefined || ctx.scope.names.has(tool)),
+    kv: ctx.scope.env.KV,
+    mayRead: (tool) => ctx.scope.access?.decide(tool).allowed !== false && (ctx.scope.allowedTools === undefined || ctx.scope.allowedTools.names.has(tool)),
   });
   return "code" in read ? { error: read } : { result: JSON.stringify(read) };
 }
