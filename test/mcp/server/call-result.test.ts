@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { dispatchCall } from "../../../src/dispatch/handle-function-call.ts";
 import { toToolCallAnswer, type AnswerableOutcome } from "../../../src/mcp/server/call-result.ts";
