@@ -4,13 +4,14 @@
  * hostile values stay text, that each button makes the decision it says, and what a late
  * second decision sees.
  */
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { getApproval } from "../../src/approvals/approvals.ts";
 import { defineTool, registry } from "../../src/registry/registry.ts";
-import { api } from "../http/helpers.ts";
-import { createKey, csrfOf, PageClient, type CreatedKey } from "./page-client.ts";
+import { api } from "../support/api.ts";
+import { createKey, type CreatedKey } from "../support/create-key.ts";
+import { csrfOf, PageClient } from "./page-client.ts";
 
 const TOOL = "page_write";
 const HOSTILE = `</pre><script>alert("x")</script><img src=x onerror=alert(1)>`;
@@ -32,7 +33,7 @@ beforeAll(async () => {
       }),
     ),
   ).toMatchObject({ ok: true });
-  [agent, approver] = await Promise.all([createKey("page-agent", "agent"), createKey("page-approver", "approver")]);
+  [agent, approver] = await Promise.all([createKey({ name: "page-agent", role: "agent" }), createKey({ name: "page-approver", role: "approver" })]);
   client = new PageClient();
   expect((await client.signIn(approver.key)).status).toBe(303);
 });

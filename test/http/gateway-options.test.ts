@@ -1,8 +1,9 @@
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app.ts";
 import { gatewayTools, registerAll, Trace } from "../gateway/tools.ts";
-import { api, json } from "./helpers.ts";
+import { api } from "../support/api.ts";
+import { json } from "../support/json.ts";
 
 interface Batch {
   results: { id: string; status: string; error_code: string | null; attempts: number; message: { content: string } }[];

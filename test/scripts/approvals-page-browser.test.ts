@@ -9,7 +9,7 @@
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { chromiumAvailability, launchChromium, type Browser } from "./support/chromium.ts";
 import { startLocalWorker, type LocalWorker } from "./support/local-worker.ts";
 
@@ -68,14 +68,17 @@ interface ApprovalOutcome {
   message?: { role: string; tool_call_id: string; content: string };
 }
 
-/** The agent's long-poll, repeated until the approval has settled (or 60 s pass). */
-async function longPoll(approvalId: string): Promise<ApprovalOutcome> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const { status, json } = await api<ApprovalOutcome>(`/v1/approvals/${approvalId}?session_id=${sessionId}&wait=30`, agentKey);
-    expect(status).toBe(200);
-    if (json.result !== undefined || Date.now() > deadline) return json;
-  }
+/** The agent's long-poll, repeated until the approval has settled; fails with its state when 60 s pass first. */
+function longPoll(approvalId: string): Promise<ApprovalOutcome> {
+  return vi.waitFor(
+    async () => {
+      const { status, json } = await api<ApprovalOutcome>(`/v1/approvals/${approvalId}?session_id=${sessionId}&wait=30`, agentKey);
+      expect(status).toBe(200);
+      if (json.result === undefined) throw new Error(`approval ${approvalId} is still ${json.status}`);
+      return json;
+    },
+    { timeout: 60_000, interval: 50 },
+  );
 }
 
 /** Polls with room for a loaded machine (expect.poll's default gives up after 1 s). */
