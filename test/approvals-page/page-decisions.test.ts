@@ -11,6 +11,7 @@ import { getApproval } from "../../src/approvals/approvals.ts";
 import { defineTool, registry } from "../../src/registry/registry.ts";
 import { api } from "../support/api.ts";
 import { createKey, type CreatedKey } from "../support/create-key.ts";
+import { openaiCall } from "../support/tool-calls.ts";
 import { csrfOf, PageClient } from "./page-client.ts";
 
 const TOOL = "page_write";
@@ -41,7 +42,7 @@ beforeAll(async () => {
 /** The agent asks for one risky call; returns the approval id. */
 async function requestApproval(sessionId: string, note: string, callId = `call_${crypto.randomUUID()}`): Promise<string> {
   const response = await api("/v1/tool-calls", {
-    body: { session_id: sessionId, tool_calls: [{ id: callId, type: "function", function: { name: TOOL, arguments: JSON.stringify({ note }) } }] },
+    body: { session_id: sessionId, tool_calls: [openaiCall(callId, TOOL, { note })] },
     headers: { authorization: `Bearer ${agent.key}` },
   });
   expect(response.status).toBe(200);

@@ -12,6 +12,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { chromiumAvailability, launchChromium, type Browser } from "./support/chromium.ts";
 import { startLocalWorker, type LocalWorker } from "./support/local-worker.ts";
+import { openaiCall } from "../support/tool-calls.ts";
 
 const PORT = 9260;
 const ADMIN_TOKEN = `tg_browser_admin_${crypto.randomUUID().replaceAll("-", "")}`;
@@ -51,7 +52,7 @@ interface CallResult {
 
 /** The agent asks for one echo call in the shared session; echo needs approval in this Worker. */
 async function agentCalls(callId: string, text: string): Promise<CallResult> {
-  const body = { session_id: sessionId, tool_calls: [{ id: callId, type: "function", function: { name: "echo", arguments: JSON.stringify({ text }) } }] };
+  const body = { session_id: sessionId, tool_calls: [openaiCall(callId, "echo", { text })] };
   const { status, json } = await api<{ results: CallResult[] }>("/v1/tool-calls", agentKey, body);
   expect(status).toBe(200);
   const [result] = json.results;
