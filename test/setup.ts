@@ -1,4 +1,5 @@
-import { applyD1Migrations, env } from "cloudflare:test";
+import { applyD1Migrations } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 // Every test file sees the registry as the Worker does: discovered tools imported once.
 import "../src/registry/tools.gen.ts";
 

@@ -1,24 +1,10 @@
 /**
  * A person's browser, as far as the page tests need one: a cookie jar, same-origin form posts
- * and the CSRF token read from the last page, all against the real Worker (SELF).
+ * and the CSRF token read from the last page, all against the real Worker.
  */
-import { SELF } from "cloudflare:test";
-import { expect } from "vitest";
-import { api, json } from "../http/helpers.ts";
+import { exports } from "cloudflare:workers";
 
 export const ORIGIN = "https://toolgate.test";
-
-export interface CreatedKey {
-  id: string;
-  key: string;
-}
-
-/** Creates an API key through the admin API. */
-export async function createKey(name: string, role: "agent" | "approver" | "admin"): Promise<CreatedKey> {
-  const response = await api("/v1/keys", { body: { name, role } });
-  expect(response.status).toBe(201);
-  return json<CreatedKey>(response);
-}
 
 /** The value of the CSRF field in a page (every form of a page carries the same token). */
 export function csrfOf(html: string): string {
@@ -56,7 +42,7 @@ export class PageClient {
   async #send(path: string, init: { method: string; body?: URLSearchParams; headers?: Record<string, string> }): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.cookies.size > 0) headers.set("cookie", [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; "));
-    const response = await SELF.fetch(`${ORIGIN}${path}`, { method: init.method, headers, body: init.body, redirect: "manual" });
+    const response = await exports.default.fetch(`${ORIGIN}${path}`, { method: init.method, headers, body: init.body, redirect: "manual" });
     for (const line of response.headers.getSetCookie()) {
       const [pair = ""] = line.split(";");
       const [name = "", value = ""] = pair.split("=");

@@ -4,13 +4,15 @@
  * hostile values stay text, that each button makes the decision it says, and what a late
  * second decision sees.
  */
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { getApproval } from "../../src/approvals/approvals.ts";
 import { defineTool, registry } from "../../src/registry/registry.ts";
-import { api } from "../http/helpers.ts";
-import { createKey, csrfOf, PageClient, type CreatedKey } from "./page-client.ts";
+import { api } from "../support/api.ts";
+import { createKey, type CreatedKey } from "../support/create-key.ts";
+import { openaiCall } from "../support/tool-calls.ts";
+import { csrfOf, PageClient } from "./page-client.ts";
 
 const TOOL = "page_write";
 const HOSTILE = `</pre><script>alert("x")</script><img src=x onerror=alert(1)>`;
@@ -32,7 +34,7 @@ beforeAll(async () => {
       }),
     ),
   ).toMatchObject({ ok: true });
-  [agent, approver] = await Promise.all([createKey("page-agent", "agent"), createKey("page-approver", "approver")]);
+  [agent, approver] = await Promise.all([createKey({ name: "page-agent", role: "agent" }), createKey({ name: "page-approver", role: "approver" })]);
   client = new PageClient();
   expect((await client.signIn(approver.key)).status).toBe(303);
 });
@@ -40,7 +42,7 @@ beforeAll(async () => {
 /** The agent asks for one risky call; returns the approval id. */
 async function requestApproval(sessionId: string, note: string, callId = `call_${crypto.randomUUID()}`): Promise<string> {
   const response = await api("/v1/tool-calls", {
-    body: { session_id: sessionId, tool_calls: [{ id: callId, type: "function", function: { name: TOOL, arguments: JSON.stringify({ note }) } }] },
+    body: { session_id: sessionId, tool_calls: [openaiCall(callId, TOOL, { note })] },
     headers: { authorization: `Bearer ${agent.key}` },
   });
   expect(response.status).toBe(200);

@@ -1,5 +1,5 @@
 /** Page sessions in KV: what the cookie id opens, for how long, and what KV itself holds. */
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { hashApiKey } from "../../src/auth/key-hash.ts";
 import { createPageSession, deletePageSession, PAGE_SESSION_TTL_SECONDS, readPageSession } from "../../src/approvals-page/page-session.ts";

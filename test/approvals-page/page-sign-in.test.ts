@@ -3,9 +3,10 @@
  * cookie's attributes, CSRF and origin checks, revocation and sign-out, and the page headers.
  */
 import { describe, expect, it } from "vitest";
-import { api } from "../http/helpers.ts";
+import { api } from "../support/api.ts";
 import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
-import { createKey, csrfOf, PageClient, sessionCsrf } from "./page-client.ts";
+import { createKey } from "../support/create-key.ts";
+import { csrfOf, PageClient, sessionCsrf } from "./page-client.ts";
 
 const SESSION_COOKIE = "__Host-toolgate-approvals";
 
@@ -16,7 +17,7 @@ function attributesOf(response: Response, cookie: string): string {
 }
 
 async function signedIn(role: "approver" | "admin" = "approver"): Promise<{ client: PageClient; key: { id: string; key: string } }> {
-  const key = await createKey(`page-${role}-${crypto.randomUUID()}`, role);
+  const key = await createKey({ name: `page-${role}-${crypto.randomUUID()}`, role });
   const client = new PageClient();
   expect((await client.signIn(key.key)).status).toBe(303);
   return { client, key };
@@ -57,7 +58,7 @@ describe("the sign-in page", () => {
 
 describe("signing in", () => {
   it("turns an approver key into a __Host- session cookie that is HttpOnly, Secure and SameSite=Strict", async () => {
-    const key = await createKey("page-approver-cookie", "approver");
+    const key = await createKey({ name: "page-approver-cookie", role: "approver" });
     const client = new PageClient();
     const response = await client.signIn(key.key);
     expect(response.status).toBe(303);
@@ -84,7 +85,7 @@ describe("signing in", () => {
   });
 
   it("refuses an agent key with 403 naming its role: agents never approve", async () => {
-    const agent = await createKey("page-agent-refused", "agent");
+    const agent = await createKey({ name: "page-agent-refused", role: "agent" });
     const client = new PageClient();
     const response = await client.signIn(agent.key);
     expect(response.status).toBe(403);
@@ -93,7 +94,7 @@ describe("signing in", () => {
   });
 
   it("refuses a revoked key", async () => {
-    const key = await createKey("page-revoked-before", "approver");
+    const key = await createKey({ name: "page-revoked-before", role: "approver" });
     expect((await api(`/v1/keys/${key.id}`, { method: "DELETE" })).status).toBe(204);
     const client = new PageClient();
     expect((await client.signIn(key.key)).status).toBe(401);
@@ -101,7 +102,7 @@ describe("signing in", () => {
   });
 
   it("refuses a sign-in form without its CSRF token, or with another one, with 403", async () => {
-    const key = await createKey("page-sign-in-csrf", "approver");
+    const key = await createKey({ name: "page-sign-in-csrf", role: "approver" });
     const client = new PageClient();
     await client.get("/approvals/sign-in");
     expect((await client.post("/approvals/sign-in", { key: key.key })).status).toBe(403);
@@ -113,7 +114,7 @@ describe("signing in", () => {
   });
 
   it("refuses a form posted from another origin before looking at it", async () => {
-    const key = await createKey("page-cross-origin", "approver");
+    const key = await createKey({ name: "page-cross-origin", role: "approver" });
     const client = new PageClient();
     await client.get("/approvals/sign-in");
     const fields = { key: key.key, csrf: csrfOf(client.lastPage) };
@@ -123,7 +124,7 @@ describe("signing in", () => {
   });
 
   it("accepts Origin: null when Sec-Fetch-Site says same-origin, as browsers send under no-referrer", async () => {
-    const key = await createKey("page-origin-null", "approver");
+    const key = await createKey({ name: "page-origin-null", role: "approver" });
     const client = new PageClient();
     await client.get("/approvals/sign-in");
     const response = await client.post("/approvals/sign-in", { key: key.key, csrf: csrfOf(client.lastPage) }, { origin: "null", "sec-fetch-site": "same-origin" });
@@ -137,7 +138,7 @@ describe("signing in", () => {
   });
 
   it("returns to the page asked for, but never to another site", async () => {
-    const key = await createKey("page-next", "approver");
+    const key = await createKey({ name: "page-next", role: "approver" });
     expect((await new PageClient().signIn(key.key, "/approvals/sessions/abc")).headers.get("location")).toBe("/approvals/sessions/abc");
     for (const next of ["//evil.example/approvals", "https://evil.example", "/approvals/../v1/keys", "/\\evil.example"]) {
       expect((await new PageClient().signIn(key.key, next)).headers.get("location")).toBe("/approvals");
@@ -156,7 +157,7 @@ describe("a signed-in session", () => {
   });
 
   it("refuses the sign-in form's token in place of the session's", async () => {
-    const key = await createKey("page-token-swap", "approver");
+    const key = await createKey({ name: "page-token-swap", role: "approver" });
     const client = new PageClient();
     await client.get("/approvals/sign-in");
     const signInToken = csrfOf(client.lastPage);

@@ -4,8 +4,11 @@
  * once, and the agent reads the outcome.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, json } from "../http/helpers.ts";
-import { as, auditRowsOf, callTools, createKey, decide, only, openai, registerApprovalTools, runs, type Key } from "./support.ts";
+import { api } from "../support/api.ts";
+import { json } from "../support/json.ts";
+import { createKey } from "../support/create-key.ts";
+import { openaiCall } from "../support/tool-calls.ts";
+import { as, auditRowsOf, callTools, decide, only, registerApprovalTools, runs, type Key } from "./support.ts";
 
 const TOOL = "apf_write";
 let unregister: () => void;
@@ -14,8 +17,8 @@ let approver: Key;
 
 beforeAll(async () => {
   unregister = registerApprovalTools("apf");
-  agent = await createKey("apf-agent", "agent");
-  approver = await createKey("apf-approver", "approver");
+  agent = await createKey({ name: "apf-agent", role: "agent" });
+  approver = await createKey({ name: "apf-approver", role: "approver" });
 });
 afterAll(() => unregister());
 
@@ -33,7 +36,7 @@ interface Approval {
 }
 
 async function pending(session: string, callId: string, note: string, extra: Record<string, unknown> = {}) {
-  const result = only(await callTools(agent, session, [openai(callId, TOOL, { note, ...extra })]));
+  const result = only(await callTools(agent, session, [openaiCall(callId, TOOL, { note, ...extra })]));
   expect(result.status).toBe("pending_approval");
   return result.approval?.id ?? "";
 }
@@ -41,7 +44,7 @@ async function pending(session: string, callId: string, note: string, extra: Rec
 describe("a call of a risky tool", () => {
   it("does not run, and answers pending_approval with the approval, its expiry, its page and what to do", async () => {
     const before = Date.now();
-    const batch = await callTools(agent, "apf-s1", [openai("c1", TOOL, { note: "apf-shape" })]);
+    const batch = await callTools(agent, "apf-s1", [openaiCall("c1", TOOL, { note: "apf-shape" })]);
     const result = only(batch);
     expect(result).toMatchObject({ id: "c1", tool: TOOL, status: "pending_approval", error_code: "APPROVAL_REQUIRED" });
     expect(result.approval?.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -55,7 +58,7 @@ describe("a call of a risky tool", () => {
   });
 
   it("lets the batch's other calls run, and does not run calls that depend on it", async () => {
-    const batch = await callTools(agent, "apf-s2", [openai("c1", TOOL, { note: "apf-dep" }), openai("c2", "apf_after", { note: "apf-dep" }), openai("c3", "apf_plain", { note: "x" })]);
+    const batch = await callTools(agent, "apf-s2", [openaiCall("c1", TOOL, { note: "apf-dep" }), openaiCall("c2", "apf_after", { note: "apf-dep" }), openaiCall("c3", "apf_plain", { note: "x" })]);
     expect(batch.results.map((r) => [r.status, r.error_code])).toEqual([
       ["pending_approval", "APPROVAL_REQUIRED"],
       ["error", "DEPENDENCY_FAILED"],
@@ -66,7 +69,7 @@ describe("a call of a risky tool", () => {
   });
 
   it("generates a session id when the request has none, and the approval belongs to it", async () => {
-    const res = await api("/v1/tool-calls", { body: { tool_calls: [openai("c1", TOOL, { note: "apf-gen" })] }, headers: as(agent) });
+    const res = await api("/v1/tool-calls", { body: { tool_calls: [openaiCall("c1", TOOL, { note: "apf-gen" })] }, headers: as(agent) });
     const batch = await json<{ session_id: string; results: { approval: { id: string } }[] }>(res);
     const approval = await json<Approval>(await api(`/v1/approvals/${batch.results[0]?.approval.id}`, { headers: as(agent) }));
     expect(approval.session_id).toBe(batch.session_id);
@@ -83,7 +86,7 @@ describe("approving", () => {
 
     const polled = await json<Approval>(await poll);
     expect(polled.message).toEqual({ role: "tool", tool_call_id: "c1", content: '{"written":"apf-once"}' });
-    const again = only(await callTools(agent, "apf-s3", [openai("c1", TOOL, { note: "apf-once" })]));
+    const again = only(await callTools(agent, "apf-s3", [openaiCall("c1", TOOL, { note: "apf-once" })]));
     expect(again).toMatchObject({ status: "ok", error_code: null, message: { content: '{"written":"apf-once"}' } });
     expect(runs.get("apf-once")).toBe(1);
   });
@@ -99,9 +102,9 @@ describe("approving", () => {
   it("with scope session, lets later calls of the tool in that session run, and only there", async () => {
     const id = await pending("apf-s5", "c1", "apf-session-1");
     expect((await decide(approver, id, { decision: "approve", scope: "session" })).status).toBe(200);
-    const later = only(await callTools(agent, "apf-s5", [openai("c2", TOOL, { note: "apf-session-2" })]));
+    const later = only(await callTools(agent, "apf-s5", [openaiCall("c2", TOOL, { note: "apf-session-2" })]));
     expect(later).toMatchObject({ status: "ok", message: { content: '{"written":"apf-session-2"}' } });
-    const elsewhere = only(await callTools(agent, "apf-s5-other", [openai("c3", TOOL, { note: "apf-session-3" })]));
+    const elsewhere = only(await callTools(agent, "apf-s5-other", [openaiCall("c3", TOOL, { note: "apf-session-3" })]));
     expect(elsewhere.status).toBe("pending_approval");
     expect(runs.get("apf-session-3")).toBeUndefined();
   });
@@ -110,14 +113,14 @@ describe("approving", () => {
 describe("sending a tool call id again", () => {
   it("refuses a pending approval's id with other arguments or another tool; the approval stays pending and runs as asked", async () => {
     const id = await pending("apf-reuse", "c1", "apf-reuse-1");
-    const other = only(await callTools(agent, "apf-reuse", [openai("c1", TOOL, { note: "apf-reuse-2" })]));
+    const other = only(await callTools(agent, "apf-reuse", [openaiCall("c1", TOOL, { note: "apf-reuse-2" })]));
     expect(other).toMatchObject({ id: "c1", status: "error", error_code: "CALL_ID_REUSED" });
     expect(JSON.parse(other.message.content)).toMatchObject({ error: expect.stringContaining("Tool call id 'c1' was already used in this session for a call of 'apf_write' with other arguments") });
-    const otherTool = only(await callTools(agent, "apf-reuse", [openai("c1", "delete_result", { handle: crypto.randomUUID() })]));
+    const otherTool = only(await callTools(agent, "apf-reuse", [openaiCall("c1", "delete_result", { handle: crypto.randomUUID() })]));
     expect(otherTool).toMatchObject({ status: "error", error_code: "CALL_ID_REUSED" });
     expect(JSON.parse(otherTool.message.content)).toMatchObject({ error: "Tool call id 'c1' was already used in this session for a call of 'apf_write', so this call of 'delete_result' did not run." });
 
-    const same = only(await callTools(agent, "apf-reuse", [openai("c1", TOOL, { note: "apf-reuse-1" })]));
+    const same = only(await callTools(agent, "apf-reuse", [openaiCall("c1", TOOL, { note: "apf-reuse-1" })]));
     expect(same).toMatchObject({ status: "pending_approval", approval: { id } });
     expect((await decide(approver, id, { decision: "approve", scope: "once" })).status).toBe(200);
     expect(runs.get("apf-reuse-1")).toBe(1);
@@ -127,20 +130,20 @@ describe("sending a tool call id again", () => {
 
 describe("sharing a session id", () => {
   it("gives another key neither the first key's stored outcome nor its session grant", async () => {
-    const other = await createKey("apf-agent-2", "agent");
+    const other = await createKey({ name: "apf-agent-2", role: "agent" });
     const id = await pending("apf-shared", "c1", "apf-shared-1");
     expect((await decide(approver, id, { decision: "approve", scope: "session" })).status).toBe(200);
     // The same call id from another key is that key's own call: it asks for its own approval.
-    const sameId = only(await callTools(other, "apf-shared", [openai("c1", TOOL, { note: "apf-shared-2" })]));
+    const sameId = only(await callTools(other, "apf-shared", [openaiCall("c1", TOOL, { note: "apf-shared-2" })]));
     expect(sameId.status).toBe("pending_approval");
     expect(sameId.approval?.id).not.toBe(id);
     expect(sameId.message.content).not.toContain("apf-shared-1");
     // The grant covers the key it was asked for, not every caller of the session.
-    const later = only(await callTools(other, "apf-shared", [openai("c2", TOOL, { note: "apf-shared-3" })]));
+    const later = only(await callTools(other, "apf-shared", [openaiCall("c2", TOOL, { note: "apf-shared-3" })]));
     expect(later.status).toBe("pending_approval");
     expect(runs.get("apf-shared-2")).toBeUndefined();
     expect(runs.get("apf-shared-3")).toBeUndefined();
-    const mine = only(await callTools(agent, "apf-shared", [openai("c3", TOOL, { note: "apf-shared-4" })]));
+    const mine = only(await callTools(agent, "apf-shared", [openaiCall("c3", TOOL, { note: "apf-shared-4" })]));
     expect(mine.status).toBe("ok");
   });
 });
@@ -154,7 +157,7 @@ describe("denying", () => {
     const envelope = JSON.parse(polled.message?.content ?? "{}") as Record<string, unknown>;
     expect(envelope).toMatchObject({ error_code: "APPROVAL_DENIED", retryable: false });
     expect(String(envelope.error)).toContain("not on production data");
-    const again = only(await callTools(agent, "apf-s6", [openai("c1", TOOL, { note: "apf-deny" })]));
+    const again = only(await callTools(agent, "apf-s6", [openaiCall("c1", TOOL, { note: "apf-deny" })]));
     expect(again).toMatchObject({ status: "error", error_code: "APPROVAL_DENIED" });
     expect(again.message.content).toContain("not on production data");
     expect(runs.get("apf-deny")).toBeUndefined();
@@ -164,7 +167,7 @@ describe("denying", () => {
 describe("who may decide and read", () => {
   it("refuses an agent key, for its own call and for another's", async () => {
     const own = await pending("apf-s7", "c1", "apf-agent");
-    const otherAgent = await createKey("apf-agent-2", "agent");
+    const otherAgent = await createKey({ name: "apf-agent-2", role: "agent" });
     for (const key of [agent, otherAgent]) {
       const res = await decide(key, own, { decision: "approve", scope: "once" });
       expect(res.status).toBe(403);
@@ -177,7 +180,7 @@ describe("who may decide and read", () => {
     const id = await pending("apf-s8", "c1", "apf-read");
     expect((await api(`/v1/approvals/${id}`, { headers: as(agent) })).status).toBe(200);
     expect((await api(`/v1/approvals/${id}`, { headers: as(approver) })).status).toBe(200);
-    const stranger = await createKey("apf-stranger", "agent");
+    const stranger = await createKey({ name: "apf-stranger", role: "agent" });
     const hidden = await api(`/v1/approvals/${id}`, { headers: as(stranger) });
     expect(hidden.status).toBe(404);
     expect(await json(hidden)).toMatchObject({ error_code: "UNKNOWN_APPROVAL" });

@@ -3,7 +3,8 @@
  * the queue failing on purpose: a notice is written only for a webhook's approval, survives a
  * failed send with a growing delay, and is deleted once the queue took it.
  */
-import { env, runInDurableObject } from "cloudflare:test";
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { noteSettledForHook, sendHookNotices } from "../../src/approvals/hook-notices.ts";
 import { pendingRow } from "../../src/approvals/approval-row.ts";

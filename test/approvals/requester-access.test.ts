@@ -3,7 +3,7 @@
  * (defined in code, so their access is derived again from the hook registry), and a key id that
  * names nothing. Real D1 and KV.
  */
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { requesterAccess } from "../../src/approvals/requester-access.ts";
 import { registerProbeHook } from "../hooks/support.ts";

@@ -5,8 +5,11 @@
  * approval gets PERMISSION_DENIED, and the tool never runs.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, json } from "../http/helpers.ts";
-import { as, auditRowsOf, callTools, createKey, decide, only, openai, registerApprovalTools, runs, type Key } from "./support.ts";
+import { api } from "../support/api.ts";
+import { json } from "../support/json.ts";
+import { createKey } from "../support/create-key.ts";
+import { openaiCall } from "../support/tool-calls.ts";
+import { as, auditRowsOf, callTools, decide, only, registerApprovalTools, runs, type Key } from "./support.ts";
 
 const TOOL = "apr_write";
 let unregister: () => void;
@@ -14,7 +17,7 @@ let approver: Key;
 
 beforeAll(async () => {
   unregister = registerApprovalTools("apr");
-  approver = await createKey("apr-approver", "approver");
+  approver = await createKey({ name: "apr-approver", role: "approver" });
 });
 afterAll(() => unregister());
 
@@ -25,7 +28,7 @@ interface Approval {
 }
 
 async function pendingOf(key: Key, session: string, note: string): Promise<string> {
-  const result = only(await callTools(key, session, [openai("c1", TOOL, { note })]));
+  const result = only(await callTools(key, session, [openaiCall("c1", TOOL, { note })]));
   expect(result.status).toBe("pending_approval");
   return result.approval?.id ?? "";
 }
@@ -38,7 +41,7 @@ async function approve(id: string): Promise<Approval> {
 
 describe("approving a call whose key changed since it asked", () => {
   it("does not run it when the key was revoked, and says so to the model and in the audit log", async () => {
-    const agent = await createKey("apr-revoked", "agent");
+    const agent = await createKey({ name: "apr-revoked", role: "agent" });
     const id = await pendingOf(agent, "apr-s1", "apr-revoked");
     expect((await api(`/v1/keys/${agent.id}`, { method: "DELETE" })).status).toBe(204);
 
@@ -72,7 +75,7 @@ describe("approving a call whose key changed since it asked", () => {
   });
 
   it("runs it once when the key is unchanged", async () => {
-    const agent = await createKey("apr-kept", "agent");
+    const agent = await createKey({ name: "apr-kept", role: "agent" });
     const id = await pendingOf(agent, "apr-s3", "apr-kept");
     expect((await approve(id)).result).toMatchObject({ status: "ok", content: '{"written":"apr-kept"}' });
     expect(runs.get("apr-kept")).toBe(1);

@@ -1,5 +1,5 @@
 /** The daily cron's approvals half: settled approvals past the retention leave the D1 index; pending ones and recent ones stay. */
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sessionOfApproval, writeApprovalIndex } from "../../src/approvals/approval-index.ts";
 import type { ApprovalIndexRow } from "../../src/approvals/approval-row.ts";

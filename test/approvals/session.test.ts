@@ -3,7 +3,8 @@
  * restart with approvals pending, an eviction in the middle of an approved run, and the gate's
  * binding to the exact approved arguments. Calls go through the real pipeline (dispatchCall).
  */
-import { abortAllDurableObjects, env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { abortAllDurableObjects, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { notificationSignature, SIGNATURE_HEADER } from "../../src/approvals/approval-notify.ts";
@@ -15,7 +16,8 @@ import { loadConfig, type GatewayConfig } from "../../src/config/config.ts";
 import { dispatchCall, type CallContext } from "../support/dispatch.ts";
 import { defineTool, registry } from "../../src/registry/registry.ts";
 import { readInbox, type InboxMessage } from "../support/inbox.ts";
-import { auditRowsOf, createKey, registerApprovalTools, runs, type Key } from "./support.ts";
+import { createKey } from "../support/create-key.ts";
+import { auditRowsOf, registerApprovalTools, runs, type Key } from "./support.ts";
 
 const TOOL = "aps_write";
 const approver: Principal = { keyId: "aps-approver", name: "approver", role: "approver", toolsets: null, policy: { mode: "deny", patterns: [] }, rateLimitPerMinute: null };
@@ -25,7 +27,7 @@ let agent: Key;
 
 beforeAll(async () => {
   unregister = registerApprovalTools("aps");
-  agent = await createKey("aps-agent", "agent");
+  agent = await createKey({ name: "aps-agent", role: "agent" });
   registry.register(defineTool({ name: "mcp__demo__delete_file", toolset: "mcp-demo", schema: z.object({ path: z.string() }), handler: ({ path }) => ({ deleted: path }) }));
 });
 afterAll(() => {

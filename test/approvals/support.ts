@@ -3,11 +3,12 @@
  * in the same isolate as the tests, so a module-level count sees its runs too), keys, and the
  * requests an agent and an approver make.
  */
-import { env } from "cloudflare:test";
 import { expect } from "vitest";
 import { z } from "zod";
 import { defineTool, registry } from "../../src/registry/registry.ts";
-import { api, json } from "../http/helpers.ts";
+import { api } from "../support/api.ts";
+import { json } from "../support/json.ts";
+import { waitForAuditRows } from "../support/wait-for-audit-rows.ts";
 
 /** Runs per `note` argument, across the test file. */
 export const runs = new Map<string, number>();
@@ -52,15 +53,7 @@ export interface Key {
   key: string;
 }
 
-/** A key created through the API by the admin token. */
-export async function createKey(name: string, role: "agent" | "approver" | "admin"): Promise<Key> {
-  const res = await api("/v1/keys", { body: { name, role } });
-  expect(res.status).toBe(201);
-  return json<Key>(res);
-}
-
 export const as = (key: Key) => ({ authorization: `Bearer ${key.key}` });
-export const openai = (id: string, name: string, args: unknown) => ({ id, type: "function", function: { name, arguments: JSON.stringify(args) } });
 
 export interface CallResult {
   id: string;
@@ -94,11 +87,6 @@ export function decide(key: Key, id: string, body: Record<string, unknown>, sess
 }
 
 /** The audit rows of an approval, once the queue consumer has written `n` of them. */
-export async function auditRowsOf(approvalId: string, n: number): Promise<Record<string, unknown>[]> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const { results } = await env.DB.prepare("SELECT * FROM audit_log WHERE approval_id = ? ORDER BY at, id").bind(approvalId).all();
-    if (results.length >= n || Date.now() > deadline) return results;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+export function auditRowsOf(approvalId: string, n: number): Promise<Record<string, unknown>[]> {
+  return waitForAuditRows("approval_id = ?", [approvalId], n);
 }

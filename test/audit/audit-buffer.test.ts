@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AuditBuffer, QUEUE_BATCH_MESSAGES } from "../../src/audit/audit-buffer.ts";
 import { AUDIT_MESSAGE_CONTENT_TYPE, recordsOfMessage } from "../../src/audit/audit-message.ts";

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { AuditGroupCommit, STALE_GROUP_MS } from "../../src/audit/audit-group-commit.ts";
 import { recordsOfMessage } from "../../src/audit/audit-message.ts";

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,5 @@
-import { createExecutionContext, createMessageBatch, env, getQueueResult, type MessageBatchMessage } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, getQueueResult, type MessageBatchMessage } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { packAuditMessages } from "../../src/audit/audit-message.ts";
 import type { AuditRecord } from "../../src/audit/audit-record.ts";

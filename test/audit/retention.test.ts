@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { deleteExpiredAudit } from "../../src/audit/retention.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";

@@ -2,7 +2,7 @@
  * Shared by the audit tests: a valid record without going through a call, and a D1 that fails
  * on a schedule, for fault injection against the real database.
  */
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import type { AuditRecord } from "../../src/audit/audit-record.ts";
 import type { AuditDatabase } from "../../src/audit/write-audit-records.ts";
 

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
 import { listAudit } from "../../src/audit/list-audit.ts";

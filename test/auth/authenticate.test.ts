@@ -1,9 +1,11 @@
 /** authenticate(): who may reach /v1 at all, and how long a looked-up key is trusted. */
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { KeyCache } from "../../src/auth/key-cache.ts";
 import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
-import { authApp, call, createKey, json } from "./helpers.ts";
+import { createKey } from "../support/create-key.ts";
+import { json } from "../support/json.ts";
+import { authApp, call, through } from "./helpers.ts";
 
 const app = authApp();
 
@@ -52,7 +54,7 @@ describe("authenticate", () => {
   });
 
   it("turns an API key into its principal", async () => {
-    const created = await createKey(app, { name: "auth-agent", role: "agent", toolsets: ["core"], policy: { mode: "deny", patterns: ["echo"] }, rate_limit_per_minute: 30 });
+    const created = await createKey({ name: "auth-agent", role: "agent", toolsets: ["core"], policy: { mode: "deny", patterns: ["echo"] }, rate_limit_per_minute: 30 }, through(app));
     const response = await call(app, "/v1/whoami", { token: created.key });
     expect(await json(response)).toEqual({
       keyId: created.id,
@@ -65,8 +67,8 @@ describe("authenticate", () => {
   });
 
   it("answers 403 naming the role needed when the key's role may not use a route", async () => {
-    const agent = await createKey(app, { name: "auth-role-agent", role: "agent" });
-    const approver = await createKey(app, { name: "auth-role-approver", role: "approver" });
+    const agent = await createKey({ name: "auth-role-agent", role: "agent" }, through(app));
+    const approver = await createKey({ name: "auth-role-approver", role: "approver" }, through(app));
 
     const refused = await call(app, "/v1/approvals", { token: agent.key });
     expect(refused.status).toBe(403);
@@ -78,7 +80,7 @@ describe("authenticate", () => {
   it("keeps trusting a key revoked by another isolate only until the cache entry expires", async () => {
     let now = 1_000_000;
     const isolate = authApp({ cache: new KeyCache({ ttlMs: 10_000, now: () => now }) });
-    const created = await createKey(app, { name: "auth-cached", role: "agent" });
+    const created = await createKey({ name: "auth-cached", role: "agent" }, through(app));
     expect((await call(isolate, "/v1/whoami", { token: created.key })).status).toBe(200);
 
     // Another isolate revokes it: straight in D1, so this isolate's cache is not told.

@@ -3,13 +3,13 @@
  * (who am I; an approver-only route), served with the real D1 and KV bindings.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { env } from "cloudflare:test";
-import { expect } from "vitest";
+import { env } from "cloudflare:workers";
 import type { AuthEnv } from "../../src/auth/auth-env.ts";
 import { authenticate, type AuthenticateOptions } from "../../src/auth/authenticate.ts";
 import { keysRoutes } from "../../src/auth/keys-routes.ts";
 import { requireRole } from "../../src/auth/require-role.ts";
 import { failureResponse } from "../../src/http/request-failure.ts";
+import type { ApiSend } from "../support/api.ts";
 import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 
 export type TestApp = OpenAPIHono<AuthEnv>;
@@ -47,28 +47,5 @@ export async function call(app: TestApp, path: string, { method, body, token = T
   );
 }
 
-export async function json<T = Record<string, unknown>>(response: Response): Promise<T> {
-  expect(response.headers.get("content-type")).toMatch(/^application\/json/);
-  return (await response.json()) as T;
-}
-
-export interface CreatedKey {
-  id: string;
-  key: string;
-  name: string;
-  role: string;
-  prefix: string;
-  toolsets: string[] | null;
-  policy: { mode: string; patterns: string[] };
-  rate_limit_per_minute: number | null;
-  created_at: string;
-  created_by: string;
-  revoked_at: string | null;
-}
-
-/** Creates a key through the API as the admin token, failing the test if that fails. */
-export async function createKey(app: TestApp, body: Record<string, unknown>): Promise<CreatedKey> {
-  const response = await call(app, "/v1/keys", { body });
-  expect(response.status).toBe(201);
-  return json<CreatedKey>(response);
-}
+/** Sends API requests to `app`, for the shared helpers that take a sender (createKey). */
+export const through = (app: TestApp): ApiSend => (path, init) => call(app, path, init);

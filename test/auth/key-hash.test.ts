@@ -1,10 +1,11 @@
 /** Key format, digests, and the constant-time comparison every secret check goes through. */
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { displayPrefix, generateApiKey } from "../../src/auth/key-format.ts";
 import { digestsEqual, hashApiKey } from "../../src/auth/key-hash.ts";
 import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
-import { authApp, call, createKey } from "./helpers.ts";
+import { createKey } from "../support/create-key.ts";
+import { authApp, call, through } from "./helpers.ts";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -34,7 +35,7 @@ describe("keys and digests", () => {
 
   it("checks both the admin token and a stored key through crypto.subtle.timingSafeEqual", async () => {
     const app = authApp();
-    const created = await createKey(app, { name: "hash-ct", role: "agent" });
+    const created = await createKey({ name: "hash-ct", role: "agent" }, through(app));
     const spy = vi.spyOn(crypto.subtle, "timingSafeEqual");
 
     expect((await call(app, "/v1/whoami", { token: TEST_ADMIN_TOKEN })).status).toBe(200);

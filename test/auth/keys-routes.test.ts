@@ -1,15 +1,17 @@
 /** The admin keys API: create (key shown once, digest stored), list, show, revoke. */
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { hashApiKey } from "../../src/auth/key-hash.ts";
 import { createCustomToolset } from "../../src/toolsets/custom-toolsets.ts";
-import { authApp, call, createKey, json, type CreatedKey } from "./helpers.ts";
+import { createKey, type CreatedKey } from "../support/create-key.ts";
+import { json } from "../support/json.ts";
+import { authApp, call, through } from "./helpers.ts";
 
 const app = authApp();
 
 describe("POST /v1/keys", () => {
   it("returns the key once with its record, and stores only the key's SHA-256 digest", async () => {
-    const created = await createKey(app, { name: "keys-create", role: "agent", toolsets: ["research"], policy: { mode: "whitelist", patterns: ["echo", "mcp__github__*"] }, rate_limit_per_minute: 60 });
+    const created = await createKey({ name: "keys-create", role: "agent", toolsets: ["research"], policy: { mode: "whitelist", patterns: ["echo", "mcp__github__*"] }, rate_limit_per_minute: 60 }, through(app));
     expect(created).toMatchObject({
       id: expect.any(String),
       key: expect.stringMatching(/^tg_[A-Za-z0-9_-]{43}$/),
@@ -33,12 +35,12 @@ describe("POST /v1/keys", () => {
   });
 
   it("defaults to every toolset, no denied tool and the gateway's rate limit", async () => {
-    const created = await createKey(app, { name: "keys-defaults", role: "approver" });
+    const created = await createKey({ name: "keys-defaults", role: "approver" }, through(app));
     expect(created).toMatchObject({ toolsets: null, policy: { mode: "deny", patterns: [] }, rate_limit_per_minute: null });
   });
 
   it("records which admin key created a key", async () => {
-    const admin = await createKey(app, { name: "keys-admin", role: "admin" });
+    const admin = await createKey({ name: "keys-admin", role: "admin" }, through(app));
     const response = await call(app, "/v1/keys", { token: admin.key, body: { name: "keys-by-admin", role: "agent" } });
     expect(await json(response)).toMatchObject({ created_by: admin.id });
   });
@@ -62,12 +64,12 @@ describe("POST /v1/keys", () => {
         { path: "toolsets.3", message: "unknown toolset 'gone'; GET /v1/toolsets lists them" },
       ],
     });
-    expect(await createKey(app, { name: "keys-custom-ok", role: "agent", toolsets: ["keys-custom", "all"] })).toMatchObject({ toolsets: ["keys-custom", "all"] });
+    expect(await createKey({ name: "keys-custom-ok", role: "agent", toolsets: ["keys-custom", "all"] }, through(app))).toMatchObject({ toolsets: ["keys-custom", "all"] });
   });
 
   it("is refused with 403 to agent and approver keys", async () => {
-    for (const role of ["agent", "approver"]) {
-      const { key } = await createKey(app, { name: `keys-no-${role}`, role });
+    for (const role of ["agent", "approver"] as const) {
+      const { key } = await createKey({ name: `keys-no-${role}`, role }, through(app));
       for (const [method, path] of [["POST", "/v1/keys"], ["GET", "/v1/keys"], ["GET", "/v1/keys/x"], ["DELETE", "/v1/keys/x"]] as const) {
         const response = await call(app, path, { method, token: key, ...(method === "POST" ? { body: { name: "x", role: "admin" } } : {}) });
         expect(response.status, `${role} ${method} ${path}`).toBe(403);
@@ -79,7 +81,7 @@ describe("POST /v1/keys", () => {
 
 describe("GET /v1/keys", () => {
   it("lists keys with their prefixes and never a key or a digest", async () => {
-    const created = await createKey(app, { name: "keys-listed", role: "agent" });
+    const created = await createKey({ name: "keys-listed", role: "agent" }, through(app));
     const digest = hashApiKey(created.key);
     const response = await call(app, "/v1/keys");
     const text = await response.text();
@@ -100,7 +102,7 @@ describe("GET /v1/keys", () => {
 
 describe("DELETE /v1/keys/{id}", () => {
   it("revokes a key at once in this isolate, though its lookup was cached", async () => {
-    const created = await createKey(app, { name: "keys-revoke", role: "agent" });
+    const created = await createKey({ name: "keys-revoke", role: "agent" }, through(app));
     expect((await call(app, "/v1/whoami", { token: created.key })).status).toBe(200);
 
     expect((await call(app, `/v1/keys/${created.id}`, { method: "DELETE" })).status).toBe(204);
@@ -113,7 +115,7 @@ describe("DELETE /v1/keys/{id}", () => {
   });
 
   it("keeps the first revocation time when a key is revoked again", async () => {
-    const created = await createKey(app, { name: "keys-revoke-twice", role: "agent" });
+    const created = await createKey({ name: "keys-revoke-twice", role: "agent" }, through(app));
     const first = "2020-01-01T00:00:00.000Z";
     await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?").bind(first, created.id).run();
     expect((await call(app, `/v1/keys/${created.id}`, { method: "DELETE" })).status).toBe(204);

@@ -1,5 +1,5 @@
 /** verifyKey: the one key check behind bearer auth and the approvals page. */
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { KeyCache } from "../../src/auth/key-cache.ts";
 import { hashApiKey } from "../../src/auth/key-hash.ts";

@@ -3,33 +3,14 @@
  * queues and Durable Objects: keys and their access policy on every route, one audit record per
  * call delivered through the queue, and per-key rate limits.
  */
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, json } from "../http/helpers.ts";
-
-interface Created {
-  id: string;
-  key: string;
-}
-
-async function createKey(body: Record<string, unknown>): Promise<Created> {
-  const res = await api("/v1/keys", { body });
-  expect(res.status).toBe(201);
-  return json<Created>(res);
-}
+import { api } from "../support/api.ts";
+import { createKey } from "../support/create-key.ts";
+import { json } from "../support/json.ts";
+import { openaiCall } from "../support/tool-calls.ts";
+import { waitForAuditRows } from "../support/wait-for-audit-rows.ts";
 
 const as = (key: string) => ({ authorization: `Bearer ${key}` });
-const call = (id: string, name: string, args: unknown) => ({ id, type: "function", function: { name, arguments: JSON.stringify(args) } });
-
-/** Waits for the audit queue's consumer to have written `n` rows matching `where`. */
-async function auditRows(where: string, params: string[], n: number): Promise<Record<string, unknown>[]> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const { results } = await env.DB.prepare(`SELECT * FROM audit_log WHERE ${where} ORDER BY at, id`).bind(...params).all();
-    if (results.length >= n || Date.now() > deadline) return results;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe("authentication", () => {
   it("answers 401 JSON without a key or with a bad one, and keeps public routes public", async () => {
@@ -80,7 +61,7 @@ describe("a key limited to one toolset", () => {
     expect(health.tools.map((t) => t.name)).toEqual(["current_time", "echo", "generate_lines"]);
 
     const calls = await json<{ results: { error_code: string | null; message: { content: string } }[] }>(
-      await api("/v1/tool-calls", { headers, body: { tool_calls: [call("c1", "read_result", { handle: crypto.randomUUID() }), call("c2", "echo", { text: "ok" }), call("c3", "read_resul", {})] } }),
+      await api("/v1/tool-calls", { headers, body: { tool_calls: [openaiCall("c1", "read_result", { handle: crypto.randomUUID() }), openaiCall("c2", "echo", { text: "ok" }), openaiCall("c3", "read_resul", {})] } }),
     );
     expect(calls.results.map((r) => r.error_code)).toEqual(["PERMISSION_DENIED", null, "UNKNOWN_TOOL"]);
     expect(JSON.parse(calls.results[0]?.message.content ?? "{}")).toMatchObject({ stage: "policy" });
@@ -100,10 +81,10 @@ describe("a key limited to one toolset", () => {
     const key = await createKey({ name: "e2e-whitelist", role: "agent", policy: { mode: "whitelist", patterns: ["echo", "current_*"] } });
     const session = `e2e-wl-${crypto.randomUUID()}`;
     const res = await json<{ results: { error_code: string | null }[] }>(
-      await api("/v1/tool-calls", { headers: as(key.key), body: { session_id: session, tool_calls: [call("a", "echo", { text: "x" }), call("b", "current_time", {}), call("c", "generate_lines", { count: 1 })] } }),
+      await api("/v1/tool-calls", { headers: as(key.key), body: { session_id: session, tool_calls: [openaiCall("a", "echo", { text: "x" }), openaiCall("b", "current_time", {}), openaiCall("c", "generate_lines", { count: 1 })] } }),
     );
     expect(res.results.map((r) => r.error_code)).toEqual([null, null, "PERMISSION_DENIED"]);
-    const rows = await auditRows("session_id = ?", [session], 3);
+    const rows = await waitForAuditRows("session_id = ?", [session], 3);
     const byCall = Object.fromEntries(rows.map((r) => [r.tool_call_id, [r.status, r.policy_decision, r.policy_rule]]));
     expect(byCall).toEqual({
       a: ["ok", "allow", "whitelist:echo"],
@@ -120,15 +101,15 @@ describe("audit log", () => {
       body: {
         session_id: session,
         tool_calls: [
-          call("ok", "echo", { text: "hello" }),
-          call("unknown", "nope", {}),
-          call("invalid", "echo", { text: 5 }),
+          openaiCall("ok", "echo", { text: "hello" }),
+          openaiCall("unknown", "nope", {}),
+          openaiCall("invalid", "echo", { text: 5 }),
           { id: "malformed", type: "function", function: { name: "echo", arguments: '{"text": ' } },
-          call("secret", "echo", { text: "x", api_key: "sk-should-not-be-stored" }),
+          openaiCall("secret", "echo", { text: "x", api_key: "sk-should-not-be-stored" }),
         ],
       },
     });
-    const rows = await auditRows("session_id = ?", [session], 5);
+    const rows = await waitForAuditRows("session_id = ?", [session], 5);
     expect(rows).toHaveLength(5);
     const byCall = Object.fromEntries(rows.map((r) => [r.tool_call_id, r]));
     expect(byCall.ok).toMatchObject({ status: "ok", tool: "echo", toolset: "core", key_id: "admin-token", attempts: 1, error_code: null });
@@ -142,9 +123,9 @@ describe("audit log", () => {
   it("leaves exactly one record per call under concurrent load", async () => {
     const session = `e2e-load-${crypto.randomUUID()}`;
     await Promise.all(
-      Array.from({ length: 40 }, (_, i) => api("/v1/tool-calls", { body: { session_id: session, tool_calls: [call(`r${i}-a`, "echo", { text: "a" }), call(`r${i}-b`, "current_time", {})] } })),
+      Array.from({ length: 40 }, (_, i) => api("/v1/tool-calls", { body: { session_id: session, tool_calls: [openaiCall(`r${i}-a`, "echo", { text: "a" }), openaiCall(`r${i}-b`, "current_time", {})] } })),
     );
-    const rows = await auditRows("session_id = ?", [session], 80);
+    const rows = await waitForAuditRows("session_id = ?", [session], 80);
     expect(rows).toHaveLength(80);
     expect(new Set(rows.map((r) => r.tool_call_id)).size).toBe(80);
   });
@@ -152,9 +133,9 @@ describe("audit log", () => {
   it("shows an agent only its own records", async () => {
     const mine = await createKey({ name: "e2e-audit-mine", role: "agent" });
     const session = `e2e-scope-${crypto.randomUUID()}`;
-    await api("/v1/tool-calls", { headers: as(mine.key), body: { session_id: session, tool_calls: [call("m", "echo", { text: "m" })] } });
-    await api("/v1/tool-calls", { body: { session_id: session, tool_calls: [call("a", "echo", { text: "a" })] } });
-    await auditRows("session_id = ?", [session], 2);
+    await api("/v1/tool-calls", { headers: as(mine.key), body: { session_id: session, tool_calls: [openaiCall("m", "echo", { text: "m" })] } });
+    await api("/v1/tool-calls", { body: { session_id: session, tool_calls: [openaiCall("a", "echo", { text: "a" })] } });
+    await waitForAuditRows("session_id = ?", [session], 2);
     const seen = await json<{ records: { tool_call_id?: string; key_id?: string }[] }>(await api(`/v1/audit?session_id=${session}`, { headers: as(mine.key) }));
     expect(seen.records.map((r) => r.key_id)).toEqual([mine.id]);
     const all = await json<{ records: unknown[] }>(await api(`/v1/audit?session_id=${session}`));
@@ -166,13 +147,13 @@ describe("rate limits", () => {
   it("refuses calls past the key's own per-minute limit with RATE_LIMITED and retry_after_ms", async () => {
     const key = await createKey({ name: "e2e-limited", role: "agent", rate_limit_per_minute: 2 });
     const res = await json<{ results: { error_code: string | null; message: { content: string } }[] }>(
-      await api("/v1/tool-calls", { headers: as(key.key), body: { tool_calls: [call("1", "echo", { text: "1" }), call("2", "echo", { text: "2" }), call("3", "echo", { text: "3" })] } }),
+      await api("/v1/tool-calls", { headers: as(key.key), body: { tool_calls: [openaiCall("1", "echo", { text: "1" }), openaiCall("2", "echo", { text: "2" }), openaiCall("3", "echo", { text: "3" })] } }),
     );
     expect(res.results.map((r) => r.error_code)).toEqual([null, null, "RATE_LIMITED"]);
     const envelope = JSON.parse(res.results[2]?.message.content ?? "{}") as { retry_after_ms: number; stage: string };
     expect(envelope.stage).toBe("policy");
     expect(envelope.retry_after_ms).toBeGreaterThan(0);
-    const next = await json<{ results: { error_code: string | null }[] }>(await api("/v1/tool-calls", { headers: as(key.key), body: { tool_calls: [call("4", "echo", { text: "4" })] } }));
+    const next = await json<{ results: { error_code: string | null }[] }>(await api("/v1/tool-calls", { headers: as(key.key), body: { tool_calls: [openaiCall("4", "echo", { text: "4" })] } }));
     expect(next.results[0]?.error_code).toBe("RATE_LIMITED");
   });
 });

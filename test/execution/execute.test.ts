@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig, type GatewayConfig } from "../../src/config/config.ts";
 import { dispatchCall, type CallContext } from "../support/dispatch.ts";

@@ -10,7 +10,8 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { AnthropicTool, McpTool, OpenAITool } from "../../src/formats/tool-definitions.ts";
 import type { AnthropicToolResult, CallResult, OpenAIToolMessage, ToolCallSchema } from "../../src/formats/tool-calls.ts";
-import { api, json } from "../http/helpers.ts";
+import { api } from "../support/api.ts";
+import { json } from "../support/json.ts";
 
 type OpenAIFunctionTool = OpenAI.Chat.Completions.ChatCompletionFunctionTool;
 type OpenAIToolCall = OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall;

@@ -3,9 +3,11 @@
  * in the test, the real queue and its consumer, D1 and the audit log. Each test uses its own
  * hook name (and probe keys), so events and counts never mix.
  */
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { api, json } from "../http/helpers.ts";
+import { api } from "../support/api.ts";
+import { json } from "../support/json.ts";
+import { waitForAuditRows } from "../support/wait-for-audit-rows.ts";
 import { genericHeaders, githubHeaders, hookEvents, nowSeconds, post, probeRuns, registerProbeHook, stripeHeaders, waitForDelivery } from "./support.ts";
 
 interface Accepted {
@@ -44,7 +46,7 @@ describe("verified deliveries run their calls", () => {
     expect(res.status).toBe(202);
     const { delivery_id } = await json<Accepted>(res);
     expect((await waitForDelivery(delivery_id)).results?.[0]).toMatchObject({ tool: "hook_probe", status: "ok" });
-    const audit = await waitForAudit(`session_id = '${delivery_id}'`, 1);
+    const audit = await waitForAuditRows("session_id = ?", [delivery_id]);
     expect(audit[0]).toMatchObject({ key_id: "hook:t-github", tool: "hook_probe", status: "ok", tool_call_id: "probe_0" });
   });
 
@@ -281,13 +283,3 @@ describe("reading deliveries", () => {
     expect(hooks.hooks.find((h) => h.name === "github")).toMatchObject({ secret_configured: true, toolsets: ["web"] });
   });
 });
-
-/** Polls audit_log (written by the audit queue's consumer) until `n` rows match. */
-async function waitForAudit(where: string, n: number, timeoutMs = 10_000): Promise<Record<string, unknown>[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { results } = await env.DB.prepare(`SELECT * FROM audit_log WHERE ${where}`).all();
-    if (results.length >= n || Date.now() > deadline) return results;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -5,15 +5,18 @@
  * through an `approval_settled` message, which stores the call's outcome, moves the delivery to
  * `done` once no call waits, and sends the callback then, once.
  */
-import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { getDelivery, insertDelivery, settleDeliveryResults, type StoredCallResult } from "../../src/hooks/delivery-store.ts";
 import { HOOKS_DLQ_NAME } from "../../src/hooks/hook-message.ts";
 import { defineHook, hookRegistry } from "../../src/hooks/hook-registry.ts";
 import { defineTool, registry } from "../../src/registry/registry.ts";
-import { createKey, decide, type Key } from "../approvals/support.ts";
-import { api, json } from "../http/helpers.ts";
+import { createKey } from "../support/create-key.ts";
+import { decide, type Key } from "../approvals/support.ts";
+import { api } from "../support/api.ts";
+import { json } from "../support/json.ts";
 import { readInbox } from "../support/inbox.ts";
 import { consume, genericHeaders, hookEvents, post, waitForDelivery, type DeliveryView } from "./support.ts";
 
@@ -52,7 +55,7 @@ beforeAll(async () => {
     },
   });
   expect(registry.register(spec)).toMatchObject({ ok: true });
-  approver = await createKey("hs-approver", "approver");
+  approver = await createKey({ name: "hs-approver", role: "approver" });
 });
 
 interface Wire extends DeliveryView {

@@ -4,7 +4,7 @@
  * failures retried with backoff, poison retried into the dead-letter queue (there, and through
  * the real local queue), and signed callbacks.
  */
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { insertDelivery, type DeliveryDatabase } from "../../src/hooks/delivery-store.ts";
 import { HOOKS_DLQ_NAME } from "../../src/hooks/hook-message.ts";
@@ -105,14 +105,9 @@ describe("poison messages", () => {
     const id = await stored("q-dlq-real", ["q-dlq-real"]);
     await env.DB.prepare("UPDATE hook_deliveries SET calls = '[' WHERE id = ?").bind(id).run();
     await env.HOOKS_QUEUE.send({ deliveryId: id });
-    const deadline = Date.now() + 80_000;
-    let row: { status: string; error: string | null } | null = null;
-    while (Date.now() < deadline) {
-      row = await env.DB.prepare("SELECT status, error FROM hook_deliveries WHERE id = ?").bind(id).first();
-      if (row?.status === "failed") break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    expect(row).toMatchObject({ status: "failed", error: expect.stringContaining("unreadable stored calls") });
+    await expect
+      .poll(() => env.DB.prepare("SELECT status, error FROM hook_deliveries WHERE id = ?").bind(id).first(), { timeout: 80_000, interval: 250 })
+      .toMatchObject({ status: "failed", error: expect.stringContaining("unreadable stored calls") });
     expect((await hookEvents("q-dlq-real")).map((e) => [e.outcome, e.delivery_id])).toEqual([["dead_lettered", id]]);
     expect(probeRuns.get("q-dlq-real")).toBeUndefined();
   });

@@ -1,5 +1,5 @@
 /** The daily cron's webhook half: old deliveries (the replay guard) and events go, recent ones stay. */
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { insertDelivery } from "../../src/hooks/delivery-store.ts";
 import { recordHookEvent } from "../../src/hooks/hook-events.ts";

@@ -3,12 +3,13 @@
  * ends `pending_approval` with `approval: {id, expiresAt, url}`). The outcomes here are typed
  * CallOutcomes written by hand; approval-settled.test.ts produces real ones end to end.
  */
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { CallOutcome } from "../../src/pipeline/types.ts";
 import { claimDelivery, finishDelivery, insertDelivery } from "../../src/hooks/delivery-store.ts";
 import { runStatus, storedResult } from "../../src/hooks/run-delivery.ts";
-import { api, json } from "../http/helpers.ts";
+import { api } from "../support/api.ts";
+import { json } from "../support/json.ts";
 
 const base: CallOutcome = { callId: "c1", tool: "echo", toolset: "core", status: "ok", content: "{}", arguments: {}, durationMs: 3, attempts: 1, coercions: [], truncated: false, resultChars: 2 };
 const pending: CallOutcome = {

@@ -3,9 +3,9 @@
  * the app's Request URL is set, an app_mention that runs the echo tool, Slack's re-signed retry
  * of the same event, and a wrong signature.
  */
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { json } from "../http/helpers.ts";
+import { json } from "../support/json.ts";
 import { hookEvents, nowSeconds, post, slackHeaders, waitForDelivery } from "./support.ts";
 
 const mention = (eventId: string, text: string): string =>

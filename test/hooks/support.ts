@@ -3,15 +3,17 @@
  * of src/hooks/verify-signature.ts), deliveries sent through the Worker's fetch handler, a
  * probe tool that counts its runs, and polling for what the background consumer did.
  */
-import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
-import { expect } from "vitest";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { expect, vi } from "vitest";
 import { z } from "zod";
 import type { DeliveryDatabase } from "../../src/hooks/delivery-store.ts";
 import { handleHookQueue } from "../../src/hooks/handle-hook-queue.ts";
 import { HOOKS_QUEUE_NAME } from "../../src/hooks/hook-message.ts";
 import { defineHook, hookRegistry, type HookSpec } from "../../src/hooks/hook-registry.ts";
 import { registry } from "../../src/registry/registry.ts";
-import { api, json } from "../http/helpers.ts";
+import { api } from "../support/api.ts";
+import { json } from "../support/json.ts";
 import { testParts } from "../support/dispatch.ts";
 import { TEST_HOOK_SECRET } from "../support/test-env.ts";
 
@@ -28,7 +30,7 @@ export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 /** POSTs raw bytes to a hook, with the given headers and JSON content type. */
 export function post(hook: string, body: string | Uint8Array, headers: Record<string, string>): Promise<Response> {
-  return SELF.fetch(`https://toolgate.test/v1/hooks/${hook}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+  return exports.default.fetch(`https://toolgate.test/v1/hooks/${hook}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
 }
 
 /** GitHub's headers for a body: signature over the raw bytes, a delivery id and an event name. */
@@ -103,28 +105,32 @@ export interface DeliveryView {
   events: { outcome: string; detail: string | null }[];
 }
 
-/** Polls GET /v1/hooks/deliveries/{id} until `done(view)` or the deadline. */
-export async function waitForDelivery(id: string, done: (view: DeliveryView) => boolean = (v) => v.status !== "queued" && v.status !== "running", timeoutMs = 10_000): Promise<DeliveryView> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await api(`/v1/hooks/deliveries/${id}`);
-    expect(res.status).toBe(200);
-    const view = await json<DeliveryView>(res);
-    if (done(view) || Date.now() > deadline) return view;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** Polls GET /v1/hooks/deliveries/{id} until `done(view)`; fails with the last view when `timeoutMs` passes first. */
+export function waitForDelivery(id: string, done: (view: DeliveryView) => boolean = (v) => v.status !== "queued" && v.status !== "running", timeoutMs = 10_000): Promise<DeliveryView> {
+  return vi.waitFor(
+    async () => {
+      const res = await api(`/v1/hooks/deliveries/${id}`);
+      expect(res.status).toBe(200);
+      const view = await json<DeliveryView>(res);
+      if (!done(view)) throw new Error(`delivery ${id} is not there yet: ${JSON.stringify(view)}`);
+      return view;
+    },
+    { timeout: timeoutMs, interval: 50 },
+  );
 }
 
-/** Rows of hook_events for a hook (written in waitUntil, so polled). */
-export async function hookEvents(hook: string, atLeast = 1, timeoutMs = 5_000): Promise<{ outcome: string; delivery_id: string | null; detail: string | null }[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { results } = await env.DB.prepare("SELECT outcome, delivery_id, detail FROM hook_events WHERE hook = ? ORDER BY at, id")
-      .bind(hook)
-      .all<{ outcome: string; delivery_id: string | null; detail: string | null }>();
-    if (results.length >= atLeast || Date.now() > deadline) return results;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** Rows of hook_events for a hook once there are `atLeast` (written in waitUntil, so polled). */
+export function hookEvents(hook: string, atLeast = 1, timeoutMs = 5_000): Promise<{ outcome: string; delivery_id: string | null; detail: string | null }[]> {
+  return vi.waitFor(
+    async () => {
+      const { results } = await env.DB.prepare("SELECT outcome, delivery_id, detail FROM hook_events WHERE hook = ? ORDER BY at, id")
+        .bind(hook)
+        .all<{ outcome: string; delivery_id: string | null; detail: string | null }>();
+      if (results.length < atLeast) throw new Error(`expected ${atLeast} hook_events of ${hook}, found ${JSON.stringify(results)}`);
+      return results;
+    },
+    { timeout: timeoutMs, interval: 50 },
+  );
 }
 
 export type Verdict = "ack" | { retryAfter: number | undefined };

@@ -1,9 +1,11 @@
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testParts } from "../support/dispatch.ts";
 import { createApp } from "../../src/http/app.ts";
 import { gatewayTools, registerAll, Trace } from "../support/gateway-tools.ts";
-import { api, json } from "./helpers.ts";
+import { api } from "../support/api.ts";
+import { json } from "../support/json.ts";
+import { openaiCall } from "../support/tool-calls.ts";
 
 interface Batch {
   results: { id: string; status: string; error_code: string | null; attempts: number; message: { content: string } }[];
@@ -16,7 +18,7 @@ beforeAll(() => {
 });
 afterAll(() => unregister());
 
-const sleepCall = (i: number, ms = 50) => ({ id: `s${i}`, type: "function", function: { name: "hg_sleep", arguments: JSON.stringify({ ms, label: `s${i}` }) } });
+const sleepCall = (i: number, ms = 50) => openaiCall(`s${i}`, "hg_sleep", { ms, label: `s${i}` });
 
 describe("POST /v1/tool-calls with the gateway layer", () => {
   it("runs the batch with the requested parallelism and keeps order", async () => {
@@ -42,7 +44,7 @@ describe("POST /v1/tool-calls with the gateway layer", () => {
 
   it("reports attempts per call, and a timeout's message and suggestion in the text the model reads", async () => {
     const body = await json<Batch>(
-      await api("/v1/tool-calls", { body: { tool_calls: [sleepCall(0, 1), { id: "h", type: "function", function: { name: "hg_hang", arguments: "{}" } }] } }),
+      await api("/v1/tool-calls", { body: { tool_calls: [sleepCall(0, 1), openaiCall("h", "hg_hang", "{}")] } }),
     );
     expect(body.results.map((r) => [r.status, r.attempts])).toEqual([
       ["ok", 1],

@@ -1,7 +1,9 @@
-import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index.ts";
-import { api, json } from "./helpers.ts";
+import { api } from "../support/api.ts";
+import { json } from "../support/json.ts";
 
 interface Health {
   tools: { name: string; available: boolean; reason: string | null; checked_at: string | null; has_check: boolean; requires_env: string[] }[];

@@ -1,19 +1,18 @@
-import { SELF } from "cloudflare:test";
+import { exports } from "cloudflare:workers";
 import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 import { describe, expect, it } from "vitest";
-import { api, json } from "./helpers.ts";
+import { api } from "../support/api.ts";
+import { json } from "../support/json.ts";
+import { anthropicCall, openaiCall } from "../support/tool-calls.ts";
 
 interface Batch {
   session_id: string;
   results: { id: string; tool: string; status: string; error_code: string | null; duration_ms: number; truncated: boolean; message: Record<string, unknown> }[];
 }
 
-const openai = (id: string, name: string, args: string) => ({ id, type: "function", function: { name, arguments: args } });
-const anthropic = (id: string, name: string, input: unknown) => ({ type: "tool_use", id, name, input });
-
 describe("POST /v1/tool-calls", () => {
   it("answers OpenAI calls with tool messages ready to append, in order", async () => {
-    const res = await api("/v1/tool-calls", { body: { tool_calls: [openai("c1", "echo", '{"text":"a"}'), openai("c2", "echo", '{"text":"b","times":"2"}')] } });
+    const res = await api("/v1/tool-calls", { body: { tool_calls: [openaiCall("c1", "echo", '{"text":"a"}'), openaiCall("c2", "echo", '{"text":"b","times":"2"}')] } });
     expect(res.status).toBe(200);
     const body = await json<Batch>(res);
     expect(body.results.map((r) => r.message)).toEqual([
@@ -25,13 +24,13 @@ describe("POST /v1/tool-calls", () => {
   });
 
   it("answers Anthropic tool_use blocks with tool_result blocks", async () => {
-    const body = await json<Batch>(await api("/v1/tool-calls", { body: { tool_calls: [anthropic("toolu_1", "echo", { text: "hi", uppercase: true })] } }));
+    const body = await json<Batch>(await api("/v1/tool-calls", { body: { tool_calls: [anthropicCall("toolu_1", "echo", { text: "hi", uppercase: true })] } }));
     expect(body.results[0]?.message).toEqual({ type: "tool_result", tool_use_id: "toolu_1", content: '{"text":"HI"}', is_error: false });
   });
 
   it("keeps one failing call from failing the batch", async () => {
     const body = await json<Batch>(
-      await api("/v1/tool-calls", { body: { tool_calls: [openai("c1", "nope", "{}"), anthropic("t2", "echo", { text: 1 }), openai("c3", "echo", '{"text":"ok"}')] } }),
+      await api("/v1/tool-calls", { body: { tool_calls: [openaiCall("c1", "nope", "{}"), anthropicCall("t2", "echo", { text: 1 }), openaiCall("c3", "echo", '{"text":"ok"}')] } }),
     );
     expect(body.results.map((r) => [r.status, r.error_code])).toEqual([
       ["error", "UNKNOWN_TOOL"],
@@ -45,20 +44,20 @@ describe("POST /v1/tool-calls", () => {
 
   it("refuses a tool outside the requested toolset for that call only", async () => {
     const body = await json<Batch>(
-      await api("/v1/tool-calls", { body: { toolset: "results", tool_calls: [openai("c1", "echo", '{"text":"x"}'), openai("c2", "read_result", `{"handle":"${crypto.randomUUID()}"}`)] } }),
+      await api("/v1/tool-calls", { body: { toolset: "results", tool_calls: [openaiCall("c1", "echo", '{"text":"x"}'), openaiCall("c2", "read_result", `{"handle":"${crypto.randomUUID()}"}`)] } }),
     );
     expect(body.results.map((r) => r.error_code)).toEqual(["PERMISSION_DENIED", "EXECUTION_FAILED"]);
   });
 
   it("generates a session id when none is sent and echoes one that is", async () => {
-    const generated = await json<Batch>(await api("/v1/tool-calls", { body: { tool_calls: [openai("c1", "echo", '{"text":"x"}')] } }));
+    const generated = await json<Batch>(await api("/v1/tool-calls", { body: { tool_calls: [openaiCall("c1", "echo", '{"text":"x"}')] } }));
     expect(generated.session_id).toMatch(/^[0-9a-f-]{36}$/);
-    const given = await json<Batch>(await api("/v1/tool-calls", { body: { session_id: "conv-42", tool_calls: [openai("c1", "echo", '{"text":"x"}')] } }));
+    const given = await json<Batch>(await api("/v1/tool-calls", { body: { session_id: "conv-42", tool_calls: [openaiCall("c1", "echo", '{"text":"x"}')] } }));
     expect(given.session_id).toBe("conv-42");
   });
 
   it("truncates an oversized result and marks it", async () => {
-    const body = await json<Batch>(await api("/v1/tool-calls", { body: { tool_calls: [openai("c1", "generate_lines", '{"count": 5000}')] } }));
+    const body = await json<Batch>(await api("/v1/tool-calls", { body: { tool_calls: [openaiCall("c1", "generate_lines", '{"count": 5000}')] } }));
     expect(body.results[0]).toMatchObject({ status: "ok", truncated: true });
     expect(String(body.results[0]?.message.content)).toMatch(/characters omitted.*read_result/s);
   });
@@ -92,7 +91,7 @@ describe("request-level errors", () => {
   });
 
   it("answers a body sent as another content type with 415", async () => {
-    const res = await SELF.fetch("https://toolgate.test/v1/tool-calls", {
+    const res = await exports.default.fetch("https://toolgate.test/v1/tool-calls", {
       method: "POST",
       headers: { "content-type": "text/plain", authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
       body: "{}",
@@ -102,20 +101,20 @@ describe("request-level errors", () => {
   });
 
   it("answers a body over the limit with 413", async () => {
-    const res = await api("/v1/tool-calls", { body: { tool_calls: [openai("c1", "echo", JSON.stringify({ text: "x".repeat(1_100_000) }))] } });
+    const res = await api("/v1/tool-calls", { body: { tool_calls: [openaiCall("c1", "echo", JSON.stringify({ text: "x".repeat(1_100_000) }))] } });
     expect(res.status).toBe(413);
     expect(await json(res)).toMatchObject({ error_code: "PAYLOAD_TOO_LARGE" });
   });
 
   it("answers a batch over the call limit with 413 naming the limit", async () => {
-    const calls = Array.from({ length: 65 }, (_, i) => openai(`c${i}`, "echo", '{"text":"x"}'));
+    const calls = Array.from({ length: 65 }, (_, i) => openaiCall(`c${i}`, "echo", '{"text":"x"}'));
     const res = await api("/v1/tool-calls", { body: { tool_calls: calls } });
     expect(res.status).toBe(413);
     expect(await json(res)).toMatchObject({ error_code: "TOO_MANY_CALLS", error: expect.stringContaining("at most 64") });
   });
 
   it("answers an unknown toolset with 404", async () => {
-    const res = await api("/v1/tool-calls", { body: { toolset: "nope", tool_calls: [openai("c1", "echo", "{}")] } });
+    const res = await api("/v1/tool-calls", { body: { toolset: "nope", tool_calls: [openaiCall("c1", "echo", "{}")] } });
     expect(res.status).toBe(404);
   });
 

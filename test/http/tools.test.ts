@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { api, json } from "./helpers.ts";
+import { api } from "../support/api.ts";
+import { json } from "../support/json.ts";
 
 interface ToolList {
   format: string;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { api, json } from "./helpers.ts";
+import { api } from "../support/api.ts";
+import { json } from "../support/json.ts";
+import { openaiCall } from "../support/tool-calls.ts";
 
 interface Toolset {
   name: string;
@@ -43,7 +45,7 @@ describe("toolsets API", () => {
 
     const calls = await json<{ results: { error_code: string | null }[] }>(
       await api("/v1/tool-calls", {
-        body: { toolset: "ts-custom-a", tool_calls: [{ id: "1", type: "function", function: { name: "current_time", arguments: "{}" } }, { id: "2", type: "function", function: { name: "echo", arguments: '{"text":"x"}' } }] },
+        body: { toolset: "ts-custom-a", tool_calls: [openaiCall("1", "current_time", "{}"), openaiCall("2", "echo", '{"text":"x"}')] },
       }),
     );
     expect(calls.results.map((r) => r.error_code)).toEqual(["PERMISSION_DENIED", null]);

@@ -1,7 +1,6 @@
-/** Drives the MCP door of the Worker under test (SELF), on a loopback URL so the Host check passes. */
-import { SELF } from "cloudflare:test";
+/** Drives the MCP door of the Worker under test, on a loopback URL so the Host check passes. */
+import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
-import { api, json } from "../http/helpers.ts";
 import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 
 export const MCP_BASE = "http://localhost";
@@ -14,7 +13,7 @@ export interface McpInit {
 
 /** POSTs a JSON-RPC message (or batch, or raw text) to `path`. */
 export function mcpPost(path: string, body: unknown, { token = TEST_ADMIN_TOKEN, headers = {} }: McpInit = {}): Promise<Response> {
-  return SELF.fetch(`${MCP_BASE}${path}`, {
+  return exports.default.fetch(`${MCP_BASE}${path}`, {
     method: "POST",
     headers: {
       "content-type": "application/json",
@@ -36,13 +35,6 @@ export async function rpc(path: string, method: string, params: Record<string, u
   const body = (await response.json()) as { id: number };
   expect(body.id).toBe(id);
   return body;
-}
-
-/** Creates an API key through the admin API and returns the key. */
-export async function createMcpKey(body: Record<string, unknown>): Promise<string> {
-  const response = await api("/v1/keys", { body: { role: "agent", ...body } });
-  expect(response.status).toBe(201);
-  return (await json<{ key: string }>(response)).key;
 }
 
 /** The JSON-RPC messages of an SSE body, in order. */

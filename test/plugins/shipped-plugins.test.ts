@@ -9,7 +9,8 @@ import { z } from "zod";
 import { defineHook, hookRegistry } from "../../src/hooks/hook-registry.ts";
 import { registry } from "../../src/registry/registry.ts";
 import { genericHeaders, post, waitForDelivery } from "../hooks/support.ts";
-import { api, json } from "../http/helpers.ts";
+import { api } from "../support/api.ts";
+import { json } from "../support/json.ts";
 import { rpc } from "../mcp/helpers.ts";
 
 /** Runs of `plugin_probe` by its `account` argument, to prove a blocked call never ran. */

@@ -1,5 +1,5 @@
 /** Tool access for a key: toolsets first (nested and custom ones resolved), then its policy. */
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Principal, ToolPolicy } from "../../src/auth/principal.ts";

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { LEASE_WAIT_MS, LeaseClient, type LimiterStub } from "../../src/rate-limit/lease-client.ts";
 import { LEASE_MAX_MS } from "../../src/rate-limit/rate-limiter.ts";

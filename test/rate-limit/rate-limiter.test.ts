@@ -1,4 +1,5 @@
-import { env, evictDurableObject } from "cloudflare:test";
+import { evictDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Principal } from "../../src/auth/principal.ts";
 import { loadConfig } from "../../src/config/config.ts";

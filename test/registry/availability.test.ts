@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AvailabilityCache, CHECK_FAILURE_GRACE_MS, CHECK_TTL_MS } from "../../src/registry/availability.ts";

@@ -9,9 +9,10 @@
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { chromiumAvailability, launchChromium, type Browser } from "./support/chromium.ts";
 import { startLocalWorker, type LocalWorker } from "./support/local-worker.ts";
+import { openaiCall } from "../support/tool-calls.ts";
 
 const PORT = 9260;
 const ADMIN_TOKEN = `tg_browser_admin_${crypto.randomUUID().replaceAll("-", "")}`;
@@ -51,7 +52,7 @@ interface CallResult {
 
 /** The agent asks for one echo call in the shared session; echo needs approval in this Worker. */
 async function agentCalls(callId: string, text: string): Promise<CallResult> {
-  const body = { session_id: sessionId, tool_calls: [{ id: callId, type: "function", function: { name: "echo", arguments: JSON.stringify({ text }) } }] };
+  const body = { session_id: sessionId, tool_calls: [openaiCall(callId, "echo", { text })] };
   const { status, json } = await api<{ results: CallResult[] }>("/v1/tool-calls", agentKey, body);
   expect(status).toBe(200);
   const [result] = json.results;
@@ -68,14 +69,17 @@ interface ApprovalOutcome {
   message?: { role: string; tool_call_id: string; content: string };
 }
 
-/** The agent's long-poll, repeated until the approval has settled (or 60 s pass). */
-async function longPoll(approvalId: string): Promise<ApprovalOutcome> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const { status, json } = await api<ApprovalOutcome>(`/v1/approvals/${approvalId}?session_id=${sessionId}&wait=30`, agentKey);
-    expect(status).toBe(200);
-    if (json.result !== undefined || Date.now() > deadline) return json;
-  }
+/** The agent's long-poll, repeated until the approval has settled; fails with its state when 60 s pass first. */
+function longPoll(approvalId: string): Promise<ApprovalOutcome> {
+  return vi.waitFor(
+    async () => {
+      const { status, json } = await api<ApprovalOutcome>(`/v1/approvals/${approvalId}?session_id=${sessionId}&wait=30`, agentKey);
+      expect(status).toBe(200);
+      if (json.result === undefined) throw new Error(`approval ${approvalId} is still ${json.status}`);
+      return json;
+    },
+    { timeout: 60_000, interval: 50 },
+  );
 }
 
 /** Polls with room for a loaded machine (expect.poll's default gives up after 1 s). */

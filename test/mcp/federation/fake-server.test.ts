@@ -4,14 +4,13 @@
  * that fail closed, pinned definitions that change (announced in-band with list_changed),
  * remote isError results, and the per-server breaker.
  */
-import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { AUDIT_TABLE } from "../../../src/audit/audit-table.ts";
 import { defineTool, registry } from "../../../src/registry/registry.ts";
 import { remoteToolName } from "../../../src/mcp/federation/remote-tool-name.ts";
 import { z } from "zod";
 import { FAKE_MCP_HOST } from "../../support/test-env.ts";
 import { LONG_TOOL_A, LONG_TOOL_B } from "../../support/fake-mcp-server.ts";
+import { waitForAuditRows } from "../../support/wait-for-audit-rows.ts";
 import { addServer, fedApi, listedTools, runCall } from "./helpers.ts";
 
 const NAMES_URL = `http://${FAKE_MCP_HOST}/names`;
@@ -169,10 +168,5 @@ describe("remote failures", () => {
 });
 
 async function waitForAuditRow(tool: string, decision: string): Promise<Record<string, unknown> | undefined> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const row = await env.DB.prepare(`SELECT * FROM ${AUDIT_TABLE} WHERE tool = ? AND policy_decision = ?`).bind(tool, decision).first();
-    if (row !== null || Date.now() > deadline) return row ?? undefined;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  return (await waitForAuditRows("tool = ? AND policy_decision = ?", [tool, decision]))[0];
 }

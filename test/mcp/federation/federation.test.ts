@@ -4,7 +4,7 @@
  * awaiting that promise could resume the waiter in the other request's I/O context, and reading
  * its own body then failed ("Cannot perform I/O on behalf of a different request").
  */
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { Federation, SYNC_WAIT_MAX_MS } from "../../../src/mcp/federation/federation.ts";
 

@@ -3,10 +3,12 @@
  * Objects: transport rules, JSON-RPC errors, key access and toolset scoping, streamed
  * notifications, stored results as resources, and the audit log.
  */
-import { env, SELF } from "cloudflare:test";
+import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { TEST_ADMIN_TOKEN } from "../../support/test-env.ts";
-import { createMcpKey, MCP_BASE, mcpPost, rpc, sseMessages } from "../helpers.ts";
+import { createKey } from "../../support/create-key.ts";
+import { waitForAuditRows } from "../../support/wait-for-audit-rows.ts";
+import { MCP_BASE, mcpPost, rpc, sseMessages } from "../helpers.ts";
 
 const ping = (id: number | string) => ({ jsonrpc: "2.0", id, method: "ping" });
 const toolNames = (result: Record<string, unknown> | undefined) => (result?.tools as { name: string }[]).map((tool) => tool.name);
@@ -20,7 +22,7 @@ describe("the transport", () => {
   });
 
   it("refuses a foreign Host or Origin with 403 before looking at the key (DNS rebinding)", async () => {
-    const foreignHost = await SELF.fetch("http://evil.example.com/mcp", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ping(1)) });
+    const foreignHost = await exports.default.fetch("http://evil.example.com/mcp", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ping(1)) });
     expect(foreignHost.status).toBe(403);
     expect(await foreignHost.text()).toContain("Host 'evil.example.com'");
     const foreignOrigin = await mcpPost("/mcp", ping(1), { headers: { origin: "http://evil.example.com" } });
@@ -39,7 +41,7 @@ describe("the transport", () => {
 
   it("answers GET and DELETE with 405, as a server without a standalone stream or sessions may", async () => {
     for (const method of ["GET", "DELETE"]) {
-      const response = await SELF.fetch(`${MCP_BASE}/mcp`, { method, headers: { accept: "text/event-stream" } });
+      const response = await exports.default.fetch(`${MCP_BASE}/mcp`, { method, headers: { accept: "text/event-stream" } });
       expect(response.status).toBe(405);
       expect(response.headers.get("allow")).toBe("POST");
     }
@@ -99,7 +101,7 @@ describe("the transport", () => {
         controller.enqueue(chunk);
       },
     });
-    const response = await SELF.fetch(`${MCP_BASE}/mcp`, {
+    const response = await exports.default.fetch(`${MCP_BASE}/mcp`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
       body,
@@ -120,12 +122,12 @@ describe("tools for a key", () => {
     const names = toolNames((await rpc("/mcp", "tools/list")).result);
     expect(names).toContain("echo");
     expect(names.some((name) => name.startsWith("test_"))).toBe(false);
-    const whitelisted = await createMcpKey({ name: "mcp-whitelist", policy: { mode: "whitelist", patterns: ["echo", "current_*"] } });
+    const { key: whitelisted } = await createKey({ name: "mcp-whitelist", role: "agent", policy: { mode: "whitelist", patterns: ["echo", "current_*"] } });
     expect(toolNames((await rpc("/mcp", "tools/list", {}, { token: whitelisted })).result)).toEqual(["current_time", "echo"]);
   });
 
   it("refuses a call the key's policy denies as an isError result naming the rule", async () => {
-    const key = await createMcpKey({ name: "mcp-deny-echo", policy: { mode: "deny", patterns: ["echo"] } });
+    const { key } = await createKey({ name: "mcp-deny-echo", role: "agent", policy: { mode: "deny", patterns: ["echo"] } });
     const answer = await rpc("/mcp", "tools/call", { name: "echo", arguments: { text: "x" } }, { token: key });
     expect(answer.result).toMatchObject({ isError: true });
     expect(JSON.stringify(answer.result)).toContain("pattern 'echo'");
@@ -139,16 +141,11 @@ describe("tools for a key", () => {
   });
 
   it("leaves one audit record per MCP call, under the calling key", async () => {
-    const key = await createMcpKey({ name: "mcp-audited", toolsets: ["core"] });
+    const { key } = await createKey({ name: "mcp-audited", role: "agent", toolsets: ["core"] });
     const id = `audit-${crypto.randomUUID()}`;
     const response = await mcpPost("/mcp", { jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { text: "audited" } } }, { token: key });
     expect(response.status).toBe(200);
-    const deadline = Date.now() + 10_000;
-    let rows: Record<string, unknown>[] = [];
-    while (rows.length === 0 && Date.now() < deadline) {
-      ({ results: rows } = await env.DB.prepare("SELECT * FROM audit_log WHERE tool_call_id = ?").bind(id).all());
-      if (rows.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const rows = await waitForAuditRows("tool_call_id = ?", [id]);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ tool: "echo", status: "ok", policy_decision: "allow" });
     expect(rows[0]?.key_id).not.toBe("admin-token");
@@ -172,14 +169,14 @@ describe("/mcp/{toolset}", () => {
   });
 
   it("still lists nothing a key may not use", async () => {
-    const key = await createMcpKey({ name: "mcp-core-only", toolsets: ["core"] });
+    const { key } = await createKey({ name: "mcp-core-only", role: "agent", toolsets: ["core"] });
     expect(toolNames((await rpc("/mcp/research", "tools/list", {}, { token: key })).result)).toEqual(["current_time", "echo", "generate_lines"]);
   });
 });
 
 describe("notifications during a call", () => {
   it("streams a tool's log messages before its result", async () => {
-    const key = await createMcpKey({ name: "mcp-logs", toolsets: ["conformance"] });
+    const { key } = await createKey({ name: "mcp-logs", role: "agent", toolsets: ["conformance"] });
     const response = await mcpPost("/mcp/conformance", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "test_tool_with_logging", arguments: {} } }, { token: key });
     const messages = await sseMessages(response);
     expect(messages.map((message) => (message.params as { data?: unknown } | undefined)?.data ?? message.id)).toEqual(["Tool execution started", "Tool processing data", "Tool execution completed", 1]);
@@ -187,7 +184,7 @@ describe("notifications during a call", () => {
   });
 
   it("answers in plain JSON, dropping notifications, when the client does not accept a stream", async () => {
-    const key = await createMcpKey({ name: "mcp-no-sse", toolsets: ["conformance"] });
+    const { key } = await createKey({ name: "mcp-no-sse", role: "agent", toolsets: ["conformance"] });
     const body = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "test_tool_with_progress", arguments: {}, _meta: { progressToken: "t" } } };
     const response = await mcpPost("/mcp", body, { token: key, headers: { accept: "application/json" } });
     expect(response.headers.get("content-type")).toBe("application/json");
@@ -197,7 +194,7 @@ describe("notifications during a call", () => {
 
 describe("requests to the client during a call", () => {
   it("asks on the call's stream and takes the answer from a separate POST of the same key", async () => {
-    const key = await createMcpKey({ name: "mcp-sampling", toolsets: ["conformance"] });
+    const { key } = await createKey({ name: "mcp-sampling", role: "agent", toolsets: ["conformance"] });
     const response = await mcpPost("/mcp", { jsonrpc: "2.0", id: "call", method: "tools/call", params: { name: "test_sampling", arguments: { prompt: "Say hi" } } }, { token: key });
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
@@ -217,7 +214,7 @@ describe("requests to the client during a call", () => {
   });
 
   it("fails a call that needs to ask when the client takes no stream", async () => {
-    const key = await createMcpKey({ name: "mcp-sampling-json", toolsets: ["conformance"] });
+    const { key } = await createKey({ name: "mcp-sampling-json", role: "agent", toolsets: ["conformance"] });
     const response = await mcpPost("/mcp", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "test_sampling", arguments: { prompt: "x" } } }, { token: key, headers: { accept: "application/json" } });
     expect(await response.json()).toMatchObject({ result: { isError: true, content: [{ text: expect.stringContaining("accepts text/event-stream") }] } });
   });
@@ -233,7 +230,7 @@ describe("stored results as resources", () => {
     expect(contents?.text.split("\n")).toHaveLength(3000);
     expect(contents?.mimeType).toBe("text/plain");
 
-    const other = await createMcpKey({ name: "mcp-no-core", toolsets: ["results"] });
+    const { key: other } = await createKey({ name: "mcp-no-core", role: "agent", toolsets: ["results"] });
     expect((await rpc("/mcp", "resources/read", { uri: link?.uri }, { token: other })).error).toMatchObject({ code: -32002 });
     expect((await rpc("/mcp/web", "resources/read", { uri: link?.uri })).error).toMatchObject({ code: -32002 });
   });

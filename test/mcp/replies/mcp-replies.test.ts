@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 
 const replies = (id: string) => env.MCP_REPLIES.get(env.MCP_REPLIES.idFromName(id));

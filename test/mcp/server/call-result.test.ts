@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { outcomeOfFailure } from "../../../src/pipeline/outcome.ts";
 import { dispatchCall } from "../../support/dispatch.ts";
