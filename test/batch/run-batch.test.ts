@@ -22,13 +22,13 @@ beforeAll(() => {
     defineTool({
       name: "rb_fetch_data",
       toolset: "rb-set",
-      schema: z.object({ fail: z.boolean().default(false) }),
-      handler: async ({ fail }) => {
+      schema: z.object({ fail: z.boolean().default(false), rows: z.array(z.number()).default([1, 2, 3]) }),
+      handler: async ({ fail, rows }) => {
         trace.enter("fetch_data");
         await sleep(30);
         trace.leave("fetch_data");
         if (fail) throw new Error("source offline");
-        return { rows: [1, 2, 3] };
+        return { rows };
       },
     }),
     defineTool({
@@ -41,6 +41,13 @@ beforeAll(() => {
         trace.leave("summarise");
         return { saw: dependencyResults.get("rb_fetch_data") ?? null };
       },
+    }),
+    defineTool({
+      name: "rb_merge",
+      toolset: "rb-set",
+      dependsOn: ["rb_fetch_data"],
+      schema: z.object({}),
+      handler: (_args, { dependencyResults }) => ({ saw: Object.fromEntries(dependencyResults) }),
     }),
     defineTool({
       name: "rb_write",
@@ -118,6 +125,15 @@ describe("dependencies", () => {
     expect(envelope.error).toContain("call f1");
     expect(envelope.error).toContain("EXECUTION_FAILED");
     expect(trace.events).not.toContain("start summarise");
+  });
+
+  it("hands a dependent call each dependency's result by call id, so two calls of one tool do not overwrite each other", async () => {
+    const outcomes = await runBatch([call("f-a", "rb_fetch_data", { rows: [1] }), call("f-b", "rb_fetch_data", { rows: [2] }), call("m", "rb_merge", {})], base, options);
+    const saw = parse(outcomes[2]?.content ?? "").saw as Record<string, unknown>;
+    expect(saw["f-a"]).toEqual({ rows: [1] });
+    expect(saw["f-b"]).toEqual({ rows: [2] });
+    // By tool name too, as before (the original's key): the one of the two that finished last.
+    expect([{ rows: [1] }, { rows: [2] }]).toContainEqual(saw.rb_fetch_data);
   });
 
   it("runs a dependent call normally when its dependency is not in the batch", async () => {

@@ -303,6 +303,20 @@ describe("result size limit", () => {
     expect(page.next_offset).toBe(head + omitted);
   });
 
+  it("answers a key that may not use the tool that produced a stored result as if it did not exist", async () => {
+    const out = await dispatchCall("pl_big", { n: 2000 }, ctx());
+    const handle = out.resultHandle ?? "";
+    expect(handle).not.toBe("");
+    const onlyReadResult = { decide: (tool: string) => (tool === "read_result" ? { allowed: true as const, rule: "test" } : { allowed: false as const, rule: "test", message: "no" }) };
+    const refused = await dispatchCall("read_result", { handle }, ctx({ access: onlyReadResult }));
+    expect(refused.status).toBe("error");
+    expect(JSON.parse(refused.content).error).toMatch(/No stored result/);
+    // The same handle read under a request limited to a toolset without pl_big is refused too.
+    const outside = await dispatchCall("read_result", { handle }, ctx({ allowedTools: { toolset: "results", names: new Set(["read_result"]) } }));
+    expect(JSON.parse(outside.content).error).toMatch(/No stored result/);
+    expect((await dispatchCall("read_result", { handle }, ctx())).status).toBe("ok");
+  });
+
   it("tells the model when a stored result has expired", async () => {
     const out = await dispatchCall("read_result", { handle: crypto.randomUUID() }, ctx());
     expect(out.status).toBe("error");
