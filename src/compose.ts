@@ -1,15 +1,21 @@
 /**
- * The composition root: the per-isolate parts every request shares, built once and handed
- * down (the Worker entry, src/index.ts, is the only production caller). Lower layers never reach
+ * The composition root: the per-isolate parts every request shares (the catalog, availability
+ * cache, pipeline hooks, breakers, rate-limit leases, audit group commit), built once and handed
+ * down. The Worker entry, src/index.ts, is the only production caller. Lower layers never reach
  * up for these: a Durable Object that must run an approved call is handed the function, and a
- * test or the benchmark builds its own parts instead of resetting globals.
+ * test or the benchmark builds its parts here, replacing what it measures.
  */
-import { REAL_STAGES, type BatchStages } from "./batch/serve-calls.ts";
+import { auditGroupCommit } from "./audit/audit-group-commit.ts";
+import { createRecordBatch } from "./audit/record-batch.ts";
+import { runBatch } from "./batch/run-batch.ts";
+import type { BatchStages } from "./batch/serve-calls.ts";
 import { Catalog } from "./catalog/catalog.ts";
-import { execute } from "./execution/execute.ts";
+import { breakers } from "./execution/circuit-breaker.ts";
+import { createExecutor } from "./execution/execute.ts";
 import { federation } from "./mcp/federation/federation.ts";
 import type { PipelineParts } from "./pipeline/types.ts";
 import { hooks } from "./plugins/pipeline-hooks.ts";
+import { chargeCalls, isolateLeases } from "./rate-limit/charge-calls.ts";
 import { availability } from "./registry/availability.ts";
 import { registry } from "./registry/registry.ts";
 
@@ -19,10 +25,18 @@ export interface GatewayParts {
   batch: BatchStages;
 }
 
-/** The isolate's parts; `replaced` swaps some (the benchmark measures what each layer costs). */
+/**
+ * The isolate's parts. The module-level instances are the isolate's own (an isolate is the unit
+ * that shares them); `replaced` swaps some, as the benchmark does to measure each layer.
+ */
 export function createParts(replaced: { pipeline?: Partial<PipelineParts>; batch?: Partial<BatchStages> } = {}): GatewayParts {
   return {
-    pipeline: { catalog: new Catalog(registry, federation), availability, hooks, execute, ...replaced.pipeline },
-    batch: { ...REAL_STAGES, ...replaced.batch },
+    pipeline: { catalog: new Catalog(registry, federation), availability, hooks, execute: createExecutor(breakers), ...replaced.pipeline },
+    batch: {
+      runCalls: runBatch,
+      chargeCalls: (env, principal, tools, config) => chargeCalls(env, principal, tools, config, isolateLeases),
+      recordBatch: createRecordBatch(auditGroupCommit),
+      ...replaced.batch,
+    },
   };
 }

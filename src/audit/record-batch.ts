@@ -7,7 +7,7 @@
  * function's first stretch, would still run before the handler's Response reaches the runtime.
  */
 import type { CallOutcome } from "../pipeline/types.ts";
-import { auditGroupCommit } from "./audit-group-commit.ts";
+import type { AuditGroupCommit } from "./audit-group-commit.ts";
 import type { AuditRecord } from "./audit-record.ts";
 import { toAuditRecord } from "./to-audit-record.ts";
 
@@ -52,8 +52,11 @@ export async function buildAfterResponse(calls: readonly AuditedCall[], meta: { 
   return buildAuditRecords(calls, meta);
 }
 
-export const recordBatch: RecordBatch = (env, waitUntil, calls, meta) => {
-  // Awaited inside waitUntil: the isolate stays up until the group carrying these records has
-  // been handed to the queue.
-  waitUntil(buildAfterResponse(calls, meta).then((records) => auditGroupCommit.add(env, records)));
-};
+/** The audit stage over an isolate's group commit, which the composition root builds once. */
+export function createRecordBatch(groupCommit: AuditGroupCommit): RecordBatch {
+  return function recordBatch(env, waitUntil, calls, meta) {
+    // Awaited inside waitUntil: the isolate stays up until the group carrying these records has
+    // been handed to the queue.
+    waitUntil(buildAfterResponse(calls, meta).then((records) => groupCommit.add(env, records)));
+  };
+}

@@ -6,32 +6,30 @@
  * webhook deliveries all go through here, so a call is limited, run and audited the same way
  * whichever door it came in by.
  */
-import { recordBatch, type RecordBatch } from "../audit/record-batch.ts";
+import type { RecordBatch } from "../audit/record-batch.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { CallInput, CallOutcome, RequestScope } from "../pipeline/types.ts";
-import { chargeCalls } from "../rate-limit/charge-calls.ts";
-import { admitAll, runBatch } from "./run-batch.ts";
+import type { chargeCalls } from "../rate-limit/charge-calls.ts";
+import { admitAll, type runBatch } from "./run-batch.ts";
 
 /** How a batch's calls are run: the gateway's runBatch, unless the app is built with another. */
 export type RunCalls = typeof runBatch;
 
 /**
- * The stages of a batch around the pipeline. The Worker uses the real ones; the benchmark
- * replaces some to measure what each layer costs (createApp's options).
+ * The stages of a batch around the pipeline, built by the composition root (src/compose.ts).
+ * The Worker uses the real ones; the benchmark replaces some to measure what each layer costs.
  */
 export interface BatchStages {
   runCalls: RunCalls;
-  chargeCalls: typeof chargeCalls;
+  chargeCalls: (...args: Parameters<typeof chargeCalls>) => ReturnType<typeof chargeCalls>;
   recordBatch: RecordBatch;
 }
-
-export const REAL_STAGES: BatchStages = { runCalls: runBatch, chargeCalls, recordBatch };
 
 /**
  * Runs a key's calls through rate limits, the pipeline and the audit log; never rejects. The
  * result has exactly one outcome per call, in order (checked here, where each is audited).
  */
-export async function serveCalls(calls: readonly CallInput[], scope: RequestScope, principal: Principal, maxParallel: number, stages: BatchStages = REAL_STAGES): Promise<CallOutcome[]> {
+export async function serveCalls(calls: readonly CallInput[], scope: RequestScope, principal: Principal, maxParallel: number, stages: BatchStages): Promise<CallOutcome[]> {
   const { env, config } = scope;
   const admitted = admitAll(calls, scope);
   // Only calls that will reach their handler's stage count against the key's rate limits.

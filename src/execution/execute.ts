@@ -13,7 +13,7 @@ import { runHandler, type HandlerRun } from "./run-handler.ts";
 import { sanitizeErrorText } from "./sanitize-error.ts";
 import type { ToolContext, ToolEntry } from "../registry/types.ts";
 import { backoffMs } from "./backoff.ts";
-import { breakers, toolBreakerKey, type BreakerSettings } from "./circuit-breaker.ts";
+import { toolBreakerKey, type BreakerRegistry, type BreakerSettings } from "./circuit-breaker.ts";
 import { createUpstreamFetch } from "./upstream-fetch.ts";
 
 export interface ExecutionPolicy {
@@ -92,7 +92,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 const QUICK_TURNS = 8;
 
 /** One attempt, raced against the deadline. */
-async function attemptOnce(entry: ToolEntry, args: Record<string, unknown>, base: BaseContext, attempt: number, parent: AbortSignal | undefined, policy: ExecutionPolicy): Promise<HandlerRun | typeof DEADLINE> {
+async function attemptOnce(breakers: BreakerRegistry, entry: ToolEntry, args: Record<string, unknown>, base: BaseContext, attempt: number, parent: AbortSignal | undefined, policy: ExecutionPolicy): Promise<HandlerRun | typeof DEADLINE> {
   // Built only when the handler (or ctx.fetch) asks for the signal or the deadline fires.
   let controller: AbortController | undefined;
   let signal: AbortSignal | undefined;
@@ -110,7 +110,7 @@ async function attemptOnce(entry: ToolEntry, args: Record<string, unknown>, base
       return signalOf();
     },
     get fetch() {
-      upstreamFetch ??= createUpstreamFetch(entry.name, signalOf(), policy.breaker);
+      upstreamFetch ??= createUpstreamFetch(entry.name, signalOf(), policy.breaker, breakers);
       return upstreamFetch;
     },
   };
@@ -136,8 +136,18 @@ async function attemptOnce(entry: ToolEntry, args: Record<string, unknown>, base
   }
 }
 
+/**
+ * The executor over an isolate's breakers (one per tool, one per upstream host for `ctx.fetch`),
+ * which the composition root builds once and hands to the pipeline.
+ */
+export function createExecutor(breakers: BreakerRegistry): Executor {
+  return function execute(entry, args, base, parent, policy) {
+    return executeWith(breakers, entry, args, base, parent, policy);
+  };
+}
+
 /** Runs a handler under the tool's breaker, deadline and retry policy. */
-export async function execute(entry: ToolEntry, args: Record<string, unknown>, base: BaseContext, parent: AbortSignal | undefined, policy: ExecutionPolicy): Promise<Execution> {
+async function executeWith(breakers: BreakerRegistry, entry: ToolEntry, args: Record<string, unknown>, base: BaseContext, parent: AbortSignal | undefined, policy: ExecutionPolicy): Promise<Execution> {
   const breaker = breakers.get(toolBreakerKey(entry.name));
   const admission = breaker.admit(policy.breaker, Date.now());
   if (!admission.admitted) {
@@ -153,7 +163,7 @@ export async function execute(entry: ToolEntry, args: Record<string, unknown>, b
   let run: HandlerRun;
   for (;;) {
     attempt += 1;
-    const outcome = await attemptOnce(entry, args, base, attempt, parent, policy);
+    const outcome = await attemptOnce(breakers, entry, args, base, attempt, parent, policy);
     if (outcome === DEADLINE) {
       run = { ok: false, failure: { kind: "timeout", name: entry.name, elapsedMs: Date.now() - policy.startedAt, timeoutMs: policy.limit.ms, limit: policy.limit.kind } };
       break;

@@ -7,7 +7,7 @@
 import { RETRYABLE_STATUSES } from "../errors/envelope.ts";
 import { ToolFailureError } from "../errors/tool-failure.ts";
 import { retryAfterMs } from "./backoff.ts";
-import { breakers, hostBreakerKey, type BreakerSettings } from "./circuit-breaker.ts";
+import { hostBreakerKey, type BreakerRegistry, type BreakerSettings } from "./circuit-breaker.ts";
 
 export type UpstreamFetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
 
@@ -16,8 +16,8 @@ export function isTimeoutError(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { name?: unknown }).name === "TimeoutError";
 }
 
-/** A fetch for one call of `tool`, bounded by `signal` and guarded per upstream host. */
-export function createUpstreamFetch(tool: string, signal: AbortSignal, settings: BreakerSettings, now: () => number = Date.now): UpstreamFetch {
+/** A fetch for one call of `tool`, bounded by `signal` and guarded per upstream host (by `breakers`). */
+export function createUpstreamFetch(tool: string, signal: AbortSignal, settings: BreakerSettings, breakers: BreakerRegistry, now: () => number = Date.now): UpstreamFetch {
   return async function upstreamFetch(input, init) {
     const url = new URL(input instanceof Request ? input.url : input);
     const host = url.host;

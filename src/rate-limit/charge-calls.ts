@@ -19,8 +19,8 @@ const MINUTE_MS = 60_000;
 export const KEY_BUCKET = "key";
 export const toolBucket = (tool: string): string => `tool:${tool}`;
 
-/** This isolate's leases, shared by every request it serves. */
-const isolateLeases = new LeaseClient();
+/** This isolate's leases, shared by every request it serves (the composition root hands them in). */
+export const isolateLeases = new LeaseClient();
 
 /**
  * For each tool name (undefined: a call that will not run, so it is not charged), undefined when
