@@ -16,19 +16,20 @@ import { DurableObject } from "cloudflare:workers";
 import { canonicalJson } from "../audit/canonical-json.ts";
 import { sha256Hex } from "../crypto/sha256.ts";
 import { redactSecrets } from "../audit/redact-secrets.ts";
-import { outcomeOfFailure } from "../pipeline/outcome.ts";
 import type { CallOutcome } from "../pipeline/types.ts";
 import { recordApprovalAudit } from "./approval-audit.ts";
 import { notifyApprovalRequested } from "./approval-notify.ts";
 import { approvalPageUrl } from "./approval-url.ts";
 import { writeApprovalIndex } from "./approval-index.ts";
 import { pendingRow, toApprovalView, type ApprovalRow } from "./approval-row.ts";
+import { dueApprovals, findApproval, findApprovalByCallId, findGrant, insertApproval, insertGrant, runningApprovals, saveApproval } from "./approval-store.ts";
+import { decidedRow, doneRow, expiredRow, interruptedOutcome } from "./approval-transitions.ts";
 import { ChangeWaiters } from "./change-waiters.ts";
 import { isSettled, type ApprovalView } from "./approval-view.ts";
 import type { ApprovalRequest, DecisionAnswer, DecisionInput, RequestAnswer, RunApproved, SessionApi } from "./session-api.ts";
 import { noteSettledForHook, sendHookNotices } from "./hook-notices.ts";
-import { SESSION_SCHEMA_SQL, SESSION_APPROVALS_TABLE, SESSION_GRANTS_TABLE, SESSION_HOOK_NOTICES_TABLE } from "./session-schema.ts";
-
+import { scheduleSessionAlarm } from "./session-alarm.ts";
+import { SESSION_SCHEMA_SQL } from "./session-schema.ts";
 
 /**
  * The object's code; the Worker entry exports it as `Session` with `runApproved` (run-approved.ts)
@@ -60,7 +61,8 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
     const bindingSha256 = sha256Hex(exact);
 
     const now = Date.now();
-    const earlier = this.#one(`SELECT * FROM ${SESSION_APPROVALS_TABLE} WHERE tool_call_id = ? AND session_id = ? AND requested_by = ?`, input.toolCallId, input.sessionId, input.requestedBy);
+    const { sql } = this.ctx.storage;
+    const earlier = findApprovalByCallId(sql, input);
     if (earlier !== undefined) {
       // One id, one request (as idempotency keys work): answering a different request with the
       // first one's outcome would tell the model an action happened that did not.
@@ -70,17 +72,16 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
       const approval = toApprovalView(current);
       return isSettled(approval) ? { kind: "settled", approval } : { kind: "pending", approval };
     }
-    const grant = this.ctx.storage.sql.exec<{ approval_id: string }>(`SELECT approval_id FROM ${SESSION_GRANTS_TABLE} WHERE tool = ? AND requested_by = ?`, input.tool, input.requestedBy).toArray()[0];
-    if (grant !== undefined) return { kind: "granted", approvalId: grant.approval_id };
+    const grant = findGrant(sql, input.tool, input.requestedBy);
+    if (grant !== undefined) return { kind: "granted", approvalId: grant };
 
     const row = pendingRow({ ...input, shown, argumentsSha256, exact, bindingSha256, now });
-    const columns = Object.keys(row);
-    this.ctx.storage.sql.exec(`INSERT INTO ${SESSION_APPROVALS_TABLE} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`, ...Object.values(row));
+    insertApproval(sql, row);
     await this.#scheduleAlarm();
     await Promise.all([this.#publish(row), this.#flushWrites()]);
     const approval = toApprovalView(row);
     if (input.notify !== undefined) {
-      const stillPending = () => this.#find(row.id, row.session_id)?.status === "pending";
+      const stillPending = () => findApproval(sql, row.id, row.session_id)?.status === "pending";
       this.ctx.waitUntil(notifyApprovalRequested(input.notify, approval, approvalPageUrl(input.origin, row.id), input.outboundAllow, stillPending));
     }
     return { kind: "pending", approval };
@@ -88,7 +89,7 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
 
   /** One approval of this session, or undefined (also for another session's id). */
   async get(id: string, sessionId: string): Promise<ApprovalView | undefined> {
-    const row = this.#find(id, sessionId);
+    const row = findApproval(this.ctx.storage.sql, id, sessionId);
     if (row === undefined) return undefined;
     const current = this.#expireIfDue(row, Date.now());
     await this.#flushWrites();
@@ -112,7 +113,7 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
    * the current state. An approval runs the call once, before this returns.
    */
   async decide(input: DecisionInput): Promise<DecisionAnswer> {
-    const found = this.#find(input.id, input.sessionId);
+    const found = findApproval(this.ctx.storage.sql, input.id, input.sessionId);
     if (found === undefined) {
       await this.#flushWrites();
       return { ok: false, kind: "not_found" };
@@ -124,26 +125,10 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
       return { ok: false, kind: "conflict", approval: toApprovalView(row) };
     }
 
-    const approve = input.decision === "approve";
-    const denial = approve
-      ? undefined
-      : outcomeOfFailure(row.tool, row.tool_call_id, { kind: "approval_denied", name: row.tool, approvalId: row.id, reason: input.reason, decidedBy: input.decidedBy }, {});
-    const decided: ApprovalRow = {
-      ...row,
-      status: approve ? "approved" : "denied",
-      scope: approve ? input.scope : null,
-      decided_by: input.decidedBy,
-      decided_at: now,
-      reason: input.reason ?? null,
-      run_state: approve ? "running" : "none",
-      ...(denial === undefined ? {} : this.#resultOf(denial)),
-      version: row.version + 1,
-    };
-    this.#save(decided);
+    const { row: decided, denial } = decidedRow(row, input, now);
+    saveApproval(this.ctx.storage.sql, decided);
     if (denial !== undefined) this.#noteSettled(decided);
-    if (approve && input.scope === "session") {
-      this.ctx.storage.sql.exec(`INSERT OR REPLACE INTO ${SESSION_GRANTS_TABLE} (tool, requested_by, approval_id, granted_by, granted_at) VALUES (?, ?, ?, ?, ?)`, row.tool, row.requested_by, row.id, input.decidedBy, now);
-    }
+    if (input.decision === "approve" && input.scope === "session") insertGrant(this.ctx.storage.sql, row, input.decidedBy, now);
     this.#waiters.wake(row.id);
     await this.#scheduleAlarm();
     if (denial !== undefined) {
@@ -157,8 +142,7 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
   /** Expires every pending approval whose time has come. */
   override async alarm(): Promise<void> {
     const now = Date.now();
-    const due = this.ctx.storage.sql.exec<ApprovalRow>(`SELECT * FROM ${SESSION_APPROVALS_TABLE} WHERE status = 'pending' AND expires_at <= ?`, now).toArray();
-    for (const row of due) this.#expireIfDue(row, now);
+    for (const row of dueApprovals(this.ctx.storage.sql, now)) this.#expireIfDue(row, now);
     await this.#scheduleAlarm();
     await this.#flushWrites();
   }
@@ -183,10 +167,10 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
     } catch (error) {
       // The pipeline never throws; this guards the bookkeeping around it all the same.
       console.error(`approval ${row.id}: run failed unexpectedly: ${String(error)}`);
-      outcome = outcomeOfFailure(row.tool, row.tool_call_id, { kind: "approval_interrupted", name: row.tool, approvalId: row.id }, {});
+      outcome = interruptedOutcome(row);
     }
-    const done: ApprovalRow = { ...row, ...this.#resultOf(outcome), run_state: "done", version: row.version + 1 };
-    this.#save(done);
+    const done = doneRow(row, outcome);
+    saveApproval(this.ctx.storage.sql, done);
     const noted = this.#noteSettled(done);
     this.#waiters.wake(row.id);
     if (noted) await this.#scheduleAlarm();
@@ -201,11 +185,10 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
    * never run again: a second run is worse than a lost result for the actions approvals guard.
    */
   #recoverInterruptedRuns(): void {
-    const cut = this.ctx.storage.sql.exec<ApprovalRow>(`SELECT * FROM ${SESSION_APPROVALS_TABLE} WHERE run_state = 'running'`).toArray();
-    for (const row of cut) {
-      const outcome = outcomeOfFailure(row.tool, row.tool_call_id, { kind: "approval_interrupted", name: row.tool, approvalId: row.id }, {});
-      const done: ApprovalRow = { ...row, ...this.#resultOf(outcome), run_state: "done", version: row.version + 1 };
-      this.#save(done);
+    for (const row of runningApprovals(this.ctx.storage.sql)) {
+      const outcome = interruptedOutcome(row);
+      const done = doneRow(row, outcome);
+      saveApproval(this.ctx.storage.sql, done);
       this.#noteSettled(done);
       this.#writes.push(this.#publish(done), this.#audit(done, outcome));
     }
@@ -214,10 +197,8 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
   /** Expires a pending approval past its time, in the same synchronous step as the check. */
   #expireIfDue(row: ApprovalRow, now: number): ApprovalRow {
     if (row.status !== "pending" || row.expires_at > now) return row;
-    const failure = { kind: "approval_expired" as const, name: row.tool, approvalId: row.id, expiresAt: row.expires_at };
-    const outcome = outcomeOfFailure(row.tool, row.tool_call_id, failure, {});
-    const expired: ApprovalRow = { ...row, status: "expired", decided_at: now, ...this.#resultOf(outcome), version: row.version + 1 };
-    this.#save(expired);
+    const { row: expired, outcome } = expiredRow(row, now);
+    saveApproval(this.ctx.storage.sql, expired);
     this.#noteSettled(expired);
     this.#waiters.wake(row.id);
     this.#writes.push(this.#publish(expired), this.#audit(expired, outcome));
@@ -241,35 +222,9 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
     if (await sendHookNotices(this.ctx.storage.sql, this.env.HOOKS_QUEUE)) await this.#scheduleAlarm();
   }
 
-  #resultOf(outcome: CallOutcome): Pick<ApprovalRow, "result_status" | "result_error_code" | "result_content"> {
-    return { result_status: outcome.status === "ok" ? "ok" : "error", result_error_code: outcome.errorCode ?? null, result_content: outcome.content };
-  }
-
-  #find(id: string, sessionId: string): ApprovalRow | undefined {
-    return this.#one(`SELECT * FROM ${SESSION_APPROVALS_TABLE} WHERE id = ? AND session_id = ?`, id, sessionId);
-  }
-
-  #one(sql: string, ...params: string[]): ApprovalRow | undefined {
-    return this.ctx.storage.sql.exec<ApprovalRow>(sql, ...params).toArray()[0];
-  }
-
-  #save(row: ApprovalRow): void {
-    this.ctx.storage.sql.exec(
-      `UPDATE ${SESSION_APPROVALS_TABLE} SET status = ?, scope = ?, decided_by = ?, decided_at = ?, reason = ?, run_state = ?, result_status = ?, result_error_code = ?, result_content = ?, version = ? WHERE id = ?`,
-      row.status, row.scope, row.decided_by, row.decided_at, row.reason, row.run_state, row.result_status, row.result_error_code, row.result_content, row.version, row.id,
-    );
-  }
-
   /** The alarm is always set to the next expiry of a pending approval or retry of a hook notice. */
   async #scheduleAlarm(): Promise<void> {
-    const next =
-      this.ctx.storage.sql
-        .exec<{ next: number | null }>(
-          `SELECT MIN(at) AS next FROM (SELECT expires_at AS at FROM ${SESSION_APPROVALS_TABLE} WHERE status = 'pending' UNION ALL SELECT due_at AS at FROM ${SESSION_HOOK_NOTICES_TABLE})`,
-        )
-        .toArray()[0]?.next ?? null;
-    if (next === null) await this.ctx.storage.deleteAlarm();
-    else await this.ctx.storage.setAlarm(next);
+    await scheduleSessionAlarm(this.ctx.storage);
   }
 
   /** Writes the index row; a failure is logged and healed by the row's next change. */

@@ -22,7 +22,7 @@
  *    repaired recursively. Keys with no schema are not touched.
  */
 import type { JsonSchema } from "../registry/types.ts";
-import { isJsonText, isNullWord, isPlainRecord, parseBoolean, parseDecimal, parseJsonContainer } from "./coerce-scalars.ts";
+import { isJsonText, isPlainRecord, parseJsonContainer, readScalar } from "./coerce-scalars.ts";
 import {
   accepts,
   acceptsAsMeant,
@@ -192,24 +192,6 @@ function repairString(text: string, branch: JsonSchema, kinds: string[], walk: W
     }
   }
   return text;
-}
-
-function readScalar(text: string, kind: string): { value: unknown } | undefined {
-  switch (kind) {
-    case "integer":
-    case "number": {
-      const n = parseDecimal(text);
-      return n === undefined ? undefined : { value: n };
-    }
-    case "boolean": {
-      const b = parseBoolean(text);
-      return b === undefined ? undefined : { value: b };
-    }
-    case "null":
-      return isNullWord(text) ? { value: null } : undefined;
-    default:
-      return undefined;
-  }
 }
 
 function repairItems(items: unknown[], branch: JsonSchema, walk: Walk): unknown[] {

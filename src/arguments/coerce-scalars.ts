@@ -43,6 +43,28 @@ export function isNullWord(text: string): boolean {
 }
 
 /**
+ * Reads text as a scalar of JSON Schema type `kind` (integer, number, boolean or null). Boxed,
+ * so a null that was read (`{ value: null }`) differs from text that is not one (`undefined`).
+ */
+export function readScalar(text: string, kind: string): { value: unknown } | undefined {
+  switch (kind) {
+    case "integer":
+    case "number": {
+      const n = parseDecimal(text);
+      return n === undefined ? undefined : { value: n };
+    }
+    case "boolean": {
+      const b = parseBoolean(text);
+      return b === undefined ? undefined : { value: b };
+    }
+    case "null":
+      return isNullWord(text) ? { value: null } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
  * Parses a JSON array (`kind` "array") or object (`kind` "object") sent as a string. Anything
  * else, including JSON of the other kind or with numbers a double cannot hold, is `undefined`.
  */

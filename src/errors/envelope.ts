@@ -6,24 +6,10 @@
  * can help.
  */
 import { sanitizeErrorText } from "../execution/sanitize-error.ts";
-import type { ErrorCode, FieldIssue, Stage, ToolFailure } from "./tool-failure.ts";
-
-/** The JSON body of every failed call. */
-export interface ErrorEnvelope {
-  error: string;
-  error_code: ErrorCode;
-  stage: Stage;
-  suggestion: string;
-  retryable: boolean;
-  retry_after_ms?: number;
-  /** Per-field problems of INVALID_ARGUMENTS. */
-  issues?: readonly FieldIssue[];
-  /** APPROVAL_*: which approval, until when (ISO 8601, for the model), and the page a person uses. */
-  approval?: { id: string; expires_at: string; url: string };
-}
-
-/** Upstream statuses worth retrying: rate limiting and the gateway-ish 5xx family. */
-export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+import { approvalEnvelope } from "./approval-envelope.ts";
+import type { ErrorEnvelope } from "./error-envelope.ts";
+import type { FieldIssue, ToolFailure } from "./tool-failure.ts";
+import { upstreamEnvelope } from "./upstream-envelope.ts";
 
 function describeIssue(issue: FieldIssue): string {
   return `${issue.path === "" ? "the arguments object" : `'${issue.path}'`}: ${issue.message}`;
@@ -43,7 +29,10 @@ export function toEnvelope(failure: ToolFailure): ErrorEnvelope {
   return { ...envelope, error: sanitizeErrorText(envelope.error) };
 }
 
-/** Exhaustive, so a new failure kind does not compile until it is mapped. */
+/**
+ * Exhaustive, so a new failure kind does not compile until it is mapped. The approval and
+ * upstream families have their texts in modules of their own, each switch exhaustive over its family.
+ */
 function describeFailure(failure: ToolFailure): ErrorEnvelope {
   switch (failure.kind) {
     case "malformed_json":
@@ -144,22 +133,6 @@ function describeFailure(failure: ToolFailure): ErrorEnvelope {
         suggestion: "Call it again in a smaller batch.",
         retryable: true,
       };
-    case "own_timeout":
-      return {
-        error: `Tool '${failure.name}' gave up waiting on its upstream: ${failure.detail}`,
-        error_code: "TOOL_TIMEOUT",
-        stage: "execute",
-        suggestion: "Narrow the request and call again, or try later.",
-        retryable: failure.retryable,
-      };
-    case "network":
-      return {
-        error: `Tool '${failure.name}' could not reach ${failure.host}: ${failure.detail}`,
-        error_code: "UPSTREAM_ERROR",
-        stage: "execute",
-        suggestion: "The upstream may be down; try again later or use another source.",
-        retryable: true,
-      };
     case "rate_limited":
       return {
         error: `Rate limit reached: ${failure.scope === "tool" ? `at most ${failure.limit} calls of '${failure.name}'` : `at most ${failure.limit} tool calls`} per minute for this API key.`,
@@ -186,18 +159,6 @@ function describeFailure(failure: ToolFailure): ErrorEnvelope {
         retryable: true,
         retry_after_ms: failure.retryAfterMs,
       };
-    case "upstream":
-      return {
-        error: `Tool '${failure.name}' got HTTP ${failure.status} from its upstream: ${failure.detail}`,
-        error_code: failure.status === 429 ? "RATE_LIMITED" : "UPSTREAM_ERROR",
-        stage: "execute",
-        suggestion:
-          failure.retryAfterMs === undefined
-            ? "Wait a little before calling this tool again, or use another source."
-            : `Wait ${Math.ceil(failure.retryAfterMs / 1000)}s before calling this tool again.`,
-        retryable: RETRYABLE_STATUSES.has(failure.status),
-        ...(failure.retryAfterMs === undefined ? {} : { retry_after_ms: failure.retryAfterMs }),
-      };
     case "dependency_failed":
       if (failure.dependencyCode === "APPROVAL_REQUIRED") {
         return {
@@ -215,62 +176,17 @@ function describeFailure(failure: ToolFailure): ErrorEnvelope {
         suggestion: `Fix the '${failure.dependencyTool}' call first, then call '${failure.name}' again.`,
         retryable: false,
       };
-    case "approval_required":
-      return {
-        error: `Tool '${failure.name}' needs a person's approval before it runs; it has not run. Approval ${failure.approvalId} is pending until ${new Date(failure.expiresAt).toISOString()}.`,
-        error_code: "APPROVAL_REQUIRED",
-        stage: "approval",
-        suggestion: `Tell the user that approval ${failure.approvalId} is pending and can be decided at ${failure.url}. Fetch the outcome with GET ${failure.pollPath} (it waits up to 30 s for a decision), or send this same tool call (same id) again in this session; do not make a new call for the same action.`,
-        retryable: false,
-        approval: { id: failure.approvalId, expires_at: new Date(failure.expiresAt).toISOString(), url: failure.url },
-      };
-    case "approval_denied":
-      return {
-        error: `A person denied the call to '${failure.name}' (approval ${failure.approvalId}): ${failure.reason ?? "no reason given"}`,
-        error_code: "APPROVAL_DENIED",
-        stage: "approval",
-        suggestion: "Do not repeat this call; take the reason into account, choose another approach, or ask the user.",
-        retryable: false,
-      };
-    case "approval_expired":
-      return {
-        error: `Nobody decided approval ${failure.approvalId} for '${failure.name}' before it expired at ${new Date(failure.expiresAt).toISOString()}; the call did not run.`,
-        error_code: "APPROVAL_EXPIRED",
-        stage: "approval",
-        suggestion: "Ask the user whether the action is still wanted; if so, call the tool again (with a new call id) to ask for approval again.",
-        retryable: false,
-      };
-    case "approval_interrupted":
-      return {
-        error: `The approved call to '${failure.name}' (approval ${failure.approvalId}) was interrupted while running, so whether it took effect is unknown. It was not run a second time.`,
-        error_code: "EXECUTION_FAILED",
-        stage: "execute",
-        suggestion: "Check whether the action happened (read its effect) before asking to run it again with a new call id.",
-        retryable: false,
-      };
-    case "approval_unbound":
-      return {
-        error: `Approval ${failure.approvalId} covers other arguments than '${failure.name}' ended up with (a pre-call hook changed them), so the call did not run.`,
-        error_code: "APPROVAL_DENIED",
-        stage: "approval",
-        suggestion: "Call the tool again with a new call id to ask for approval of these arguments.",
-        retryable: false,
-      };
-    case "call_id_reused":
-      return {
-        error: `Tool call id '${failure.callId}' was already used in this session for a call of '${failure.firstTool}'${failure.firstTool === failure.name ? " with other arguments" : ""}, so this call of '${failure.name}' did not run.`,
-        error_code: "CALL_ID_REUSED",
-        stage: "approval",
-        suggestion: `Send this request again with a new tool call id; '${failure.callId}' only ever answers with the outcome of its first request.`,
-        retryable: false,
-      };
+    case "own_timeout":
+    case "network":
+    case "upstream":
     case "remote_tool_error":
-      return {
-        error: `Tool '${failure.name}' (MCP server '${failure.server}') reported an error: ${failure.detail}`,
-        error_code: "EXECUTION_FAILED",
-        stage: "execute",
-        suggestion: "Read the error, adjust the arguments or use another tool; do not repeat the same call unchanged.",
-        retryable: false,
-      };
+      return upstreamEnvelope(failure);
+    case "approval_required":
+    case "approval_denied":
+    case "approval_expired":
+    case "approval_interrupted":
+    case "approval_unbound":
+    case "call_id_reused":
+      return approvalEnvelope(failure);
   }
 }

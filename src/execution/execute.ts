@@ -7,7 +7,7 @@
  * aborted) and the call answers TOOL_TIMEOUT.
  */
 import type { RetryConfig } from "../config/config.ts";
-import { RETRYABLE_STATUSES } from "../errors/envelope.ts";
+import { RETRYABLE_STATUSES } from "../errors/retryable-statuses.ts";
 import type { ToolFailure } from "../errors/tool-failure.ts";
 import { runHandler, type HandlerRun } from "./run-handler.ts";
 import { sanitizeErrorText } from "./sanitize-error.ts";

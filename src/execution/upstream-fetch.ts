@@ -4,7 +4,7 @@
  * failures the gateway knows how to handle turned into typed ones: network errors, and HTTP
  * 429/502/503/504 with their Retry-After. Every other response goes back to the tool.
  */
-import { RETRYABLE_STATUSES } from "../errors/envelope.ts";
+import { RETRYABLE_STATUSES } from "../errors/retryable-statuses.ts";
 import { ToolFailureError } from "../errors/tool-failure.ts";
 import { retryAfterMs } from "./backoff.ts";
 import { hostBreakerKey, type BreakerRegistry, type BreakerSettings } from "./circuit-breaker.ts";

@@ -10,7 +10,7 @@
 import type { Coercion } from "../arguments/coerce-arguments.ts";
 import type { Catalog, CatalogView } from "../catalog/catalog.ts";
 import type { GatewayConfig } from "../config/config.ts";
-import type { ErrorEnvelope } from "../errors/envelope.ts";
+import type { ErrorEnvelope } from "../errors/error-envelope.ts";
 import type { ErrorCode, ToolFailure } from "../errors/tool-failure.ts";
 import type { Executor } from "../execution/execute.ts";
 import type { PipelineHooks } from "../plugins/pipeline-hooks.ts";

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig, type GatewayConfig } from "../../src/config/config.ts";
 import { dispatchCall, type CallContext } from "../support/dispatch.ts";
-import type { ErrorEnvelope } from "../../src/errors/envelope.ts";
+import type { ErrorEnvelope } from "../../src/errors/error-envelope.ts";
 import { backoffMs, baseBackoffMs, retryAfterMs } from "../../src/execution/backoff.ts";
 import { breakers } from "../../src/execution/circuit-breaker.ts";
 import { gatewayTools, registerAll, sleep, Trace } from "../support/gateway-tools.ts";

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { ErrorEnvelope } from "../../src/errors/envelope.ts";
+import type { ErrorEnvelope } from "../../src/errors/error-envelope.ts";
 import { ToolFailureError } from "../../src/errors/tool-failure.ts";
 import { dispatchCall, handleFunctionCall, type CallContext } from "../support/dispatch.ts";
 import { hooks } from "../../src/plugins/pipeline-hooks.ts";

@@ -1,0 +1,16 @@
+/** The JSON body of a failed call, as the model reads it; envelope.ts builds it from a ToolFailure. */
+import type { ErrorCode, FieldIssue, Stage } from "./tool-failure.ts";
+
+/** The JSON body of every failed call. */
+export interface ErrorEnvelope {
+  error: string;
+  error_code: ErrorCode;
+  stage: Stage;
+  suggestion: string;
+  retryable: boolean;
+  retry_after_ms?: number;
+  /** Per-field problems of INVALID_ARGUMENTS. */
+  issues?: readonly FieldIssue[];
+  /** APPROVAL_*: which approval, until when (ISO 8601, for the model), and the page a person uses. */
+  approval?: { id: string; expires_at: string; url: string };
+}

@@ -1,0 +1,55 @@
+/**
+ * What the model reads when a tool's upstream (an HTTP API or a remote MCP server) failed it:
+ * no answer in the tool's own time, no connection, an error status, or an error result.
+ */
+import type { ErrorEnvelope } from "./error-envelope.ts";
+import { RETRYABLE_STATUSES } from "./retryable-statuses.ts";
+import type { ToolFailure } from "./tool-failure.ts";
+
+/** The failures a tool's upstream caused. */
+export type UpstreamFailure = Extract<ToolFailure, { kind: "own_timeout" | "network" | "upstream" | "remote_tool_error" }>;
+
+/**
+ * Maps an upstream failure to its envelope (unsanitised: `toEnvelope` sanitises every kind, and
+ * these carry the upstream's text). Exhaustive over the family.
+ */
+export function upstreamEnvelope(failure: UpstreamFailure): ErrorEnvelope {
+  switch (failure.kind) {
+    case "own_timeout":
+      return {
+        error: `Tool '${failure.name}' gave up waiting on its upstream: ${failure.detail}`,
+        error_code: "TOOL_TIMEOUT",
+        stage: "execute",
+        suggestion: "Narrow the request and call again, or try later.",
+        retryable: failure.retryable,
+      };
+    case "network":
+      return {
+        error: `Tool '${failure.name}' could not reach ${failure.host}: ${failure.detail}`,
+        error_code: "UPSTREAM_ERROR",
+        stage: "execute",
+        suggestion: "The upstream may be down; try again later or use another source.",
+        retryable: true,
+      };
+    case "upstream":
+      return {
+        error: `Tool '${failure.name}' got HTTP ${failure.status} from its upstream: ${failure.detail}`,
+        error_code: failure.status === 429 ? "RATE_LIMITED" : "UPSTREAM_ERROR",
+        stage: "execute",
+        suggestion:
+          failure.retryAfterMs === undefined
+            ? "Wait a little before calling this tool again, or use another source."
+            : `Wait ${Math.ceil(failure.retryAfterMs / 1000)}s before calling this tool again.`,
+        retryable: RETRYABLE_STATUSES.has(failure.status),
+        ...(failure.retryAfterMs === undefined ? {} : { retry_after_ms: failure.retryAfterMs }),
+      };
+    case "remote_tool_error":
+      return {
+        error: `Tool '${failure.name}' (MCP server '${failure.server}') reported an error: ${failure.detail}`,
+        error_code: "EXECUTION_FAILED",
+        stage: "execute",
+        suggestion: "Read the error, adjust the arguments or use another tool; do not repeat the same call unchanged.",
+        retryable: false,
+      };
+  }
+}

@@ -1,0 +1,24 @@
+/** The MCP client for one configured server, built per use from the calling request's env. */
+import { loadConfig } from "../../config/config.ts";
+import { McpClient } from "../client/mcp-client.ts";
+import type { ServerState } from "./server-state.ts";
+
+/**
+ * A client for the server with its header secrets read from `env` (a secret unset or empty
+ * sends no header). A `list_changed` the server sends on any of its streams marks the state
+ * stale, so the next sync fetches the list again whatever its age.
+ */
+export function serverClient(env: Env, state: ServerState): McpClient {
+  const vars = env as unknown as Record<string, unknown>;
+  const headers: Record<string, string> = {};
+  for (const [header, ref] of Object.entries(state.config.headers)) {
+    const value = vars[ref.secret];
+    if (typeof value === "string" && value !== "") headers[header] = value;
+  }
+  return new McpClient(
+    { name: state.config.name, url: state.config.url, headers, timeoutMs: state.config.timeout_ms, allow: loadConfig(env).outboundAllow },
+    () => {
+      state.stale = true;
+    },
+  );
+}
