@@ -208,7 +208,7 @@ hooksRoutes
   .openapi(getDeliveryRoute, async (c) => {
     const { id } = c.req.valid("param");
     const delivery = await getDelivery(c.env.DB, id);
-    if (delivery === undefined) return failureResponse(c, { kind: "unknown_delivery", id }) as never;
+    if (delivery === undefined) return failureResponse(c, { kind: "unknown_delivery", id });
     const events = await listHookEvents(c.env.DB, { deliveryId: id, limit: 100 });
     return c.json(deliveryWire(delivery, events), 200);
   })
