@@ -36,7 +36,12 @@ export type RequestFailure =
   | { kind: "unknown_delivery"; id: string }
   | { kind: "unavailable"; message: string; retryAfterSeconds: number }
   | { kind: "unknown_mcp_server"; name: string }
-  | { kind: "mcp_server_unreachable"; name: string; detail: string };
+  | { kind: "mcp_server_unreachable"; name: string; detail: string }
+  | { kind: "not_acceptable"; accepts: readonly string[] }
+  | { kind: "method_not_allowed"; allow: readonly string[]; reason: string }
+  | { kind: "unsupported_protocol_version"; received: string; supported: readonly string[] }
+  | { kind: "batch_not_supported"; version: string }
+  | { kind: "rebinding_refused"; reason: string };
 
 /**
  * The one status of each failure kind. `describe` answers with it and `failureResponse` is typed
@@ -65,6 +70,11 @@ export const REQUEST_FAILURE_STATUS = {
   unavailable: 503,
   unknown_mcp_server: 404,
   mcp_server_unreachable: 502,
+  not_acceptable: 406,
+  method_not_allowed: 405,
+  unsupported_protocol_version: 400,
+  batch_not_supported: 400,
+  rebinding_refused: 403,
 } as const satisfies Record<RequestFailure["kind"], ContentfulStatusCode>;
 
 export type RequestFailureStatus<K extends RequestFailure["kind"]> = (typeof REQUEST_FAILURE_STATUS)[K];
@@ -124,6 +134,16 @@ function describe(failure: RequestFailure): RequestErrorBody {
       return { error: `No webhook delivery has the id '${failure.id}'.`, error_code: "UNKNOWN_DELIVERY", suggestion: "Use the delivery_id the delivery was answered with; deliveries are kept HOOK_DELIVERY_RETENTION_DAYS." };
     case "unavailable":
       return { error: failure.message, error_code: "SERVICE_UNAVAILABLE", suggestion: `Send it again in ${failure.retryAfterSeconds} s.` };
+    case "not_acceptable":
+      return { error: `Not Acceptable: the client must accept ${failure.accepts.join(" and ")}.`, error_code: "NOT_ACCEPTABLE" };
+    case "method_not_allowed":
+      return { error: `Method not allowed: ${failure.reason}.`, error_code: "METHOD_NOT_ALLOWED", suggestion: `Use ${failure.allow.join(" or ")}.` };
+    case "unsupported_protocol_version":
+      return { error: `Bad Request: unsupported MCP-Protocol-Version ${failure.received} (supported: ${failure.supported.join(", ")}).`, error_code: "UNSUPPORTED_PROTOCOL_VERSION" };
+    case "batch_not_supported":
+      return { error: `Invalid Request: JSON-RPC batches are not part of MCP ${failure.version} (2025-06-18 removed them); send one message per POST.`, error_code: "BATCH_NOT_SUPPORTED" };
+    case "rebinding_refused":
+      return { error: `Forbidden: ${failure.reason} (DNS-rebinding protection). Set MCP_ALLOWED_HOSTS to the names this server is reached by.`, error_code: "REBINDING_REFUSED" };
   }
 }
 
@@ -188,6 +208,8 @@ export function describeRequestFailure(failure: RequestFailure): { status: Conte
     return { status, body, headers: { "WWW-Authenticate": failure.reason === "missing" ? 'Bearer realm="toolgate"' : 'Bearer realm="toolgate", error="invalid_token"' } };
   }
   if (failure.kind === "unavailable") return { status, body, headers: { "Retry-After": String(failure.retryAfterSeconds) } };
+  // RFC 9110 section 15.5.6: a 405 lists the methods the resource does take.
+  if (failure.kind === "method_not_allowed") return { status, body, headers: { Allow: failure.allow.join(", ") } };
   return { status, body, headers: {} };
 }
 
