@@ -114,7 +114,7 @@ approvalsRoutes.openapi(getRoute, async (c) => {
   const { session_id, wait = 0 } = c.req.valid("query");
   // Check who may read before waiting, so nobody else can hold a connection open on it.
   const now = session_id === undefined ? await getApproval(c.env, id) : await getApprovalInSession(c.env, session_id, id);
-  if (now === undefined || !mayRead(c, now)) return failureResponse(c, { kind: "unknown_approval", id }) as never;
+  if (now === undefined || !mayRead(c, now)) return failureResponse(c, { kind: "unknown_approval", id });
   const settled = wait === 0 ? now : ((await getApprovalInSession(c.env, now.sessionId, id, wait * 1000)) ?? now);
   return c.json(toWireApproval(settled), 200);
 });
@@ -128,10 +128,10 @@ approvalsRoutes.openapi(decideRoute, async (c) => {
   if (result.ok) return c.json(toWireApproval(result.approval), 200);
   switch (result.kind) {
     case "not_found":
-      return failureResponse(c, { kind: "unknown_approval", id }) as never;
+      return failureResponse(c, { kind: "unknown_approval", id });
     case "forbidden":
-      return failureResponse(c, { kind: "forbidden", required: ["approver", "admin"], role: c.get("principal").role }) as never;
+      return failureResponse(c, { kind: "forbidden", required: ["approver", "admin"], role: c.get("principal").role });
     case "conflict":
-      return failureResponse(c, { kind: "approval_decided", id, status: result.approval.status, approval: toWireApproval(result.approval) }) as never;
+      return failureResponse(c, { kind: "approval_decided", id, status: result.approval.status, approval: toWireApproval(result.approval) });
   }
 });

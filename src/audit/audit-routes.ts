@@ -56,7 +56,7 @@ const listRoute = createRoute({
       description: "A page of records.",
       content: { "application/json": { schema: z.object({ records: z.array(AuditRecordWireSchema), next_cursor: z.string().nullable() }).openapi("AuditPage") } },
     },
-    ...errorResponses(400),
+    ...errorResponses(400, 500),
   },
 });
 
@@ -88,7 +88,7 @@ const statsRoute = createRoute({
         },
       },
     },
-    ...errorResponses(400),
+    ...errorResponses(400, 500),
   },
 });
 
@@ -103,11 +103,11 @@ export const auditRoutes = new OpenAPIHono<AuditEnv>({
 })
   .openapi(listRoute, async (c) => {
     const principal = principalOf(c.get("principal"));
-    if (principal === undefined) return failureResponse(c, { kind: "internal" }) as never;
+    if (principal === undefined) return failureResponse(c, { kind: "internal" });
     const q = c.req.valid("query");
     const since = timeOf(q.since);
     const until = timeOf(q.until);
-    if (since !== undefined && until !== undefined && since >= until) return failureResponse(c, { kind: "invalid_request", issues: [badRange] }) as never;
+    if (since !== undefined && until !== undefined && since >= until) return failureResponse(c, { kind: "invalid_request", issues: [badRange] });
     const cursor = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
     const page = await listAudit(
       c.env.DB,
@@ -127,11 +127,11 @@ export const auditRoutes = new OpenAPIHono<AuditEnv>({
   })
   .openapi(statsRoute, async (c) => {
     const principal = principalOf(c.get("principal"));
-    if (principal === undefined) return failureResponse(c, { kind: "internal" }) as never;
+    if (principal === undefined) return failureResponse(c, { kind: "internal" });
     const q = c.req.valid("query");
     const until = timeOf(q.until) ?? Date.now();
     const since = timeOf(q.since) ?? until - DEFAULT_STATS_WINDOW_MS;
-    if (since >= until) return failureResponse(c, { kind: "invalid_request", issues: [badRange] }) as never;
+    if (since >= until) return failureResponse(c, { kind: "invalid_request", issues: [badRange] });
     const stats = await auditStats(c.env.DB, { ...scope(principal), since, until, ...(q.tool === undefined ? {} : { tool: q.tool }) });
     return c.json(
       {

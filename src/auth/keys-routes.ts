@@ -72,7 +72,7 @@ keysRoutes
     const toolsets = body.toolsets ?? null;
     if (toolsets !== null) {
       const unknown = await unknownToolsets(toolsets, c.env.KV);
-      if (unknown.length > 0) return failureResponse(c, { kind: "invalid_request", issues: unknown }) as never;
+      if (unknown.length > 0) return failureResponse(c, { kind: "invalid_request", issues: unknown });
     }
     const { key, record } = await createApiKey(c.env.DB, {
       name: body.name,
@@ -88,13 +88,13 @@ keysRoutes
   .openapi(getKey, async (c) => {
     const { id } = c.req.valid("param");
     const record = await getApiKey(c.env.DB, id);
-    if (record === undefined) return failureResponse(c, { kind: "unknown_api_key", id }) as never;
+    if (record === undefined) return failureResponse(c, { kind: "unknown_api_key", id });
     return c.json(toWire(record), 200);
   })
   .openapi(revokeKey, async (c) => {
     const { id } = c.req.valid("param");
     const record = await revokeApiKey(c.env.DB, id);
-    if (record === undefined) return failureResponse(c, { kind: "unknown_api_key", id }) as never;
+    if (record === undefined) return failureResponse(c, { kind: "unknown_api_key", id });
     // Other isolates keep their entry until it expires (KEY_CACHE_TTL_MS); this one forgets now.
     keyCache.forgetKeyId(id);
     return c.body(null, 204);

@@ -17,6 +17,8 @@ function leftOut(name: string): never {
   const refuse = (): never => {
     throw new Error(`zod's ${name} is left out of the Worker bundle (src/bundle/zod-api.ts); drop it from the list there to use it`);
   };
+  // Typed never on purpose (not a route's cast): reading a member of never does not compile, so
+  // most uses fail in the typecheck before they can throw here.
   return new Proxy(refuse, { get: refuse, apply: refuse, construct: refuse, has: refuse }) as never;
 }
 

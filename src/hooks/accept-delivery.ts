@@ -11,9 +11,10 @@
  */
 import type { Context } from "hono";
 import { loadConfig } from "../config/config.ts";
-import { failureResponse, type RequestFailure } from "../http/request-failure.ts";
+import { jsonText } from "../http/json-text.ts";
+import { failureResponse, type FailureResponse, type RequestFailure } from "../http/request-failure.ts";
 import type { AppEnv } from "../http/types.ts";
-import { deleteDelivery, insertDelivery, type StoredCall } from "./delivery-store.ts";
+import { deleteDelivery, insertDelivery, type DeliveryStatus, type StoredCall } from "./delivery-store.ts";
 import { hookCallbackUrl, hookSecret } from "./hook-principal.ts";
 import { recordHookEvent, type HookEventOutcome } from "./hook-events.ts";
 import type { HookMessage } from "./hook-message.ts";
@@ -33,14 +34,14 @@ const PROVIDER_ID = /^[\x21-\x7e]{1,200}$/;
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
-/** Handles one delivery to the named hook. */
-export async function acceptDelivery(c: Context<AppEnv>, name: string): Promise<Response> {
+/** Handles one delivery to the named hook; typed by each answer's status, as the route declares them. */
+export async function acceptDelivery(c: Context<AppEnv>, name: string) {
   const hook = hookRegistry.get(name);
   if (hook === undefined) return failureResponse(c, { kind: "unknown_hook", name });
   const config = loadConfig(c.env);
   // Always served by the Worker's fetch handler, so an ExecutionContext exists.
   const waitUntil = (promise: Promise<unknown>): void => c.executionCtx.waitUntil(promise);
-  const refuse = (outcome: HookEventOutcome, failure: RequestFailure, detail: string): Response => {
+  const refuse = <F extends RequestFailure>(outcome: HookEventOutcome, failure: F, detail: string): FailureResponse<F> => {
     waitUntil(recordHookEvent(c.env.DB, { hook: hook.name, outcome, deliveryId: null, detail }));
     return failureResponse(c, failure);
   };
@@ -72,7 +73,7 @@ export async function acceptDelivery(c: Context<AppEnv>, name: string): Promise<
   if (!mapped.ok) return refuse("rejected_payload", mapped.failure, mapped.detail);
   if ("handshake" in mapped) {
     waitUntil(recordHookEvent(c.env.DB, { hook: hook.name, outcome: "handshake", deliveryId: null, detail: "the sender checked the URL; nothing runs" }));
-    return c.body(mapped.handshake, 200, { "content-type": "application/json" });
+    return jsonText<unknown>(c, mapped.handshake, 200);
   }
 
   const providerDeliveryId = mapped.deliveryId ?? verdict.deliveryId;
@@ -104,14 +105,15 @@ export async function acceptDelivery(c: Context<AppEnv>, name: string): Promise<
     }
   }
   waitUntil(recordHookEvent(c.env.DB, { hook: hook.name, outcome: "accepted", deliveryId, detail: `${mapped.calls.length} call(s); sender id ${providerDeliveryId}`, at: now }));
-  return c.json({ delivery_id: deliveryId, hook: hook.name, status: hasCalls ? "queued" : "done", calls: mapped.calls.length, replay: false }, 202);
+  const status: DeliveryStatus = hasCalls ? "queued" : "done";
+  return c.json({ delivery_id: deliveryId, hook: hook.name, status, calls: mapped.calls.length, replay: false }, 202);
 }
 
 type Mapped =
   | { ok: true; calls: StoredCall[]; deliveryId: string | undefined }
   /** The hook's answer to the sender's URL check, as JSON text. */
   | { ok: true; handshake: string }
-  | { ok: false; failure: RequestFailure; detail: string };
+  | { ok: false; failure: Extract<RequestFailure, { kind: "invalid_request" | "too_many_calls" }>; detail: string };
 
 /** The hook's schema and mapping, with whatever they throw turned into a 400 that names it. */
 function mapPayload(hook: HookEntry, json: unknown, headers: Headers, maxCalls: number): Mapped {

@@ -27,6 +27,8 @@ const Accepted = z
   })
   .openapi("HookDeliveryAccepted");
 
+const Handshake = z.unknown().openapi("HookHandshake", { description: "The hook's answer to the sender's URL check, as its handshake function returned it." });
+
 const postDelivery = createRoute({
   method: "post",
   path: "/v1/hooks/{name}",
@@ -37,7 +39,10 @@ const postDelivery = createRoute({
   request: { params: z.object({ name: z.string().openapi({ example: "github" }) }) },
   responses: {
     202: { description: "Verified and queued (or done, when the payload maps to no calls).", content: { "application/json": { schema: Accepted } } },
-    200: { description: "A replay: the first delivery's id and status; nothing runs again.", content: { "application/json": { schema: Accepted } } },
+    200: {
+      description: "A replay: the first delivery's id and status; nothing runs again. Or the sender's URL check (Slack's url_verification), answered with the hook's own JSON.",
+      content: { "application/json": { schema: z.union([Accepted, Handshake]) } },
+    },
     400: errorBody("The body is not JSON, or the hook's payload schema or mapping refused it."),
     401: errorBody("Missing or wrong signature, a timestamp outside 5 minutes, or the hook has no secret configured."),
     404: errorBody("No hook has this name."),
@@ -208,8 +213,8 @@ hooksRoutes
   .openapi(getDeliveryRoute, async (c) => {
     const { id } = c.req.valid("param");
     const delivery = await getDelivery(c.env.DB, id);
-    if (delivery === undefined) return failureResponse(c, { kind: "unknown_delivery", id }) as never;
+    if (delivery === undefined) return failureResponse(c, { kind: "unknown_delivery", id });
     const events = await listHookEvents(c.env.DB, { deliveryId: id, limit: 100 });
     return c.json(deliveryWire(delivery, events), 200);
   })
-  .openapi(postDelivery, async (c) => (await acceptDelivery(c, c.req.valid("param").name)) as never);
+  .openapi(postDelivery, (c) => acceptDelivery(c, c.req.valid("param").name));

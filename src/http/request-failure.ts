@@ -3,9 +3,11 @@
  * HTTP in this one place. Bodies share the tool envelope's flat shape: `error` is a sentence,
  * `error_code` a stable code, and `issues` names each bad field.
  */
-import type { Context } from "hono";
+import type { Context, TypedResponse } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { JSONParsed } from "hono/utils/types";
 import type { Role } from "../auth/principal.ts";
+import type { RequestErrorWire } from "./schemas.ts";
 
 export interface RequestIssue {
   path: string;
@@ -34,7 +36,48 @@ export type RequestFailure =
   | { kind: "unknown_delivery"; id: string }
   | { kind: "unavailable"; message: string; retryAfterSeconds: number }
   | { kind: "unknown_mcp_server"; name: string }
-  | { kind: "mcp_server_unreachable"; name: string; detail: string };
+  | { kind: "mcp_server_unreachable"; name: string; detail: string }
+  | { kind: "not_acceptable"; accepts: readonly string[] }
+  | { kind: "method_not_allowed"; allow: readonly string[]; reason: string }
+  | { kind: "unsupported_protocol_version"; received: string; supported: readonly string[] }
+  | { kind: "batch_not_supported"; version: string }
+  | { kind: "rebinding_refused"; reason: string };
+
+/**
+ * The one status of each failure kind. `describe` answers with it and `failureResponse` is typed
+ * by it, so a route that may return a status it does not declare fails to compile.
+ */
+export const REQUEST_FAILURE_STATUS = {
+  malformed_body: 400,
+  unsupported_media_type: 415,
+  invalid_request: 400,
+  payload_too_large: 413,
+  too_many_calls: 413,
+  not_found: 404,
+  unauthenticated: 401,
+  forbidden: 403,
+  unknown_api_key: 404,
+  unknown_tool: 404,
+  unknown_toolset: 404,
+  conflict: 409,
+  misconfigured: 500,
+  internal: 500,
+  unknown_approval: 404,
+  approval_decided: 409,
+  unknown_hook: 404,
+  hook_refused: 401,
+  unknown_delivery: 404,
+  unavailable: 503,
+  unknown_mcp_server: 404,
+  mcp_server_unreachable: 502,
+  not_acceptable: 406,
+  method_not_allowed: 405,
+  unsupported_protocol_version: 400,
+  batch_not_supported: 400,
+  rebinding_refused: 403,
+} as const satisfies Record<RequestFailure["kind"], ContentfulStatusCode>;
+
+export type RequestFailureStatus<K extends RequestFailure["kind"]> = (typeof REQUEST_FAILURE_STATUS)[K];
 
 export interface RequestErrorBody {
   error: string;
@@ -45,52 +88,62 @@ export interface RequestErrorBody {
   approval?: Record<string, unknown>;
 }
 
-function describe(failure: RequestFailure): [ContentfulStatusCode, RequestErrorBody] {
+function describe(failure: RequestFailure): RequestErrorBody {
   switch (failure.kind) {
     case "malformed_body":
-      return [400, { error: `The request body is not valid JSON: ${failure.detail}`, error_code: "MALFORMED_BODY", suggestion: "Send a JSON object with Content-Type: application/json." }];
+      return { error: `The request body is not valid JSON: ${failure.detail}`, error_code: "MALFORMED_BODY", suggestion: "Send a JSON object with Content-Type: application/json." };
     case "unsupported_media_type":
-      return [415, { error: `Content-Type must be application/json, got ${failure.received ?? "none"}.`, error_code: "UNSUPPORTED_MEDIA_TYPE", suggestion: "Set the header Content-Type: application/json." }];
+      return { error: `Content-Type must be application/json, got ${failure.received ?? "none"}.`, error_code: "UNSUPPORTED_MEDIA_TYPE", suggestion: "Set the header Content-Type: application/json." };
     case "invalid_request":
-      return [400, { error: `Invalid request: ${failure.issues.map((i) => `${i.path === "" ? "body" : i.path}: ${i.message}`).join("; ")}`, error_code: "INVALID_REQUEST", issues: failure.issues }];
+      return { error: `Invalid request: ${failure.issues.map((i) => `${i.path === "" ? "body" : i.path}: ${i.message}`).join("; ")}`, error_code: "INVALID_REQUEST", issues: failure.issues };
     case "payload_too_large":
-      return [413, { error: `The request body is larger than ${failure.limitBytes} bytes.`, error_code: "PAYLOAD_TOO_LARGE", suggestion: "Split the tool calls over several requests." }];
+      return { error: `The request body is larger than ${failure.limitBytes} bytes.`, error_code: "PAYLOAD_TOO_LARGE", suggestion: "Split the tool calls over several requests." };
     case "too_many_calls":
-      return [413, { error: `A batch may hold at most ${failure.limit} tool calls; this one has ${failure.count}.`, error_code: "TOO_MANY_CALLS", issues: [{ path: "tool_calls", message: `at most ${failure.limit} items` }], suggestion: "Split the tool calls over several requests." }];
+      return { error: `A batch may hold at most ${failure.limit} tool calls; this one has ${failure.count}.`, error_code: "TOO_MANY_CALLS", issues: [{ path: "tool_calls", message: `at most ${failure.limit} items` }], suggestion: "Split the tool calls over several requests." };
     case "not_found":
-      return [404, { error: `No route for ${failure.method} ${failure.path}.`, error_code: "NOT_FOUND", suggestion: "See /openapi.json or /docs for the routes." }];
+      return { error: `No route for ${failure.method} ${failure.path}.`, error_code: "NOT_FOUND", suggestion: "See /openapi.json or /docs for the routes." };
     case "unauthenticated":
-      return [401, describeUnauthenticated(failure)];
+      return describeUnauthenticated(failure);
     case "forbidden":
-      return [403, { error: `This route needs the ${failure.required.join(" or ")} role; this API key has the ${failure.role} role.`, error_code: "FORBIDDEN", suggestion: `Use a key with the ${failure.required.join(" or ")} role (an admin creates them with POST /v1/keys).` }];
+      return { error: `This route needs the ${failure.required.join(" or ")} role; this API key has the ${failure.role} role.`, error_code: "FORBIDDEN", suggestion: `Use a key with the ${failure.required.join(" or ")} role (an admin creates them with POST /v1/keys).` };
     case "unknown_api_key":
-      return [404, { error: `No API key has the id '${failure.id}'.`, error_code: "UNKNOWN_API_KEY", suggestion: "GET /v1/keys lists the keys and their ids." }];
+      return { error: `No API key has the id '${failure.id}'.`, error_code: "UNKNOWN_API_KEY", suggestion: "GET /v1/keys lists the keys and their ids." };
     case "unknown_tool":
-      return [404, { error: `Unknown tool: ${failure.name}`, error_code: "UNKNOWN_TOOL", ...(failure.closeMatches.length > 0 ? { suggestion: `Did you mean ${failure.closeMatches.join(" or ")}?` } : {}) }];
+      return { error: `Unknown tool: ${failure.name}`, error_code: "UNKNOWN_TOOL", ...(failure.closeMatches.length > 0 ? { suggestion: `Did you mean ${failure.closeMatches.join(" or ")}?` } : {}) };
     case "unknown_toolset":
-      return [404, { error: `Unknown toolset: ${failure.name}`, error_code: "UNKNOWN_TOOLSET", suggestion: "GET /v1/toolsets lists the toolsets." }];
+      return { error: `Unknown toolset: ${failure.name}`, error_code: "UNKNOWN_TOOLSET", suggestion: "GET /v1/toolsets lists the toolsets." };
     case "conflict":
-      return [409, { error: failure.message, error_code: "CONFLICT" }];
+      return { error: failure.message, error_code: "CONFLICT" };
     case "misconfigured":
-      return [500, { error: failure.message, error_code: "MISCONFIGURED", suggestion: "Fix the named setting in wrangler.toml [vars] and redeploy." }];
+      return { error: failure.message, error_code: "MISCONFIGURED", suggestion: "Fix the named setting in wrangler.toml [vars] and redeploy." };
     case "internal":
-      return [500, { error: "Internal error; the failure was logged.", error_code: "INTERNAL" }];
+      return { error: "Internal error; the failure was logged.", error_code: "INTERNAL" };
     case "unknown_approval":
-      return [404, { error: `No approval '${failure.id}' that this key may see in the addressed session.`, error_code: "UNKNOWN_APPROVAL", suggestion: "Check the id and session_id from the pending call's result; approvers list approvals with GET /v1/approvals." }];
+      return { error: `No approval '${failure.id}' that this key may see in the addressed session.`, error_code: "UNKNOWN_APPROVAL", suggestion: "Check the id and session_id from the pending call's result; approvers list approvals with GET /v1/approvals." };
     case "approval_decided":
-      return [409, { error: `Approval '${failure.id}' is already ${failure.status}; the first decision stands.`, error_code: "APPROVAL_ALREADY_DECIDED", suggestion: "See `approval` for its current state.", approval: failure.approval }];
+      return { error: `Approval '${failure.id}' is already ${failure.status}; the first decision stands.`, error_code: "APPROVAL_ALREADY_DECIDED", suggestion: "See `approval` for its current state.", approval: failure.approval };
     case "unknown_mcp_server":
-      return [404, { error: `No MCP server is configured under the name '${failure.name}'.`, error_code: "UNKNOWN_MCP_SERVER", suggestion: "GET /v1/mcp-servers lists the configured servers." }];
+      return { error: `No MCP server is configured under the name '${failure.name}'.`, error_code: "UNKNOWN_MCP_SERVER", suggestion: "GET /v1/mcp-servers lists the configured servers." };
     case "mcp_server_unreachable":
-      return [502, { error: failure.detail, error_code: "MCP_SERVER_UNREACHABLE", suggestion: `Check that MCP server '${failure.name}' is up and its URL and header secrets are right; its previous tool list stays in use.` }];
+      return { error: failure.detail, error_code: "MCP_SERVER_UNREACHABLE", suggestion: `Check that MCP server '${failure.name}' is up and its URL and header secrets are right; its previous tool list stays in use.` };
     case "unknown_hook":
-      return [404, { error: `No webhook is registered as '${failure.name}'.`, error_code: "UNKNOWN_HOOK", suggestion: "Check the payload URL: POST /v1/hooks/<name>, with a name from hooks/." }];
+      return { error: `No webhook is registered as '${failure.name}'.`, error_code: "UNKNOWN_HOOK", suggestion: "Check the payload URL: POST /v1/hooks/<name>, with a name from hooks/." };
     case "hook_refused":
-      return [401, describeHookRefusal(failure)];
+      return describeHookRefusal(failure);
     case "unknown_delivery":
-      return [404, { error: `No webhook delivery has the id '${failure.id}'.`, error_code: "UNKNOWN_DELIVERY", suggestion: "Use the delivery_id the delivery was answered with; deliveries are kept HOOK_DELIVERY_RETENTION_DAYS." }];
+      return { error: `No webhook delivery has the id '${failure.id}'.`, error_code: "UNKNOWN_DELIVERY", suggestion: "Use the delivery_id the delivery was answered with; deliveries are kept HOOK_DELIVERY_RETENTION_DAYS." };
     case "unavailable":
-      return [503, { error: failure.message, error_code: "SERVICE_UNAVAILABLE", suggestion: `Send it again in ${failure.retryAfterSeconds} s.` }];
+      return { error: failure.message, error_code: "SERVICE_UNAVAILABLE", suggestion: `Send it again in ${failure.retryAfterSeconds} s.` };
+    case "not_acceptable":
+      return { error: `Not Acceptable: the client must accept ${failure.accepts.join(" and ")}.`, error_code: "NOT_ACCEPTABLE" };
+    case "method_not_allowed":
+      return { error: `Method not allowed: ${failure.reason}.`, error_code: "METHOD_NOT_ALLOWED", suggestion: `Use ${failure.allow.join(" or ")}.` };
+    case "unsupported_protocol_version":
+      return { error: `Bad Request: unsupported MCP-Protocol-Version ${failure.received} (supported: ${failure.supported.join(", ")}).`, error_code: "UNSUPPORTED_PROTOCOL_VERSION" };
+    case "batch_not_supported":
+      return { error: `Invalid Request: JSON-RPC batches are not part of MCP ${failure.version} (2025-06-18 removed them); send one message per POST.`, error_code: "BATCH_NOT_SUPPORTED" };
+    case "rebinding_refused":
+      return { error: `Forbidden: ${failure.reason} (DNS-rebinding protection). Set MCP_ALLOWED_HOSTS to the names this server is reached by.`, error_code: "REBINDING_REFUSED" };
   }
 }
 
@@ -121,21 +174,42 @@ function describeUnauthenticated(failure: Extract<RequestFailure, { kind: "unaut
   }
 }
 
-/** The HTTP response for a request-level failure. */
-export function failureResponse(c: Context, failure: RequestFailure): Response {
+/** APPROVAL_ALREADY_DECIDED carries the approval, so its body is typed with the approval's own type. */
+type FailureBody<F extends RequestFailure> = F extends { kind: "approval_decided"; approval: infer A } ? RequestErrorWire & { error_code: "APPROVAL_ALREADY_DECIDED"; suggestion: string; approval: A } : RequestErrorWire;
+
+/**
+ * What `failureResponse` returns for a failure: a JSON response with exactly its kind's status,
+ * which an OpenAPI route accepts only when it declares that status. Distributes over a union of
+ * failures, so a route passing "this or that" must declare both statuses.
+ */
+export type FailureResponse<F extends RequestFailure> = F extends RequestFailure ? Response & TypedResponse<JSONParsed<FailureBody<F>>, RequestFailureStatus<F["kind"]>, "json"> : never;
+
+/**
+ * The HTTP response for a request-level failure.
+ *
+ * @example
+ * if (info === undefined) return failureResponse(c, { kind: "unknown_toolset", name });
+ */
+export function failureResponse<F extends RequestFailure>(c: Context, failure: F): FailureResponse<F> {
   const { status, body, headers } = describeRequestFailure(failure);
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
-  return c.json(body, status);
+  // The one cast of the route types: status comes from REQUEST_FAILURE_STATUS[failure.kind] and the
+  // body from describe(), whose shapes ErrorBodySchema (and the approval conflict) document; TS
+  // cannot follow a generic kind through the switch in describe().
+  return c.json(body, status) as FailureResponse<F>;
 }
 
 /** Status, body and headers of a request-level failure, for doors that wrap the body (MCP: JSON-RPC). */
 export function describeRequestFailure(failure: RequestFailure): { status: ContentfulStatusCode; body: RequestErrorBody; headers: Record<string, string> } {
-  const [status, body] = describe(failure);
+  const status = REQUEST_FAILURE_STATUS[failure.kind];
+  const body = describe(failure);
   // RFC 6750 section 3: a 401 names the scheme; error="invalid_token" only when a token was sent.
   if (failure.kind === "unauthenticated") {
     return { status, body, headers: { "WWW-Authenticate": failure.reason === "missing" ? 'Bearer realm="toolgate"' : 'Bearer realm="toolgate", error="invalid_token"' } };
   }
   if (failure.kind === "unavailable") return { status, body, headers: { "Retry-After": String(failure.retryAfterSeconds) } };
+  // RFC 9110 section 15.5.6: a 405 lists the methods the resource does take.
+  if (failure.kind === "method_not_allowed") return { status, body, headers: { Allow: failure.allow.join(", ") } };
   return { status, body, headers: {} };
 }
 

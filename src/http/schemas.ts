@@ -10,9 +10,12 @@ export const ErrorBodySchema = z
   })
   .openapi("RequestError");
 
+/** The body of every request-level failure (request-failure.ts types its responses with it). */
+export type RequestErrorWire = z.infer<typeof ErrorBodySchema>;
+
 const errorContent = { "application/json": { schema: ErrorBodySchema } };
 
-type ErrorStatus = 400 | 403 | 404 | 409 | 413 | 415 | 502;
+type ErrorStatus = 400 | 403 | 404 | 409 | 413 | 415 | 500 | 502;
 
 const ERROR_TEXT: Record<401 | ErrorStatus, string> = {
   400: "The request is malformed or a field is invalid; `issues` names each field.",
@@ -22,6 +25,7 @@ const ERROR_TEXT: Record<401 | ErrorStatus, string> = {
   409: "The request conflicts with an existing resource.",
   413: "The body or the batch is over its limit.",
   415: "The body is not sent as application/json.",
+  500: "An internal error; the failure was logged.",
   502: "A remote server the route depends on could not be reached or did not answer correctly.",
 };
 

@@ -72,7 +72,7 @@ export const healthRoutes = new OpenAPIHono<AppEnv>()
     const body = c.req.valid("json");
     const names = body.tools ?? registry.names();
     const unknown = names.filter((name) => !registry.has(name));
-    if (unknown.length > 0) return failureResponse(c, { kind: "invalid_request", issues: [{ path: "tools", message: `unknown tools: ${unknown.join(", ")}` }] }) as never;
+    if (unknown.length > 0) return failureResponse(c, { kind: "invalid_request", issues: [{ path: "tools", message: `unknown tools: ${unknown.join(", ")}` }] });
     const entries = names.flatMap((name) => registry.get(name) ?? []);
     const states = await Promise.all(entries.map((entry) => availability.recheck(entry, c.env)));
     return c.json({ tools: entries.map((entry, i) => toWire(entry, states[i] ?? { available: false })), checked: entries.filter((e) => e.check !== undefined).length }, 200);

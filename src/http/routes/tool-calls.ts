@@ -81,14 +81,14 @@ export const toolCallsRoutes = (parts: GatewayParts) => {
     const body = c.req.valid("json");
     const config = loadConfig(c.env);
     if (body.tool_calls.length > config.maxToolCalls) {
-      return failureResponse(c, { kind: "too_many_calls", count: body.tool_calls.length, limit: config.maxToolCalls }) as never;
+      return failureResponse(c, { kind: "too_many_calls", count: body.tool_calls.length, limit: config.maxToolCalls });
     }
     const maxParallel = body.max_parallel_calls ?? config.maxParallelCalls;
     if (maxParallel > config.maxParallelCallsCap) {
       return failureResponse(c, {
         kind: "invalid_request",
         issues: [{ path: "max_parallel_calls", message: `at most ${config.maxParallelCallsCap} (MAX_PARALLEL_CALLS_CAP), got ${maxParallel}` }],
-      }) as never;
+      });
     }
     const sessionId = body.session_id ?? crypto.randomUUID();
     const principal = c.get("principal");
@@ -103,7 +103,7 @@ export const toolCallsRoutes = (parts: GatewayParts) => {
       origin: requestOrigin(c.req.url),
     };
     const opened = body.toolset === undefined ? await openScope(parts.pipeline, input) : await openToolsetScope(parts.pipeline, input, body.toolset, toolsetLookupOf(c));
-    if ("unknownToolset" in opened) return failureResponse(c, { kind: "unknown_toolset", name: opened.unknownToolset }) as never;
+    if ("unknownToolset" in opened) return failureResponse(c, { kind: "unknown_toolset", name: opened.unknownToolset });
     const calls = body.tool_calls.map(normalizeCall);
     const outcomes = await serveCalls(calls, opened, principal, maxParallel, parts.batch);
     return c.json({ session_id: sessionId, results: calls.map((call, i) => toCallResult(call, outcomes[i] as CallOutcome)) }, 200);

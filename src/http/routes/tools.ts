@@ -7,11 +7,24 @@ import { availableEntries, describeTool } from "../../registry/definitions.ts";
 import { registry } from "../../registry/registry.ts";
 import { resolveToolset } from "../../toolsets/resolve.ts";
 import { accessOf, toolsetLookupOf } from "../access.ts";
+import { jsonText } from "../json-text.ts";
 import { failureResponse } from "../request-failure.ts";
 import { AnthropicToolSchema, errorResponses, JsonSchemaObject, McpToolSchema, OpenAIToolSchema } from "../schemas.ts";
 import type { AppEnv } from "../types.ts";
 import { federation } from "../../mcp/federation/federation.ts";
 import { PinSchema, toWirePin } from "../../mcp/federation/mcp-servers-schemas.ts";
+
+const ToolListSchema = z
+  .object({
+    format: z.enum(DEFINITION_FORMATS),
+    toolset: z.string().nullable(),
+    tools: z.array(z.union([OpenAIToolSchema, AnthropicToolSchema, McpToolSchema])),
+    pin_changes: z
+      .array(z.object({ tool: z.string(), pin: PinSchema }))
+      .optional()
+      .openapi({ description: "Present when remote MCP tools this key may use changed definition since they were pinned; `blocked` ones are left out of `tools` until an admin accepts them." }),
+  })
+  .openapi("ToolList");
 
 const listTools = createRoute({
   method: "get",
@@ -27,21 +40,7 @@ const listTools = createRoute({
   responses: {
     200: {
       description: "The definitions, ready to pass as the provider's `tools` parameter.",
-      content: {
-        "application/json": {
-          schema: z
-            .object({
-              format: z.enum(DEFINITION_FORMATS),
-              toolset: z.string().nullable(),
-              tools: z.array(z.union([OpenAIToolSchema, AnthropicToolSchema, McpToolSchema])),
-              pin_changes: z
-                .array(z.object({ tool: z.string(), pin: PinSchema }))
-                .optional()
-                .openapi({ description: "Present when remote MCP tools this key may use changed definition since they were pinned; `blocked` ones are left out of `tools` until an admin accepts them." }),
-            })
-            .openapi("ToolList"),
-        },
-      },
+      content: { "application/json": { schema: ToolListSchema } },
     },
     ...errorResponses(400, 404),
   },
@@ -86,7 +85,7 @@ export const toolsRoutes = new OpenAPIHono<AppEnv>()
     let names: readonly string[] = registry.names();
     if (toolset !== undefined) {
       const resolved = await resolveToolset(toolset, toolsetLookupOf(c));
-      if (resolved === undefined) return failureResponse(c, { kind: "unknown_toolset", name: toolset }) as never;
+      if (resolved === undefined) return failureResponse(c, { kind: "unknown_toolset", name: toolset });
       names = resolved;
     }
     const access = await accessOf(c);
@@ -99,7 +98,7 @@ export const toolsRoutes = new OpenAPIHono<AppEnv>()
     // Assembled from cached per-tool JSON (formats/definitions-json.ts); same body as c.json would give.
     const flagged = pinChanges.length === 0 ? "" : `,"pin_changes":${JSON.stringify(pinChanges)}`;
     const body = `{"format":${JSON.stringify(format)},"toolset":${JSON.stringify(toolset ?? null)},"tools":${definitionsJson(entries, format, c.env)}${flagged}}`;
-    return c.body(body, 200, { "content-type": "application/json" }) as never;
+    return jsonText<z.infer<typeof ToolListSchema>>(c, body, 200);
   })
   .openapi(getTool, async (c) => {
     const { name } = c.req.valid("param");
@@ -108,7 +107,7 @@ export const toolsRoutes = new OpenAPIHono<AppEnv>()
     const found = access.decide(name).allowed ? await describeTool(name, c.env) : undefined;
     if (found === undefined) {
       const visible = registry.names().filter((n) => access.decide(n).allowed);
-      return failureResponse(c, { kind: "unknown_tool", name, closeMatches: closeMatches(name, visible) }) as never;
+      return failureResponse(c, { kind: "unknown_tool", name, closeMatches: closeMatches(name, visible) });
     }
     const { entry, definition, availability } = found;
     return c.json(

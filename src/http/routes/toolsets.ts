@@ -60,7 +60,7 @@ const createToolset = createRoute({
   request: { body: { required: true, content: { "application/json": { schema: CreateToolsetBody } } } },
   responses: {
     201: { description: "Created.", content: { "application/json": { schema: ToolsetSchema } } },
-    ...errorResponses(400, 403, 409, 413, 415),
+    ...errorResponses(400, 403, 409, 413, 415, 500),
   },
 });
 
@@ -86,7 +86,7 @@ export const toolsetsRoutes = new OpenAPIHono<AppEnv>()
   .openapi(getToolset, async (c) => {
     const { name } = c.req.valid("param");
     const info = await toolsetInfo(name, toolsetLookupOf(c));
-    if (info === undefined) return failureResponse(c, { kind: "unknown_toolset", name }) as never;
+    if (info === undefined) return failureResponse(c, { kind: "unknown_toolset", name });
     return c.json(toWire(info, await accessOf(c)), 200);
   })
   .openapi(createToolset, async (c) => {
@@ -98,17 +98,17 @@ export const toolsetsRoutes = new OpenAPIHono<AppEnv>()
         created.kind === "conflict"
           ? { kind: "conflict", message: created.message }
           : { kind: "invalid_request", issues: [{ path: created.field, message: created.message }] },
-      ) as never;
+      );
     }
     // Resolve through the record just written: KV reads may lag a write in other locations.
     const stored = toolsetLookupOf(c);
     const info = await toolsetInfo(body.name, (name) => (name === body.name ? Promise.resolve(created.record) : stored(name)));
-    if (info === undefined) return failureResponse(c, { kind: "internal" }) as never;
+    if (info === undefined) return failureResponse(c, { kind: "internal" });
     return c.json(toWire(info, await accessOf(c)), 201);
   })
   .openapi(deleteToolset, async (c) => {
     const { name } = c.req.valid("param");
-    if (isBuiltInToolset(name)) return failureResponse(c, { kind: "conflict", message: `'${name}' is a built-in toolset and cannot be deleted.` }) as never;
-    if (!(await deleteCustomToolset(c.env.KV, name))) return failureResponse(c, { kind: "unknown_toolset", name }) as never;
+    if (isBuiltInToolset(name)) return failureResponse(c, { kind: "conflict", message: `'${name}' is a built-in toolset and cannot be deleted.` });
+    if (!(await deleteCustomToolset(c.env.KV, name))) return failureResponse(c, { kind: "unknown_toolset", name });
     return c.body(null, 204);
   });

@@ -90,9 +90,9 @@ mcpServersRoutes
   .openapi(createServer, async (c) => {
     const config = c.req.valid("json");
     const refused = refusedUrl(config, c.env);
-    if (refused !== undefined) return failureResponse(c, { kind: "invalid_request", issues: [{ path: "url", message: refused }] }) as never;
+    if (refused !== undefined) return failureResponse(c, { kind: "invalid_request", issues: [{ path: "url", message: refused }] });
     const taken = loadConfig(c.env).mcpServers.some((s) => s.name === config.name) || (await readStored(c.env.KV, config.name)) !== null;
-    if (taken) return failureResponse(c, { kind: "conflict", message: `An MCP server named '${config.name}' already exists; PUT /v1/mcp-servers/${config.name} replaces it.` }) as never;
+    if (taken) return failureResponse(c, { kind: "conflict", message: `An MCP server named '${config.name}' already exists; PUT /v1/mcp-servers/${config.name} replaces it.` });
     const now = Date.now();
     await writeStored(c.env.KV, { config, createdAt: now, updatedAt: now });
     await federation.reload(c.env, { name: config.name, config });
@@ -101,26 +101,26 @@ mcpServersRoutes
   .openapi(getServer, async (c) => {
     const { name } = c.req.valid("param");
     const status = await federation.status(c.env, name);
-    if (status === undefined) return failureResponse(c, { kind: "unknown_mcp_server", name }) as never;
+    if (status === undefined) return failureResponse(c, { kind: "unknown_mcp_server", name });
     return c.json(toWireStatus(status), 200);
   })
   .openapi(replaceServer, async (c) => {
     const { name } = c.req.valid("param");
     const config: McpServerConfig = { ...c.req.valid("json"), name };
-    if (fromVar(c.env, name)) return failureResponse(c, { kind: "conflict", message: varOwned(name) }) as never;
+    if (fromVar(c.env, name)) return failureResponse(c, { kind: "conflict", message: varOwned(name) });
     const stored = await readStored(c.env.KV, name);
-    if (stored === null) return failureResponse(c, { kind: "unknown_mcp_server", name }) as never;
+    if (stored === null) return failureResponse(c, { kind: "unknown_mcp_server", name });
     const refused = refusedUrl(config, c.env);
-    if (refused !== undefined) return failureResponse(c, { kind: "invalid_request", issues: [{ path: "url", message: refused }] }) as never;
+    if (refused !== undefined) return failureResponse(c, { kind: "invalid_request", issues: [{ path: "url", message: refused }] });
     await writeStored(c.env.KV, { config, createdAt: stored.createdAt, updatedAt: Date.now() });
     await federation.reload(c.env, { name, config });
     return c.json(toWireStatus(await mustStatus(c.env, name)), 200);
   })
   .openapi(deleteServer, async (c) => {
     const { name } = c.req.valid("param");
-    if (fromVar(c.env, name)) return failureResponse(c, { kind: "conflict", message: varOwned(name) }) as never;
+    if (fromVar(c.env, name)) return failureResponse(c, { kind: "conflict", message: varOwned(name) });
     const stored = await readStored(c.env.KV, name);
-    if (stored === null) return failureResponse(c, { kind: "unknown_mcp_server", name }) as never;
+    if (stored === null) return failureResponse(c, { kind: "unknown_mcp_server", name });
     await Promise.all([deleteStored(c.env.KV, name), deleteToolList(c.env.KV, name), deletePins(c.env.KV, name)]);
     // The reload drops the server, its tools and its remembered session.
     await federation.reload(c.env, { name, config: null });
@@ -129,8 +129,8 @@ mcpServersRoutes
   .openapi(refreshServer, async (c) => {
     const { name } = c.req.valid("param");
     const refreshed = await federation.refresh(c.env, name);
-    if (refreshed === undefined) return failureResponse(c, { kind: "unknown_mcp_server", name }) as never;
-    if (refreshed.error !== undefined) return failureResponse(c, { kind: "mcp_server_unreachable", name, detail: refreshed.error }) as never;
+    if (refreshed === undefined) return failureResponse(c, { kind: "unknown_mcp_server", name });
+    if (refreshed.error !== undefined) return failureResponse(c, { kind: "mcp_server_unreachable", name, detail: refreshed.error });
     return c.json(toWireStatus(refreshed.status), 200);
   })
   .openapi(acceptTool, async (c) => {
@@ -138,10 +138,10 @@ mcpServersRoutes
     const result = await federation.accept(c.env, name, tool, c.get("principal").keyId);
     if (result === undefined) {
       const known = (await federation.status(c.env, name)) !== undefined;
-      return failureResponse(c, known ? { kind: "unknown_tool", name: tool, closeMatches: [] } : { kind: "unknown_mcp_server", name }) as never;
+      return failureResponse(c, known ? { kind: "unknown_tool", name: tool, closeMatches: [] } : { kind: "unknown_mcp_server", name });
     }
     if (!result.accepted || result.pin === undefined) {
-      return failureResponse(c, { kind: "conflict", message: `Tool '${tool}' of MCP server '${name}' has no changed definition to accept; it matches its pin.` }) as never;
+      return failureResponse(c, { kind: "conflict", message: `Tool '${tool}' of MCP server '${name}' has no changed definition to accept; it matches its pin.` });
     }
     return c.json({ tool, pin: toWirePin(result.pin) }, 200);
   });
