@@ -1,6 +1,6 @@
 /**
  * Writes src/registry/tools.gen.ts: one import per tool module under tools/, and a manifest of
- * the tools they register; src/hooks/hooks.gen.ts, the same for webhooks under hooks/; and
+ * the tools they register; src/webhooks/webhooks.gen.ts, the same for webhooks under webhooks/; and
  * src/plugins/plugins.gen.ts, for the pipeline-hook plugins under plugins/. Discovery follows Hermes' `_module_registers_tools` (reference
  * §2.8); on top of it the generator checks names, toolsets, includes and dependsOn statically,
  * so a broken tool tree fails here with file:line instead of at the first request.
@@ -18,7 +18,7 @@ import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { checkRegistry } from "./gen-registry/checks.ts";
 import { listToolFiles, readRegistrations } from "./gen-registry/discover.ts";
-import { checkHooks, HOOKS_OUT_FILE, listHookFiles, readHookRegistrations, renderHooksModule, type HookRegistration } from "./gen-registry/hooks.ts";
+import { checkHooks, HOOKS_OUT_FILE, listHookFiles, readHookRegistrations, renderHooksModule, type HookRegistration } from "./gen-registry/webhooks.ts";
 import { parseFiles } from "./gen-registry/parse.ts";
 import { checkPlugins, PLUGINS_OUT_FILE, readPluginRegistrations, renderPluginsModule, type PluginRegistration } from "./gen-registry/plugins.ts";
 import { renderManifest } from "./gen-registry/render.ts";
@@ -47,7 +47,7 @@ export interface GenerateResult {
   files: string[];
   /** Sorted by file and position; when non-empty, `content` must not be written. */
   errors: GenError[];
-  /** The webhook module (src/hooks/hooks.gen.ts) and the hook modules it imports. */
+  /** The webhook module (src/webhooks/webhooks.gen.ts) and the hook modules it imports. */
   hooks: { outFile: string; content: string; files: string[] };
   /** The plugin module (src/plugins/plugins.gen.ts) and the plugin modules it imports. */
   plugins: { outFile: string; content: string; files: string[] };
@@ -67,7 +67,7 @@ export function generateRegistry({
   toolsDir = "tools",
   toolsetsFile = "src/toolsets/static-toolsets.ts",
   outFile = "src/registry/tools.gen.ts",
-  hooksDir = "hooks",
+  hooksDir = "webhooks",
   hooksOutFile = HOOKS_OUT_FILE,
   pluginsDir = "plugins",
   pluginsOutFile = PLUGINS_OUT_FILE,

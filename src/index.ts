@@ -13,10 +13,10 @@ import { SessionObject } from "./approvals/session.ts";
 import { createParts } from "./compose.ts";
 import { createApp } from "./http/app.ts";
 import "./registry/tools.gen.ts";
-import { handleHookQueue } from "./hooks/handle-hook-queue.ts";
-import { isHookQueue } from "./hooks/hook-message.ts";
-import { deleteExpiredDeliveries } from "./hooks/retention.ts";
-import "./hooks/hooks.gen.ts";
+import { handleHookQueue } from "./webhooks/handle-webhook-queue.ts";
+import { isHookQueue } from "./webhooks/webhook-message.ts";
+import { deleteExpiredDeliveries } from "./webhooks/retention.ts";
+import "./webhooks/webhooks.gen.ts";
 import "./plugins/plugins.gen.ts";
 
 // Fail at startup, naming the key, rather than serve with a misread limit: wrangler dev and

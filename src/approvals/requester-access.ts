@@ -17,8 +17,8 @@
 import { ADMIN_TOKEN_KEY_ID, ADMIN_TOKEN_PRINCIPAL } from "../auth/admin-token.ts";
 import { getApiKey, principalOf } from "../auth/key-store.ts";
 import type { Principal } from "../auth/principal.ts";
-import { HOOK_KEY_PREFIX, hookPrincipal, hookSecret } from "../hooks/hook-principal.ts";
-import { hookRegistry } from "../hooks/hook-registry.ts";
+import { HOOK_KEY_PREFIX, hookPrincipal, hookSecret } from "../webhooks/webhook-principal.ts";
+import { hookRegistry } from "../webhooks/webhook-registry.ts";
 import { createToolAccess, type ToolAccess } from "../policy/tool-access.ts";
 import { kvToolsetLookup } from "../toolsets/custom-toolsets.ts";
 

@@ -26,7 +26,7 @@ import { pendingRow, toApprovalView, type ApprovalRow } from "./approval-row.ts"
 import { ChangeWaiters } from "./change-waiters.ts";
 import { isSettled, type ApprovalView } from "./approval-view.ts";
 import type { ApprovalRequest, DecisionAnswer, DecisionInput, RequestAnswer, RunApproved, SessionApi } from "./session-api.ts";
-import { noteSettledForHook, sendHookNotices } from "./hook-notices.ts";
+import { noteSettledForHook, sendHookNotices } from "./webhook-notices.ts";
 import { SESSION_SCHEMA_SQL, SESSION_APPROVALS_TABLE, SESSION_GRANTS_TABLE, SESSION_HOOK_NOTICES_TABLE } from "./session-schema.ts";
 
 
@@ -232,7 +232,7 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
     await this.#sendHookNotices();
   }
 
-  /** In the same synchronous step as a settled outcome: a webhook delivery's notice (hook-notices.ts). */
+  /** In the same synchronous step as a settled outcome: a webhook delivery's notice (webhook-notices.ts). */
   #noteSettled(row: ApprovalRow): boolean {
     return noteSettledForHook(this.ctx.storage.sql, row);
   }

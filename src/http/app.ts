@@ -21,8 +21,8 @@ import { toolsetsRoutes } from "./routes/toolsets.ts";
 import { approvalsRoutes } from "../approvals/approvals-routes.ts";
 import type { AppEnv } from "./types.ts";
 import { approvalsPageRoutes } from "../approvals-page/approvals-page-routes.tsx";
-import { isHookDelivery } from "../hooks/accept-delivery.ts";
-import { hooksRoutes } from "../hooks/hooks-routes.ts";
+import { isHookDelivery } from "../webhooks/accept-delivery.ts";
+import { hooksRoutes } from "../webhooks/webhooks-routes.ts";
 import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
 import { federate } from "../mcp/federation/federate.ts";
 import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
@@ -57,7 +57,7 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
 
   // Every /v1 route needs a key; /, /health, /openapi.json and /docs stay public. The one
   // exception is exactly `POST /v1/hooks/{name}`: webhook senders cannot send our key, so a
-  // delivery is authenticated by the hook's signature instead (src/hooks/accept-delivery.ts).
+  // delivery is authenticated by the hook's signature instead (src/webhooks/accept-delivery.ts).
   const bearer = options.authenticate ?? authenticate();
   app.use("/v1/*", (c, next) => (isHookDelivery(c.req.method, c.req.path) ? next() : bearer(c, next)));
   // Changing what exists (toolsets, keys, re-checks, the whole audit log) is for admins.
@@ -66,7 +66,7 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.post("/v1/health/tools/recheck", requireRole("admin"));
   // Remote MCP tools join the registry at run time: before any route lists or runs tools, and
   // only for an authenticated request, so a stranger cannot make us call remote servers. A hook
-  // delivery runs nothing here (its consumer syncs, src/hooks/run-delivery.ts); /mcp
+  // delivery runs nothing here (its consumer syncs, src/webhooks/run-delivery.ts); /mcp
   // authenticates in its own routes and syncs after that (src/mcp/http/mcp-routes.ts).
   const sync = federate<AppEnv>();
   app.use("/v1/*", (c, next) => (isHookDelivery(c.req.method, c.req.path) ? next() : sync(c, next)));

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { requesterAccess } from "../../src/approvals/requester-access.ts";
-import { registerProbeHook } from "../hooks/support.ts";
+import { registerProbeHook } from "../webhooks/support.ts";
 
 describe("checking the requester of an approved call again", () => {
   it("lets the admin token use every tool while ADMIN_TOKEN is set, and refuses once it is unset", async () => {

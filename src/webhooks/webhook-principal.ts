@@ -1,0 +1,35 @@
+/**
+ * Who a hook's calls run as. A delivery carries no API key, so each hook is its own principal:
+ * key id `hook:<name>` (what the audit log and the rate limiter see), the agent role, and
+ * exactly the toolsets the hook declares. An empty list resolves to no tools, so a hook that
+ * declares none has every call refused with PERMISSION_DENIED.
+ */
+import type { Principal } from "../auth/principal.ts";
+import type { HookEntry } from "./webhook-registry.ts";
+
+export const HOOK_KEY_PREFIX = "hook:";
+export const hookKeyId = (hook: string): string => `${HOOK_KEY_PREFIX}${hook}`;
+
+/** The principal a hook's calls run as. */
+export function hookPrincipal(hook: HookEntry): Principal {
+  return {
+    keyId: hookKeyId(hook.name),
+    name: `webhook ${hook.name}`,
+    role: "agent",
+    toolsets: [...hook.toolsets],
+    policy: { mode: "deny", patterns: [] },
+    rateLimitPerMinute: hook.rateLimitPerMinute ?? null,
+  };
+}
+
+/** The hook's shared secret, or undefined when its env var is unset or blank. */
+export function hookSecret(env: Env, hook: Pick<HookEntry, "secretEnv">): string | undefined {
+  const value = (env as unknown as Record<string, unknown>)[hook.secretEnv];
+  return typeof value === "string" && value.trim() !== "" ? value : undefined;
+}
+
+/** The hook's callback URL in this environment, if it declares one. */
+export function hookCallbackUrl(env: Env, hook: Pick<HookEntry, "callbackUrl">): string | undefined {
+  const declared = typeof hook.callbackUrl === "function" ? hook.callbackUrl(env) : hook.callbackUrl;
+  return declared === undefined || declared.trim() === "" ? undefined : declared;
+}
