@@ -8,9 +8,9 @@
  */
 import { z } from "zod";
 import { OpenAIToolCallSchema } from "../src/formats/tool-calls.ts";
-import { hookRegistry } from "../src/webhooks/webhook-registry.ts";
+import { webhookRegistry } from "../src/webhooks/webhook-registry.ts";
 
-hookRegistry.register({
+webhookRegistry.register({
   name: "generic",
   description: "Runs the tool calls in the body ({\"tool_calls\": [...]}, OpenAI shape) with the core toolset.",
   verify: "hmac",

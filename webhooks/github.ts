@@ -6,7 +6,7 @@
  * `X-GitHub-Delivery`. Its calls may use the `web` toolset only.
  */
 import { z } from "zod";
-import { hookRegistry } from "../src/webhooks/webhook-registry.ts";
+import { webhookRegistry } from "../src/webhooks/webhook-registry.ts";
 
 const GitHubEvent = z.looseObject({
   repository: z
@@ -17,7 +17,7 @@ const GitHubEvent = z.looseObject({
     .optional(),
 });
 
-hookRegistry.register({
+webhookRegistry.register({
   name: "github",
   description: "GitHub repository events: looks the repository up with github_repo (toolset web). Point the repository's webhook at /v1/hooks/github.",
   verify: "github",

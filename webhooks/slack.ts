@@ -7,7 +7,7 @@
  * Its calls may use the `core` toolset only.
  */
 import { z } from "zod";
-import { hookRegistry } from "../src/webhooks/webhook-registry.ts";
+import { webhookRegistry } from "../src/webhooks/webhook-registry.ts";
 
 const SlackPayload = z.union([
   z.object({ type: z.literal("url_verification"), challenge: z.string().max(1_000) }),
@@ -18,7 +18,7 @@ const SlackPayload = z.union([
   }),
 ]);
 
-hookRegistry.register({
+webhookRegistry.register({
   name: "slack",
   description: "Slack Events API: echoes the text of each app_mention with the echo tool (toolset core). Set the app's Request URL to /v1/hooks/slack.",
   verify: "slack",

@@ -8,7 +8,7 @@
  * (the object died between send and delete, or two drains overlapped) is one no-op message.
  */
 import type { ApprovalSettledMessage } from "../webhooks/webhook-message.ts";
-import { HOOK_KEY_PREFIX } from "../webhooks/webhook-principal.ts";
+import { WEBHOOK_KEY_PREFIX } from "../webhooks/webhook-principal.ts";
 import type { ApprovalRow } from "./approval-row.ts";
 import { SESSION_HOOK_NOTICES_TABLE } from "./session-schema.ts";
 
@@ -25,8 +25,8 @@ const FIRST_SEND_GRACE_MS = 30_000;
  * Adds the notice of a settled approval if a webhook delivery asked for it. Synchronous, by
  * design. Returns whether it did (the caller then sets its alarm, so a crash cannot strand it).
  */
-export function noteSettledForHook(sql: SqlStorage, row: ApprovalRow, now = Date.now()): boolean {
-  if (!row.requested_by.startsWith(HOOK_KEY_PREFIX)) return false;
+export function noteSettledForWebhook(sql: SqlStorage, row: ApprovalRow, now = Date.now()): boolean {
+  if (!row.requested_by.startsWith(WEBHOOK_KEY_PREFIX)) return false;
   // OR IGNORE: an approval settles once; a second row could only be a duplicate.
   sql.exec(`INSERT OR IGNORE INTO ${SESSION_HOOK_NOTICES_TABLE} (approval_id, delivery_id, attempts, due_at) VALUES (?, ?, 0, ?)`, row.id, row.session_id, now + FIRST_SEND_GRACE_MS);
   return true;
@@ -36,7 +36,7 @@ export function noteSettledForHook(sql: SqlStorage, row: ApprovalRow, now = Date
  * Queues every new or due notice; a sent one is deleted, a failed one waits min(2^attempts, 300) s.
  * Returns whether one failed (the caller then sets its alarm to the retry time).
  */
-export async function sendHookNotices(sql: SqlStorage, queue: Queue, now = Date.now()): Promise<boolean> {
+export async function sendWebhookNotices(sql: SqlStorage, queue: Queue, now = Date.now()): Promise<boolean> {
   const due = sql
     .exec<{ approval_id: string; delivery_id: string; attempts: number }>(`SELECT approval_id, delivery_id, attempts FROM ${SESSION_HOOK_NOTICES_TABLE} WHERE attempts = 0 OR due_at <= ?`, now)
     .toArray();

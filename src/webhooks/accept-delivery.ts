@@ -14,17 +14,17 @@ import { loadConfig } from "../config/config.ts";
 import { failureResponse, type RequestFailure } from "../http/request-failure.ts";
 import type { AppEnv } from "../http/types.ts";
 import { deleteDelivery, insertDelivery, type StoredCall } from "./delivery-store.ts";
-import { hookCallbackUrl, hookSecret } from "./webhook-principal.ts";
-import { recordHookEvent, type HookEventOutcome } from "./webhook-events.ts";
-import type { HookMessage } from "./webhook-message.ts";
-import { hookRegistry, type HookEntry } from "./webhook-registry.ts";
+import { webhookCallbackUrl, webhookSecret } from "./webhook-principal.ts";
+import { recordWebhookEvent, type WebhookEventOutcome } from "./webhook-events.ts";
+import type { WebhookMessage } from "./webhook-message.ts";
+import { webhookRegistry, type WebhookEntry } from "./webhook-registry.ts";
 import { readRawBody } from "../http/read-raw-body.ts";
 import { verifySignature } from "./verify-signature.ts";
 
 const DELIVERY_PATH = /^\/v1\/hooks\/[^/]+$/;
 
 /** Whether a request is a webhook delivery, the one /v1 route authenticated by signature. */
-export function isHookDelivery(method: string, path: string): boolean {
+export function isWebhookDelivery(method: string, path: string): boolean {
   return method === "POST" && DELIVERY_PATH.test(path);
 }
 
@@ -35,20 +35,20 @@ const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /** Handles one delivery to the named hook. */
 export async function acceptDelivery(c: Context<AppEnv>, name: string): Promise<Response> {
-  const hook = hookRegistry.get(name);
+  const hook = webhookRegistry.get(name);
   if (hook === undefined) return failureResponse(c, { kind: "unknown_hook", name });
   const config = loadConfig(c.env);
   // Always served by the Worker's fetch handler, so an ExecutionContext exists.
   const waitUntil = (promise: Promise<unknown>): void => c.executionCtx.waitUntil(promise);
-  const refuse = (outcome: HookEventOutcome, failure: RequestFailure, detail: string): Response => {
-    waitUntil(recordHookEvent(c.env.DB, { hook: hook.name, outcome, deliveryId: null, detail }));
+  const refuse = (outcome: WebhookEventOutcome, failure: RequestFailure, detail: string): Response => {
+    waitUntil(recordWebhookEvent(c.env.DB, { hook: hook.name, outcome, deliveryId: null, detail }));
     return failureResponse(c, failure);
   };
 
   const body = await readRawBody(c.req.raw, config.maxBodyBytes);
   if (!body.ok) return refuse("too_large", { kind: "payload_too_large", limitBytes: config.maxBodyBytes }, `body over ${config.maxBodyBytes} bytes`);
 
-  const secret = hookSecret(c.env, hook);
+  const secret = webhookSecret(c.env, hook);
   if (secret === undefined) {
     const detail = `${hook.secretEnv} is not set`;
     return refuse("no_secret", { kind: "hook_refused", reason: "no_secret", detail }, detail);
@@ -71,7 +71,7 @@ export async function acceptDelivery(c: Context<AppEnv>, name: string): Promise<
   const mapped = mapPayload(hook, json, c.req.raw.headers, config.maxToolCalls);
   if (!mapped.ok) return refuse("rejected_payload", mapped.failure, mapped.detail);
   if ("handshake" in mapped) {
-    waitUntil(recordHookEvent(c.env.DB, { hook: hook.name, outcome: "handshake", deliveryId: null, detail: "the sender checked the URL; nothing runs" }));
+    waitUntil(recordWebhookEvent(c.env.DB, { hook: hook.name, outcome: "handshake", deliveryId: null, detail: "the sender checked the URL; nothing runs" }));
     return c.body(mapped.handshake, 200, { "content-type": "application/json" });
   }
 
@@ -86,16 +86,16 @@ export async function acceptDelivery(c: Context<AppEnv>, name: string): Promise<
     receivedAt: now,
     calls: mapped.calls,
     status: hasCalls ? "queued" : "done",
-    callbackPending: hasCalls && hookCallbackUrl(c.env, hook) !== undefined,
+    callbackPending: hasCalls && webhookCallbackUrl(c.env, hook) !== undefined,
   });
   if (!stored.inserted) {
-    waitUntil(recordHookEvent(c.env.DB, { hook: hook.name, outcome: "replay", deliveryId: stored.first.id, detail: `sender id ${providerDeliveryId}` }));
+    waitUntil(recordWebhookEvent(c.env.DB, { hook: hook.name, outcome: "replay", deliveryId: stored.first.id, detail: `sender id ${providerDeliveryId}` }));
     return c.json({ delivery_id: stored.first.id, hook: hook.name, status: stored.first.status, replay: true }, 200);
   }
 
   if (hasCalls) {
     try {
-      await c.env.HOOKS_QUEUE.send({ deliveryId } satisfies HookMessage, { contentType: "json" });
+      await c.env.HOOKS_QUEUE.send({ deliveryId } satisfies WebhookMessage, { contentType: "json" });
     } catch (error) {
       // Unqueued, the row would make the sender's retry look like a replay and never run.
       await deleteDelivery(c.env.DB, deliveryId);
@@ -103,7 +103,7 @@ export async function acceptDelivery(c: Context<AppEnv>, name: string): Promise<
       return refuse("queue_unavailable", { kind: "unavailable", message: "The delivery could not be queued; nothing was run.", retryAfterSeconds: 30 }, detail);
     }
   }
-  waitUntil(recordHookEvent(c.env.DB, { hook: hook.name, outcome: "accepted", deliveryId, detail: `${mapped.calls.length} call(s); sender id ${providerDeliveryId}`, at: now }));
+  waitUntil(recordWebhookEvent(c.env.DB, { hook: hook.name, outcome: "accepted", deliveryId, detail: `${mapped.calls.length} call(s); sender id ${providerDeliveryId}`, at: now }));
   return c.json({ delivery_id: deliveryId, hook: hook.name, status: hasCalls ? "queued" : "done", calls: mapped.calls.length, replay: false }, 202);
 }
 
@@ -114,7 +114,7 @@ type Mapped =
   | { ok: false; failure: RequestFailure; detail: string };
 
 /** The hook's schema and mapping, with whatever they throw turned into a 400 that names it. */
-function mapPayload(hook: HookEntry, json: unknown, headers: Headers, maxCalls: number): Mapped {
+function mapPayload(hook: WebhookEntry, json: unknown, headers: Headers, maxCalls: number): Mapped {
   const parsed = hook.payload.safeParse(json);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));

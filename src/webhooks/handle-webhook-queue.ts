@@ -39,16 +39,16 @@ import {
   type Delivery,
   type DeliveryDatabase,
 } from "./delivery-store.ts";
-import { recordHookEvent, type HookEventOutcome } from "./webhook-events.ts";
-import { HOOKS_DLQ_NAME, HookMessageSchema, type ApprovalSettledMessage } from "./webhook-message.ts";
-import { hookCallbackUrl, hookSecret } from "./webhook-principal.ts";
-import { hookRegistry, type HookEntry } from "./webhook-registry.ts";
+import { recordWebhookEvent, type WebhookEventOutcome } from "./webhook-events.ts";
+import { HOOKS_DLQ_NAME, WebhookMessageSchema, type ApprovalSettledMessage } from "./webhook-message.ts";
+import { webhookCallbackUrl, webhookSecret } from "./webhook-principal.ts";
+import { webhookRegistry, type WebhookEntry } from "./webhook-registry.ts";
 import { runDelivery, runStatus, type DeliveryRun } from "./run-delivery.ts";
 import { settledResults } from "./settled-results.ts";
 import { sendCallback } from "./send-callback.ts";
 
 /** Options for tests: a database that fails on a schedule, a clock. */
-export interface HookQueueOptions {
+export interface WebhookQueueOptions {
   db?: DeliveryDatabase;
   now?: () => number;
 }
@@ -72,7 +72,7 @@ const MAX_UNSAVED = 1_000;
 const UNKNOWN_HOOK = "(unknown)";
 
 /** Handles one batch from either hook queue; every message is acked or retried. */
-export async function handleHookQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext, parts: GatewayParts, options: HookQueueOptions = {}): Promise<void> {
+export async function handleWebhookQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext, parts: GatewayParts, options: WebhookQueueOptions = {}): Promise<void> {
   const db = options.db ?? env.DB;
   const now = options.now ?? Date.now;
   const handle = batch.queue === HOOKS_DLQ_NAME ? deadLetter : work;
@@ -96,7 +96,7 @@ export async function handleHookQueue(batch: MessageBatch<unknown>, env: Env, ct
 
 /** Keeps a transient failure's reason on the row, for the dead-letter consumer to report. */
 async function noteLastError(db: DeliveryDatabase, body: unknown, error: string, now: number): Promise<void> {
-  const parsed = HookMessageSchema.safeParse(body);
+  const parsed = WebhookMessageSchema.safeParse(body);
   if (!parsed.success) return;
   try {
     await noteDeliveryError(db, parsed.data.deliveryId, error, now);
@@ -113,11 +113,11 @@ interface Deps {
   now: () => number;
 }
 
-const event = (deps: Deps, hook: string, outcome: HookEventOutcome, deliveryId: string | null, detail: string | null): void =>
-  deps.ctx.waitUntil(recordHookEvent(deps.env.DB, { hook, outcome, deliveryId, detail }));
+const event = (deps: Deps, hook: string, outcome: WebhookEventOutcome, deliveryId: string | null, detail: string | null): void =>
+  deps.ctx.waitUntil(recordWebhookEvent(deps.env.DB, { hook, outcome, deliveryId, detail }));
 
 async function work(message: Message<unknown>, deps: Deps): Promise<void> {
-  const parsed = HookMessageSchema.safeParse(message.body);
+  const parsed = WebhookMessageSchema.safeParse(message.body);
   if (!parsed.success) throw new PoisonMessage(`not a hook delivery message: ${JSON.stringify(message.body)?.slice(0, 200)}`);
   if ("kind" in parsed.data) return settle(message, parsed.data, deps);
   const id = parsed.data.deliveryId;
@@ -149,7 +149,7 @@ async function work(message: Message<unknown>, deps: Deps): Promise<void> {
 }
 
 /** The delivery and its hook; a row that cannot be read, or a hook gone, is poison. */
-async function readDelivery(deps: Deps, id: string): Promise<{ delivery: Delivery; hook: HookEntry }> {
+async function readDelivery(deps: Deps, id: string): Promise<{ delivery: Delivery; hook: WebhookEntry }> {
   let delivery: Delivery | undefined;
   try {
     delivery = await getDelivery(deps.db, id);
@@ -159,7 +159,7 @@ async function readDelivery(deps: Deps, id: string): Promise<{ delivery: Deliver
     throw new PoisonMessage(error.message);
   }
   if (delivery === undefined) throw new PoisonMessage(`no delivery ${id} (never stored, or deleted by retention)`);
-  const hook = hookRegistry.get(delivery.hook);
+  const hook = webhookRegistry.get(delivery.hook);
   if (hook === undefined) {
     const reason = `hook '${delivery.hook}' is no longer registered`;
     await noteDeliveryError(deps.db, id, reason, deps.now());
@@ -226,9 +226,9 @@ async function store(deps: Deps, delivery: Delivery, run: DeliveryRun): Promise<
   return true;
 }
 
-async function callback(deps: Deps, delivery: Delivery, hook: HookEntry, run: { status: string; results: DeliveryRun["results"] }): Promise<void> {
-  const url = hookCallbackUrl(deps.env, hook);
-  const secret = hookSecret(deps.env, hook);
+async function callback(deps: Deps, delivery: Delivery, hook: WebhookEntry, run: { status: string; results: DeliveryRun["results"] }): Promise<void> {
+  const url = webhookCallbackUrl(deps.env, hook);
+  const secret = webhookSecret(deps.env, hook);
   if (url === undefined || secret === undefined) {
     const reason = url === undefined ? "the hook no longer has a callback URL" : `${hook.secretEnv} is not set, so the callback cannot be signed`;
     await settleCallback(deps.db, delivery.id, "failed", reason, deps.now());
@@ -253,7 +253,7 @@ async function callback(deps: Deps, delivery: Delivery, hook: HookEntry, run: { 
 
 /** The dead-letter consumer: records why the delivery gave up, then acks. */
 async function deadLetter(message: Message<unknown>, deps: Deps): Promise<void> {
-  const parsed = HookMessageSchema.safeParse(message.body);
+  const parsed = WebhookMessageSchema.safeParse(message.body);
   if (!parsed.success) {
     const detail = `dead-lettered message is not a hook delivery message: ${JSON.stringify(message.body)?.slice(0, 500)}`;
     console.error(`hooks: ${detail}`);

@@ -10,7 +10,7 @@ const DELETE_CHUNK = 1_000;
  * Deletes deliveries received, and events recorded, more than `retentionDays` before `now`.
  * A delivery's row is its replay guard, so this is also how long a replay is recognised.
  *
- * @example await deleteExpiredDeliveries(env.DB, config.hookDeliveryRetentionDays, controller.scheduledTime);
+ * @example await deleteExpiredDeliveries(env.DB, config.webhookDeliveryRetentionDays, controller.scheduledTime);
  */
 export async function deleteExpiredDeliveries(db: DeliveryDatabase, retentionDays: number, now: number): Promise<{ deliveries: number; events: number }> {
   const cutoff = retentionCutoff(retentionDays, now);

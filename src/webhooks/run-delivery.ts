@@ -13,8 +13,8 @@ import type { CallOutcome } from "../pipeline/types.ts";
 import { createToolAccess } from "../policy/tool-access.ts";
 import { kvToolsetLookup } from "../toolsets/custom-toolsets.ts";
 import type { Delivery, StoredCallResult } from "./delivery-store.ts";
-import { hookPrincipal } from "./webhook-principal.ts";
-import type { HookEntry } from "./webhook-registry.ts";
+import { webhookPrincipal } from "./webhook-principal.ts";
+import type { WebhookEntry } from "./webhook-registry.ts";
 
 /** What a finished run leaves on the delivery. */
 export interface DeliveryRun {
@@ -40,14 +40,14 @@ export function storedResult(outcome: CallOutcome): StoredCallResult {
 /** Runs every call of the delivery once; never rejects for a call's failure (it is a result). */
 export async function runDelivery(
   delivery: Delivery,
-  hook: HookEntry,
+  hook: WebhookEntry,
   env: Env,
   waitUntil: (promise: Promise<unknown>) => void,
   parts: GatewayParts,
   record: RecordBatch = parts.batch.recordBatch,
 ): Promise<DeliveryRun> {
   const config = loadConfig(env);
-  const principal = hookPrincipal(hook);
+  const principal = webhookPrincipal(hook);
   // The consumer's isolate may never have served a request: opening the scope syncs remote MCP
   // tools before the hook's toolsets (which may name a remote server's) are resolved.
   const access = () => createToolAccess(principal, kvToolsetLookup(env.KV));

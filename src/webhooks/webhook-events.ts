@@ -11,7 +11,7 @@
  */
 export const HOOK_EVENTS_TABLE = "hook_events";
 
-export const HOOK_EVENT_OUTCOMES = [
+export const WEBHOOK_EVENT_OUTCOMES = [
   "accepted",
   "replay",
   "missing_signature",
@@ -33,13 +33,13 @@ export const HOOK_EVENT_OUTCOMES = [
   "callback_refused",
   "approval_settled",
 ] as const;
-export type HookEventOutcome = (typeof HOOK_EVENT_OUTCOMES)[number];
+export type WebhookEventOutcome = (typeof WEBHOOK_EVENT_OUTCOMES)[number];
 
-export interface HookEvent {
+export interface WebhookEvent {
   id: string;
   at: number;
   hook: string;
-  outcome: HookEventOutcome;
+  outcome: WebhookEventOutcome;
   deliveryId: string | null;
   detail: string | null;
 }
@@ -56,8 +56,8 @@ function nextEventId(): string {
 }
 
 /** Writes one event; never rejects (a lost event is logged in full instead). */
-export async function recordHookEvent(db: Database, event: Omit<HookEvent, "id" | "at"> & { at?: number }): Promise<void> {
-  const row: HookEvent = { id: nextEventId(), at: event.at ?? Date.now(), ...event, detail: event.detail?.slice(0, 2000) ?? null };
+export async function recordWebhookEvent(db: Database, event: Omit<WebhookEvent, "id" | "at"> & { at?: number }): Promise<void> {
+  const row: WebhookEvent = { id: nextEventId(), at: event.at ?? Date.now(), ...event, detail: event.detail?.slice(0, 2000) ?? null };
   try {
     await db
       .prepare(`INSERT INTO ${HOOK_EVENTS_TABLE} (id, at, hook, outcome, delivery_id, detail) VALUES (?, ?, ?, ?, ?, ?)`)
@@ -68,17 +68,17 @@ export async function recordHookEvent(db: Database, event: Omit<HookEvent, "id" 
   }
 }
 
-export interface HookEventFilter {
+export interface WebhookEventFilter {
   hook?: string;
   deliveryId?: string;
-  outcome?: HookEventOutcome;
+  outcome?: WebhookEventOutcome;
   /** Only events before this time (epoch ms): the next page of a listing. */
   before?: number;
   limit: number;
 }
 
 /** Events newest first. */
-export async function listHookEvents(db: Database, filter: HookEventFilter): Promise<HookEvent[]> {
+export async function listWebhookEvents(db: Database, filter: WebhookEventFilter): Promise<WebhookEvent[]> {
   const conditions: [string, string | number | undefined][] = [
     ["hook = ?", filter.hook],
     ["delivery_id = ?", filter.deliveryId],
@@ -92,6 +92,6 @@ export async function listHookEvents(db: Database, filter: HookEventFilter): Pro
   const { results } = await db
     .prepare(`SELECT id, at, hook, outcome, delivery_id, detail FROM ${HOOK_EVENTS_TABLE} ${clause} ORDER BY at DESC, id DESC LIMIT ?`)
     .bind(...params, filter.limit)
-    .all<{ id: string; at: number; hook: string; outcome: HookEventOutcome; delivery_id: string | null; detail: string | null }>();
+    .all<{ id: string; at: number; hook: string; outcome: WebhookEventOutcome; delivery_id: string | null; detail: string | null }>();
   return results.map((r) => ({ id: r.id, at: r.at, hook: r.hook, outcome: r.outcome, deliveryId: r.delivery_id, detail: r.detail }));
 }

@@ -31,10 +31,10 @@ const ApprovalSettledMessageSchema = z.strictObject({
   approvalId: z.string().min(1).max(64),
 });
 
-export const HookMessageSchema = z.union([ApprovalSettledMessageSchema, RunDeliveryMessageSchema]);
+export const WebhookMessageSchema = z.union([ApprovalSettledMessageSchema, RunDeliveryMessageSchema]);
 
-export type HookMessage = z.infer<typeof HookMessageSchema>;
+export type WebhookMessage = z.infer<typeof WebhookMessageSchema>;
 export type ApprovalSettledMessage = z.infer<typeof ApprovalSettledMessageSchema>;
 
 /** Whether a batch came from one of the hook queues (the Worker's one `queue` handler serves all). */
-export const isHookQueue = (queue: string): boolean => queue === HOOKS_QUEUE_NAME || queue === HOOKS_DLQ_NAME;
+export const isWebhookQueue = (queue: string): boolean => queue === HOOKS_QUEUE_NAME || queue === HOOKS_DLQ_NAME;

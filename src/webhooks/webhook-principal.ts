@@ -5,15 +5,15 @@
  * declares none has every call refused with PERMISSION_DENIED.
  */
 import type { Principal } from "../auth/principal.ts";
-import type { HookEntry } from "./webhook-registry.ts";
+import type { WebhookEntry } from "./webhook-registry.ts";
 
-export const HOOK_KEY_PREFIX = "hook:";
-export const hookKeyId = (hook: string): string => `${HOOK_KEY_PREFIX}${hook}`;
+export const WEBHOOK_KEY_PREFIX = "hook:";
+export const webhookKeyId = (hook: string): string => `${WEBHOOK_KEY_PREFIX}${hook}`;
 
 /** The principal a hook's calls run as. */
-export function hookPrincipal(hook: HookEntry): Principal {
+export function webhookPrincipal(hook: WebhookEntry): Principal {
   return {
-    keyId: hookKeyId(hook.name),
+    keyId: webhookKeyId(hook.name),
     name: `webhook ${hook.name}`,
     role: "agent",
     toolsets: [...hook.toolsets],
@@ -23,13 +23,13 @@ export function hookPrincipal(hook: HookEntry): Principal {
 }
 
 /** The hook's shared secret, or undefined when its env var is unset or blank. */
-export function hookSecret(env: Env, hook: Pick<HookEntry, "secretEnv">): string | undefined {
+export function webhookSecret(env: Env, hook: Pick<WebhookEntry, "secretEnv">): string | undefined {
   const value = (env as unknown as Record<string, unknown>)[hook.secretEnv];
   return typeof value === "string" && value.trim() !== "" ? value : undefined;
 }
 
 /** The hook's callback URL in this environment, if it declares one. */
-export function hookCallbackUrl(env: Env, hook: Pick<HookEntry, "callbackUrl">): string | undefined {
+export function webhookCallbackUrl(env: Env, hook: Pick<WebhookEntry, "callbackUrl">): string | undefined {
   const declared = typeof hook.callbackUrl === "function" ? hook.callbackUrl(env) : hook.callbackUrl;
   return declared === undefined || declared.trim() === "" ? undefined : declared;
 }

@@ -1,5 +1,5 @@
 /**
- * The webhook registry: one module-level `hookRegistry` that every file under webhooks/ registers
+ * The webhook registry: one module-level `webhookRegistry` that every file under webhooks/ registers
  * into when src/webhooks/webhooks.gen.ts imports it (discovery is codegen, as for tools).
  *
  * A hook says who may call it (a signature scheme and the env var holding its secret), what its
@@ -15,26 +15,26 @@ export const VERIFY_SCHEMES = ["github", "stripe", "slack", "hmac"] as const;
 export type VerifyScheme = (typeof VERIFY_SCHEMES)[number];
 
 /** Hook names are URL path segments: `POST /v1/hooks/<name>`. */
-export const HOOK_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+export const WEBHOOK_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 /** Path segments under /v1/hooks/ that are routes, not hooks. */
 export const RESERVED_NAMES: ReadonlySet<string> = new Set(["deliveries", "events"]);
 /** Secrets are Worker secrets, so their names follow the env var convention. */
 export const SECRET_ENV_PATTERN = /^[A-Z][A-Z0-9_]{0,127}$/;
 
 /** One tool call a hook asks for; `id` defaults to `call_<index>`. */
-export interface HookCall {
+export interface WebhookCall {
   id?: string;
   name: string;
   arguments: unknown;
 }
 
 /** What a hook's functions get: the payload (parsed by its schema) and the request headers. */
-export interface HookInput<P> {
+export interface WebhookInput<P> {
   payload: P;
   headers: Headers;
 }
 
-export interface HookSpec<S extends z.ZodType = z.ZodType> {
+export interface WebhookSpec<S extends z.ZodType = z.ZodType> {
   /** The URL segment: deliveries go to `POST /v1/hooks/<name>`. */
   name: string;
   description: string;
@@ -50,14 +50,14 @@ export interface HookSpec<S extends z.ZodType = z.ZodType> {
    * `url_verification`): what to answer, with 200 as JSON, instead of accepting a delivery.
    * Undefined for an ordinary delivery. Throwing refuses the delivery (400).
    */
-  handshake?: (input: HookInput<z.output<S>>) => unknown;
+  handshake?: (input: WebhookInput<z.output<S>>) => unknown;
   /** Turns a verified payload into zero or more tool calls. Throwing refuses the delivery (400). */
-  map: (input: HookInput<z.output<S>>) => readonly HookCall[];
+  map: (input: WebhookInput<z.output<S>>) => readonly WebhookCall[];
   /**
    * The sender's id for this delivery, when the payload carries a better one than the scheme's
    * (a Stripe event id survives Stripe's re-signed retries; the signature does not).
    */
-  deliveryId?: (input: HookInput<z.output<S>>) => string | undefined;
+  deliveryId?: (input: WebhookInput<z.output<S>>) => string | undefined;
   /** Where to POST the results once they are known, signed with the hook's secret. */
   callbackUrl?: string | ((env: Env) => string | undefined);
   /** Calls per minute for the hook's principal; RATE_LIMIT_PER_MINUTE when absent. */
@@ -65,45 +65,45 @@ export interface HookSpec<S extends z.ZodType = z.ZodType> {
 }
 
 /** A registered hook: the spec with its schema and toolsets filled in. */
-export interface HookEntry extends Omit<HookSpec, "toolsets" | "payload"> {
+export interface WebhookEntry extends Omit<WebhookSpec, "toolsets" | "payload"> {
   toolsets: readonly string[];
   payload: z.ZodType;
 }
 
-export type HookRegisterOutcome = { ok: true } | { ok: false; reason: string };
+export type WebhookRegisterOutcome = { ok: true } | { ok: false; reason: string };
 
 /** Type-checks a spec's functions against its schema and erases the schema type. */
-export function defineHook<S extends z.ZodType>(spec: HookSpec<S>): HookSpec {
-  return spec as unknown as HookSpec;
+export function defineWebhook<S extends z.ZodType>(spec: WebhookSpec<S>): WebhookSpec {
+  return spec as unknown as WebhookSpec;
 }
 
-export class HookRegistry {
-  readonly #hooks = new Map<string, HookEntry>();
+export class WebhookRegistry {
+  readonly #hooks = new Map<string, WebhookEntry>();
 
   /**
    * Adds a hook; a bad name, secret name or a name already taken is refused (returned and logged).
    *
    * @example
    * ```ts
-   * hookRegistry.register({ name: "deploys", description: "...", verify: "hmac", secretEnv: "HOOK_DEPLOYS_SECRET", map: () => [] });
+   * webhookRegistry.register({ name: "deploys", description: "...", verify: "hmac", secretEnv: "HOOK_DEPLOYS_SECRET", map: () => [] });
    * ```
    */
-  register<S extends z.ZodType>(spec: HookSpec<S>): HookRegisterOutcome {
-    const refuse = (reason: string): HookRegisterOutcome => {
+  register<S extends z.ZodType>(spec: WebhookSpec<S>): WebhookRegisterOutcome {
+    const refuse = (reason: string): WebhookRegisterOutcome => {
       console.error(`hook registration refused: ${reason}`);
       return { ok: false, reason };
     };
-    if (!HOOK_NAME_PATTERN.test(spec.name)) return refuse(`'${spec.name}' is not a valid hook name: it must match ${HOOK_NAME_PATTERN.source}.`);
+    if (!WEBHOOK_NAME_PATTERN.test(spec.name)) return refuse(`'${spec.name}' is not a valid hook name: it must match ${WEBHOOK_NAME_PATTERN.source}.`);
     if (!SECRET_ENV_PATTERN.test(spec.secretEnv)) return refuse(`hook '${spec.name}': secretEnv '${spec.secretEnv}' must be an env var name such as HOOK_GITHUB_SECRET.`);
     if (!(VERIFY_SCHEMES as readonly string[]).includes(spec.verify)) return refuse(`hook '${spec.name}': verify must be one of ${VERIFY_SCHEMES.join(", ")}.`);
     if (RESERVED_NAMES.has(spec.name)) return refuse(`'${spec.name}' is reserved: /v1/hooks/${spec.name} is a route of its own.`);
     if (this.#hooks.has(spec.name)) return refuse(`hook '${spec.name}' is already registered; hook names must be unique.`);
-    const erased = defineHook(spec);
+    const erased = defineWebhook(spec);
     this.#hooks.set(spec.name, { ...erased, toolsets: [...(erased.toolsets ?? [])], payload: erased.payload ?? z.unknown() });
     return { ok: true };
   }
 
-  get(name: string): HookEntry | undefined {
+  get(name: string): WebhookEntry | undefined {
     return this.#hooks.get(name);
   }
 
@@ -113,4 +113,4 @@ export class HookRegistry {
   }
 }
 
-export const hookRegistry = new HookRegistry();
+export const webhookRegistry = new WebhookRegistry();

@@ -11,9 +11,9 @@ import { ErrorBodySchema, errorResponses } from "../http/schemas.ts";
 import type { AppEnv } from "../http/types.ts";
 import { acceptDelivery } from "./accept-delivery.ts";
 import { DELIVERY_STATUSES, getDelivery, type Delivery } from "./delivery-store.ts";
-import { hookCallbackUrl, hookKeyId, hookSecret } from "./webhook-principal.ts";
-import { HOOK_EVENT_OUTCOMES, listHookEvents, type HookEvent } from "./webhook-events.ts";
-import { hookRegistry } from "./webhook-registry.ts";
+import { webhookCallbackUrl, webhookKeyId, webhookSecret } from "./webhook-principal.ts";
+import { WEBHOOK_EVENT_OUTCOMES, listWebhookEvents, type WebhookEvent } from "./webhook-events.ts";
+import { webhookRegistry } from "./webhook-registry.ts";
 
 const errorBody = (description: string) => ({ description, content: { "application/json": { schema: ErrorBodySchema } } });
 
@@ -59,7 +59,7 @@ const CallResultWire = z.object({
 });
 
 const EventWire = z
-  .object({ id: z.string(), at: z.string(), hook: z.string(), outcome: z.enum(HOOK_EVENT_OUTCOMES), delivery_id: z.string().nullable(), detail: z.string().nullable() })
+  .object({ id: z.string(), at: z.string(), hook: z.string(), outcome: z.enum(WEBHOOK_EVENT_OUTCOMES), delivery_id: z.string().nullable(), detail: z.string().nullable() })
   .openapi("HookEvent");
 
 const DeliveryWire = z
@@ -100,7 +100,7 @@ const listEventsRoute = createRoute({
     query: z.object({
       hook: z.string().min(1).max(64).optional(),
       delivery_id: z.string().min(1).max(64).optional(),
-      outcome: z.enum(HOOK_EVENT_OUTCOMES).optional(),
+      outcome: z.enum(WEBHOOK_EVENT_OUTCOMES).optional(),
       before: z.string().regex(/^\d{1,15}$/, "must be epoch milliseconds (the `at` of the last event of the previous page)").optional(),
       limit: z.string().regex(/^(?:[1-9]\d?|1\d\d|200)$/, "must be a whole number from 1 to 200").optional(),
     }),
@@ -111,7 +111,7 @@ const listEventsRoute = createRoute({
   },
 });
 
-const listHooksRoute = createRoute({
+const listWebhooksRoute = createRoute({
   method: "get",
   path: "/v1/hooks",
   summary: "The registered webhooks",
@@ -144,14 +144,14 @@ const listHooksRoute = createRoute({
   },
 });
 
-const eventWire = (e: HookEvent) => ({ id: e.id, at: new Date(e.at).toISOString(), hook: e.hook, outcome: e.outcome, delivery_id: e.deliveryId, detail: e.detail });
+const eventWire = (e: WebhookEvent) => ({ id: e.id, at: new Date(e.at).toISOString(), hook: e.hook, outcome: e.outcome, delivery_id: e.deliveryId, detail: e.detail });
 
-function deliveryWire(d: Delivery, events: readonly HookEvent[]) {
+function deliveryWire(d: Delivery, events: readonly WebhookEvent[]) {
   const approvals = (d.results ?? []).flatMap((r) => (r.approval === undefined ? [] : [{ call_id: r.id, ...r.approval }]));
   return {
     id: d.id,
     hook: d.hook,
-    key_id: hookKeyId(d.hook),
+    key_id: webhookKeyId(d.hook),
     provider_delivery_id: d.providerDeliveryId,
     received_at: new Date(d.receivedAt).toISOString(),
     updated_at: new Date(d.updatedAt).toISOString(),
@@ -168,15 +168,15 @@ function deliveryWire(d: Delivery, events: readonly HookEvent[]) {
 
 const adminOnly = requireRole("admin");
 
-export const hooksRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-hooksRoutes.use("/v1/hooks/deliveries/*", adminOnly);
-hooksRoutes.get("/v1/hooks/events", adminOnly);
-hooksRoutes.get("/v1/hooks", adminOnly);
+export const webhooksRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+webhooksRoutes.use("/v1/hooks/deliveries/*", adminOnly);
+webhooksRoutes.get("/v1/hooks/events", adminOnly);
+webhooksRoutes.get("/v1/hooks", adminOnly);
 
-hooksRoutes
-  .openapi(listHooksRoute, (c) => {
-    const hooks = hookRegistry.names().flatMap((name) => {
-      const hook = hookRegistry.get(name);
+webhooksRoutes
+  .openapi(listWebhooksRoute, (c) => {
+    const hooks = webhookRegistry.names().flatMap((name) => {
+      const hook = webhookRegistry.get(name);
       if (hook === undefined) return [];
       return [
         {
@@ -185,10 +185,10 @@ hooksRoutes
           path: `/v1/hooks/${name}`,
           verify: hook.verify,
           secret_env: hook.secretEnv,
-          secret_configured: hookSecret(c.env, hook) !== undefined,
+          secret_configured: webhookSecret(c.env, hook) !== undefined,
           toolsets: [...hook.toolsets],
-          key_id: hookKeyId(name),
-          callback: hookCallbackUrl(c.env, hook) !== undefined,
+          key_id: webhookKeyId(name),
+          callback: webhookCallbackUrl(c.env, hook) !== undefined,
         },
       ];
     });
@@ -196,7 +196,7 @@ hooksRoutes
   })
   .openapi(listEventsRoute, async (c) => {
     const q = c.req.valid("query");
-    const events = await listHookEvents(c.env.DB, {
+    const events = await listWebhookEvents(c.env.DB, {
       limit: q.limit === undefined ? 50 : Number(q.limit),
       ...(q.hook === undefined ? {} : { hook: q.hook }),
       ...(q.delivery_id === undefined ? {} : { deliveryId: q.delivery_id }),
@@ -209,7 +209,7 @@ hooksRoutes
     const { id } = c.req.valid("param");
     const delivery = await getDelivery(c.env.DB, id);
     if (delivery === undefined) return failureResponse(c, { kind: "unknown_delivery", id }) as never;
-    const events = await listHookEvents(c.env.DB, { deliveryId: id, limit: 100 });
+    const events = await listWebhookEvents(c.env.DB, { deliveryId: id, limit: 100 });
     return c.json(deliveryWire(delivery, events), 200);
   })
   .openapi(postDelivery, async (c) => (await acceptDelivery(c, c.req.valid("param").name)) as never);

@@ -6,7 +6,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { noteSettledForHook, sendHookNotices } from "../../src/approvals/webhook-notices.ts";
+import { noteSettledForWebhook, sendWebhookNotices } from "../../src/approvals/webhook-notices.ts";
 import { pendingRow } from "../../src/approvals/approval-row.ts";
 
 const row = (requestedBy: string, sessionId: string) =>
@@ -29,18 +29,18 @@ describe("the hook notice outbox", () => {
     await runInDurableObject(stub, async (_instance, state) => {
       const sql = state.storage.sql;
       const settled = row("hook:hn", "hn-delivery-1");
-      expect(noteSettledForHook(sql, row("agent-key-id", "hn-delivery-1"))).toBe(false);
-      expect(noteSettledForHook(sql, settled)).toBe(true);
+      expect(noteSettledForWebhook(sql, row("agent-key-id", "hn-delivery-1"))).toBe(false);
+      expect(noteSettledForWebhook(sql, settled)).toBe(true);
 
       const flaky = queue(1);
       const t0 = Date.now();
-      expect(await sendHookNotices(sql, flaky.queue, t0)).toBe(true);
+      expect(await sendWebhookNotices(sql, flaky.queue, t0)).toBe(true);
       const kept = sql.exec<{ attempts: number; due_at: number }>("SELECT attempts, due_at FROM hook_notices").toArray();
       expect(kept).toEqual([{ attempts: 1, due_at: t0 + 2000 }]);
-      expect(await sendHookNotices(sql, flaky.queue, t0 + 1000)).toBe(false);
+      expect(await sendWebhookNotices(sql, flaky.queue, t0 + 1000)).toBe(false);
       expect(flaky.sent).toEqual([]);
 
-      expect(await sendHookNotices(sql, flaky.queue, t0 + 2000)).toBe(false);
+      expect(await sendWebhookNotices(sql, flaky.queue, t0 + 2000)).toBe(false);
       expect(flaky.sent).toEqual([{ kind: "approval_settled", deliveryId: "hn-delivery-1", approvalId: settled.id }]);
       expect(sql.exec("SELECT * FROM hook_notices").toArray()).toEqual([]);
     });

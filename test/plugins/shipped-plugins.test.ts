@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineHook, hookRegistry } from "../../src/webhooks/webhook-registry.ts";
+import { defineWebhook, webhookRegistry } from "../../src/webhooks/webhook-registry.ts";
 import { registry } from "../../src/registry/registry.ts";
 import { genericHeaders, post, waitForDelivery } from "../webhooks/support.ts";
 import { api } from "../support/api.ts";
@@ -32,9 +32,9 @@ beforeAll(async () => {
       },
     });
   }
-  if (hookRegistry.get("plugintest") === undefined) {
-    const outcome = hookRegistry.register(
-      defineHook({
+  if (webhookRegistry.get("plugintest") === undefined) {
+    const outcome = webhookRegistry.register(
+      defineWebhook({
         name: "plugintest",
         description: "Runs the calls in its body.",
         verify: "hmac",

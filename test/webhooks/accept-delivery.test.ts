@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { json } from "../support/json.ts";
 import { waitForAuditRows } from "../support/wait-for-audit-rows.ts";
-import { genericHeaders, githubHeaders, hookEvents, nowSeconds, post, probeRuns, registerProbeHook, stripeHeaders, waitForDelivery } from "./support.ts";
+import { genericHeaders, githubHeaders, webhookEvents, nowSeconds, post, probeRuns, registerProbeWebhook, stripeHeaders, waitForDelivery } from "./support.ts";
 
 interface Accepted {
   delivery_id: string;
@@ -26,7 +26,7 @@ async function deliveryRows(hook: string): Promise<number> {
 
 describe("verified deliveries run their calls", () => {
   it("a generic HMAC delivery is answered 202 with a delivery id, then its calls run in the background", async () => {
-    registerProbeHook("t-generic-ok");
+    registerProbeWebhook("t-generic-ok");
     const body = keysBody("gen-ok-1", "gen-ok-2");
     const res = await post("t-generic-ok", body, await genericHeaders(body));
     expect(res.status).toBe(202);
@@ -36,11 +36,11 @@ describe("verified deliveries run their calls", () => {
     expect(view.status).toBe("done");
     expect(view.results?.map((r) => [r.id, r.status])).toEqual([["probe_0", "ok"], ["probe_1", "ok"]]);
     expect(probeRuns.get("gen-ok-1")).toBe(1);
-    expect((await hookEvents("t-generic-ok", 2)).map((e) => e.outcome)).toEqual(["accepted", "done"]);
+    expect((await webhookEvents("t-generic-ok", 2)).map((e) => e.outcome)).toEqual(["accepted", "done"]);
   });
 
   it("a GitHub-signed delivery (X-Hub-Signature-256 over the raw body) runs, as the hook's principal, with tool-call audit records", async () => {
-    registerProbeHook("t-github", { verify: "github" });
+    registerProbeWebhook("t-github", { verify: "github" });
     const body = keysBody("gh-run");
     const res = await post("t-github", body, await githubHeaders(body));
     expect(res.status).toBe(202);
@@ -51,7 +51,7 @@ describe("verified deliveries run their calls", () => {
   });
 
   it("a Stripe-style delivery (t=...,v1=... over '<t>.<body>') runs", async () => {
-    registerProbeHook("t-stripe", { verify: "stripe" });
+    registerProbeWebhook("t-stripe", { verify: "stripe" });
     const body = keysBody("stripe-run");
     const res = await post("t-stripe", body, await stripeHeaders(body));
     expect(res.status).toBe(202);
@@ -67,7 +67,7 @@ describe("refused deliveries run nothing and are audited", () => {
     ["no signature", async (body: string) => ({ body, headers: { "x-github-delivery": crypto.randomUUID() } })],
     ["a signature that is not hex", async (body: string) => ({ body, headers: { "x-hub-signature-256": "sha256=zz", "x-github-delivery": crypto.randomUUID() } })],
   ])("GitHub scheme: %s is answered 401", async (_case, make) => {
-    registerProbeHook("t-refuse-gh", { verify: "github" });
+    registerProbeWebhook("t-refuse-gh", { verify: "github" });
     const before = await deliveryRows("t-refuse-gh");
     const { body, headers } = await make(keysBody("refuse-gh"));
     const res = await post("t-refuse-gh", body, headers);
@@ -78,20 +78,20 @@ describe("refused deliveries run nothing and are audited", () => {
   });
 
   it("records each refusal with its reason", async () => {
-    registerProbeHook("t-refuse-audit", { verify: "github" });
+    registerProbeWebhook("t-refuse-audit", { verify: "github" });
     const body = keysBody("refuse-audit");
     await post("t-refuse-audit", body.replace("}", " }"), await githubHeaders(body));
     await post("t-refuse-audit", body, await githubHeaders(body, { secret: "wrong" }));
     await post("t-refuse-audit", body, {});
-    const events = await hookEvents("t-refuse-audit", 3);
+    const events = await webhookEvents("t-refuse-audit", 3);
     expect(events.map((e) => e.outcome).sort()).toEqual(["bad_signature", "bad_signature", "missing_signature"]);
     expect(events.every((e) => e.delivery_id === null)).toBe(true);
     expect(probeRuns.get("refuse-audit")).toBeUndefined();
   });
 
   it("refuses a stale timestamp (5 minutes) on the Stripe-style and generic schemes, though the signature is right", async () => {
-    registerProbeHook("t-stale-stripe", { verify: "stripe" });
-    registerProbeHook("t-stale-generic");
+    registerProbeWebhook("t-stale-stripe", { verify: "stripe" });
+    registerProbeWebhook("t-stale-generic");
     const body = keysBody("stale");
     const stripe = await post("t-stale-stripe", body, await stripeHeaders(body, { t: nowSeconds() - 301 }));
     const generic = await post("t-stale-generic", body, await genericHeaders(body, { t: nowSeconds() + 400 }));
@@ -99,31 +99,31 @@ describe("refused deliveries run nothing and are audited", () => {
       expect(res.status).toBe(401);
       expect(await json(res)).toMatchObject({ error_code: "STALE_TIMESTAMP" });
     }
-    expect((await hookEvents("t-stale-stripe")).map((e) => e.outcome)).toEqual(["stale_timestamp"]);
-    expect((await hookEvents("t-stale-generic")).map((e) => e.outcome)).toEqual(["stale_timestamp"]);
+    expect((await webhookEvents("t-stale-stripe")).map((e) => e.outcome)).toEqual(["stale_timestamp"]);
+    expect((await webhookEvents("t-stale-generic")).map((e) => e.outcome)).toEqual(["stale_timestamp"]);
     expect(probeRuns.get("stale")).toBeUndefined();
   });
 
   it("refuses every delivery to a hook whose secret is not configured, however it is signed", async () => {
-    registerProbeHook("t-no-secret", { secretEnv: "HOOK_UNSET_SECRET" });
+    registerProbeWebhook("t-no-secret", { secretEnv: "HOOK_UNSET_SECRET" });
     const body = keysBody("no-secret");
     const res = await post("t-no-secret", body, await genericHeaders(body, { secret: "any-secret-at-all" }));
     expect(res.status).toBe(401);
     expect(await json(res)).toMatchObject({ error_code: "HOOK_NOT_CONFIGURED" });
-    expect((await hookEvents("t-no-secret")).map((e) => [e.outcome, e.detail])).toEqual([["no_secret", "HOOK_UNSET_SECRET is not set"]]);
+    expect((await webhookEvents("t-no-secret")).map((e) => [e.outcome, e.detail])).toEqual([["no_secret", "HOOK_UNSET_SECRET is not set"]]);
   });
 
   it("answers 413 JSON to a body over MAX_BODY_BYTES and records it", async () => {
-    registerProbeHook("t-too-large");
+    registerProbeWebhook("t-too-large");
     const body = `{"keys":["${"x".repeat(1_048_576)}"]}`;
     const res = await post("t-too-large", body, await genericHeaders(body));
     expect(res.status).toBe(413);
     expect(await json(res)).toMatchObject({ error_code: "PAYLOAD_TOO_LARGE" });
-    expect((await hookEvents("t-too-large")).map((e) => e.outcome)).toEqual(["too_large"]);
+    expect((await webhookEvents("t-too-large")).map((e) => e.outcome)).toEqual(["too_large"]);
   });
 
   it("answers 400 to a signed body that is not JSON, or that the hook's schema refuses", async () => {
-    registerProbeHook("t-bad-payload");
+    registerProbeWebhook("t-bad-payload");
     const notJson = "{keys:";
     const malformed = await post("t-bad-payload", notJson, await genericHeaders(notJson));
     expect(malformed.status).toBe(400);
@@ -132,12 +132,12 @@ describe("refused deliveries run nothing and are audited", () => {
     const refused = await post("t-bad-payload", wrongShape, await genericHeaders(wrongShape));
     expect(refused.status).toBe(400);
     expect(await json(refused)).toMatchObject({ error_code: "INVALID_REQUEST", issues: [{ path: "keys" }] });
-    expect((await hookEvents("t-bad-payload", 2)).map((e) => e.outcome)).toEqual(["malformed_payload", "rejected_payload"]);
+    expect((await webhookEvents("t-bad-payload", 2)).map((e) => e.outcome)).toEqual(["malformed_payload", "rejected_payload"]);
   });
 
   it("answers 415 to a signed form-encoded body and 400 when the hook's mapping throws, and records both", async () => {
-    registerProbeHook("t-form");
-    registerProbeHook("t-map-throws", {
+    registerProbeWebhook("t-form");
+    registerProbeWebhook("t-map-throws", {
       map: () => {
         throw new Error("no calls for this event");
       },
@@ -150,8 +150,8 @@ describe("refused deliveries run nothing and are audited", () => {
     const thrown = await post("t-map-throws", body, await genericHeaders(body));
     expect(thrown.status).toBe(400);
     expect(JSON.stringify(await json(thrown))).toContain("no calls for this event");
-    expect((await hookEvents("t-form")).map((e) => e.outcome)).toEqual(["unsupported_media_type"]);
-    expect((await hookEvents("t-map-throws")).map((e) => e.outcome)).toEqual(["rejected_payload"]);
+    expect((await webhookEvents("t-form")).map((e) => e.outcome)).toEqual(["unsupported_media_type"]);
+    expect((await webhookEvents("t-map-throws")).map((e) => e.outcome)).toEqual(["rejected_payload"]);
   });
 
   it("answers 404 JSON for an unknown hook, without a key", async () => {
@@ -163,7 +163,7 @@ describe("refused deliveries run nothing and are audited", () => {
 
 describe("replays", () => {
   it("a replayed delivery id answers the first delivery's id and status, and nothing runs twice", async () => {
-    registerProbeHook("t-replay", { verify: "github" });
+    registerProbeWebhook("t-replay", { verify: "github" });
     const body = keysBody("replay-seq");
     const headers = await githubHeaders(body, { delivery: "gh-delivery-replay-1" });
     const first = await json<Accepted>(await post("t-replay", body, headers));
@@ -172,11 +172,11 @@ describe("replays", () => {
     expect(again.status).toBe(200);
     expect(await json(again)).toEqual({ delivery_id: first.delivery_id, hook: "t-replay", status: "done", replay: true });
     expect(probeRuns.get("replay-seq")).toBe(1);
-    expect((await hookEvents("t-replay", 3)).map((e) => e.outcome)).toEqual(["accepted", "done", "replay"]);
+    expect((await webhookEvents("t-replay", 3)).map((e) => e.outcome)).toEqual(["accepted", "done", "replay"]);
   });
 
   it("twenty concurrent copies of one delivery make one delivery and one run", async () => {
-    registerProbeHook("t-replay-concurrent");
+    registerProbeWebhook("t-replay-concurrent");
     const body = keysBody("replay-concurrent");
     const headers = await genericHeaders(body, { delivery: "concurrent-1" });
     const responses = await Promise.all(Array.from({ length: 20 }, () => post("t-replay-concurrent", body, headers)));
@@ -190,7 +190,7 @@ describe("replays", () => {
   });
 
   it("without a sender id, the same signed request is a replay but a newly signed one is not", async () => {
-    registerProbeHook("t-replay-derived", { verify: "stripe" });
+    registerProbeWebhook("t-replay-derived", { verify: "stripe" });
     const body = keysBody("replay-derived");
     const t = nowSeconds();
     const headers = await stripeHeaders(body, { t });
@@ -202,7 +202,7 @@ describe("replays", () => {
 
 describe("what a hook's calls may use", () => {
   it("a hook that declares no toolsets has every call refused with PERMISSION_DENIED", async () => {
-    registerProbeHook("t-no-toolsets", { toolsets: [] });
+    registerProbeWebhook("t-no-toolsets", { toolsets: [] });
     const body = keysBody("no-toolsets");
     const { delivery_id } = await json<Accepted>(await post("t-no-toolsets", body, await genericHeaders(body)));
     const view = await waitForDelivery(delivery_id);
@@ -241,7 +241,7 @@ describe("what a hook's calls may use", () => {
 
 describe("the hook's principal", () => {
   it("is rate limited like a key: past its calls per minute, calls end RATE_LIMITED", async () => {
-    registerProbeHook("t-rate", { rateLimitPerMinute: 2 });
+    registerProbeWebhook("t-rate", { rateLimitPerMinute: 2 });
     const body = keysBody("rate-1", "rate-2", "rate-3");
     const { delivery_id } = await json<Accepted>(await post("t-rate", body, await genericHeaders(body)));
     const view = await waitForDelivery(delivery_id);
@@ -250,7 +250,7 @@ describe("the hook's principal", () => {
   });
 
   it("gets the results POSTed to its callback URL, signed, once they are in", async () => {
-    registerProbeHook("t-callback", { callbackUrl: "http://upstream.test/hook-callback/ok" });
+    registerProbeWebhook("t-callback", { callbackUrl: "http://upstream.test/hook-callback/ok" });
     const body = keysBody("callback-e2e");
     const { delivery_id } = await json<Accepted>(await post("t-callback", body, await genericHeaders(body)));
     const view = await waitForDelivery(delivery_id, (v) => v.callback?.status === "delivered");
@@ -260,7 +260,7 @@ describe("the hook's principal", () => {
 
 describe("reading deliveries", () => {
   it("needs a key, and an admin one", async () => {
-    registerProbeHook("t-read");
+    registerProbeWebhook("t-read");
     const body = keysBody("read");
     const { delivery_id } = await json<Accepted>(await post("t-read", body, await genericHeaders(body)));
     expect((await api(`/v1/hooks/deliveries/${delivery_id}`, { headers: { authorization: "" } })).status).toBe(401);
@@ -271,12 +271,12 @@ describe("reading deliveries", () => {
   });
 
   it("lists events, refusals included, newest first, and the registered hooks", async () => {
-    registerProbeHook("t-events");
+    registerProbeWebhook("t-events");
     await post("t-events", "{}", {});
     const body = keysBody("events");
     const { delivery_id } = await json<Accepted>(await post("t-events", body, await genericHeaders(body)));
     await waitForDelivery(delivery_id);
-    await hookEvents("t-events", 3);
+    await webhookEvents("t-events", 3);
     const listed = await json<{ events: { outcome: string; delivery_id: string | null }[] }>(await api("/v1/hooks/events?hook=t-events"));
     expect(listed.events.map((e) => e.outcome)).toEqual(["done", "accepted", "missing_signature"]);
     const hooks = await json<{ hooks: { name: string; secret_configured: boolean; toolsets: string[] }[] }>(await api("/v1/hooks"));

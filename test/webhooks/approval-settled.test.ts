@@ -11,14 +11,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { getDelivery, insertDelivery, settleDeliveryResults, type StoredCallResult } from "../../src/webhooks/delivery-store.ts";
 import { HOOKS_DLQ_NAME } from "../../src/webhooks/webhook-message.ts";
-import { defineHook, hookRegistry } from "../../src/webhooks/webhook-registry.ts";
+import { defineWebhook, webhookRegistry } from "../../src/webhooks/webhook-registry.ts";
 import { defineTool, registry } from "../../src/registry/registry.ts";
 import { createKey } from "../support/create-key.ts";
 import { decide, type Key } from "../approvals/support.ts";
 import { api } from "../support/api.ts";
 import { json } from "../support/json.ts";
 import { readInbox } from "../support/inbox.ts";
-import { consume, genericHeaders, hookEvents, post, waitForDelivery, type DeliveryView } from "./support.ts";
+import { consume, genericHeaders, webhookEvents, post, waitForDelivery, type DeliveryView } from "./support.ts";
 
 /** Runs of the held tool per key (the Session object runs in this isolate). */
 const heldRuns = new Map<string, number>();
@@ -27,9 +27,9 @@ let approver: Key;
 const Keys = z.object({ keys: z.array(z.string()) });
 
 /** A hook whose body `{keys}` maps to one call of the risky `hs_write` per key. */
-function registerHeldHook(name: string, callbackUrl?: string): void {
-  const outcome = hookRegistry.register(
-    defineHook({
+function registerHeldWebhook(name: string, callbackUrl?: string): void {
+  const outcome = webhookRegistry.register(
+    defineWebhook({
       name,
       description: `test hook ${name}`,
       verify: "hmac",
@@ -78,7 +78,7 @@ const done = (v: DeliveryView): boolean => v.status === "done";
 
 describe("a webhook delivery whose call needs approval", () => {
   it("is done with the tool's result once a person approves, and the tool ran once", async () => {
-    registerHeldHook("hs-approve");
+    registerHeldWebhook("hs-approve");
     const delivery = await held("hs-approve", ["hs-approve-1"]);
     expect(delivery.results?.[0]).toMatchObject({ status: "pending_approval", error_code: "APPROVAL_REQUIRED" });
     expect(heldRuns.get("hs-approve-1")).toBeUndefined();
@@ -89,12 +89,12 @@ describe("a webhook delivery whose call needs approval", () => {
     expect(view.status).toBe("done");
     expect(view.results?.[0]).toMatchObject({ id: "held_0", status: "ok", error_code: null, content: '{"wrote":"hs-approve-1"}' });
     expect(heldRuns.get("hs-approve-1")).toBe(1);
-    const outcomes = (await hookEvents("hs-approve", 4)).map((e) => e.outcome);
+    const outcomes = (await webhookEvents("hs-approve", 4)).map((e) => e.outcome);
     expect(outcomes).toEqual(["accepted", "awaiting_approval", "approval_settled", "done"]);
   });
 
   it("is done with APPROVAL_DENIED and the approver's reason when a person denies", async () => {
-    registerHeldHook("hs-deny");
+    registerHeldWebhook("hs-deny");
     const delivery = await held("hs-deny", ["hs-deny-1"]);
     const approval = delivery.approvals[0]?.id ?? "";
     expect((await decide(approver, approval, { decision: "deny", reason: "not from this repository" })).status).toBe(200);
@@ -105,7 +105,7 @@ describe("a webhook delivery whose call needs approval", () => {
   });
 
   it("is done with APPROVAL_EXPIRED when nobody decides in time", async () => {
-    registerHeldHook("hs-expire");
+    registerHeldWebhook("hs-expire");
     const delivery = await held("hs-expire", ["hs-expire-1"]);
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(delivery.id));
     await runInDurableObject(stub, (_instance, state) => {
@@ -118,7 +118,7 @@ describe("a webhook delivery whose call needs approval", () => {
   });
 
   it("with two held calls, stays awaiting_approval until both settle, also when both settle at once", { timeout: 30_000 }, async () => {
-    registerHeldHook("hs-two");
+    registerHeldWebhook("hs-two");
     const first = await held("hs-two", ["hs-two-a", "hs-two-b"]);
     const [a, b] = first.approvals.map((x) => x.id);
     expect((await decide(approver, a ?? "", { decision: "approve", scope: "once" })).status).toBe(200);
@@ -137,7 +137,7 @@ describe("a webhook delivery whose call needs approval", () => {
   });
 
   it("sends the callback once, after the approval settled, with the final results", async () => {
-    registerHeldHook("hs-callback", "http://upstream.test/inbox/hs-callback");
+    registerHeldWebhook("hs-callback", "http://upstream.test/inbox/hs-callback");
     const delivery = await held("hs-callback", ["hs-callback-1"]);
     expect(delivery.callback).toMatchObject({ status: "pending", attempts: 0 });
     expect(await readInbox("hs-callback")).toEqual([]);
@@ -151,15 +151,15 @@ describe("a webhook delivery whose call needs approval", () => {
     expect(JSON.parse(received[0]?.body ?? "{}")).toMatchObject({ delivery_id: delivery.id, status: "done", results: [{ status: "ok", content: '{"wrote":"hs-callback-1"}' }] });
 
     // A redelivered settle message, first attempt or retry, applies nothing again and calls back no more.
-    const before = await hookEvents("hs-callback", 5);
+    const before = await webhookEvents("hs-callback", 5);
     for (const attempts of [1, 2]) expect(await consume({ kind: "approval_settled", deliveryId: delivery.id, approvalId: approval }, { attempts })).toBe("ack");
     expect(await readInbox("hs-callback")).toHaveLength(1);
     expect(await waitForDelivery(delivery.id, () => true)).toMatchObject({ status: "done", results: view.results, callback: view.callback });
-    expect(await hookEvents("hs-callback", before.length)).toEqual(before);
+    expect(await webhookEvents("hs-callback", before.length)).toEqual(before);
   });
 
   it("retries a callback that failed after the settle, through the real queue, until it is delivered", { timeout: 30_000 }, async () => {
-    registerHeldHook("hs-callback-retry", "http://upstream.test/hook-callback/flaky");
+    registerHeldWebhook("hs-callback-retry", "http://upstream.test/hook-callback/flaky");
     const delivery = await held("hs-callback-retry", ["hs-callback-retry-1"]);
     const approval = delivery.approvals[0]?.id ?? "";
     expect((await decide(approver, approval, { decision: "approve", scope: "once" })).status).toBe(200);
@@ -169,7 +169,7 @@ describe("a webhook delivery whose call needs approval", () => {
   });
 
   it("settles from the dead-letter queue when the last settle message gave up, so the delivery does not wait forever", async () => {
-    registerHeldHook("hs-dlq");
+    registerHeldWebhook("hs-dlq");
     const delivery = await held("hs-dlq", ["hs-dlq-1"]);
     const approval = delivery.approvals[0]?.id ?? "";
     expect((await decide(approver, approval, { decision: "approve", scope: "once" })).status).toBe(200);
@@ -182,7 +182,7 @@ describe("a webhook delivery whose call needs approval", () => {
   });
 
   it("ignores a settle message for a call still waiting, and retries one that arrives before the run stored its results", async () => {
-    registerHeldHook("hs-early");
+    registerHeldWebhook("hs-early");
     const delivery = await held("hs-early", ["hs-early-1"]);
     const approval = delivery.approvals[0]?.id ?? "";
     expect(await consume({ kind: "approval_settled", deliveryId: delivery.id, approvalId: approval })).toBe("ack");
@@ -195,7 +195,7 @@ describe("a webhook delivery whose call needs approval", () => {
 
 describe("the delivery view", () => {
   it("still names the approval that decided a settled call", async () => {
-    registerHeldHook("hs-view");
+    registerHeldWebhook("hs-view");
     const delivery = await held("hs-view", ["hs-view-1"]);
     const approval = delivery.approvals[0]?.id ?? "";
     await decide(approver, approval, { decision: "deny", reason: "no" });

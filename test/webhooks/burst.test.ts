@@ -5,7 +5,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { json } from "../support/json.ts";
-import { genericHeaders, post, probeRuns, registerProbeHook } from "./support.ts";
+import { genericHeaders, post, probeRuns, registerProbeWebhook } from "./support.ts";
 
 const N = 200;
 
@@ -17,14 +17,14 @@ describe("a burst of deliveries", () => {
   it(`${N} deliveries make exactly ${N} background runs and ${N} audit records`, { timeout: 120_000 }, async () => {
     // Rate limits hold for hooks too: 120 calls per minute per principal and tool by default,
     // so the burst goes to two hooks (two principals), 100 deliveries each.
-    registerProbeHook("t-burst-a");
-    registerProbeHook("t-burst-b");
-    const hookOf = (i: number): string => (i % 2 === 0 ? "t-burst-a" : "t-burst-b");
+    registerProbeWebhook("t-burst-a");
+    registerProbeWebhook("t-burst-b");
+    const webhookOf = (i: number): string => (i % 2 === 0 ? "t-burst-a" : "t-burst-b");
     const responses: Response[] = [];
     for (let start = 0; start < N; start += 50) {
       const wave = Array.from({ length: 50 }, async (_, i) => {
         const body = JSON.stringify({ keys: [`burst-${start + i}`] });
-        return post(hookOf(start + i), body, await genericHeaders(body, { delivery: `burst-${start + i}` }));
+        return post(webhookOf(start + i), body, await genericHeaders(body, { delivery: `burst-${start + i}` }));
       });
       responses.push(...(await Promise.all(wave)));
     }

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { insertDelivery, type DeliveryDatabase } from "../../src/webhooks/delivery-store.ts";
 import { HOOKS_DLQ_NAME } from "../../src/webhooks/webhook-message.ts";
 import { flakyDatabase, type Fault } from "../audit/support.ts";
-import { consume, hookEvents, probeRuns, registerProbeHook, waitForDelivery } from "./support.ts";
+import { consume, webhookEvents, probeRuns, registerProbeWebhook, waitForDelivery } from "./support.ts";
 
 /** Stores a queued delivery of `keys` for `hook` without sending a message, and returns its id. */
 async function stored(hook: string, keys: string[], { callback = false } = {}): Promise<string> {
@@ -23,7 +23,7 @@ const failing = (calls: readonly number[], fault: Fault = "before") => flakyData
 
 describe("running a delivery", () => {
   it("runs a queued delivery once and acks; a redelivered message for it then acks without running", async () => {
-    registerProbeHook("q-once");
+    registerProbeWebhook("q-once");
     const id = await stored("q-once", ["q-once"]);
     expect(await consume({ deliveryId: id })).toBe("ack");
     expect(await consume({ deliveryId: id }, { attempts: 2 })).toBe("ack");
@@ -32,7 +32,7 @@ describe("running a delivery", () => {
   });
 
   it("two consumers holding the same message run its calls once", async () => {
-    registerProbeHook("q-race");
+    registerProbeWebhook("q-race");
     const id = await stored("q-race", ["q-race"]);
     const verdicts = await Promise.all([consume({ deliveryId: id }), consume({ deliveryId: id })]);
     expect(verdicts).toContain("ack");
@@ -40,7 +40,7 @@ describe("running a delivery", () => {
   });
 
   it("retries with backoff when storing the results fails, and the retry stores them without running the calls again", async () => {
-    registerProbeHook("q-transient");
+    registerProbeWebhook("q-transient");
     const id = await stored("q-transient", ["q-transient"]);
     // Run calls on the flaky D1: 1 is the claim, 2 the results write (fails), 3 the error note.
     const db = failing([2]);
@@ -54,7 +54,7 @@ describe("running a delivery", () => {
   });
 
   it("retries with a growing delay when D1 is unreachable before the claim, and nothing runs", async () => {
-    registerProbeHook("q-down");
+    registerProbeWebhook("q-down");
     const id = await stored("q-down", ["q-down"]);
     const down = flakyDatabase(env.DB, () => "before");
     expect(await consume({ deliveryId: id }, { db: down, attempts: 3 })).toEqual({ retryAfter: 8 });
@@ -63,7 +63,7 @@ describe("running a delivery", () => {
   });
 
   it("fails a run that was interrupted past the batch deadline instead of running its calls again", async () => {
-    registerProbeHook("q-stale");
+    registerProbeWebhook("q-stale");
     const id = await stored("q-stale", ["q-stale"]);
     await env.DB.prepare("UPDATE hook_deliveries SET status = 'running', claimed_at = ? WHERE id = ?").bind(Date.now() - 3_600_000, id).run();
     expect(await consume({ deliveryId: id })).toBe("ack");
@@ -72,7 +72,7 @@ describe("running a delivery", () => {
   });
 
   it("retries a run another consumer holds, without running it", async () => {
-    registerProbeHook("q-held");
+    registerProbeWebhook("q-held");
     const id = await stored("q-held", ["q-held"]);
     await env.DB.prepare("UPDATE hook_deliveries SET status = 'running', claimed_at = ? WHERE id = ?").bind(Date.now(), id).run();
     expect(await consume({ deliveryId: id })).toEqual({ retryAfter: 2 });
@@ -89,7 +89,7 @@ describe("poison messages", () => {
   });
 
   it("a delivery whose stored calls cannot be read is retried at once with the reason kept, and the dead-letter consumer fails it with that reason", async () => {
-    registerProbeHook("q-corrupt");
+    registerProbeWebhook("q-corrupt");
     const id = await stored("q-corrupt", ["q-corrupt"]);
     await env.DB.prepare("UPDATE hook_deliveries SET calls = 'not json' WHERE id = ?").bind(id).run();
     expect(await consume({ deliveryId: id })).toEqual({ retryAfter: undefined });
@@ -97,25 +97,25 @@ describe("poison messages", () => {
     const row = await env.DB.prepare("SELECT status, error FROM hook_deliveries WHERE id = ?").bind(id).first<{ status: string; error: string }>();
     expect(row?.status).toBe("failed");
     expect(row?.error).toMatch(/^gave up after the queue's last retry: .*unreadable stored calls/);
-    expect((await hookEvents("q-corrupt")).map((e) => e.outcome)).toEqual(["dead_lettered"]);
+    expect((await webhookEvents("q-corrupt")).map((e) => e.outcome)).toEqual(["dead_lettered"]);
   });
 
   it("through the real queue, a poison delivery ends in the dead-letter queue and is failed with its reason", { timeout: 90_000 }, async () => {
-    registerProbeHook("q-dlq-real");
+    registerProbeWebhook("q-dlq-real");
     const id = await stored("q-dlq-real", ["q-dlq-real"]);
     await env.DB.prepare("UPDATE hook_deliveries SET calls = '[' WHERE id = ?").bind(id).run();
     await env.HOOKS_QUEUE.send({ deliveryId: id });
     await expect
       .poll(() => env.DB.prepare("SELECT status, error FROM hook_deliveries WHERE id = ?").bind(id).first(), { timeout: 80_000, interval: 250 })
       .toMatchObject({ status: "failed", error: expect.stringContaining("unreadable stored calls") });
-    expect((await hookEvents("q-dlq-real")).map((e) => [e.outcome, e.delivery_id])).toEqual([["dead_lettered", id]]);
+    expect((await webhookEvents("q-dlq-real")).map((e) => [e.outcome, e.delivery_id])).toEqual([["dead_lettered", id]]);
     expect(probeRuns.get("q-dlq-real")).toBeUndefined();
   });
 });
 
 describe("callbacks", () => {
   it("POSTs the results signed with the hook's secret, retrying a failed attempt without running the calls again", async () => {
-    registerProbeHook("q-callback", { callbackUrl: "http://upstream.test/hook-callback/flaky" });
+    registerProbeWebhook("q-callback", { callbackUrl: "http://upstream.test/hook-callback/flaky" });
     const id = await stored("q-callback", ["q-callback"], { callback: true });
     // The receiver answers 503 first, then 200 only if the signature checks out.
     expect(await consume({ deliveryId: id })).toEqual({ retryAfter: 2 });
@@ -123,11 +123,11 @@ describe("callbacks", () => {
     expect(await consume({ deliveryId: id }, { attempts: 2 })).toBe("ack");
     expect((await waitForDelivery(id, () => true)).callback).toEqual({ status: "delivered", attempts: 2, error: null });
     expect(probeRuns.get("q-callback")).toBe(1);
-    expect((await hookEvents("q-callback", 2)).map((e) => e.outcome)).toEqual(["done", "callback_delivered"]);
+    expect((await webhookEvents("q-callback", 2)).map((e) => e.outcome)).toEqual(["done", "callback_delivered"]);
   });
 
   it("the receiver refuses a callback signed with another secret, so it stays pending and is retried", async () => {
-    registerProbeHook("q-callback-badsig", { callbackUrl: "http://upstream.test/hook-callback/ok" });
+    registerProbeWebhook("q-callback-badsig", { callbackUrl: "http://upstream.test/hook-callback/ok" });
     const id = await stored("q-callback-badsig", ["q-callback-badsig"], { callback: true });
     const otherSecret = { ...env, HOOK_TEST_SECRET: "a-different-secret" } as Env;
     expect(await consume({ deliveryId: id }, { workerEnv: otherSecret })).toEqual({ retryAfter: 2 });
@@ -137,22 +137,22 @@ describe("callbacks", () => {
   });
 
   it("a callback still failing after the last retry is marked failed by the dead-letter consumer, with its last error", async () => {
-    registerProbeHook("q-callback-dlq", { callbackUrl: "http://upstream.test/hook-callback/flaky" });
+    registerProbeWebhook("q-callback-dlq", { callbackUrl: "http://upstream.test/hook-callback/flaky" });
     const id = await stored("q-callback-dlq", ["q-callback-dlq"], { callback: true });
     await env.DB.prepare("UPDATE hook_deliveries SET status = 'done', results = '[]', callback_error = 'the callback URL answered 503' WHERE id = ?").bind(id).run();
     expect(await consume({ deliveryId: id }, { queue: HOOKS_DLQ_NAME, attempts: 9 })).toBe("ack");
     const view = await waitForDelivery(id, () => true);
     expect(view).toMatchObject({ status: "done", error: null, callback: { status: "failed", error: "gave up after the queue's last retry: the callback URL answered 503" } });
-    expect((await hookEvents("q-callback-dlq")).map((e) => e.outcome)).toEqual(["callback_failed"]);
+    expect((await webhookEvents("q-callback-dlq")).map((e) => e.outcome)).toEqual(["callback_failed"]);
   });
 
   it("refuses a callback URL the outbound guard refuses, once, without retrying", async () => {
-    registerProbeHook("q-callback-ssrf", { callbackUrl: "http://127.0.0.1:9220/steal" });
+    registerProbeWebhook("q-callback-ssrf", { callbackUrl: "http://127.0.0.1:9220/steal" });
     const id = await stored("q-callback-ssrf", ["q-callback-ssrf"], { callback: true });
     expect(await consume({ deliveryId: id })).toBe("ack");
     const view = await waitForDelivery(id, () => true);
     expect(view.status).toBe("done");
     expect(view.callback).toMatchObject({ status: "refused", attempts: 1, error: expect.stringContaining("outbound guard") });
-    expect((await hookEvents("q-callback-ssrf", 2)).map((e) => e.outcome)).toEqual(["done", "callback_refused"]);
+    expect((await webhookEvents("q-callback-ssrf", 2)).map((e) => e.outcome)).toEqual(["done", "callback_refused"]);
   });
 });

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { json } from "../support/json.ts";
-import { hookEvents, nowSeconds, post, slackHeaders, waitForDelivery } from "./support.ts";
+import { webhookEvents, nowSeconds, post, slackHeaders, waitForDelivery } from "./support.ts";
 
 const mention = (eventId: string, text: string): string =>
   JSON.stringify({ type: "event_callback", team_id: "T1", event_id: eventId, event: { type: "app_mention", text, channel: "C1", user: "U1" } });
@@ -24,7 +24,7 @@ describe("the Slack hook", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P" });
     expect(await slackDeliveries()).toBe(before);
-    expect((await hookEvents("slack", 1)).map((e) => e.outcome)).toContain("handshake");
+    expect((await webhookEvents("slack", 1)).map((e) => e.outcome)).toContain("handshake");
   });
 
   it("runs echo for an app_mention, and recognises Slack's re-signed retry of the same event", async () => {

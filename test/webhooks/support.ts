@@ -8,14 +8,14 @@ import { env, exports } from "cloudflare:workers";
 import { expect, vi } from "vitest";
 import { z } from "zod";
 import type { DeliveryDatabase } from "../../src/webhooks/delivery-store.ts";
-import { handleHookQueue } from "../../src/webhooks/handle-webhook-queue.ts";
+import { handleWebhookQueue } from "../../src/webhooks/handle-webhook-queue.ts";
 import { HOOKS_QUEUE_NAME } from "../../src/webhooks/webhook-message.ts";
-import { defineHook, hookRegistry, type HookSpec } from "../../src/webhooks/webhook-registry.ts";
+import { defineWebhook, webhookRegistry, type WebhookSpec } from "../../src/webhooks/webhook-registry.ts";
 import { registry } from "../../src/registry/registry.ts";
 import { api } from "../support/api.ts";
 import { json } from "../support/json.ts";
 import { testParts } from "../support/dispatch.ts";
-import { TEST_HOOK_SECRET } from "../support/test-env.ts";
+import { TEST_WEBHOOK_SECRET } from "../support/test-env.ts";
 
 const encoder = new TextEncoder();
 
@@ -34,22 +34,22 @@ export function post(hook: string, body: string | Uint8Array, headers: Record<st
 }
 
 /** GitHub's headers for a body: signature over the raw bytes, a delivery id and an event name. */
-export async function githubHeaders(body: string, { secret = TEST_HOOK_SECRET, delivery = crypto.randomUUID(), event = "push" } = {}): Promise<Record<string, string>> {
+export async function githubHeaders(body: string, { secret = TEST_WEBHOOK_SECRET, delivery = crypto.randomUUID(), event = "push" } = {}): Promise<Record<string, string>> {
   return { "x-hub-signature-256": `sha256=${await hmacHex(secret, body)}`, "x-github-delivery": delivery, "x-github-event": event };
 }
 
 /** Stripe-style `t=...,v1=...` over "<t>.<body>". */
-export async function stripeHeaders(body: string, { secret = TEST_HOOK_SECRET, t = nowSeconds() } = {}): Promise<Record<string, string>> {
+export async function stripeHeaders(body: string, { secret = TEST_WEBHOOK_SECRET, t = nowSeconds() } = {}): Promise<Record<string, string>> {
   return { "stripe-signature": `t=${t},v1=${await hmacHex(secret, `${t}.${body}`)}` };
 }
 
 /** Slack's `v0` signature over "v0:<t>:<body>", with its timestamp header. */
-export async function slackHeaders(body: string, { secret = TEST_HOOK_SECRET, t = nowSeconds() } = {}): Promise<Record<string, string>> {
+export async function slackHeaders(body: string, { secret = TEST_WEBHOOK_SECRET, t = nowSeconds() } = {}): Promise<Record<string, string>> {
   return { "x-slack-request-timestamp": String(t), "x-slack-signature": `v0=${await hmacHex(secret, `v0:${t}:${body}`)}` };
 }
 
 /** toolgate's generic scheme over "<t>.<body>". */
-export async function genericHeaders(body: string, { secret = TEST_HOOK_SECRET, t = nowSeconds(), delivery }: { secret?: string; t?: number; delivery?: string } = {}): Promise<Record<string, string>> {
+export async function genericHeaders(body: string, { secret = TEST_WEBHOOK_SECRET, t = nowSeconds(), delivery }: { secret?: string; t?: number; delivery?: string } = {}): Promise<Record<string, string>> {
   return {
     "x-toolgate-timestamp": String(t),
     "x-toolgate-signature-256": `sha256=${await hmacHex(secret, `${t}.${body}`)}`,
@@ -78,10 +78,10 @@ export function registerProbeTool(): void {
 const ProbeKeys = z.object({ keys: z.array(z.string()) });
 
 /** Registers a test hook (once per name) whose body `{keys: [...]}` maps to one hook_probe call per key. */
-export function registerProbeHook(name: string, overrides: Partial<HookSpec> = {}): void {
+export function registerProbeWebhook(name: string, overrides: Partial<WebhookSpec> = {}): void {
   registerProbeTool();
-  if (hookRegistry.get(name) !== undefined) return;
-  const base: HookSpec<typeof ProbeKeys> = {
+  if (webhookRegistry.get(name) !== undefined) return;
+  const base: WebhookSpec<typeof ProbeKeys> = {
     name,
     description: `test hook ${name}`,
     verify: "hmac",
@@ -90,7 +90,7 @@ export function registerProbeHook(name: string, overrides: Partial<HookSpec> = {
     payload: ProbeKeys,
     map: ({ payload }) => payload.keys.map((key, i) => ({ id: `probe_${i}`, name: "hook_probe", arguments: { key } })),
   };
-  const outcome = hookRegistry.register({ ...defineHook(base), ...overrides });
+  const outcome = webhookRegistry.register({ ...defineWebhook(base), ...overrides });
   expect(outcome).toEqual({ ok: true });
 }
 
@@ -120,7 +120,7 @@ export function waitForDelivery(id: string, done: (view: DeliveryView) => boolea
 }
 
 /** Rows of hook_events for a hook once there are `atLeast` (written in waitUntil, so polled). */
-export function hookEvents(hook: string, atLeast = 1, timeoutMs = 5_000): Promise<{ outcome: string; delivery_id: string | null; detail: string | null }[]> {
+export function webhookEvents(hook: string, atLeast = 1, timeoutMs = 5_000): Promise<{ outcome: string; delivery_id: string | null; detail: string | null }[]> {
   return vi.waitFor(
     async () => {
       const { results } = await env.DB.prepare("SELECT outcome, delivery_id, detail FROM hook_events WHERE hook = ? ORDER BY at, id")
@@ -151,7 +151,7 @@ export async function consume(
   };
   const batch = { queue, messages: [message], metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } }, ackAll: () => undefined, retryAll: () => undefined } as unknown as MessageBatch<unknown>;
   const ctx = createExecutionContext();
-  await handleHookQueue(batch, workerEnv, ctx, testParts, db === undefined ? {} : { db });
+  await handleWebhookQueue(batch, workerEnv, ctx, testParts, db === undefined ? {} : { db });
   await waitOnExecutionContext(ctx);
   if (verdict === undefined) throw new Error("the consumer neither acked nor retried the message");
   return verdict;
