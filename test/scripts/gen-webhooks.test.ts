@@ -49,12 +49,12 @@ describe("webhook discovery", () => {
 
   it("fails with file:line on duplicate and reserved names, unknown schemes and toolsets, bad secret names and non-literal names", () => {
     expect(generate("webhooks-bad").errors.map(formatGenError)).toEqual([
-      'webhooks/b.ts:3:31: webhook "same" is registered twice: webhooks/a.ts:3 and webhooks/b.ts:3; webhook names must be unique.',
-      'webhooks/b.ts:4:31: "events" is reserved: /v1/hooks/events is a route of its own; pick another name.',
-      'webhooks/b.ts:4:66: webhook "events": verify "sha1" is not a scheme; use one of github, stripe, slack, hmac.',
-      'webhooks/b.ts:4:85: webhook "events": secretEnv "lower_case" must be an env var name such as HOOK_GITHUB_SECRET.',
-      'webhooks/b.ts:4:110: webhook "events" lists toolset "nope", which is not a built-in toolset (known: core); custom toolsets cannot be used by webhooks.',
-      'webhooks/b.ts:5:31: webhookRegistry.register: `name` must be a string literal (or a top-level const bound to one), e.g. name: "github".',
+      'webhooks/b.ts:3:34: webhook "same" is registered twice: webhooks/a.ts:3 and webhooks/b.ts:3; webhook names must be unique.',
+      'webhooks/b.ts:4:34: "events" is reserved: /v1/hooks/events is a route of its own; pick another name.',
+      'webhooks/b.ts:4:69: webhook "events": verify "sha1" is not a scheme; use one of github, stripe, slack, hmac.',
+      'webhooks/b.ts:4:88: webhook "events": secretEnv "lower_case" must be an env var name such as HOOK_GITHUB_SECRET.',
+      'webhooks/b.ts:4:113: webhook "events" lists toolset "nope", which is not a built-in toolset (known: core); custom toolsets cannot be used by webhooks.',
+      'webhooks/b.ts:5:34: webhookRegistry.register: `name` must be a string literal (or a top-level const bound to one), e.g. name: "github".',
     ]);
   });
 });
