@@ -26,7 +26,7 @@ export default defineConfig({
               bindings: {
                 TEST_MIGRATIONS: migrations,
                 ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-                // Webhook secrets: the shipped hooks' and the test hooks' (test/webhooks/); HOOK_UNSET_SECRET stays unset.
+                // Webhook secrets: the shipped webhooks' and the test webhooks' (test/webhooks/); HOOK_UNSET_SECRET stays unset.
                 HOOK_GENERIC_SECRET: TEST_WEBHOOK_SECRET,
                 HOOK_GITHUB_SECRET: TEST_WEBHOOK_SECRET,
                 HOOK_SLACK_SECRET: TEST_WEBHOOK_SECRET,

@@ -1,5 +1,5 @@
 /**
- * The generic hook: any sender that can sign a body (a CI job, a cron elsewhere, another
+ * The generic webhook: any sender that can sign a body (a CI job, a cron elsewhere, another
  * service) posts tool calls in OpenAI's `tool_calls` shape and toolgate runs them in the
  * background. Signed with toolgate's own scheme (`X-Toolgate-Signature-256` over
  * "<timestamp>.<body>", `X-Toolgate-Timestamp`, optional `X-Toolgate-Delivery`). Its calls may

@@ -1,7 +1,7 @@
 /**
  * Slack's Events API: when someone mentions the app (`app_mention`), echo the message's text with
  * the `echo` tool, so a mention leaves a call in the delivery's results and the audit log; a start
- * for hooks that do real work on mentions. Signed with the app's signing secret
+ * for webhooks that do real work on mentions. Signed with the app's signing secret
  * (`X-Slack-Signature`, `v0`), the `url_verification` Slack sends when the Request URL is set is
  * answered with its challenge, and Slack's retries are recognised by the event's `event_id`.
  * Its calls may use the `core` toolset only.

@@ -10,8 +10,8 @@
  * - `admin-token` has every tool while ADMIN_TOKEN is set; it cannot be revoked through the API,
  *   only by removing or changing the secret, and a removed secret refuses. (A changed secret is
  *   not detected: the request did not keep the token's digest.)
- * - `hook:<name>` is defined in code, so its access is derived again from the hook registry: a
- *   hook no longer registered, or whose secret is unset (which disables the hook), refuses.
+ * - `hook:<name>` is defined in code, so its access is derived again from the webhook registry: a
+ *   webhook no longer registered, or whose secret is unset (which disables the webhook), refuses.
  * - Any other requester (a door that named no key) cannot be checked, so it refuses: fail closed.
  */
 import { ADMIN_TOKEN_KEY_ID, ADMIN_TOKEN_PRINCIPAL } from "../auth/admin-token.ts";

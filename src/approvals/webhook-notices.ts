@@ -2,7 +2,7 @@
  * The Session object's outbox toward webhook deliveries. A delivery's calls run with session id
  * = delivery id and key id `hook:<name>`; when one of their approvals settles (approved and run,
  * denied, expired, interrupted), the delivery must learn it, durably. A notice row is written in
- * the same synchronous step as the settled outcome, then sent to the hooks queue as an
+ * the same synchronous step as the settled outcome, then sent to the webhooks queue as an
  * `approval_settled` message and deleted; a failed send stays for the object's alarm to retry.
  * The consumer re-reads the outcome from the object and is idempotent, so a notice sent twice
  * (the object died between send and delete, or two drains overlapped) is one no-op message.

@@ -57,7 +57,7 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
 
   // Every /v1 route needs a key; /, /health, /openapi.json and /docs stay public. The one
   // exception is exactly `POST /v1/hooks/{name}`: webhook senders cannot send our key, so a
-  // delivery is authenticated by the hook's signature instead (src/webhooks/accept-delivery.ts).
+  // delivery is authenticated by the webhook's signature instead (src/webhooks/accept-delivery.ts).
   const bearer = options.authenticate ?? authenticate();
   app.use("/v1/*", (c, next) => (isWebhookDelivery(c.req.method, c.req.path) ? next() : bearer(c, next)));
   // Changing what exists (toolsets, keys, re-checks, the whole audit log) is for admins.
@@ -65,7 +65,7 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.post("/v1/toolsets", requireRole("admin"));
   app.post("/v1/health/tools/recheck", requireRole("admin"));
   // Remote MCP tools join the registry at run time: before any route lists or runs tools, and
-  // only for an authenticated request, so a stranger cannot make us call remote servers. A hook
+  // only for an authenticated request, so a stranger cannot make us call remote servers. A webhook
   // delivery runs nothing here (its consumer syncs, src/webhooks/run-delivery.ts); /mcp
   // authenticates in its own routes and syncs after that (src/mcp/http/mcp-routes.ts).
   const sync = federate<AppEnv>();

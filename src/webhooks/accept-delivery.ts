@@ -1,13 +1,13 @@
 /**
- * `POST /v1/hooks/{name}`: the edge of a webhook delivery. It authenticates by the hook's
+ * `POST /v1/hooks/{name}`: the edge of a webhook delivery. It authenticates by the webhook's
  * signature (providers cannot send our Bearer key; app.ts exempts exactly this path from it),
  * stores the delivery, queues it and answers 202 before any call runs. In order:
  *
  * size (413) → secret configured (401) → signature and timestamp (401) → JSON (415/400) →
- * payload schema (400) → the sender's URL handshake, if it is one (200 with the hook's answer) →
+ * payload schema (400) → the sender's URL handshake, if it is one (200 with the webhook's answer) →
  * mapping (400) → replay check (200 with the first delivery) → queue → 202.
  *
- * Every outcome after the hook lookup is written to `hook_events`.
+ * Every outcome after the webhook lookup is written to `hook_events`.
  */
 import type { Context } from "hono";
 import { loadConfig } from "../config/config.ts";
@@ -28,12 +28,12 @@ export function isWebhookDelivery(method: string, path: string): boolean {
   return method === "POST" && DELIVERY_PATH.test(path);
 }
 
-/** A sender's id must fit the column and read as an id; a hook's own function may return anything. */
+/** A sender's id must fit the column and read as an id; a webhook's own function may return anything. */
 const PROVIDER_ID = /^[\x21-\x7e]{1,200}$/;
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
-/** Handles one delivery to the named hook. */
+/** Handles one delivery to the named webhook. */
 export async function acceptDelivery(c: Context<AppEnv>, name: string): Promise<Response> {
   const hook = webhookRegistry.get(name);
   if (hook === undefined) return failureResponse(c, { kind: "unknown_hook", name });
@@ -109,11 +109,11 @@ export async function acceptDelivery(c: Context<AppEnv>, name: string): Promise<
 
 type Mapped =
   | { ok: true; calls: StoredCall[]; deliveryId: string | undefined }
-  /** The hook's answer to the sender's URL check, as JSON text. */
+  /** The webhook's answer to the sender's URL check, as JSON text. */
   | { ok: true; handshake: string }
   | { ok: false; failure: RequestFailure; detail: string };
 
-/** The hook's schema and mapping, with whatever they throw turned into a 400 that names it. */
+/** The webhook's schema and mapping, with whatever they throw turned into a 400 that names it. */
 function mapPayload(hook: WebhookEntry, json: unknown, headers: Headers, maxCalls: number): Mapped {
   const parsed = hook.payload.safeParse(json);
   if (!parsed.success) {
@@ -125,7 +125,7 @@ function mapPayload(hook: WebhookEntry, json: unknown, headers: Headers, maxCall
   let deliveryId: string | undefined;
   try {
     const handshake = hook.handshake?.(input);
-    // Serialised here, so an answer JSON cannot hold (a BigInt, a cycle) is the hook's 400 too.
+    // Serialised here, so an answer JSON cannot hold (a BigInt, a cycle) is the webhook's 400 too.
     if (handshake !== undefined) return { ok: true, handshake: JSON.stringify(handshake) ?? "null" };
     calls = hook.map(input).map((call, i) => ({ id: call.id ?? `call_${i}`, name: call.name, arguments: call.arguments }));
     deliveryId = hook.deliveryId?.(input);

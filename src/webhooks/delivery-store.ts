@@ -13,7 +13,7 @@ export const DELIVERY_STATUSES = ["queued", "running", "done", "failed", "awaiti
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export type CallbackStatus = "pending" | "delivered" | "failed" | "refused";
 
-/** A call as the hook's mapping produced it, stored until the consumer runs it. */
+/** A call as the webhook's mapping produced it, stored until the consumer runs it. */
 export interface StoredCall {
   id: string;
   name: string;
@@ -116,7 +116,7 @@ export interface NewDelivery {
 }
 
 /**
- * Inserts a delivery unless its hook has seen this sender id; then returns the first one's id
+ * Inserts a delivery unless its webhook has seen this sender id; then returns the first one's id
  * and status instead. One statement decides, so concurrent duplicates get one row between them.
  */
 export async function insertDelivery(db: DeliveryDatabase, d: NewDelivery): Promise<{ inserted: true } | { inserted: false; first: { id: string; status: DeliveryStatus } }> {

@@ -1,7 +1,7 @@
 /**
  * Runs a delivery's calls through `serveCalls`, the stages every door shares (rate-limit charge,
  * the pipeline with the gateway's deadlines, retries and breakers, one audit record per call).
- * Only the door differs: the principal is the hook's, the session id is the delivery id, and
+ * Only the door differs: the principal is the webhook's, the session id is the delivery id, and
  * nobody waits on the answer.
  */
 import type { RecordBatch } from "../audit/record-batch.ts";
@@ -49,7 +49,7 @@ export async function runDelivery(
   const config = loadConfig(env);
   const principal = webhookPrincipal(hook);
   // The consumer's isolate may never have served a request: opening the scope syncs remote MCP
-  // tools before the hook's toolsets (which may name a remote server's) are resolved.
+  // tools before the webhook's toolsets (which may name a remote server's) are resolved.
   const access = () => createToolAccess(principal, kvToolsetLookup(env.KV));
   const scope = await openScope(parts.pipeline, { env, config, keyId: principal.keyId, access, sessionId: delivery.id, waitUntil });
   const outcomes = await serveCalls(delivery.calls, scope, principal, config.maxParallelCalls, { ...parts.batch, recordBatch: record });

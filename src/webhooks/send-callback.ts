@@ -1,5 +1,5 @@
 /**
- * POSTs a finished delivery's results to its hook's callback URL, signed with the hook's secret
+ * POSTs a finished delivery's results to its webhook's callback URL, signed with the webhook's secret
  * by the `hmac` scheme (verify-signature.ts), so the receiver checks us exactly as we check
  * generic senders: `X-Toolgate-Signature-256: sha256=<hex HMAC(secret, "<t>." + body)>`,
  * `X-Toolgate-Timestamp: <t>`, and `X-Toolgate-Delivery: <delivery id>` to drop duplicates.

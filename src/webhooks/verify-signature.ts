@@ -1,5 +1,5 @@
 /**
- * Checks that a delivery was signed by someone holding the hook's secret, over the raw bytes of
+ * Checks that a delivery was signed by someone holding the webhook's secret, over the raw bytes of
  * its body, with one of three schemes:
  *
  * - `github`: `X-Hub-Signature-256: sha256=<hex HMAC-SHA256(secret, body)>`; GitHub's own id in
@@ -8,7 +8,7 @@
  *   `v1` allowed, as during a secret roll), `t` within 5 minutes of now.
  * - `slack`: `X-Slack-Request-Timestamp: <unix seconds>` and `X-Slack-Signature: v0=<hex
  *   HMAC(secret, "v0:<t>:" + body)>` (the app's signing secret), `t` within 5 minutes. Slack sends
- *   no delivery id in a header; its retries are signed anew, so a Slack hook should return the
+ *   no delivery id in a header; its retries are signed anew, so a Slack webhook should return the
  *   payload's `event_id` from `deliveryId`.
  * - `hmac`: toolgate's own, also used to sign our callbacks: `X-Toolgate-Timestamp: <unix
  *   seconds>` and `X-Toolgate-Signature-256: sha256=<hex HMAC(secret, "<t>." + body)>`, optional
@@ -94,7 +94,7 @@ function senderId(headers: Headers, header: string, signature: string): string {
 }
 
 /**
- * Verifies one delivery. `secret` must be non-empty (the route refuses hooks without one first).
+ * Verifies one delivery. `secret` must be non-empty (the route refuses webhooks without one first).
  *
  * @example
  * const verdict = await verifySignature("github", secret, bytes, c.req.raw.headers, Date.now());

@@ -11,7 +11,7 @@ export const HOOKS_QUEUE_NAME = "toolgate-hooks";
 export const HOOKS_DLQ_NAME = "toolgate-hooks-dlq";
 
 /**
- * Run a delivery. It stays in the queue until the delivery's calls have run and, when the hook
+ * Run a delivery. It stays in the queue until the delivery's calls have run and, when the webhook
  * has a callback URL and the delivery is done, the results have reached it: a callback that
  * fails retries the same message (the calls, already done, do not run again). Strict, so a
  * message of another kind is never taken for this one.
@@ -36,5 +36,5 @@ export const WebhookMessageSchema = z.union([ApprovalSettledMessageSchema, RunDe
 export type WebhookMessage = z.infer<typeof WebhookMessageSchema>;
 export type ApprovalSettledMessage = z.infer<typeof ApprovalSettledMessageSchema>;
 
-/** Whether a batch came from one of the hook queues (the Worker's one `queue` handler serves all). */
+/** Whether a batch came from one of the webhook queues (the Worker's one `queue` handler serves all). */
 export const isWebhookQueue = (queue: string): boolean => queue === HOOKS_QUEUE_NAME || queue === HOOKS_DLQ_NAME;

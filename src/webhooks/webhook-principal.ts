@@ -1,7 +1,7 @@
 /**
- * Who a hook's calls run as. A delivery carries no API key, so each hook is its own principal:
+ * Who a webhook's calls run as. A delivery carries no API key, so each webhook is its own principal:
  * key id `hook:<name>` (what the audit log and the rate limiter see), the agent role, and
- * exactly the toolsets the hook declares. An empty list resolves to no tools, so a hook that
+ * exactly the toolsets the webhook declares. An empty list resolves to no tools, so a webhook that
  * declares none has every call refused with PERMISSION_DENIED.
  */
 import type { Principal } from "../auth/principal.ts";
@@ -10,7 +10,7 @@ import type { WebhookEntry } from "./webhook-registry.ts";
 export const WEBHOOK_KEY_PREFIX = "hook:";
 export const webhookKeyId = (hook: string): string => `${WEBHOOK_KEY_PREFIX}${hook}`;
 
-/** The principal a hook's calls run as. */
+/** The principal a webhook's calls run as. */
 export function webhookPrincipal(hook: WebhookEntry): Principal {
   return {
     keyId: webhookKeyId(hook.name),
@@ -22,13 +22,13 @@ export function webhookPrincipal(hook: WebhookEntry): Principal {
   };
 }
 
-/** The hook's shared secret, or undefined when its env var is unset or blank. */
+/** The webhook's shared secret, or undefined when its env var is unset or blank. */
 export function webhookSecret(env: Env, hook: Pick<WebhookEntry, "secretEnv">): string | undefined {
   const value = (env as unknown as Record<string, unknown>)[hook.secretEnv];
   return typeof value === "string" && value.trim() !== "" ? value : undefined;
 }
 
-/** The hook's callback URL in this environment, if it declares one. */
+/** The webhook's callback URL in this environment, if it declares one. */
 export function webhookCallbackUrl(env: Env, hook: Pick<WebhookEntry, "callbackUrl">): string | undefined {
   const declared = typeof hook.callbackUrl === "function" ? hook.callbackUrl(env) : hook.callbackUrl;
   return declared === undefined || declared.trim() === "" ? undefined : declared;

@@ -2,10 +2,10 @@
  * The webhook registry: one module-level `webhookRegistry` that every file under webhooks/ registers
  * into when src/webhooks/webhooks.gen.ts imports it (discovery is codegen, as for tools).
  *
- * A hook says who may call it (a signature scheme and the env var holding its secret), what its
+ * A webhook says who may call it (a signature scheme and the env var holding its secret), what its
  * calls may use (toolsets; none unless listed, so a forgotten list fails closed), and how a
  * verified payload becomes tool calls. Unlike tools, a second registration of a name is always
- * refused: two hooks behind one URL would make which one verifies a delivery an accident of
+ * refused: two webhooks behind one URL would make which one verifies a delivery an accident of
  * import order.
  */
 import { z } from "zod";
@@ -14,21 +14,21 @@ import { z } from "zod";
 export const VERIFY_SCHEMES = ["github", "stripe", "slack", "hmac"] as const;
 export type VerifyScheme = (typeof VERIFY_SCHEMES)[number];
 
-/** Hook names are URL path segments: `POST /v1/hooks/<name>`. */
+/** Webhook names are URL path segments: `POST /v1/hooks/<name>`. */
 export const WEBHOOK_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
-/** Path segments under /v1/hooks/ that are routes, not hooks. */
+/** Path segments under /v1/hooks/ that are routes, not webhooks. */
 export const RESERVED_NAMES: ReadonlySet<string> = new Set(["deliveries", "events"]);
 /** Secrets are Worker secrets, so their names follow the env var convention. */
 export const SECRET_ENV_PATTERN = /^[A-Z][A-Z0-9_]{0,127}$/;
 
-/** One tool call a hook asks for; `id` defaults to `call_<index>`. */
+/** One tool call a webhook asks for; `id` defaults to `call_<index>`. */
 export interface WebhookCall {
   id?: string;
   name: string;
   arguments: unknown;
 }
 
-/** What a hook's functions get: the payload (parsed by its schema) and the request headers. */
+/** What a webhook's functions get: the payload (parsed by its schema) and the request headers. */
 export interface WebhookInput<P> {
   payload: P;
   headers: Headers;
@@ -41,7 +41,7 @@ export interface WebhookSpec<S extends z.ZodType = z.ZodType> {
   verify: VerifyScheme;
   /** The Worker secret holding the shared secret (`wrangler secret put <NAME>`); unset refuses every delivery. */
   secretEnv: string;
-  /** Toolsets the hook's calls may use; absent or empty means none (every call PERMISSION_DENIED). */
+  /** Toolsets the webhook's calls may use; absent or empty means none (every call PERMISSION_DENIED). */
   toolsets?: readonly string[];
   /** The payload's shape; a payload it refuses is answered 400 and nothing runs. */
   payload?: S;
@@ -58,9 +58,9 @@ export interface WebhookSpec<S extends z.ZodType = z.ZodType> {
    * (a Stripe event id survives Stripe's re-signed retries; the signature does not).
    */
   deliveryId?: (input: WebhookInput<z.output<S>>) => string | undefined;
-  /** Where to POST the results once they are known, signed with the hook's secret. */
+  /** Where to POST the results once they are known, signed with the webhook's secret. */
   callbackUrl?: string | ((env: Env) => string | undefined);
-  /** Calls per minute for the hook's principal; RATE_LIMIT_PER_MINUTE when absent. */
+  /** Calls per minute for the webhook's principal; RATE_LIMIT_PER_MINUTE when absent. */
   rateLimitPerMinute?: number;
 }
 
@@ -81,7 +81,7 @@ export class WebhookRegistry {
   readonly #hooks = new Map<string, WebhookEntry>();
 
   /**
-   * Adds a hook; a bad name, secret name or a name already taken is refused (returned and logged).
+   * Adds a webhook; a bad name, secret name or a name already taken is refused (returned and logged).
    *
    * @example
    * ```ts
@@ -107,7 +107,7 @@ export class WebhookRegistry {
     return this.#hooks.get(name);
   }
 
-  /** Registered hook names, sorted. */
+  /** Registered webhook names, sorted. */
   names(): string[] {
     return [...this.#hooks.keys()].sort();
   }

@@ -1,7 +1,7 @@
 /**
- * The webhook routes. `POST /v1/hooks/{name}` is the one /v1 route authenticated by the hook's
- * signature instead of a key (accept-delivery.ts); reading deliveries, events and the hook list
- * needs an admin key, because a hook's calls run as the hook's own principal, which is nobody's
+ * The webhook routes. `POST /v1/hooks/{name}` is the one /v1 route authenticated by the webhook's
+ * signature instead of a key (accept-delivery.ts); reading deliveries, events and the webhook list
+ * needs an admin key, because a webhook's calls run as the webhook's own principal, which is nobody's
  * key (the audit routes follow the same rule: only admins see other principals' records).
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";

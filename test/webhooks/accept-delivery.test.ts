@@ -1,7 +1,7 @@
 /**
  * POST /v1/hooks/{name} end to end through the Worker's fetch handler: real signatures computed
  * in the test, the real queue and its consumer, D1 and the audit log. Each test uses its own
- * hook name (and probe keys), so events and counts never mix.
+ * webhook name (and probe keys), so events and counts never mix.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -233,7 +233,7 @@ describe("what a hook's calls may use", () => {
     const push = JSON.stringify({ ref: "refs/heads/main", repository: { name: "workers-sdk", owner: { login: "cloudflare" } } });
     const pushed = await post("github", push, await githubHeaders(push, { event: "push" }));
     const view = await waitForDelivery((await json<Accepted>(pushed)).delivery_id);
-    // Allowed by the hook's toolset; unavailable only because the tests give no GITHUB_TOKEN.
+    // Allowed by the webhook's toolset; unavailable only because the tests give no GITHUB_TOKEN.
     expect(view.results?.[0]).toMatchObject({ id: "push_repo", tool: "github_repo", error_code: "TOOL_UNAVAILABLE" });
     expect(view.results?.[0]?.content).toContain("GITHUB_TOKEN");
   });

@@ -26,7 +26,7 @@ let approver: Key;
 
 const Keys = z.object({ keys: z.array(z.string()) });
 
-/** A hook whose body `{keys}` maps to one call of the risky `hs_write` per key. */
+/** A webhook whose body `{keys}` maps to one call of the risky `hs_write` per key. */
 function registerHeldWebhook(name: string, callbackUrl?: string): void {
   const outcome = webhookRegistry.register(
     defineWebhook({

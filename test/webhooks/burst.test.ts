@@ -15,8 +15,8 @@ async function count(sql: string, ...params: string[]): Promise<number> {
 
 describe("a burst of deliveries", () => {
   it(`${N} deliveries make exactly ${N} background runs and ${N} audit records`, { timeout: 120_000 }, async () => {
-    // Rate limits hold for hooks too: 120 calls per minute per principal and tool by default,
-    // so the burst goes to two hooks (two principals), 100 deliveries each.
+    // Rate limits hold for webhooks too: 120 calls per minute per principal and tool by default,
+    // so the burst goes to two webhooks (two principals), 100 deliveries each.
     registerProbeWebhook("t-burst-a");
     registerProbeWebhook("t-burst-b");
     const webhookOf = (i: number): string => (i % 2 === 0 ? "t-burst-a" : "t-burst-b");

@@ -1,5 +1,5 @@
 /**
- * The hook queues' consumer, driven message by message against the real D1, with faults
+ * The webhook queues' consumer, driven message by message against the real D1, with faults
  * injected into D1 and the callback receiver: claims that make runs happen once, transient
  * failures retried with backoff, poison retried into the dead-letter queue (there, and through
  * the real local queue), and signed callbacks.

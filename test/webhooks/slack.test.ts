@@ -1,5 +1,5 @@
 /**
- * The shipped Slack hook (webhooks/slack.ts) through the Worker: the URL handshake Slack sends when
+ * The shipped Slack webhook (webhooks/slack.ts) through the Worker: the URL handshake Slack sends when
  * the app's Request URL is set, an app_mention that runs the echo tool, Slack's re-signed retry
  * of the same event, and a wrong signature.
  */

@@ -28,7 +28,7 @@ export async function hmacHex(secret: string, data: string | Uint8Array): Promis
 
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
-/** POSTs raw bytes to a hook, with the given headers and JSON content type. */
+/** POSTs raw bytes to a webhook, with the given headers and JSON content type. */
 export function post(hook: string, body: string | Uint8Array, headers: Record<string, string>): Promise<Response> {
   return exports.default.fetch(`https://toolgate.test/v1/hooks/${hook}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
 }
@@ -77,7 +77,7 @@ export function registerProbeTool(): void {
 
 const ProbeKeys = z.object({ keys: z.array(z.string()) });
 
-/** Registers a test hook (once per name) whose body `{keys: [...]}` maps to one hook_probe call per key. */
+/** Registers a test webhook (once per name) whose body `{keys: [...]}` maps to one hook_probe call per key. */
 export function registerProbeWebhook(name: string, overrides: Partial<WebhookSpec> = {}): void {
   registerProbeTool();
   if (webhookRegistry.get(name) !== undefined) return;
@@ -119,7 +119,7 @@ export function waitForDelivery(id: string, done: (view: DeliveryView) => boolea
   );
 }
 
-/** Rows of hook_events for a hook once there are `atLeast` (written in waitUntil, so polled). */
+/** Rows of hook_events for a webhook once there are `atLeast` (written in waitUntil, so polled). */
 export function webhookEvents(hook: string, atLeast = 1, timeoutMs = 5_000): Promise<{ outcome: string; delivery_id: string | null; detail: string | null }[]> {
   return vi.waitFor(
     async () => {
