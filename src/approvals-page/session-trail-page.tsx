@@ -10,7 +10,7 @@ import { ApprovalList, ArgumentsBlock, type KeyNames } from "./approval-card.tsx
 import { formatInstant, isoOf } from "./format-time.ts";
 import { Layout, type Viewer } from "./layout.tsx";
 
-export interface SessionPageProps {
+export interface SessionTrailPageProps {
   viewer: Viewer;
   sessionId: string;
   approvals: readonly ApprovalView[];
@@ -69,7 +69,7 @@ const TrailTable: FC<{ trail: readonly AuditRecord[]; names: KeyNames }> = ({ tr
   </div>
 );
 
-export const SessionPage: FC<SessionPageProps> = ({ viewer, sessionId, approvals, trail, more, names, now }) => (
+export const SessionTrailPage: FC<SessionTrailPageProps> = ({ viewer, sessionId, approvals, trail, more, names, now }) => (
   <Layout title={`Session ${sessionId}`} viewer={viewer}>
     <h2>
       Session <code>{sessionId}</code>
