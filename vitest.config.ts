@@ -1,6 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { STRAY_REJECTION_MARK, TEST_ADMIN_TOKEN, TEST_HOOK_SECRET } from "./test/support/test-env.ts";
+import { STRAY_REJECTION_MARK, TEST_ADMIN_TOKEN, TEST_WEBHOOK_SECRET } from "./test/support/test-env.ts";
 import { upstream } from "./test/support/upstream.ts";
 
 // Two projects: everything that ships in the Worker runs inside workerd against real local
@@ -26,11 +26,11 @@ export default defineConfig({
               bindings: {
                 TEST_MIGRATIONS: migrations,
                 ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-                // Webhook secrets: the shipped hooks' and the test hooks' (test/hooks/); HOOK_UNSET_SECRET stays unset.
-                HOOK_GENERIC_SECRET: TEST_HOOK_SECRET,
-                HOOK_GITHUB_SECRET: TEST_HOOK_SECRET,
-                HOOK_SLACK_SECRET: TEST_HOOK_SECRET,
-                HOOK_TEST_SECRET: TEST_HOOK_SECRET,
+                // Webhook secrets: the shipped webhooks' and the test webhooks' (test/webhooks/); HOOK_UNSET_SECRET stays unset.
+                HOOK_GENERIC_SECRET: TEST_WEBHOOK_SECRET,
+                HOOK_GITHUB_SECRET: TEST_WEBHOOK_SECRET,
+                HOOK_SLACK_SECRET: TEST_WEBHOOK_SECRET,
+                HOOK_TEST_SECRET: TEST_WEBHOOK_SECRET,
                 // The shipped example plugins (plugins/), switched on for every test file so
                 // test/plugins/ can prove them through the real doors. Values no other test sends
                 // or returns, so the plugins stay invisible elsewhere.

@@ -1,6 +1,6 @@
 /**
  * Writes src/registry/tools.gen.ts: one import per tool module under tools/, and a manifest of
- * the tools they register; src/hooks/hooks.gen.ts, the same for webhooks under hooks/; and
+ * the tools they register; src/webhooks/webhooks.gen.ts, the same for webhooks under webhooks/; and
  * src/plugins/plugins.gen.ts, for the pipeline-hook plugins under plugins/. Discovery follows Hermes' `_module_registers_tools` (reference
  * §2.8); on top of it the generator checks names, toolsets, includes and dependsOn statically,
  * so a broken tool tree fails here with file:line instead of at the first request.
@@ -18,7 +18,7 @@ import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { checkRegistry } from "./gen-registry/checks.ts";
 import { listToolFiles, readRegistrations } from "./gen-registry/discover.ts";
-import { checkHooks, HOOKS_OUT_FILE, listHookFiles, readHookRegistrations, renderHooksModule, type HookRegistration } from "./gen-registry/hooks.ts";
+import { checkWebhooks, WEBHOOKS_OUT_FILE, listWebhookFiles, readWebhookRegistrations, renderWebhooksModule, type WebhookRegistration } from "./gen-registry/webhooks.ts";
 import { parseFiles } from "./gen-registry/parse.ts";
 import { checkPlugins, PLUGINS_OUT_FILE, readPluginRegistrations, renderPluginsModule, type PluginRegistration } from "./gen-registry/plugins.ts";
 import { renderManifest } from "./gen-registry/render.ts";
@@ -34,8 +34,8 @@ export interface GenerateOptions {
   toolsDir?: string;
   toolsetsFile?: string;
   outFile?: string;
-  hooksDir?: string;
-  hooksOutFile?: string;
+  webhooksDir?: string;
+  webhooksOutFile?: string;
   pluginsDir?: string;
   pluginsOutFile?: string;
 }
@@ -47,8 +47,8 @@ export interface GenerateResult {
   files: string[];
   /** Sorted by file and position; when non-empty, `content` must not be written. */
   errors: GenError[];
-  /** The webhook module (src/hooks/hooks.gen.ts) and the hook modules it imports. */
-  hooks: { outFile: string; content: string; files: string[] };
+  /** The webhook module (src/webhooks/webhooks.gen.ts) and the webhook modules it imports. */
+  webhooks: { outFile: string; content: string; files: string[] };
   /** The plugin module (src/plugins/plugins.gen.ts) and the plugin modules it imports. */
   plugins: { outFile: string; content: string; files: string[] };
 }
@@ -67,17 +67,17 @@ export function generateRegistry({
   toolsDir = "tools",
   toolsetsFile = "src/toolsets/static-toolsets.ts",
   outFile = "src/registry/tools.gen.ts",
-  hooksDir = "hooks",
-  hooksOutFile = HOOKS_OUT_FILE,
+  webhooksDir = "webhooks",
+  webhooksOutFile = WEBHOOKS_OUT_FILE,
   pluginsDir = "plugins",
   pluginsOutFile = PLUGINS_OUT_FILE,
 }: GenerateOptions): GenerateResult {
   const paths = listToolFiles(root, toolsDir);
-  const hookPaths = new Set(listHookFiles(root, hooksDir));
+  const webhookPaths = new Set(listWebhookFiles(root, webhooksDir));
   const staticText = readOptional(join(root, toolsetsFile));
   const inputs = paths.map((path) => ({ path, text: readFileSync(join(root, path), "utf8") }));
   if (staticText !== undefined) inputs.push({ path: toolsetsFile, text: staticText });
-  for (const path of hookPaths) inputs.push({ path, text: readFileSync(join(root, path), "utf8") });
+  for (const path of webhookPaths) inputs.push({ path, text: readFileSync(join(root, path), "utf8") });
   const pluginPaths = new Set(listToolFiles(root, pluginsDir));
   for (const path of pluginPaths) inputs.push({ path, text: readFileSync(join(root, path), "utf8") });
   const parsed = parseFiles(inputs);
@@ -87,11 +87,11 @@ export function generateRegistry({
 
   const tools = found<Registration>();
   let toolsets: StaticToolsetDecl[] = [];
-  const hooks = found<HookRegistration>();
+  const webhooks = found<WebhookRegistration>();
   const plugins = found<PluginRegistration>();
   for (const file of parsed.files) {
     if (broken.has(file.path)) continue;
-    if (hookPaths.has(file.path)) collect(file, readHookRegistrations(file), hooks, errors);
+    if (webhookPaths.has(file.path)) collect(file, readWebhookRegistrations(file), webhooks, errors);
     else if (pluginPaths.has(file.path)) collect(file, readPluginRegistrations(file), plugins, errors);
     else if (file.path === toolsetsFile) {
       const result = readStaticToolsets(file);
@@ -104,13 +104,13 @@ export function generateRegistry({
   const checked = checkRegistry(registrations, toolsets);
   errors.push(...checked.errors);
   const toolsetNames = new Set([...toolsets.map((t) => t.name.value), ...registrations.map((r) => r.toolset.value)]);
-  errors.push(...checkHooks(hooks.registrations, toolsetNames));
+  errors.push(...checkWebhooks(webhooks.registrations, toolsetNames));
   errors.push(...checkPlugins(plugins.registrations));
   return {
     content: renderManifest(outFile, files, checked.winners),
     files,
     errors: errors.sort(compareGenErrors),
-    hooks: { outFile: hooksOutFile, content: renderHooksModule(hooksOutFile, hooks.files, hooks.registrations), files: hooks.files },
+    webhooks: { outFile: webhooksOutFile, content: renderWebhooksModule(webhooksOutFile, webhooks.files, webhooks.registrations), files: webhooks.files },
     plugins: { outFile: pluginsOutFile, content: renderPluginsModule(pluginsOutFile, plugins.files, plugins.registrations), files: plugins.files },
   };
 }
@@ -162,15 +162,15 @@ export function main(argv: readonly string[]): number {
   }
 
   const outFile = "src/registry/tools.gen.ts";
-  const { content, files, errors, hooks, plugins } = generateRegistry({ root, outFile });
+  const { content, files, errors, webhooks, plugins } = generateRegistry({ root, outFile });
   if (errors.length > 0) {
     for (const error of errors) console.error(formatGenError(error));
-    console.error(`gen-registry: ${errors.length} error(s); ${outFile}, ${hooks.outFile} and ${plugins.outFile} were not written.`);
+    console.error(`gen-registry: ${errors.length} error(s); ${outFile}, ${webhooks.outFile} and ${plugins.outFile} were not written.`);
     return 1;
   }
   const outputs = [
     { path: outFile, content, what: `${files.length} tool module(s)` },
-    { path: hooks.outFile, content: hooks.content, what: `${hooks.files.length} hook module(s)` },
+    { path: webhooks.outFile, content: webhooks.content, what: `${webhooks.files.length} webhook module(s)` },
     { path: plugins.outFile, content: plugins.content, what: `${plugins.files.length} plugin module(s)` },
   ];
   let stale = 0;

@@ -13,10 +13,10 @@ import { SessionObject } from "./approvals/session.ts";
 import { createParts } from "./compose.ts";
 import { createApp } from "./http/app.ts";
 import "./registry/tools.gen.ts";
-import { handleHookQueue } from "./hooks/handle-hook-queue.ts";
-import { isHookQueue } from "./hooks/hook-message.ts";
-import { deleteExpiredDeliveries } from "./hooks/retention.ts";
-import "./hooks/hooks.gen.ts";
+import { handleWebhookQueue } from "./webhooks/handle-webhook-queue.ts";
+import { isWebhookQueue } from "./webhooks/webhook-message.ts";
+import { deleteExpiredDeliveries } from "./webhooks/retention.ts";
+import "./webhooks/webhooks.gen.ts";
 import "./plugins/plugins.gen.ts";
 
 // Fail at startup, naming the key, rather than serve with a misread limit: wrangler dev and
@@ -38,10 +38,10 @@ export default {
   fetch: app.fetch,
   // Both audit queues (the main one and its dead-letter queue) are written by the same consumer.
   // The webhook queues (toolgate-hooks and its dead-letter queue) run deliveries' calls.
-  queue: (batch, env, ctx) => (isHookQueue(batch.queue) ? handleHookQueue(batch, env, ctx, parts) : handleAuditQueue(batch, env)),
+  queue: (batch, env, ctx) => (isWebhookQueue(batch.queue) ? handleWebhookQueue(batch, env, ctx, parts) : handleAuditQueue(batch, env)),
   scheduled: (controller, env, ctx) => {
     ctx.waitUntil(deleteExpiredAudit(env.DB, loadConfig(env).auditRetentionDays, controller.scheduledTime).then(() => undefined));
-    ctx.waitUntil(deleteExpiredDeliveries(env.DB, loadConfig(env).hookDeliveryRetentionDays, controller.scheduledTime).then(() => undefined));
+    ctx.waitUntil(deleteExpiredDeliveries(env.DB, loadConfig(env).webhookDeliveryRetentionDays, controller.scheduledTime).then(() => undefined));
     ctx.waitUntil(deleteSettledApprovals(env.DB, loadConfig(env).approval.retentionDays, controller.scheduledTime).then(() => undefined));
   },
 } satisfies ExportedHandler<Env>;

@@ -5,12 +5,12 @@ interface ToolgateSecrets {
   ADMIN_TOKEN?: string;
   /** Used by the github_repo tool; unset, the tool is hidden. */
   GITHUB_TOKEN?: string;
-  /** Shared secrets of the shipped webhooks (hooks/); unset, every delivery to that hook is refused. */
+  /** Shared secrets of the shipped webhooks (webhooks/); unset, every delivery to that webhook is refused. */
   HOOK_GITHUB_SECRET?: string;
   HOOK_GENERIC_SECRET?: string;
-  /** The Slack app's signing secret (hooks/slack.ts). */
+  /** The Slack app's signing secret (webhooks/slack.ts). */
   HOOK_SLACK_SECRET?: string;
-  /** Where the generic hook POSTs its results (optional; checked by the outbound URL guard). */
+  /** Where the generic webhook POSTs its results (optional; checked by the outbound URL guard). */
   HOOK_GENERIC_CALLBACK_URL?: string;
   /** HMAC-SHA256 key of approval notifications (src/approvals/approval-notify.ts); needed when APPROVAL_NOTIFY_URL is set. */
   APPROVAL_NOTIFY_SECRET?: string;

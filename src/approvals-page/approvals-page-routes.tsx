@@ -9,7 +9,7 @@
  * | GET /approvals/{id} | one approval |
  * | GET /approvals/sessions/{id} | a session's approvals and audit trail |
  * | POST /approvals/{id}/decision | approve once, approve for the session, or deny with a reason |
- * | POST /approvals/sign-in, /approvals/sign-out | the page session |
+ * | POST /approvals/sign-in, /approvals/sign-out | the page sign-in |
  */
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -21,12 +21,12 @@ import { ApprovalsPage } from "./approvals-page.tsx";
 import { ErrorPage } from "./error-page.tsx";
 import { keyNamesOf } from "./key-names.ts";
 import { Layout } from "./layout.tsx";
-import { formField, requirePageSession, requireSameOrigin, signIn, signInResponse, signOut } from "./page-auth.tsx";
+import { formField, requirePageSignIn, requireSameOrigin, signIn, signInResponse, signOut } from "./page-auth.tsx";
 import { PAGE_CSS } from "./page-css.ts";
 import type { PageEnv } from "./page-env.ts";
 import { renderPage } from "./render-page.ts";
 import { securityHeaders } from "./security-headers.ts";
-import { SessionPage } from "./session-page.tsx";
+import { SessionTrailPage } from "./session-trail-page.tsx";
 
 /** Pending approvals shown at once; an older backlog waits for these to be decided. */
 const PENDING_SHOWN = 100;
@@ -72,8 +72,8 @@ export function approvalsPageRoutes(): Hono<PageEnv> {
   page.post("/approvals/sign-in", signIn);
   page.get("/approvals/sign-in", (c) => signInResponse(c, 200, "/approvals"));
 
-  // Everything below needs a signed-in approver (and, for a POST, the session's CSRF token).
-  page.use("/approvals/*", requirePageSession());
+  // Everything below needs a signed-in approver (and, for a POST, the sign-in's CSRF token).
+  page.use("/approvals/*", requirePageSignIn());
   page.post("/approvals/sign-out", signOut);
 
   page.get("/approvals", async (c) => {
@@ -93,7 +93,7 @@ export function approvalsPageRoutes(): Hono<PageEnv> {
     const [approvals, trail] = await Promise.all([listApprovals(c.env, { sessionId, limit: PENDING_SHOWN }), listAudit(c.env.DB, { sessionId }, { limit: TRAIL_SHOWN })]);
     const names = await keyNamesOf(c.env.DB, approvals, trail.records);
     const viewer = c.get("viewer");
-    return renderPage(c, <SessionPage viewer={viewer} sessionId={sessionId} approvals={approvals} trail={trail.records} more={trail.next !== null} names={names} now={Date.now()} />);
+    return renderPage(c, <SessionTrailPage viewer={viewer} sessionId={sessionId} approvals={approvals} trail={trail.records} more={trail.next !== null} names={names} now={Date.now()} />);
   });
 
   page.get("/approvals/:id", async (c) => {

@@ -1,7 +1,7 @@
 /**
  * Cross-site request forgery defences of the approvals page's POSTs. Three layers, any one of
- * which stops a forged form: the session cookie is SameSite=Strict (never sent by a cross-site
- * request), every form carries the session's token (checked here in constant time), and a
+ * which stops a forged form: the sign-in cookie is SameSite=Strict (never sent by a cross-site
+ * request), every form carries the sign-in's token (checked here in constant time), and a
  * browser's Origin and Sec-Fetch-Site headers, when sent, must say the request came from this
  * site.
  */

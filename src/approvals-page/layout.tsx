@@ -13,7 +13,7 @@ export interface Viewer {
 
 export const PAGE_CSS_PATH = "/approvals/page.css";
 
-/** A hidden field carrying the session's CSRF token; every form of a signed-in page has one. */
+/** A hidden field carrying the sign-in's CSRF token; every form of a signed-in page has one. */
 export const CsrfField: FC<{ token: string }> = ({ token }) => <input type="hidden" name="csrf" value={token} />;
 
 export const Layout: FC<{ title: string; viewer?: Viewer | undefined; children?: Child }> = ({ title, viewer, children }) => (

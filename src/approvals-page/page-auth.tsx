@@ -3,10 +3,10 @@
  * Signing in to the approvals page, and the check in front of every page behind it.
  *
  * Sign-in takes an approver's or admin's API key once, checks it with verify-key.ts (the same
- * check as the API's bearer header) and starts a server-side session (page-session.ts). The
+ * check as the API's bearer header) and records the sign-in server-side (sign-in-store.ts). The
  * cookie is `__Host-` prefixed (Secure, Path=/, no Domain: only this exact origin over HTTPS),
  * HttpOnly and SameSite=Strict. Every later request re-checks the key in D1, bypassing the
- * isolate's key cache, so revoking the key ends its page sessions at once.
+ * isolate's key cache, so revoking the key ends its page sign-ins at once.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
@@ -15,14 +15,14 @@ import type { Principal } from "../auth/principal.ts";
 import { verifyKey, verifyKeyDigest, type KeyVerdict } from "../auth/verify-key.ts";
 import { isSameOrigin, tokensEqual } from "./csrf.ts";
 import { ErrorPage } from "./error-page.tsx";
-import { createPageSession, deletePageSession, PAGE_SESSION_TTL_SECONDS, readPageSession } from "./page-session.ts";
+import { createPageSignIn, deletePageSignIn, PAGE_SIGN_IN_TTL_SECONDS, readPageSignIn } from "./sign-in-store.ts";
 import type { PageEnv } from "./page-env.ts";
 import { randomToken } from "./random-token.ts";
 import { renderPage } from "./render-page.ts";
 import { SignInPage } from "./sign-in-page.tsx";
 
-/** The session cookie, sent as `__Host-toolgate-approvals`. */
-export const SESSION_COOKIE = "toolgate-approvals";
+/** The cookie held while signed in, sent as `__Host-toolgate-approvals`. */
+export const SIGNED_IN_COOKIE = "toolgate-approvals";
 /** The sign-in form's double-submit CSRF cookie, sent as `__Host-toolgate-sign-in`. */
 export const SIGN_IN_COOKIE = "toolgate-sign-in";
 
@@ -61,7 +61,7 @@ function refusal(verdict: Exclude<KeyVerdict, { ok: true }>, ending: boolean): s
 const wrongRole = (principal: Principal): string =>
   `The key "${principal.name}" has the ${principal.role} role; the approvals page needs an approver or admin key. Agent keys can never approve calls.`;
 
-/** POST /approvals/sign-in: key in, session cookie out, then back to the page asked for. */
+/** POST /approvals/sign-in: key in, signed-in cookie out, then back to the page asked for. */
 export async function signIn(c: PageContext): Promise<Response> {
   const next = safeNext(await formField(c, "next"));
   const expected = getCookie(c, SIGN_IN_COOKIE, "host");
@@ -74,48 +74,48 @@ export async function signIn(c: PageContext): Promise<Response> {
   if (!verdict.ok) return signInResponse(c, 401, next, refusal(verdict, false));
   if (!PAGE_ROLES.includes(verdict.principal.role)) return signInResponse(c, 403, next, wrongRole(verdict.principal));
 
-  const { id } = await createPageSession(c.env.KV, { keyDigest: verdict.digest, keyId: verdict.principal.keyId });
-  setCookie(c, SESSION_COOKIE, id, { ...COOKIE, maxAge: PAGE_SESSION_TTL_SECONDS });
+  const { id } = await createPageSignIn(c.env.KV, { keyDigest: verdict.digest, keyId: verdict.principal.keyId });
+  setCookie(c, SIGNED_IN_COOKIE, id, { ...COOKIE, maxAge: PAGE_SIGN_IN_TTL_SECONDS });
   deleteCookie(c, SIGN_IN_COOKIE, COOKIE);
   return c.redirect(next, 303);
 }
 
-/** POST /approvals/sign-out (behind `requirePageSession()`): ends the session everywhere it is read. */
+/** POST /approvals/sign-out (behind `requirePageSignIn()`): ends the sign-in everywhere it is read. */
 export async function signOut(c: PageContext): Promise<Response> {
-  await deletePageSession(c.env.KV, c.get("pageSessionId"));
-  deleteCookie(c, SESSION_COOKIE, COOKIE);
+  await deletePageSignIn(c.env.KV, c.get("pageSignInId"));
+  deleteCookie(c, SIGNED_IN_COOKIE, COOKIE);
   return c.redirect("/approvals", 303);
 }
 
 /**
- * Lets a request through only with a live session whose key is still valid and may approve;
- * for a POST, also only with the session's CSRF token. Otherwise it answers with the sign-in
+ * Lets a request through only with a live sign-in whose key is still valid and may approve;
+ * for a POST, also only with the sign-in's CSRF token. Otherwise it answers with the sign-in
  * page (401) or an error page (403), never a redirect loop.
  */
-export function requirePageSession(): MiddlewareHandler<PageEnv> {
-  return async function requirePageSession(c, next) {
+export function requirePageSignIn(): MiddlewareHandler<PageEnv> {
+  return async function requirePageSignIn(c, next) {
     const isPost = c.req.method === "POST";
     const here = isPost ? "/approvals" : safeNext(c.req.path);
-    const id = getCookie(c, SESSION_COOKIE, "host");
-    const session = id === undefined ? undefined : await readPageSession(c.env.KV, id);
-    if (id === undefined || session === undefined) {
-      if (id !== undefined) deleteCookie(c, SESSION_COOKIE, COOKIE);
+    const id = getCookie(c, SIGNED_IN_COOKIE, "host");
+    const signedIn = id === undefined ? undefined : await readPageSignIn(c.env.KV, id);
+    if (id === undefined || signedIn === undefined) {
+      if (id !== undefined) deleteCookie(c, SIGNED_IN_COOKIE, COOKIE);
       return signInResponse(c, 401, here, id === undefined && !isPost ? undefined : "Your session has ended. Sign in again.");
     }
-    const verdict = await verifyKeyDigest(c.env, session.keyDigest);
+    const verdict = await verifyKeyDigest(c.env, signedIn.keyDigest);
     if (!verdict.ok || !PAGE_ROLES.includes(verdict.principal.role)) {
-      await deletePageSession(c.env.KV, id);
-      deleteCookie(c, SESSION_COOKIE, COOKIE);
+      await deletePageSignIn(c.env.KV, id);
+      deleteCookie(c, SIGNED_IN_COOKIE, COOKIE);
       return signInResponse(c, 401, here, verdict.ok ? wrongRole(verdict.principal) : refusal(verdict, true));
     }
-    const viewer = { keyId: verdict.principal.keyId, name: verdict.principal.name, role: verdict.principal.role, csrfToken: session.csrfToken };
-    if (isPost && !tokensEqual(await formField(c, "csrf"), session.csrfToken)) {
+    const viewer = { keyId: verdict.principal.keyId, name: verdict.principal.name, role: verdict.principal.role, csrfToken: signedIn.csrfToken };
+    if (isPost && !tokensEqual(await formField(c, "csrf"), signedIn.csrfToken)) {
       const message = "The form's security token is missing or wrong, so nothing was changed. Reload the page and try again.";
       return renderPage(c, <ErrorPage title="Form refused" message={message} viewer={viewer} />, 403);
     }
     c.set("principal", verdict.principal);
     c.set("viewer", viewer);
-    c.set("pageSessionId", id);
+    c.set("pageSignInId", id);
     return next();
   };
 }

@@ -5,10 +5,10 @@ import type { Viewer } from "./layout.tsx";
 export interface PageEnv {
   Bindings: Env;
   Variables: {
-    /** Set by `requirePageSession()` for every page behind sign-in. */
+    /** Set by `requirePageSignIn()` for every page behind sign-in. */
     principal: Principal;
     viewer: Viewer;
-    /** The cookie's session id (sign-out deletes it). */
-    pageSessionId: string;
+    /** The sign-in id the cookie holds (sign-out deletes its record). */
+    pageSignInId: string;
   };
 }

@@ -1,4 +1,4 @@
-/** Unguessable tokens for the approvals page: session ids and CSRF tokens. */
+/** Unguessable tokens for the approvals page: sign-in ids and CSRF tokens. */
 
 /** 32 random bytes (256 bits) as base64url without padding: 43 characters, cookie- and form-safe. */
 export function randomToken(): string {

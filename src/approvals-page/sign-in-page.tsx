@@ -2,14 +2,14 @@
 /** The sign-in form: an approver's (or admin's) API key, posted once and never stored. */
 import type { FC } from "hono/jsx";
 import { Layout } from "./layout.tsx";
-import { PAGE_SESSION_TTL_SECONDS } from "./page-session.ts";
+import { PAGE_SIGN_IN_TTL_SECONDS } from "./sign-in-store.ts";
 
 export interface SignInProps {
-  /** The pre-session CSRF token (double-submitted: this field and a cookie). */
+  /** The CSRF token of the sign-in form itself (double-submitted: this field and a cookie). */
   csrfToken: string;
   /** The page to return to after signing in. */
   next: string;
-  /** Why the person is here again (a failed sign-in, an ended session). */
+  /** Why the person is here again (a failed sign-in, an ended sign-in). */
   message?: string | undefined;
 }
 
@@ -28,7 +28,7 @@ export const SignInPage: FC<SignInProps> = ({ csrfToken, next, message }) => (
         <label for="api-key">API key (approver or admin role)</label>
         <input id="api-key" name="key" type="password" required autocomplete="off" spellcheck={false} autofocus />
       </div>
-      <p class="muted">The key is checked and then forgotten; the page keeps a session cookie for up to {PAGE_SESSION_TTL_SECONDS / 3600} hours.</p>
+      <p class="muted">The key is checked and then forgotten; the page keeps a session cookie for up to {PAGE_SIGN_IN_TTL_SECONDS / 3600} hours.</p>
       <button type="submit" class="approve">
         Sign in
       </button>

@@ -10,15 +10,15 @@
  * - `admin-token` has every tool while ADMIN_TOKEN is set; it cannot be revoked through the API,
  *   only by removing or changing the secret, and a removed secret refuses. (A changed secret is
  *   not detected: the request did not keep the token's digest.)
- * - `hook:<name>` is defined in code, so its access is derived again from the hook registry: a
- *   hook no longer registered, or whose secret is unset (which disables the hook), refuses.
+ * - `hook:<name>` is defined in code, so its access is derived again from the webhook registry: a
+ *   webhook no longer registered, or whose secret is unset (which disables the webhook), refuses.
  * - Any other requester (a door that named no key) cannot be checked, so it refuses: fail closed.
  */
 import { ADMIN_TOKEN_KEY_ID, ADMIN_TOKEN_PRINCIPAL } from "../auth/admin-token.ts";
 import { getApiKey, principalOf } from "../auth/key-store.ts";
 import type { Principal } from "../auth/principal.ts";
-import { HOOK_KEY_PREFIX, hookPrincipal, hookSecret } from "../hooks/hook-principal.ts";
-import { hookRegistry } from "../hooks/hook-registry.ts";
+import { WEBHOOK_KEY_PREFIX, webhookPrincipal, webhookSecret } from "../webhooks/webhook-principal.ts";
+import { webhookRegistry } from "../webhooks/webhook-registry.ts";
 import { createToolAccess, type ToolAccess } from "../policy/tool-access.ts";
 import { kvToolsetLookup } from "../toolsets/custom-toolsets.ts";
 
@@ -51,12 +51,12 @@ async function currentPrincipal(env: Env, keyId: string): Promise<Principal | Re
     const configured = env.ADMIN_TOKEN;
     return configured !== undefined && configured.trim() !== "" ? ADMIN_TOKEN_PRINCIPAL : refuse("admin_token_unset", "The admin token that asked is no longer configured (ADMIN_TOKEN is unset)");
   }
-  if (keyId.startsWith(HOOK_KEY_PREFIX)) {
-    const name = keyId.slice(HOOK_KEY_PREFIX.length);
-    const hook = hookRegistry.get(name);
+  if (keyId.startsWith(WEBHOOK_KEY_PREFIX)) {
+    const name = keyId.slice(WEBHOOK_KEY_PREFIX.length);
+    const hook = webhookRegistry.get(name);
     if (hook === undefined) return refuse("hook_unregistered", `The webhook '${name}' that asked is no longer registered`);
-    if (hookSecret(env, hook) === undefined) return refuse("hook_disabled", `The webhook '${name}' that asked is disabled (its secret ${hook.secretEnv} is unset)`);
-    return hookPrincipal(hook);
+    if (webhookSecret(env, hook) === undefined) return refuse("hook_disabled", `The webhook '${name}' that asked is disabled (its secret ${hook.secretEnv} is unset)`);
+    return webhookPrincipal(hook);
   }
   const record = await getApiKey(env.DB, keyId);
   if (record === undefined) return refuse("deleted", `The API key that asked (${keyId}) no longer exists`);

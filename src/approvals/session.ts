@@ -27,7 +27,7 @@ import { decidedRow, doneRow, expiredRow, interruptedOutcome } from "./approval-
 import { ChangeWaiters } from "./change-waiters.ts";
 import { isSettled, type ApprovalView } from "./approval-view.ts";
 import type { ApprovalRequest, DecisionAnswer, DecisionInput, RequestAnswer, RunApproved, SessionApi } from "./session-api.ts";
-import { noteSettledForHook, sendHookNotices } from "./hook-notices.ts";
+import { noteSettledForWebhook, sendWebhookNotices } from "./webhook-notices.ts";
 import { scheduleSessionAlarm } from "./session-alarm.ts";
 import { SESSION_SCHEMA_SQL } from "./session-schema.ts";
 
@@ -175,7 +175,7 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
     this.#waiters.wake(row.id);
     if (noted) await this.#scheduleAlarm();
     await Promise.all([this.#publish(done), this.#audit(done, outcome)]);
-    await this.#sendHookNotices();
+    await this.#sendWebhookNotices();
     return done;
   }
 
@@ -210,16 +210,16 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
     const writes = this.#writes;
     this.#writes = [];
     await Promise.all(writes);
-    await this.#sendHookNotices();
+    await this.#sendWebhookNotices();
   }
 
-  /** In the same synchronous step as a settled outcome: a webhook delivery's notice (hook-notices.ts). */
+  /** In the same synchronous step as a settled outcome: a webhook delivery's notice (webhook-notices.ts). */
   #noteSettled(row: ApprovalRow): boolean {
-    return noteSettledForHook(this.ctx.storage.sql, row);
+    return noteSettledForWebhook(this.ctx.storage.sql, row);
   }
 
-  async #sendHookNotices(): Promise<void> {
-    if (await sendHookNotices(this.ctx.storage.sql, this.env.HOOKS_QUEUE)) await this.#scheduleAlarm();
+  async #sendWebhookNotices(): Promise<void> {
+    if (await sendWebhookNotices(this.ctx.storage.sql, this.env.HOOKS_QUEUE)) await this.#scheduleAlarm();
   }
 
   /** The alarm is always set to the next expiry of a pending approval or retry of a hook notice. */

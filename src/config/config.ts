@@ -151,7 +151,7 @@ export interface GatewayConfig {
   /** src/net/outbound-url.ts: private targets that are allowed anyway. */
   outboundAllow: readonly string[];
   approval: { requiredFor: readonly string[]; ttlSeconds: number; retentionDays: number; notify?: { url: string; secret: string } };
-  hookDeliveryRetentionDays: number;
+  webhookDeliveryRetentionDays: number;
   /** MCP_ALLOWED_HOSTS; undefined when unset. */
   mcpAllowedHosts: readonly string[] | undefined;
   mcpServers: readonly McpServerConfig[];
@@ -202,7 +202,7 @@ export function loadConfig(env: Env): GatewayConfig {
     auditRetentionDays: v.AUDIT_RETENTION_DAYS,
     outboundAllow: v.OUTBOUND_ALLOW,
     approval: { requiredFor: v.APPROVAL_REQUIRED_FOR, ttlSeconds: v.APPROVAL_TTL_SECONDS, retentionDays: v.APPROVAL_RETENTION_DAYS, ...notifyConfig(v.APPROVAL_NOTIFY_URL, v.APPROVAL_NOTIFY_SECRET, v.OUTBOUND_ALLOW) },
-    hookDeliveryRetentionDays: v.HOOK_DELIVERY_RETENTION_DAYS,
+    webhookDeliveryRetentionDays: v.HOOK_DELIVERY_RETENTION_DAYS,
     mcpAllowedHosts: v.MCP_ALLOWED_HOSTS,
     mcpServers: v.MCP_SERVERS,
     mcpToolsTtlSeconds: v.MCP_TOOLS_TTL_SECONDS,

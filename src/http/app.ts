@@ -21,8 +21,8 @@ import { toolsetsRoutes } from "./routes/toolsets.ts";
 import { approvalsRoutes } from "../approvals/approvals-routes.ts";
 import type { AppEnv } from "./types.ts";
 import { approvalsPageRoutes } from "../approvals-page/approvals-page-routes.tsx";
-import { isHookDelivery } from "../hooks/accept-delivery.ts";
-import { hooksRoutes } from "../hooks/hooks-routes.ts";
+import { isWebhookDelivery } from "../webhooks/accept-delivery.ts";
+import { webhooksRoutes } from "../webhooks/webhooks-routes.ts";
 import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
 import { federate } from "../mcp/federation/federate.ts";
 import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
@@ -45,7 +45,7 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   const limiters = new Map<number, MiddlewareHandler<AppEnv>>();
   app.use("/v1/*", async function limitBody(c, next) {
     // A webhook delivery counts its own bytes, so an oversized one is recorded as well as refused.
-    if (isHookDelivery(c.req.method, c.req.path)) return next();
+    if (isWebhookDelivery(c.req.method, c.req.path)) return next();
     const { maxBodyBytes } = loadConfig(c.env);
     let limiter = limiters.get(maxBodyBytes);
     if (limiter === undefined) {
@@ -57,19 +57,19 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
 
   // Every /v1 route needs a key; /, /health, /openapi.json and /docs stay public. The one
   // exception is exactly `POST /v1/hooks/{name}`: webhook senders cannot send our key, so a
-  // delivery is authenticated by the hook's signature instead (src/hooks/accept-delivery.ts).
+  // delivery is authenticated by the webhook's signature instead (src/webhooks/accept-delivery.ts).
   const bearer = options.authenticate ?? authenticate();
-  app.use("/v1/*", (c, next) => (isHookDelivery(c.req.method, c.req.path) ? next() : bearer(c, next)));
+  app.use("/v1/*", (c, next) => (isWebhookDelivery(c.req.method, c.req.path) ? next() : bearer(c, next)));
   // Changing what exists (toolsets, keys, re-checks, the whole audit log) is for admins.
   app.on(["POST", "DELETE"], "/v1/toolsets/*", requireRole("admin"));
   app.post("/v1/toolsets", requireRole("admin"));
   app.post("/v1/health/tools/recheck", requireRole("admin"));
   // Remote MCP tools join the registry at run time: before any route lists or runs tools, and
-  // only for an authenticated request, so a stranger cannot make us call remote servers. A hook
-  // delivery runs nothing here (its consumer syncs, src/hooks/run-delivery.ts); /mcp
+  // only for an authenticated request, so a stranger cannot make us call remote servers. A webhook
+  // delivery runs nothing here (its consumer syncs, src/webhooks/run-delivery.ts); /mcp
   // authenticates in its own routes and syncs after that (src/mcp/http/mcp-routes.ts).
   const sync = federate<AppEnv>();
-  app.use("/v1/*", (c, next) => (isHookDelivery(c.req.method, c.req.path) ? next() : sync(c, next)));
+  app.use("/v1/*", (c, next) => (isWebhookDelivery(c.req.method, c.req.path) ? next() : sync(c, next)));
 
   app.route("/", metaRoutes);
   app.route("/", keysRoutes);
@@ -81,7 +81,7 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.route("/", approvalsRoutes);
   // The approvals web page: HTML, its own session cookie and error pages (not part of /v1).
   app.route("/", approvalsPageRoutes());
-  app.route("/", hooksRoutes);
+  app.route("/", webhooksRoutes);
   app.route("/", mcpRoutes(parts, options.authenticate === undefined ? {} : { authenticate: options.authenticate }));
   app.route("/", mcpServersRoutes);
 

@@ -129,7 +129,7 @@ function describe(failure: RequestFailure): RequestErrorBody {
     case "unknown_hook":
       return { error: `No webhook is registered as '${failure.name}'.`, error_code: "UNKNOWN_HOOK", suggestion: "Check the payload URL: POST /v1/hooks/<name>, with a name from hooks/." };
     case "hook_refused":
-      return describeHookRefusal(failure);
+      return describeWebhookRefusal(failure);
     case "unknown_delivery":
       return { error: `No webhook delivery has the id '${failure.id}'.`, error_code: "UNKNOWN_DELIVERY", suggestion: "Use the delivery_id the delivery was answered with; deliveries are kept HOOK_DELIVERY_RETENTION_DAYS." };
     case "unavailable":
@@ -148,7 +148,7 @@ function describe(failure: RequestFailure): RequestErrorBody {
 }
 
 // Webhook senders are programs, but a person reads their delivery logs: say what to fix.
-function describeHookRefusal(failure: Extract<RequestFailure, { kind: "hook_refused" }>): RequestErrorBody {
+function describeWebhookRefusal(failure: Extract<RequestFailure, { kind: "hook_refused" }>): RequestErrorBody {
   switch (failure.reason) {
     case "no_secret":
       return { error: `This webhook has no secret configured, so every delivery is refused (${failure.detail}).`, error_code: "HOOK_NOT_CONFIGURED", suggestion: "Set the hook's secret with wrangler secret put." };

@@ -23,12 +23,13 @@ export const AVAILABILITY_PREFIX = "avail:";
 export const availabilityKey = (tool: string): string => `${AVAILABILITY_PREFIX}${tool}`;
 
 /**
- * A signed-in approvals page session, keyed by the SHA-256 (hex) of the random session id the
- * cookie carries, so reading KV never yields a usable cookie: JSON `PageSession`, expiring with
- * the session (PAGE_SESSION_TTL_SECONDS in src/approvals-page/page-session.ts).
+ * A sign-in to the approvals page, keyed by the SHA-256 (hex) of the random sign-in id the
+ * cookie carries, so reading KV never yields a usable cookie: JSON `PageSignIn`, expiring with
+ * the sign-in (PAGE_SIGN_IN_TTL_SECONDS in src/approvals-page/sign-in-store.ts). The prefix
+ * still says "session": it names keys already stored, so it stays.
  */
-export const APPROVALS_PAGE_SESSION_PREFIX = "approvals-session:";
-export const approvalsPageSessionKey = (idDigest: string): string => `${APPROVALS_PAGE_SESSION_PREFIX}${idDigest}`;
+export const APPROVALS_PAGE_SIGN_IN_PREFIX = "approvals-session:";
+export const approvalsPageSignInKey = (idDigest: string): string => `${APPROVALS_PAGE_SIGN_IN_PREFIX}${idDigest}`;
 
 /**
  * A remote MCP server configured through the API: JSON `StoredMcpServer` (the configuration and

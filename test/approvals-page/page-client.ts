@@ -13,8 +13,8 @@ export function csrfOf(html: string): string {
   return token;
 }
 
-/** The signed-in session's CSRF token, read from the sign-out form every signed-in page has. */
-export async function sessionCsrf(client: PageClient): Promise<string> {
+/** The sign-in's CSRF token, read from the sign-out form every signed-in page has. */
+export async function signInCsrf(client: PageClient): Promise<string> {
   await client.get("/approvals/no-such-page/x");
   return csrfOf(client.lastPage);
 }

@@ -6,9 +6,9 @@ import { describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 import { createKey } from "../support/create-key.ts";
-import { csrfOf, PageClient, sessionCsrf } from "./page-client.ts";
+import { csrfOf, PageClient, signInCsrf } from "./page-client.ts";
 
-const SESSION_COOKIE = "__Host-toolgate-approvals";
+const SIGNED_IN_COOKIE = "__Host-toolgate-approvals";
 
 function attributesOf(response: Response, cookie: string): string {
   const line = response.headers.getSetCookie().find((l) => l.startsWith(`${cookie}=`));
@@ -63,7 +63,7 @@ describe("signing in", () => {
     const response = await client.signIn(key.key);
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/approvals");
-    const cookie = attributesOf(response, SESSION_COOKIE);
+    const cookie = attributesOf(response, SIGNED_IN_COOKIE);
     expect(cookie).toMatch(/^__Host-toolgate-approvals=[A-Za-z0-9_-]{43}; Max-Age=28800; Path=\/; HttpOnly; Secure; SameSite=Strict$/);
     expect(cookie).not.toMatch(/domain=/i);
     // The key itself never reaches a cookie or a page.
@@ -73,7 +73,7 @@ describe("signing in", () => {
   it("accepts the admin token", async () => {
     const response = await new PageClient().signIn(TEST_ADMIN_TOKEN);
     expect(response.status).toBe(303);
-    attributesOf(response, SESSION_COOKIE);
+    attributesOf(response, SIGNED_IN_COOKIE);
   });
 
   it("refuses an unknown key with 401 and says so", async () => {
@@ -81,7 +81,7 @@ describe("signing in", () => {
     const response = await client.signIn("tg_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
     expect(response.status).toBe(401);
     expect(client.lastPage).toContain("That API key is not valid.");
-    expect(response.headers.getSetCookie().some((l) => l.startsWith(`${SESSION_COOKIE}=`))).toBe(false);
+    expect(response.headers.getSetCookie().some((l) => l.startsWith(`${SIGNED_IN_COOKIE}=`))).toBe(false);
   });
 
   it("refuses an agent key with 403 naming its role: agents never approve", async () => {
@@ -90,7 +90,7 @@ describe("signing in", () => {
     const response = await client.signIn(agent.key);
     expect(response.status).toBe(403);
     expect(client.lastPage).toContain("has the agent role; the approvals page needs an approver or admin key");
-    expect(client.cookies.has(SESSION_COOKIE)).toBe(false);
+    expect(client.cookies.has(SIGNED_IN_COOKIE)).toBe(false);
   });
 
   it("refuses a revoked key", async () => {
@@ -110,7 +110,7 @@ describe("signing in", () => {
     const response = await client.post("/approvals/sign-in", { key: key.key, csrf: "A".repeat(43) });
     expect(response.status).toBe(403);
     expect(client.lastPage).toContain("did not come from this page");
-    expect(client.cookies.has(SESSION_COOKIE)).toBe(false);
+    expect(client.cookies.has(SIGNED_IN_COOKIE)).toBe(false);
   });
 
   it("refuses a form posted from another origin before looking at it", async () => {
@@ -167,7 +167,7 @@ describe("a signed-in session", () => {
 
   it("refuses a deny without a reason before deciding anything", async () => {
     const { client } = await signedIn();
-    const csrf = await sessionCsrf(client);
+    const csrf = await signInCsrf(client);
     const response = await client.post("/approvals/some-id/decision", { decision: "deny", reason: "   ", csrf });
     expect(response.status).toBe(400);
     expect(client.lastPage).toContain("Denying a call needs a reason");
@@ -179,15 +179,15 @@ describe("a signed-in session", () => {
     const response = await client.get("/approvals/no-such-page/x");
     expect(response.status).toBe(401);
     expect(client.lastPage).toContain("Your session ended: the key it was opened with was revoked at");
-    expect(client.cookies.has(SESSION_COOKIE)).toBe(false);
+    expect(client.cookies.has(SIGNED_IN_COOKIE)).toBe(false);
   });
 
   it("ends on sign-out: the old cookie no longer opens anything", async () => {
     const { client } = await signedIn();
-    const kept = client.cookies.get(SESSION_COOKIE) ?? "";
-    expect((await client.post("/approvals/sign-out", { csrf: await sessionCsrf(client) })).status).toBe(303);
-    expect(client.cookies.has(SESSION_COOKIE)).toBe(false);
-    client.cookies.set(SESSION_COOKIE, kept);
+    const kept = client.cookies.get(SIGNED_IN_COOKIE) ?? "";
+    expect((await client.post("/approvals/sign-out", { csrf: await signInCsrf(client) })).status).toBe(303);
+    expect(client.cookies.has(SIGNED_IN_COOKIE)).toBe(false);
+    client.cookies.set(SIGNED_IN_COOKIE, kept);
     expect((await client.get("/approvals/no-such-page/x")).status).toBe(401);
     expect(client.lastPage).toContain("Your session has ended");
   });

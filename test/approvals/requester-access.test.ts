@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { requesterAccess } from "../../src/approvals/requester-access.ts";
-import { registerProbeHook } from "../hooks/support.ts";
+import { registerProbeWebhook } from "../webhooks/support.ts";
 
 describe("checking the requester of an approved call again", () => {
   it("lets the admin token use every tool while ADMIN_TOKEN is set, and refuses once it is unset", async () => {
@@ -16,7 +16,7 @@ describe("checking the requester of an approved call again", () => {
   });
 
   it("derives a hook's access from the registry: its toolsets, and nothing once it is gone or disabled", async () => {
-    registerProbeHook("rq-hook");
+    registerProbeWebhook("rq-hook");
     const access = await requesterAccess(env, "hook:rq-hook");
     expect(access.ok && access.access.decide("hook_probe").allowed).toBe(true);
     expect(access.ok && access.access.decide("http_request").allowed).toBe(false);

@@ -20,7 +20,7 @@ describe("configuration", () => {
       auditRetentionDays: 30,
       outboundAllow: [],
       approval: { requiredFor: [], ttlSeconds: 900, retentionDays: 30 },
-      hookDeliveryRetentionDays: 30,
+      webhookDeliveryRetentionDays: 30,
       mcpAllowedHosts: undefined,
       mcpServers: [],
       mcpToolsTtlSeconds: 300,

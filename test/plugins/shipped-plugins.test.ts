@@ -6,9 +6,9 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineHook, hookRegistry } from "../../src/hooks/hook-registry.ts";
+import { defineWebhook, webhookRegistry } from "../../src/webhooks/webhook-registry.ts";
 import { registry } from "../../src/registry/registry.ts";
-import { genericHeaders, post, waitForDelivery } from "../hooks/support.ts";
+import { genericHeaders, post, waitForDelivery } from "../webhooks/support.ts";
 import { api } from "../support/api.ts";
 import { json } from "../support/json.ts";
 import { rpc } from "../mcp/helpers.ts";
@@ -32,9 +32,9 @@ beforeAll(async () => {
       },
     });
   }
-  if (hookRegistry.get("plugintest") === undefined) {
-    const outcome = hookRegistry.register(
-      defineHook({
+  if (webhookRegistry.get("plugintest") === undefined) {
+    const outcome = webhookRegistry.register(
+      defineWebhook({
         name: "plugintest",
         description: "Runs the calls in its body.",
         verify: "hmac",

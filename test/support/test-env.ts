@@ -6,7 +6,7 @@ export const TEST_ADMIN_TOKEN = "tg_test_admin_token_0123456789abcdef0123456789"
 export const STRAY_REJECTION_MARK = "deliberate stray rejection";
 
 /** The secret every webhook under test is given (HOOK_*_SECRET); the upstream stand-in checks callbacks with it. */
-export const TEST_HOOK_SECRET = "whsec_test_0123456789abcdef";
+export const TEST_WEBHOOK_SECRET = "whsec_test_0123456789abcdef";
 /** Loopback ports of the real server-everything the federation tests start (this engineer's range). */
 export const EVERYTHING_PORT = 9240;
 export const EVERYTHING_SSE_PORT = 9241;

@@ -1,7 +1,7 @@
 import { isEverythingPort, startEverything, stopEverything } from "./everything-server.ts";
 import { fakeMcpServer } from "./fake-mcp-server.ts";
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, TEST_HOOK_SECRET } from "./test-env.ts";
+import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, TEST_WEBHOOK_SECRET } from "./test-env.ts";
 
 /**
  * The "outside network" of the tests: Miniflare hands every outbound fetch of the Worker under
@@ -14,7 +14,7 @@ import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, TEST_HOOK_SECRET } from "./test
  *   /status/<code>?retry_after=  that status, with Retry-After when given
  *   /api.github.com/...          see githubStub
  *   /hook-callback/ok            200 when the webhook callback's signature checks out with
- *                                TEST_HOOK_SECRET, else 401
+ *                                TEST_WEBHOOK_SECRET, else 401
  *   /hook-callback/flaky         503 the first time a delivery (X-Toolgate-Delivery) calls
  *                                back, then as /hook-callback/ok
  *   POST /inbox/<name>           keeps the request's headers and body; GET /inbox/<name> lists them
@@ -35,7 +35,7 @@ export async function upstream(request: Request): Promise<Response> {
   if (url.hostname === "api.github.com") return githubStub(url);
   if (url.hostname !== "upstream.test") return new Response(`no route to ${url.hostname} from tests`, { status: 502 });
   if (url.pathname === "/ok") return Response.json({ ok: true, method: request.method });
-  if (url.pathname.startsWith("/hook-callback/")) return hookCallback(request, url.pathname.slice("/hook-callback/".length));
+  if (url.pathname.startsWith("/hook-callback/")) return webhookCallback(request, url.pathname.slice("/hook-callback/".length));
   const flaky = /^\/flaky-inbox\/([\w-]+)$/.exec(url.pathname)?.[1];
   if (flaky !== undefined && request.method === "POST" && !flakyInboxesSeen.has(flaky)) {
     flakyInboxesSeen.add(flaky);
@@ -79,7 +79,7 @@ function githubStub(url: URL): Response {
 const callbacksSeen = new Set<string>();
 
 /** A webhook callback receiver that checks toolgate's signature the way a real one would. */
-async function hookCallback(request: Request, mode: string): Promise<Response> {
+async function webhookCallback(request: Request, mode: string): Promise<Response> {
   const delivery = request.headers.get("x-toolgate-delivery") ?? "";
   if (mode === "flaky" && !callbacksSeen.has(delivery)) {
     callbacksSeen.add(delivery);
@@ -87,7 +87,7 @@ async function hookCallback(request: Request, mode: string): Promise<Response> {
   }
   const body = Buffer.from(await request.arrayBuffer());
   const timestamp = request.headers.get("x-toolgate-timestamp") ?? "";
-  const expected = `sha256=${createHmac("sha256", TEST_HOOK_SECRET).update(`${timestamp}.`).update(body).digest("hex")}`;
+  const expected = `sha256=${createHmac("sha256", TEST_WEBHOOK_SECRET).update(`${timestamp}.`).update(body).digest("hex")}`;
   const sent = Buffer.from(request.headers.get("x-toolgate-signature-256") ?? "");
   const valid = sent.length === expected.length && timingSafeEqual(sent, Buffer.from(expected));
   return valid ? Response.json({ received: true }) : new Response("bad signature", { status: 401 });

@@ -1,0 +1,66 @@
+/**
+ * Runs a delivery's calls through `serveCalls`, the stages every door shares (rate-limit charge,
+ * the pipeline with the gateway's deadlines, retries and breakers, one audit record per call).
+ * Only the door differs: the principal is the webhook's, the session id is the delivery id, and
+ * nobody waits on the answer.
+ */
+import type { RecordBatch } from "../audit/record-batch.ts";
+import { serveCalls } from "../batch/serve-calls.ts";
+import type { GatewayParts } from "../compose.ts";
+import { loadConfig } from "../config/config.ts";
+import { openScope } from "../pipeline/request-scope.ts";
+import type { CallOutcome } from "../pipeline/types.ts";
+import { createToolAccess } from "../policy/tool-access.ts";
+import { kvToolsetLookup } from "../toolsets/custom-toolsets.ts";
+import type { Delivery, StoredCallResult } from "./delivery-store.ts";
+import { webhookPrincipal } from "./webhook-principal.ts";
+import type { WebhookEntry } from "./webhook-registry.ts";
+
+/** What a finished run leaves on the delivery. */
+export interface DeliveryRun {
+  status: "done" | "awaiting_approval";
+  results: StoredCallResult[];
+}
+
+/** One call's result as the delivery keeps and serves it, approval included. */
+export function storedResult(outcome: CallOutcome): StoredCallResult {
+  const { approval, status } = outcome;
+  return {
+    id: outcome.callId,
+    tool: outcome.tool,
+    status,
+    error_code: outcome.errorCode ?? null,
+    content: outcome.content,
+    duration_ms: Math.round(outcome.durationMs),
+    attempts: outcome.attempts,
+    ...(approval === undefined ? {} : { approval: { id: approval.id, expires_at: approval.expiresAt, url: approval.url } }),
+  };
+}
+
+/** Runs every call of the delivery once; never rejects for a call's failure (it is a result). */
+export async function runDelivery(
+  delivery: Delivery,
+  hook: WebhookEntry,
+  env: Env,
+  waitUntil: (promise: Promise<unknown>) => void,
+  parts: GatewayParts,
+  record: RecordBatch = parts.batch.recordBatch,
+): Promise<DeliveryRun> {
+  const config = loadConfig(env);
+  const principal = webhookPrincipal(hook);
+  // The consumer's isolate may never have served a request: opening the scope syncs remote MCP
+  // tools before the webhook's toolsets (which may name a remote server's) are resolved.
+  const access = () => createToolAccess(principal, kvToolsetLookup(env.KV));
+  const scope = await openScope(parts.pipeline, { env, config, keyId: principal.keyId, access, sessionId: delivery.id, waitUntil });
+  const outcomes = await serveCalls(delivery.calls, scope, principal, config.maxParallelCalls, { ...parts.batch, recordBatch: record });
+  const results = outcomes.map(storedResult);
+  return { status: runStatus(results), results };
+}
+
+/**
+ * A delivery waits for approval while any of its calls does; otherwise it is done, errors and
+ * all. A settled call keeps its `approval` (which approval decided it), so only the status counts.
+ */
+export function runStatus(results: readonly StoredCallResult[]): DeliveryRun["status"] {
+  return results.some((r) => r.status === "pending_approval") ? "awaiting_approval" : "done";
+}

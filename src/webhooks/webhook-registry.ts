@@ -1,0 +1,116 @@
+/**
+ * The webhook registry: one module-level `webhookRegistry` that every file under webhooks/ registers
+ * into when src/webhooks/webhooks.gen.ts imports it (discovery is codegen, as for tools).
+ *
+ * A webhook says who may call it (a signature scheme and the env var holding its secret), what its
+ * calls may use (toolsets; none unless listed, so a forgotten list fails closed), and how a
+ * verified payload becomes tool calls. Unlike tools, a second registration of a name is always
+ * refused: two webhooks behind one URL would make which one verifies a delivery an accident of
+ * import order.
+ */
+import { z } from "zod";
+
+/** How a sender signs its deliveries (src/webhooks/verify-signature.ts implements each). */
+export const VERIFY_SCHEMES = ["github", "stripe", "slack", "hmac"] as const;
+export type VerifyScheme = (typeof VERIFY_SCHEMES)[number];
+
+/** Webhook names are URL path segments: `POST /v1/hooks/<name>`. */
+export const WEBHOOK_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+/** Path segments under /v1/hooks/ that are routes, not webhooks. */
+export const RESERVED_NAMES: ReadonlySet<string> = new Set(["deliveries", "events"]);
+/** Secrets are Worker secrets, so their names follow the env var convention. */
+export const SECRET_ENV_PATTERN = /^[A-Z][A-Z0-9_]{0,127}$/;
+
+/** One tool call a webhook asks for; `id` defaults to `call_<index>`. */
+export interface WebhookCall {
+  id?: string;
+  name: string;
+  arguments: unknown;
+}
+
+/** What a webhook's functions get: the payload (parsed by its schema) and the request headers. */
+export interface WebhookInput<P> {
+  payload: P;
+  headers: Headers;
+}
+
+export interface WebhookSpec<S extends z.ZodType = z.ZodType> {
+  /** The URL segment: deliveries go to `POST /v1/hooks/<name>`. */
+  name: string;
+  description: string;
+  verify: VerifyScheme;
+  /** The Worker secret holding the shared secret (`wrangler secret put <NAME>`); unset refuses every delivery. */
+  secretEnv: string;
+  /** Toolsets the webhook's calls may use; absent or empty means none (every call PERMISSION_DENIED). */
+  toolsets?: readonly string[];
+  /** The payload's shape; a payload it refuses is answered 400 and nothing runs. */
+  payload?: S;
+  /**
+   * For a verified payload that is the sender checking the URL rather than an event (Slack's
+   * `url_verification`): what to answer, with 200 as JSON, instead of accepting a delivery.
+   * Undefined for an ordinary delivery. Throwing refuses the delivery (400).
+   */
+  handshake?: (input: WebhookInput<z.output<S>>) => unknown;
+  /** Turns a verified payload into zero or more tool calls. Throwing refuses the delivery (400). */
+  map: (input: WebhookInput<z.output<S>>) => readonly WebhookCall[];
+  /**
+   * The sender's id for this delivery, when the payload carries a better one than the scheme's
+   * (a Stripe event id survives Stripe's re-signed retries; the signature does not).
+   */
+  deliveryId?: (input: WebhookInput<z.output<S>>) => string | undefined;
+  /** Where to POST the results once they are known, signed with the webhook's secret. */
+  callbackUrl?: string | ((env: Env) => string | undefined);
+  /** Calls per minute for the webhook's principal; RATE_LIMIT_PER_MINUTE when absent. */
+  rateLimitPerMinute?: number;
+}
+
+/** A registered hook: the spec with its schema and toolsets filled in. */
+export interface WebhookEntry extends Omit<WebhookSpec, "toolsets" | "payload"> {
+  toolsets: readonly string[];
+  payload: z.ZodType;
+}
+
+export type WebhookRegisterOutcome = { ok: true } | { ok: false; reason: string };
+
+/** Type-checks a spec's functions against its schema and erases the schema type. */
+export function defineWebhook<S extends z.ZodType>(spec: WebhookSpec<S>): WebhookSpec {
+  return spec as unknown as WebhookSpec;
+}
+
+export class WebhookRegistry {
+  readonly #hooks = new Map<string, WebhookEntry>();
+
+  /**
+   * Adds a webhook; a bad name, secret name or a name already taken is refused (returned and logged).
+   *
+   * @example
+   * ```ts
+   * webhookRegistry.register({ name: "deploys", description: "...", verify: "hmac", secretEnv: "HOOK_DEPLOYS_SECRET", map: () => [] });
+   * ```
+   */
+  register<S extends z.ZodType>(spec: WebhookSpec<S>): WebhookRegisterOutcome {
+    const refuse = (reason: string): WebhookRegisterOutcome => {
+      console.error(`hook registration refused: ${reason}`);
+      return { ok: false, reason };
+    };
+    if (!WEBHOOK_NAME_PATTERN.test(spec.name)) return refuse(`'${spec.name}' is not a valid hook name: it must match ${WEBHOOK_NAME_PATTERN.source}.`);
+    if (!SECRET_ENV_PATTERN.test(spec.secretEnv)) return refuse(`hook '${spec.name}': secretEnv '${spec.secretEnv}' must be an env var name such as HOOK_GITHUB_SECRET.`);
+    if (!(VERIFY_SCHEMES as readonly string[]).includes(spec.verify)) return refuse(`hook '${spec.name}': verify must be one of ${VERIFY_SCHEMES.join(", ")}.`);
+    if (RESERVED_NAMES.has(spec.name)) return refuse(`'${spec.name}' is reserved: /v1/hooks/${spec.name} is a route of its own.`);
+    if (this.#hooks.has(spec.name)) return refuse(`hook '${spec.name}' is already registered; hook names must be unique.`);
+    const erased = defineWebhook(spec);
+    this.#hooks.set(spec.name, { ...erased, toolsets: [...(erased.toolsets ?? [])], payload: erased.payload ?? z.unknown() });
+    return { ok: true };
+  }
+
+  get(name: string): WebhookEntry | undefined {
+    return this.#hooks.get(name);
+  }
+
+  /** Registered webhook names, sorted. */
+  names(): string[] {
+    return [...this.#hooks.keys()].sort();
+  }
+}
+
+export const webhookRegistry = new WebhookRegistry();

@@ -1,0 +1,220 @@
+/**
+ * The webhook routes. `POST /v1/hooks/{name}` is the one /v1 route authenticated by the webhook's
+ * signature instead of a key (accept-delivery.ts); reading deliveries, events and the webhook list
+ * needs an admin key, because a webhook's calls run as the webhook's own principal, which is nobody's
+ * key (the audit routes follow the same rule: only admins see other principals' records).
+ */
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { requireRole } from "../auth/require-role.ts";
+import { failureResponse, validationHook } from "../http/request-failure.ts";
+import { ErrorBodySchema, errorResponses } from "../http/schemas.ts";
+import type { AppEnv } from "../http/types.ts";
+import { acceptDelivery } from "./accept-delivery.ts";
+import { DELIVERY_STATUSES, getDelivery, type Delivery } from "./delivery-store.ts";
+import { webhookCallbackUrl, webhookKeyId, webhookSecret } from "./webhook-principal.ts";
+import { WEBHOOK_EVENT_OUTCOMES, listWebhookEvents, type WebhookEvent } from "./webhook-events.ts";
+import { webhookRegistry } from "./webhook-registry.ts";
+
+const errorBody = (description: string) => ({ description, content: { "application/json": { schema: ErrorBodySchema } } });
+
+const Accepted = z
+  .object({
+    delivery_id: z.string(),
+    hook: z.string(),
+    status: z.enum(DELIVERY_STATUSES),
+    calls: z.number().int().optional(),
+    replay: z.boolean(),
+  })
+  .openapi("HookDeliveryAccepted");
+
+const Handshake = z.unknown().openapi("HookHandshake", { description: "The hook's answer to the sender's URL check, as its handshake function returned it." });
+
+const postDelivery = createRoute({
+  method: "post",
+  path: "/v1/hooks/{name}",
+  summary: "Deliver a webhook event",
+  description:
+    "Authenticated by the hook's signature, not a Bearer key: `X-Hub-Signature-256` (GitHub), `Stripe-Signature` (Stripe-style) or `X-Toolgate-Signature-256` with `X-Toolgate-Timestamp` (generic), over the raw body. Answers 202 before any call runs; the calls run in the background. A replay of a delivery already seen answers 200 with the first delivery's id and status, and runs nothing.",
+  security: [],
+  request: { params: z.object({ name: z.string().openapi({ example: "github" }) }) },
+  responses: {
+    202: { description: "Verified and queued (or done, when the payload maps to no calls).", content: { "application/json": { schema: Accepted } } },
+    200: {
+      description: "A replay: the first delivery's id and status; nothing runs again. Or the sender's URL check (Slack's url_verification), answered with the hook's own JSON.",
+      content: { "application/json": { schema: z.union([Accepted, Handshake]) } },
+    },
+    400: errorBody("The body is not JSON, or the hook's payload schema or mapping refused it."),
+    401: errorBody("Missing or wrong signature, a timestamp outside 5 minutes, or the hook has no secret configured."),
+    404: errorBody("No hook has this name."),
+    413: errorBody("The body is over MAX_BODY_BYTES, or maps to more than MAX_TOOL_CALLS calls."),
+    415: errorBody("The body is not sent as application/json."),
+    503: errorBody("The delivery could not be queued; nothing ran. Send it again."),
+  },
+});
+
+const CallResultWire = z.object({
+  id: z.string(),
+  tool: z.string(),
+  status: z.string().openapi({ description: "ok, error, or pending_approval." }),
+  error_code: z.string().nullable(),
+  content: z.string(),
+  duration_ms: z.number(),
+  attempts: z.number().int(),
+  approval: z.object({ id: z.string(), expires_at: z.number(), url: z.string() }).optional(),
+});
+
+const EventWire = z
+  .object({ id: z.string(), at: z.string(), hook: z.string(), outcome: z.enum(WEBHOOK_EVENT_OUTCOMES), delivery_id: z.string().nullable(), detail: z.string().nullable() })
+  .openapi("HookEvent");
+
+const DeliveryWire = z
+  .object({
+    id: z.string(),
+    hook: z.string(),
+    key_id: z.string().openapi({ description: "The principal the calls ran as: hook:<name>." }),
+    provider_delivery_id: z.string(),
+    received_at: z.string(),
+    updated_at: z.string(),
+    status: z.enum(DELIVERY_STATUSES),
+    error: z.string().nullable(),
+    attempts: z.number().int(),
+    calls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.unknown() })),
+    results: z.array(CallResultWire).nullable(),
+    approvals: z.array(z.object({ call_id: z.string(), id: z.string(), expires_at: z.number(), url: z.string() })),
+    callback: z.object({ status: z.enum(["pending", "delivered", "failed", "refused"]), attempts: z.number().int(), error: z.string().nullable() }).nullable(),
+    events: z.array(EventWire),
+  })
+  .openapi("HookDelivery");
+
+const getDeliveryRoute = createRoute({
+  method: "get",
+  path: "/v1/hooks/deliveries/{id}",
+  summary: "A webhook delivery: its status and each call's result",
+  request: { params: z.object({ id: z.string() }) },
+  responses: {
+    200: { description: "The delivery.", content: { "application/json": { schema: DeliveryWire } } },
+    ...errorResponses(403, 404),
+  },
+});
+
+const listEventsRoute = createRoute({
+  method: "get",
+  path: "/v1/hooks/events",
+  summary: "Webhook delivery outcomes, newest first, refusals included",
+  request: {
+    query: z.object({
+      hook: z.string().min(1).max(64).optional(),
+      delivery_id: z.string().min(1).max(64).optional(),
+      outcome: z.enum(WEBHOOK_EVENT_OUTCOMES).optional(),
+      before: z.string().regex(/^\d{1,15}$/, "must be epoch milliseconds (the `at` of the last event of the previous page)").optional(),
+      limit: z.string().regex(/^(?:[1-9]\d?|1\d\d|200)$/, "must be a whole number from 1 to 200").optional(),
+    }),
+  },
+  responses: {
+    200: { description: "Events.", content: { "application/json": { schema: z.object({ events: z.array(EventWire) }).openapi("HookEvents") } } },
+    ...errorResponses(400, 403),
+  },
+});
+
+const listWebhooksRoute = createRoute({
+  method: "get",
+  path: "/v1/hooks",
+  summary: "The registered webhooks",
+  responses: {
+    200: {
+      description: "Every hook, sorted by name.",
+      content: {
+        "application/json": {
+          schema: z
+            .object({
+              hooks: z.array(
+                z.object({
+                  name: z.string(),
+                  description: z.string(),
+                  path: z.string(),
+                  verify: z.string(),
+                  secret_env: z.string(),
+                  secret_configured: z.boolean(),
+                  toolsets: z.array(z.string()),
+                  key_id: z.string(),
+                  callback: z.boolean(),
+                }),
+              ),
+            })
+            .openapi("Hooks"),
+        },
+      },
+    },
+    ...errorResponses(403),
+  },
+});
+
+const eventWire = (e: WebhookEvent) => ({ id: e.id, at: new Date(e.at).toISOString(), hook: e.hook, outcome: e.outcome, delivery_id: e.deliveryId, detail: e.detail });
+
+function deliveryWire(d: Delivery, events: readonly WebhookEvent[]) {
+  const approvals = (d.results ?? []).flatMap((r) => (r.approval === undefined ? [] : [{ call_id: r.id, ...r.approval }]));
+  return {
+    id: d.id,
+    hook: d.hook,
+    key_id: webhookKeyId(d.hook),
+    provider_delivery_id: d.providerDeliveryId,
+    received_at: new Date(d.receivedAt).toISOString(),
+    updated_at: new Date(d.updatedAt).toISOString(),
+    status: d.status,
+    error: d.error,
+    attempts: d.attempts,
+    calls: d.calls,
+    results: d.results,
+    approvals,
+    callback: d.callbackStatus === null ? null : { status: d.callbackStatus, attempts: d.callbackAttempts, error: d.callbackError },
+    events: events.map(eventWire),
+  };
+}
+
+const adminOnly = requireRole("admin");
+
+export const webhooksRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+webhooksRoutes.use("/v1/hooks/deliveries/*", adminOnly);
+webhooksRoutes.get("/v1/hooks/events", adminOnly);
+webhooksRoutes.get("/v1/hooks", adminOnly);
+
+webhooksRoutes
+  .openapi(listWebhooksRoute, (c) => {
+    const hooks = webhookRegistry.names().flatMap((name) => {
+      const hook = webhookRegistry.get(name);
+      if (hook === undefined) return [];
+      return [
+        {
+          name,
+          description: hook.description,
+          path: `/v1/hooks/${name}`,
+          verify: hook.verify,
+          secret_env: hook.secretEnv,
+          secret_configured: webhookSecret(c.env, hook) !== undefined,
+          toolsets: [...hook.toolsets],
+          key_id: webhookKeyId(name),
+          callback: webhookCallbackUrl(c.env, hook) !== undefined,
+        },
+      ];
+    });
+    return c.json({ hooks }, 200);
+  })
+  .openapi(listEventsRoute, async (c) => {
+    const q = c.req.valid("query");
+    const events = await listWebhookEvents(c.env.DB, {
+      limit: q.limit === undefined ? 50 : Number(q.limit),
+      ...(q.hook === undefined ? {} : { hook: q.hook }),
+      ...(q.delivery_id === undefined ? {} : { deliveryId: q.delivery_id }),
+      ...(q.outcome === undefined ? {} : { outcome: q.outcome }),
+      ...(q.before === undefined ? {} : { before: Number(q.before) }),
+    });
+    return c.json({ events: events.map(eventWire) }, 200);
+  })
+  .openapi(getDeliveryRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    const delivery = await getDelivery(c.env.DB, id);
+    if (delivery === undefined) return failureResponse(c, { kind: "unknown_delivery", id });
+    const events = await listWebhookEvents(c.env.DB, { deliveryId: id, limit: 100 });
+    return c.json(deliveryWire(delivery, events), 200);
+  })
+  .openapi(postDelivery, (c) => acceptDelivery(c, c.req.valid("param").name));
