@@ -24,7 +24,6 @@ import { approvalsPageRoutes } from "../approvals-page/approvals-page-routes.tsx
 import { isWebhookDelivery } from "../webhooks/accept-delivery.ts";
 import { webhooksRoutes } from "../webhooks/webhooks-routes.ts";
 import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
-import { federate } from "../mcp/federation/federate.ts";
 import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
 
 export interface AppOptions {
@@ -64,12 +63,15 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.on(["POST", "DELETE"], "/v1/toolsets/*", requireRole("admin"));
   app.post("/v1/toolsets", requireRole("admin"));
   app.post("/v1/health/tools/recheck", requireRole("admin"));
-  // Remote MCP tools join the registry at run time: before any route lists or runs tools, and
-  // only for an authenticated request, so a stranger cannot make us call remote servers. A webhook
-  // delivery runs nothing here (its consumer syncs, src/webhooks/run-delivery.ts); /mcp
-  // authenticates in its own routes and syncs after that (src/mcp/http/mcp-routes.ts).
-  const sync = federate<AppEnv>();
-  app.use("/v1/*", (c, next) => (isWebhookDelivery(c.req.method, c.req.path) ? next() : sync(c, next)));
+  // Remote MCP tools join the registry at run time: the catalog is opened before any /v1 route
+  // lists tools, and only for an authenticated request, so a stranger cannot make us call remote
+  // servers. Routes that run calls open it again through their request scope (free: nothing is
+  // due by then), as /mcp and the webhook consumer do, which authenticate on their own.
+  const catalog = parts.pipeline.catalog;
+  app.use("/v1/*", async function openCatalog(c, next) {
+    if (!isWebhookDelivery(c.req.method, c.req.path)) await catalog.open(c.env);
+    return next();
+  });
 
   app.route("/", metaRoutes);
   app.route("/", keysRoutes);

@@ -127,7 +127,7 @@ function describe(failure: RequestFailure): RequestErrorBody {
     case "mcp_server_unreachable":
       return { error: failure.detail, error_code: "MCP_SERVER_UNREACHABLE", suggestion: `Check that MCP server '${failure.name}' is up and its URL and header secrets are right; its previous tool list stays in use.` };
     case "unknown_hook":
-      return { error: `No webhook is registered as '${failure.name}'.`, error_code: "UNKNOWN_HOOK", suggestion: "Check the payload URL: POST /v1/hooks/<name>, with a name from hooks/." };
+      return { error: `No webhook is registered as '${failure.name}'.`, error_code: "UNKNOWN_HOOK", suggestion: "Check the payload URL: POST /v1/hooks/<name>, with a name from webhooks/ (the folder the webhooks are defined in)." };
     case "hook_refused":
       return describeWebhookRefusal(failure);
     case "unknown_delivery":
