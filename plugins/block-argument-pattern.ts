@@ -27,6 +27,9 @@ blockPattern(env);
 
 plugins.register({
   name: "block-argument-pattern",
+  // Off while PLUGIN_BLOCK_ARGUMENT_PATTERN is unset: then a call builds no event for it. A
+  // pattern that fails to compile throws here, which counts as on, so the hook runs and blocks.
+  active: (env) => blockPattern(env) !== undefined,
   preCall: ({ tool, args, env: callEnv }) => {
     // A pattern that fails to compile here throws, and a throwing pre-call hook blocks: fail closed.
     const pattern = blockPattern(callEnv);

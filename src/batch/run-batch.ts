@@ -78,7 +78,8 @@ export function runBatch(admitted: readonly CallState[], scope: RequestScope, op
         dependencyResults.set(outcome.callId, result);
         dependencyResults.set(outcome.tool, result);
       }
-      return { ...call, run: { ...call.run, dependencyResults, batch } };
+      call.run = { ...call.run, dependencyResults, batch };
+      return call;
     }
 
     function unrun(i: number, failure: ToolFailure): void {

@@ -86,7 +86,8 @@ export type PolicyVerdict = { decision: "allow" | "deny"; rule: string };
 /** What the pipeline knows about one call so far; stages read and extend it. */
 export interface CallState {
   readonly input: CallInput;
-  readonly run: CallRun;
+  /** Set by the batch layer when the call starts (its dependencies' results, the batch deadline). */
+  run: CallRun;
   readonly startedAt: number;
   /** The arguments as sent, parsed once (the audit log and hooks reuse them). */
   sentArgs: Record<string, unknown>;

@@ -43,29 +43,42 @@ export type PreCallOutcome =
   | { blocked: false; args: Record<string, unknown>; replaced: boolean }
   | { blocked: true; message: string };
 
+/**
+ * Whether a hook is on for this deployment (a plugin whose setting is unset is off). Asked
+ * before the pipeline builds an event, so a deployment whose plugins are all off pays no event,
+ * no promise and no await per call for them.
+ */
+export type HookGate = (env: Env) => boolean;
+
+interface Gated<H> {
+  hook: H;
+  active: HookGate | undefined;
+}
+
 export class Hooks {
-  readonly #pre: PreCallHook[] = [];
-  readonly #post: PostCallHook[] = [];
-  readonly #transform: TransformHook[] = [];
+  readonly #pre: Gated<PreCallHook>[] = [];
+  readonly #post: Gated<PostCallHook>[] = [];
+  readonly #transform: Gated<TransformHook>[] = [];
 
-  /** Adds a pre-call hook; returns a function that removes it. */
-  onPreCall(hook: PreCallHook): () => void {
-    return add(this.#pre, hook);
+  /** Adds a pre-call hook, on where `active` says so (always without it); returns a function that removes it. */
+  onPreCall(hook: PreCallHook, active?: HookGate): () => void {
+    return add(this.#pre, { hook, active });
   }
 
-  onPostCall(hook: PostCallHook): () => void {
-    return add(this.#post, hook);
+  onPostCall(hook: PostCallHook, active?: HookGate): () => void {
+    return add(this.#post, { hook, active });
   }
 
-  onTransform(hook: TransformHook): () => void {
-    return add(this.#transform, hook);
+  onTransform(hook: TransformHook, active?: HookGate): () => void {
+    return add(this.#transform, { hook, active });
   }
 
-  /** Runs pre-call hooks in order; the first block wins, replacements chain. */
+  /** Runs the active pre-call hooks in order; the first block wins, replacements chain. */
   async runPreCall(event: CallEvent): Promise<PreCallOutcome> {
     let args = event.args;
     let replaced = false;
-    for (const hook of this.#pre) {
+    for (const { hook, active } of this.#pre) {
+      if (!isOn(active, event.env)) continue;
       let directive: PreCallDirective;
       try {
         directive = await hook({ ...event, args });
@@ -83,9 +96,10 @@ export class Hooks {
     return { blocked: false, args, replaced };
   }
 
-  /** Notifies every post-call hook; failures are logged and never reach the caller. */
+  /** Notifies every active post-call hook; failures are logged and never reach the caller. */
   async runPostCall(event: PostCallEvent): Promise<void> {
-    for (const hook of this.#post) {
+    for (const { hook, active } of this.#post) {
+      if (!isOn(active, event.env)) continue;
       try {
         await hook(event);
       } catch (error) {
@@ -94,9 +108,10 @@ export class Hooks {
     }
   }
 
-  /** Returns the first string a transform hook gives, or the result unchanged. */
+  /** Returns the first string an active transform hook gives, or the result unchanged. */
   async runTransform(event: PostCallEvent): Promise<string> {
-    for (const hook of this.#transform) {
+    for (const { hook, active } of this.#transform) {
+      if (!isOn(active, event.env)) continue;
       try {
         const out = await hook(event);
         if (typeof out === "string") return out;
@@ -107,16 +122,32 @@ export class Hooks {
     return event.result;
   }
 
-  get hasPreCall(): boolean {
-    return this.#pre.length > 0;
+  /** Whether any pre-call hook is on for this env. */
+  hasPreCall(env: Env): boolean {
+    return anyActive(this.#pre, env);
   }
 
-  get hasPostCall(): boolean {
-    return this.#post.length > 0;
+  hasPostCall(env: Env): boolean {
+    return anyActive(this.#post, env);
   }
 
-  get hasTransform(): boolean {
-    return this.#transform.length > 0;
+  hasTransform(env: Env): boolean {
+    return anyActive(this.#transform, env);
+  }
+}
+
+function anyActive<H>(list: readonly Gated<H>[], env: Env): boolean {
+  for (const { active } of list) if (isOn(active, env)) return true;
+  return false;
+}
+
+/** A gate that throws (a setting that does not parse) counts as on, so its hook runs and fails closed. */
+function isOn(active: HookGate | undefined, env: Env): boolean {
+  if (active === undefined) return true;
+  try {
+    return active(env);
+  } catch {
+    return true;
   }
 }
 

@@ -31,6 +31,11 @@ export interface PluginSpec {
   preCall?: PreCallHook;
   postCall?: PostCallHook;
   transform?: TransformHook;
+  /**
+   * Whether the plugin is on for this deployment (e.g. its setting is set); asked before each
+   * call's events are built, so a plugin that is off costs a call nothing. On when absent.
+   */
+  active?: (env: Env) => boolean;
 }
 
 export type PluginRegisterOutcome = { ok: true } | { ok: false; reason: string };
@@ -60,10 +65,10 @@ export class PluginRegistry {
     }
     this.#names.add(spec.name);
     const applies = appliesTo(spec);
-    const { preCall, postCall, transform } = spec;
-    if (preCall !== undefined) this.#hooks.onPreCall((event) => (applies(event) ? preCall(event) : undefined));
-    if (postCall !== undefined) this.#hooks.onPostCall((event) => (applies(event) ? postCall(event) : undefined));
-    if (transform !== undefined) this.#hooks.onTransform((event) => (applies(event) ? transform(event) : undefined));
+    const { preCall, postCall, transform, active } = spec;
+    if (preCall !== undefined) this.#hooks.onPreCall((event) => (applies(event) ? preCall(event) : undefined), active);
+    if (postCall !== undefined) this.#hooks.onPostCall((event) => (applies(event) ? postCall(event) : undefined), active);
+    if (transform !== undefined) this.#hooks.onTransform((event) => (applies(event) ? transform(event) : undefined), active);
     return { ok: true };
   }
 

@@ -35,6 +35,31 @@ describe("plugins.register", () => {
   });
 });
 
+describe("a plugin that is off", () => {
+  it("is skipped, and reported as absent, for an env where its gate says off; a gate that throws counts as on", async () => {
+    const target = new Hooks();
+    let on = false;
+    new PluginRegistry(target).register({ name: "gated", active: () => on, preCall: blockAll });
+    expect(target.hasPreCall(env)).toBe(false);
+    expect((await target.runPreCall(call("echo", "core"))).blocked).toBe(false);
+    on = true;
+    expect(target.hasPreCall(env)).toBe(true);
+    expect((await target.runPreCall(call("echo", "core"))).blocked).toBe(true);
+
+    const broken = new Hooks();
+    new PluginRegistry(broken).register({ name: "broken-gate", active: () => { throw new Error("bad setting"); }, preCall: blockAll });
+    expect(broken.hasPreCall(env)).toBe(true);
+    expect((await broken.runPreCall(call("echo", "core"))).blocked).toBe(true);
+  });
+
+  it("lets the shipped plugins off where their settings are blank, so calls build no event for them", () => {
+    const blank = { ...env, PLUGIN_BLOCK_ARGUMENT_PATTERN: "", PLUGIN_REDACT_RESULT_FIELDS: " " } as Env;
+    expect(hooks.hasPreCall(blank)).toBe(false);
+    expect(hooks.hasTransform(blank)).toBe(false);
+    expect(hooks.hasPreCall(env)).toBe(true);
+  });
+});
+
 describe("block-argument-pattern with a bad pattern", () => {
   it("blocks every call, naming the var, when a call's env carries a pattern that does not compile", async () => {
     const outcome = await hooks.runPreCall(call("echo", "core", { text: "hello" }, { ...env, PLUGIN_BLOCK_ARGUMENT_PATTERN: "(unclosed" } as Env));

@@ -11,16 +11,18 @@ import { entryOf } from "./entry-of.ts";
 /** Post-call hooks alone: every outcome passes them, whether or not the handler ran. */
 export async function postHooks(outcome: CallOutcome, call: CallState, scope: RequestScope): Promise<CallOutcome> {
   const hooks = scope.parts.hooks;
-  if (hooks.hasPostCall) await hooks.runPostCall(postCallEvent(outcome, call, scope));
+  if (hooks.hasPostCall(scope.env)) await hooks.runPostCall(postCallEvent(outcome, call, scope));
   return outcome;
 }
 
 /** Post-call hooks, transform hooks and the size limit, for calls whose handler ran. */
 export async function finish(outcome: CallOutcome, call: CallState, scope: RequestScope): Promise<CallOutcome> {
   const hooks = scope.parts.hooks;
-  const event = hooks.hasPostCall || hooks.hasTransform ? postCallEvent(outcome, call, scope) : undefined;
-  if (event !== undefined && hooks.hasPostCall) await hooks.runPostCall(event);
-  const content = event !== undefined && hooks.hasTransform ? await hooks.runTransform(event) : outcome.content;
+  const post = hooks.hasPostCall(scope.env);
+  const transform = hooks.hasTransform(scope.env);
+  const event = post || transform ? postCallEvent(outcome, call, scope) : undefined;
+  if (event !== undefined && post) await hooks.runPostCall(event);
+  const content = event !== undefined && transform ? await hooks.runTransform(event) : outcome.content;
   const entry = entryOf(call);
   if (content.length <= entry.maxResultSizeChars) return content === outcome.content ? outcome : { ...outcome, content, resultChars: content.length };
   const limited = await limitResult(content, entry.maxResultSizeChars, {

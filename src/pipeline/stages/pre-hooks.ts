@@ -9,7 +9,7 @@ import { entryOf } from "./entry-of.ts";
 
 export async function preHooks(call: CallState, scope: RequestScope): Promise<StageResult> {
   const hooks = scope.parts.hooks;
-  if (!hooks.hasPreCall) return undefined;
+  if (!hooks.hasPreCall(scope.env)) return undefined;
   const entry = entryOf(call);
   const pre = await hooks.runPreCall(callEvent(call, scope));
   if (pre.blocked) return { fail: { kind: "blocked_by_hook", name: entry.name, message: pre.message } };
