@@ -7,8 +7,7 @@
  * whichever door it came in by.
  */
 import type { RecordBatch } from "../audit/record-batch.ts";
-import type { Principal } from "../auth/principal.ts";
-import type { CallInput, CallOutcome, RequestScope } from "../pipeline/types.ts";
+import type { CallInput, CallOutcome, KeyScope } from "../pipeline/types.ts";
 import type { chargeCalls } from "../rate-limit/charge-calls.ts";
 import { admitAll, type runBatch } from "./run-batch.ts";
 
@@ -29,8 +28,8 @@ export interface BatchStages {
  * Runs a key's calls through rate limits, the pipeline and the audit log; never rejects. The
  * result has exactly one outcome per call, in order (checked here, where each is audited).
  */
-export async function serveCalls(calls: readonly CallInput[], scope: RequestScope, principal: Principal, maxParallel: number, stages: BatchStages): Promise<CallOutcome[]> {
-  const { env, config } = scope;
+export async function serveCalls(calls: readonly CallInput[], scope: KeyScope, maxParallel: number, stages: BatchStages): Promise<CallOutcome[]> {
+  const { env, config, principal } = scope;
   const admitted = admitAll(calls, scope);
   // Only calls that will reach their handler's stage count against the key's rate limits.
   const chargeable = admitted.map((call) => (call.refused === undefined ? call.input.name : undefined));

@@ -9,7 +9,8 @@ import { loadConfig, type GatewayConfig } from "../config/config.ts";
 import type { ToolAccess } from "../policy/tool-access.ts";
 import { resolveToolset, type CustomToolsetLookup } from "../toolsets/resolve.ts";
 import type { ClientChannel } from "../registry/types.ts";
-import type { AllowedTools, PipelineParts, RequestScope } from "./types.ts";
+import type { Principal } from "../auth/principal.ts";
+import type { AllowedTools, KeyScope, PipelineParts, RequestScope } from "./types.ts";
 
 /** Key id recorded as the requester when a door does not name one (the approvals layer refuses it). */
 export const UNKNOWN_REQUESTER = "unknown";
@@ -25,6 +26,8 @@ export interface ScopeInput {
   sessionId: string;
   config?: GatewayConfig;
   keyId?: string;
+  /** The calling key; `keyId` defaults to its id. */
+  principal?: Principal;
   /** The key's access, or how to resolve it once the catalog is open. */
   access?: ToolAccess | (() => Promise<ToolAccess>);
   allowedTools?: AllowedTools;
@@ -35,12 +38,15 @@ export interface ScopeInput {
 }
 
 /** Opens the catalog for this request and returns the scope its calls share. */
+export function openScope(parts: PipelineParts, input: ScopeInput & { principal: Principal }): Promise<KeyScope>;
+export function openScope(parts: PipelineParts, input: ScopeInput): Promise<RequestScope>;
 export async function openScope(parts: PipelineParts, input: ScopeInput): Promise<RequestScope> {
   const catalog = await parts.catalog.open(input.env);
   return {
     env: input.env,
     config: input.config ?? loadConfig(input.env),
-    keyId: input.keyId ?? UNKNOWN_REQUESTER,
+    keyId: input.keyId ?? input.principal?.keyId ?? UNKNOWN_REQUESTER,
+    principal: input.principal,
     access: typeof input.access === "function" ? await input.access() : input.access,
     allowedTools: input.allowedTools,
     sessionId: input.sessionId,
@@ -57,6 +63,8 @@ export async function openScope(parts: PipelineParts, input: ScopeInput): Promis
  * Like openScope, for a request limited to one toolset (a `toolset` field, `/mcp/{toolset}`):
  * only its tools may run. Answers `unknownToolset` when the name resolves to nothing.
  */
+export function openToolsetScope(parts: PipelineParts, input: ScopeInput & { principal: Principal }, toolset: string, lookup: CustomToolsetLookup): Promise<KeyScope | { unknownToolset: string }>;
+export function openToolsetScope(parts: PipelineParts, input: ScopeInput, toolset: string, lookup: CustomToolsetLookup): Promise<RequestScope | { unknownToolset: string }>;
 export async function openToolsetScope(parts: PipelineParts, input: ScopeInput, toolset: string, lookup: CustomToolsetLookup): Promise<RequestScope | { unknownToolset: string }> {
   const scope = await openScope(parts, input);
   const names = await resolveToolset(toolset, lookup);

@@ -14,6 +14,7 @@ import type { ErrorEnvelope } from "../errors/error-envelope.ts";
 import type { ErrorCode, ToolFailure } from "../errors/tool-failure.ts";
 import type { Executor } from "../execution/execute.ts";
 import type { PipelineHooks } from "../plugins/pipeline-hooks.ts";
+import type { Principal } from "../auth/principal.ts";
 import type { ToolAccess } from "../policy/tool-access.ts";
 import type { AvailabilityCache } from "../registry/availability.ts";
 import type { ClientChannel, ToolEntry } from "../registry/types.ts";
@@ -39,6 +40,8 @@ export interface RequestScope {
   readonly config: GatewayConfig;
   /** Who asked: the API key's id (`admin-token`, `hook:<name>` for a webhook). */
   readonly keyId: string;
+  /** The calling key, when a key made the request (its rate limits are charged to it). */
+  readonly principal: Principal | undefined;
   /** The calling key's access, decided once per tool per request; absent for trusted internal callers. */
   readonly access: ToolAccess | undefined;
   readonly allowedTools: AllowedTools | undefined;
@@ -54,6 +57,9 @@ export interface RequestScope {
   readonly catalog: CatalogView;
   readonly parts: PipelineParts;
 }
+
+/** The scope of a request a key made: the batch layer charges that key's rate limits. */
+export type KeyScope = RequestScope & { readonly principal: Principal };
 
 /** An approved call as the Session object hands it to the pipeline. */
 export interface ApprovedCall {

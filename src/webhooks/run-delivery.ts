@@ -51,8 +51,8 @@ export async function runDelivery(
   // The consumer's isolate may never have served a request: opening the scope syncs remote MCP
   // tools before the webhook's toolsets (which may name a remote server's) are resolved.
   const access = () => createToolAccess(principal, kvToolsetLookup(env.KV));
-  const scope = await openScope(parts.pipeline, { env, config, keyId: principal.keyId, access, sessionId: delivery.id, waitUntil });
-  const outcomes = await serveCalls(delivery.calls, scope, principal, config.maxParallelCalls, { ...parts.batch, recordBatch: record });
+  const scope = await openScope(parts.pipeline, { env, config, principal, access, sessionId: delivery.id, waitUntil });
+  const outcomes = await serveCalls(delivery.calls, scope, config.maxParallelCalls, { ...parts.batch, recordBatch: record });
   const results = outcomes.map(storedResult);
   return { status: runStatus(results), results };
 }

@@ -95,7 +95,7 @@ export const toolCallsRoutes = (parts: GatewayParts) => {
     const input = {
       env: c.env,
       config,
-      keyId: principal.keyId,
+      principal,
       access: () => accessOf(c),
       sessionId,
       signal: c.req.raw.signal,
@@ -105,7 +105,7 @@ export const toolCallsRoutes = (parts: GatewayParts) => {
     const opened = body.toolset === undefined ? await openScope(parts.pipeline, input) : await openToolsetScope(parts.pipeline, input, body.toolset, toolsetLookupOf(c));
     if ("unknownToolset" in opened) return failureResponse(c, { kind: "unknown_toolset", name: opened.unknownToolset });
     const calls = body.tool_calls.map(normalizeCall);
-    const outcomes = await serveCalls(calls, opened, principal, maxParallel, parts.batch);
+    const outcomes = await serveCalls(calls, opened, maxParallel, parts.batch);
     return c.json({ session_id: sessionId, results: calls.map((call, i) => toCallResult(call, outcomes[i] as CallOutcome)) }, 200);
   });
 };

@@ -88,7 +88,7 @@ async function serve(c: Context<AppEnv>, toolset: string | undefined, parts: Gat
   const input = {
     env: c.env,
     config,
-    keyId: principal.keyId,
+    principal,
     access: () => accessOf(c),
     // Each tools/call gets a session of its own (handle-request.ts); this one is never used.
     sessionId: "",
@@ -105,7 +105,6 @@ async function serve(c: Context<AppEnv>, toolset: string | undefined, parts: Gat
   const first = parsed.messages[0];
   const initializing = !parsed.batch && first?.kind === "request" && first.method === "initialize";
   const ctx: McpContext = {
-    principal,
     scope: opened,
     protocolVersion: initializing ? negotiateProtocolVersion(first.params.protocolVersion) : version,
     parts,

@@ -1,16 +1,14 @@
 /** Everything one MCP request is answered with: who calls, the request's scope, and the way back. */
-import type { Principal } from "../../auth/principal.ts";
 import type { GatewayParts } from "../../compose.ts";
-import type { RequestScope } from "../../pipeline/types.ts";
+import type { KeyScope } from "../../pipeline/types.ts";
 import type { Outbound } from "./client-channel.ts";
 
 export interface McpContext {
-  principal: Principal;
   /**
-   * The request's scope, built once: env, config, the key's access and, on /mcp/{toolset}, the
+   * The request's scope, built once: env, config, the calling key and its access and, on /mcp/{toolset}, the
    * toolset the virtual server offers (`allowedTools`). Each tools/call runs as a session of its own within it.
    */
-  scope: RequestScope;
+  scope: KeyScope;
   /** The revision the request is read under (MCP-Protocol-Version, else 2025-03-26). */
   protocolVersion: string;
   parts: GatewayParts;

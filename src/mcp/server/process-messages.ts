@@ -28,7 +28,7 @@ export async function processMessages(messages: readonly RpcMessage[], batch: bo
         // A client's answer to our sampling or elicitation request; the asking call may be in
         // another isolate. Delivered before the 202, so a client that sees it knows it landed.
         deliveries.push(
-          deliverReply(ctx.scope.env, ctx.principal.keyId, message).catch((error: unknown) => {
+          deliverReply(ctx.scope.env, ctx.scope.keyId, message).catch((error: unknown) => {
             // The asking call then times out with a message saying the client did not answer.
             console.error(`MCP: could not deliver the answer to ${String(message.id)}: ${String(error)}`);
           }),
