@@ -14,6 +14,12 @@ export interface ApprovalRequest {
   toolset: string | undefined;
   /** The final arguments (after validation and pre-call hooks). */
   arguments: Record<string, unknown>;
+  /**
+   * Their canonical JSON and its SHA-256, computed once by the approval stage (which compares the
+   * same hash when the approved call runs), so the object does not serialise and hash them again.
+   */
+  exact: string;
+  bindingSha256: string;
   requestedBy: string;
   ttlMs: number;
   /** The origin the caller used, for the page URL in the notification. */

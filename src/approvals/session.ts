@@ -55,11 +55,7 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
 
   /** Asks for approval of a call, or answers from a grant or an earlier request with the same call id. */
   async request(input: ApprovalRequest): Promise<RequestAnswer> {
-    const shown = canonicalJson(redactSecrets(input.arguments));
-    const exact = canonicalJson(input.arguments);
-    const argumentsSha256 = sha256Hex(shown);
-    const bindingSha256 = sha256Hex(exact);
-
+    const { bindingSha256 } = input;
     const now = Date.now();
     const { sql } = this.ctx.storage;
     const earlier = findApprovalByCallId(sql, input);
@@ -75,7 +71,9 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
     const grant = findGrant(sql, input.tool, input.requestedBy);
     if (grant !== undefined) return { kind: "granted", approvalId: grant };
 
-    const row = pendingRow({ ...input, shown, argumentsSha256, exact, bindingSha256, now });
+    // What a person is shown: secrets redacted. Only a new approval needs it.
+    const shown = canonicalJson(redactSecrets(input.arguments));
+    const row = pendingRow({ ...input, shown, argumentsSha256: sha256Hex(shown), now });
     insertApproval(sql, row);
     await this.#scheduleAlarm();
     await Promise.all([this.#publish(row), this.#flushWrites()]);

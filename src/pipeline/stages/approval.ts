@@ -24,15 +24,19 @@ export function approval(call: CallState, scope: RequestScope): StageResult | Pr
   const entry = entryOf(call);
   // The synchronous check first: calls of ordinary tools pay no await for the approvals layer.
   if (!needsApproval(entry, scope.config)) return undefined;
+  // The final arguments' binding, computed once: it is compared with an approved call's, or sent
+  // with the request so the session's object need not compute it again.
+  const exact = canonicalJson(call.args);
+  const bindingSha256 = sha256Hex(exact);
   const approved = call.run.approved;
   if (approved !== undefined) {
-    if (sha256Hex(canonicalJson(call.args)) === approved.bindingSha256) return undefined;
+    if (bindingSha256 === approved.bindingSha256) return undefined;
     return { fail: { kind: "approval_unbound", name: entry.name, approvalId: approved.approvalId } };
   }
-  return ask(call, scope);
+  return ask(call, scope, exact, bindingSha256);
 }
 
-async function ask(call: CallState, scope: RequestScope): Promise<StageResult> {
+async function ask(call: CallState, scope: RequestScope, exact: string, bindingSha256: string): Promise<StageResult> {
   const entry = entryOf(call);
   const { config } = scope;
   try {
@@ -42,6 +46,8 @@ async function ask(call: CallState, scope: RequestScope): Promise<StageResult> {
       tool: entry.name,
       toolset: entry.toolset,
       arguments: call.args,
+      exact,
+      bindingSha256,
       requestedBy: scope.keyId,
       ttlMs: config.approval.ttlSeconds * 1000,
       origin: scope.origin,
