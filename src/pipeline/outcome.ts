@@ -7,6 +7,7 @@ import type { ErrorCode, ToolFailure } from "../errors/tool-failure.ts";
 import { toEnvelope } from "../errors/envelope.ts";
 import { faultOf } from "../errors/fault.ts";
 import { registry } from "../registry/registry.ts";
+import { newCallState } from "./call-state.ts";
 import type { CallOutcome, CallState } from "./types.ts";
 
 /** The part of an outcome that comes from the call's state. */
@@ -90,6 +91,10 @@ export function storedOutcome(call: CallState, result: { status: "ok" | "error";
  * denials, expiries and interrupted runs), with the arguments it knows.
  */
 export function outcomeOfFailure(name: string, callId: string, failure: ToolFailure, args: Record<string, unknown>): CallOutcome {
-  const entry = registry.get(name);
-  return failedOutcome({ input: { id: callId, name, arguments: args }, run: {}, startedAt: Date.now(), sentArgs: args, parsed: true, args, entry, policy: undefined, coercions: [], attempts: 0, refused: undefined }, failure);
+  const call = newCallState({ id: callId, name, arguments: args });
+  call.parsed = true;
+  call.sentArgs = args;
+  call.args = args;
+  call.entry = registry.get(name);
+  return failedOutcome(call, failure);
 }

@@ -13,10 +13,10 @@ import type { Principal } from "../auth/principal.ts";
 import type { AllowedTools, KeyScope, PipelineParts, RequestScope } from "./types.ts";
 
 /** Key id recorded as the requester when a door does not name one (the approvals layer refuses it). */
-export const UNKNOWN_REQUESTER = "unknown";
+const UNKNOWN_REQUESTER = "unknown";
 
 /** The channel of doors that cannot talk back to the caller mid-call (/v1): every message is dropped. */
-export const SILENT_CLIENT: ClientChannel = Object.freeze({ progress: () => undefined, log: () => undefined });
+const SILENT_CLIENT: ClientChannel = Object.freeze({ progress: () => undefined, log: () => undefined });
 
 const IGNORE_WAIT_UNTIL = (): void => undefined;
 
@@ -37,8 +37,11 @@ export interface ScopeInput {
   client?: ClientChannel;
 }
 
+/** A request a key made names the key and its access. */
+type KeyScopeInput = ScopeInput & { principal: Principal; access: NonNullable<ScopeInput["access"]> };
+
 /** Opens the catalog for this request and returns the scope its calls share. */
-export function openScope(parts: PipelineParts, input: ScopeInput & { principal: Principal }): Promise<KeyScope>;
+export function openScope(parts: PipelineParts, input: KeyScopeInput): Promise<KeyScope>;
 export function openScope(parts: PipelineParts, input: ScopeInput): Promise<RequestScope>;
 export async function openScope(parts: PipelineParts, input: ScopeInput): Promise<RequestScope> {
   const catalog = await parts.catalog.open(input.env);
@@ -63,7 +66,7 @@ export async function openScope(parts: PipelineParts, input: ScopeInput): Promis
  * Like openScope, for a request limited to one toolset (a `toolset` field, `/mcp/{toolset}`):
  * only its tools may run. Answers `unknownToolset` when the name resolves to nothing.
  */
-export function openToolsetScope(parts: PipelineParts, input: ScopeInput & { principal: Principal }, toolset: string, lookup: CustomToolsetLookup): Promise<KeyScope | { unknownToolset: string }>;
+export function openToolsetScope(parts: PipelineParts, input: KeyScopeInput, toolset: string, lookup: CustomToolsetLookup): Promise<KeyScope | { unknownToolset: string }>;
 export function openToolsetScope(parts: PipelineParts, input: ScopeInput, toolset: string, lookup: CustomToolsetLookup): Promise<RequestScope | { unknownToolset: string }>;
 export async function openToolsetScope(parts: PipelineParts, input: ScopeInput, toolset: string, lookup: CustomToolsetLookup): Promise<RequestScope | { unknownToolset: string }> {
   const scope = await openScope(parts, input);

@@ -12,6 +12,7 @@
  */
 import type { ToolFailure } from "../errors/tool-failure.ts";
 import { describeThrown } from "../execution/sanitize-error.ts";
+import { newCallState } from "./call-state.ts";
 import { failedOutcome } from "./outcome.ts";
 import { checkAccess } from "./stages/access.ts";
 import { approval } from "./stages/approval.ts";
@@ -30,22 +31,25 @@ type AdmissionStage = (call: CallState, scope: RequestScope) => StageResult;
 const ADMISSION: readonly AdmissionStage[] = [parse, lookup, checkAccess];
 const PREPARATION: readonly Stage[] = [checkAvailability, coerce, validate, preHooks, approval];
 
-const NO_RUN: CallRun = Object.freeze({});
-
 /** Runs the admission stages: the call's arguments parsed, its tool found, its access decided. */
-export function admit(input: CallInput, scope: RequestScope, run: CallRun = NO_RUN): CallState {
-  const call: CallState = { input, run, startedAt: Date.now(), sentArgs: {}, parsed: false, args: {}, entry: undefined, policy: undefined, coercions: [], attempts: 0, refused: undefined };
+export function admit(input: CallInput, scope: RequestScope, run?: CallRun): CallState {
+  const call = newCallState(input, run);
   for (const stage of ADMISSION) {
     const result = stage(call, scope);
     if (result === undefined) continue;
     if ("fail" in result) call.refused = result.fail;
     break;
   }
+  // Arguments that do not parse end the call before look-up; its outcome still names the tool's toolset.
+  call.entry ??= scope.catalog.get(input.name);
   return call;
 }
 
 /** Runs an admitted call to its outcome; never rejects. */
 export async function runCall(call: CallState, scope: RequestScope): Promise<CallOutcome> {
+  // Its deadline and duration count from here, not from admission: a call may have waited for
+  // the rate limiter, its dependencies or a free slot in the batch.
+  call.startedAt = Date.now();
   try {
     if (call.refused !== undefined) return await postHooks(failedOutcome(call, call.refused), call, scope);
     for (const stage of PREPARATION) {
@@ -67,6 +71,7 @@ export async function runCall(call: CallState, scope: RequestScope): Promise<Cal
  * passed batch deadline) the way every other call ends: as an outcome post-call hooks see.
  */
 export function endUnrun(call: CallState, failure: ToolFailure, scope: RequestScope): Promise<CallOutcome> {
+  call.startedAt = Date.now();
   return postHooks(failedOutcome(call, failure), call, scope);
 }
 

@@ -11,6 +11,7 @@ import type { Coercion } from "../arguments/coerce-arguments.ts";
 import type { Catalog, CatalogView } from "../catalog/catalog.ts";
 import type { GatewayConfig } from "../config/config.ts";
 import type { ErrorEnvelope } from "../errors/error-envelope.ts";
+import type { Fault } from "../errors/fault.ts";
 import type { ErrorCode, ToolFailure } from "../errors/tool-failure.ts";
 import type { Executor } from "../execution/execute.ts";
 import type { PipelineHooks } from "../plugins/pipeline-hooks.ts";
@@ -58,8 +59,8 @@ export interface RequestScope {
   readonly parts: PipelineParts;
 }
 
-/** The scope of a request a key made: the batch layer charges that key's rate limits. */
-export type KeyScope = RequestScope & { readonly principal: Principal };
+/** The scope of a request a key made: the batch layer charges its rate limits; its access decides every call. */
+export type KeyScope = RequestScope & { readonly principal: Principal; readonly access: ToolAccess };
 
 /** An approved call as the Session object hands it to the pipeline. */
 export interface ApprovedCall {
@@ -94,7 +95,8 @@ export interface CallState {
   readonly input: CallInput;
   /** Set by the batch layer when the call starts (its dependencies' results, the batch deadline). */
   run: CallRun;
-  readonly startedAt: number;
+  /** When the call started running (set again when it does), for its deadline and its duration. */
+  startedAt: number;
   /** The arguments as sent, parsed once (the audit log and hooks reuse them). */
   sentArgs: Record<string, unknown>;
   /** Whether the arguments parsed (when not, the audit log keeps the raw text). */
@@ -132,7 +134,7 @@ export interface CallOutcome {
   errorCode?: ErrorCode;
   envelope?: ErrorEnvelope;
   /** Whose fault a failure is: the caller's (fix the call) or the tool's; from the failure's kind. */
-  fault?: "caller" | "tool";
+  fault?: Fault;
   /** The parsed result value, for calls that depend on this one. */
   value?: unknown;
   durationMs: number;

@@ -43,6 +43,23 @@ beforeAll(() => {
       },
     }),
     defineTool({
+      name: "rb_slow_source",
+      toolset: "rb-set",
+      schema: z.object({}),
+      handler: async () => {
+        await sleep(150);
+        return { ready: true };
+      },
+    }),
+    defineTool({
+      name: "rb_tight",
+      toolset: "rb-set",
+      dependsOn: ["rb_slow_source"],
+      timeoutMs: 100,
+      schema: z.object({}),
+      handler: (_args, { dependencyResults }) => ({ saw: dependencyResults.get("rb_slow_source") ?? null }),
+    }),
+    defineTool({
       name: "rb_merge",
       toolset: "rb-set",
       dependsOn: ["rb_fetch_data"],
@@ -134,6 +151,14 @@ describe("dependencies", () => {
     expect(saw["f-b"]).toEqual({ rows: [2] });
     // By tool name too, as before (the original's key): the one of the two that finished last.
     expect([{ rows: [1] }, { rows: [2] }]).toContainEqual(saw.rb_fetch_data);
+  });
+
+  it("counts a dependent call's deadline and duration from when it starts, not from the wait for its dependency", async () => {
+    const outcomes = await runBatch([call("src", "rb_slow_source", {}), call("dep", "rb_tight", {})], base, options);
+    // The dependency takes 150 ms, longer than the dependent's own 100 ms limit.
+    expect(outcomes[1]?.status).toBe("ok");
+    expect(parse(outcomes[1]?.content ?? "")).toEqual({ saw: { ready: true } });
+    expect(outcomes[1]?.durationMs).toBeLessThan(100);
   });
 
   it("runs a dependent call normally when its dependency is not in the batch", async () => {

@@ -9,6 +9,8 @@ import { hooks } from "../../src/plugins/pipeline-hooks.ts";
 import { breakers } from "../../src/execution/circuit-breaker.ts";
 import { defineTool, registry } from "../../src/registry/registry.ts";
 import { toolError } from "../../src/registry/tool-result.ts";
+import { createToolAccess } from "../../src/policy/tool-access.ts";
+import { kvToolsetLookup } from "../../src/toolsets/custom-toolsets.ts";
 
 const ctx = (over: Partial<CallContext> = {}): CallContext => ({ callId: "call_1", sessionId: "sess_pipeline", env, ...over });
 const envelope = (content: string) => JSON.parse(content) as ErrorEnvelope;
@@ -88,7 +90,8 @@ afterEach(() => breakers.reset());
 describe("parse stage", () => {
   it("reports malformed JSON with its position", async () => {
     const out = await dispatchCall("pl_add", '{"a": 1, "b": }', ctx());
-    expect(out).toMatchObject({ status: "error", errorCode: "INVALID_ARGUMENTS" });
+    // The tool is known though its arguments never parsed: the audit log still names its toolset.
+    expect(out).toMatchObject({ status: "error", errorCode: "INVALID_ARGUMENTS", toolset: "pipeline", unparsedArguments: '{"a": 1, "b": }' });
     expect(envelope(out.content)).toMatchObject({ error_code: "INVALID_ARGUMENTS", stage: "parse", retryable: false });
     expect(envelope(out.content).error).toMatch(/at position 14/);
   });
@@ -307,7 +310,12 @@ describe("result size limit", () => {
     const out = await dispatchCall("pl_big", { n: 2000 }, ctx());
     const handle = out.resultHandle ?? "";
     expect(handle).not.toBe("");
-    const onlyReadResult = { decide: (tool: string) => (tool === "read_result" ? { allowed: true as const, rule: "test" } : { allowed: false as const, rule: "test", message: "no" }) };
+    // A real key policy: the whitelist lets this key call read_result and nothing else.
+    const onlyReadResult = await createToolAccess(
+      { keyId: "k-reader", name: "reader", role: "agent", toolsets: null, policy: { mode: "whitelist", patterns: ["read_result"] }, rateLimitPerMinute: null },
+      kvToolsetLookup(env.KV),
+    );
+    expect(onlyReadResult.decide("pl_big").allowed).toBe(false);
     const refused = await dispatchCall("read_result", { handle }, ctx({ access: onlyReadResult }));
     expect(refused.status).toBe("error");
     expect(JSON.parse(refused.content).error).toMatch(/No stored result/);

@@ -72,7 +72,7 @@ async function listTools(_request: RpcRequest, ctx: McpContext): Promise<Answer>
   const { allowedTools, access, env, catalog } = ctx.scope;
   const names = allowedTools === undefined ? catalog.names() : [...allowedTools.names];
   const entries = await availableEntries(
-    names.filter((name) => access?.decide(name).allowed !== false),
+    names.filter((name) => access.decide(name).allowed),
     env,
   );
   return { result: `{"tools":${definitionsJson(entries, "mcp", env)}}` };
@@ -95,7 +95,7 @@ async function callTool(request: RpcRequest, ctx: McpContext): Promise<Answer> {
 async function readResource(request: RpcRequest, ctx: McpContext): Promise<Answer> {
   const read = await readStoredResult(request.params.uri, {
     kv: ctx.scope.env.KV,
-    mayRead: (tool) => ctx.scope.access?.decide(tool).allowed !== false && (ctx.scope.allowedTools === undefined || ctx.scope.allowedTools.names.has(tool)),
+    mayRead: (tool) => ctx.scope.access.decide(tool).allowed && (ctx.scope.allowedTools === undefined || ctx.scope.allowedTools.names.has(tool)),
   });
   return "code" in read ? { error: read } : { result: JSON.stringify(read) };
 }
