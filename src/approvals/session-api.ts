@@ -6,7 +6,7 @@
 import type { ApprovedCall, CallOutcome } from "../pipeline/types.ts";
 import type { ApprovalScope, ApprovalView } from "./approval-view.ts";
 
-/** What the approval gate sends when a call needs approval. */
+/** What the approval stage sends when a call needs approval. */
 export interface ApprovalRequest {
   sessionId: string;
   toolCallId: string;

@@ -54,8 +54,17 @@ async function ask(call: CallState, scope: RequestScope, exact: string, bindingS
       notify: config.approval.notify,
       outboundAllow: config.outboundAllow,
     });
-    if (answer.kind === "call_id_reused") return { fail: { kind: "call_id_reused", name: entry.name, callId: answer.toolCallId, firstTool: answer.firstTool } };
-    return answer.kind === "granted" ? undefined : verdictOf(answer.approval, call, scope);
+    switch (answer.kind) {
+      case "granted":
+        return undefined;
+      case "call_id_reused":
+        return { fail: { kind: "call_id_reused", name: entry.name, callId: answer.toolCallId, firstTool: answer.firstTool } };
+      case "settled":
+        // Settled means decided with a result (isSettled); without one it is still waiting, as before.
+        return answer.approval.result === undefined ? pending(answer.approval, scope) : settled(answer.approval.result, call);
+      case "pending":
+        return pending(answer.approval, scope);
+    }
   } catch (error) {
     // Fail closed: without the session's object nobody can approve, so the call must not run.
     console.error(`approval stage: session ${scope.sessionId} unreachable for '${entry.name}': ${String(error)}`);
@@ -63,13 +72,14 @@ async function ask(call: CallState, scope: RequestScope, exact: string, bindingS
   }
 }
 
-/** A pending approval refuses the call; a settled one answers with its stored message, never a second run. */
-function verdictOf(view: ApprovalView, call: CallState, scope: RequestScope): StageResult {
-  if (view.status !== "pending" && view.result !== undefined) {
-    const { status, errorCode, content } = view.result;
-    // The stored code was written from a CallOutcome's ErrorCode by the Session object.
-    return { done: storedOutcome(call, { status, content, ...(errorCode === null ? {} : { errorCode: errorCode as ErrorCode }) }) };
-  }
+/** The same tool call id again, its approval settled: the stored message, never a second run. */
+function settled(result: NonNullable<ApprovalView["result"]>, call: CallState): StageResult {
+  // The stored code was written from a CallOutcome's ErrorCode by the Session object.
+  return { done: storedOutcome(call, { status: result.status, content: result.content, ...(result.errorCode === null ? {} : { errorCode: result.errorCode as ErrorCode }) }) };
+}
+
+/** A pending approval refuses the call: the model is told where a person decides it. */
+function pending(view: ApprovalView, scope: RequestScope): StageResult {
   return {
     fail: {
       kind: "approval_required",
