@@ -61,6 +61,19 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): ToolSpec {
   return spec as unknown as ToolSpec;
 }
 
+/**
+ * What is wrong with a tool's own retry policy, if anything. Checked here because the policy is
+ * spread over the configured one at every call: a factor of 0 or NaN would retry without waiting.
+ */
+function retryProblem(retry: ToolSpec["retry"]): string | undefined {
+  if (retry === undefined) return undefined;
+  const { maxAttempts, backoffBaseMs, backoffFactor } = retry;
+  if (maxAttempts !== undefined && !(Number.isInteger(maxAttempts) && maxAttempts >= 1)) return `retry.maxAttempts ${String(maxAttempts)}: it must be an integer of at least 1`;
+  if (backoffBaseMs !== undefined && !(Number.isFinite(backoffBaseMs) && backoffBaseMs >= 0)) return `retry.backoffBaseMs ${String(backoffBaseMs)}: it must be a finite number of at least 0`;
+  if (backoffFactor !== undefined && !(Number.isFinite(backoffFactor) && backoffFactor >= 1)) return `retry.backoffFactor ${String(backoffFactor)}: it must be a finite number of at least 1`;
+  return undefined;
+}
+
 export class Registry {
   readonly #tools = new Map<string, ToolEntry>();
   #generation = 0;
@@ -91,6 +104,8 @@ export class Registry {
         );
       }
     }
+    const badRetry = retryProblem(spec.retry);
+    if (badRetry !== undefined) return refuse(`'${spec.name}' has ${badRetry}.`);
     const parameters = spec.parameters ?? deriveParameters(spec.name, spec.schema);
     if (typeof parameters === "string") return refuse(parameters);
     const entry: ToolEntry = {
