@@ -1,7 +1,7 @@
 /**
  * Who is calling: the API key a request authenticated with (or the bootstrap admin token).
- * Routes read it from the Hono context (`c.get("principal")`); the pipeline gets what it needs
- * from it through CallContext.
+ * Routes read it from the Hono context (`c.get("principal")`) and put it in the request's scope
+ * (src/pipeline/request-scope.ts), where the batch layer charges its rate limits.
  */
 
 export const ROLES = ["agent", "approver", "admin"] as const;

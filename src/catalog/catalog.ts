@@ -34,9 +34,4 @@ export class Catalog {
     await this.#federation.ensure(env);
     return this.#registry;
   }
-
-  /** The registry without a sync, for callers that have just opened the catalog. */
-  get registry(): CatalogView {
-    return this.#registry;
-  }
 }

@@ -4,17 +4,14 @@
  */
 import { admitAll, runBatch, type BatchOptions } from "../../src/batch/run-batch.ts";
 import { createParts } from "../../src/compose.ts";
-import type { Executor } from "../../src/execution/execute.ts";
 import { openScope, type ScopeInput } from "../../src/pipeline/request-scope.ts";
 import type { ToolFailure } from "../../src/errors/tool-failure.ts";
-import { admit, dispatchCall as runCall, endUnrun, handleFunctionCall as runHermes } from "../../src/pipeline/run-call.ts";
+import { admit, dispatchCall as runOne, endUnrun, handleFunctionCall as runHermes } from "../../src/pipeline/run-call.ts";
 import type { CallInput, CallOutcome, CallRun, RequestScope } from "../../src/pipeline/types.ts";
 
 /** A test's view of one call: who calls and how, and the call's own id and run. */
 export interface CallContext extends ScopeInput, CallRun {
   callId: string;
-  /** Replaces the execute stage's runner (the parts' `execute`). */
-  executor?: Executor;
 }
 
 /** The parts tests run calls on: the same module-level registry, caches and hooks as the Worker's. */
@@ -23,15 +20,15 @@ const parts = testParts;
 
 /** The scope a test call runs in, built by the Worker's own builder. */
 export function scopeOf(context: Omit<CallContext, "callId">): Promise<RequestScope> {
-  const { executor, dependencyResults: _d, batch: _b, approved: _a, ...input } = context;
-  return openScope(executor === undefined ? parts.pipeline : { ...parts.pipeline, execute: executor }, input);
+  const { dependencyResults: _d, batch: _b, approved: _a, ...input } = context;
+  return openScope(parts.pipeline, input);
 }
 
 /** Admits and runs one call. */
 export async function dispatchCall(name: string, rawArguments: unknown, context: CallContext): Promise<CallOutcome> {
   const { dependencyResults, batch, approved } = context;
   const run: CallRun = { ...(dependencyResults === undefined ? {} : { dependencyResults }), ...(batch === undefined ? {} : { batch }), ...(approved === undefined ? {} : { approved }) };
-  return runCall({ id: context.callId, name, arguments: rawArguments }, await scopeOf(context), run);
+  return runOne({ id: context.callId, name, arguments: rawArguments }, await scopeOf(context), run);
 }
 
 /** Hermes' entry point: the JSON string the model reads. */
