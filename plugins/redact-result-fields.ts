@@ -15,7 +15,7 @@ const redactedFields = settingReader("PLUGIN_REDACT_RESULT_FIELDS", parseFieldLi
 plugins.register({
   name: "redact-result-fields",
   // Off while PLUGIN_REDACT_RESULT_FIELDS is unset: then a call builds no event for it.
-  active: (env) => redactedFields(env) !== undefined,
+  active: (env) => (redactedFields(env)?.size ?? 0) > 0,
   transform: ({ result, env }) => {
     const fields = redactedFields(env);
     return fields === undefined || fields.size === 0 ? undefined : redactFields(result, fields);
