@@ -21,6 +21,11 @@ export interface ToolContext {
   /** The model's tool call id (or one generated for the call). */
   callId: string;
   sessionId: string;
+  /**
+   * Who is calling: the API key's id (`admin-token` for the bootstrap token, `hook:<name>` for
+   * a webhook). Tools that keep state per caller (a workspace, memory) key it by this.
+   */
+  keyId: string;
   toolName: string;
   /** Fires when the call's deadline passes or the request goes away; pass it to fetch. */
   signal: AbortSignal;

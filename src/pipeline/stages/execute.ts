@@ -21,6 +21,7 @@ export async function execute(call: CallState, scope: RequestScope): Promise<Cal
     {
       callId: call.input.id,
       sessionId: scope.sessionId,
+      keyId: scope.keyId,
       toolName: entry.name,
       env: scope.env,
       dependencyResults: call.run.dependencyResults ?? NO_DEPENDENCIES,
