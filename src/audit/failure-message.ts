@@ -23,8 +23,9 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
 export function failureMessageOf(envelope: ErrorEnvelope | undefined): string | null {
   if (envelope === undefined) return null;
   const issue = envelope.issues?.[0];
-  const text = issue === undefined ? envelope.error : `${envelope.error} [${issue.path === "" ? "arguments" : issue.path}: ${issue.message}]`;
-  return sanitizeMessage(text);
+  // The pipeline's INVALID_ARGUMENTS message already lists its issues; others may not.
+  const listed = issue === undefined || envelope.error.includes(issue.message);
+  return sanitizeMessage(listed ? envelope.error : `${envelope.error} [${issue.path === "" ? "arguments" : issue.path}: ${issue.message}]`);
 }
 
 /** `text` with credentials redacted, control characters and runs of whitespace squeezed, capped. */

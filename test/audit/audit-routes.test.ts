@@ -6,6 +6,7 @@ import { auditRecordId, type AuditRecord } from "../../src/audit/audit-record.ts
 import { auditRoutes, type AuditEnv } from "../../src/audit/audit-routes.ts";
 import type { AuditRecordWire } from "../../src/audit/audit-wire.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
+import { RESIDUAL_SCAN_ROWS } from "../../src/audit/list-audit.ts";
 import type { Principal } from "../../src/auth/principal.ts";
 import { auditRecord } from "./support.ts";
 
@@ -220,5 +221,42 @@ describe("the audit routes' OpenAPI entries", () => {
     app.route("/", auditRoutes);
     const doc = app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } });
     expect(Object.keys(doc.paths ?? {}).sort()).toEqual(["/v1/audit", "/v1/audit/stats"]);
+  });
+});
+
+describe("GET /v1/audit with filters no index serves", () => {
+  const T5 = Date.parse("2031-05-01T00:00:00Z");
+  const window = `since=${T5}&until=${T5 + 100_000}`;
+  // 12 000 calls of one tool, two of another among them: a page may read RESIDUAL_SCAN_ROWS.
+  const common = Array.from({ length: 12_000 }, (_, i) => auditRecord({ keyId: "key-scan", tool: "scan_common", at: T5 + i }));
+  const rare = [11_990, 4_000].map((i) => auditRecord({ keyId: "key-scan", tool: "scan_rare", at: T5 + i, status: "error", errorCode: "EXECUTION_FAILED" }));
+
+  beforeAll(async () => {
+    await writeAuditRecords(env.DB, [...common, ...rare]);
+  });
+
+  it("reads a bounded number of rows a page and pages on, finding every match exactly once", async () => {
+    expect(RESIDUAL_SCAN_ROWS).toBeLessThan(common.length);
+    const get = as(admin);
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 10; page++) {
+      const { status, body } = await get(`/v1/audit?${window}&tool=scan_rare&limit=50${cursor === null ? "" : `&cursor=${cursor}`}`);
+      expect(status).toBe(200);
+      seen.push(...ids(body));
+      sizes.push(ids(body).length);
+      cursor = (body as unknown as Page).next_cursor;
+      if (cursor === null) break;
+    }
+    expect(seen).toEqual(rare.map(auditRecordId));
+    // Each page read at most its allowance: 12 002 rows take three pages.
+    expect(sizes.length).toBe(Math.ceil((common.length + rare.length) / RESIDUAL_SCAN_ROWS));
+  });
+
+  it("fills a page without a continuation when the matches are near", async () => {
+    const { body } = await as(admin)(`/v1/audit?${window}&tool=scan_common&limit=5`);
+    expect(ids(body)).toEqual(common.slice(-5).reverse().map(auditRecordId));
+    expect(typeof body.next_cursor).toBe("string");
   });
 });

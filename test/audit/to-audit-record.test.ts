@@ -5,6 +5,7 @@ import { canonicalJson } from "../../src/audit/canonical-json.ts";
 import { sha256Hex } from "../../src/crypto/sha256.ts";
 import { REDACTED, redactSecrets, redactSecretsInText } from "../../src/audit/redact-secrets.ts";
 import { auditStatusOf, toAuditRecord, type AuditableOutcome } from "../../src/audit/to-audit-record.ts";
+import { failureMessageOf, sanitizeMessage } from "../../src/audit/failure-message.ts";
 import { dispatchCall, settleUnrun, type CallContext } from "../support/dispatch.ts";
 import { toEnvelope } from "../../src/errors/envelope.ts";
 import type { ErrorCode, ToolFailure } from "../../src/errors/tool-failure.ts";
@@ -154,5 +155,32 @@ describe("the record of a call", () => {
     expect(record.coercions).toHaveLength(20);
     expect(record.coercionCount).toBe(30);
     expect(AuditRecordSchema.safeParse(record).success).toBe(true);
+  });
+});
+
+describe("the failure message kept in the log", () => {
+  it("is the envelope's message with its first field issue, and null for a call that did not fail", () => {
+    const failed = toAuditRecord(outcome("INVALID_ARGUMENTS", { kind: "invalid_arguments", name: "echo", issues: [{ path: "text", message: "expected string, received number" }, { path: "n", message: "too big" }] }), "{}", meta);
+    expect(failed.errorMessage).toContain("'text': expected string, received number");
+    const unlisted = toAuditRecord(outcome("UPSTREAM_ERROR", { kind: "upstream", name: "echo", status: 502, detail: "bad gateway" }), "{}", meta);
+    expect(unlisted.errorMessage).toContain("502");
+    const withIssue = failureMessageOf({ error: "Refused.", error_code: "INVALID_ARGUMENTS", stage: "validate", suggestion: "", retryable: false, issues: [{ path: "url", message: "must be https" }, { path: "n", message: "too big" }] });
+    expect(withIssue).toBe("Refused. [url: must be https]");
+    expect(toAuditRecord(outcome(), "{}", meta).errorMessage).toBeNull();
+    expect(failureMessageOf(undefined)).toBeNull();
+  });
+
+  it("takes out what looks like a credential, squeezes control characters and caps the length", () => {
+    const text = sanitizeMessage(
+      'upstream said 401 for https://api.example.com/v1?api_key=sk-live-1234&q=1 with Authorization: Bearer abcdefgh12345678 {"token": "t0ps3cret"}\u0000\n and key ghp_0123456789abcdefghijklmnopqrstuvwxyz01',
+    );
+    for (const secret of ["sk-live-1234", "abcdefgh12345678", "t0ps3cret", "ghp_0123456789abcdefghijklmnopqrstuvwxyz01"]) expect(text).not.toContain(secret);
+    expect(text).toContain("api_key=[REDACTED]");
+    expect(text).toContain("q=1");
+    expect(text).not.toMatch(/[\u0000\n]/);
+    const long = sanitizeMessage("word ".repeat(400));
+    expect(long.length).toBe(500);
+    expect(long.endsWith("…")).toBe(true);
+    expect(AuditRecordSchema.safeParse({ ...toAuditRecord(outcome(), "{}", meta), errorMessage: long }).success).toBe(true);
   });
 });
