@@ -24,5 +24,5 @@ export type MemoryAnswer = (Exclude<ChangeResult, { ok: true }> | { ok: true; ch
 /** The MemoryStore object's RPC methods (the class implements this). */
 export interface MemoryApi {
   read(): Promise<MemorySnapshot>;
-  change(target: MemoryTarget, change: MemoryChange): Promise<MemoryAnswer>;
+  change(target: MemoryTarget, changes: MemoryChange[]): Promise<MemoryAnswer>;
 }

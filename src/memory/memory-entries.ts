@@ -31,8 +31,8 @@ export type MemoryChange =
 export type ChangeResult =
   | { ok: true; entries: string[]; changed: boolean; message: string }
   | { ok: false; reason: "budget_exceeded"; message: string }
-  | { ok: false; reason: "no_match"; message: string }
-  | { ok: false; reason: "ambiguous_match"; message: string; matchCount: number; matches: string[] };
+  | { ok: false; reason: "no_match"; message: string; index?: number }
+  | { ok: false; reason: "ambiguous_match"; message: string; matchCount: number; matches: string[]; index?: number };
 
 /** Characters as Hermes counts them (Python `len`: code points, so an emoji is one). */
 export function countChars(text: string): number {
@@ -51,25 +51,54 @@ const preview = (entry: string): string => {
   return points.length > PREVIEW_CHARS ? `${points.slice(0, PREVIEW_CHARS).join("")}...` : entry;
 };
 
-/** Applies one change to `entries` (never mutated) under `limit` characters. */
-export function applyMemoryChange(entries: readonly string[], change: MemoryChange, limit: number, target: MemoryTarget): ChangeResult {
+/**
+ * Applies `changes` in order to `entries` (never mutated) under `limit` characters, all or
+ * nothing: as in Hermes's `operations`, the budget is checked only against the final state, so
+ * a batch may remove before it adds. A change that matches no entry, or several, refuses the
+ * batch and says which (`index`).
+ */
+export function applyMemoryChanges(entries: readonly string[], changes: readonly MemoryChange[], limit: number, target: MemoryTarget): ChangeResult {
+  let next = [...entries];
+  const messages: string[] = [];
+  for (const [index, change] of changes.entries()) {
+    const step = applyOne(next, change, target);
+    if (!step.ok) return changes.length === 1 ? step : { ...step, index, message: `Change ${index} (${change.action}): ${step.message}` };
+    next = step.entries;
+    messages.push(step.message);
+  }
+  const changed = next.length !== entries.length || next.some((entry, i) => entry !== entries[i]);
+  const message = changes.length === 1 ? (messages[0] ?? "") : `Applied ${changes.length} changes to ${target}.`;
+  if (!changed) return { ok: true, entries: next, changed, message };
+  const before = usedChars(entries);
+  const after = usedChars(next);
+  if (after > limit && after > before) {
+    return {
+      ok: false,
+      reason: "budget_exceeded",
+      message: `${target} is at ${before}/${limit} chars; ${changes.length === 1 ? "this change" : "these changes"} would bring it to ${after}/${limit}, over the limit, so nothing was changed. Consolidate now: remove entries that no longer matter or replace several with one shorter entry, then try again.`,
+    };
+  }
+  return { ok: true, entries: next, changed, message };
+}
+
+type MatchFailure = Extract<ChangeResult, { reason: "no_match" | "ambiguous_match" }>;
+type StepResult = { ok: true; entries: string[]; message: string } | MatchFailure;
+
+function applyOne(entries: string[], change: MemoryChange, target: MemoryTarget): StepResult {
   if (change.action === "add") {
-    if (entries.includes(change.content)) return { ok: true, entries: [...entries], changed: false, message: "Entry already exists (no duplicate added)." };
-    return withinBudget([...entries, change.content], entries, limit, target, `Added to ${target}.`);
+    if (entries.includes(change.content)) return { ok: true, entries, message: "Entry already exists (no duplicate added)." };
+    return { ok: true, entries: [...entries, change.content], message: `Added to ${target}.` };
   }
   const found = findEntry(entries, change.oldText, target);
   if (!found.ok) return found;
-  if (change.action === "remove") {
-    return { ok: true, entries: entries.filter((_, i) => i !== found.index), changed: true, message: `Removed from ${target}.` };
-  }
+  if (change.action === "remove") return { ok: true, entries: entries.filter((_, i) => i !== found.index), message: `Removed from ${target}.` };
+  if (entries[found.index] === change.content) return { ok: true, entries, message: "The entry already reads that way (nothing changed)." };
   // A replacement equal to another entry would make a duplicate, which Hermes drops on load.
-  const next = entries.flatMap((entry, i) => (i === found.index ? [change.content] : entry === change.content ? [] : [entry]));
-  const changed = next.length !== entries.length || next.some((entry, i) => entry !== entries[i]);
-  return withinBudget(next, entries, limit, target, changed ? `Replaced in ${target}.` : "The entry already reads that way (nothing changed).");
+  return { ok: true, entries: entries.flatMap((entry, i) => (i === found.index ? [change.content] : entry === change.content ? [] : [entry])), message: `Replaced in ${target}.` };
 }
 
 /** The one distinct entry containing `oldText`, or why there is none. */
-function findEntry(entries: readonly string[], oldText: string, target: MemoryTarget): { ok: true; index: number } | Extract<ChangeResult, { ok: false }> {
+function findEntry(entries: readonly string[], oldText: string, target: MemoryTarget): { ok: true; index: number } | MatchFailure {
   const indexes = entries.flatMap((entry, i) => (entry.includes(oldText) ? [i] : []));
   const distinct = [...new Set(indexes.map((i) => entries[i] ?? ""))];
   const first = indexes[0];
@@ -86,16 +115,4 @@ function findEntry(entries: readonly string[], oldText: string, target: MemoryTa
     };
   }
   return { ok: true, index: first };
-}
-
-function withinBudget(next: string[], before: readonly string[], limit: number, target: MemoryTarget, message: string): ChangeResult {
-  const after = usedChars(next);
-  if (after > limit && after > usedChars(before)) {
-    return {
-      ok: false,
-      reason: "budget_exceeded",
-      message: `${target} is at ${usedChars(before)}/${limit} chars; this change would bring it to ${after}/${limit}, over the limit, so nothing was changed. Consolidate now: remove entries that no longer matter or replace several with one shorter entry, then try again.`,
-    };
-  }
-  return { ok: true, entries: next, changed: true, message };
 }

@@ -11,7 +11,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { MemoryAnswer, MemoryApi, MemorySnapshot, MemoryStoreView } from "./memory-api.ts";
-import { applyMemoryChange, MEMORY_CHAR_LIMITS, usedChars, type MemoryChange, type MemoryTarget } from "./memory-entries.ts";
+import { applyMemoryChanges, MEMORY_CHAR_LIMITS, usedChars, type MemoryChange, type MemoryTarget } from "./memory-entries.ts";
 
 /** Storage key of one store's entries, a JSON array of strings in order (docs/storage.md). */
 export const MEMORY_ENTRIES_KEY_PREFIX = "entries:";
@@ -23,10 +23,10 @@ export class MemoryStore extends DurableObject<Env> implements MemoryApi {
     return { memory: this.#view("memory", this.#entries("memory")), user: this.#view("user", this.#entries("user")) };
   }
 
-  /** Applies one change to one store; a refused change leaves it as it was. */
-  async change(target: MemoryTarget, change: MemoryChange): Promise<MemoryAnswer> {
+  /** Applies changes to one store, all or none; a refused batch leaves it as it was. */
+  async change(target: MemoryTarget, changes: MemoryChange[]): Promise<MemoryAnswer> {
     const before = this.#entries(target);
-    const result = applyMemoryChange(before, change, MEMORY_CHAR_LIMITS[target], target);
+    const result = applyMemoryChanges(before, changes, MEMORY_CHAR_LIMITS[target], target);
     if (!result.ok) return { ...result, store: this.#view(target, before) };
     if (result.changed) this.ctx.storage.kv.put(memoryEntriesKey(target), result.entries);
     return { ok: true, changed: result.changed, message: result.message, store: this.#view(target, result.entries) };

@@ -5,7 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { callTools, only, type CallResult, type Key } from "../approvals/support.ts";
+import { registry } from "../../src/registry/registry.ts";
+import { api } from "../support/api.ts";
 import { createKey } from "../support/create-key.ts";
+import { json } from "../support/json.ts";
 import { openaiCall } from "../support/tool-calls.ts";
 
 let nextCall = 0;
@@ -16,9 +19,16 @@ async function memory(key: Key, args: Record<string, unknown>, session = "mem-s1
   return { result, body: JSON.parse(result.message.content) as Record<string, unknown> };
 }
 
-const entriesOf = async (key: Key, target: "memory" | "user", session?: string) => (await memory(key, { target, action: "read" }, session)).body.entries;
+const entriesOf = async (key: Key, target: "memory" | "user", session?: string) => (await memory(key, { target, action: "read" }, session)).body.entries as string[];
 
 describe("memory", () => {
+  it("runs its metadata example, which its schema accepts", async () => {
+    const example = registry.get("memory")?.example;
+    expect(registry.get("memory")?.schema.safeParse(example).success).toBe(true);
+    const key = await createKey({ name: "mem-example", role: "agent" });
+    expect((await memory(key, example ?? {})).body).toMatchObject({ success: true, target: "user", entry_count: 1 });
+  });
+
   it("adds, replaces and removes entries, answering each change with the store's entries and usage", async () => {
     const key = await createKey({ name: "mem-crud", role: "agent" });
     const added = await memory(key, { target: "user", action: "add", content: "  Name: Ada; prefers British English.  " });
@@ -120,6 +130,39 @@ describe("memory", () => {
     expect(results.filter(({ body }) => body.reason === "budget_exceeded")).toHaveLength(4);
     const read = await memory(key, { target: "user", action: "read" });
     expect(read.body).toMatchObject({ entry_count: 2, chars: 1363 });
+  });
+
+  it("applies operations in order, all or none, checking the budget on the result only", async () => {
+    const key = await createKey({ name: "mem-operations", role: "agent" });
+    const old = "o".repeat(1300);
+    await memory(key, { target: "user", action: "add", content: old });
+    // The add alone would not fit; after the remove it does.
+    const done = await memory(key, { target: "user", operations: [{ action: "remove", old_text: "ooo" }, { action: "add", content: "n".repeat(1000) }, { action: "add", content: "Uses vim." }] });
+    expect(done.body).toMatchObject({ success: true, message: "Applied 3 changes to user.", entries: ["n".repeat(1000), "Uses vim."], chars: 1012 });
+
+    const refused = await memory(key, { target: "user", operations: [{ action: "add", content: "Lives in Oslo." }, { action: "replace", old_text: "emacs", content: "Uses emacs." }] });
+    expect(refused.result.status).toBe("error");
+    expect(refused.body).toMatchObject({ success: false, reason: "no_match", operation_index: 1, match_count: 0 });
+    expect(refused.body.error).toMatch(/^Change 1 \(replace\): No entry in user contains "emacs"/);
+    expect(await entriesOf(key, "user")).toEqual(["n".repeat(1000), "Uses vim."]);
+  });
+
+  it("names the field when operations and action are both given, or an operation lacks its text", async () => {
+    const key = await createKey({ name: "mem-operations-invalid", role: "agent" });
+    const both = await memory(key, { target: "memory", action: "add", content: "x", operations: [{ action: "add", content: "y" }] });
+    expect(both.result.error_code).toBe("INVALID_ARGUMENTS");
+    expect(both.body.issues).toEqual([expect.objectContaining({ path: "action", message: expect.stringContaining("either action or operations") })]);
+    const missing = await memory(key, { target: "memory", operations: [{ action: "add", content: "y" }, { action: "remove" }] });
+    expect(missing.body.issues).toEqual([expect.objectContaining({ path: "operations.1.old_text" })]);
+    expect((await memory(key, { target: "memory" })).body.issues).toEqual([expect.objectContaining({ path: "action", message: expect.stringContaining("required unless operations") })]);
+  });
+
+  it("shows the model closed sets as enums, with every parameter described", async () => {
+    const tools = await json<{ tools: { function: { name: string; parameters: { properties: Record<string, { enum?: string[]; description?: string }> } } }[] }>(await api("/v1/tools?format=openai"));
+    const parameters = tools.tools.find((tool) => tool.function.name === "memory")?.function.parameters;
+    expect(parameters?.properties.target?.enum).toEqual(["memory", "user"]);
+    expect(parameters?.properties.action?.enum).toEqual(["add", "replace", "remove", "read"]);
+    for (const property of Object.values(parameters?.properties ?? {})) expect(property.description).toEqual(expect.any(String));
   });
 
   it("applies two calls of one batch in the order the model wrote them", async () => {

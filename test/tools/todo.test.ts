@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { callTools, only, type CallResult, type Key } from "../approvals/support.ts";
+import { registry } from "../../src/registry/registry.ts";
 import { createKey } from "../support/create-key.ts";
 import { openaiCall } from "../support/tool-calls.ts";
 
@@ -29,6 +30,13 @@ const plan = [
 ];
 
 describe("todo", () => {
+  it("runs its metadata example, which its schema accepts", async () => {
+    const example = registry.get("todo")?.example;
+    expect(registry.get("todo")?.schema.safeParse(example).success).toBe(true);
+    const key = await createKey({ name: "todo-example", role: "agent" });
+    expect((await todo(key, "todo-s0", example ?? {})).body).toMatchObject({ revision: 1, summary: { total: 2, in_progress: 1, pending: 1 } });
+  });
+
   it("replaces the list, then reads it back with its revision and a count per status", async () => {
     const key = await createKey({ name: "todo-replace", role: "agent" });
     const written = await todo(key, "todo-s1", { todos: plan });
@@ -48,6 +56,11 @@ describe("todo", () => {
     expect(merged.body).toMatchObject({ revision: 2, summary: { total: 4, pending: 1, in_progress: 1, completed: 2 } });
     const same = await todo(key, "todo-s2", { merge: true, todos: [{ id: "2", status: "completed" }] });
     expect(same.body.revision).toBe(2);
+  });
+
+  it("takes todos sent as JSON text, as models sometimes serialise nested arguments", async () => {
+    const key = await createKey({ name: "todo-text", role: "agent" });
+    expect((await todo(key, "todo-s8", { todos: JSON.stringify(plan) })).body).toMatchObject({ todos: plan, revision: 1 });
   });
 
   it("refuses an unknown status, naming the item's field, and leaves the list as it was", async () => {
