@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { MemoryAnswer, MemoryStoreView } from "../src/memory/memory-api.ts";
 import { MEMORY_CHAR_LIMITS, MEMORY_TARGETS, type MemoryChange } from "../src/memory/memory-entries.ts";
 import { memoryStub } from "../src/memory/memory-stub.ts";
+import { memoryThreat } from "../src/memory/memory-threats.ts";
 import { registry } from "../src/registry/registry.ts";
 import { toolError } from "../src/registry/tool-result.ts";
 
@@ -81,6 +82,21 @@ function toChange({ action, content, old_text }: { action: (typeof CHANGES)[numb
   return action === "add" ? { action, content: text } : action === "replace" ? { action, oldText, content: text } : { action, oldText };
 }
 
+/** The refusal of a change whose text memory must not keep (memory-threats.ts), if any. */
+function blockedContent(changes: readonly MemoryChange[]): string | undefined {
+  for (const [index, change] of changes.entries()) {
+    const why = change.action === "remove" ? undefined : memoryThreat(change.content);
+    if (why === undefined) continue;
+    const where = changes.length === 1 ? "" : ` (change ${index})`;
+    return toolError(`Memory refused this content${where}: ${why}. Entries are shown to the model in later sessions, so they must hold facts and preferences, not instructions; nothing was changed.`, {
+      success: false,
+      reason: "content_blocked",
+      ...(changes.length === 1 ? {} : { operation_index: index }),
+    });
+  }
+  return undefined;
+}
+
 /** A refusal the model can act on: why, how many entries matched, and the store as it is. */
 function refusal(answer: Extract<MemoryAnswer, { ok: false }>): string {
   const { store } = answer;
@@ -119,6 +135,8 @@ registry.register({
       return { success: true, ...storeFields(snapshot[target]) };
     }
     const changes = (operations ?? [{ action: action ?? "add", content, old_text }]).map(toChange);
+    const blocked = blockedContent(changes);
+    if (blocked !== undefined) return blocked;
     const answer = await store.change(target, changes);
     if (!answer.ok) return refusal(answer);
     return { success: true, message: answer.message, changed: answer.changed, ...storeFields(answer.store) };

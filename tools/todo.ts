@@ -13,12 +13,18 @@ const MAX_ID_CHARS = 64;
 
 const item = z
   .object({
-    id: z.string().min(1).max(MAX_ID_CHARS).describe(`The item's id, unique in the list, 1-${MAX_ID_CHARS} characters; short ids such as "1", "2" or "tests" work best.`),
+    id: z
+      .string()
+      .min(1)
+      .max(MAX_ID_CHARS)
+      .describe(`The item's id, unique in the list, 1-${MAX_ID_CHARS} characters; short ids such as "1", "2" or "tests" work best.`)
+      .meta({ examples: ["1"] }),
     content: z
       .string()
       .max(MAX_TODO_CONTENT_CHARS)
       .optional()
-      .describe(`What to do, 1-${MAX_TODO_CONTENT_CHARS} characters. Required for a new item; in merge mode leave it out to keep the item's text.`),
+      .describe(`What to do, 1-${MAX_TODO_CONTENT_CHARS} characters. Required for a new item; in merge mode leave it out to keep the item's text.`)
+      .meta({ examples: ["Run the test suite"] }),
     status: z
       .enum(TODO_STATUSES)
       .optional()
