@@ -11,7 +11,9 @@ import "../../tools/delete-result.ts";
 import "../../tools/echo.ts";
 import "../../tools/generate-lines.ts";
 import "../../tools/github-repo.ts";
+import "../../tools/memory.ts";
 import "../../tools/read-result.ts";
+import "../../tools/todo.ts";
 
 /** The tool modules imported above, in import order (project-relative paths). */
 export const TOOL_MODULES = [
@@ -25,7 +27,9 @@ export const TOOL_MODULES = [
   "tools/echo.ts",
   "tools/generate-lines.ts",
   "tools/github-repo.ts",
+  "tools/memory.ts",
   "tools/read-result.ts",
+  "tools/todo.ts",
 ] as const;
 
 /**
@@ -39,6 +43,7 @@ export const DISCOVERED_TOOLS = [
   { name: "generate_lines", toolset: "core", file: "tools/generate-lines.ts", dependsOn: [] },
   { name: "github_repo", toolset: "web", file: "tools/github-repo.ts", dependsOn: [] },
   { name: "json_schema_2020_12_tool", toolset: "conformance", file: "tools/conformance/json-schema-tool.ts", dependsOn: [] },
+  { name: "memory", toolset: "memory", file: "tools/memory.ts", dependsOn: [] },
   { name: "read_result", toolset: "results", file: "tools/read-result.ts", dependsOn: [] },
   { name: "test_audio_content", toolset: "conformance", file: "tools/conformance/content-tools.ts", dependsOn: [] },
   { name: "test_elicitation", toolset: "conformance", file: "tools/conformance/client-request-tools.ts", dependsOn: [] },
@@ -52,4 +57,5 @@ export const DISCOVERED_TOOLS = [
   { name: "test_simple_text", toolset: "conformance", file: "tools/conformance/content-tools.ts", dependsOn: [] },
   { name: "test_tool_with_logging", toolset: "conformance", file: "tools/conformance/notifying-tools.ts", dependsOn: [] },
   { name: "test_tool_with_progress", toolset: "conformance", file: "tools/conformance/notifying-tools.ts", dependsOn: [] },
+  { name: "todo", toolset: "todo", file: "tools/todo.ts", dependsOn: [] },
 ] as const;

@@ -98,6 +98,11 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType> {
   schema: S;
   /** When absent, empty or blank, the schema's own description is used. */
   description?: string;
+  /**
+   * Arguments of one typical call, valid against `schema`: documentation for people and models,
+   * and what the contract suite calls the tool with.
+   */
+  example?: Record<string, unknown>;
   handler: (args: z.output<S>, ctx: ToolContext) => unknown;
   check?: AvailabilityCheck;
   /** Env var names; a tool whose required vars are unset is unavailable (unlike the original). */
