@@ -1,7 +1,7 @@
 /**
  * Finds tools in the caller's catalog and returns their full definitions: the tool-search
  * pattern, for keys with more tools than a model's context should carry. `GET /v1/tools?defer=true`
- * lists only the core tools and this one; the model asks for the rest when it needs them.
+ * lists only the core toolset's tools and this one; the model asks for the rest when it needs them.
  *
  * It sees exactly what the calling key and the request's toolset may use (`ctx.mayUse`), and
  * only tools that are available now, as the listing does.
@@ -17,9 +17,9 @@ import type { ToolDefinition } from "../src/registry/types.ts";
 const MAX_LIMIT = 20;
 
 registry.register({
-  // Literals, as discovery needs; the gateway knows them as TOOL_SEARCH and DEFERRED_LISTING_TOOLSET.
+  // A literal, as discovery needs; the gateway knows it as TOOL_SEARCH.
   name: "tool_search",
-  toolset: "core",
+  toolset: "discovery",
   emoji: "🔎",
   readOnly: true,
   schema: z.object({

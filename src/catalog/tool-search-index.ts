@@ -14,8 +14,8 @@ import type { JsonSchema, ToolEntry } from "../registry/types.ts";
 export const TOOL_SEARCH = "tool_search";
 
 /**
- * The toolset a deferred listing (`GET /v1/tools?defer=true`) keeps; everything else is left to
- * tool_search, which is registered in it.
+ * The toolset a deferred listing (`GET /v1/tools?defer=true`) keeps besides tool_search; the
+ * rest is left to tool_search.
  */
 export const DEFERRED_LISTING_TOOLSET = "core";
 

@@ -54,5 +54,5 @@ export const DISCOVERED_TOOLS = [
   { name: "test_simple_text", toolset: "conformance", file: "tools/conformance/content-tools.ts", dependsOn: [] },
   { name: "test_tool_with_logging", toolset: "conformance", file: "tools/conformance/notifying-tools.ts", dependsOn: [] },
   { name: "test_tool_with_progress", toolset: "conformance", file: "tools/conformance/notifying-tools.ts", dependsOn: [] },
-  { name: "tool_search", toolset: "core", file: "tools/tool-search.ts", dependsOn: [] },
+  { name: "tool_search", toolset: "discovery", file: "tools/tool-search.ts", dependsOn: [] },
 ] as const;

@@ -1,7 +1,7 @@
 /** `GET /v1/tools` and `GET /v1/tools/{name}`: definitions in each provider's shape. */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { closeMatches } from "../../catalog/close-matches.ts";
-import { DEFERRED_LISTING_TOOLSET } from "../../catalog/tool-search-index.ts";
+import { DEFERRED_LISTING_TOOLSET, TOOL_SEARCH } from "../../catalog/tool-search-index.ts";
 import { definitionsJson } from "../../formats/definitions-json.ts";
 import { DEFINITION_FORMATS, toAnthropicTool, toMcpTool, toOpenAITool } from "../../formats/tool-definitions.ts";
 import { availableEntries, describeTool } from "../../registry/definitions.ts";
@@ -141,10 +141,11 @@ export const toolsRoutes = new OpenAPIHono<AppEnv>()
     );
   });
 
-/** The allowed tools a deferred listing keeps: the core toolset's, tool_search among them. */
+/** The allowed tools a deferred listing keeps: the core toolset's and tool_search. */
 async function deferredListing(allowed: readonly string[]): Promise<string[]> {
-  const core = new Set(await resolveToolset(DEFERRED_LISTING_TOOLSET));
-  return allowed.filter((name) => core.has(name));
+  const kept = new Set(await resolveToolset(DEFERRED_LISTING_TOOLSET));
+  kept.add(TOOL_SEARCH);
+  return allowed.filter((name) => kept.has(name));
 }
 
 function pinOf(name: string) {
