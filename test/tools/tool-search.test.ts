@@ -6,6 +6,7 @@ import { api } from "../support/api.ts";
 import { createKey } from "../support/create-key.ts";
 import { json } from "../support/json.ts";
 import { anthropicCall, openaiCall } from "../support/tool-calls.ts";
+import { rpc } from "../mcp/helpers.ts";
 
 interface CallResults {
   results: { status: string; error_code: string | null; message: { content: string } }[];
@@ -45,6 +46,14 @@ describe("tool_search", () => {
     expect(anthropic.tools[0]).toMatchObject({ name: "generate_lines", input_schema: { type: "object" } });
     const mcp = await search(anthropicCall("ts3", "tool_search", { query: "numbered lines", format: "mcp" }));
     expect(mcp.tools[0]).toMatchObject({ name: "generate_lines", inputSchema: { type: "object" } });
+  });
+
+  it("answers over /mcp with MCP definitions", async () => {
+    const answer = await rpc("/mcp", "tools/call", { name: "tool_search", arguments: { query: "numbered lines" } });
+    const content = (answer.result?.content as { type: string; text: string }[] | undefined)?.[0];
+    const found = JSON.parse(content?.text ?? "") as SearchAnswer;
+    expect(found.format).toBe("mcp");
+    expect(found.tools[0]).toMatchObject({ name: "generate_lines", inputSchema: { type: "object" } });
   });
 
   it("finds a tool by a parameter name, and by a prefix or a small typo of a word", async () => {
