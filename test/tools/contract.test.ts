@@ -32,6 +32,7 @@ import { DISCOVERED_TOOLS } from "../../src/registry/tools.gen.ts";
 import type { JsonSchema, ToolContext, ToolEntry } from "../../src/registry/types.ts";
 import { testParts } from "../support/dispatch.ts";
 import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
+import { createKey } from "../support/create-key.ts";
 import { openaiCall } from "../support/tool-calls.ts";
 
 type Check = "deadline" | "concurrent";
@@ -88,12 +89,12 @@ interface WireResult {
   message: { content: string };
 }
 
-/** POSTs calls to /v1/tool-calls of a Worker whose environment the tool can work in. */
-async function callOver(entry: ToolEntry, calls: unknown[]): Promise<WireResult[]> {
+/** POSTs calls to /v1/tool-calls of a Worker whose environment the tool can work in, as `token`'s key. */
+async function callOver(entry: ToolEntry, calls: unknown[], token = TEST_ADMIN_TOKEN): Promise<WireResult[]> {
   const ctx = createExecutionContext();
   const response = await app.request(
     "/v1/tool-calls",
-    { method: "POST", headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "content-type": "application/json" }, body: JSON.stringify({ tool_calls: calls }) },
+    { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ tool_calls: calls }) },
     envFor(entry),
     ctx,
   );
@@ -102,9 +103,9 @@ async function callOver(entry: ToolEntry, calls: unknown[]): Promise<WireResult[
   return ((await response.json()) as { results: WireResult[] }).results;
 }
 
-async function callOne(entry: ToolEntry, id: string, args: Record<string, unknown>): Promise<WireResult> {
+async function callOne(entry: ToolEntry, id: string, args: Record<string, unknown>, token?: string): Promise<WireResult> {
   await SETUP[entry.name]?.(envFor(entry), args);
-  const [result] = await callOver(entry, [openaiCall(id, entry.name, args)]);
+  const [result] = await callOver(entry, [openaiCall(id, entry.name, args)], token);
   if (result === undefined) throw new Error("no result");
   return result;
 }
@@ -146,6 +147,16 @@ function variantsOf(entry: ToolEntry): { args: Record<string, unknown>; marker: 
 /** A value of the wrong JSON type for a property, which no coercion rule repairs. */
 function wrongValueFor(schema: JsonSchema): unknown {
   return schema.type === "object" ? 12345 : { wrong: true };
+}
+
+/**
+ * Ten agent keys, one per concurrent call: tools that keep state per key (a workspace, memory)
+ * legitimately show one caller's writes to that caller's next call; across keys nothing may leak.
+ */
+let agentKeys: Promise<string[]> | undefined;
+function tenKeys(): Promise<string[]> {
+  agentKeys ??= Promise.all(Array.from({ length: 10 }, (_, i) => createKey({ name: `contract-${i}`, role: "agent" }).then((key) => key.key)));
+  return agentKeys;
 }
 
 describe.for(TOOLS)("%s keeps the tool contract", (name) => {
@@ -249,7 +260,8 @@ describe.for(TOOLS)("%s keeps the tool contract", (name) => {
     const variants = variantsOf(entry);
     expect(variants, "no string argument of the example can vary; list the tool in SKIPPED with the reason").toBeDefined();
     if (variants === undefined) return;
-    const results = await Promise.all(variants.map((variant, i) => callOne(entry, `ct-${name}-c${i}`, variant.args)));
+    const keys = await tenKeys();
+    const results = await Promise.all(variants.map((variant, i) => callOne(entry, `ct-${name}-c${i}`, variant.args, keys[i])));
     if (needsApproval(entry)) {
       expect(results.every((result) => result.status === "pending_approval")).toBe(true);
       expect(new Set(results.map((result) => result.approval?.id)).size).toBe(10);
