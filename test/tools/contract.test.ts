@@ -276,6 +276,15 @@ describe.for(TOOLS)("%s keeps the tool contract", (name) => {
 });
 
 describe("the contract suite", () => {
+  it("finds an example its schema accepts on every discovered tool, fixtures too", () => {
+    for (const { name } of DISCOVERED_TOOLS) {
+      const entry = entryOf(name);
+      expect(entry.example, name).toBeDefined();
+      expect(entry.schema.safeParse(entry.example).success, name).toBe(true);
+    }
+  });
+
+
   it("covers the discovered tools, so a new tool file is checked without being listed here", () => {
     expect(TOOLS).toEqual(expect.arrayContaining(["echo", "current_time", "generate_lines", "github_repo", "read_result", "delete_result", "tool_search"]));
     expect(TOOLS.some((tool) => tool.startsWith("test_"))).toBe(false);
