@@ -14,6 +14,7 @@ import "../../tools/github-repo.ts";
 import "../../tools/memory.ts";
 import "../../tools/read-result.ts";
 import "../../tools/todo.ts";
+import "../../tools/tool-search.ts";
 
 /** The tool modules imported above, in import order (project-relative paths). */
 export const TOOL_MODULES = [
@@ -30,6 +31,7 @@ export const TOOL_MODULES = [
   "tools/memory.ts",
   "tools/read-result.ts",
   "tools/todo.ts",
+  "tools/tool-search.ts",
 ] as const;
 
 /**
@@ -58,4 +60,5 @@ export const DISCOVERED_TOOLS = [
   { name: "test_tool_with_logging", toolset: "conformance", file: "tools/conformance/notifying-tools.ts", dependsOn: [] },
   { name: "test_tool_with_progress", toolset: "conformance", file: "tools/conformance/notifying-tools.ts", dependsOn: [] },
   { name: "todo", toolset: "todo", file: "tools/todo.ts", dependsOn: [] },
+  { name: "tool_search", toolset: "discovery", file: "tools/tool-search.ts", dependsOn: [] },
 ] as const;

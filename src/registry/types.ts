@@ -16,6 +16,9 @@ export interface ToolDefinition {
   parameters: JsonSchema;
 }
 
+/** The wire shape a call arrived in (and is answered in): a provider's tool call, or MCP. */
+export type CallFormat = "openai" | "anthropic" | "mcp";
+
 /** What every handler receives besides its parsed arguments. */
 export interface ToolContext {
   /** The model's tool call id (or one generated for the call). */
@@ -55,6 +58,11 @@ export interface ToolContext {
    * what another tool produced (read_result), which must not reveal what the key may not call.
    */
   mayUse: (tool: string) => boolean;
+  /**
+   * The shape the caller speaks (its call's shape; `mcp` over /mcp), for tools that hand back
+   * tool definitions (tool_search) the caller can use as they are.
+   */
+  format: CallFormat;
 }
 
 /** Log levels of MCP's logging utility (RFC 5424 severities), least severe first. */
@@ -98,11 +106,6 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType> {
   schema: S;
   /** When absent, empty or blank, the schema's own description is used. */
   description?: string;
-  /**
-   * Arguments of one typical call, valid against `schema`: documentation for people and models,
-   * and what the contract suite calls the tool with.
-   */
-  example?: Record<string, unknown>;
   handler: (args: z.output<S>, ctx: ToolContext) => unknown;
   check?: AvailabilityCheck;
   /** Env var names; a tool whose required vars are unset is unavailable (unlike the original). */
@@ -123,6 +126,17 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType> {
   writes?: readonly string[];
   /** Always needs human approval (approvals layer). */
   risky?: boolean;
+  /**
+   * The tool only reads: it changes no stored state, sends nothing but GET requests and runs
+   * no code. The `safe` preset holds exactly such tools (and none that declares `writes` or is
+   * `risky`); a tool that does not say so stays out of it, so the preset fails closed.
+   */
+  readOnly?: boolean;
+  /**
+   * Arguments a model could send, shown in docs and checked by the contract suite
+   * (test/tools/contract.test.ts): they must validate against `schema` and the call must answer.
+   */
+  example?: Record<string, unknown>;
   /**
    * A test fixture (the MCP conformance tools): never part of `all`/`*` or of an unrestricted
    * key's access; only a key whose toolsets name the fixture's toolset may list or call it.

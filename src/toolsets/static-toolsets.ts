@@ -21,6 +21,11 @@ export const STATIC_TOOLSETS = {
     tools: [],
     includes: [],
   },
+  discovery: {
+    description: "Finding tools that were not listed (GET /v1/tools?defer=true leaves them to tool_search).",
+    tools: [],
+    includes: [],
+  },
   maintenance: {
     description: "Housekeeping tools that change or delete stored data; each call needs a person's approval.",
     tools: [],
