@@ -1,0 +1,109 @@
+/**
+ * The content half of search_files: fetches files a few at a time, in path order, and tests
+ * each line with a linear-time RE2 pattern, stopping at the match cap, the time budget or the
+ * call's signal, whichever comes first. Elapsed time is checked between lines, which is enough
+ * because no single line can take long: the engine is linear and lines are cut at
+ * MAX_LINE_CHARS.
+ */
+import type { RE2JS } from "re2js";
+import { decodeFile, splitLines } from "./text-file.ts";
+import { MAX_FILE_BYTES, type Workspace } from "./workspace.ts";
+import type { ListedFile } from "./list-paths.ts";
+
+/** Bytes of one line tested; the rest of a longer line (minified code) is not searched. */
+export const MAX_LINE_CHARS = 100_000;
+/** Characters of a matching line shown. */
+const SHOWN_CHARS = 500;
+/** Files fetched ahead of the one being scanned. */
+const PREFETCH = 8;
+const CHECK_EVERY_LINES = 256;
+
+export interface LineMatch {
+  path: string;
+  line: number;
+  content: string;
+}
+
+export interface ScanLimits {
+  /**
+   * `content` keeps matching lines, `files_only` stops at a file's first match, `count` counts
+   * every match and keeps no lines.
+   */
+  mode: "content" | "files_only" | "count";
+  /** Stop once this many matching lines (files, with `files_only`) are found; not in `count`. */
+  stopAfter: number;
+  deadlineAt: number;
+  signal: AbortSignal;
+}
+
+export interface ScanResult {
+  matches: LineMatch[];
+  /** Matching lines per file, in path order. */
+  counts: Map<string, number>;
+  /** Why the scan ended early: the match cap or the time budget. */
+  stoppedBy: "limit" | "search_timeout" | undefined;
+  filesScanned: number;
+  skippedBinary: string[];
+  skippedTooLarge: string[];
+}
+
+/** A file's text, why it was skipped, or undefined when it went away since the listing. */
+type Fetched = { text: string } | { skipped: "binary" | "too_large" } | undefined;
+
+async function fetchText(ws: Workspace, file: ListedFile): Promise<Fetched> {
+  if (file.size > MAX_FILE_BYTES) return { skipped: "too_large" };
+  const object = await ws.bucket.get(ws.prefix + file.path);
+  if (object === null) return undefined;
+  const decoded = decodeFile(new Uint8Array(await object.arrayBuffer()));
+  return decoded.binary ? { skipped: "binary" } : { text: decoded.text };
+}
+
+/** Searches `files` for lines `re` finds, within `limits`. */
+export async function scanContent(ws: Workspace, files: readonly ListedFile[], re: RE2JS, limits: ScanLimits): Promise<ScanResult> {
+  const result: ScanResult = { matches: [], counts: new Map(), stoppedBy: undefined, filesScanned: 0, skippedBinary: [], skippedTooLarge: [] };
+  const fetches: Promise<Fetched>[] = [];
+  const outOfTime = () => Date.now() >= limits.deadlineAt || limits.signal.aborted;
+  let found = 0;
+  for (let i = 0; i < files.length; i++) {
+    while (fetches.length < Math.min(files.length, i + PREFETCH)) {
+      const fetching = fetchText(ws, files[fetches.length] as ListedFile);
+      // One left behind by an early stop must not surface as an unhandled rejection; the one
+      // awaited below still throws.
+      fetching.catch(() => undefined);
+      fetches.push(fetching);
+    }
+    const file = files[i] as ListedFile;
+    const fetched = await fetches[i];
+    if (outOfTime()) {
+      result.stoppedBy = "search_timeout";
+      break;
+    }
+    if (fetched === undefined) continue;
+    if ("skipped" in fetched) {
+      (fetched.skipped === "binary" ? result.skippedBinary : result.skippedTooLarge).push(file.path);
+      continue;
+    }
+    result.filesScanned++;
+    const lines = splitLines(fetched.text);
+    let inFile = 0;
+    for (let n = 0; n < lines.length; n++) {
+      if (n % CHECK_EVERY_LINES === CHECK_EVERY_LINES - 1 && outOfTime()) {
+        result.stoppedBy = "search_timeout";
+        break;
+      }
+      const line = lines[n] as string;
+      if (!re.test(line.length > MAX_LINE_CHARS ? line.slice(0, MAX_LINE_CHARS) : line)) continue;
+      inFile++;
+      if (limits.mode === "count") continue;
+      if (limits.mode === "content") {
+        result.matches.push({ path: file.path, line: n + 1, content: line.length > SHOWN_CHARS ? `${line.slice(0, SHOWN_CHARS)}... [truncated]` : line });
+      }
+      found++;
+      if (found >= limits.stopAfter) result.stoppedBy = "limit";
+      if (limits.mode === "files_only" || result.stoppedBy !== undefined) break;
+    }
+    if (inFile > 0) result.counts.set(file.path, inFile);
+    if (result.stoppedBy !== undefined) break;
+  }
+  return result;
+}
