@@ -1,7 +1,8 @@
 /**
  * search_files: Hermes's grep-and-find over the workspace. Content patterns run on re2js, a
- * linear-time engine (lib/workspace/re2.ts says why), with a time budget checked between lines
- * and a cap on files and results, so no pattern and no workspace can hold the isolate.
+ * linear-time engine (lib/workspace/re2.ts says why), with a work budget (characters tested), a
+ * time budget checked at each file, and caps on files and results, so no pattern and no
+ * workspace can hold the isolate.
  */
 import { z } from "zod";
 import { ToolFailureError } from "../src/errors/tool-failure.ts";
@@ -17,8 +18,14 @@ import { openWorkspace, workspaceAvailable } from "./lib/workspace/workspace.ts"
 export const MAX_CONTENT_FILES = 1000;
 /** Names a file search matches against at most. */
 const MAX_LISTED_FILES = 10_000;
-/** Wall-clock budget of one search, checked between lines and files. */
+/** Wall-clock budget of one search, checked at each file (lib/workspace/scan-content.ts says why). */
 export const SEARCH_BUDGET_MS = 10_000;
+/**
+ * Characters one search tests at most: the bound on its CPU inside a file, where the clock does
+ * not move. re2js tests about 10 MB/s on a pathological pattern in workerd, so this is a few
+ * seconds at worst.
+ */
+export const MAX_SEARCH_CHARS = 32 * 1024 * 1024;
 const MAX_LIMIT = 200;
 
 function compileOrRefuse<T>(compile: () => T, field: string, kind: string, value: string): T {
@@ -58,7 +65,7 @@ registry.register({
   }),
   description:
     `Searches your workspace: inside files for lines matching a regular expression (target 'content'), or for file names matching a glob (target 'files'). ` +
-    `Matches come as {path, line, content}, line 1-based. Results are capped (limit, offset to page); a content search reads at most ${MAX_CONTENT_FILES} files and stops after ${SEARCH_BUDGET_MS / 1000} s, saying so (limit_reason). Binary files are skipped.`,
+    `Matches come as {path, line, content}, line 1-based. Results are capped (limit, offset to page); a content search reads at most ${MAX_CONTENT_FILES} files and ${MAX_SEARCH_CHARS / (1024 * 1024)} MiB of text and stops after ${SEARCH_BUDGET_MS / 1000} s, saying so (limit_reason). Binary files are skipped.`,
   example: { pattern: "TODO", target: "content", path: "src", file_glob: "*.ts", limit: 20 },
   handler: async (args, ctx) => {
     const startedAt = Date.now();
@@ -90,6 +97,7 @@ registry.register({
       mode: args.output_mode,
       // One more than the page, so a full page knows whether more exist.
       stopAfter: offset + limit + 1,
+      maxChars: MAX_SEARCH_CHARS,
       deadlineAt: startedAt + SEARCH_BUDGET_MS,
       signal: ctx.signal,
     });
@@ -102,7 +110,9 @@ registry.register({
     const limitReason =
       scan.stoppedBy === "search_timeout"
         ? `search_timeout: stopped after ${SEARCH_BUDGET_MS / 1000} s; narrow path, file_glob or the pattern`
-        : cappedFiles
+        : scan.stoppedBy === "work_budget"
+          ? `work_budget: stopped after testing ${MAX_SEARCH_CHARS / (1024 * 1024)} MiB of text; narrow path or file_glob`
+          : cappedFiles
           ? `only the first ${MAX_CONTENT_FILES} files were searched; narrow path or file_glob`
           : undefined;
     const base = { files_searched: scan.filesScanned, ...(limitReason === undefined ? {} : { limit_reason: limitReason }), ...skipped };

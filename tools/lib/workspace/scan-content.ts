@@ -1,9 +1,13 @@
 /**
  * The content half of search_files: fetches files a few at a time, in path order, and tests
- * each line with a linear-time RE2 pattern, stopping at the match cap, the time budget or the
- * call's signal, whichever comes first. Elapsed time is checked between lines, which is enough
- * because no single line can take long: the engine is linear and lines are cut at
- * MAX_LINE_CHARS.
+ * each line with a linear-time RE2 pattern, stopping at the match cap, the work budget, the
+ * time budget or the call's signal, whichever comes first.
+ *
+ * Why a work budget and not only a clock: workerd does not advance Date.now() during
+ * synchronous work (a Spectre mitigation; time moves on only at I/O), and a timer or an abort
+ * signal cannot fire inside a loop that never yields. So inside a file the bound is the number
+ * of characters tested, which is a bound on CPU because the engine is linear in its input; the
+ * clock and the signal are checked at each file, where the scan awaits R2 anyway.
  */
 import type { RE2JS } from "re2js";
 import { decodeFile, splitLines } from "./text-file.ts";
@@ -16,7 +20,6 @@ export const MAX_LINE_CHARS = 100_000;
 const SHOWN_CHARS = 500;
 /** Files fetched ahead of the one being scanned. */
 const PREFETCH = 8;
-const CHECK_EVERY_LINES = 256;
 
 export interface LineMatch {
   path: string;
@@ -32,6 +35,8 @@ export interface ScanLimits {
   mode: "content" | "files_only" | "count";
   /** Stop once this many matching lines (files, with `files_only`) are found; not in `count`. */
   stopAfter: number;
+  /** Characters tested at most, over all files. */
+  maxChars: number;
   deadlineAt: number;
   signal: AbortSignal;
 }
@@ -40,8 +45,8 @@ export interface ScanResult {
   matches: LineMatch[];
   /** Matching lines per file, in path order. */
   counts: Map<string, number>;
-  /** Why the scan ended early: the match cap or the time budget. */
-  stoppedBy: "limit" | "search_timeout" | undefined;
+  /** Why the scan ended early: the match cap, the time budget (or signal), or the work budget. */
+  stoppedBy: "limit" | "search_timeout" | "work_budget" | undefined;
   filesScanned: number;
   skippedBinary: string[];
   skippedTooLarge: string[];
@@ -64,6 +69,7 @@ export async function scanContent(ws: Workspace, files: readonly ListedFile[], r
   const fetches: Promise<Fetched>[] = [];
   const outOfTime = () => Date.now() >= limits.deadlineAt || limits.signal.aborted;
   let found = 0;
+  let tested = 0;
   for (let i = 0; i < files.length; i++) {
     while (fetches.length < Math.min(files.length, i + PREFETCH)) {
       const fetching = fetchText(ws, files[fetches.length] as ListedFile);
@@ -87,12 +93,14 @@ export async function scanContent(ws: Workspace, files: readonly ListedFile[], r
     const lines = splitLines(fetched.text);
     let inFile = 0;
     for (let n = 0; n < lines.length; n++) {
-      if (n % CHECK_EVERY_LINES === CHECK_EVERY_LINES - 1 && outOfTime()) {
-        result.stoppedBy = "search_timeout";
+      const line = lines[n] as string;
+      const probe = line.length > MAX_LINE_CHARS ? line.slice(0, MAX_LINE_CHARS) : line;
+      tested += probe.length + 1;
+      if (tested > limits.maxChars) {
+        result.stoppedBy = "work_budget";
         break;
       }
-      const line = lines[n] as string;
-      if (!re.test(line.length > MAX_LINE_CHARS ? line.slice(0, MAX_LINE_CHARS) : line)) continue;
+      if (!re.test(probe)) continue;
       inFile++;
       if (limits.mode === "count") continue;
       if (limits.mode === "content") {
