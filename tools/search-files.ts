@@ -10,7 +10,7 @@ import { registry } from "../src/registry/registry.ts";
 import { compileGlob } from "./lib/workspace/glob.ts";
 import { listPaths } from "./lib/workspace/list-paths.ts";
 import { loadRe2, type Re2 } from "./lib/workspace/re2.ts";
-import { scanContent } from "./lib/workspace/scan-content.ts";
+import { filePrefilter, scanContent } from "./lib/workspace/scan-content.ts";
 import { MAX_PATH_BYTES, normalizePath, WHOLE_WORKSPACE } from "./lib/workspace/workspace-path.ts";
 import { openWorkspace, workspaceAvailable } from "./lib/workspace/workspace.ts";
 
@@ -98,6 +98,7 @@ registry.register({
       // One more than the page, so a full page knows whether more exist.
       stopAfter: offset + limit + 1,
       maxChars: MAX_SEARCH_CHARS,
+      prefilter: filePrefilter(re2, args.pattern),
       deadlineAt: startedAt + SEARCH_BUDGET_MS,
       signal: ctx.signal,
     });

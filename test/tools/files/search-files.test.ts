@@ -22,6 +22,18 @@ describe("search_files", () => {
     expect(ok(await call(key, "search_files", { pattern: "TODO|export", output_mode: "count" })).counts).toEqual({ "other/c.ts": 1, "src/a.ts": 2, "src/b.md": 1 });
   });
 
+  it("finds anchored matches on any line, with CRLF endings, and a match spanning lines is no match", async () => {
+    const key = await agentKey("anchors");
+    await seed(key, "crlf.txt", "first\r\nsecond end\r\nthird\r\n");
+    await seed(key, "span.txt", "alpha\nbeta\n");
+    const lines = async (pattern: string) => (ok(await call(key, "search_files", { pattern })).matches as { path: string; line: number }[]).map((m) => `${m.path}:${m.line}`);
+    expect(await lines("end$")).toEqual(["crlf.txt:2"]);
+    expect(await lines("^third")).toEqual(["crlf.txt:3"]);
+    expect(await lines("\\Asecond")).toEqual(["crlf.txt:2"]);
+    expect(await lines("(?-m)^beta$")).toEqual(["span.txt:2"]);
+    expect(await lines("alpha\\sbeta")).toEqual([]);
+  });
+
   it("caps results and pages them with offset, saying more exist", async () => {
     const key = await agentKey("paging");
     await seed(key, "log.txt", Array.from({ length: 30 }, (_, i) => `hit ${i + 1}`).join("\n"));
