@@ -10,9 +10,8 @@ import { z } from "zod";
 import { registry } from "../src/registry/registry.ts";
 import { toolError } from "../src/registry/tool-result.ts";
 import { findSpans, lineNumberAt, nearLines, reindent } from "./lib/workspace/fuzzy-find.ts";
-import { decodeFile } from "./lib/workspace/text-file.ts";
 import { fileResource, MAX_PATH_BYTES, normalizePath } from "./lib/workspace/workspace-path.ts";
-import { checkFileSize, fileNotFound, formatBytes, openWorkspace, readStoredFile, workspaceAvailable } from "./lib/workspace/workspace.ts";
+import { checkFileSize, openWorkspace, readTextFile, workspaceAvailable } from "./lib/workspace/workspace.ts";
 
 const encoder = new TextEncoder();
 
@@ -38,14 +37,10 @@ registry.register({
     if (oldString.trim() === "") return toolError("old_string is only whitespace; quote the text to replace, with a line of context.");
     if (oldString === newString) return toolError("old_string and new_string are identical; nothing to change.");
     const ws = openWorkspace(ctx);
-    const stored = await readStoredFile(ws, path, "patch");
-    if (stored === undefined) {
-      const { error, ...extra } = await fileNotFound(ws, path);
-      return toolError(error, extra);
-    }
-    const decoded = decodeFile(stored.bytes);
-    if (decoded.binary) return toolError(`Binary file (${decoded.kind}, ${formatBytes(stored.size)}): patch edits text files only.`, { path, is_binary: true, file_size: stored.size });
-    const before = decoded.text;
+    const opened = await readTextFile(ws, path, "patch", "patch edits text files only.");
+    if ("answer" in opened) return opened.answer;
+    const stored = opened.file;
+    const before = opened.text;
 
     const found = findSpans(before, oldString);
     if (found === undefined) {

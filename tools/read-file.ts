@@ -5,10 +5,9 @@
  */
 import { z } from "zod";
 import { registry } from "../src/registry/registry.ts";
-import { toolError } from "../src/registry/tool-result.ts";
-import { decodeFile, splitLines } from "./lib/workspace/text-file.ts";
+import { splitLines } from "./lib/workspace/text-file.ts";
 import { fileResource, MAX_PATH_BYTES, normalizePath } from "./lib/workspace/workspace-path.ts";
-import { fileNotFound, formatBytes, MAX_FILE_BYTES, openWorkspace, readStoredFile, workspaceAvailable } from "./lib/workspace/workspace.ts";
+import { formatBytes, MAX_FILE_BYTES, openWorkspace, readTextFile, workspaceAvailable } from "./lib/workspace/workspace.ts";
 
 const MAX_LIMIT = 2000;
 /** Longer lines are cut: one minified line must not fill the window. */
@@ -36,17 +35,10 @@ registry.register({
   example: { path: "notes/todo.md", offset: 1, limit: 100 },
   handler: async ({ path: raw, offset, limit }, ctx) => {
     const path = normalizePath(raw, "read_file");
-    const ws = openWorkspace(ctx);
-    const stored = await readStoredFile(ws, path, "read_file");
-    if (stored === undefined) {
-      const { error, ...extra } = await fileNotFound(ws, path);
-      return toolError(error, extra);
-    }
-    const decoded = decodeFile(stored.bytes);
-    if (decoded.binary) {
-      return toolError(`Binary file (${decoded.kind}, ${formatBytes(stored.size)}): it cannot be shown as text.`, { path, is_binary: true, file_size: stored.size });
-    }
-    const lines = splitLines(decoded.text);
+    const opened = await readTextFile(openWorkspace(ctx), path, "read_file", "it cannot be shown as text.");
+    if ("answer" in opened) return opened.answer;
+    const stored = opened.file;
+    const lines = splitLines(opened.text);
     const total = lines.length;
     const base = { path, total_lines: total, file_size: stored.size, is_binary: false };
     if (total === 0) return { ...base, content: "", truncated: false, hint: `The file is empty (${stored.size} bytes).` };

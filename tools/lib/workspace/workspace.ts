@@ -3,8 +3,10 @@
  * when WORKSPACE_SCOPE is "session") and the file operations the files toolset shares.
  */
 import { ToolFailureError } from "../../../src/errors/tool-failure.ts";
+import { toolError } from "../../../src/registry/tool-result.ts";
 import type { ToolContext } from "../../../src/registry/types.ts";
 import { workspacePrefix, type WorkspaceScope } from "../../../src/storage/workspace-keys.ts";
+import { decodeFile } from "./text-file.ts";
 
 /** Largest file a workspace holds: writes past it are refused, reads past it say so. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -52,6 +54,22 @@ export async function readStoredFile(ws: Workspace, path: string, tool: string):
     });
   }
   return { bytes: new Uint8Array(await object.arrayBuffer()), size: object.size, etag: object.etag };
+}
+
+/**
+ * A text file's stored bytes and text, or the result a tool answers when there is none (not
+ * found, with similar names) or it is binary (its kind and size, never its bytes). `use` ends
+ * the binary message: what the tool does instead.
+ */
+export async function readTextFile(ws: Workspace, path: string, tool: string, use: string): Promise<{ file: StoredFile; text: string } | { answer: string }> {
+  const file = await readStoredFile(ws, path, tool);
+  if (file === undefined) {
+    const { error, ...extra } = await fileNotFound(ws, path);
+    return { answer: toolError(error, extra) };
+  }
+  const decoded = decodeFile(file.bytes);
+  if (decoded.binary) return { answer: toolError(`Binary file (${decoded.kind}, ${formatBytes(file.size)}): ${use}`, { path, is_binary: true, file_size: file.size }) };
+  return { file, text: decoded.text };
 }
 
 /** Refuses content over the file cap, naming the field that carried it. */
