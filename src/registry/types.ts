@@ -97,6 +97,9 @@ export interface RetryPolicy {
   retryOnTimeout?: boolean;
 }
 
+/** The resources a call touches: fixed names, or names derived from its arguments. */
+export type Resources = readonly string[] | ((args: Record<string, unknown>) => readonly string[]);
+
 /** What a tool file passes to `registry.register`. */
 export interface ToolSpec<S extends z.ZodType = z.ZodType> {
   /** Must match ^[a-zA-Z0-9_-]{1,64}$, the rule OpenAI and Anthropic both accept. */
@@ -121,9 +124,13 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType> {
   retry?: RetryPolicy;
   /** Tools whose results this one consumes when both are in one batch (gateway layer). */
   dependsOn?: readonly string[];
-  /** Resources this tool reads and writes, to order conflicting calls of one batch. */
-  reads?: readonly string[];
-  writes?: readonly string[];
+  /**
+   * Resources this tool reads and writes, to order conflicting calls of one batch: names, or a
+   * function of the call's arguments (as sent) naming them, for a tool whose resource is one of
+   * many (`workspace:<path>`). A name ending in `*` stands for every name it is a prefix of.
+   */
+  reads?: Resources;
+  writes?: Resources;
   /** Always needs human approval (approvals layer). */
   risky?: boolean;
   /**

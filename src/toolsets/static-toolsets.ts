@@ -26,6 +26,11 @@ export const STATIC_TOOLSETS = {
     tools: [],
     includes: [],
   },
+  files: {
+    description: "A file workspace in R2, one per key (or per session): read, write, patch, search and list files.",
+    tools: [],
+    includes: [],
+  },
   maintenance: {
     description: "Housekeeping tools that change or delete stored data; each call needs a person's approval.",
     tools: [],
