@@ -5,6 +5,7 @@
  * sees, the OpenAPI document and the MCP `inputSchema`.
  */
 import type { z } from "zod";
+import type { ErrorEnvelope } from "../errors/error-envelope.ts";
 
 /** JSON Schema as emitted for the model (an object schema for tool parameters). */
 export type JsonSchema = { [key: string]: unknown };
@@ -55,7 +56,22 @@ export interface ToolContext {
    * what another tool produced (read_result), which must not reveal what the key may not call.
    */
   mayUse: (tool: string) => boolean;
+  /**
+   * Calls another tool through the whole pipeline (the key's policy, approvals, rate limits, one
+   * audit record whose call id is derived from this call's), for tools that run a caller's
+   * script (execute_code). Absent where a call cannot make calls of its own: inside such a
+   * call, so a script cannot start another script.
+   */
+  callTool?: NestedCall;
 }
+
+/** One call made from inside a handler (ToolContext.callTool); `signal` is the caller's. */
+export type NestedCall = (name: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<NestedCallResult>;
+
+/** How a nested call ended: its derived call id, and its parsed result or the error envelope the model would read. */
+export type NestedCallResult =
+  | { callId: string; status: "ok"; result: unknown }
+  | { callId: string; status: "error" | "pending_approval"; error: ErrorEnvelope };
 
 /** Log levels of MCP's logging utility (RFC 5424 severities), least severe first. */
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
@@ -106,6 +122,11 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType> {
   /** Results longer than this are previewed and stored, never silently cut. */
   maxResultSizeChars?: number;
   dynamicSchemaOverrides?: DynamicSchemaOverrides;
+  /**
+   * Example arguments, valid against `schema`: shown to the model with the description and used
+   * by the contract suite as a call that must succeed.
+   */
+  example?: Record<string, unknown>;
   /** Replace a tool of the same name registered by another toolset. */
   override?: boolean;
   /** Per-call deadline (gateway layer). */
