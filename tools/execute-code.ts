@@ -66,11 +66,14 @@ registry.register({
   example: { code: "const r = await tools.echo({ text: 'hi', times: 2 });\nconsole.log(r.text);\nreturn r.text.length;" },
   handler: async ({ code, timeout_ms }, ctx) => {
     const module = await quickJS();
-    const callTool = scriptToolCall(ctx);
+    // Calls still in flight when the script ends (its budget, an uncaught error) are aborted
+    // with it, not left running until the call's own deadline.
+    const ended = new AbortController();
+    const callTool = scriptToolCall(ctx, AbortSignal.any([ctx.signal, ended.signal]));
     const limits = { timeoutMs: timeout_ms, memoryBytes: MEMORY_BYTES, stackBytes: STACK_BYTES, maxToolCalls: MAX_TOOL_CALLS, maxLogChars: MAX_LOG_CHARS, maxTicksPerSlice: timeout_ms * TICKS_PER_MS };
     // A module whose runtime would not free cleanly is dropped: the next script gets a fresh
     // instance rather than a heap in doubt.
-    const run = await runScript(module, code, limits, callTool, ctx.signal, discardQuickJS);
+    const run = await runScript(module, code, limits, callTool, ctx.signal, discardQuickJS).finally(() => ended.abort());
     const logs = run.droppedLogChars > 0 ? [...run.logs, `[${run.droppedLogChars} more characters of console output dropped]`] : run.logs;
     if (run.ok) return { result: run.result, logs, tool_calls: run.toolCalls };
     const error = run.error ?? { kind: "exception", message: "the script failed" };
@@ -85,7 +88,7 @@ registry.register({
 });
 
 /** The script's `tools.<name>(args)`: the pipeline's nested call, refusing execute_code itself. */
-function scriptToolCall(ctx: ToolContext): ScriptToolCall {
+function scriptToolCall(ctx: ToolContext, signal: AbortSignal): ScriptToolCall {
   const callTool = ctx.callTool;
   if (callTool === undefined) {
     return (name) =>
@@ -95,7 +98,7 @@ function scriptToolCall(ctx: ToolContext): ScriptToolCall {
     if (name === NAME) {
       return Promise.resolve({ callId: "", status: "error", error: { error: "execute_code cannot call execute_code: a script runs one level deep", error_code: "PERMISSION_DENIED", stage: "policy", suggestion: "Do the work in this script instead of starting another.", retryable: false } });
     }
-    return callTool(name, args, ctx.signal);
+    return callTool(name, args, signal);
   };
 }
 

@@ -23,6 +23,14 @@ describe("execute_code", () => {
     expect(JSON.parse(result.message.content)).toEqual({ result: { n: [2, 4, 6] }, logs: ['sum 3 {"a":[1]}'], tool_calls: 0 });
   });
 
+  it("gives ten concurrent scripts each their own result", async () => {
+    const key = await agent("code-concurrent");
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => run(key, "code-concurrent", `con-${i}`, `const r = await tools.echo({ text: 'n${i}' }); let s = 0; for (let j = 0; j <= ${i}; j++) s += j; return r.text + ':' + s;`)),
+    );
+    expect(results.map((r) => JSON.parse(r.message.content).result)).toEqual(Array.from({ length: 10 }, (_, i) => `n${i}:${(i * (i + 1)) / 2}`));
+  });
+
   it("calls tools through the pipeline, each call audited under an id derived from the script's", async () => {
     const key = await agent("code-calls");
     const code = "const a = await tools.echo({ text: 'hi', times: 2 }); const b = await tools.echo({ text: a.text, uppercase: true }); return b.text;";
@@ -139,5 +147,25 @@ describe("execute_code", () => {
     const result = only(await callTools(key, "code-invalid", [openaiCall("inv-1", "execute_code", { code: 42 })]));
     expect(result).toMatchObject({ status: "error", error_code: "INVALID_ARGUMENTS" });
     expect(result.message.content).toContain("code");
+  });
+});
+
+describe("execute_code under the key's limits", () => {
+  it("charges the script's calls against the key's rate limit: past it, they throw RATE_LIMITED", async () => {
+    const key = await createKey({ name: "code-rate", role: "agent", rate_limit_per_minute: 3 });
+    const code = "const codes = []; for (let i = 0; i < 4; i++) { try { await tools.echo({ text: 'x' }); codes.push('ok'); } catch (e) { codes.push(e.code); } } return codes;";
+    const result = await run(key, "code-rate", "rate-1", code);
+    const codes = JSON.parse(result.message.content).result as string[];
+    // The script's own call took one of the three.
+    expect(codes).toEqual(["ok", "ok", "RATE_LIMITED", "RATE_LIMITED"]);
+  });
+
+  it("does not count failing scripts against execute_code's circuit breaker", async () => {
+    const key = await agent("code-breaker");
+    for (let i = 0; i < 7; i++) {
+      const failed = await run(key, "code-breaker", `brk-${i}`, "throw new Error('mine');");
+      expect(failed).toMatchObject({ status: "error", error_code: "EXECUTION_FAILED" });
+    }
+    expect(JSON.parse((await run(key, "code-breaker", "brk-ok", "return 'still open';")).message.content).result).toBe("still open");
   });
 });
