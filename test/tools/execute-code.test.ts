@@ -136,6 +136,13 @@ describe("execute_code", () => {
     expect(JSON.parse(result.message.content).result).toEqual({ code: "PERMISSION_DENIED", message: "execute_code cannot call execute_code: a script runs one level deep" });
   });
 
+  it("answers a script that overwrites JSON and Promise's then with its own return value", async () => {
+    const key = await agent("code-globals");
+    const code = "JSON.stringify = () => 'forged'; JSON.parse = () => ({}); Promise.prototype.then = function () {}; const r = await tools.echo({ text: 'still' }); return r.text;";
+    const result = await run(key, "code-globals", "glob-1", code);
+    expect(JSON.parse(result.message.content)).toMatchObject({ result: "still", tool_calls: 1 });
+  });
+
   it("ends a script that awaits a promise nothing settles instead of hanging", async () => {
     const key = await agent("code-stalled");
     const result = await run(key, "code-stalled", "stall-1", "await new Promise(() => {}); return 1;");

@@ -10,6 +10,7 @@
  */
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core";
 import type { NestedCallResult } from "../../src/registry/types.ts";
+import { PRELUDE } from "./script-prelude.ts";
 
 export interface ScriptLimits {
   /** Wall-clock budget of the whole run, tool calls included. */
@@ -47,56 +48,6 @@ const INTERRUPTED = /interrupted/i;
 const OUT_OF_MEMORY = /out of memory/i;
 const STACK_OVERFLOW = /stack overflow|too much recursion|maximum call stack/i;
 
-/**
- * The guest side, run before the script: it keeps its own references to JSON and Promise (the
- * script may overwrite the globals), exposes `tools` as a proxy (any name is a tool; a failed
- * call throws a ToolError carrying the gateway's error envelope) and wraps the script's end
- * into one JSON string for the host.
- */
-const PRELUDE = String.raw`
-"use strict";
-(() => {
-  const call = globalThis.__toolgate_call;
-  delete globalThis.__toolgate_call;
-  const stringify = JSON.stringify, parse = JSON.parse;
-  class ToolError extends Error {
-    constructor(tool, outcome) {
-      super(outcome.error.error);
-      this.name = "ToolError";
-      this.tool = tool;
-      this.code = outcome.error.error_code;
-      this.status = outcome.status;
-      this.callId = outcome.callId;
-      this.retryable = outcome.error.retryable;
-      if (outcome.error.approval) this.approval = outcome.error.approval;
-    }
-  }
-  const tool = (name) => async (args) => {
-    const outcome = parse(await call(name, stringify(args === undefined ? {} : args)));
-    if (outcome.status === "ok") return outcome.result;
-    throw new ToolError(name, outcome);
-  };
-  const tools = new Proxy(Object.freeze({}), {
-    get: (_, name) => (typeof name === "string" && name !== "then" ? tool(name) : undefined),
-  });
-  Object.defineProperty(globalThis, "tools", { value: tools, enumerable: true });
-  Object.defineProperty(globalThis, "ToolError", { value: ToolError });
-  const end = (value) => {
-    try {
-      return stringify({ ok: true, result: value === undefined ? null : value }) ?? stringify({ ok: true, result: null });
-    } catch (error) {
-      return stringify({ ok: false, error: { name: "TypeError", message: "the script's return value is not JSON: " + String(error && error.message) } });
-    }
-  };
-  const fail = (error) => stringify({
-    ok: false,
-    error: error instanceof Error
-      ? { name: error.name, message: String(error.message), stack: String(error.stack ?? "") }
-      : { name: "Error", message: "the script threw a non-Error value: " + String(error) },
-  });
-  Object.defineProperty(globalThis, "__toolgate_end", { value: (promise) => promise.then(end, fail) });
-})();
-`;
 
 /**
  * Runs `code` to its end under `limits`. `onUnsound` is called when the runtime would not free
@@ -185,7 +136,8 @@ class Sandbox {
       if (this.stopped !== undefined) return this.failed(this.stopped, { name: "Error", message: this.stopMessage(this.stopped) });
       const state = this.context.getPromiseState(ending);
       if (state.type === "fulfilled") {
-        const text = state.value.consume((value) => this.context.getString(value));
+        const text = state.notAPromise === true ? undefined : state.value.consume((value) => (this.context.typeof(value) === "string" ? this.context.getString(value) : undefined));
+        if (text === undefined) return this.failed("exception", { name: "Error", message: "the script's end could not be read (did it replace JSON or Promise internals?)" });
         return this.ended(JSON.parse(text) as { ok: boolean; result?: unknown; error?: { name: string; message: string; stack?: string } });
       }
       if (state.type === "rejected") {
