@@ -81,6 +81,16 @@ export function migrationStatements(configPath: string): string[] {
 }
 
 /**
+ * The Worker's modules: its bundle and the .wasm files the bundler copied beside it (QuickJS),
+ * each a compiled WebAssembly module, as wrangler uploads them.
+ */
+function workerModules(scriptPath: string): { type: "ESModule" | "CompiledWasm"; path: string }[] {
+  const dir = dirname(scriptPath);
+  const wasm = readdirSync(dir).filter((name) => name.endsWith(".wasm")).sort();
+  return [{ type: "ESModule", path: scriptPath }, ...wasm.map((name) => ({ type: "CompiledWasm" as const, path: join(dir, name) }))];
+}
+
+/**
  * Starts workerd with `scriptPath` as the Worker, using the bindings of `configPath` and a
  * random ADMIN_TOKEN that authenticates the bench's requests, and applies the D1 migrations.
  */
@@ -104,8 +114,7 @@ export async function serveWorker(scriptPath: string, configPath: string, { insp
     workers: [
       {
         name: WORKER_NAME,
-        modules: true,
-        scriptPath,
+        modules: workerModules(scriptPath),
         compatibilityDate: fromConfig.compatibilityDate,
         compatibilityFlags: fromConfig.compatibilityFlags,
         bindings: { ...fromConfig.bindings, ...BENCH_VARS, ADMIN_TOKEN: adminToken },

@@ -9,6 +9,7 @@ import "../../tools/conformance/json-schema-tool.ts";
 import "../../tools/conformance/notifying-tools.ts";
 import "../../tools/delete-result.ts";
 import "../../tools/echo.ts";
+import "../../tools/execute-code.ts";
 import "../../tools/generate-lines.ts";
 import "../../tools/github-repo.ts";
 import "../../tools/list-files.ts";
@@ -31,6 +32,7 @@ export const TOOL_MODULES = [
   "tools/conformance/notifying-tools.ts",
   "tools/delete-result.ts",
   "tools/echo.ts",
+  "tools/execute-code.ts",
   "tools/generate-lines.ts",
   "tools/github-repo.ts",
   "tools/list-files.ts",
@@ -52,6 +54,7 @@ export const DISCOVERED_TOOLS = [
   { name: "current_time", toolset: "core", file: "tools/clock.ts", dependsOn: [] },
   { name: "delete_result", toolset: "maintenance", file: "tools/delete-result.ts", dependsOn: [] },
   { name: "echo", toolset: "core", file: "tools/echo.ts", dependsOn: [] },
+  { name: "execute_code", toolset: "code", file: "tools/execute-code.ts", dependsOn: [] },
   { name: "generate_lines", toolset: "core", file: "tools/generate-lines.ts", dependsOn: [] },
   { name: "github_repo", toolset: "web", file: "tools/github-repo.ts", dependsOn: [] },
   { name: "json_schema_2020_12_tool", toolset: "conformance", file: "tools/conformance/json-schema-tool.ts", dependsOn: [] },

@@ -5,6 +5,7 @@
  * sees, the OpenAPI document and the MCP `inputSchema`.
  */
 import type { z } from "zod";
+import type { ErrorEnvelope } from "../errors/error-envelope.ts";
 
 /** JSON Schema as emitted for the model (an object schema for tool parameters). */
 export type JsonSchema = { [key: string]: unknown };
@@ -63,7 +64,22 @@ export interface ToolContext {
    * tool definitions (tool_search) the caller can use as they are.
    */
   format: CallFormat;
+  /**
+   * Calls another tool through the whole pipeline (the key's policy, approvals, rate limits, one
+   * audit record whose call id is derived from this call's), for tools that run a caller's
+   * script (execute_code). Absent where a call cannot make calls of its own: inside such a
+   * call, so a script cannot start another script.
+   */
+  callTool?: NestedCall;
 }
+
+/** One call made from inside a handler (ToolContext.callTool); `signal` is the caller's. */
+export type NestedCall = (name: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<NestedCallResult>;
+
+/** How a nested call ended: its derived call id, and its parsed result or the error envelope the model would read. */
+export type NestedCallResult =
+  | { callId: string; status: "ok"; result: unknown }
+  | { callId: string; status: "error" | "pending_approval"; error: ErrorEnvelope };
 
 /** Log levels of MCP's logging utility (RFC 5424 severities), least severe first. */
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;

@@ -11,6 +11,7 @@ import { batchThroughput } from "./batch-throughput.ts";
 import { bundleSize } from "./bundle-size.ts";
 import { callThroughput } from "./call-throughput.ts";
 import { definitionsInProcess } from "./definitions-in-process.ts";
+import { executeCode } from "./execute-code.ts";
 import { fullBreakdown } from "./full-breakdown.ts";
 import { fullOverhead } from "./full-overhead.ts";
 import { gatewayOverhead } from "./gateway-overhead.ts";
@@ -31,5 +32,6 @@ export const SCENARIOS: readonly Scenario[] = [
   availabilityCache,
   definitionsInProcess,
   workspaceFiles,
+  executeCode,
   bundleSize,
 ];
