@@ -34,12 +34,13 @@ import { findChildProcess } from "./bench/server-cpu.ts";
 import { WORKERD_VERSION } from "./bench/workerd.ts";
 
 /**
- * Five rounds per arm, for medians that shrug off two bad rounds; rounds of 1.25 s (3 s before
- * issue 16), which still hold thousands of requests each. On this shared 2-core machine the
- * spread between rounds comes from other processes, not from round length: 3 s rounds spread as
- * widely as 1 s ones there, and shorter alternating rounds put paired arms closer in time.
+ * Five rounds per arm, for medians that shrug off two bad rounds, of 1 s each (3 s before issue
+ * 16: the full run took over 5 minutes): thousands of requests a round still. On this shared
+ * 2-core machine the spread between rounds comes from other processes, not from round length
+ * (measured under load: per-round ratios spread as widely with 3 s rounds as with 1 s ones), and
+ * shorter alternating rounds put the paired arms closer in time.
  */
-const FULL: BenchSettings = { rounds: 5, roundMs: 1_250, warmupMs: 500, concurrency: 8 };
+const FULL: BenchSettings = { rounds: 5, roundMs: 1_000, warmupMs: 500, concurrency: 8 };
 /** Proves every scenario runs and answers; its figures are not for comparing. */
 const QUICK: BenchSettings = { rounds: 2, roundMs: 500, warmupMs: 200, concurrency: 8 };
 /**

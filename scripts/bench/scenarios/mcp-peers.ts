@@ -80,7 +80,7 @@ export const mcpPeers: Scenario = {
     if (toolgateServes) {
       contenders.push({ label: TOOLGATE_LABEL, request: toolgateCall, ...toolgateSize });
       // Not a target: what the audit costs /mcp. The finer split (records built, not sent) is
-      // full-breakdown's; one arm fewer here keeps the full run within its 4 minutes.
+      // full-breakdown's; one arm fewer here keeps the full run within 4 minutes.
       const less = (pipeline: string): RequestSpec => ({ ...toolgateCall, headers: { ...toolgateCall.headers, [PIPELINE_HEADER]: pipeline } });
       contenders.push({ label: "  same, no audit stage", request: less(FULL_NO_AUDIT_PIPELINE), bytes: Number.NaN, gzipBytes: Number.NaN });
     }
