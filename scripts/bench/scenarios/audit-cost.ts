@@ -33,7 +33,8 @@ const D1_BATCH = 1_000;
 const DRAIN_TIMEOUT_MS = 30_000;
 /** Records per kind for the rows-written count: one queue batch's worth. */
 const ROWS_WRITTEN_RECORDS = 100;
-const MAX_ROWS_WRITTEN = 3;
+/** Issue 16: what one audit record may cost in D1 rows written. */
+export const MAX_ROWS_WRITTEN = 3;
 
 /**
  * Runs one stage over `records` records, from a known row count (nothing else is auditing
