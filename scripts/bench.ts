@@ -6,15 +6,18 @@
  * The bench Worker (scripts/bench/worker.ts: the app, 500 synthetic tools, bare routes) is
  * bundled with esbuild and served by workerd through Miniflare on 127.0.0.1 only (see
  * scripts/bench/serve.ts for why not `wrangler dev`). When a scenario compares MCP servers, the
- * peers in bench/ are installed (`npm ci --prefix bench`, first run only), bundled the same way
- * and served in the same workerd, each on its own direct socket. All load is bounded in time and count,
- * and Miniflare is disposed however the run ends.
+ * peers in bench/ are installed (`npm ci --prefix bench`, first run only, before the watchdog
+ * starts), bundled the same way and served in the same workerd, each on its own direct socket.
+ * All load is bounded in time and count. However the run ends (a scenario throws, the watchdog
+ * fires, Ctrl-C), what finished is printed and written, then Miniflare is disposed; the exit
+ * code is 1 when a scenario threw or the run was stopped, and 0 when targets were merely missed.
  *
  * @example
  * ```sh
- * npm run bench                 # full run, about a minute and a half
- * npm run bench -- --quick      # short rounds, to check the bench itself works
+ * npm run bench                 # full run, under 4 minutes on the 2-core machine (first run included)
+ * npm run bench -- --quick      # half-second rounds, to check the bench itself works (CI)
  * npm run bench -- --only=tools-listing,bundle-size   # some scenarios, by id
+ * npm run bench -- --rounds=7 --round-ms=3000          # longer rounds, on a quiet machine
  * ```
  */
 import { cpus } from "node:os";
