@@ -35,6 +35,7 @@ import { SCENARIOS } from "./bench/scenarios/index.ts";
 import { serveWorker, type ServedWorker } from "./bench/serve.ts";
 import { findChildProcess } from "./bench/server-cpu.ts";
 import { WORKERD_VERSION } from "./bench/workerd.ts";
+import { numberFlag } from "./number-flag.ts";
 
 /**
  * Five rounds per arm, for medians that shrug off two bad rounds, of 1 s each (3 s before issue
@@ -48,20 +49,12 @@ const FULL: BenchSettings = { rounds: 5, roundMs: 1_000, warmupMs: 500, concurre
 const QUICK: BenchSettings = { rounds: 2, roundMs: 500, warmupMs: 200, concurrency: 8 };
 /**
  * A hung run (a wedged workerd, say) is stopped rather than left holding a core; the full run
- * takes about 3 minutes. `--watchdog=<seconds>` sets another limit (to try the stopped path).
+ * takes under 4 minutes. `--watchdog=<seconds>` sets another limit (to try the stopped path).
  */
 const WATCHDOG_MS = 1000 * (numberFlag("watchdog") ?? 5 * 60);
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const benchDir = join(root, ".bench");
-/** `--name=<number>` from the command line, if given. */
-function numberFlag(name: string): number | undefined {
-  const value = process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
-  if (value === undefined) return undefined;
-  const parsed = Number(value);
-  if (!(parsed > 0)) throw new Error(`bench: --${name} takes a positive number, not ${JSON.stringify(value)}`);
-  return parsed;
-}
 const quick = process.argv.includes("--quick");
 /** `--rounds=` and `--round-ms=` lengthen (or shorten) the rounds, for a quieter machine. */
 const rounds = numberFlag("rounds");

@@ -14,6 +14,7 @@
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MAX_ROWS_WRITTEN } from "./bench/scenarios/audit-cost.ts";
+import { numberFlag } from "./number-flag.ts";
 import { keysWithinLimit, limitsHit, LIMITS, storeRates, type Load, type StoreConstants, type StoreRates } from "./simulate/model.ts";
 import { readConstants } from "./simulate/read-constants.ts";
 
@@ -22,14 +23,6 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const TABLE_TOTALS = [10, 100, 1_000, 10_000];
 const DEFAULT_CALLS_PER_ISOLATE = 10;
 
-/** `--name=<number>` from the command line, if given. */
-function numberFlag(name: string): number | undefined {
-  const value = process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
-  if (value === undefined) return undefined;
-  const parsed = Number(value);
-  if (!(parsed > 0)) throw new Error(`simulate: --${name} takes a positive number, not ${JSON.stringify(value)}`);
-  return parsed;
-}
 
 const keyLimit = numberFlag("key-limit");
 const constants: StoreConstants = {
