@@ -1,6 +1,6 @@
 /**
  * Serves the bench Worker in workerd through Miniflare's API, with the real wrangler.toml's
- * compatibility settings, vars and bindings: local KV and D1 (migrations applied at start),
+ * compatibility settings, vars and bindings: local KV, D1 (migrations applied at start) and R2,
  * the RateLimiter Durable Object and the audit queues with their consumer, all as Miniflare
  * runs them, in the same workerd process as the Worker.
  *
@@ -24,7 +24,7 @@ const WORKER_NAME = "toolgate-bench";
 /** What we take from wrangler.toml: the runtime settings and the bindings, not its `main`. */
 export type ConfigOptions = Pick<
   V4WorkerOptions,
-  "compatibilityDate" | "compatibilityFlags" | "bindings" | "kvNamespaces" | "d1Databases" | "durableObjects" | "queueProducers" | "queueConsumers"
+  "compatibilityDate" | "compatibilityFlags" | "bindings" | "kvNamespaces" | "d1Databases" | "r2Buckets" | "durableObjects" | "queueProducers" | "queueConsumers"
 >;
 
 /**
@@ -111,6 +111,8 @@ export async function serveWorker(scriptPath: string, configPath: string, { insp
         bindings: { ...fromConfig.bindings, ...BENCH_VARS, ADMIN_TOKEN: adminToken },
         kvNamespaces: fromConfig.kvNamespaces,
         d1Databases: fromConfig.d1Databases,
+        // The files toolset's WORKSPACE bucket (workspace-files scenario).
+        r2Buckets: fromConfig.r2Buckets,
         durableObjects: fromConfig.durableObjects,
         queueProducers: fromConfig.queueProducers,
         queueConsumers: fromConfig.queueConsumers,

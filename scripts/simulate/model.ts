@@ -10,7 +10,7 @@
 
 /** What the code and config fix (read by scripts/simulate.ts, not repeated here). */
 export interface StoreConstants {
-  /** The audit group commit sends a group at this many records (AuditGroupCommit maxRecords)... */
+  /** The audit group commit sends a group at this many records (GROUP_MAX_RECORDS)... */
   groupMaxRecords: number;
   /** ...or this long after its first record. */
   groupMaxDelayMs: number;

@@ -14,7 +14,7 @@ import type { StoreConstants } from "./model.ts";
 const LEASE_TRAFFIC_MS = 1_000;
 
 /** The number a pattern's first group captures in `file` (numeric separators allowed). */
-export function numberInSource(root: string, file: string, pattern: RegExp, what: string): number {
+function numberInSource(root: string, file: string, pattern: RegExp, what: string): number {
   const match = pattern.exec(readFileSync(join(root, file), "utf8"))?.[1];
   const value = match === undefined ? Number.NaN : Number(match.replaceAll("_", ""));
   if (!Number.isFinite(value)) throw new Error(`simulate: cannot find ${what} in ${file} (${pattern}); update scripts/simulate/read-constants.ts`);
@@ -44,8 +44,8 @@ export function readConstants(root: string): Omit<StoreConstants, "rowsPerRecord
   // An empty env: the configured defaults (src/config/config.ts).
   const { rateLimit } = loadConfig({} as Env);
   return {
-    groupMaxRecords: exportedNumber(root, "src/audit/audit-message.ts", "QUEUE_BATCH_MESSAGES"),
-    groupMaxDelayMs: numberInSource(root, "src/audit/audit-group-commit.ts", /maxDelayMs\s*=\s*([\d_]+)/, "AuditGroupCommit's default maxDelayMs"),
+    groupMaxRecords: exportedNumber(root, "src/audit/audit-group-commit.ts", "GROUP_MAX_RECORDS"),
+    groupMaxDelayMs: exportedNumber(root, "src/audit/audit-group-commit.ts", "GROUP_MAX_DELAY_MS"),
     consumerMaxBatch: consumer.maxBatch,
     consumerMaxWaitS: consumer.maxWaitS,
     keyLimitPerMinute: rateLimit.perMinute,

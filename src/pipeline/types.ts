@@ -18,7 +18,7 @@ import type { PipelineHooks } from "../plugins/pipeline-hooks.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { ToolAccess } from "../policy/tool-access.ts";
 import type { AvailabilityCache } from "../registry/availability.ts";
-import type { ClientChannel, ToolEntry } from "../registry/types.ts";
+import type { CallFormat, ClientChannel, ToolEntry } from "../registry/types.ts";
 
 /** The per-isolate parts the composition root builds once and every request shares. */
 export interface PipelineParts {
@@ -75,6 +75,8 @@ export interface CallInput {
   name: string;
   /** As the model sent them: a JSON string (OpenAI) or an object (Anthropic, MCP). */
   arguments: unknown;
+  /** The shape the call came in; OpenAI's when a door does not say (an approved call's run). */
+  format?: CallFormat;
 }
 
 /** What the batch layer adds to a call it runs. */

@@ -16,6 +16,9 @@ export interface ToolDefinition {
   parameters: JsonSchema;
 }
 
+/** The wire shape a call arrived in (and is answered in): a provider's tool call, or MCP. */
+export type CallFormat = "openai" | "anthropic" | "mcp";
+
 /** What every handler receives besides its parsed arguments. */
 export interface ToolContext {
   /** The model's tool call id (or one generated for the call). */
@@ -55,6 +58,11 @@ export interface ToolContext {
    * what another tool produced (read_result), which must not reveal what the key may not call.
    */
   mayUse: (tool: string) => boolean;
+  /**
+   * The shape the caller speaks (its call's shape; `mcp` over /mcp), for tools that hand back
+   * tool definitions (tool_search) the caller can use as they are.
+   */
+  format: CallFormat;
 }
 
 /** Log levels of MCP's logging utility (RFC 5424 severities), least severe first. */
@@ -89,6 +97,9 @@ export interface RetryPolicy {
   retryOnTimeout?: boolean;
 }
 
+/** The resources a call touches: fixed names, or names derived from its arguments. */
+export type Resources = readonly string[] | ((args: Record<string, unknown>) => readonly string[]);
+
 /** What a tool file passes to `registry.register`. */
 export interface ToolSpec<S extends z.ZodType = z.ZodType> {
   /** Must match ^[a-zA-Z0-9_-]{1,64}$, the rule OpenAI and Anthropic both accept. */
@@ -113,11 +124,26 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType> {
   retry?: RetryPolicy;
   /** Tools whose results this one consumes when both are in one batch (gateway layer). */
   dependsOn?: readonly string[];
-  /** Resources this tool reads and writes, to order conflicting calls of one batch. */
-  reads?: readonly string[];
-  writes?: readonly string[];
+  /**
+   * Resources this tool reads and writes, to order conflicting calls of one batch: names, or a
+   * function of the call's arguments (as sent) naming them, for a tool whose resource is one of
+   * many (`workspace:<path>`). A name ending in `*` stands for every name it is a prefix of.
+   */
+  reads?: Resources;
+  writes?: Resources;
   /** Always needs human approval (approvals layer). */
   risky?: boolean;
+  /**
+   * The tool only reads: it changes no stored state, sends nothing but GET requests and runs
+   * no code. The `safe` preset holds exactly such tools (and none that declares `writes` or is
+   * `risky`); a tool that does not say so stays out of it, so the preset fails closed.
+   */
+  readOnly?: boolean;
+  /**
+   * Arguments a model could send, shown in docs and checked by the contract suite
+   * (test/tools/contract.test.ts): they must validate against `schema` and the call must answer.
+   */
+  example?: Record<string, unknown>;
   /**
    * A test fixture (the MCP conformance tools): never part of `all`/`*` or of an unrestricted
    * key's access; only a key whose toolsets name the fixture's toolset may list or call it.

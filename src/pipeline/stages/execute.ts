@@ -28,6 +28,7 @@ export async function execute(call: CallState, scope: RequestScope): Promise<Cal
       waitUntil: scope.waitUntil,
       client: scope.client,
       mayUse: (tool) => mayUse(tool, scope),
+      format: call.input.format ?? "openai",
     },
     scope.signal,
     {
