@@ -42,9 +42,10 @@ import { numberFlag } from "./number-flag.ts";
  * 16: the full run took over 5 minutes): thousands of requests a round still. On this shared
  * 2-core machine the spread between rounds comes from other processes, not from round length
  * (measured under load: per-round ratios spread as widely with 3 s rounds as with 1 s ones), and
- * shorter alternating rounds put the paired arms closer in time.
+ * shorter alternating rounds put the paired arms closer in time. The 0.3 s warm-up is over a
+ * thousand requests per arm after its priming one, and a slow first round is outvoted anyway.
  */
-const FULL: BenchSettings = { rounds: 5, roundMs: 1_000, warmupMs: 500, concurrency: 8 };
+const FULL: BenchSettings = { rounds: 5, roundMs: 1_000, warmupMs: 300, concurrency: 8 };
 /** Proves every scenario runs and answers; its figures are not for comparing. */
 const QUICK: BenchSettings = { rounds: 2, roundMs: 500, warmupMs: 200, concurrency: 8 };
 /**
