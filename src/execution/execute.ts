@@ -4,7 +4,8 @@
  *
  * Nothing a handler does can hold a call past its deadline: the handler's promise is raced
  * against a timer, so one that never settles or ignores its signal is left behind (its signal
- * aborted) and the call answers TOOL_TIMEOUT.
+ * aborted) and the call answers TOOL_TIMEOUT. A call whose deadline has passed before its
+ * handler starts answers TOOL_TIMEOUT without running it.
  */
 import type { RetryConfig } from "../config/config.ts";
 import { RETRYABLE_STATUSES } from "../errors/retryable-statuses.ts";
@@ -146,8 +147,17 @@ export function createExecutor(breakers: BreakerRegistry): Executor {
   };
 }
 
+function timeoutOf(entry: ToolEntry, policy: ExecutionPolicy): ToolFailure {
+  return { kind: "timeout", name: entry.name, elapsedMs: Date.now() - policy.startedAt, timeoutMs: policy.limit.ms, limit: policy.limit.kind };
+}
+
 /** Runs a handler under the tool's breaker, deadline and retry policy. */
 async function executeWith(breakers: BreakerRegistry, entry: ToolEntry, args: Record<string, unknown>, base: BaseContext, parent: AbortSignal | undefined, policy: ExecutionPolicy): Promise<Execution> {
+  // A deadline already spent (the wait for approval, a dependency or the batch used it up) ends
+  // the call before the handler can start side effects no one will see the result of. The race
+  // below cannot promise that: a handler that settles within a few turns beats any timer. It is
+  // no sign of trouble in the tool, so its breaker is left alone.
+  if (Date.now() >= policy.deadlineAt) return { run: { ok: false, failure: timeoutOf(entry, policy) }, attempts: 0 };
   const breaker = breakers.get(toolBreakerKey(entry.name));
   const admission = breaker.admit(policy.breaker, Date.now());
   if (!admission.admitted) {
@@ -165,7 +175,7 @@ async function executeWith(breakers: BreakerRegistry, entry: ToolEntry, args: Re
     attempt += 1;
     const outcome = await attemptOnce(breakers, entry, args, base, attempt, parent, policy);
     if (outcome === DEADLINE) {
-      run = { ok: false, failure: { kind: "timeout", name: entry.name, elapsedMs: Date.now() - policy.startedAt, timeoutMs: policy.limit.ms, limit: policy.limit.kind } };
+      run = { ok: false, failure: timeoutOf(entry, policy) };
       break;
     }
     run = outcome;

@@ -43,6 +43,19 @@ describe("deadlines", () => {
     expect(trace.events).toContain("hang saw abort");
   });
 
+  it("answers TOOL_TIMEOUT without running a handler whose deadline passed before it started, and leaves its breaker alone", async () => {
+    // A synchronous handler would beat any deadline timer: only the check before the start stops it.
+    const spent = { batch: { deadlineAt: Date.now() - 1, timeoutMs: 50 }, config: config({ breaker: { failureThreshold: 2 } }) };
+    for (let i = 0; i < 3; i++) {
+      const out = await dispatchCall("ex_broken", {}, ctx(spent));
+      expect(out).toMatchObject({ status: "error", errorCode: "TOOL_TIMEOUT", attempts: 0 });
+    }
+    expect(trace.events).not.toContain("broken ran");
+    const ran = await dispatchCall("ex_broken", {}, ctx({ config: spent.config }));
+    expect(ran).toMatchObject({ errorCode: "EXECUTION_FAILED", attempts: 1 });
+    expect(trace.events).toContain("broken ran");
+  });
+
   it("times out a handler that ignores its signal", async () => {
     const out = await dispatchCall("ex_hang", { honourSignal: false }, ctx());
     expect(out.errorCode).toBe("TOOL_TIMEOUT");
