@@ -2,13 +2,15 @@
  * The contract every registered tool keeps, run over every tool the generator discovered (test
  * fixtures aside), so a tool is checked the day its file is added: it describes itself and each
  * parameter, its example validates, its definitions pass the providers' SDK types and MCP's own
- * validator, its example answers through POST /v1/tool-calls, a wrong type is named, a call past
- * its deadline ends with TOOL_TIMEOUT and the handler's signal fired, and ten concurrent calls
- * each get their own result.
+ * validator, its example answers through POST /v1/tool-calls, a wrong type is named, a call whose
+ * deadline has passed ends with TOOL_TIMEOUT without running, one whose deadline passes mid-call
+ * ends with TOOL_TIMEOUT and the handler's signal fired, and ten concurrent calls each get their
+ * own result.
  *
  * A tool that needs a secret gets a test value for each `requiresEnv` variable; one that calls out
  * reaches the outbound stand-in (test/support/upstream.ts), which must then play its upstream.
- * What a check cannot cover for a tool is listed in SKIPPED with the reason.
+ * State a call reads is put in place by its SETUP entry, which can also give the ten concurrent
+ * calls their arguments. What a check cannot cover for a tool is listed in SKIPPED with the reason.
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import { ToolSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -28,6 +30,8 @@ import { compileGlob } from "../../src/policy/glob.ts";
 import { registry } from "../../src/registry/registry.ts";
 import type { StoredResult } from "../../src/results/limit-result.ts";
 import { storedResultKey } from "../../src/storage/keys.ts";
+import { workspacePrefix } from "../../src/storage/workspace-keys.ts";
+import { ADMIN_TOKEN_KEY_ID } from "../../src/auth/admin-token.ts";
 import { DISCOVERED_TOOLS } from "../../src/registry/tools.gen.ts";
 import type { JsonSchema, ToolContext, ToolEntry } from "../../src/registry/types.ts";
 import { testParts } from "../support/dispatch.ts";
@@ -46,12 +50,51 @@ const SKIPPED: Readonly<Record<string, Partial<Record<Check, string>>>> = {
 /** Extra environment a tool's example needs here beyond a test value for each `requiresEnv` name. */
 const EXTRA_ENV: Readonly<Record<string, Record<string, string>>> = {};
 
-/** State a tool's call reads, put in place through the real bindings before the call. */
-const SETUP: Readonly<Record<string, (env: Env, args: Record<string, unknown>) => Promise<void>>> = {
-  read_result: async (env, { handle }) => {
-    const stored: StoredResult = { tool: "generate_lines", callId: "ct-stored", sessionId: "ct", createdAt: new Date().toISOString(), content: `stored for ${String(handle)}` };
-    await env.KV.put(storedResultKey(String(handle)), JSON.stringify(stored));
+/** Who a call runs as: the bearer token it sends and the key id the gateway knows it by. */
+interface Caller {
+  token: string;
+  keyId: string;
+}
+
+const ADMIN: Caller = { token: TEST_ADMIN_TOKEN, keyId: ADMIN_TOKEN_KEY_ID };
+
+/** A tool's preparation for the checks that call it. */
+interface Setup {
+  /** Puts the state a call with `args` reads in place through the real bindings, for the key `keyId`. */
+  seed?: (env: Env, args: Record<string, unknown>, keyId: string) => Promise<void>;
+  /**
+   * The i-th (0-9) of the ten concurrent calls, for a tool whose example has no top-level string
+   * that can vary: its arguments and a marker that its result, and no other call's, must carry.
+   */
+  vary?: (i: number) => Variant;
+}
+
+interface Variant {
+  args: Record<string, unknown>;
+  marker: string;
+}
+
+/** Writes a text file into `keyId`'s workspace, where the files tools of a call as that key look. */
+async function seedFile(env: Env, keyId: string, path: string, content: string): Promise<void> {
+  // Per-session workspaces would need the call's session id, which these calls leave to the gateway.
+  if ((env.WORKSPACE_SCOPE as string | undefined) !== "key") throw new Error(`the contract suite seeds per-key workspaces; WORKSPACE_SCOPE is '${String(env.WORKSPACE_SCOPE)}'`);
+  await env.WORKSPACE.put(`${workspacePrefix("key", keyId, "")}${path}`, content);
+}
+
+const SETUP: Readonly<Record<string, Setup>> = {
+  read_result: {
+    seed: async (env, { handle }) => {
+      const stored: StoredResult = { tool: "generate_lines", callId: "ct-stored", sessionId: "ct", createdAt: new Date().toISOString(), content: `stored for ${String(handle)}` };
+      await env.KV.put(storedResultKey(String(handle)), JSON.stringify(stored));
+    },
   },
+  read_file: { seed: (env, { path }, keyId) => seedFile(env, keyId, String(path), `# seeded for ${String(path)}\n- one line\n`) },
+  patch: { seed: (env, { path, old_string }, keyId) => seedFile(env, keyId, String(path), `// seeded for ${String(path)}\n${String(old_string)}\n`) },
+  // The concurrent calls vary the pattern: each key's workspace holds a line only its own matches.
+  search_files: { seed: (env, { pattern }, keyId) => seedFile(env, keyId, "src/contract-seed.ts", `// ${String(pattern)}: seeded by the contract suite\n`) },
+  // The script's value comes back through a nested echo call, so each result shows its own round trip.
+  execute_code: { vary: (i) => ({ args: { code: `const r = await tools.echo({ text: 'run-${i}-q' });\nreturn r.text;` }, marker: `run-${i}-q` }) },
+  todo: { vary: (i) => ({ args: { todos: [{ id: "1", content: `Check item ${i}q`, status: "in_progress" }], merge: false }, marker: `Check item ${i}q` }) },
 };
 
 const TOOLS = [...new Set(DISCOVERED_TOOLS.map((tool) => tool.name))].filter((name) => registry.get(name)?.fixture !== true);
@@ -90,7 +133,7 @@ interface WireResult {
 }
 
 /** POSTs calls to /v1/tool-calls of a Worker whose environment the tool can work in, as `token`'s key. */
-async function callOver(entry: ToolEntry, calls: unknown[], token = TEST_ADMIN_TOKEN): Promise<WireResult[]> {
+async function callOver(entry: ToolEntry, calls: unknown[], token: string): Promise<WireResult[]> {
   const ctx = createExecutionContext();
   const response = await app.request(
     "/v1/tool-calls",
@@ -103,9 +146,9 @@ async function callOver(entry: ToolEntry, calls: unknown[], token = TEST_ADMIN_T
   return ((await response.json()) as { results: WireResult[] }).results;
 }
 
-async function callOne(entry: ToolEntry, id: string, args: Record<string, unknown>, token?: string): Promise<WireResult> {
-  await SETUP[entry.name]?.(envFor(entry), args);
-  const [result] = await callOver(entry, [openaiCall(id, entry.name, args)], token);
+async function callOne(entry: ToolEntry, id: string, args: Record<string, unknown>, caller: Caller = ADMIN): Promise<WireResult> {
+  await SETUP[entry.name]?.seed?.(envFor(entry), args, caller.keyId);
+  const [result] = await callOver(entry, [openaiCall(id, entry.name, args)], caller.token);
   if (result === undefined) throw new Error("no result");
   return result;
 }
@@ -124,10 +167,13 @@ function properties(schema: JsonSchema, path = ""): { path: string; schema: Json
 }
 
 /**
- * Ten argument sets derived from the example that the schema accepts, each carrying a marker of
- * its own: a string argument made unique per call. Undefined when no string argument can vary.
+ * Ten argument sets the schema accepts, each carrying a marker of its own: the tool's SETUP
+ * `vary`, or else the example with a string argument made unique per call. Undefined when no
+ * string argument can vary.
  */
-function variantsOf(entry: ToolEntry): { args: Record<string, unknown>; marker: string }[] | undefined {
+function variantsOf(entry: ToolEntry): Variant[] | undefined {
+  const vary = SETUP[entry.name]?.vary;
+  if (vary !== undefined) return Array.from({ length: 10 }, (_, i) => vary(i));
   const example = exampleOf(entry);
   const rewrites: ((value: string, i: number) => string)[] = [
     (value, i) => `${value}${String.fromCharCode(97 + i)}q`,
@@ -153,9 +199,9 @@ function wrongValueFor(schema: JsonSchema): unknown {
  * Ten agent keys, one per concurrent call: tools that keep state per key (a workspace, memory)
  * legitimately show one caller's writes to that caller's next call; across keys nothing may leak.
  */
-let agentKeys: Promise<string[]> | undefined;
-function tenKeys(): Promise<string[]> {
-  agentKeys ??= Promise.all(Array.from({ length: 10 }, (_, i) => createKey({ name: `contract-${i}`, role: "agent" }).then((key) => key.key)));
+let agentKeys: Promise<Caller[]> | undefined;
+function tenKeys(): Promise<Caller[]> {
+  agentKeys ??= Promise.all(Array.from({ length: 10 }, (_, i) => createKey({ name: `contract-${i}`, role: "agent" }).then((key) => ({ token: key.key, keyId: key.id }))));
   return agentKeys;
 }
 
@@ -216,39 +262,54 @@ describe.for(TOOLS)("%s keeps the tool contract", (name) => {
     expect(result.message.content).toContain(field);
   });
 
-  it("ends with TOOL_TIMEOUT past its deadline, with the handler's signal fired", async ({ skip }) => {
+  /** Runs the example under the real executor with a deadline `ms` from now, keeping the context the handler was given. */
+  async function executeWithin(ms: number) {
+    // The real handler; the wrapper only keeps the context it was given.
+    const observed: { ctx?: ToolContext } = {};
+    const wrapped: ToolEntry = { ...entry, handler: (args, ctx) => ((observed.ctx = ctx), entry.handler(args, ctx)) };
+    const args = entry.schema.parse(exampleOf(entry)) as Record<string, unknown>;
+    const base = {
+      callId: `ct-${name}-deadline`,
+      sessionId: `ct-${name}`,
+      keyId: "contract",
+      toolName: name,
+      env: envFor(entry),
+      dependencyResults: new Map(),
+      waitUntil: () => undefined,
+      client: { progress: () => undefined, log: () => undefined },
+      mayUse: () => true,
+      format: "openai" as const,
+    };
+    const execute = createExecutor(new BreakerRegistry());
+    const now = Date.now();
+    const policy = { deadlineAt: now + ms, limit: { kind: "call" as const, ms }, startedAt: now, retry: { ...config.retry, maxAttempts: 1 }, breaker: config.breaker };
+    return { ...(await execute(wrapped, args, base, undefined, policy)), seen: observed.ctx };
+  }
+
+  it("ends with TOOL_TIMEOUT, its handler never started, when its deadline has passed", async () => {
+    const { run, attempts, seen } = await executeWithin(0);
+    expect(run.ok).toBe(false);
+    if (run.ok) return;
+    expect(toEnvelope(run.failure).error_code).toBe("TOOL_TIMEOUT");
+    expect(attempts).toBe(0);
+    expect(seen, "the handler ran past its deadline").toBeUndefined();
+  });
+
+  it("ends with TOOL_TIMEOUT past a deadline that passes mid-call, with the handler's signal fired", async ({ skip }) => {
     const reason = SKIPPED[name]?.deadline;
     if (reason !== undefined) return skip(reason);
-    // The real handler under the real executor; the wrapper only keeps the context it was given.
-    let seen: ToolContext | undefined;
-    const observed: ToolEntry = { ...entry, handler: (args, ctx) => ((seen = ctx), entry.handler(args, ctx)) };
-    const args = entry.schema.parse(exampleOf(entry)) as Record<string, unknown>;
-    await SETUP[name]?.(envFor(entry), args);
-    const now = Date.now();
-    const execute = createExecutor(new BreakerRegistry());
-    const { run } = await execute(
-      observed,
-      args,
-      {
-        callId: `ct-${name}-deadline`,
-        sessionId: `ct-${name}`,
-        keyId: "contract",
-        toolName: name,
-        env: envFor(entry),
-        dependencyResults: new Map(),
-        waitUntil: () => undefined,
-        client: { progress: () => undefined, log: () => undefined },
-        mayUse: () => true,
-        format: "openai",
-      },
-      undefined,
-      { deadlineAt: now, limit: { kind: "call", ms: 0 }, startedAt: now, retry: { ...config.retry, maxAttempts: 1 }, breaker: config.breaker },
-    );
-    if (run.ok) {
-      // A handler that never yields answers before any timer can fire, and local I/O (KV) may
-      // come back before a zero deadline's timer: such a call was never past its deadline.
-      expect(seen).toBeDefined();
-      return skip("answered before a zero deadline's timer fired (synchronous, or its I/O came back first)");
+    await SETUP[name]?.seed?.(envFor(entry), entry.schema.parse(exampleOf(entry)) as Record<string, unknown>, "contract");
+    // One millisecond on: the handler starts, and the deadline timer fires while it awaits. The
+    // clock can tick between reading it and the executor's own check, which then (rightly)
+    // refuses to start; so a few tries.
+    let tried = await executeWithin(1);
+    for (let i = 0; i < 4 && tried.seen === undefined; i++) tried = await executeWithin(1);
+    const { run, seen } = tried;
+    expect(seen, "the handler never started").toBeDefined();
+    // With no client to go away, the executor answers with the handler's own result (ok or not)
+    // only when it came before the deadline timer: that call was never past its deadline.
+    if (run.ok || run.failure.kind !== "timeout") {
+      return skip(`answered (${run.ok ? "ok" : toEnvelope(run.failure).error_code}) before a 1 ms deadline's timer fired: synchronous, or its I/O came back first`);
     }
     expect(toEnvelope(run.failure).error_code).toBe("TOOL_TIMEOUT");
     expect(seen?.signal.aborted).toBe(true);
