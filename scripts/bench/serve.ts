@@ -84,7 +84,7 @@ export function migrationStatements(configPath: string): string[] {
  * The Worker's modules: its bundle and the .wasm files the bundler copied beside it (QuickJS),
  * each a compiled WebAssembly module, as wrangler uploads them.
  */
-function workerModules(scriptPath: string): { type: "ESModule" | "CompiledWasm"; path: string }[] {
+export function workerModules(scriptPath: string): { type: "ESModule" | "CompiledWasm"; path: string }[] {
   const dir = dirname(scriptPath);
   const wasm = readdirSync(dir).filter((name) => name.endsWith(".wasm")).sort();
   return [{ type: "ESModule", path: scriptPath }, ...wasm.map((name) => ({ type: "CompiledWasm" as const, path: join(dir, name) }))];
