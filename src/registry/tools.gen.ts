@@ -12,6 +12,7 @@ import "../../tools/echo.ts";
 import "../../tools/generate-lines.ts";
 import "../../tools/github-repo.ts";
 import "../../tools/read-result.ts";
+import "../../tools/web-extract.ts";
 
 /** The tool modules imported above, in import order (project-relative paths). */
 export const TOOL_MODULES = [
@@ -26,6 +27,7 @@ export const TOOL_MODULES = [
   "tools/generate-lines.ts",
   "tools/github-repo.ts",
   "tools/read-result.ts",
+  "tools/web-extract.ts",
 ] as const;
 
 /**
@@ -52,4 +54,6 @@ export const DISCOVERED_TOOLS = [
   { name: "test_simple_text", toolset: "conformance", file: "tools/conformance/content-tools.ts", dependsOn: [] },
   { name: "test_tool_with_logging", toolset: "conformance", file: "tools/conformance/notifying-tools.ts", dependsOn: [] },
   { name: "test_tool_with_progress", toolset: "conformance", file: "tools/conformance/notifying-tools.ts", dependsOn: [] },
+  { name: "web_extract", toolset: "web", file: "tools/web-extract.ts", dependsOn: [] },
+  { name: "web_fetch", toolset: "web", file: "tools/web-extract.ts", dependsOn: [] },
 ] as const;

@@ -102,6 +102,13 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType> {
   check?: AvailabilityCheck;
   /** Env var names; a tool whose required vars are unset is unavailable (unlike the original). */
   requiresEnv?: readonly string[];
+  /**
+   * Env var names of which at least one must be set (alternative providers, such as a search
+   * tool's API keys); while none is, the tool is unavailable and the reason names them all.
+   */
+  requiresAnyEnv?: readonly string[];
+  /** Example arguments: shown in descriptions and docs, and validated against `schema` by the contract suite. */
+  example?: Record<string, unknown>;
   emoji?: string;
   /** Results longer than this are previewed and stored, never silently cut. */
   maxResultSizeChars?: number;
@@ -118,6 +125,11 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType> {
   writes?: readonly string[];
   /** Always needs human approval (approvals layer). */
   risky?: boolean;
+  /**
+   * Needs human approval for these final arguments only (approvals layer): a tool that is safe
+   * for some calls (an HTTP GET) and not for others (a POST). `risky: true` wins over it.
+   */
+  riskyWhen?: (args: z.output<S>) => boolean;
   /**
    * A test fixture (the MCP conformance tools): never part of `all`/`*` or of an unrestricted
    * key's access; only a key whose toolsets name the fixture's toolset may list or call it.
