@@ -13,6 +13,7 @@ import "../../tools/generate-lines.ts";
 import "../../tools/github-repo.ts";
 import "../../tools/read-result.ts";
 import "../../tools/web-extract.ts";
+import "../../tools/web-search.ts";
 
 /** The tool modules imported above, in import order (project-relative paths). */
 export const TOOL_MODULES = [
@@ -28,6 +29,7 @@ export const TOOL_MODULES = [
   "tools/github-repo.ts",
   "tools/read-result.ts",
   "tools/web-extract.ts",
+  "tools/web-search.ts",
 ] as const;
 
 /**
@@ -56,4 +58,5 @@ export const DISCOVERED_TOOLS = [
   { name: "test_tool_with_progress", toolset: "conformance", file: "tools/conformance/notifying-tools.ts", dependsOn: [] },
   { name: "web_extract", toolset: "web", file: "tools/web-extract.ts", dependsOn: [] },
   { name: "web_fetch", toolset: "web", file: "tools/web-extract.ts", dependsOn: [] },
+  { name: "web_search", toolset: "web", file: "tools/web-search.ts", dependsOn: [] },
 ] as const;
