@@ -11,6 +11,7 @@ import "../../tools/delete-result.ts";
 import "../../tools/echo.ts";
 import "../../tools/generate-lines.ts";
 import "../../tools/github-repo.ts";
+import "../../tools/http-request.ts";
 import "../../tools/read-result.ts";
 import "../../tools/web-extract.ts";
 import "../../tools/web-search.ts";
@@ -27,6 +28,7 @@ export const TOOL_MODULES = [
   "tools/echo.ts",
   "tools/generate-lines.ts",
   "tools/github-repo.ts",
+  "tools/http-request.ts",
   "tools/read-result.ts",
   "tools/web-extract.ts",
   "tools/web-search.ts",
@@ -42,6 +44,7 @@ export const DISCOVERED_TOOLS = [
   { name: "echo", toolset: "core", file: "tools/echo.ts", dependsOn: [] },
   { name: "generate_lines", toolset: "core", file: "tools/generate-lines.ts", dependsOn: [] },
   { name: "github_repo", toolset: "web", file: "tools/github-repo.ts", dependsOn: [] },
+  { name: "http_request", toolset: "http", file: "tools/http-request.ts", dependsOn: [] },
   { name: "json_schema_2020_12_tool", toolset: "conformance", file: "tools/conformance/json-schema-tool.ts", dependsOn: [] },
   { name: "read_result", toolset: "results", file: "tools/read-result.ts", dependsOn: [] },
   { name: "test_audio_content", toolset: "conformance", file: "tools/conformance/content-tools.ts", dependsOn: [] },

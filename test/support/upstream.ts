@@ -2,7 +2,7 @@ import { isEverythingPort, startEverything, stopEverything } from "./everything-
 import { fakeMcpServer } from "./fake-mcp-server.ts";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, TEST_WEBHOOK_SECRET } from "./test-env.ts";
-import { braveSearch, searxSearch, SEARX_HOST, tavilySearch, WEB_HOST, webPages } from "./web-stub.ts";
+import { braveSearch, MIRROR_HOST, searxSearch, SEARX_HOST, tavilySearch, WEB_HOST, webPages } from "./web-stub.ts";
 
 /**
  * The "outside network" of the tests: Miniflare hands every outbound fetch of the Worker under
@@ -25,7 +25,8 @@ import { braveSearch, searxSearch, SEARX_HOST, tavilySearch, WEB_HOST, webPages 
  * (everything-server.ts); http://everything.control.test/{stop,start}/<port> stops or restarts
  * it; http://mcp.upstream.test/... is the scripted server of fake-mcp-server.ts.
  *
- * The web tools: pages on http://web.upstream.test, api.search.brave.com, api.tavily.com and a
+ * The web tools: pages on http://web.upstream.test (and the same on http://mirror.upstream.test,
+ * a second host for redirects), api.search.brave.com, api.tavily.com and a
  * SearXNG on http://searx.upstream.test (web-stub.ts).
  */
 const inboxes = new Map<string, { headers: Record<string, string>; body: string }[]>();
@@ -37,7 +38,7 @@ export async function upstream(request: Request): Promise<Response> {
   if (url.hostname === EVERYTHING_CONTROL_HOST) return controlEverything(url);
   if (url.hostname === FAKE_MCP_HOST) return fakeMcpServer(request);
   if (url.hostname === "api.github.com") return githubStub(url);
-  if (url.hostname === WEB_HOST) return webPages(request, url);
+  if (url.hostname === WEB_HOST || url.hostname === MIRROR_HOST) return webPages(request, url);
   if (url.hostname === "api.search.brave.com") return braveSearch(request, url);
   if (url.hostname === "api.tavily.com") return tavilySearch(request, url);
   if (url.hostname === SEARX_HOST) return searxSearch(url);

@@ -13,6 +13,8 @@
  */
 
 export const WEB_HOST = "web.upstream.test";
+/** Serves the same routes as WEB_HOST: another host to redirect to. */
+export const MIRROR_HOST = "mirror.upstream.test";
 export const SEARX_HOST = "searx.upstream.test";
 export const TEST_BRAVE_KEY = "brave-test-key";
 export const TEST_TAVILY_KEY = "tvly-test-key";
