@@ -1,24 +1,22 @@
 /**
- * HTML to Markdown on HTMLRewriter, the streaming HTML parser built into workerd (lol-html).
+ * HTML to Markdown as the page streams in, on htmlparser2's tokenizer: no DOM is built (a 1 MB
+ * page would be a tree of several MB in a 128 MB isolate), entities are decoded with the full
+ * HTML table, and implied end tags (an unclosed <li> or <p>) are reported as the parser infers
+ * them, so lists and quotes close where a browser would close them.
  *
- * Why not turndown over a DOM: the page is never held as a tree (a 1 MB page would be a DOM of
- * several MB in a 128 MB isolate), HTMLRewriter parses in native code as bytes arrive, and it
- * adds nothing to the upload, which the issue caps at 1 MiB gzip. The price is that we see tags
- * as a stream of starts, ends and text, so structure is kept by a few counters and stacks below;
- * an element left unclosed in the source (lol-html reports only the end tags it sees) can leave
- * a list or quote open until the document ends, which costs indentation, never text.
+ * Why not HTMLRewriter, though it is built in: every element handler is a call from native code
+ * into JavaScript, and converting needs one on nearly every element. Measured in workerd on the
+ * same 1 MB page, CPU per page: HTMLRewriter 3,230 ms, turndown over linkedom 530-620 ms, this
+ * path 143 ms, with the same Markdown as the HTMLRewriter version (docs/web-tools.md).
  *
  * Kept: title, headings, paragraphs, links (made absolute), emphasis, code and pre blocks, lists,
  * block quotes, tables (as pipe tables), images with alt text. Dropped: scripts, styles,
  * navigation and other page chrome, hidden elements.
  */
-import { decodeEntities } from "./html-entities.ts";
+import { Parser } from "htmlparser2";
 
-/** Elements whose content is never page text, or is page chrome rather than content. */
 const SKIPPED = new Set(["script", "style", "noscript", "template", "svg", "math", "canvas", "iframe", "object", "nav", "aside", "footer", "form", "button", "select", "dialog"]);
 const CHROME_ROLES = new Set(["navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar"]);
-/** Elements that never have an end tag (HTMLRewriter refuses onEndTag on them). */
-const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"]);
 const BLANK_LINE_BLOCKS = new Set(["p", "blockquote", "pre", "table", "ul", "ol", "dl", "figure", "section", "article", "main", "header", "details"]);
 const LINE_BLOCKS = new Set(["div", "dt", "dd", "figcaption", "summary", "address", "caption", "center"]);
 const EMPHASIS: Readonly<Record<string, string>> = { strong: "**", b: "**", em: "_", i: "_", del: "~~", s: "~~" };
@@ -46,7 +44,8 @@ class MarkdownBuilder {
   readonly #lists: { ordered: boolean; next: number }[] = [];
   readonly #tables: TableState[] = [];
   readonly #links: { href: string | undefined; at: number }[] = [];
-  #pendingText = "";
+  /** What to do at each open element's end tag, innermost last (the parser reports every end, implied or void ones too). */
+  readonly #closers: (() => void)[] = [];
   /** 0: nothing, 1: a line break, 2: a blank line before the next output. */
   #pendingBreak = 0;
   #pendingSpace = false;
@@ -56,41 +55,42 @@ class MarkdownBuilder {
     this.#base = base;
   }
 
-  element(el: Element): void {
-    if (this.#skipDepth > 0) return;
-    const tag = el.tagName;
-    const role = el.getAttribute("role");
-    if (SKIPPED.has(tag) || el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true" || (role !== null && CHROME_ROLES.has(role))) {
-      if (VOID.has(tag)) return;
+  open(tag: string, attributes: Readonly<Record<string, string>>): void {
+    if (this.#skipDepth > 0) {
       this.#skipDepth += 1;
-      el.onEndTag(() => void (this.#skipDepth -= 1));
+      this.#closers.push(this.#unskip);
       return;
     }
-    this.#open(tag, el);
+    const role = attributes.role;
+    if (SKIPPED.has(tag) || "hidden" in attributes || attributes["aria-hidden"] === "true" || (role !== undefined && CHROME_ROLES.has(role))) {
+      this.#skipDepth = 1;
+      this.#closers.push(this.#unskip);
+      return;
+    }
+    let closer: (() => void) | undefined;
+    this.#open(tag, attributes, (handler) => void (closer = handler));
+    this.#closers.push(closer ?? NOTHING);
   }
 
-  /** Raw text arrives in chunks that may split a character reference, so a node is decoded whole. */
-  text(chunk: Text): void {
-    if (this.#skipDepth === 0) this.#pendingText += chunk.text;
-    if (!chunk.lastInTextNode) return;
-    const raw = this.#pendingText;
-    this.#pendingText = "";
-    if (raw === "") return;
-    const text = decodeEntities(raw);
-    if (this.#inTitle) this.#title += text;
-    else if (this.#preDepth > 0) this.#preformatted(text);
-    else this.#inline(text);
+  close(): void {
+    (this.#closers.pop() ?? NOTHING)();
   }
+
+  text(raw: string): void {
+    if (this.#skipDepth > 0 || raw === "") return;
+    if (this.#inTitle) this.#title += raw;
+    else if (this.#preDepth > 0) this.#preformatted(raw);
+    else this.#inline(raw);
+  }
+
+  readonly #unskip = () => void (this.#skipDepth -= 1);
 
   result(): PageMarkdown {
     const markdown = this.#parts.join("").replace(/[ \t]+\n/g, "\n").replace(/\n{3,}/g, "\n\n").trim();
     return { title: this.#title.replace(/\s+/g, " ").trim(), markdown };
   }
 
-  #open(tag: string, el: Element): void {
-    const end = (handler: () => void) => {
-      if (!VOID.has(tag)) el.onEndTag(handler);
-    };
+  #open(tag: string, attributes: Readonly<Record<string, string>>, end: (handler: () => void) => void): void {
     if (tag === "title") {
       this.#inTitle = true;
       end(() => void (this.#inTitle = false));
@@ -117,10 +117,10 @@ class MarkdownBuilder {
         this.#marker("---");
         return this.#break(2);
       case "a":
-        return this.#openLink(el, end);
+        return this.#openLink(attributes.href, end);
       case "img": {
-        const alt = (el.getAttribute("alt") ?? "").replace(/\s+/g, " ").trim();
-        const src = this.#absolute(el.getAttribute("src"));
+        const alt = (attributes.alt ?? "").replace(/\s+/g, " ").trim();
+        const src = this.#absolute(attributes.src);
         if (alt !== "" && src !== undefined) this.#marker(`![${alt}](${src})`);
         return;
       }
@@ -149,7 +149,7 @@ class MarkdownBuilder {
       case "ul":
       case "ol":
         this.#break(this.#lists.length === 0 ? 2 : 1);
-        this.#lists.push({ ordered: tag === "ol", next: Number(el.getAttribute("start") ?? "1") || 1 });
+        this.#lists.push({ ordered: tag === "ol", next: Number(attributes.start ?? "1") || 1 });
         return end(() => {
           this.#lists.pop();
           this.#break(this.#lists.length === 0 ? 2 : 1);
@@ -192,8 +192,8 @@ class MarkdownBuilder {
     }
   }
 
-  #openLink(el: Element, end: (handler: () => void) => void): void {
-    const href = this.#absolute(el.getAttribute("href"));
+  #openLink(target: string | undefined, end: (handler: () => void) => void): void {
+    const href = this.#absolute(target);
     if (href === undefined) return;
     this.#marker("[");
     const link = { href, at: this.#parts.length - 1 };
@@ -226,9 +226,9 @@ class MarkdownBuilder {
   }
 
   /** An absolute http(s) or mailto URL for an attribute value; anything else (javascript:, data:, a bare #) is dropped. */
-  #absolute(value: string | null): string | undefined {
-    if (value === null) return undefined;
-    const trimmed = decodeEntities(value.trim());
+  #absolute(value: string | undefined): string | undefined {
+    if (value === undefined) return undefined;
+    const trimmed = value.trim();
     if (trimmed === "" || trimmed.startsWith("#")) return undefined;
     try {
       const url = new URL(trimmed, this.#base);
@@ -288,17 +288,29 @@ class MarkdownBuilder {
   }
 }
 
+const NOTHING = () => {};
+
 /**
  * Converts an HTML body to Markdown as it streams in; `base` resolves relative links (the page's
  * final URL after redirects).
  */
 export async function htmlToMarkdown(body: ReadableStream<Uint8Array>, base: URL): Promise<PageMarkdown> {
   const builder = new MarkdownBuilder(base);
-  const rewritten = new HTMLRewriter()
-    .on("*", { element: (el) => builder.element(el) })
-    .onDocument({ text: (chunk) => builder.text(chunk) })
-    .transform(new Response(body, { headers: { "content-type": "text/html; charset=utf-8" } }));
-  // The rewritten HTML itself is not wanted: drain it so the parser runs to the end.
-  await rewritten.body?.pipeTo(new WritableStream());
+  const parser = new Parser(
+    { onopentag: (name, attributes) => builder.open(name, attributes), onclosetag: () => builder.close(), ontext: (text) => builder.text(text) },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  // stream: true keeps a character split across chunks whole; the parser keeps a tag split across them whole.
+  const decoder = new TextDecoder();
+  for await (const chunk of body) parser.write(decoder.decode(chunk, { stream: true }));
+  parser.end(decoder.decode());
   return builder.result();
+}
+
+/** The text of an HTML fragment (a search snippet with <strong> highlights), entities decoded and whitespace collapsed. */
+export function htmlText(fragment: string): string {
+  let text = "";
+  const parser = new Parser({ ontext: (chunk) => void (text += chunk) }, { decodeEntities: true });
+  parser.end(fragment);
+  return text.replace(/\s+/g, " ").trim();
 }

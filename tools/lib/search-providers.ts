@@ -6,7 +6,7 @@
 import { ToolFailureError } from "../../src/errors/tool-failure.ts";
 import type { ToolContext } from "../../src/registry/types.ts";
 import { checkedFetch } from "./checked-fetch.ts";
-import { decodeEntities } from "./html-entities.ts";
+import { htmlText } from "./html-to-markdown.ts";
 
 export type SearchProviderName = "brave" | "tavily" | "searxng";
 
@@ -31,7 +31,7 @@ type Search = (ctx: ToolContext, request: SearchRequest) => Promise<SearchHit[]>
 
 /** Snippets arrive with highlighting markup (Brave's <strong>) and entities; the model wants text. */
 function plain(text: unknown): string {
-  return typeof text === "string" ? decodeEntities(text.replace(/<[^>]*>/g, "")).replace(/\s+/g, " ").trim() : "";
+  return typeof text === "string" ? htmlText(text) : "";
 }
 
 function hits(items: unknown, count: number, snippetField: string): SearchHit[] {

@@ -16,6 +16,7 @@ import { fullOverhead } from "./full-overhead.ts";
 import { gatewayOverhead } from "./gateway-overhead.ts";
 import { mcpPeers } from "./mcp-peers.ts";
 import { toolsListing } from "./tools-listing.ts";
+import { webExtractPage } from "./web-extract-page.ts";
 
 export const SCENARIOS: readonly Scenario[] = [
   callThroughput,
@@ -29,5 +30,6 @@ export const SCENARIOS: readonly Scenario[] = [
   toolsListing,
   availabilityCache,
   definitionsInProcess,
+  webExtractPage,
   bundleSize,
 ];
