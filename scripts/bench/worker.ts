@@ -29,6 +29,7 @@
 import type { ExecutionContext } from "hono";
 import "../../src/registry/tools.gen.ts";
 import { AuditBuffer } from "../../src/audit/audit-buffer.ts";
+import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
 import { handleAuditQueue } from "../../src/audit/handle-audit-queue.ts";
 import { toAuditRecord } from "../../src/audit/to-audit-record.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
@@ -115,7 +116,7 @@ function benchApp(replaced: Parameters<typeof createParts>[0], options: AppOptio
   });
 
   app.get(AUDIT_COUNT_PATH, async function auditCount(c) {
-    const rows = await c.env.DB.prepare("SELECT COUNT(*) AS n FROM audit_log").first<number>("n");
+    const rows = await c.env.DB.prepare(`SELECT COUNT(*) AS n FROM ${AUDIT_TABLE}`).first<number>("n");
     return c.json({ rows });
   });
 

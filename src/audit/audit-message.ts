@@ -6,18 +6,25 @@
  * of the audit log's cost. Why text: the body is JSON we write once here; with the `json`
  * content type the platform would serialise the same object a second time.
  *
+ * Why rows: a record travels as the INSERT's own row (AuditRowValues, in AUDIT_COLUMNS order),
+ * so the consumer binds the rows of a message to the INSERT as they arrived, without parsing or
+ * re-serialising them; D1 checks their types and the status (the table is STRICT), and only a
+ * batch D1 refuses is parsed and validated record by record (handle-audit-queue.ts).
+ *
  * A message is acked only when every record in it is written (or proved unwritable), and the
- * writer skips ids already stored, so redelivering a whole message after a partial failure
- * never makes a second row.
+ * writer skips (at, rid) pairs already stored, so redelivering a whole message after a partial
+ * failure never makes a second row.
  */
 import type { AuditRecord } from "./audit-record.ts";
+import { toRowValues } from "./audit-table.ts";
 
 /** The content type audit messages are sent with. */
 export const AUDIT_MESSAGE_CONTENT_TYPE = "text";
 
-/** The body's JSON: `{"records":[<AuditRecord>, ...]}`. */
+/** The body's JSON: `{"v":2,"rows":[<AuditRowValues>, ...]}`. */
 export interface AuditMessage {
-  records: AuditRecord[];
+  v: 2;
+  rows: unknown[][];
 }
 
 /** Cloudflare Queues: at most 128 KB per message. */
@@ -36,7 +43,7 @@ const OVERHEAD_BYTES = 8 * 1024;
 const MESSAGE_MAX_CHARS = Math.floor((MESSAGE_LIMIT_BYTES - OVERHEAD_BYTES) / 3);
 const BATCH_MAX_CHARS = Math.floor((BATCH_LIMIT_BYTES - OVERHEAD_BYTES) / 3);
 
-const PREFIX = '{"records":[';
+const PREFIX = '{"v":2,"rows":[';
 const SUFFIX = "]}";
 
 /** One sendBatch: its message bodies and the records they carry. */
@@ -71,7 +78,7 @@ export function packAuditMessages(records: readonly AuditRecord[]): PackedBatch[
     chars = PREFIX.length + SUFFIX.length;
   };
   for (const record of records) {
-    const text = JSON.stringify(record);
+    const text = JSON.stringify(toRowValues(record));
     if (parts.length > 0 && chars + text.length + 1 > MESSAGE_MAX_CHARS) closeMessage();
     parts.push(text);
     partRecords.push(record);
@@ -83,12 +90,22 @@ export function packAuditMessages(records: readonly AuditRecord[]): PackedBatch[
 }
 
 /**
- * The candidate records of a message body: those of an AuditMessage, or the body itself when it
- * is a lone record (the one-record `json` messages sent before this format, which may still be
- * in the queue or its dead-letter queue). Undefined when the body is neither; each candidate
- * still needs validating.
+ * The rows of a body in this format, as the text between its brackets (comma-separated rows,
+ * ready for writeAuditRowLists), without parsing it; undefined for any other body.
  */
-export function recordsOfMessage(body: unknown): unknown[] | undefined {
+export function rowListOf(body: unknown): string | undefined {
+  if (typeof body !== "string" || !body.startsWith(PREFIX) || !body.endsWith(SUFFIX)) return undefined;
+  return body.slice(PREFIX.length, body.length - SUFFIX.length);
+}
+
+/**
+ * The candidate records of a message body, for validating one by one: the rows of an
+ * AuditMessage (arrays), the records of the format before it (`{"records":[...]}`, objects), or
+ * the body itself when it is a lone record (the first format's one-record `json` messages).
+ * Messages of every format may still be in the queue or its dead-letter queue after a deploy.
+ * Undefined when the body is none of these.
+ */
+export function candidatesOf(body: unknown): unknown[] | undefined {
   let parsed: unknown = body;
   if (typeof body === "string") {
     try {
@@ -97,7 +114,8 @@ export function recordsOfMessage(body: unknown): unknown[] | undefined {
       return undefined;
     }
   }
-  if (typeof parsed !== "object" || parsed === null) return undefined;
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined;
+  if ("rows" in parsed) return Array.isArray(parsed.rows) ? parsed.rows : undefined;
   if ("records" in parsed) return Array.isArray(parsed.records) ? parsed.records : undefined;
   return [parsed];
 }

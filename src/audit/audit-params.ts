@@ -16,12 +16,12 @@ export function parseTimeParam(value: string): number | undefined {
 export const TIME_PARAM_HINT = "must be an ISO 8601 time such as 2026-05-01T12:00:00Z, or epoch milliseconds";
 
 /**
- * The cursor as the client sees it: base64url of `[at, id]`. Opaque so clients pass it back
+ * The cursor as the client sees it: base64url of `[at, tie]`. Opaque so clients pass it back
  * as it is and the order it encodes can change; it grants nothing, since every query is still
  * scoped to the caller's key.
  */
 export function encodeCursor(cursor: AuditCursor): string {
-  return btoa(JSON.stringify([cursor.at, cursor.id])).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  return btoa(JSON.stringify([cursor.at, cursor.tie])).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
 /** The cursor `encodeCursor` made, or undefined for anything else. */
@@ -29,9 +29,12 @@ export function decodeCursor(text: string): AuditCursor | undefined {
   try {
     const value: unknown = JSON.parse(atob(text.replaceAll("-", "+").replaceAll("_", "/")));
     if (!Array.isArray(value) || value.length !== 2) return undefined;
-    const [at, id] = value as unknown[];
-    if (typeof at !== "number" || !Number.isSafeInteger(at) || typeof id !== "string" || id === "") return undefined;
-    return { at, id };
+    const [at, tie] = value as unknown[];
+    if (typeof at !== "number" || !Number.isSafeInteger(at)) return undefined;
+    // A rid (audit_records), or the TEXT id of the table before migration 0005.
+    if (typeof tie === "number" && Number.isSafeInteger(tie)) return { at, tie };
+    if (typeof tie === "string" && tie !== "") return { at, tie };
+    return undefined;
   } catch {
     return undefined;
   }

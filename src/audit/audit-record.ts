@@ -31,15 +31,22 @@ export const MAX_RECORDED_COERCIONS = 20;
 export const MAX_ID_CHARS = 256;
 /** An approver's reason is kept up to this many characters. */
 export const MAX_REASON_CHARS = 1000;
+/** A failed call's message (with its first field issue) is kept up to this many characters. */
+export const MAX_ERROR_MESSAGE_CHARS = 500;
+/** A record's `rid` is a JavaScript-safe integer, so D1 returns it exactly. */
+export const MAX_RID = Number.MAX_SAFE_INTEGER;
 
 const id = z.string().max(MAX_ID_CHARS);
 const count = z.number().int().nonnegative();
 
 export const AuditRecordSchema = z.object({
-  /** Random UUID made once per call: the primary key that makes redelivery harmless. */
-  id: z.string().min(1).max(64),
   /** When the call ended, epoch ms. */
   at: count,
+  /**
+   * 53 random bits made once per call. With `at` it is the primary key (audit-table.ts), so a
+   * redelivered record is skipped and two records of one millisecond both stay.
+   */
+  rid: count.max(MAX_RID),
   keyId: id,
   sessionId: id,
   toolCallId: id,
@@ -48,8 +55,11 @@ export const AuditRecordSchema = z.object({
   /** Canonical JSON of the redacted arguments, or a `{"$truncated":true,...}` preview of it. */
   arguments: z.string().max(MAX_ARGUMENT_BYTES),
   argumentsTruncated: z.boolean(),
-  /** SHA-256 (hex) of the canonical JSON of the whole redacted arguments, before the size cap. */
-  argumentsSha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /**
+   * SHA-256 (hex) of the canonical JSON of the whole redacted arguments, before the size cap;
+   * empty when `arguments` holds that whole text, which then determines it (arguments-hash.ts).
+   */
+  argumentsSha256: z.string().regex(/^(?:[0-9a-f]{64})?$/),
   coercions: z.array(z.object({ path: id, from: id, to: id })).max(MAX_RECORDED_COERCIONS),
   coercionCount: count,
   policyDecision: z.string().max(64).nullable(),
@@ -57,6 +67,8 @@ export const AuditRecordSchema = z.object({
   approvalId: id.nullable(),
   status: z.enum(AUDIT_STATUSES),
   errorCode: z.string().max(64).nullable(),
+  /** Why a failed call failed: its message, secrets redacted, then its first field issue; null on success. */
+  errorMessage: z.string().max(MAX_ERROR_MESSAGE_CHARS).nullable(),
   attempts: count,
   durationMs: count,
   /** Characters of the full result (before any size limit); 0 for calls that did not run. */
@@ -70,3 +82,17 @@ export const AuditRecordSchema = z.object({
 });
 
 export type AuditRecord = z.infer<typeof AuditRecordSchema>;
+
+/**
+ * A fresh `rid`: 53 bits of Math.random. It only has to differ between the records of one
+ * millisecond (a collision would make ON CONFLICT skip a record); nothing depends on it being
+ * unpredictable, and crypto.getRandomValues costs several times more per call.
+ */
+export function newRid(): number {
+  return Math.floor(Math.random() * (MAX_RID + 1));
+}
+
+/** The record's id as the API shows it: `<at>-<rid>`, its primary key. */
+export function auditRecordId(record: Pick<AuditRecord, "at" | "rid">): string {
+  return `${record.at}-${record.rid}`;
+}

@@ -1,8 +1,16 @@
-/** Per-tool call counts, error rate and duration percentiles over a time window. */
+/** Per-tool call counts, error rate, duration percentiles and top failure messages over a time window. */
 import { FAILED_STATUSES } from "./audit-record.ts";
-import { filterSql, type AuditFilters } from "./audit-filters.ts";
-import { AUDIT_TABLE } from "./audit-table.ts";
+import { whereSql, type AuditFilters } from "./audit-filters.ts";
+import { withAuditLayout, type AuditLayout } from "./audit-layout.ts";
 import type { AuditDatabase } from "./write-audit-records.ts";
+
+/** Failure messages listed per tool (and overall), most frequent first. */
+export const TOP_MESSAGES = 5;
+
+export interface MessageCount {
+  message: string;
+  calls: number;
+}
 
 export interface CallStats {
   calls: number;
@@ -15,6 +23,8 @@ export interface CallStats {
   p95Ms: number | null;
   /** Calls per audit status. */
   statuses: Record<string, number>;
+  /** The most frequent failure messages (any failed status), at most TOP_MESSAGES. */
+  topMessages: MessageCount[];
 }
 
 export interface AuditStats {
@@ -35,15 +45,15 @@ const failed = FAILED_STATUSES.map((s) => `'${s}'`).join(", ");
 /**
  * Percentiles in SQL with window functions (D1 has no percentile aggregate): rank each call's
  * duration within its partition, then pick rank ceil(p * n). One pass over the window's rows,
- * which the (at, id) or (tool, at, id) index finds.
+ * which the primary key (at first) or the key's index finds.
  */
-function statsSql(where: string, byTool: boolean): string {
+function statsSql(table: string, where: string, byTool: boolean): string {
   const partition = byTool ? "PARTITION BY tool " : "";
   return `WITH ranked AS (
     SELECT tool, status, duration_ms,
       ROW_NUMBER() OVER (${partition}ORDER BY duration_ms) AS rn,
       COUNT(*) OVER (${partition.trim()}) AS n
-    FROM ${AUDIT_TABLE}${where}
+    FROM ${table}${where}
   )
   SELECT ${byTool ? "tool" : "NULL AS tool"}, COUNT(*) AS calls,
     SUM(status IN (${failed})) AS errors,
@@ -52,31 +62,53 @@ function statsSql(where: string, byTool: boolean): string {
   FROM ranked${byTool ? " GROUP BY tool ORDER BY tool" : ""}`;
 }
 
-/** Stats of the records matching `filters` (typically since, until, tool and the caller's scope). */
-export async function auditStats(db: AuditDatabase, filters: AuditFilters): Promise<AuditStats> {
-  const { where, params } = filterSql(filters);
-  // One batch, so the three reads see the same rows.
-  const [perTool, total, statuses] = await db.batch([
-    db.prepare(statsSql(where, true)).bind(...params),
-    db.prepare(statsSql(where, false)).bind(...params),
-    db.prepare(`SELECT tool, status, COUNT(*) AS calls FROM ${AUDIT_TABLE}${where} GROUP BY tool, status`).bind(...params),
-  ]);
-  const byTool = new Map<string, Record<string, number>>();
-  const overall: Record<string, number> = {};
-  for (const row of (statuses?.results ?? []) as { tool: string; status: string; calls: number }[]) {
-    const counts = byTool.get(row.tool) ?? {};
-    counts[row.status] = row.calls;
-    byTool.set(row.tool, counts);
-    overall[row.status] = (overall[row.status] ?? 0) + row.calls;
+/** The statements stats run, in order, exported for the query-plan tests. */
+export function statsStatements(layout: AuditLayout, filters: AuditFilters): { sql: string; params: (string | number)[] }[] {
+  const { where, params } = whereSql(filters);
+  const statements = [
+    { sql: statsSql(layout.table, where, true), params },
+    { sql: statsSql(layout.table, where, false), params },
+    { sql: `SELECT tool, status, COUNT(*) AS calls FROM ${layout.table}${where} GROUP BY tool, status`, params },
+  ];
+  if (layout.keepsMessages) {
+    const withMessage = `${where === "" ? " WHERE" : `${where} AND`} error_message IS NOT NULL`;
+    statements.push({ sql: `SELECT tool, error_message AS message, COUNT(*) AS calls FROM ${layout.table}${withMessage} GROUP BY tool, error_message`, params });
   }
-  const totalRow = (total?.results[0] as StatsRow | undefined) ?? { tool: null, calls: 0, errors: 0, p50: null, p95: null };
-  return {
-    total: toCallStats(totalRow, overall),
-    tools: ((perTool?.results ?? []) as StatsRow[]).map((row) => ({ tool: row.tool ?? "", ...toCallStats(row, byTool.get(row.tool ?? "") ?? {}) })),
-  };
+  return statements;
 }
 
-function toCallStats(row: StatsRow, statuses: Record<string, number>): CallStats {
+/** Stats of the records matching `filters` (typically since, until, tool and the caller's scope). */
+export function auditStats(db: AuditDatabase, filters: AuditFilters): Promise<AuditStats> {
+  return withAuditLayout(async (layout) => {
+    // One batch, so every read sees the same rows.
+    const [perTool, total, statuses, messages] = await db.batch(statsStatements(layout, filters).map(({ sql, params }) => db.prepare(sql).bind(...params)));
+    const byTool = new Map<string, Record<string, number>>();
+    const overall: Record<string, number> = {};
+    for (const row of (statuses?.results ?? []) as { tool: string; status: string; calls: number }[]) {
+      const counts = byTool.get(row.tool) ?? {};
+      counts[row.status] = row.calls;
+      byTool.set(row.tool, counts);
+      overall[row.status] = (overall[row.status] ?? 0) + row.calls;
+    }
+    const messagesByTool = new Map<string, MessageCount[]>();
+    const overallMessages = new Map<string, number>();
+    for (const row of (messages?.results ?? []) as { tool: string; message: string; calls: number }[]) {
+      messagesByTool.set(row.tool, [...(messagesByTool.get(row.tool) ?? []), { message: row.message, calls: row.calls }]);
+      overallMessages.set(row.message, (overallMessages.get(row.message) ?? 0) + row.calls);
+    }
+    const totalRow = (total?.results[0] as StatsRow | undefined) ?? { tool: null, calls: 0, errors: 0, p50: null, p95: null };
+    return {
+      total: toCallStats(totalRow, overall, [...overallMessages].map(([message, calls]) => ({ message, calls }))),
+      tools: ((perTool?.results ?? []) as StatsRow[]).map((row) => {
+        const tool = row.tool ?? "";
+        return { tool, ...toCallStats(row, byTool.get(tool) ?? {}, messagesByTool.get(tool) ?? []) };
+      }),
+    };
+  });
+}
+
+function toCallStats(row: StatsRow, statuses: Record<string, number>, messages: MessageCount[]): CallStats {
   const errors = row.errors ?? 0;
-  return { calls: row.calls, errors, errorRate: row.calls === 0 ? 0 : errors / row.calls, p50Ms: row.p50, p95Ms: row.p95, statuses };
+  const topMessages = messages.sort((a, b) => b.calls - a.calls || a.message.localeCompare(b.message)).slice(0, TOP_MESSAGES);
+  return { calls: row.calls, errors, errorRate: row.calls === 0 ? 0 : errors / row.calls, p50Ms: row.p50, p95Ms: row.p95, statuses, topMessages };
 }

@@ -1,15 +1,20 @@
 /**
- * The D1 table behind the audit log (migrations/0001_audit_log.sql; docs/storage.md has its
- * row). Column order here is the INSERT's; change the migration, this file and the docs together.
+ * The D1 table behind the audit log (migrations/0005_audit_records.sql; docs/storage.md has its
+ * row), and its layout before that migration (legacy-audit-table.ts). Column order here is the
+ * row's, as queue messages and the INSERT carry it; change the migration, this file and the docs
+ * together.
  */
 import type { AuditRecord, AuditStatus } from "./audit-record.ts";
 
-export const AUDIT_TABLE = "audit_log";
+export const AUDIT_TABLE = "audit_records";
+/** The two secondary indexes; every other filter reads a range of the primary key (at, rid). */
+export const AUDIT_KEY_INDEX = "audit_records_key";
+export const AUDIT_SESSION_INDEX = "audit_records_session";
 
 /** A row as D1 returns it: booleans are 0/1, coercions are JSON text. */
 export interface AuditRow {
-  id: string;
   at: number;
+  rid: number;
   key_id: string;
   session_id: string;
   tool_call_id: string;
@@ -25,6 +30,7 @@ export interface AuditRow {
   approval_id: string | null;
   status: string;
   error_code: string | null;
+  error_message: string | null;
   attempts: number;
   duration_ms: number;
   result_chars: number;
@@ -35,31 +41,33 @@ export interface AuditRow {
   decision_reason: string | null;
 }
 
-const COLUMNS = [
-  "id", "at", "key_id", "session_id", "tool_call_id", "tool", "toolset", "arguments", "arguments_truncated",
+export const AUDIT_COLUMNS = [
+  "at", "rid", "key_id", "session_id", "tool_call_id", "tool", "toolset", "arguments", "arguments_truncated",
   "arguments_sha256", "coercions", "coercion_count", "policy_decision", "policy_rule", "approval_id", "status",
-  "error_code", "attempts", "duration_ms", "result_chars", "truncated",
-  // migrations/0003_approvals.sql
+  "error_code", "error_message", "attempts", "duration_ms", "result_chars", "truncated",
   "decided_by", "decided_at", "decision_scope", "decision_reason",
 ] as const satisfies readonly (keyof AuditRow)[];
 
-/**
- * Inserts rows once each: a redelivered queue message carries the same ids and changes nothing.
- * `ON CONFLICT (id) DO NOTHING` rather than `INSERT OR IGNORE`, because OR IGNORE would also
- * silently skip a row that broke any other constraint (a NOT NULL), and that must fail loudly.
- *
- * Its one parameter is a JSON array of rows, each the array `toRowValues` makes, so one
- * statement carries many rows. `WHERE true` is SQLite's required disambiguation between a
- * SELECT's join and an upsert's ON CONFLICT.
- */
-export const INSERT_AUDIT_ROWS_SQL = `INSERT INTO ${AUDIT_TABLE} (${COLUMNS.join(", ")}) SELECT ${COLUMNS.map((_, i) => `value ->> ${i}`).join(", ")} FROM json_each(?) WHERE true ON CONFLICT (id) DO NOTHING`;
+/** A record as one JSON array in AUDIT_COLUMNS order: what queue messages and the INSERT carry. */
+export type AuditRowValues = (string | number | null)[];
 
-/** The INSERT's bound values, in COLUMNS order. */
-export function toRowValues(r: AuditRecord): (string | number | null)[] {
+/**
+ * Inserts rows once each: a redelivered record carries the same (at, rid) and changes nothing.
+ * `ON CONFLICT DO NOTHING` rather than `INSERT OR IGNORE`, because OR IGNORE would also silently
+ * skip a row that broke any other constraint (a NOT NULL, the status CHECK), and that must fail.
+ *
+ * Its one parameter is a JSON array of rows (AuditRowValues), so one statement carries many rows
+ * and the queue consumer can bind message bodies without parsing them. `WHERE true` is SQLite's
+ * required disambiguation between a SELECT's join and an upsert's ON CONFLICT.
+ */
+export const INSERT_AUDIT_ROWS_SQL = `INSERT INTO ${AUDIT_TABLE} (${AUDIT_COLUMNS.join(", ")}) SELECT ${AUDIT_COLUMNS.map((_, i) => `value ->> ${i}`).join(", ")} FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`;
+
+/** The row of a record, in AUDIT_COLUMNS order. */
+export function toRowValues(r: AuditRecord): AuditRowValues {
   return [
-    r.id, r.at, r.keyId, r.sessionId, r.toolCallId, r.tool, r.toolset, r.arguments, r.argumentsTruncated ? 1 : 0,
+    r.at, r.rid, r.keyId, r.sessionId, r.toolCallId, r.tool, r.toolset, r.arguments, r.argumentsTruncated ? 1 : 0,
     r.argumentsSha256, JSON.stringify(r.coercions), r.coercionCount, r.policyDecision, r.policyRule, r.approvalId, r.status,
-    r.errorCode, r.attempts, r.durationMs, r.resultChars, r.truncated ? 1 : 0,
+    r.errorCode, r.errorMessage, r.attempts, r.durationMs, r.resultChars, r.truncated ? 1 : 0,
     r.decision?.by ?? null, r.decision?.at ?? null, r.decision?.scope ?? null, r.decision?.reason ?? null,
   ];
 }
@@ -67,8 +75,8 @@ export function toRowValues(r: AuditRecord): (string | number | null)[] {
 /** A stored row as a record; the row was written from a validated record, so it is trusted. */
 export function fromRow(row: AuditRow): AuditRecord {
   return {
-    id: row.id,
     at: row.at,
+    rid: row.rid,
     keyId: row.key_id,
     sessionId: row.session_id,
     toolCallId: row.tool_call_id,
@@ -84,6 +92,7 @@ export function fromRow(row: AuditRow): AuditRecord {
     approvalId: row.approval_id,
     status: row.status as AuditStatus,
     errorCode: row.error_code,
+    errorMessage: row.error_message,
     attempts: row.attempts,
     durationMs: row.duration_ms,
     resultChars: row.result_chars,

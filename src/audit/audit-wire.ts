@@ -1,11 +1,12 @@
 /** The audit routes' JSON shapes (snake_case, as every toolgate response), for replies and OpenAPI. */
 import { z } from "@hono/zod-openapi";
-import { AUDIT_STATUSES, type AuditRecord } from "./audit-record.ts";
+import { argumentsSha256Of } from "./arguments-hash.ts";
+import { AUDIT_STATUSES, auditRecordId, type AuditRecord } from "./audit-record.ts";
 import type { CallStats } from "./audit-stats.ts";
 
 export const AuditRecordWireSchema = z
   .object({
-    id: z.string(),
+    id: z.string().openapi({ description: "The record's id: `<epoch ms>-<random>`.", example: "1777636800000-4503599627370495" }),
     time: z.string().openapi({ description: "When the call ended (ISO 8601).", example: "2026-05-01T12:00:00.000Z" }),
     key_id: z.string(),
     session_id: z.string(),
@@ -22,6 +23,10 @@ export const AuditRecordWireSchema = z
     approval_id: z.string().nullable(),
     status: z.enum(AUDIT_STATUSES),
     error_code: z.string().nullable(),
+    error_message: z.string().nullable().openapi({
+      description: "Why a failed call failed: its message with anything that looks like a credential redacted, then its first field issue in brackets; at most 500 characters. Null for calls that did not fail, and for records written before the log kept messages.",
+      example: "Invalid arguments for 'echo' [text: expected string, received number]",
+    }),
     attempts: z.number().int(),
     duration_ms: z.number().int(),
     result_chars: z.number().int(),
@@ -38,7 +43,7 @@ export type AuditRecordWire = z.infer<typeof AuditRecordWireSchema>;
 /** A stored record as the API shows it. */
 export function toWireRecord(r: AuditRecord): AuditRecordWire {
   return {
-    id: r.id,
+    id: auditRecordId(r),
     time: new Date(r.at).toISOString(),
     key_id: r.keyId,
     session_id: r.sessionId,
@@ -48,7 +53,7 @@ export function toWireRecord(r: AuditRecord): AuditRecordWire {
     // Always valid JSON: canonical JSON, or the truncation marker serialised.
     arguments: JSON.parse(r.arguments),
     arguments_truncated: r.argumentsTruncated,
-    arguments_sha256: r.argumentsSha256,
+    arguments_sha256: argumentsSha256Of(r),
     coercions: r.coercions,
     coercion_count: r.coercionCount,
     policy_decision: r.policyDecision,
@@ -56,6 +61,7 @@ export function toWireRecord(r: AuditRecord): AuditRecordWire {
     approval_id: r.approvalId,
     status: r.status,
     error_code: r.errorCode,
+    error_message: r.errorMessage,
     attempts: r.attempts,
     duration_ms: r.durationMs,
     result_chars: r.resultChars,
@@ -72,10 +78,13 @@ export const CallStatsWireSchema = z
     p50_ms: z.number().nullable(),
     p95_ms: z.number().nullable(),
     statuses: z.record(z.string(), z.number().int()).openapi({ description: "Calls per audit status." }),
+    top_messages: z
+      .array(z.object({ message: z.string(), calls: z.number().int() }))
+      .openapi({ description: "The most frequent failure messages, at most 5, most frequent first: which field models get wrong, what an upstream answers." }),
   })
   .openapi("AuditCallStats");
 
 /** Call stats as the API shows them. */
 export function toWireStats(s: CallStats): z.infer<typeof CallStatsWireSchema> {
-  return { calls: s.calls, errors: s.errors, error_rate: s.errorRate, p50_ms: s.p50Ms, p95_ms: s.p95Ms, statuses: s.statuses };
+  return { calls: s.calls, errors: s.errors, error_rate: s.errorRate, p50_ms: s.p50Ms, p95_ms: s.p95Ms, statuses: s.statuses, top_messages: s.topMessages };
 }

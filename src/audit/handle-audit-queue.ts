@@ -4,9 +4,10 @@
  * the message to `toolgate-audit-dlq`, whose consumer is this same function on a slow schedule
  * (max_retries 100, about three days), so a long D1 outage loses nothing.
  */
-import { recordsOfMessage } from "./audit-message.ts";
-import { AuditRecordSchema, type AuditRecord } from "./audit-record.ts";
-import { writeAuditRecords, type AuditDatabase } from "./write-audit-records.ts";
+import { checkCandidate } from "./audit-candidate.ts";
+import { candidatesOf, rowListOf } from "./audit-message.ts";
+import { toRowValues } from "./audit-table.ts";
+import { writeAuditRowLists, type AuditDatabase } from "./write-audit-records.ts";
 
 /** Queue names as wrangler.toml declares them. */
 export const AUDIT_QUEUE_NAME = "toolgate-audit";
@@ -24,35 +25,57 @@ export function retryDelaySeconds(attempts: number, queue: string): number {
 
 /**
  * Writes the records of a batch of audit messages with one D1 batch: acks every message when it
- * commits, retries every message with a growing delay when it does not. A body or record that
- * is not an audit record can never be written, so it is logged whole and dropped (its message
- * acked once the rest of it is written) instead of retried forever.
+ * commits, retries every message with a growing delay when it does not.
+ *
+ * Messages in the current format go to D1 as they arrived, unparsed (audit-message.ts says
+ * why). Only if D1 refuses them is each record parsed and validated: a body or record that is
+ * not an audit record can never be written, so it is logged whole and dropped (its message acked
+ * once the rest of it is written) instead of retried forever; if every record was valid, the
+ * failure was D1's and the whole batch is retried.
  */
 export async function handleAuditQueue(batch: MessageBatch<unknown>, env: { DB: AuditDatabase }): Promise<void> {
-  const pending: Message<unknown>[] = [];
-  const records: AuditRecord[] = [];
+  const fast: string[] = [];
   for (const message of batch.messages) {
-    const candidates = recordsOfMessage(message.body);
+    const rows = rowListOf(message.body);
+    if (rows === undefined) break;
+    fast.push(rows);
+  }
+  if (fast.length === batch.messages.length) {
+    try {
+      await writeAuditRowLists(env.DB, fast);
+      for (const message of batch.messages) message.ack();
+      return;
+    } catch (error) {
+      console.warn(`audit: D1 refused ${fast.length} message(s) from ${batch.queue} as sent, checking each record: ${String(error)}`);
+    }
+  }
+  await writeChecked(batch, env.DB);
+}
+
+/** The slow path: every record parsed and checked; bad ones dropped, the rest written or retried. */
+async function writeChecked(batch: MessageBatch<unknown>, db: AuditDatabase): Promise<void> {
+  const pending: Message<unknown>[] = [];
+  const rows: string[] = [];
+  for (const message of batch.messages) {
+    const candidates = candidatesOf(message.body);
     if (candidates === undefined) {
       console.error(`audit: dropping message ${message.id} on ${batch.queue}, not an audit message:`, JSON.stringify(message.body));
       message.ack();
       continue;
     }
     for (const candidate of candidates) {
-      const parsed = AuditRecordSchema.safeParse(candidate);
-      if (parsed.success) records.push(parsed.data);
-      else console.error(`audit: dropping a record of message ${message.id} on ${batch.queue}, not an audit record (${parsed.error.issues[0]?.message ?? "invalid"}):`, JSON.stringify(candidate));
+      const checked = checkCandidate(candidate);
+      if (checked.ok) rows.push(JSON.stringify(toRowValues(checked.record)));
+      else console.error(`audit: dropping a record of message ${message.id} on ${batch.queue}, not an audit record (${checked.why}):`, JSON.stringify(candidate));
     }
     pending.push(message);
   }
-  if (records.length > 0) {
-    try {
-      await writeAuditRecords(env.DB, records);
-    } catch (error) {
-      console.warn(`audit: writing ${records.length} record(s) of ${pending.length} message(s) from ${batch.queue} failed, retrying: ${String(error)}`);
-      for (const message of pending) message.retry({ delaySeconds: retryDelaySeconds(message.attempts, batch.queue) });
-      return;
-    }
+  try {
+    await writeAuditRowLists(db, rows);
+  } catch (error) {
+    console.warn(`audit: writing ${rows.length} record(s) of ${pending.length} message(s) from ${batch.queue} failed, retrying: ${String(error)}`);
+    for (const message of pending) message.retry({ delaySeconds: retryDelaySeconds(message.attempts, batch.queue) });
+    return;
   }
   for (const message of pending) message.ack();
 }

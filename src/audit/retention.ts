@@ -1,6 +1,6 @@
 /** Deletes audit records older than the retention period; the daily cron calls it. */
 import { deleteOlderThan, retentionCutoff } from "../storage/delete-older-than.ts";
-import { AUDIT_TABLE } from "./audit-table.ts";
+import { withAuditLayout } from "./audit-layout.ts";
 import type { AuditDatabase } from "./write-audit-records.ts";
 
 /** Rows per DELETE, through the (at, id) index; with 200 per run, a million rows a day. */
@@ -13,5 +13,6 @@ const DELETE_CHUNK = 5_000;
  * @example await deleteExpiredAudit(env.DB, config.auditRetentionDays, controller.scheduledTime);
  */
 export async function deleteExpiredAudit(db: AuditDatabase, retentionDays: number, now: number): Promise<number> {
-  return deleteOlderThan(db, { table: AUDIT_TABLE, column: "at", cutoff: retentionCutoff(retentionDays, now), chunk: DELETE_CHUNK });
+  const cutoff = retentionCutoff(retentionDays, now);
+  return withAuditLayout((layout) => deleteOlderThan(db, { table: layout.table, column: "at", cutoff, chunk: DELETE_CHUNK, key: layout.tie === "rid" ? "at, rid" : "rowid" }));
 }

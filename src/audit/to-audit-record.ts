@@ -5,7 +5,8 @@
  */
 import type { CallOutcome } from "../pipeline/types.ts";
 import type { ErrorCode } from "../errors/tool-failure.ts";
-import { MAX_ARGUMENT_BYTES, MAX_ID_CHARS, MAX_REASON_CHARS, MAX_RECORDED_COERCIONS, type AuditRecord, type AuditStatus } from "./audit-record.ts";
+import { MAX_ARGUMENT_BYTES, MAX_ID_CHARS, MAX_REASON_CHARS, MAX_RECORDED_COERCIONS, newRid, type AuditRecord, type AuditStatus } from "./audit-record.ts";
+import { failureMessageOf } from "./failure-message.ts";
 import { sha256Hex } from "../crypto/sha256.ts";
 import { canonicalJson } from "./canonical-json.ts";
 import { capJson } from "./cap-json.ts";
@@ -48,8 +49,8 @@ export function toAuditRecord(outcome: AuditableOutcome, rawArguments: unknown, 
   const status = meta.status ?? auditStatusOf(outcome, meta.approvalId !== undefined);
   const policy = meta.policy ?? outcome.policy ?? derivedPolicy(outcome);
   return {
-    id: crypto.randomUUID(),
     at: meta.at ?? Date.now(),
+    rid: newRid(),
     keyId: clip(meta.keyId),
     sessionId: clip(meta.sessionId),
     toolCallId: clip(outcome.callId),
@@ -57,7 +58,7 @@ export function toAuditRecord(outcome: AuditableOutcome, rawArguments: unknown, 
     toolset: outcome.toolset === undefined ? null : clip(outcome.toolset),
     arguments: capped.text,
     argumentsTruncated: capped.truncated,
-    argumentsSha256: sha256Hex(canonical),
+    argumentsSha256: capped.truncated ? sha256Hex(canonical) : "",
     coercions: outcome.coercions.slice(0, MAX_RECORDED_COERCIONS).map((c) => ({ path: clip(c.path), from: clip(c.from), to: clip(c.to) })),
     coercionCount: outcome.coercions.length,
     policyDecision: policy === null ? null : policy.decision.slice(0, 64),
@@ -65,6 +66,7 @@ export function toAuditRecord(outcome: AuditableOutcome, rawArguments: unknown, 
     approvalId: meta.approvalId === undefined ? null : clip(meta.approvalId),
     status,
     errorCode: outcome.errorCode ?? null,
+    errorMessage: outcome.errorCode === undefined ? null : failureMessageOf(outcome.envelope),
     attempts: outcome.attempts,
     durationMs: Math.max(0, Math.round(outcome.durationMs)),
     resultChars: outcome.resultChars,

@@ -1,6 +1,7 @@
-/** The one writer of audit rows: the queue consumer, the DLQ consumer and the flush fallback use it. */
+/** The one writer of audit rows: the queue consumers and the flush fallback use it. */
 import type { AuditRecord } from "./audit-record.ts";
-import { INSERT_AUDIT_ROWS_SQL, toRowValues } from "./audit-table.ts";
+import { withAuditLayout } from "./audit-layout.ts";
+import { toRowValues } from "./audit-table.ts";
 
 /** The part of D1 the audit writer and readers use; tests wrap it to inject faults. */
 export type AuditDatabase = Pick<D1Database, "prepare" | "batch">;
@@ -12,29 +13,37 @@ export type AuditDatabase = Pick<D1Database, "prepare" | "batch">;
 const WRITE_CHUNK_CHARS = 600_000;
 
 /**
- * Writes records exactly once each: ids already stored are skipped, so writing the same records
- * again (a redelivered message, a retry after a commit whose reply was lost) adds no row.
+ * Writes rows exactly once each: rows already stored are skipped, so writing the same rows again
+ * (a redelivered message, a retry after a commit whose reply was lost) adds none.
  *
- * The rows go in as one JSON parameter per statement (INSERT ... SELECT FROM json_each), not one
- * statement per row: a statement costs the same fixed work in D1 whatever it carries, and D1
- * allows only 100 bound parameters, about four rows' worth. All statements are one D1 batch,
- * which is atomic: it rejects having written nothing.
+ * `rowLists` are JSON texts of one or more rows (AuditRowValues) separated by commas, without
+ * brackets: a row made here, or the rows of a queue message as they arrived, bound without being
+ * parsed. They go in as one JSON parameter per statement (INSERT ... SELECT FROM json_each), not
+ * one statement per row: a statement costs the same fixed work in D1 whatever it carries, and D1
+ * allows only 100 bound parameters. All statements are one D1 batch, which is atomic: it rejects
+ * having written nothing. Resolves to the rows written, as D1 counts them (table and indexes).
  */
-export async function writeAuditRecords(db: AuditDatabase, records: readonly AuditRecord[]): Promise<void> {
-  if (records.length === 0) return;
-  const chunks: string[][] = [];
+export async function writeAuditRowLists(db: AuditDatabase, rowLists: readonly string[]): Promise<number> {
+  const chunks: string[] = [];
   let current: string[] = [];
   let chars = 0;
-  for (const record of records) {
-    const row = JSON.stringify(toRowValues(record));
-    if (current.length > 0 && chars + row.length > WRITE_CHUNK_CHARS) {
-      chunks.push(current);
+  for (const rows of rowLists) {
+    if (rows === "") continue;
+    if (current.length > 0 && chars + rows.length > WRITE_CHUNK_CHARS) {
+      chunks.push(`[${current.join(",")}]`);
       current = [];
       chars = 0;
     }
-    current.push(row);
-    chars += row.length;
+    current.push(rows);
+    chars += rows.length + 1;
   }
-  chunks.push(current);
-  await db.batch(chunks.map((rows) => db.prepare(INSERT_AUDIT_ROWS_SQL).bind(`[${rows.join(",")}]`)));
+  if (current.length > 0) chunks.push(`[${current.join(",")}]`);
+  if (chunks.length === 0) return 0;
+  const results = await withAuditLayout((layout) => db.batch(chunks.map((rows) => db.prepare(layout.insertSql).bind(rows))));
+  return results.reduce((sum, result) => sum + (result.meta?.rows_written ?? 0), 0);
+}
+
+/** Writes records exactly once each (see writeAuditRowLists). */
+export async function writeAuditRecords(db: AuditDatabase, records: readonly AuditRecord[]): Promise<number> {
+  return writeAuditRowLists(db, records.map((record) => JSON.stringify(toRowValues(record))));
 }

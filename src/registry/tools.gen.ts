@@ -12,7 +12,9 @@ import "../../tools/echo.ts";
 import "../../tools/generate-lines.ts";
 import "../../tools/github-repo.ts";
 import "../../tools/http-request.ts";
+import "../../tools/memory.ts";
 import "../../tools/read-result.ts";
+import "../../tools/todo.ts";
 import "../../tools/web-extract.ts";
 import "../../tools/web-search.ts";
 
@@ -29,7 +31,9 @@ export const TOOL_MODULES = [
   "tools/generate-lines.ts",
   "tools/github-repo.ts",
   "tools/http-request.ts",
+  "tools/memory.ts",
   "tools/read-result.ts",
+  "tools/todo.ts",
   "tools/web-extract.ts",
   "tools/web-search.ts",
 ] as const;
@@ -46,6 +50,7 @@ export const DISCOVERED_TOOLS = [
   { name: "github_repo", toolset: "web", file: "tools/github-repo.ts", dependsOn: [] },
   { name: "http_request", toolset: "http", file: "tools/http-request.ts", dependsOn: [] },
   { name: "json_schema_2020_12_tool", toolset: "conformance", file: "tools/conformance/json-schema-tool.ts", dependsOn: [] },
+  { name: "memory", toolset: "memory", file: "tools/memory.ts", dependsOn: [] },
   { name: "read_result", toolset: "results", file: "tools/read-result.ts", dependsOn: [] },
   { name: "test_audio_content", toolset: "conformance", file: "tools/conformance/content-tools.ts", dependsOn: [] },
   { name: "test_elicitation", toolset: "conformance", file: "tools/conformance/client-request-tools.ts", dependsOn: [] },
@@ -59,6 +64,7 @@ export const DISCOVERED_TOOLS = [
   { name: "test_simple_text", toolset: "conformance", file: "tools/conformance/content-tools.ts", dependsOn: [] },
   { name: "test_tool_with_logging", toolset: "conformance", file: "tools/conformance/notifying-tools.ts", dependsOn: [] },
   { name: "test_tool_with_progress", toolset: "conformance", file: "tools/conformance/notifying-tools.ts", dependsOn: [] },
+  { name: "todo", toolset: "todo", file: "tools/todo.ts", dependsOn: [] },
   { name: "web_extract", toolset: "web", file: "tools/web-extract.ts", dependsOn: [] },
   { name: "web_fetch", toolset: "web", file: "tools/web-extract.ts", dependsOn: [] },
   { name: "web_search", toolset: "web", file: "tools/web-search.ts", dependsOn: [] },

@@ -98,6 +98,11 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType> {
   schema: S;
   /** When absent, empty or blank, the schema's own description is used. */
   description?: string;
+  /**
+   * Arguments of one typical call, valid against `schema`: documentation for people and models,
+   * and what the contract suite calls the tool with.
+   */
+  example?: Record<string, unknown>;
   handler: (args: z.output<S>, ctx: ToolContext) => unknown;
   check?: AvailabilityCheck;
   /** Env var names; a tool whose required vars are unset is unavailable (unlike the original). */
@@ -107,8 +112,6 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType> {
    * tool's API keys); while none is, the tool is unavailable and the reason names them all.
    */
   requiresAnyEnv?: readonly string[];
-  /** Example arguments: shown in descriptions and docs, and validated against `schema` by the contract suite. */
-  example?: Record<string, unknown>;
   emoji?: string;
   /** Results longer than this are previewed and stored, never silently cut. */
   maxResultSizeChars?: number;

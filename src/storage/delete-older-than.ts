@@ -18,6 +18,11 @@ export interface OlderThan {
   chunk: number;
   /** DELETEs per run. */
   maxChunks?: number;
+  /**
+   * The columns that identify a row, for the chunk's sub-select: `rowid` by default; a WITHOUT
+   * ROWID table names its primary key (`at, rid`).
+   */
+  key?: string;
 }
 
 /**
@@ -25,9 +30,10 @@ export interface OlderThan {
  *
  * @example await deleteOlderThan(env.DB, { table: AUDIT_TABLE, column: "at", cutoff, chunk: 5_000 });
  */
-export async function deleteOlderThan(db: Pick<D1Database, "prepare">, { table, column, cutoff, where, chunk, maxChunks = 200 }: OlderThan): Promise<number> {
+export async function deleteOlderThan(db: Pick<D1Database, "prepare">, { table, column, cutoff, where, chunk, maxChunks = 200, key = "rowid" }: OlderThan): Promise<number> {
   const condition = where === undefined ? `${column} < ?` : `${column} < ? AND ${where}`;
-  const statement = db.prepare(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE ${condition} LIMIT ?)`);
+  const identity = key.includes(",") ? `(${key})` : key;
+  const statement = db.prepare(`DELETE FROM ${table} WHERE ${identity} IN (SELECT ${key} FROM ${table} WHERE ${condition} LIMIT ?)`);
   let deleted = 0;
   for (let i = 0; i < maxChunks; i++) {
     const { meta } = await statement.bind(cutoff, chunk).run();

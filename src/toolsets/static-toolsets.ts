@@ -31,6 +31,16 @@ export const STATIC_TOOLSETS = {
     tools: [],
     includes: [],
   },
+  memory: {
+    description: "Durable notes per API key that outlive sessions: the agent's own (memory) and about the user (user), under character budgets.",
+    tools: [],
+    includes: [],
+  },
+  todo: {
+    description: "A task list per session, to plan multi-step work and track progress.",
+    tools: [],
+    includes: [],
+  },
   research: {
     description: "Everything a research agent needs: web access, local utilities and result paging.",
     tools: [],

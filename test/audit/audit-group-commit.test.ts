@@ -1,8 +1,17 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { AuditGroupCommit, STALE_GROUP_MS } from "../../src/audit/audit-group-commit.ts";
-import { recordsOfMessage } from "../../src/audit/audit-message.ts";
+import { checkCandidate } from "../../src/audit/audit-candidate.ts";
+import { candidatesOf } from "../../src/audit/audit-message.ts";
+import { auditRecordId } from "../../src/audit/audit-record.ts";
 import { auditRecord, countRows } from "./support.ts";
+
+/** The id of a record as a message carries it. */
+function idOf(candidate: unknown): string {
+  const checked = checkCandidate(candidate);
+  if (!checked.ok) throw new Error(`not an audit record: ${checked.why}`);
+  return auditRecordId(checked.record);
+}
 
 /**
  * The real audit queue producer, watched: every sendBatch is noted with the record ids it
@@ -13,7 +22,7 @@ function watchedQueue() {
   const queue: Pick<Queue, "sendBatch"> = {
     async sendBatch(messages, options) {
       const list = [...messages];
-      const send = { ids: list.flatMap((m) => (recordsOfMessage(m.body) ?? []).map((r) => (r as { id: string }).id)), done: false };
+      const send = { ids: list.flatMap((m) => (candidatesOf(m.body) ?? []).map((r) => idOf(r))), done: false };
       sends.push(send);
       const result = await env.AUDIT_QUEUE.sendBatch(list, options);
       send.done = true;
@@ -33,12 +42,12 @@ describe("audit group commit", () => {
     const waits = [a, b, c].map((batch) =>
       group.add(sink, batch).then(() => {
         // Settling means the send that carried this request's records has finished.
-        for (const record of batch) expect(sends.find((s) => s.ids.includes(record.id))?.done).toBe(true);
+        for (const record of batch) expect(sends.find((s) => s.ids.includes(auditRecordId(record)))?.done).toBe(true);
       }),
     );
     await Promise.all(waits);
     expect(sends).toHaveLength(1);
-    expect(sends[0]?.ids).toEqual([...a, ...b, ...c].map((r) => r.id));
+    expect(sends[0]?.ids).toEqual([...a, ...b, ...c].map(auditRecordId));
   });
 
   it("sends a group as soon as it is full, and starts the next one for later records", async () => {
@@ -78,6 +87,6 @@ describe("audit group commit", () => {
     now += STALE_GROUP_MS;
     void group.add(sink, records("gc-stale-next", 1));
     await firstSent;
-    expect(sends.map((s) => s.ids)).toEqual([first.map((r) => r.id)]);
+    expect(sends.map((s) => s.ids)).toEqual([first.map(auditRecordId)]);
   });
 });

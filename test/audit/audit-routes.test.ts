@@ -2,10 +2,11 @@ import { env } from "cloudflare:workers";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { AuditRecord } from "../../src/audit/audit-record.ts";
+import { auditRecordId, type AuditRecord } from "../../src/audit/audit-record.ts";
 import { auditRoutes, type AuditEnv } from "../../src/audit/audit-routes.ts";
 import type { AuditRecordWire } from "../../src/audit/audit-wire.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
+import { RESIDUAL_SCAN_ROWS } from "../../src/audit/list-audit.ts";
 import type { Principal } from "../../src/auth/principal.ts";
 import { auditRecord } from "./support.ts";
 
@@ -32,16 +33,18 @@ interface Page {
   next_cursor: string | null;
 }
 const ids = (page: unknown) => (page as Page).records.map((r) => r.id);
-const sortedIds = (records: AuditRecord[]) => records.map((r) => r.id).sort();
+const sortedIds = (records: AuditRecord[]) => records.map(auditRecordId).sort();
 
 describe("GET /v1/audit filters", () => {
   const T0 = Date.parse("2031-01-01T00:00:00Z");
   const window = `since=${T0}&until=${T0 + 10_000}`;
-  const f1 = auditRecord({ id: "f1", keyId: "key-fa", sessionId: "fs-a", tool: "f_echo", at: T0 + 1000, arguments: '{"text":"hi"}' });
-  const f2 = auditRecord({ id: "f2", keyId: "key-fa", sessionId: "fs-b", tool: "f_clock", at: T0 + 2000, status: "error", errorCode: "INVALID_ARGUMENTS" });
-  const f3 = auditRecord({ id: "f3", keyId: "key-fb", sessionId: "fs-a", tool: "f_echo", at: T0 + 3000, status: "timed_out", errorCode: "TOOL_TIMEOUT" });
-  const f4 = auditRecord({ id: "f4", keyId: "key-fb", sessionId: "fs-c", tool: "f_fetch", at: T0 + 4000, status: "blocked", errorCode: "PERMISSION_DENIED" });
+  const f1 = auditRecord({ keyId: "key-fa", sessionId: "fs-a", tool: "f_echo", at: T0 + 1000, arguments: '{"text":"hi"}' });
+  const f2 = auditRecord({ keyId: "key-fa", sessionId: "fs-b", tool: "f_clock", at: T0 + 2000, status: "error", errorCode: "INVALID_ARGUMENTS" });
+  const f3 = auditRecord({ keyId: "key-fb", sessionId: "fs-a", tool: "f_echo", at: T0 + 3000, status: "timed_out", errorCode: "TOOL_TIMEOUT" });
+  const f4 = auditRecord({ keyId: "key-fb", sessionId: "fs-c", tool: "f_fetch", at: T0 + 4000, status: "blocked", errorCode: "PERMISSION_DENIED" });
   const get = as(admin);
+  const names = new Map([f1, f2, f3, f4].map((r, i) => [auditRecordId(r), `f${i + 1}`]));
+  const named = (page: unknown) => ids(page).map((id) => names.get(id) ?? id);
 
   beforeAll(async () => {
     await writeAuditRecords(env.DB, [f1, f2, f3, f4]);
@@ -50,8 +53,8 @@ describe("GET /v1/audit filters", () => {
   it("lists the window newest first, each record in its wire shape", async () => {
     const { status, body } = await get(`/v1/audit?${window}`);
     expect(status).toBe(200);
-    expect(ids(body)).toEqual(["f4", "f3", "f2", "f1"]);
-    expect((body as unknown as Page).records[3]).toMatchObject({ id: "f1", time: "2031-01-01T00:00:01.000Z", key_id: "key-fa", session_id: "fs-a", tool: "f_echo", arguments: { text: "hi" }, status: "ok", error_code: null });
+    expect(named(body)).toEqual(["f4", "f3", "f2", "f1"]);
+    expect((body as unknown as Page).records[3]).toMatchObject({ id: auditRecordId(f1), time: "2031-01-01T00:00:01.000Z", key_id: "key-fa", session_id: "fs-a", tool: "f_echo", arguments: { text: "hi" }, status: "ok", error_code: null });
     expect(body.next_cursor).toBeNull();
   });
 
@@ -65,12 +68,12 @@ describe("GET /v1/audit filters", () => {
       ["key_id=key-fb&status=blocked", ["f4"]],
       ["key_id=key-fa&tool=f_fetch", []],
     ];
-    for (const [query, expected] of cases) expect([query, ids((await get(`/v1/audit?${window}&${query}`)).body)]).toEqual([query, expected]);
+    for (const [query, expected] of cases) expect([query, named((await get(`/v1/audit?${window}&${query}`)).body)]).toEqual([query, expected]);
   });
 
   it("takes since (inclusive) and until (exclusive) as ISO 8601 or epoch milliseconds", async () => {
-    expect(ids((await get(`/v1/audit?since=2031-01-01T00:00:02Z&until=${T0 + 4000}`)).body)).toEqual(["f3", "f2"]);
-    expect(ids((await get(`/v1/audit?since=${T0 + 3000}&until=2031-01-01T01:00:04%2B01:00`)).body)).toEqual(["f3"]);
+    expect(named((await get(`/v1/audit?since=2031-01-01T00:00:02Z&until=${T0 + 4000}`)).body)).toEqual(["f3", "f2"]);
+    expect(named((await get(`/v1/audit?since=${T0 + 3000}&until=2031-01-01T01:00:04%2B01:00`)).body)).toEqual(["f3"]);
   });
 });
 
@@ -99,7 +102,7 @@ describe("GET /v1/audit pagination", () => {
     }
     expect(sizes).toEqual([5, 5, 5, 5, 3]);
     expect(new Set(seen).size).toBe(23);
-    const expectedOrder = [...records].sort((a, b) => b.at - a.at || (a.id < b.id ? 1 : -1)).map((r) => r.id);
+    const expectedOrder = [...records].sort((a, b) => b.at - a.at || b.rid - a.rid).map(auditRecordId);
     expect(seen).toEqual(expectedOrder);
   });
 
@@ -131,10 +134,10 @@ describe("GET /v1/audit/stats", () => {
       since: "2031-03-01T00:00:00.000Z",
       until: "2031-03-01T01:00:00.000Z",
       tool: null,
-      total: { calls: 21, errors: 3, error_rate: 3 / 21, p50_ms: 11, p95_ms: 20, statuses: { ok: 17, error: 2, timed_out: 1, blocked: 1 } },
+      total: { calls: 21, errors: 3, error_rate: 3 / 21, p50_ms: 11, p95_ms: 20, statuses: { ok: 17, error: 2, timed_out: 1, blocked: 1 }, top_messages: [] },
       tools: [
-        { tool: "st_a", calls: 20, errors: 3, error_rate: 0.15, p50_ms: 10, p95_ms: 19, statuses: { ok: 16, error: 2, timed_out: 1, blocked: 1 } },
-        { tool: "st_b", calls: 1, errors: 0, error_rate: 0, p50_ms: 100, p95_ms: 100, statuses: { ok: 1 } },
+        { tool: "st_a", calls: 20, errors: 3, error_rate: 0.15, p50_ms: 10, p95_ms: 19, statuses: { ok: 16, error: 2, timed_out: 1, blocked: 1 }, top_messages: [] },
+        { tool: "st_b", calls: 1, errors: 0, error_rate: 0, p50_ms: 100, p95_ms: 100, statuses: { ok: 1 }, top_messages: [] },
       ],
     });
   });
@@ -174,7 +177,7 @@ describe("audit scoping", () => {
   });
 
   it("scopes every non-admin role, in stats too, and shows an admin every key", async () => {
-    expect(ids((await as(keyOf("key-theirs", "approver"))(`/v1/audit?${window}`)).body)).toEqual([theirs.id]);
+    expect(ids((await as(keyOf("key-theirs", "approver"))(`/v1/audit?${window}`)).body)).toEqual([auditRecordId(theirs)]);
     expect((await as(keyOf("key-mine"))(`/v1/audit/stats?${window}`)).body).toMatchObject({ total: { calls: 2, errors: 0 } });
     expect(ids((await as(admin)(`/v1/audit?${window}`)).body).sort()).toEqual(sortedIds([...mine, theirs]));
     expect((await as(admin)(`/v1/audit/stats?${window}`)).body).toMatchObject({ total: { calls: 3, errors: 1 } });
@@ -218,5 +221,42 @@ describe("the audit routes' OpenAPI entries", () => {
     app.route("/", auditRoutes);
     const doc = app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } });
     expect(Object.keys(doc.paths ?? {}).sort()).toEqual(["/v1/audit", "/v1/audit/stats"]);
+  });
+});
+
+describe("GET /v1/audit with filters no index serves", () => {
+  const T5 = Date.parse("2031-05-01T00:00:00Z");
+  const window = `since=${T5}&until=${T5 + 100_000}`;
+  // 12 000 calls of one tool, two of another among them: a page may read RESIDUAL_SCAN_ROWS.
+  const common = Array.from({ length: 12_000 }, (_, i) => auditRecord({ keyId: "key-scan", tool: "scan_common", at: T5 + i }));
+  const rare = [11_990, 4_000].map((i) => auditRecord({ keyId: "key-scan", tool: "scan_rare", at: T5 + i, status: "error", errorCode: "EXECUTION_FAILED" }));
+
+  beforeAll(async () => {
+    await writeAuditRecords(env.DB, [...common, ...rare]);
+  });
+
+  it("reads a bounded number of rows a page and pages on, finding every match exactly once", async () => {
+    expect(RESIDUAL_SCAN_ROWS).toBeLessThan(common.length);
+    const get = as(admin);
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 10; page++) {
+      const { status, body } = await get(`/v1/audit?${window}&tool=scan_rare&limit=50${cursor === null ? "" : `&cursor=${cursor}`}`);
+      expect(status).toBe(200);
+      seen.push(...ids(body));
+      sizes.push(ids(body).length);
+      cursor = (body as unknown as Page).next_cursor;
+      if (cursor === null) break;
+    }
+    expect(seen).toEqual(rare.map(auditRecordId));
+    // Each page read at most its allowance: 12 002 rows take three pages.
+    expect(sizes.length).toBe(Math.ceil((common.length + rare.length) / RESIDUAL_SCAN_ROWS));
+  });
+
+  it("fills a page without a continuation when the matches are near", async () => {
+    const { body } = await as(admin)(`/v1/audit?${window}&tool=scan_common&limit=5`);
+    expect(ids(body)).toEqual(common.slice(-5).reverse().map(auditRecordId));
+    expect(typeof body.next_cursor).toBe("string");
   });
 });

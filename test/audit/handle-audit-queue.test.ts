@@ -1,8 +1,9 @@
 import { createExecutionContext, createMessageBatch, getQueueResult, type MessageBatchMessage } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { packAuditMessages } from "../../src/audit/audit-message.ts";
 import type { AuditRecord } from "../../src/audit/audit-record.ts";
+import { AUDIT_COLUMNS, toRowValues } from "../../src/audit/audit-table.ts";
 import { AUDIT_DLQ_NAME, AUDIT_QUEUE_NAME, handleAuditQueue, retryDelaySeconds } from "../../src/audit/handle-audit-queue.ts";
 import { auditRecord, countRows, flakyDatabase, type Fault } from "./support.ts";
 
@@ -154,5 +155,30 @@ describe("the audit queue consumer", () => {
     expect(flaky.faults.after).toBeGreaterThan(0);
     expect(await countRows("key_id = ?", "key-fault")).toBe(N);
   });
-});
 
+  it("binds current-format messages unparsed; when D1 refuses a bad row, checks each record, drops only that one and writes the rest", async () => {
+    const good = [auditRecord({ keyId: "key-fast-bad" }), auditRecord({ keyId: "key-fast-bad" })];
+    const row = toRowValues(auditRecord({ keyId: "key-fast-bad" }));
+    row[AUDIT_COLUMNS.indexOf("status")] = "exploded";
+    const bad = message(`{"v":2,"rows":[${JSON.stringify(row)}]}`);
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const result = await deliver(AUDIT_QUEUE_NAME, [packed(good), bad]);
+    expect(result.acked).toHaveLength(2);
+    expect(result.retried).toEqual([]);
+    expect(await countRows("key_id = ?", "key-fast-bad")).toBe(2);
+    expect(errors.mock.calls.map((call) => call.join(" ")).join("\n")).toContain("status");
+    errors.mockRestore();
+  });
+
+  it("writes records of the formats before rows (TEXT ids), each once however often it is redelivered", async () => {
+    const { rid: _rid, errorMessage: _message, ...withoutRid } = auditRecord({ keyId: "key-old-format" });
+    const old = { ...withoutRid, id: crypto.randomUUID() };
+    const { rid: _rid2, errorMessage: _message2, ...lone } = auditRecord({ keyId: "key-old-format" });
+    const bodies = [JSON.stringify({ records: [old] }), { ...lone, id: crypto.randomUUID() }];
+    for (let delivery = 0; delivery < 2; delivery++) {
+      const result = await deliver(AUDIT_QUEUE_NAME, bodies.map((body) => message(body)));
+      expect(result.acked).toHaveLength(2);
+    }
+    expect(await countRows("key_id = ?", "key-old-format")).toBe(2);
+  });
+});

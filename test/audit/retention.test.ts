@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { auditRecordId } from "../../src/audit/audit-record.ts";
+import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
 import { deleteExpiredAudit } from "../../src/audit/retention.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
 import { auditRecord, countRows, flakyDatabase } from "./support.ts";
@@ -14,8 +16,8 @@ describe("audit retention", () => {
     await writeAuditRecords(env.DB, [...old, ...kept]);
 
     expect(await deleteExpiredAudit(env.DB, 30, now)).toBe(3);
-    const left = await env.DB.prepare("SELECT id FROM audit_log WHERE key_id = ?").bind("key-retain").all<{ id: string }>();
-    expect(left.results.map((r) => r.id).sort()).toEqual(kept.map((r) => r.id).sort());
+    const left = await env.DB.prepare(`SELECT at, rid FROM ${AUDIT_TABLE} WHERE key_id = ?`).bind("key-retain").all<{ at: number; rid: number }>();
+    expect(left.results.map(auditRecordId).sort()).toEqual(kept.map(auditRecordId).sort());
     expect(await deleteExpiredAudit(env.DB, 30, now)).toBe(0);
   });
 

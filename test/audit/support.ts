@@ -3,14 +3,15 @@
  * on a schedule, for fault injection against the real database.
  */
 import { env } from "cloudflare:workers";
-import type { AuditRecord } from "../../src/audit/audit-record.ts";
+import { newRid, type AuditRecord } from "../../src/audit/audit-record.ts";
+import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
 import type { AuditDatabase } from "../../src/audit/write-audit-records.ts";
 
 /** A valid audit record; every field can be overridden. */
 export function auditRecord(overrides: Partial<AuditRecord> = {}): AuditRecord {
   return {
-    id: crypto.randomUUID(),
     at: Date.now(),
+    rid: newRid(),
     keyId: "key-test",
     sessionId: "session-test",
     toolCallId: "call_1",
@@ -26,6 +27,7 @@ export function auditRecord(overrides: Partial<AuditRecord> = {}): AuditRecord {
     approvalId: null,
     status: "ok",
     errorCode: null,
+    errorMessage: null,
     attempts: 1,
     durationMs: 5,
     resultChars: 20,
@@ -36,7 +38,7 @@ export function auditRecord(overrides: Partial<AuditRecord> = {}): AuditRecord {
 
 /** Rows of the real audit table with these ids. */
 export async function countRows(where: string, ...params: (string | number)[]): Promise<number> {
-  const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM audit_log WHERE ${where}`).bind(...params).first<{ n: number }>();
+  const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${AUDIT_TABLE} WHERE ${where}`).bind(...params).first<{ n: number }>();
   return row?.n ?? 0;
 }
 

@@ -1,10 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { AuditRecordSchema, MAX_ARGUMENT_BYTES } from "../../src/audit/audit-record.ts";
+import { argumentsSha256Of } from "../../src/audit/arguments-hash.ts";
+import { toWireRecord } from "../../src/audit/audit-wire.ts";
 import { canonicalJson } from "../../src/audit/canonical-json.ts";
 import { sha256Hex } from "../../src/crypto/sha256.ts";
 import { REDACTED, redactSecrets, redactSecretsInText } from "../../src/audit/redact-secrets.ts";
 import { auditStatusOf, toAuditRecord, type AuditableOutcome } from "../../src/audit/to-audit-record.ts";
+import { failureMessageOf, sanitizeMessage } from "../../src/audit/failure-message.ts";
 import { dispatchCall, settleUnrun, type CallContext } from "../support/dispatch.ts";
 import { toEnvelope } from "../../src/errors/envelope.ts";
 import type { ErrorCode, ToolFailure } from "../../src/errors/tool-failure.ts";
@@ -59,21 +62,23 @@ describe("hashing and capping the arguments", () => {
     expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null }, "10": 1, "2": 2 })).toBe('{"10":1,"2":2,"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
     const one = toAuditRecord(outcome(), { b: 1, a: 2 }, meta);
     const two = toAuditRecord(outcome(), '{"a":2,"b":1}', meta);
-    expect(one.argumentsSha256).toBe(two.argumentsSha256);
-    expect(one.argumentsSha256).toBe(sha256Hex('{"a":2,"b":1}'));
-    expect((toAuditRecord(outcome(), { a: 3, b: 1 }, meta)).argumentsSha256).not.toBe(one.argumentsSha256);
+    expect(argumentsSha256Of(one)).toBe(argumentsSha256Of(two));
+    expect(argumentsSha256Of(one)).toBe(sha256Hex('{"a":2,"b":1}'));
+    expect(argumentsSha256Of(toAuditRecord(outcome(), { a: 3, b: 1 }, meta))).not.toBe(argumentsSha256Of(one));
   });
 
-  it("stores short arguments whole, so their hash can be checked against the stored text", async () => {
+  it("stores short arguments whole and leaves their hash to readers, who compute it from the stored text", async () => {
     const record = toAuditRecord(outcome(), { text: "hello", times: 2 }, meta);
     expect(record.argumentsTruncated).toBe(false);
-    expect(sha256Hex(record.arguments)).toBe(record.argumentsSha256);
+    expect(record.argumentsSha256).toBe("");
+    expect(argumentsSha256Of(record)).toBe(sha256Hex('{"text":"hello","times":2}'));
+    expect(toWireRecord(record).arguments_sha256).toBe(argumentsSha256Of(record));
   });
 
   it("hashes the redacted arguments, so the hash is no oracle for the secret", async () => {
     const a = toAuditRecord(outcome(), { user: "bob", password: "hunter2" }, meta);
     const b = toAuditRecord(outcome(), { user: "bob", password: "letmein" }, meta);
-    expect(a.argumentsSha256).toBe(b.argumentsSha256);
+    expect(argumentsSha256Of(a)).toBe(argumentsSha256Of(b));
   });
 
   it("cuts arguments over 4 KiB to a marked, valid-JSON preview and hashes the whole text", async () => {
@@ -88,6 +93,7 @@ describe("hashing and capping the arguments", () => {
     expect(full.startsWith(marker.preview)).toBe(true);
     expect(marker.preview.length).toBeGreaterThan(1500);
     expect(record.argumentsSha256).toBe(sha256Hex(full));
+    expect(argumentsSha256Of(record)).toBe(sha256Hex(full));
   });
 });
 
@@ -154,5 +160,32 @@ describe("the record of a call", () => {
     expect(record.coercions).toHaveLength(20);
     expect(record.coercionCount).toBe(30);
     expect(AuditRecordSchema.safeParse(record).success).toBe(true);
+  });
+});
+
+describe("the failure message kept in the log", () => {
+  it("is the envelope's message with its first field issue, and null for a call that did not fail", () => {
+    const failed = toAuditRecord(outcome("INVALID_ARGUMENTS", { kind: "invalid_arguments", name: "echo", issues: [{ path: "text", message: "expected string, received number" }, { path: "n", message: "too big" }] }), "{}", meta);
+    expect(failed.errorMessage).toContain("'text': expected string, received number");
+    const unlisted = toAuditRecord(outcome("UPSTREAM_ERROR", { kind: "upstream", name: "echo", status: 502, detail: "bad gateway" }), "{}", meta);
+    expect(unlisted.errorMessage).toContain("502");
+    const withIssue = failureMessageOf({ error: "Refused.", error_code: "INVALID_ARGUMENTS", stage: "validate", suggestion: "", retryable: false, issues: [{ path: "url", message: "must be https" }, { path: "n", message: "too big" }] });
+    expect(withIssue).toBe("Refused. [url: must be https]");
+    expect(toAuditRecord(outcome(), "{}", meta).errorMessage).toBeNull();
+    expect(failureMessageOf(undefined)).toBeNull();
+  });
+
+  it("takes out what looks like a credential, squeezes control characters and caps the length", () => {
+    const text = sanitizeMessage(
+      'upstream said 401 for https://api.example.com/v1?api_key=sk-live-1234&q=1 with Authorization: Bearer abcdefgh12345678 {"token": "t0ps3cret"}\u0000\n and key ghp_0123456789abcdefghijklmnopqrstuvwxyz01',
+    );
+    for (const secret of ["sk-live-1234", "abcdefgh12345678", "t0ps3cret", "ghp_0123456789abcdefghijklmnopqrstuvwxyz01"]) expect(text).not.toContain(secret);
+    expect(text).toContain("api_key=[REDACTED]");
+    expect(text).toContain("q=1");
+    expect(text).not.toMatch(/[\u0000\n]/);
+    const long = sanitizeMessage("word ".repeat(400));
+    expect(long.length).toBe(500);
+    expect(long.endsWith("…")).toBe(true);
+    expect(AuditRecordSchema.safeParse({ ...toAuditRecord(outcome(), "{}", meta), errorMessage: long }).success).toBe(true);
   });
 });

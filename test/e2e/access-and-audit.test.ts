@@ -117,7 +117,25 @@ describe("audit log", () => {
     expect(byCall.invalid).toMatchObject({ status: "error", error_code: "INVALID_ARGUMENTS" });
     expect(byCall.malformed).toMatchObject({ error_code: "INVALID_ARGUMENTS" });
     expect(String(byCall.secret?.arguments)).not.toContain("sk-should-not-be-stored");
-    expect(String(byCall.secret?.arguments_sha256)).toMatch(/^[0-9a-f]{64}$/);
+    const listed = await json<{ records: { tool_call_id: string; arguments_sha256: string }[] }>(await api(`/v1/audit?session_id=${session}`));
+    expect(listed.records.find((r) => r.tool_call_id === "secret")?.arguments_sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("keeps why a failed call failed, with its first field issue, in the log, the API and the stats", async () => {
+    const session = `e2e-why-${crypto.randomUUID()}`;
+    const since = Date.now() - 1000;
+    await api("/v1/tool-calls", {
+      body: { session_id: session, tool_calls: [openaiCall("w1", "echo", { text: 5 }), openaiCall("w2", "echo", { text: 5 }), openaiCall("w3", "nope", {}), openaiCall("w4", "echo", { text: "fine" })] },
+    });
+    const rows = await waitForAuditRows("session_id = ?", [session], 4);
+    const byCall = Object.fromEntries(rows.map((r) => [r.tool_call_id, r]));
+    expect(byCall.w1?.error_message).toMatch(/'text': expected string/);
+    expect(byCall.w3?.error_message).toContain("nope");
+    expect(byCall.w4?.error_message).toBeNull();
+    const listed = await json<{ records: { tool_call_id: string; error_message: string | null }[] }>(await api(`/v1/audit?session_id=${session}&status=error`));
+    expect(listed.records.map((r) => [r.tool_call_id, r.error_message === null]).sort()).toEqual([["w1", false], ["w2", false], ["w3", false]]);
+    const stats = await json<{ tools: { tool: string; top_messages: { message: string; calls: number }[] }[] }>(await api(`/v1/audit/stats?since=${since}&tool=echo`));
+    expect(stats.tools.find((t) => t.tool === "echo")?.top_messages[0]).toEqual({ message: byCall.w1?.error_message, calls: 2 });
   });
 
   it("leaves exactly one record per call under concurrent load", async () => {

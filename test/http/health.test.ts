@@ -1,6 +1,7 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
 import worker from "../../src/index.ts";
 import { api } from "../support/api.ts";
 import { json } from "../support/json.ts";
@@ -40,14 +41,14 @@ describe("scheduled retention", () => {
     const day = 86_400_000;
     const now = Date.now();
     const insert = env.DB.prepare(
-      "INSERT INTO audit_log (id, at, key_id, session_id, tool_call_id, tool, toolset, arguments, arguments_truncated, arguments_sha256, coercions, coercion_count, status, attempts, duration_ms, result_chars, truncated) VALUES (?, ?, 'k', 'retention', 'c', 'echo', 'core', '{}', 0, ?, '[]', 0, 'ok', 1, 1, 1, 0)",
+      `INSERT INTO ${AUDIT_TABLE} (rid, at, key_id, session_id, tool_call_id, tool, toolset, arguments, arguments_truncated, arguments_sha256, coercions, coercion_count, status, attempts, duration_ms, result_chars, truncated) VALUES (?, ?, 'k', 'retention', 'c', 'echo', 'core', '{}', 0, ?, '[]', 0, 'ok', 1, 1, 1, 0)`,
     );
-    await env.DB.batch([insert.bind("old", now - 31 * day, "0".repeat(64)), insert.bind("recent", now - 29 * day, "0".repeat(64))]);
+    await env.DB.batch([insert.bind(1, now - 31 * day, "0".repeat(64)), insert.bind(2, now - 29 * day, "0".repeat(64))]);
     const ctx = createExecutionContext();
     worker.scheduled(createScheduledController({ scheduledTime: now, cron: "17 3 * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);
-    const { results } = await env.DB.prepare("SELECT id FROM audit_log WHERE session_id = 'retention'").all<{ id: string }>();
-    expect(results.map((r) => r.id)).toEqual(["recent"]);
+    const { results } = await env.DB.prepare(`SELECT rid FROM ${AUDIT_TABLE} WHERE session_id = 'retention'`).all<{ rid: number }>();
+    expect(results.map((r) => r.rid)).toEqual([2]);
   });
 
   it("drops settled approvals older than APPROVAL_RETENTION_DAYS from the index", async () => {

@@ -4,6 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
+import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
 import { json } from "../support/json.ts";
 import { genericHeaders, post, probeRuns, registerProbeWebhook } from "./support.ts";
 
@@ -35,15 +36,15 @@ describe("a burst of deliveries", () => {
     await vi.waitFor(
       async () => {
         expect(await count("SELECT COUNT(*) AS n FROM hook_deliveries WHERE hook IN (?, ?) AND status = 'done'", "t-burst-a", "t-burst-b")).toBe(N);
-        expect(await count("SELECT COUNT(*) AS n FROM audit_log WHERE key_id IN (?, ?)", "hook:t-burst-a", "hook:t-burst-b")).toBe(N);
+        expect(await count(`SELECT COUNT(*) AS n FROM ${AUDIT_TABLE} WHERE key_id IN (?, ?)`, "hook:t-burst-a", "hook:t-burst-b")).toBe(N);
       },
       { timeout: 90_000, interval: 200 },
     );
     const runs = [...probeRuns].filter(([key]) => key.startsWith("burst-"));
     expect(runs).toHaveLength(N);
     expect(runs.every(([, n]) => n === 1)).toBe(true);
-    expect(await count("SELECT COUNT(*) AS n FROM audit_log WHERE key_id IN (?, ?) AND status = 'ok'", "hook:t-burst-a", "hook:t-burst-b")).toBe(N);
-    expect(await count("SELECT COUNT(DISTINCT session_id) AS n FROM audit_log WHERE key_id IN (?, ?)", "hook:t-burst-a", "hook:t-burst-b")).toBe(N);
+    expect(await count(`SELECT COUNT(*) AS n FROM ${AUDIT_TABLE} WHERE key_id IN (?, ?) AND status = 'ok'`, "hook:t-burst-a", "hook:t-burst-b")).toBe(N);
+    expect(await count(`SELECT COUNT(DISTINCT session_id) AS n FROM ${AUDIT_TABLE} WHERE key_id IN (?, ?)`, "hook:t-burst-a", "hook:t-burst-b")).toBe(N);
     expect(await count("SELECT COUNT(*) AS n FROM hook_events WHERE hook IN (?, ?) AND outcome = 'accepted'", "t-burst-a", "t-burst-b")).toBe(N);
   });
 });

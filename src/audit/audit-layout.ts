@@ -1,0 +1,50 @@
+/**
+ * Which table the audit log reads and writes: audit_records (migration 0005) or, on a database
+ * that migration has not reached yet, audit_log. Every reader and writer goes through
+ * `withAuditLayout`, which tries the current table and falls back only when it does not exist,
+ * so a Worker deployed ahead of its migration loses nothing and answers the same.
+ */
+import type { AuditRecord } from "./audit-record.ts";
+import { AUDIT_TABLE, INSERT_AUDIT_ROWS_SQL, fromRow, type AuditRow } from "./audit-table.ts";
+import { LEGACY_AUDIT_TABLE, LEGACY_INSERT_AUDIT_ROWS_SQL, fromLegacyRow, type LegacyAuditRow } from "./legacy-audit-table.ts";
+
+export interface AuditLayout {
+  readonly table: string;
+  /** Orders the records of one millisecond after `at`, and is the cursor's second half. */
+  readonly tie: "rid" | "id";
+  /** Takes one parameter: a JSON array of AuditRowValues. */
+  readonly insertSql: string;
+  /** Whether tool, status and error code have indexes of their own (the legacy table's six). */
+  readonly indexesEveryFilter: boolean;
+  /** Whether rows keep the failure's message (audit_records does; audit_log did not). */
+  readonly keepsMessages: boolean;
+  fromRow(row: Record<string, unknown>): AuditRecord;
+}
+
+export const CURRENT_LAYOUT: AuditLayout = {
+  table: AUDIT_TABLE,
+  tie: "rid",
+  insertSql: INSERT_AUDIT_ROWS_SQL,
+  indexesEveryFilter: false,
+  keepsMessages: true,
+  fromRow: (row) => fromRow(row as unknown as AuditRow),
+};
+
+export const LEGACY_LAYOUT: AuditLayout = {
+  table: LEGACY_AUDIT_TABLE,
+  tie: "id",
+  insertSql: LEGACY_INSERT_AUDIT_ROWS_SQL,
+  indexesEveryFilter: true,
+  keepsMessages: false,
+  fromRow: (row) => fromLegacyRow(row as unknown as LegacyAuditRow),
+};
+
+/** Runs `work` against the current table, or against the legacy one while only that exists. */
+export async function withAuditLayout<T>(work: (layout: AuditLayout) => Promise<T>): Promise<T> {
+  try {
+    return await work(CURRENT_LAYOUT);
+  } catch (error) {
+    if (!String(error).includes(`no such table: ${AUDIT_TABLE}`)) throw error;
+    return work(LEGACY_LAYOUT);
+  }
+}
