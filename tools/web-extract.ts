@@ -15,7 +15,7 @@ import { fetchPage, MAX_PAGE_BYTES } from "./lib/fetch-page.ts";
 const MAX_URLS = 5;
 const DEFAULT_MAX_CHARS = 20_000;
 const MAX_CHARS = 100_000;
-const EXAMPLE = { urls: ["https://developers.cloudflare.com/workers/runtime-apis/html-rewriter/"], max_chars: 20_000 };
+const EXAMPLE = { urls: ["https://example.com/"], max_chars: 20_000 };
 
 const schema = z.object({
   urls: z
@@ -60,7 +60,7 @@ async function handler({ urls, max_chars }: z.output<typeof schema>, ctx: ToolCo
   };
 }
 
-const shared = { emoji: "📄", schema, example: EXAMPLE, timeoutMs: 30_000, maxResultSizeChars: MAX_URLS * MAX_CHARS + 10_000, handler };
+const shared = { emoji: "📄", readOnly: true, schema, example: EXAMPLE, timeoutMs: 30_000, maxResultSizeChars: MAX_URLS * MAX_CHARS + 10_000, handler };
 
 registry.register({ name: "web_extract", toolset: "web", description: DESCRIPTION, ...shared });
 registry.register({ name: "web_fetch", toolset: "web", description: `Same as web_extract (an alias for agents that know this name). ${DESCRIPTION}`, ...shared });

@@ -34,6 +34,8 @@ registry.register({
   name: "web_search",
   toolset: "web",
   emoji: "🔎",
+  // Tavily's API takes the query as a POST, but nothing is written: it belongs in `safe`.
+  readOnly: true,
   requiresAnyEnv: Object.values(PROVIDER_VARS),
   example: EXAMPLE,
   schema: z.object({

@@ -26,6 +26,16 @@ export const STATIC_TOOLSETS = {
     tools: [],
     includes: [],
   },
+  discovery: {
+    description: "Finding tools that were not listed (GET /v1/tools?defer=true leaves them to tool_search).",
+    tools: [],
+    includes: [],
+  },
+  files: {
+    description: "A file workspace in R2, one per key (or per session): read, write, patch, search and list files.",
+    tools: [],
+    includes: [],
+  },
   maintenance: {
     description: "Housekeeping tools that change or delete stored data; each call needs a person's approval.",
     tools: [],

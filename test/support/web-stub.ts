@@ -10,12 +10,16 @@
  *   /redirect?to=<url>         302 to `to`; /see-other?to=<url> 303 to it
  *   /echo                      any method: the request's method, headers and body as JSON, and
  *                              every request header echoed back as `x-echo-<name>`
+ *
+ * https://example.com/<any path> answers a small page naming the path, for web_extract's example.
  */
 
 export const WEB_HOST = "web.upstream.test";
 /** Serves the same routes as WEB_HOST: another host to redirect to. */
 export const MIRROR_HOST = "mirror.upstream.test";
 export const SEARX_HOST = "searx.upstream.test";
+/** The host of web_extract's example call (the contract suite runs it): a small page at any path. */
+export const EXAMPLE_HOST = "example.com";
 export const TEST_BRAVE_KEY = "brave-test-key";
 export const TEST_TAVILY_KEY = "tvly-test-key";
 
@@ -63,6 +67,12 @@ async function echo(request: Request): Promise<Response> {
   const echoed = new Headers({ "content-type": "application/json" });
   for (const [name, value] of Object.entries(headers)) echoed.set(`x-echo-${name}`, value);
   return new Response(JSON.stringify({ method: request.method, headers, body: await request.text() }), { headers: echoed });
+}
+
+/** The page https://example.com serves at every path. */
+export function examplePage(url: URL): Response {
+  const html = `<!doctype html><html><head><title>Example Domain</title></head><body><h1>Example Domain</h1><p>Path ${url.pathname.replace(/[<&]/g, "")}</p></body></html>`;
+  return new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } });
 }
 
 /** Pages, redirects and the echo route of http://web.upstream.test. */

@@ -88,7 +88,7 @@ async function callTool(request: RpcRequest, ctx: McpContext): Promise<Answer> {
   // Stateless: each tools/call is a session of its own, with its own way back to the client.
   const scope = { ...ctx.scope, sessionId: crypto.randomUUID(), client: mcpClientChannel(ctx.outbound, progressToken, clientAsker(ctx.scope.env, ctx.scope.keyId, ctx.outbound)) };
   // The same stages as POST /v1/tool-calls: rate limits, the pipeline, the audit log.
-  const [outcome] = await serveCalls([{ id: String(request.id), name, arguments: args ?? {} }], scope, 1, ctx.parts.batch);
+  const [outcome] = await serveCalls([{ id: String(request.id), name, arguments: args ?? {}, format: "mcp" }], scope, 1, ctx.parts.batch);
   if (outcome === undefined) throw new Error(`tools/call of '${name}' produced no outcome`);
   const answer = toToolCallAnswer(outcome, ctx.protocolVersion);
   return "error" in answer ? answer : { result: JSON.stringify(answer.result) };
