@@ -7,6 +7,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app.ts";
+import { resolveToolset } from "../../src/toolsets/resolve.ts";
 import { callTools, decide, only, type CallResult } from "../approvals/support.ts";
 import { createKey } from "../support/create-key.ts";
 import { testParts } from "../support/dispatch.ts";
@@ -76,6 +77,13 @@ describe("http_request", () => {
       openaiCall("m3", "http_request", { method: "GET", url: echoUrl }),
     ]);
     expect(batch.results.map((r) => r.status)).toEqual(["pending_approval", "pending_approval", "ok"]);
+  });
+
+  it("is in the agent preset but not in safe, which the reading web tools are in", async () => {
+    expect(await resolveToolset("agent")).toEqual(expect.arrayContaining(["http_request", "web_extract", "web_fetch", "web_search"]));
+    const safe = await resolveToolset("safe");
+    expect(safe).toEqual(expect.arrayContaining(["web_extract", "web_fetch", "web_search"]));
+    expect(safe).not.toContain("http_request");
   });
 
   it("refuses a body on a GET, naming the field", async () => {
