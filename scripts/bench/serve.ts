@@ -30,8 +30,10 @@ export type ConfigOptions = Pick<
 /**
  * Limits the bench's load must stay under (both at config.ts's ceiling), so rate-limited calls
  * never mix into the figures: the limiter still counts every call, it just never refuses one.
+ * OUTBOUND_ALLOW opens loopback to the bench Worker alone, for pages the bench serves itself
+ * (scenarios/web-extract-page.ts); wrangler.toml, and so production, leaves it closed.
  */
-const BENCH_VARS = { RATE_LIMIT_PER_MINUTE: "1000000", RATE_LIMIT_PER_TOOL_PER_MINUTE: "1000000" };
+const BENCH_VARS = { RATE_LIMIT_PER_MINUTE: "1000000", RATE_LIMIT_PER_TOOL_PER_MINUTE: "1000000", OUTBOUND_ALLOW: "127.0.0.1" };
 
 /** Another Worker to serve in the same workerd: one bundled module, no bindings. */
 export interface PeerWorker {

@@ -133,6 +133,25 @@ const ConfigSchema = z.object({
     }),
   /** How long a remote MCP server's tool list is used before it is fetched again. */
   MCP_TOOLS_TTL_SECONDS: wholeNumber(300, 60, 86_400),
+  /**
+   * Secrets http_request may send as header values, each bound to the hosts it may go to:
+   * `NAME@host-glob` entries (`WEATHER_API_KEY@api.weather.example`). A model names a secret;
+   * without this list it could name ADMIN_TOKEN and send it anywhere.
+   */
+  HTTP_REQUEST_SECRETS: list().transform((entries, ctx) => {
+    const grants: { secret: string; host: string }[] = [];
+    for (const entry of entries) {
+      const match = /^([A-Za-z_][A-Za-z0-9_]{0,127})@([a-z0-9*?.:[\]-]+)$/i.exec(entry);
+      if (match === null) {
+        ctx.addIssue({ code: "custom", message: `must be NAME@host entries (WEATHER_API_KEY@api.weather.example, globs allowed in the host), got ${JSON.stringify(entry)}` });
+        return z.NEVER;
+      }
+      grants.push({ secret: match[1] ?? "", host: (match[2] ?? "").toLowerCase() });
+    }
+    return grants;
+  }),
+  /** web_search's provider; unset: the first of Brave, Tavily, SearXNG whose variable is set. */
+  WEB_SEARCH_PROVIDER: z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), z.enum(["brave", "tavily", "searxng"]).optional()),
   /** Where a signed notification is POSTed when an approval is requested (optional). */
   APPROVAL_NOTIFY_URL: z.string().optional(),
   /** Secret (wrangler secret put): the HMAC key of those notifications. */
@@ -169,6 +188,10 @@ export interface GatewayConfig {
   mcpAllowedHosts: readonly string[] | undefined;
   mcpServers: readonly McpServerConfig[];
   mcpToolsTtlSeconds: number;
+  /** HTTP_REQUEST_SECRETS: which secret http_request may send to which hosts. */
+  httpRequestSecrets: readonly { secret: string; host: string }[];
+  /** WEB_SEARCH_PROVIDER; undefined when unset. */
+  webSearchProvider: "brave" | "tavily" | "searxng" | undefined;
 }
 
 export class ConfigError extends Error {
@@ -219,6 +242,8 @@ export function loadConfig(env: Env): GatewayConfig {
     mcpAllowedHosts: v.MCP_ALLOWED_HOSTS,
     mcpServers: v.MCP_SERVERS,
     mcpToolsTtlSeconds: v.MCP_TOOLS_TTL_SECONDS,
+    httpRequestSecrets: v.HTTP_REQUEST_SECRETS,
+    webSearchProvider: v.WEB_SEARCH_PROVIDER,
   };
   cache.set(env, config);
   return config;
