@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { handleAuditQueue } from "./audit/handle-audit-queue.ts";
 import { deleteSettledApprovals } from "./approvals/retention.ts";
-import { deleteExpiredAudit } from "./audit/retention.ts";
+import { archiveOrExpireAudit } from "./audit/retention.ts";
 import { loadConfig } from "./config/config.ts";
 import { runApprovedWith } from "./approvals/run-approved.ts";
 import { SessionObject } from "./approvals/session.ts";
@@ -40,7 +40,9 @@ export default {
   // The webhook queues (toolgate-hooks and its dead-letter queue) run deliveries' calls.
   queue: (batch, env, ctx) => (isWebhookQueue(batch.queue) ? handleWebhookQueue(batch, env, ctx, parts) : handleAuditQueue(batch, env)),
   scheduled: (controller, env, ctx) => {
-    ctx.waitUntil(deleteExpiredAudit(env.DB, loadConfig(env).auditRetentionDays, controller.scheduledTime).then(() => undefined));
+    // AUDIT_ARCHIVE is optional: unbound, the audit log is only deleted after retention, as before.
+    const archive = (env as Partial<Pick<Env, "AUDIT_ARCHIVE">>).AUDIT_ARCHIVE;
+    ctx.waitUntil(archiveOrExpireAudit(env.DB, archive, loadConfig(env), controller.scheduledTime).then(() => undefined));
     ctx.waitUntil(deleteExpiredDeliveries(env.DB, loadConfig(env).webhookDeliveryRetentionDays, controller.scheduledTime).then(() => undefined));
     ctx.waitUntil(deleteSettledApprovals(env.DB, loadConfig(env).approval.retentionDays, controller.scheduledTime).then(() => undefined));
   },

@@ -1,8 +1,8 @@
 /**
- * `GET /v1/audit` and `GET /v1/audit/stats`. An `admin` principal sees every key's records; any
+ * `GET /v1/audit`, `GET /v1/audit/stats` and `GET /v1/audit/export`. An `admin` principal sees every key's records; any
  * other principal sees only its own key's, in listings and in stats alike.
  */
-import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { $, createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Principal } from "../auth/principal.ts";
 import { failureResponse, validationHook, type RequestIssue } from "../http/request-failure.ts";
 import { errorResponses } from "../http/schemas.ts";
@@ -10,6 +10,7 @@ import { AUDIT_STATUSES } from "./audit-record.ts";
 import { decodeCursor, encodeCursor, parseTimeParam, TIME_PARAM_HINT } from "./audit-params.ts";
 import { auditStats } from "./audit-stats.ts";
 import { AuditRecordWireSchema, CallStatsWireSchema, toWireRecord, toWireStats } from "./audit-wire.ts";
+import { exportAudit } from "./export-audit.ts";
 import { listAudit } from "./list-audit.ts";
 
 /** The Hono environment of the audit routes: the auth middleware must have set `principal`. */
@@ -21,6 +22,8 @@ export interface AuditEnv {
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
 const DEFAULT_STATS_WINDOW_MS = 24 * 3_600_000;
+/** The longest window one export request streams: a month of days, each a D1 query and an R2 listing at least. */
+export const MAX_EXPORT_DAYS = 31;
 
 const time = (description: string) =>
   z.string().refine((v) => parseTimeParam(v) !== undefined, TIME_PARAM_HINT).optional().openapi({ description, example: "2026-05-01T00:00:00Z" });
@@ -92,12 +95,29 @@ const statsRoute = createRoute({
   },
 });
 
+const ExportQuery = ListQuery.omit({ cursor: true, limit: true }).extend({
+  since: time("Window start, inclusive (ISO 8601 or epoch ms); default 24 hours before `until`."),
+  until: time("Window end, exclusive (ISO 8601 or epoch ms); default now."),
+});
+
+const exportRoute = createRoute({
+  method: "get",
+  path: "/v1/audit/export",
+  summary: "A window of audit records as NDJSON, oldest first, from D1 and the R2 archive",
+  description: `One record per line, in the shape \`GET /v1/audit\` lists, streamed. The window is at most ${MAX_EXPORT_DAYS} days; export a longer period in several requests.`,
+  request: { query: ExportQuery },
+  responses: {
+    200: { description: "The window's records, one JSON object per line.", content: { "application/x-ndjson": { schema: z.string() } } },
+    ...errorResponses(400, 500),
+  },
+});
+
 /** Parses a value the query schema already checked; absent stays absent. */
 const timeOf = (value: string | undefined): number | undefined => (value === undefined ? undefined : parseTimeParam(value));
 
 const badRange: RequestIssue = { path: "since", message: "must be before until" };
 
-export const auditRoutes = new OpenAPIHono<AuditEnv>({
+export const auditRoutes = $(new OpenAPIHono<AuditEnv>({
   // Set here as well as on the app, so the routes answer the same 400 wherever they are mounted.
   defaultHook: validationHook,
 })
@@ -143,7 +163,36 @@ export const auditRoutes = new OpenAPIHono<AuditEnv>({
       },
       200,
     );
-  });
+  })
+  // A plain route with the schema checked here: @hono/zod-openapi types `application/x-ndjson`
+  // as a JSON media type that matches no body, so `.openapi` cannot type a stream; the document
+  // still lists the route (registerPath below).
+  .get(exportRoute.getRoutingPath(), function exportRecords(c) {
+    const principal = principalOf(c.get("principal"));
+    if (principal === undefined) return failureResponse(c, { kind: "internal" });
+    const parsed = ExportQuery.safeParse(c.req.query());
+    if (!parsed.success) return validationHook(parsed, c) ?? failureResponse(c, { kind: "internal" });
+    const q = parsed.data;
+    const until = timeOf(q.until) ?? Date.now();
+    const since = timeOf(q.since) ?? until - DEFAULT_STATS_WINDOW_MS;
+    if (since >= until) return failureResponse(c, { kind: "invalid_request", issues: [badRange] });
+    if (until - since > MAX_EXPORT_DAYS * 86_400_000) {
+      return failureResponse(c, { kind: "invalid_request", issues: [{ path: "until", message: `must be at most ${MAX_EXPORT_DAYS} days after since; export a longer period in several requests` }] });
+    }
+    const archive = (c.env as Partial<Pick<Env, "AUDIT_ARCHIVE">>).AUDIT_ARCHIVE;
+    const stream = exportAudit(c.env.DB, archive, {
+      ...scope(principal),
+      ...(q.key_id === undefined ? {} : { keyId: q.key_id }),
+      ...(q.session_id === undefined ? {} : { sessionId: q.session_id }),
+      ...(q.tool === undefined ? {} : { tool: q.tool }),
+      ...(q.status === undefined ? {} : { status: q.status }),
+      ...(q.error_code === undefined ? {} : { errorCode: q.error_code }),
+      since,
+      until,
+    });
+    // A plain Response: what a typed route expects for a media type other than JSON or text/plain.
+    return new Response(stream, { status: 200, headers: { "content-type": "application/x-ndjson; charset=utf-8" } });
+  }));
 
 /** Admins see everything; every other role sees its own key's records only. */
 function scope(principal: Principal): { scopeKeyId?: string } {
@@ -155,3 +204,5 @@ function principalOf(principal: Principal | undefined): Principal | undefined {
   if (principal === undefined) console.error("audit routes reached without a principal: mount them behind the auth middleware");
   return principal;
 }
+
+auditRoutes.openAPIRegistry.registerPath(exportRoute);
