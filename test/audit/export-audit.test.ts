@@ -7,6 +7,7 @@ import { auditRoutes, type AuditEnv } from "../../src/audit/audit-routes.ts";
 import type { AuditRecordWire } from "../../src/audit/audit-wire.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
 import type { Principal } from "../../src/auth/principal.ts";
+import { api } from "../support/api.ts";
 import { auditRecord, countRows } from "./support.ts";
 
 const admin: Principal = { keyId: "admin-token", name: "admin", role: "admin", toolsets: null, policy: { mode: "deny", patterns: [] }, rateLimitPerMinute: null };
@@ -90,5 +91,10 @@ describe("GET /v1/audit/export", () => {
       const body = (await response.json()) as { error_code: string; issues: { path: string; message: string }[] };
       expect([query, body.error_code, body.issues.map((i) => i.path)]).toEqual([query, "INVALID_REQUEST", [field]]);
     }
+  });
+
+  it("is served by the Worker behind its key check, reading the bound archive", async () => {
+    expect((await api(`/v1/audit/export?${window}`, { headers: { authorization: "" } })).status).toBe(401);
+    expect((await exported(await api(`/v1/audit/export?${window}`))).map((r) => r.id)).toEqual(oldest(all));
   });
 });

@@ -135,6 +135,7 @@ describe("documentation routes", () => {
       "/v1/approvals",
       "/v1/approvals/{id}",
       "/v1/audit",
+      "/v1/audit/export",
       "/v1/audit/stats",
       "/v1/health/tools",
       "/v1/health/tools/recheck",
