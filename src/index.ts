@@ -6,6 +6,7 @@
 import { env } from "cloudflare:workers";
 import { handleAuditQueue } from "./audit/handle-audit-queue.ts";
 import { deleteSettledApprovals } from "./approvals/retention.ts";
+import { auditShards } from "./audit/audit-shards.ts";
 import { archiveOrExpireAudit } from "./audit/retention.ts";
 import { loadConfig } from "./config/config.ts";
 import { runApprovedWith } from "./approvals/run-approved.ts";
@@ -42,7 +43,7 @@ export default {
   scheduled: (controller, env, ctx) => {
     // AUDIT_ARCHIVE is optional: unbound, the audit log is only deleted after retention, as before.
     const archive = (env as Partial<Pick<Env, "AUDIT_ARCHIVE">>).AUDIT_ARCHIVE;
-    ctx.waitUntil(archiveOrExpireAudit(env.DB, archive, loadConfig(env), controller.scheduledTime).then(() => undefined));
+    ctx.waitUntil(archiveOrExpireAudit(auditShards(env), archive, loadConfig(env), controller.scheduledTime).then(() => undefined));
     ctx.waitUntil(deleteExpiredDeliveries(env.DB, loadConfig(env).webhookDeliveryRetentionDays, controller.scheduledTime).then(() => undefined));
     ctx.waitUntil(deleteSettledApprovals(env.DB, loadConfig(env).approval.retentionDays, controller.scheduledTime).then(() => undefined));
   },

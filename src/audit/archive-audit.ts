@@ -40,6 +40,8 @@ export interface ArchiveOptions {
   now: number;
   chunkRows?: number;
   maxChunks?: number;
+  /** Which audit shard `db` is (audit-shards.ts): its objects go to the day's `s<n>/` folder. */
+  shard?: number;
 }
 
 export interface ArchiveResult {
@@ -57,12 +59,12 @@ export interface ArchiveResult {
  *
  * @example await archiveAudit(env.DB, env.AUDIT_ARCHIVE, { afterDays: 7, now: controller.scheduledTime });
  */
-export function archiveAudit(db: AuditDatabase, bucket: AuditArchiveBucket, { afterDays, now, chunkRows = ARCHIVE_CHUNK_ROWS, maxChunks = ARCHIVE_CHUNKS_PER_RUN }: ArchiveOptions): Promise<ArchiveResult> {
+export function archiveAudit(db: AuditDatabase, bucket: AuditArchiveBucket, { afterDays, now, chunkRows = ARCHIVE_CHUNK_ROWS, maxChunks = ARCHIVE_CHUNKS_PER_RUN, shard = 0 }: ArchiveOptions): Promise<ArchiveResult> {
   const cutoff = dayStart(retentionCutoff(afterDays, now));
   return withAuditLayout(async function archiveChunks(layout) {
     const result: ArchiveResult = { archived: 0, objects: 0, done: false };
     for (let i = 0; i < maxChunks; i++) {
-      const moved = await archiveChunk(db, bucket, layout, cutoff, chunkRows);
+      const moved = await archiveChunk(db, bucket, layout, cutoff, chunkRows, shard);
       if (moved === 0) return { ...result, done: true };
       result.archived += moved;
       result.objects += 1;
@@ -72,7 +74,7 @@ export function archiveAudit(db: AuditDatabase, bucket: AuditArchiveBucket, { af
 }
 
 /** Archives the oldest due chunk; resolves to its record count (0: nothing is due). */
-async function archiveChunk(db: AuditDatabase, bucket: AuditArchiveBucket, layout: AuditLayout, cutoff: number, chunkRows: number): Promise<number> {
+async function archiveChunk(db: AuditDatabase, bucket: AuditArchiveBucket, layout: AuditLayout, cutoff: number, chunkRows: number, shard: number): Promise<number> {
   const { results } = await db
     .prepare(`SELECT * FROM ${layout.table} WHERE at < ? ORDER BY at, ${layout.tie} LIMIT ?`)
     .bind(cutoff, chunkRows)
@@ -82,7 +84,7 @@ async function archiveChunk(db: AuditDatabase, bucket: AuditArchiveBucket, layou
   // A chunk never spans two days, so every object sits in its day's folder.
   const dayEnd = dayStart(first.at as number) + DAY_MS;
   const rows = results.filter((row) => (row.at as number) < dayEnd);
-  const key = archiveChunkKey({ at: first.at as number, tie: first[layout.tie] as number | string });
+  const key = archiveChunkKey({ at: first.at as number, tie: first[layout.tie] as number | string }, shard);
   const body = await gzipLines(rows.map((row) => JSON.stringify(toWireRecord(layout.fromRow(row)))));
   const records = String(rows.length);
   await bucket.put(key, body, { httpMetadata: { contentType: "application/x-ndjson", contentEncoding: "gzip" }, customMetadata: { records } });

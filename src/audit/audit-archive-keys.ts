@@ -19,8 +19,17 @@ export function archiveDayPrefix(at: number): string {
   return `${AUDIT_ARCHIVE_PREFIX}${day.slice(0, 4)}/${day.slice(5, 7)}/${day.slice(8, 10)}/`;
 }
 
-/** `audit/v1/<yyyy>/<mm>/<dd>/<at, 15 digits>-<rid, 16 digits>.ndjson.gz`, named after the chunk's first record. */
-export function archiveChunkKey(first: { at: number; tie: number | string }): string {
+/**
+ * `audit/v1/<yyyy>/<mm>/<dd>/<at, 15 digits>-<rid, 16 digits>.ndjson.gz`, named after the chunk's
+ * first record; the records of audit shard n > 0 (audit-shards.ts) in the day's `s<n>/` folder, so
+ * each folder's names sort in time order although shards' records interleave.
+ */
+export function archiveChunkKey(first: { at: number; tie: number | string }, shard = 0): string {
   const tie = typeof first.tie === "number" ? String(first.tie).padStart(16, "0") : first.tie;
-  return `${archiveDayPrefix(first.at)}${String(first.at).padStart(15, "0")}-${tie}.ndjson.gz`;
+  return `${archiveFolder(first.at, shard)}${String(first.at).padStart(15, "0")}-${tie}.ndjson.gz`;
+}
+
+/** The folder of one shard's chunks of the UTC day holding `at`. */
+export function archiveFolder(at: number, shard: number): string {
+  return `${archiveDayPrefix(at)}${shard === 0 ? "" : `s${shard}/`}`;
 }

@@ -3,9 +3,10 @@
  * day by day, each day's archived chunks (decompressed as they are read) merged with the day's rows
  * still in D1 (read in keyset pages), so memory holds a page, never the window.
  */
-import { AUDIT_ARCHIVE_PREFIX, archiveDayPrefix, dayStart, DAY_MS } from "./audit-archive-keys.ts";
+import { AUDIT_ARCHIVE_PREFIX, archiveFolder, dayStart, DAY_MS } from "./audit-archive-keys.ts";
 import type { AuditArchiveBucket } from "./archive-audit.ts";
 import { filterSql, type AuditFilters } from "./audit-filters.ts";
+import type { AuditShard } from "./audit-shards.ts";
 import { withAuditLayout } from "./audit-layout.ts";
 import { toWireRecord, type AuditRecordWire } from "./audit-wire.ts";
 import { gunzipLines } from "./gzip-lines.ts";
@@ -31,10 +32,13 @@ const encoder = new TextEncoder();
  * wire shape) per line. A record both archived and still in D1 (a run stopped between writing its
  * chunk and deleting the rows) is sent once.
  *
- * @example return new Response(exportAudit(env.DB, env.AUDIT_ARCHIVE, { since, until }), { headers: { "content-type": "application/x-ndjson" } });
+ * `shards` are the audit databases to read: every shard for an admin, the key's own for a key
+ * (audit-shards.ts); each shard's archive folder is read beside it.
+ *
+ * @example return new Response(exportAudit(shardsToRead(env), env.AUDIT_ARCHIVE, { since, until }), { headers: { "content-type": "application/x-ndjson" } });
  */
-export function exportAudit(db: AuditDatabase, bucket: AuditArchiveBucket | undefined, filters: ExportFilters): ReadableStream<Uint8Array> {
-  const lines = exportLines(db, bucket, filters);
+export function exportAudit(shards: readonly AuditShard[], bucket: AuditArchiveBucket | undefined, filters: ExportFilters): ReadableStream<Uint8Array> {
+  const lines = exportLines(shards, bucket, filters);
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const texts: string[] = [];
@@ -52,10 +56,11 @@ export function exportAudit(db: AuditDatabase, bucket: AuditArchiveBucket | unde
   });
 }
 
-async function* exportLines(db: AuditDatabase, bucket: AuditArchiveBucket | undefined, filters: ExportFilters): AsyncGenerator<string> {
+async function* exportLines(shards: readonly AuditShard[], bucket: AuditArchiveBucket | undefined, filters: ExportFilters): AsyncGenerator<string> {
   for (let day = dayStart(filters.since); day < filters.until; day += DAY_MS) {
-    const archived = bucket === undefined ? empty() : archivedLines(bucket, day, filters);
-    for await (const line of mergeByKey(archived, storedLines(db, day, filters))) yield line.text;
+    const archived = bucket === undefined ? [] : shards.map((shard) => archivedLines(bucket, archiveFolder(day, shard.index), filters));
+    const streams = [...archived, ...shards.map((shard) => storedLines(shard.db, day, filters))];
+    for await (const line of streams.reduce(mergeByKey, empty())) yield line.text;
   }
 }
 
@@ -80,12 +85,12 @@ const compare = (l: Line, r: Line) => l.at - r.at || l.rid - r.rid;
 
 async function* empty(): AsyncGenerator<Line> {}
 
-/** The day's archived records in the window and scope, chunk after chunk (their names sort in time order). */
-async function* archivedLines(bucket: AuditArchiveBucket, day: number, filters: ExportFilters): AsyncGenerator<Line> {
-  const prefix = archiveDayPrefix(day);
+/** A day folder's archived records in the window and scope, chunk after chunk (their names sort in time order). */
+async function* archivedLines(bucket: AuditArchiveBucket, prefix: string, filters: ExportFilters): AsyncGenerator<Line> {
   let cursor: string | undefined;
   do {
-    const listing = await bucket.list({ prefix, ...(cursor === undefined ? {} : { cursor }) });
+    // The delimiter keeps the day's own objects apart from its shards' `s<n>/` folders.
+    const listing = await bucket.list({ prefix, delimiter: "/", ...(cursor === undefined ? {} : { cursor }) });
     for (const object of listing.objects) {
       if (!object.key.startsWith(AUDIT_ARCHIVE_PREFIX)) continue;
       const body = await bucket.get(object.key);

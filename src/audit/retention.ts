@@ -27,10 +27,14 @@ export async function deleteExpiredAudit(db: AuditDatabase, retentionDays: numbe
  * done, and a record archival could not move (R2 failing) stays in D1 for the next run. Archived
  * objects are kept until an R2 lifecycle rule on `audit/v1/` expires them (docs/scale.md).
  *
- * @example await archiveOrExpireAudit(env.DB, env.AUDIT_ARCHIVE, config, controller.scheduledTime);
+ * @example await archiveOrExpireAudit(auditShards(env), env.AUDIT_ARCHIVE, config, controller.scheduledTime);
  */
-export async function archiveOrExpireAudit(db: AuditDatabase, bucket: AuditArchiveBucket | undefined, config: Pick<GatewayConfig, "auditRetentionDays" | "auditArchiveAfterDays">, now: number): Promise<number> {
-  if (bucket === undefined) return deleteExpiredAudit(db, config.auditRetentionDays, now);
-  const { archived } = await archiveAudit(db, bucket, { afterDays: Math.min(config.auditArchiveAfterDays, config.auditRetentionDays), now });
-  return archived;
+export async function archiveOrExpireAudit(shards: readonly AuditDatabase[], bucket: AuditArchiveBucket | undefined, config: Pick<GatewayConfig, "auditRetentionDays" | "auditArchiveAfterDays">, now: number): Promise<number> {
+  let moved = 0;
+  // One shard after another (each is its own D1 database), so a run's subrequests stay bounded per shard.
+  for (const [shard, db] of shards.entries()) {
+    if (bucket === undefined) moved += await deleteExpiredAudit(db, config.auditRetentionDays, now);
+    else moved += (await archiveAudit(db, bucket, { afterDays: Math.min(config.auditArchiveAfterDays, config.auditRetentionDays), now, shard })).archived;
+  }
+  return moved;
 }

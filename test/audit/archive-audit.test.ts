@@ -133,17 +133,17 @@ describe("audit archival to R2", () => {
     const config = { auditRetentionDays: 30, auditArchiveAfterDays: 7 };
 
     const down = flakyBucket(() => true);
-    await expect(archiveOrExpireAudit(env.DB, down, config, now)).rejects.toThrow(/injected/);
+    await expect(archiveOrExpireAudit([env.DB], down, config, now)).rejects.toThrow(/injected/);
     expect(await countRows("key_id = ?", "key-arch-cron")).toBe(1);
 
     // Other tests' leftovers in this file's database are due too, so count this key's rows.
-    expect(await archiveOrExpireAudit(env.DB, env.AUDIT_ARCHIVE, config, now)).toBeGreaterThanOrEqual(1);
+    expect(await archiveOrExpireAudit([env.DB], env.AUDIT_ARCHIVE, config, now)).toBeGreaterThanOrEqual(1);
     expect(await countRows("key_id = ?", "key-arch-cron")).toBe(0);
     expect(await archivedIds(old.at)).toContain(auditRecordId(old));
 
     const unarchived = auditRecord({ keyId: "key-arch-cron", at: now - 40 * DAY + 1 });
     await writeAuditRecords(env.DB, [unarchived]);
-    expect(await archiveOrExpireAudit(env.DB, undefined, config, now)).toBe(1);
+    expect(await archiveOrExpireAudit([env.DB], undefined, config, now)).toBe(1);
     expect(await countRows("key_id = ?", "key-arch-cron")).toBe(0);
     expect(await archivedIds(old.at)).not.toContain(auditRecordId(unarchived));
   });
