@@ -1,7 +1,7 @@
 /** Deletes audit records older than the retention period, or archives them first; the daily cron calls it. */
 import type { GatewayConfig } from "../config/config.ts";
 import { deleteOlderThan, retentionCutoff } from "../storage/delete-older-than.ts";
-import { archiveAudit, type AuditArchiveBucket } from "./archive-audit.ts";
+import { ARCHIVE_CHUNKS_PER_RUN, archiveAudit, type AuditArchiveBucket } from "./archive-audit.ts";
 import { withAuditLayout } from "./audit-layout.ts";
 import type { AuditDatabase } from "./write-audit-records.ts";
 
@@ -31,10 +31,11 @@ export async function deleteExpiredAudit(db: AuditDatabase, retentionDays: numbe
  */
 export async function archiveOrExpireAudit(shards: readonly AuditDatabase[], bucket: AuditArchiveBucket | undefined, config: Pick<GatewayConfig, "auditRetentionDays" | "auditArchiveAfterDays">, now: number): Promise<number> {
   let moved = 0;
-  // One shard after another (each is its own D1 database), so a run's subrequests stay bounded per shard.
+  // The shards share one cron invocation's subrequests, so they share the run's chunk allowance.
+  const maxChunks = Math.max(1, Math.floor(ARCHIVE_CHUNKS_PER_RUN / shards.length));
   for (const [shard, db] of shards.entries()) {
     if (bucket === undefined) moved += await deleteExpiredAudit(db, config.auditRetentionDays, now);
-    else moved += (await archiveAudit(db, bucket, { afterDays: Math.min(config.auditArchiveAfterDays, config.auditRetentionDays), now, shard })).archived;
+    else moved += (await archiveAudit(db, bucket, { afterDays: Math.min(config.auditArchiveAfterDays, config.auditRetentionDays), now, shard, maxChunks })).archived;
   }
   return moved;
 }
