@@ -23,6 +23,8 @@ import "./plugins/plugins.gen.ts";
 // Fail at startup, naming the key, rather than serve with a misread limit: wrangler dev and
 // wrangler deploy both load the module and report this error.
 loadConfig(env);
+// Likewise a listed audit shard that is not a D1 binding (AUDIT_SHARDS).
+auditShards(env);
 
 // The composition root: the isolate's parts, built once and handed to everything that runs calls.
 const parts = createParts();

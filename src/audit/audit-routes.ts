@@ -134,16 +134,7 @@ export const auditRoutes = $(new OpenAPIHono<AuditEnv>({
     const since = timeOf(q.since);
     const until = timeOf(q.until);
     if (since !== undefined && until !== undefined && since >= until) return failureResponse(c, { kind: "invalid_request", issues: [badRange] });
-    const filters: AuditFilters = {
-      ...scope(principal),
-      ...(q.key_id === undefined ? {} : { keyId: q.key_id }),
-      ...(q.session_id === undefined ? {} : { sessionId: q.session_id }),
-      ...(q.tool === undefined ? {} : { tool: q.tool }),
-      ...(q.status === undefined ? {} : { status: q.status }),
-      ...(q.error_code === undefined ? {} : { errorCode: q.error_code }),
-      ...(since === undefined ? {} : { since }),
-      ...(until === undefined ? {} : { until }),
-    };
+    const filters: AuditFilters = { ...queryFilters(principal, q), ...(since === undefined ? {} : { since }), ...(until === undefined ? {} : { until }) };
     const limit = q.limit === undefined ? DEFAULT_PAGE_SIZE : Number(q.limit);
     const shards = shardsToRead(c.env, keyScope(filters));
     const [only] = shards;
@@ -197,20 +188,23 @@ export const auditRoutes = $(new OpenAPIHono<AuditEnv>({
       return failureResponse(c, { kind: "invalid_request", issues: [{ path: "until", message: `must be at most ${MAX_EXPORT_DAYS} days after since; export a longer period in several requests` }] });
     }
     const archive = (c.env as Partial<Pick<Env, "AUDIT_ARCHIVE">>).AUDIT_ARCHIVE;
-    const filters = {
-      ...scope(principal),
-      ...(q.key_id === undefined ? {} : { keyId: q.key_id }),
-      ...(q.session_id === undefined ? {} : { sessionId: q.session_id }),
-      ...(q.tool === undefined ? {} : { tool: q.tool }),
-      ...(q.status === undefined ? {} : { status: q.status }),
-      ...(q.error_code === undefined ? {} : { errorCode: q.error_code }),
-      since,
-      until,
-    };
+    const filters = { ...queryFilters(principal, q), since, until };
     const stream = exportAudit(shardsToRead(c.env, keyScope(filters)), archive, filters);
     // A plain Response: what a typed route expects for a media type other than JSON or text/plain.
     return new Response(stream, { status: 200, headers: { "content-type": "application/x-ndjson; charset=utf-8" } });
   }));
+
+/** The caller's scope and the query's filters other than the window, for listing and export alike. */
+function queryFilters(principal: Principal, q: z.infer<typeof ExportQuery>): AuditFilters {
+  return {
+    ...scope(principal),
+    ...(q.key_id === undefined ? {} : { keyId: q.key_id }),
+    ...(q.session_id === undefined ? {} : { sessionId: q.session_id }),
+    ...(q.tool === undefined ? {} : { tool: q.tool }),
+    ...(q.status === undefined ? {} : { status: q.status }),
+    ...(q.error_code === undefined ? {} : { errorCode: q.error_code }),
+  };
+}
 
 /** The one key a read is confined to (the caller's own, or the key an admin asked for), whose shard holds all it can see. */
 function keyScope(filters: AuditFilters): string | undefined {

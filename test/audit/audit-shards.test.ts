@@ -1,10 +1,8 @@
 import { env } from "cloudflare:workers";
-import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
 import { archiveAudit } from "../../src/audit/archive-audit.ts";
 import { archiveFolder } from "../../src/audit/audit-archive-keys.ts";
 import { auditRecordId, type AuditRecord } from "../../src/audit/audit-record.ts";
-import { auditRoutes, type AuditEnv } from "../../src/audit/audit-routes.ts";
 import { auditShards, shardIndex, writeShardedRowLists } from "../../src/audit/audit-shards.ts";
 import { auditStats } from "../../src/audit/audit-stats.ts";
 import { AUDIT_TABLE, toRowValues } from "../../src/audit/audit-table.ts";
@@ -13,23 +11,18 @@ import { handleAuditQueue } from "../../src/audit/handle-audit-queue.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
 import type { Principal } from "../../src/auth/principal.ts";
 import { ConfigError } from "../../src/config/config.ts";
-import { auditRecord } from "./support.ts";
+import { adminPrincipal, auditRecord, auditRoutesAs } from "./support.ts";
 
 const sharded = { ...env, AUDIT_SHARDS: "DB_AUDIT_1, DB_AUDIT_2" } as Env & { AUDIT_SHARDS: string };
 const databases = () => [env.DB, env.DB_AUDIT_1, env.DB_AUDIT_2].filter((db) => db !== undefined);
 
-const admin: Principal = { keyId: "admin-token", name: "admin", role: "admin", toolsets: null, policy: { mode: "deny", patterns: [] }, rateLimitPerMinute: null };
+const admin = adminPrincipal;
 const agent = (keyId: string): Principal => ({ ...admin, keyId, name: keyId, role: "agent" });
 
 function as(principal: Principal) {
-  const app = new Hono<AuditEnv>();
-  app.use(async function setPrincipal(c, next) {
-    c.set("principal", principal);
-    await next();
-  });
-  app.route("/", auditRoutes);
+  const send = auditRoutesAs(principal, sharded);
   return async <T>(path: string) => {
-    const response = await app.request(path, {}, sharded);
+    const response = await send(path);
     return { status: response.status, body: (await response.json()) as T };
   };
 }
@@ -122,17 +115,12 @@ describe("the audit log over several D1 databases", () => {
     const day = T0;
     await Promise.all(auditShards(sharded).map((db, shard) => archiveAudit(db, env.AUDIT_ARCHIVE, { afterDays: 1, now: day + 3 * 86_400_000, shard })));
     expect((await env.AUDIT_ARCHIVE.list({ prefix: archiveFolder(day, 1) })).objects.length).toBeGreaterThan(0);
-    const app = new Hono<AuditEnv>();
-    app.use(async function setPrincipal(c, next) {
-      c.set("principal", admin);
-      await next();
-    });
-    app.route("/", auditRoutes);
-    const response = await app.request(`/v1/audit/export?since=${T0}&until=${T0 + 86_400_000}`, {}, sharded);
+    const send = auditRoutesAs(admin, sharded);
+    const response = await send(`/v1/audit/export?since=${T0}&until=${T0 + 86_400_000}`);
     const lines = new TextDecoder().decode(await response.arrayBuffer()).trimEnd().split("\n").map((line) => (JSON.parse(line) as AuditRecordWire).id);
     expect(lines).toEqual(newestFirst(records).reverse());
 
-    const own = await app.request(`/v1/audit/export?since=${T0}&until=${T0 + 86_400_000}&key_id=key-shard-5`, {}, sharded);
+    const own = await send(`/v1/audit/export?since=${T0}&until=${T0 + 86_400_000}&key_id=key-shard-5`);
     const ownLines = new TextDecoder().decode(await own.arrayBuffer()).trimEnd().split("\n").map((line) => (JSON.parse(line) as AuditRecordWire).id);
     expect(ownLines).toEqual(newestFirst(records.filter((r) => r.keyId === "key-shard-5")).reverse());
   });

@@ -1,27 +1,16 @@
 import { env } from "cloudflare:workers";
-import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
 import { archiveAudit } from "../../src/audit/archive-audit.ts";
 import { auditRecordId, type AuditRecord } from "../../src/audit/audit-record.ts";
-import { auditRoutes, type AuditEnv } from "../../src/audit/audit-routes.ts";
 import type { AuditRecordWire } from "../../src/audit/audit-wire.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
 import type { Principal } from "../../src/auth/principal.ts";
 import { api } from "../support/api.ts";
-import { auditRecord, countRows } from "./support.ts";
+import { adminPrincipal, auditRecord, auditRoutesAs, countRows } from "./support.ts";
 
-const admin: Principal = { keyId: "admin-token", name: "admin", role: "admin", toolsets: null, policy: { mode: "deny", patterns: [] }, rateLimitPerMinute: null };
+const admin = adminPrincipal;
 const agent = (keyId: string): Principal => ({ ...admin, keyId, name: keyId, role: "agent" });
-
-function as(principal: Principal) {
-  const app = new Hono<AuditEnv>();
-  app.use(async function setPrincipal(c, next) {
-    c.set("principal", principal);
-    await next();
-  });
-  app.route("/", auditRoutes);
-  return (path: string) => app.request(path, {}, env);
-}
+const as = (principal: Principal) => auditRoutesAs(principal);
 
 async function exported(response: Response): Promise<AuditRecordWire[]> {
   expect(response.status).toBe(200);
