@@ -3,7 +3,7 @@
  * day by day, each day's archived chunks (decompressed as they are read) merged with the day's rows
  * still in D1 (read in keyset pages), so memory holds a page, never the window.
  */
-import { AUDIT_ARCHIVE_PREFIX, archiveFolder, dayStart, DAY_MS } from "./audit-archive-keys.ts";
+import { archiveFolder, dayStart, DAY_MS } from "./audit-archive-keys.ts";
 import type { AuditArchiveBucket } from "./archive-audit.ts";
 import { filterSql, type AuditFilters } from "./audit-filters.ts";
 import type { AuditShard } from "./audit-shards.ts";
@@ -92,7 +92,6 @@ async function* archivedLines(bucket: AuditArchiveBucket, prefix: string, filter
     // The delimiter keeps the day's own objects apart from its shards' `s<n>/` folders.
     const listing = await bucket.list({ prefix, delimiter: "/", ...(cursor === undefined ? {} : { cursor }) });
     for (const object of listing.objects) {
-      if (!object.key.startsWith(AUDIT_ARCHIVE_PREFIX)) continue;
       const body = await bucket.get(object.key);
       if (body === null) continue;
       for await (const text of gunzipLines(body.body)) {
