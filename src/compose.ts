@@ -9,6 +9,7 @@ import { auditGroupCommit } from "./audit/audit-group-commit.ts";
 import { createRecordBatch } from "./audit/record-batch.ts";
 import { runBatch } from "./batch/run-batch.ts";
 import type { BatchStages } from "./batch/serve-calls.ts";
+import { createServeNested } from "./batch/serve-nested.ts";
 import { Catalog } from "./catalog/catalog.ts";
 import { breakers } from "./execution/circuit-breaker.ts";
 import { createExecutor } from "./execution/execute.ts";
@@ -30,13 +31,15 @@ export interface GatewayParts {
  * that shares them); `replaced` swaps some, as the benchmark does to measure each layer.
  */
 export function createParts(replaced: { pipeline?: Partial<PipelineParts>; batch?: Partial<BatchStages> } = {}): GatewayParts {
+  const batch: BatchStages = {
+    runCalls: runBatch,
+    chargeCalls: (env, principal, tools, config) => chargeCalls(env, principal, tools, config, isolateLeases),
+    recordBatch: createRecordBatch(auditGroupCommit),
+    ...replaced.batch,
+  };
   return {
-    pipeline: { catalog: new Catalog(registry, federation), availability, hooks, execute: createExecutor(breakers), ...replaced.pipeline },
-    batch: {
-      runCalls: runBatch,
-      chargeCalls: (env, principal, tools, config) => chargeCalls(env, principal, tools, config, isolateLeases),
-      recordBatch: createRecordBatch(auditGroupCommit),
-      ...replaced.batch,
-    },
+    // Calls a handler makes (execute_code) go through the same batch stages as a door's.
+    pipeline: { catalog: new Catalog(registry, federation), availability, hooks, execute: createExecutor(breakers), serveNested: createServeNested(batch), ...replaced.pipeline },
+    batch,
   };
 }

@@ -36,6 +36,7 @@ export class Session extends SessionObject {
   protected override readonly runApproved = runApprovedWith(parts.pipeline);
 }
 export { McpReplies } from "./mcp/replies/mcp-replies.ts";
+export { MemoryStore } from "./memory/memory-store.ts";
 
 export default {
   fetch: app.fetch,

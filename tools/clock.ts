@@ -25,6 +25,8 @@ registry.register({
   name: "current_time",
   toolset: "core",
   emoji: "🕒",
+  readOnly: true,
+  example: { timezone: "Europe/Paris" },
   schema: z.object({
     timezone: z
       .string()

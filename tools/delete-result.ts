@@ -12,6 +12,7 @@ registry.register({
   toolset: "maintenance",
   emoji: "🗑️",
   risky: true,
+  example: { handle: "0b6e7a52-3f43-4d38-9a0e-6f1f4c2b9d71" },
   schema: z.object({
     handle: z.uuid().describe("The handle of a stored result (from a truncated result's read_result hint)."),
   }),

@@ -6,6 +6,8 @@ registry.register({
   name: "echo",
   toolset: "core",
   emoji: "🔁",
+  readOnly: true,
+  example: { text: "hello", times: 2 },
   schema: z
     .object({
       text: z.string().max(10_000).describe("The text to send back."),

@@ -9,6 +9,8 @@ registry.register({
   name: "generate_lines",
   toolset: "core",
   emoji: "📜",
+  readOnly: true,
+  example: { count: 3, prefix: "row" },
   maxResultSizeChars: 4_000,
   schema: z.object({
     count: z.number().int().min(1).max(100_000).describe("How many lines, 1-100000."),

@@ -20,6 +20,8 @@ registry.register({
   name: "github_repo",
   toolset: "web",
   emoji: "🐙",
+  readOnly: true,
+  example: { owner: "cloudflare", repo: "workers-sdk" },
   requiresEnv: ["GITHUB_TOKEN"],
   schema: z.object({
     owner: z.string().regex(/^[A-Za-z0-9-]{1,39}$/, "must be a GitHub user or organisation name").describe("Owner, for example 'cloudflare'."),

@@ -14,6 +14,8 @@ registry.register({
   name: "read_result",
   toolset: "results",
   emoji: "📖",
+  readOnly: true,
+  example: { handle: "0b6e7a52-3f43-4d38-9a0e-6f1f4c2b9d71", offset: 0, limit: 2000 },
   maxResultSizeChars: Number.POSITIVE_INFINITY,
   schema: z.object({
     handle: z.uuid().describe("The handle from a truncated result."),

@@ -4,8 +4,9 @@
  * toolgate's own code, its `[alias]`), so the code paths measured are the shipped ones. The bench Worker and the MCP peers
  * (scripts/bench/peers.ts) are all bundled by this one function, so their sizes compare.
  */
-import { build } from "esbuild";
-import { dirname, join, resolve } from "node:path";
+import { build, type Plugin } from "esbuild";
+import { copyFileSync, mkdirSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { unstable_readConfig } from "wrangler";
 
 export interface BundleOptions {
@@ -19,6 +20,25 @@ export interface BundleOptions {
 export function workerAlias(configPath: string): Record<string, string> {
   const alias: Record<string, string> = unstable_readConfig({ config: configPath }).alias ?? {};
   return Object.fromEntries(Object.entries(alias).map(([from, to]) => [from, to.startsWith(".") ? resolve(dirname(configPath), to) : to]));
+}
+
+/**
+ * A .wasm import (QuickJS, for execute_code) stays an import of a file copied beside the bundle,
+ * as wrangler emits it: Miniflare then loads it as a compiled WebAssembly module by its default
+ * module rules, as workerd does in production.
+ */
+function wasmBesideBundle(outDir: string): Plugin {
+  return {
+    name: "wasm-beside-bundle",
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /\.wasm$/ }, (args) => {
+        const source = resolve(args.resolveDir, args.path);
+        mkdirSync(outDir, { recursive: true });
+        copyFileSync(source, join(outDir, basename(source)));
+        return { path: `./${basename(source)}`, external: true };
+      });
+    },
+  };
 }
 
 /** Bundles `entry` (an absolute path) into `outfile`; dependencies resolve from the entry's folder up. */
@@ -38,6 +58,7 @@ export async function bundleWorker(entry: string, outfile: string, { minify = tr
     external: ["cloudflare:*", "node:*"],
     define: { "process.env.NODE_ENV": JSON.stringify("production") },
     alias,
+    plugins: [wasmBesideBundle(dirname(outfile))],
     minify,
     keepNames: false,
     sourcemap: false,

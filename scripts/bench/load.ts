@@ -4,6 +4,7 @@
  * latency is measured on the client with process.hrtime. Only loopback targets are accepted,
  * and a round stops on its own at its deadline or its request cap, whichever comes first.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { Pool } from "undici";
 
 export interface RequestSpec {
@@ -30,6 +31,8 @@ export interface RoundResult {
 }
 
 const DEFAULT_MAX_REQUESTS = 500_000;
+/** How long close() lets in-flight requests finish before it drops their connections. */
+const CLOSE_GRACE_MS = 2_000;
 
 /** Refuses anything but 127.0.0.1, so a misconfigured URL can never load someone else's host. */
 function assertLoopback(origin: URL): void {
@@ -40,6 +43,7 @@ function assertLoopback(origin: URL): void {
 export class LoadClient {
   readonly #pool: Pool;
   readonly #headers: Readonly<Record<string, string>>;
+  #closing: Promise<void> | undefined;
 
   /** `headers` go with every request (the bench's Authorization, say). */
   constructor(origin: URL, connections: number, headers: Readonly<Record<string, string>> = {}) {
@@ -84,8 +88,27 @@ export class LoadClient {
     return { method: spec.method, path: spec.path, headers, ...(spec.body === undefined ? {} : { body: spec.body }) };
   }
 
-  /** Closes the pool's connections once in-flight requests finish. */
-  close(): Promise<void> {
-    return this.#pool.close();
+  /**
+   * Closes the pool: in-flight requests get `graceMs` to finish, then their connections are
+   * dropped (a wedged server would otherwise hold close() forever). Idempotent, and it never
+   * rejects: it runs in cleanup, after a watchdog or a failed scenario, where an error would
+   * hide the report (undici rejects a second close or a close after destroy with
+   * ClientDestroyedError).
+   */
+  close(graceMs = CLOSE_GRACE_MS): Promise<void> {
+    this.#closing ??= this.#shutDown(graceMs);
+    return this.#closing;
+  }
+
+  async #shutDown(graceMs: number): Promise<void> {
+    if (this.#pool.destroyed) return;
+    const closed = this.#pool.close().then(
+      () => true,
+      () => false,
+    );
+    const finished = await Promise.race([closed, sleep(graceMs, false, { ref: false })]);
+    if (finished || this.#pool.destroyed) return;
+    // Requests still running are failed by the destroy; their scenario has been given up on.
+    await this.#pool.destroy().catch(() => undefined);
   }
 }

@@ -1,6 +1,7 @@
 /**
  * Turns scenario reports into the printed tables and into .bench/results.json (same figures;
- * NaN, meaning "not applicable", prints as blank and is written as null).
+ * NaN, meaning "not applicable", prints as blank and is written as null). A run that stopped
+ * early or had a scenario throw is reported all the same, marked, with what did finish.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -12,9 +13,28 @@ export interface ScenarioOutcome extends ScenarioReport {
   seconds: number;
 }
 
+/** A scenario that threw: its table is missing, the rest of the run is not. */
+export interface ScenarioFailure {
+  id: string;
+  title: string;
+  seconds: number;
+  /** The error's stack, or its text. */
+  error: string;
+}
+
+/** Why a run ended before its last scenario, and the scenario it cut short (or would have run next). */
+export interface StoppedRun {
+  reason: string;
+  scenario: string;
+}
+
 export interface BenchResults {
   startedAt: string;
   seconds: number;
+  /** False when a scenario threw or the run was stopped: the figures below are partial. */
+  complete: boolean;
+  stopped?: StoppedRun;
+  failures: ScenarioFailure[];
   environment: Record<string, string | number>;
   settings: BenchSettings;
   scenarios: ScenarioOutcome[];
@@ -47,6 +67,18 @@ export function formatChecks(outcomes: readonly ScenarioOutcome[]): string {
   if (checks.length === 0) return "Targets: none";
   const width = Math.max(...checks.map((c) => c.label.length));
   return ["Targets", ...checks.map((c) => `  ${c.pass ? "PASS" : "FAIL"}  ${c.label.padEnd(width)}  ${c.actual.padStart(8)}  (target ${c.target})`)].join("\n");
+}
+
+/**
+ * The whole printed report: a header line, every finished scenario's table, then what failed
+ * or stopped the run, then the targets of the scenarios that finished.
+ */
+export function formatRun(results: BenchResults, header: string): string {
+  const parts = [header, ...results.scenarios.map((outcome, i) => formatScenario(i + 1, outcome))];
+  for (const failure of results.failures) parts.push(`FAILED  ${failure.id} (${failure.title}) after ${failure.seconds.toFixed(0)} s:\n  ${failure.error.replaceAll("\n", "\n  ")}`);
+  if (results.stopped !== undefined) parts.push(`INCOMPLETE  ${results.stopped.reason}; stopped at ${results.stopped.scenario}, so it and the scenarios after it have no figures`);
+  parts.push(formatChecks(results.scenarios));
+  return parts.join("\n\n");
 }
 
 /** Writes the results as JSON, creating the folder if needed. */

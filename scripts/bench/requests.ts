@@ -55,6 +55,13 @@ export const AUDIT_STAGE_PARAM = "stage";
 export const AUDIT_STAGES = ["build", "queue", "d1"] as const;
 export type AuditStage = (typeof AUDIT_STAGES)[number];
 
+/**
+ * Bench-only: POST with `?records=N` (and `failed=1` for failed calls, whose error code a
+ * partial index may take) writes N echo-call audit records with the consumer's writer and
+ * answers the rows written per record (rows-written.ts).
+ */
+export const AUDIT_ROWS_WRITTEN_PATH = "/__bench/audit-rows-written";
+
 /** Bench-only: `{"rows": n}`, the number of rows in D1's audit_log. */
 export const AUDIT_COUNT_PATH = "/__bench/audit-count";
 /** Bench-only: `availability.stats()` of the Worker's isolate (src/registry/availability.ts). */

@@ -1,6 +1,6 @@
 /**
  * Serves the bench Worker in workerd through Miniflare's API, with the real wrangler.toml's
- * compatibility settings, vars and bindings: local KV and D1 (migrations applied at start),
+ * compatibility settings, vars and bindings: local KV, D1 (migrations applied at start) and R2,
  * the RateLimiter Durable Object and the audit queues with their consumer, all as Miniflare
  * runs them, in the same workerd process as the Worker.
  *
@@ -24,7 +24,7 @@ const WORKER_NAME = "toolgate-bench";
 /** What we take from wrangler.toml: the runtime settings and the bindings, not its `main`. */
 export type ConfigOptions = Pick<
   V4WorkerOptions,
-  "compatibilityDate" | "compatibilityFlags" | "bindings" | "kvNamespaces" | "d1Databases" | "durableObjects" | "queueProducers" | "queueConsumers"
+  "compatibilityDate" | "compatibilityFlags" | "bindings" | "kvNamespaces" | "d1Databases" | "r2Buckets" | "durableObjects" | "queueProducers" | "queueConsumers"
 >;
 
 /**
@@ -81,6 +81,16 @@ export function migrationStatements(configPath: string): string[] {
 }
 
 /**
+ * The Worker's modules: its bundle and the .wasm files the bundler copied beside it (QuickJS),
+ * each a compiled WebAssembly module, as wrangler uploads them.
+ */
+function workerModules(scriptPath: string): { type: "ESModule" | "CompiledWasm"; path: string }[] {
+  const dir = dirname(scriptPath);
+  const wasm = readdirSync(dir).filter((name) => name.endsWith(".wasm")).sort();
+  return [{ type: "ESModule", path: scriptPath }, ...wasm.map((name) => ({ type: "CompiledWasm" as const, path: join(dir, name) }))];
+}
+
+/**
  * Starts workerd with `scriptPath` as the Worker, using the bindings of `configPath` and a
  * random ADMIN_TOKEN that authenticates the bench's requests, and applies the D1 migrations.
  */
@@ -104,13 +114,14 @@ export async function serveWorker(scriptPath: string, configPath: string, { insp
     workers: [
       {
         name: WORKER_NAME,
-        modules: true,
-        scriptPath,
+        modules: workerModules(scriptPath),
         compatibilityDate: fromConfig.compatibilityDate,
         compatibilityFlags: fromConfig.compatibilityFlags,
         bindings: { ...fromConfig.bindings, ...BENCH_VARS, ADMIN_TOKEN: adminToken },
         kvNamespaces: fromConfig.kvNamespaces,
         d1Databases: fromConfig.d1Databases,
+        // The files toolset's WORKSPACE bucket (workspace-files scenario).
+        r2Buckets: fromConfig.r2Buckets,
         durableObjects: fromConfig.durableObjects,
         queueProducers: fromConfig.queueProducers,
         queueConsumers: fromConfig.queueConsumers,

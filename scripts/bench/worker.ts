@@ -18,7 +18,8 @@
  * Like src/index.ts it exports the Durable Object classes and consumes the audit queues, so
  * Miniflare runs the real Durable Object, queue and consumer, in this same workerd process.
  * It also registers `bench_sleep` (sleep-tool.ts) and `bench_checked` (checked-tool.ts), and
- * serves two bench-only reads: the audit_log row count and the availability cache's stats.
+ * serves bench-only routes: the audit_log row count, the availability cache's stats, the audit
+ * path by stage and the rows D1 writes per audit record (rows-written.ts).
  *
  * Bare bodies are captured by replaying the real route once, on the first bare request (the
  * bench's warm-up), because module scope has no env and may not do I/O.
@@ -29,6 +30,7 @@
 import type { ExecutionContext } from "hono";
 import "../../src/registry/tools.gen.ts";
 import { AuditBuffer } from "../../src/audit/audit-buffer.ts";
+import type { AuditRecord } from "../../src/audit/audit-record.ts";
 import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
 import { handleAuditQueue } from "../../src/audit/handle-audit-queue.ts";
 import { toAuditRecord } from "../../src/audit/to-audit-record.ts";
@@ -38,6 +40,7 @@ import { SessionObject } from "../../src/approvals/session.ts";
 import { createParts } from "../../src/compose.ts";
 import { createApp, type AppOptions } from "../../src/http/app.ts";
 import { availability } from "../../src/registry/availability.ts";
+import type { ErrorCode } from "../../src/errors/tool-failure.ts";
 import { registry } from "../../src/registry/registry.ts";
 import { registerCheckedTool } from "./checked-tool.ts";
 import { buildRecordsOnly, noCharge, noRecord, setAdminPrincipal } from "./core-stages.ts";
@@ -45,6 +48,7 @@ import { coreRunCalls, directExecutor } from "./core-run-calls.ts";
 import {
   AUDIT_COUNT_PATH,
   AUDIT_PATH_PATH,
+  AUDIT_ROWS_WRITTEN_PATH,
   AUDIT_STAGE_PARAM,
   AVAILABILITY_STATS_PATH,
   BARE_CALL_PATH,
@@ -59,6 +63,7 @@ import {
   TOOL_CALLS_PATH,
   TOOLS_PATH,
 } from "./requests.ts";
+import { measureRowsWritten } from "./rows-written.ts";
 import { registerSleepTool } from "./sleep-tool.ts";
 import { registerSyntheticTools } from "./synthetic-tools.ts";
 
@@ -70,6 +75,12 @@ export class Session extends SessionObject {
 export { McpReplies } from "../../src/mcp/replies/mcp-replies.ts";
 
 const ECHO_ARGUMENTS = JSON.stringify({ text: "hi" });
+
+/** The record an echo call of the full app makes (to-audit-record.ts), built the same way. */
+function echoRecord(i: number, errorCode?: ErrorCode): AuditRecord {
+  const outcome = { callId: `c${i}`, tool: "echo", toolset: "core", errorCode, envelope: undefined, durationMs: 0, attempts: 1, coercions: [], truncated: false, resultChars: 13 };
+  return toAuditRecord(outcome, ECHO_ARGUMENTS, { keyId: "bench-audit-path", sessionId: "bench-audit-path", policy: { decision: "allow", rule: "default" } });
+}
 
 interface Captured {
   body: string;
@@ -127,11 +138,7 @@ function benchApp(replaced: Parameters<typeof createParts>[0], options: AppOptio
     if (!(records > 0 && group > 0) || (stage !== "build" && stage !== "queue" && stage !== "d1")) return c.json({ error: "records, group and stage=build|queue|d1" }, 400);
     for (let sent = 0; sent < records; sent += group) {
       const built = [];
-      for (let i = sent; i < Math.min(records, sent + group); i++) {
-        // The record an echo call of the full app makes (to-audit-record.ts), built the same way.
-        const outcome = { callId: `c${i}`, tool: "echo", toolset: "core", errorCode: undefined, envelope: undefined, durationMs: 0, attempts: 1, coercions: [], truncated: false, resultChars: 13 };
-        built.push(toAuditRecord(outcome, ECHO_ARGUMENTS, { keyId: "bench-audit-path", sessionId: "bench-audit-path", policy: { decision: "allow", rule: "default" } }));
-      }
+      for (let i = sent; i < Math.min(records, sent + group); i++) built.push(echoRecord(i));
       if (stage === "d1") await writeAuditRecords(c.env.DB, built);
       if (stage === "queue") {
         const buffer = new AuditBuffer();
@@ -140,6 +147,14 @@ function benchApp(replaced: Parameters<typeof createParts>[0], options: AppOptio
       }
     }
     return c.json({ records });
+  });
+
+  app.post(AUDIT_ROWS_WRITTEN_PATH, async function auditRowsWritten(c) {
+    const records = Number(c.req.query("records"));
+    const failed = c.req.query("failed") === "1";
+    if (!(records > 0)) return c.json({ error: "records=N, and failed=1 for failed calls" }, 400);
+    const built = Array.from({ length: records }, (_, i) => echoRecord(i, failed ? "UPSTREAM_ERROR" : undefined));
+    return c.json(await measureRowsWritten(c.env.DB, built));
   });
 
   app.get(AVAILABILITY_STATS_PATH, function availabilityStats(c) {

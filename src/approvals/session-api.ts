@@ -4,6 +4,7 @@
  * an approved call. The stage's stub and the object both import this, never each other.
  */
 import type { ApprovedCall, CallOutcome } from "../pipeline/types.ts";
+import type { TodoIssue, TodoItemInput, TodoList } from "../todo/todo-list.ts";
 import type { ApprovalScope, ApprovalView } from "./approval-view.ts";
 
 /** What the approval stage sends when a call needs approval. */
@@ -51,12 +52,23 @@ export interface DecisionInput {
 
 export type DecisionAnswer = { ok: true; approval: ApprovalView } | { ok: false; kind: "not_found" } | { ok: false; kind: "conflict"; approval: ApprovalView };
 
+/** A todo call: `todos` absent reads the list; `merge` false replaces it, true merges by id. */
+export interface TodoUpdate {
+  keyId: string;
+  todos: TodoItemInput[] | undefined;
+  merge: boolean;
+}
+
+/** The key's list after the call (unchanged when refused, with the fields to fix). */
+export type TodoAnswer = { ok: true; list: TodoList; changed: boolean } | { ok: false; issues: TodoIssue[]; list: TodoList };
+
 /** The Session object's RPC methods (the class implements this). */
 export interface SessionApi {
   request(input: ApprovalRequest): Promise<RequestAnswer>;
   get(id: string, sessionId: string): Promise<ApprovalView | undefined>;
   wait(id: string, sessionId: string, timeoutMs: number): Promise<ApprovalView | undefined>;
   decide(input: DecisionInput): Promise<DecisionAnswer>;
+  todo(update: TodoUpdate): Promise<TodoAnswer>;
 }
 
 /** An approved call as its approval row keeps it. */

@@ -17,6 +17,14 @@ export const SESSION_GRANTS_TABLE = "grants";
  */
 export const SESSION_HOOK_NOTICES_TABLE = "hook_notices";
 
+/**
+ * The todo tool's list of one key in this session (`todo:<keyId>`): JSON `TodoList` in the
+ * object's synchronous KV storage. Per key, because session ids are chosen by callers and two
+ * keys sending one id must not see or change each other's tasks.
+ */
+export const SESSION_TODO_KEY_PREFIX = "todo:";
+export const sessionTodoKey = (keyId: string): string => `${SESSION_TODO_KEY_PREFIX}${keyId}`;
+
 export const SESSION_SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS ${SESSION_APPROVALS_TABLE} (
   id TEXT PRIMARY KEY,

@@ -1,6 +1,7 @@
 /**
  * One Durable Object per session (`idFromName(sessionId)`): the session's pending approvals and
- * session-wide grants, in the object's SQLite storage so they survive eviction and restarts.
+ * session-wide grants, in the object's SQLite storage so they survive eviction and restarts,
+ * and each calling key's `todo` list for the session (src/todo/todo-list.ts).
  *
  * A Durable Object runs one event at a time and SQL calls are synchronous, so every
  * check-and-set below (ask once per tool call id, first decision wins, decision or expiry) is
@@ -26,10 +27,11 @@ import { dueApprovals, findApproval, findApprovalByCallId, findGrant, insertAppr
 import { decidedRow, doneRow, expiredRow, interruptedOutcome } from "./approval-transitions.ts";
 import { ChangeWaiters } from "./change-waiters.ts";
 import { isSettled, type ApprovalView } from "./approval-view.ts";
-import type { ApprovalRequest, DecisionAnswer, DecisionInput, RequestAnswer, RunApproved, SessionApi } from "./session-api.ts";
+import type { ApprovalRequest, DecisionAnswer, DecisionInput, RequestAnswer, RunApproved, SessionApi, TodoAnswer, TodoUpdate } from "./session-api.ts";
 import { noteSettledForWebhook, sendWebhookNotices } from "./webhook-notices.ts";
 import { scheduleSessionAlarm } from "./session-alarm.ts";
-import { SESSION_SCHEMA_SQL } from "./session-schema.ts";
+import { SESSION_SCHEMA_SQL, sessionTodoKey } from "./session-schema.ts";
+import { applyTodoUpdate, EMPTY_TODO_LIST, type TodoList } from "../todo/todo-list.ts";
 
 /**
  * The object's code; the Worker entry exports it as `Session` with `runApproved` (run-approved.ts)
@@ -135,6 +137,20 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
     }
     await Promise.all([this.#publish(decided), this.#flushWrites()]);
     return { ok: true, approval: toApprovalView(await this.#run(decided)) };
+  }
+
+  /**
+   * Reads or changes the calling key's todo list in this session. Read, apply and write happen
+   * with no `await` between them, so concurrent calls of one session each see the other's result.
+   */
+  async todo({ keyId, todos, merge }: TodoUpdate): Promise<TodoAnswer> {
+    const { kv } = this.ctx.storage;
+    const current = kv.get<TodoList>(sessionTodoKey(keyId)) ?? EMPTY_TODO_LIST;
+    if (todos === undefined) return { ok: true, list: current, changed: false };
+    const result = applyTodoUpdate(current, todos, merge);
+    if (!result.ok) return { ok: false, issues: result.issues, list: current };
+    if (result.changed) kv.put(sessionTodoKey(keyId), result.list);
+    return result;
   }
 
   /** Expires every pending approval whose time has come. */

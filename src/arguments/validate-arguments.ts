@@ -83,7 +83,8 @@ export async function validateArguments(entry: ToolEntry, args: Record<string, u
       kind: "invalid_arguments",
       name: entry.name,
       issues: result.error.issues.map(toFieldIssue),
-      example: JSON.stringify(exampleObject(entry.parameters)),
+      // The tool's own example when it has one: real values say more than placeholders.
+      example: JSON.stringify(entry.example ?? exampleObject(entry.parameters)),
     },
   };
 }

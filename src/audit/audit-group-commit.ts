@@ -9,8 +9,21 @@
  * queue refuses, in D1, or logged whole: AuditBuffer.flush). Nothing is acknowledged to anyone
  * before that, and a record is never in two groups.
  */
-import { AuditBuffer, QUEUE_BATCH_MESSAGES, type AuditSinkEnv } from "./audit-buffer.ts";
+import { AuditBuffer, type AuditSinkEnv } from "./audit-buffer.ts";
 import type { AuditRecord } from "./audit-record.ts";
+
+/**
+ * The defaults, from a sweep of group sizes (`audit-cost`'s queue stage, 2026-12-01): a send
+ * has a fixed cost, so per record the queue path cost about 90-150 us in groups of 10, 50-80 in
+ * groups of 30, 45-55 in groups of 60 and 33-47 in groups of 200. At the bench's few hundred calls
+ * a second, 50 ms gathered groups of 20-50; 200 ms gathers several times more. The price is
+ * that a request's waitUntil lasts up to 200 ms after its response, and that an isolate which
+ * dies in that time loses the records it holds, as it would at 50 ms. Records travel several to
+ * a message, so a group is no longer bounded by the 100 messages of one sendBatch (a full group
+ * is a few messages).
+ */
+export const GROUP_MAX_RECORDS = 500;
+export const GROUP_MAX_DELAY_MS = 200;
 
 export interface GroupCommitOptions {
   /** A group is sent as soon as it holds this many records. */
@@ -50,7 +63,7 @@ export class AuditGroupCommit {
   readonly #open = new WeakMap<AuditSinkEnv["AUDIT_QUEUE"], Group>();
   readonly #now: () => number;
 
-  constructor({ maxRecords = QUEUE_BATCH_MESSAGES, maxDelayMs = 50, now = () => Date.now() }: GroupCommitOptions = {}) {
+  constructor({ maxRecords = GROUP_MAX_RECORDS, maxDelayMs = GROUP_MAX_DELAY_MS, now = () => Date.now() }: GroupCommitOptions = {}) {
     this.#maxRecords = maxRecords;
     this.#maxDelayMs = maxDelayMs;
     this.#now = now;

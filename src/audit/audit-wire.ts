@@ -1,5 +1,6 @@
 /** The audit routes' JSON shapes (snake_case, as every toolgate response), for replies and OpenAPI. */
 import { z } from "@hono/zod-openapi";
+import { argumentsSha256Of } from "./arguments-hash.ts";
 import { AUDIT_STATUSES, auditRecordId, type AuditRecord } from "./audit-record.ts";
 import type { CallStats } from "./audit-stats.ts";
 
@@ -52,7 +53,7 @@ export function toWireRecord(r: AuditRecord): AuditRecordWire {
     // Always valid JSON: canonical JSON, or the truncation marker serialised.
     arguments: JSON.parse(r.arguments),
     arguments_truncated: r.argumentsTruncated,
-    arguments_sha256: r.argumentsSha256,
+    arguments_sha256: argumentsSha256Of(r),
     coercions: r.coercions,
     coercion_count: r.coercionCount,
     policy_decision: r.policyDecision,

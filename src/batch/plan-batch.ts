@@ -5,13 +5,14 @@
  *   the batch, whatever order the model emitted them in, and inherits A's failure;
  * - resource: two calls touch one resource and at least one writes it; the later one waits,
  *   so a write-then-read pair cannot race (what users of other gateways report). Pure reads
- *   share nothing and stay parallel.
+ *   share nothing and stay parallel. A tool may name its resources from the call's arguments
+ *   (`workspace:<path>`), so writes to two different files stay parallel too.
  *
  * Calls are ranked by a topological order of the dependency edges with ties broken by the
  * model's order; resource edges always point down that ranking, so the two kinds together can
  * never form a cycle.
  */
-import type { ToolEntry } from "../registry/types.ts";
+import type { Resources, ToolEntry } from "../registry/types.ts";
 
 export interface BatchPlan {
   /** For each call, the calls it must wait for. */
@@ -22,12 +23,40 @@ export interface BatchPlan {
   rank: number[];
 }
 
-function conflicts(a: ToolEntry | undefined, b: ToolEntry | undefined): boolean {
+/** What one call touches, its names resolved against its arguments. */
+interface Touches {
+  reads: readonly string[];
+  writes: readonly string[];
+}
+
+function resolve(resources: Resources | undefined, args: Record<string, unknown>): readonly string[] {
+  if (resources === undefined) return [];
+  if (typeof resources !== "function") return resources;
+  try {
+    return resources(args);
+  } catch (error) {
+    // Ordering must fail safe: a call whose resources cannot be named waits as if it touched all.
+    console.warn(`resource names of a batch call could not be derived: ${String(error)}`);
+    return ["*"];
+  }
+}
+
+function touchesOf(entry: ToolEntry | undefined, args: Record<string, unknown>): Touches | undefined {
+  if (entry === undefined || (entry.reads === undefined && entry.writes === undefined)) return undefined;
+  return { reads: resolve(entry.reads, args), writes: resolve(entry.writes, args) };
+}
+
+/** One name, or a `prefix*` name, covers the other. */
+function overlaps(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (a.endsWith("*") && b.startsWith(a.slice(0, -1))) return true;
+  return b.endsWith("*") && a.startsWith(b.slice(0, -1));
+}
+
+function conflicts(a: Touches | undefined, b: Touches | undefined): boolean {
   if (a === undefined || b === undefined) return false;
-  const writesA = new Set(a.writes ?? []);
-  const writesB = new Set(b.writes ?? []);
-  const touches = (entry: ToolEntry, resource: string) => (entry.reads ?? []).includes(resource) || (entry.writes ?? []).includes(resource);
-  return [...writesA].some((r) => touches(b, r)) || [...writesB].some((r) => touches(a, r));
+  const touches = (t: Touches, resource: string) => t.reads.some((r) => overlaps(r, resource)) || t.writes.some((r) => overlaps(r, resource));
+  return a.writes.some((r) => touches(b, r)) || b.writes.some((r) => touches(a, r));
 }
 
 /** Kahn's algorithm, lowest model index first; calls left in a cycle keep model order. */
@@ -60,9 +89,13 @@ function rankCalls(count: number, dependsOn: number[][]): number[] {
   return rank;
 }
 
-/** Plans the batch of calls named `names`. */
-export function planBatch(names: readonly string[], lookup: (name: string) => ToolEntry | undefined): BatchPlan {
+/**
+ * Plans the batch of calls named `names`; `args` are their arguments as sent, for tools whose
+ * resources depend on them (a call without any touches only fixed names).
+ */
+export function planBatch(names: readonly string[], lookup: (name: string) => ToolEntry | undefined, args: readonly Record<string, unknown>[] = []): BatchPlan {
   const entries = names.map(lookup);
+  const touches = entries.map((entry, i) => touchesOf(entry, args[i] ?? {}));
   const dependsOn = entries.map((entry, j) =>
     entry?.dependsOn === undefined || entry.dependsOn.length === 0
       ? []
@@ -72,7 +105,7 @@ export function planBatch(names: readonly string[], lookup: (name: string) => To
   const waitsFor = dependsOn.map((deps) => new Set(deps));
   for (let i = 0; i < names.length; i++) {
     for (let j = i + 1; j < names.length; j++) {
-      if (!conflicts(entries[i], entries[j])) continue;
+      if (!conflicts(touches[i], touches[j])) continue;
       const [first, second] = (rank[i] ?? 0) < (rank[j] ?? 0) ? [i, j] : [j, i];
       waitsFor[second]?.add(first);
     }

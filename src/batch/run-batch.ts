@@ -48,6 +48,7 @@ export function runBatch(admitted: readonly CallState[], scope: RequestScope, op
   const plan = count === 1 ? LONE_CALL_PLAN : planBatch(
     admitted.map((call) => call.input.name),
     (name) => scope.catalog.get(name),
+    admitted.map((call) => call.sentArgs),
   );
   const outcomes = new Array<CallOutcome | undefined>(count);
   const started = new Array<boolean>(count).fill(false);

@@ -96,6 +96,19 @@ const ConfigSchema = z.object({
   APPROVAL_RETENTION_DAYS: wholeNumber(30, 1, 3_650),
   /** Webhook deliveries (and their events) older than this are deleted; also the replay window. */
   HOOK_DELIVERY_RETENTION_DAYS: wholeNumber(30, 1, 3_650),
+  /**
+   * Whose files the files toolset sees: one workspace per key, or per key and session. Checked
+   * here so a typo stops the load; the tools read the var themselves (tools/lib/workspace/).
+   */
+  WORKSPACE_SCOPE: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const scope = value?.trim() || "key";
+      if (scope === "key" || scope === "session") return scope;
+      ctx.addIssue({ code: "custom", message: `must be 'key' or 'session', got ${JSON.stringify(value)}` });
+      return z.NEVER;
+    }),
   /** Host names /mcp answers to besides loopback (DNS-rebinding guard); unset: `*.workers.dev`. */
   MCP_ALLOWED_HOSTS: z
     .string()

@@ -106,6 +106,17 @@ function describeFailure(failure: ToolFailure): ErrorEnvelope {
           : `Do not repeat the same call unchanged; adjust the arguments or use another tool.`,
         retryable: failure.retryable,
       };
+    case "script_failed":
+      return {
+        error: `Tool '${failure.name}': ${failure.detail}`,
+        error_code: "EXECUTION_FAILED",
+        stage: "execute",
+        suggestion:
+          failure.reason === "tool_call_limit"
+            ? "Do the work in fewer tool calls per script (loop over results inside one call's answer), or split it over several scripts."
+            : "Fix the script (the message names the error, and its console output shows how far it got) and run it again.",
+        retryable: false,
+      };
     case "bad_result_type":
       return {
         error: `Tool '${failure.name}' returned an unsupported result type: ${failure.resultType}`,

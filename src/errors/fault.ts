@@ -39,6 +39,7 @@ export function faultOf(failure: ToolFailure): Fault {
     case "approval_interrupted":
     case "approval_unbound":
     case "remote_tool_error":
+    case "script_failed":
       return "tool";
     default: {
       const unmapped: never = failure;

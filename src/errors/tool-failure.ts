@@ -68,7 +68,13 @@ export type ToolFailure =
   | { kind: "approval_interrupted"; name: string; approvalId: string }
   | { kind: "approval_unbound"; name: string; approvalId: string }
   | { kind: "call_id_reused"; name: string; callId: string; firstTool: string }
-  | { kind: "remote_tool_error"; name: string; server: string; detail: string };
+  | { kind: "remote_tool_error"; name: string; server: string; detail: string }
+  /**
+   * A caller's script (execute_code) ended badly: it threw, ran past its budget, ran out of
+   * memory or stack, or made too many tool calls. The script's fault, so it never counts
+   * against the tool's circuit breaker; `detail` carries the error and the script's console output.
+   */
+  | { kind: "script_failed"; name: string; reason: string; detail: string };
 
 /**
  * Thrown by a tool (or by the `fail` helper) to report an expected failure with a code the

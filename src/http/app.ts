@@ -25,6 +25,7 @@ import { isWebhookDelivery } from "../webhooks/accept-delivery.ts";
 import { webhooksRoutes } from "../webhooks/webhooks-routes.ts";
 import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
 import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
+import { memoryRoutes } from "../memory/memory-routes.ts";
 
 export interface AppOptions {
   /**
@@ -81,6 +82,7 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.route("/", toolsetsRoutes);
   app.route("/", toolCallsRoutes(parts));
   app.route("/", approvalsRoutes);
+  app.route("/", memoryRoutes);
   // The approvals web page: HTML, its own session cookie and error pages (not part of /v1).
   app.route("/", approvalsPageRoutes());
   app.route("/", webhooksRoutes);

@@ -45,7 +45,7 @@ export const ToolsetSchema = z
   .object({
     name: z.string(),
     description: z.string(),
-    kind: z.enum(["static", "registry", "custom"]),
+    kind: z.enum(["static", "registry", "preset", "custom"]).openapi({ description: "`preset`: decided by each tool's metadata (`safe`, `agent`), so new tools join without a list changing." }),
     tools: z.array(z.string()).openapi({ description: "Tools listed directly in this toolset." }),
     includes: z.array(z.string()),
     resolved_tools: z.array(z.string()).openapi({ description: "Every tool reachable through includes, deduplicated and sorted." }),

@@ -18,7 +18,7 @@ import type { PipelineHooks } from "../plugins/pipeline-hooks.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { ToolAccess } from "../policy/tool-access.ts";
 import type { AvailabilityCache } from "../registry/availability.ts";
-import type { ClientChannel, ToolEntry } from "../registry/types.ts";
+import type { CallFormat, ClientChannel, ToolEntry } from "../registry/types.ts";
 
 /** The per-isolate parts the composition root builds once and every request shares. */
 export interface PipelineParts {
@@ -27,7 +27,20 @@ export interface PipelineParts {
   hooks: PipelineHooks;
   /** Runs a handler under its deadline, retries and breaker (execution/execute.ts). */
   execute: Executor;
+  /**
+   * Runs a call a handler makes (ToolContext.callTool) the way a door runs one: rate limits,
+   * pipeline, audit. The batch layer's, handed in by the composition root; without it, handlers
+   * get no callTool.
+   */
+  serveNested?: ServeNested;
 }
+
+/**
+ * Runs one nested call in `scope` (the parent's, with `parentCallId` set and the parent's
+ * signal) and resolves with its outcome; never rejects. `timeoutMs` is what is left of the
+ * parent's deadline, so a nested call cannot outlive its parent.
+ */
+export type ServeNested = (input: CallInput, scope: RequestScope, timeoutMs: number) => Promise<CallOutcome>;
 
 /** A request's toolset: only these tools may run (others get PERMISSION_DENIED). */
 export interface AllowedTools {
@@ -57,6 +70,8 @@ export interface RequestScope {
   /** The registry with remote tools synced for this request. */
   readonly catalog: CatalogView;
   readonly parts: PipelineParts;
+  /** Set on the scope of calls a handler made (execute_code's script): the call that made them. */
+  readonly parentCallId?: string;
 }
 
 /** The scope of a request a key made: the batch layer charges its rate limits; its access decides every call. */
@@ -75,6 +90,8 @@ export interface CallInput {
   name: string;
   /** As the model sent them: a JSON string (OpenAI) or an object (Anthropic, MCP). */
   arguments: unknown;
+  /** The shape the call came in; OpenAI's when a door does not say (an approved call's run). */
+  format?: CallFormat;
 }
 
 /** What the batch layer adds to a call it runs. */

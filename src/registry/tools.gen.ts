@@ -9,9 +9,18 @@ import "../../tools/conformance/json-schema-tool.ts";
 import "../../tools/conformance/notifying-tools.ts";
 import "../../tools/delete-result.ts";
 import "../../tools/echo.ts";
+import "../../tools/execute-code.ts";
 import "../../tools/generate-lines.ts";
 import "../../tools/github-repo.ts";
+import "../../tools/list-files.ts";
+import "../../tools/memory.ts";
+import "../../tools/patch.ts";
+import "../../tools/read-file.ts";
 import "../../tools/read-result.ts";
+import "../../tools/search-files.ts";
+import "../../tools/todo.ts";
+import "../../tools/tool-search.ts";
+import "../../tools/write-file.ts";
 
 /** The tool modules imported above, in import order (project-relative paths). */
 export const TOOL_MODULES = [
@@ -23,9 +32,18 @@ export const TOOL_MODULES = [
   "tools/conformance/notifying-tools.ts",
   "tools/delete-result.ts",
   "tools/echo.ts",
+  "tools/execute-code.ts",
   "tools/generate-lines.ts",
   "tools/github-repo.ts",
+  "tools/list-files.ts",
+  "tools/memory.ts",
+  "tools/patch.ts",
+  "tools/read-file.ts",
   "tools/read-result.ts",
+  "tools/search-files.ts",
+  "tools/todo.ts",
+  "tools/tool-search.ts",
+  "tools/write-file.ts",
 ] as const;
 
 /**
@@ -36,10 +54,16 @@ export const DISCOVERED_TOOLS = [
   { name: "current_time", toolset: "core", file: "tools/clock.ts", dependsOn: [] },
   { name: "delete_result", toolset: "maintenance", file: "tools/delete-result.ts", dependsOn: [] },
   { name: "echo", toolset: "core", file: "tools/echo.ts", dependsOn: [] },
+  { name: "execute_code", toolset: "code", file: "tools/execute-code.ts", dependsOn: [] },
   { name: "generate_lines", toolset: "core", file: "tools/generate-lines.ts", dependsOn: [] },
   { name: "github_repo", toolset: "web", file: "tools/github-repo.ts", dependsOn: [] },
   { name: "json_schema_2020_12_tool", toolset: "conformance", file: "tools/conformance/json-schema-tool.ts", dependsOn: [] },
+  { name: "list_files", toolset: "files", file: "tools/list-files.ts", dependsOn: [] },
+  { name: "memory", toolset: "memory", file: "tools/memory.ts", dependsOn: [] },
+  { name: "patch", toolset: "files", file: "tools/patch.ts", dependsOn: [] },
+  { name: "read_file", toolset: "files", file: "tools/read-file.ts", dependsOn: [] },
   { name: "read_result", toolset: "results", file: "tools/read-result.ts", dependsOn: [] },
+  { name: "search_files", toolset: "files", file: "tools/search-files.ts", dependsOn: [] },
   { name: "test_audio_content", toolset: "conformance", file: "tools/conformance/content-tools.ts", dependsOn: [] },
   { name: "test_elicitation", toolset: "conformance", file: "tools/conformance/client-request-tools.ts", dependsOn: [] },
   { name: "test_elicitation_sep1034_defaults", toolset: "conformance", file: "tools/conformance/client-request-tools.ts", dependsOn: [] },
@@ -52,4 +76,7 @@ export const DISCOVERED_TOOLS = [
   { name: "test_simple_text", toolset: "conformance", file: "tools/conformance/content-tools.ts", dependsOn: [] },
   { name: "test_tool_with_logging", toolset: "conformance", file: "tools/conformance/notifying-tools.ts", dependsOn: [] },
   { name: "test_tool_with_progress", toolset: "conformance", file: "tools/conformance/notifying-tools.ts", dependsOn: [] },
+  { name: "todo", toolset: "todo", file: "tools/todo.ts", dependsOn: [] },
+  { name: "tool_search", toolset: "discovery", file: "tools/tool-search.ts", dependsOn: [] },
+  { name: "write_file", toolset: "files", file: "tools/write-file.ts", dependsOn: [] },
 ] as const;

@@ -5,6 +5,7 @@
  * sees, the OpenAPI document and the MCP `inputSchema`.
  */
 import type { z } from "zod";
+import type { ErrorEnvelope } from "../errors/error-envelope.ts";
 
 /** JSON Schema as emitted for the model (an object schema for tool parameters). */
 export type JsonSchema = { [key: string]: unknown };
@@ -15,6 +16,9 @@ export interface ToolDefinition {
   description: string;
   parameters: JsonSchema;
 }
+
+/** The wire shape a call arrived in (and is answered in): a provider's tool call, or MCP. */
+export type CallFormat = "openai" | "anthropic" | "mcp";
 
 /** What every handler receives besides its parsed arguments. */
 export interface ToolContext {
@@ -55,7 +59,27 @@ export interface ToolContext {
    * what another tool produced (read_result), which must not reveal what the key may not call.
    */
   mayUse: (tool: string) => boolean;
+  /**
+   * The shape the caller speaks (its call's shape; `mcp` over /mcp), for tools that hand back
+   * tool definitions (tool_search) the caller can use as they are.
+   */
+  format: CallFormat;
+  /**
+   * Calls another tool through the whole pipeline (the key's policy, approvals, rate limits, one
+   * audit record whose call id is derived from this call's), for tools that run a caller's
+   * script (execute_code). Absent where a call cannot make calls of its own: inside such a
+   * call, so a script cannot start another script.
+   */
+  callTool?: NestedCall;
 }
+
+/** One call made from inside a handler (ToolContext.callTool); `signal` is the caller's. */
+export type NestedCall = (name: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<NestedCallResult>;
+
+/** How a nested call ended: its derived call id, and its parsed result or the error envelope the model would read. */
+export type NestedCallResult =
+  | { callId: string; status: "ok"; result: unknown }
+  | { callId: string; status: "error" | "pending_approval"; error: ErrorEnvelope };
 
 /** Log levels of MCP's logging utility (RFC 5424 severities), least severe first. */
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
@@ -89,6 +113,9 @@ export interface RetryPolicy {
   retryOnTimeout?: boolean;
 }
 
+/** The resources a call touches: fixed names, or names derived from its arguments. */
+export type Resources = readonly string[] | ((args: Record<string, unknown>) => readonly string[]);
+
 /** What a tool file passes to `registry.register`. */
 export interface ToolSpec<S extends z.ZodType = z.ZodType> {
   /** Must match ^[a-zA-Z0-9_-]{1,64}$, the rule OpenAI and Anthropic both accept. */
@@ -113,11 +140,26 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType> {
   retry?: RetryPolicy;
   /** Tools whose results this one consumes when both are in one batch (gateway layer). */
   dependsOn?: readonly string[];
-  /** Resources this tool reads and writes, to order conflicting calls of one batch. */
-  reads?: readonly string[];
-  writes?: readonly string[];
+  /**
+   * Resources this tool reads and writes, to order conflicting calls of one batch: names, or a
+   * function of the call's arguments (as sent) naming them, for a tool whose resource is one of
+   * many (`workspace:<path>`). A name ending in `*` stands for every name it is a prefix of.
+   */
+  reads?: Resources;
+  writes?: Resources;
   /** Always needs human approval (approvals layer). */
   risky?: boolean;
+  /**
+   * The tool only reads: it changes no stored state, sends nothing but GET requests and runs
+   * no code. The `safe` preset holds exactly such tools (and none that declares `writes` or is
+   * `risky`); a tool that does not say so stays out of it, so the preset fails closed.
+   */
+  readOnly?: boolean;
+  /**
+   * Arguments a model could send, shown in docs and checked by the contract suite
+   * (test/tools/contract.test.ts): they must validate against `schema` and the call must answer.
+   */
+  example?: Record<string, unknown>;
   /**
    * A test fixture (the MCP conformance tools): never part of `all`/`*` or of an unrestricted
    * key's access; only a key whose toolsets name the fixture's toolset may list or call it.

@@ -9,6 +9,7 @@
  * record can never loop a request.
  */
 import { registry } from "../registry/registry.ts";
+import { isPreset, PRESETS } from "./presets.ts";
 import { STATIC_TOOLSETS } from "./static-toolsets.ts";
 import type { StaticToolset, ToolsetInfo } from "./types.ts";
 
@@ -28,16 +29,24 @@ const staticToolsets: Readonly<Record<string, StaticToolset>> = STATIC_TOOLSETS;
 
 /** True for names that belong to the built-in namespace (static or registered toolsets). */
 export function isBuiltInToolset(name: string): boolean {
-  return ALL_TOOLSETS.has(name) || Object.hasOwn(staticToolsets, name) || registry.toolsets().includes(name);
+  return ALL_TOOLSETS.has(name) || isPreset(name) || Object.hasOwn(staticToolsets, name) || registry.toolsets().includes(name);
 }
 
 /** Every built-in toolset name, sorted. */
 export function builtInToolsetNames(): string[] {
-  return [...new Set([...Object.keys(staticToolsets), ...registry.toolsets()])].sort();
+  return [...new Set([...Object.keys(staticToolsets), ...Object.keys(PRESETS), ...registry.toolsets()])].sort();
 }
 
 /** A built-in toolset's own view: static tools merged with tools registered under its name. */
 function builtIn(name: string): Omit<ToolsetInfo, "resolvedTools"> | undefined {
+  const preset = Object.hasOwn(PRESETS, name) ? PRESETS[name] : undefined;
+  if (preset !== undefined) {
+    const tools = registry.names().filter((tool) => {
+      const entry = registry.get(tool);
+      return entry !== undefined && preset.admits(entry);
+    });
+    return { name, description: preset.description, kind: "preset", tools, includes: [] };
+  }
   const registered = registry.namesInToolset(name);
   const definition = Object.hasOwn(staticToolsets, name) ? staticToolsets[name] : undefined;
   if (definition !== undefined) {

@@ -21,8 +21,28 @@ export const STATIC_TOOLSETS = {
     tools: [],
     includes: [],
   },
+  discovery: {
+    description: "Finding tools that were not listed (GET /v1/tools?defer=true leaves them to tool_search).",
+    tools: [],
+    includes: [],
+  },
+  files: {
+    description: "A file workspace in R2, one per key (or per session): read, write, patch, search and list files.",
+    tools: [],
+    includes: [],
+  },
   maintenance: {
     description: "Housekeeping tools that change or delete stored data; each call needs a person's approval.",
+    tools: [],
+    includes: [],
+  },
+  memory: {
+    description: "Durable notes per API key that outlive sessions: the agent's own (memory) and about the user (user), under character budgets.",
+    tools: [],
+    includes: [],
+  },
+  todo: {
+    description: "A task list per session, to plan multi-step work and track progress.",
     tools: [],
     includes: [],
   },

@@ -9,7 +9,8 @@ export interface StaticToolset {
 export interface ToolsetInfo {
   name: string;
   description: string;
-  kind: "static" | "registry" | "custom";
+  /** `preset`: its tools are the registered tools whose metadata it admits (presets.ts). */
+  kind: "static" | "registry" | "preset" | "custom";
   tools: string[];
   includes: string[];
   resolvedTools: string[];

@@ -53,6 +53,24 @@ describe("planBatch", () => {
     expect(plan.waitsFor[0]).toEqual([]);
   });
 
+  it("orders calls by resources named from their arguments: same file waits, another file and reads stay free, a prefix* name covers them", () => {
+    const files = lookupOf([
+      { name: "put", writes: (args) => [`file:${String(args.path)}`] },
+      { name: "get", reads: (args) => [`file:${String(args.path)}`] },
+      { name: "ls", reads: ["file:*"] },
+    ]);
+    const plan = planBatch(["put", "get", "get", "put", "ls", "get"], files, [{ path: "a" }, { path: "a" }, { path: "b" }, { path: "c" }, {}, { path: "c" }]);
+    expect(plan.waitsFor).toEqual([[], [0], [], [], [0, 3], [3]]);
+  });
+
+  it("makes a call whose resource names cannot be derived wait as if it touched everything", () => {
+    const files = lookupOf([
+      { name: "put", writes: () => { throw new Error("no path"); } },
+      { name: "other", reads: ["elsewhere"] },
+    ]);
+    expect(planBatch(["other", "put"], files, [{}, {}]).waitsFor).toEqual([[], [0]]);
+  });
+
   it("ignores unknown tools", () => {
     expect(planBatch(["nope", "summarise"], lookup).waitsFor).toEqual([[], []]);
   });

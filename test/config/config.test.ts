@@ -64,6 +64,7 @@ describe("configuration", () => {
     ["RESULT_TTL_SECONDS", "30"],
     ["APPROVAL_TTL_SECONDS", "5"],
     ["APPROVAL_REQUIRED_FOR", "http request"],
+    ["WORKSPACE_SCOPE", "per-user"],
   ])("fails loudly on %s=%j, naming the key", (key, value) => {
     expect(() => loadConfig(withVars({ [key]: value }))).toThrow(ConfigError);
     expect(() => loadConfig(withVars({ [key]: value }))).toThrow(new RegExp(`${key} must be`));

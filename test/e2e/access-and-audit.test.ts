@@ -117,7 +117,8 @@ describe("audit log", () => {
     expect(byCall.invalid).toMatchObject({ status: "error", error_code: "INVALID_ARGUMENTS" });
     expect(byCall.malformed).toMatchObject({ error_code: "INVALID_ARGUMENTS" });
     expect(String(byCall.secret?.arguments)).not.toContain("sk-should-not-be-stored");
-    expect(String(byCall.secret?.arguments_sha256)).toMatch(/^[0-9a-f]{64}$/);
+    const listed = await json<{ records: { tool_call_id: string; arguments_sha256: string }[] }>(await api(`/v1/audit?session_id=${session}`));
+    expect(listed.records.find((r) => r.tool_call_id === "secret")?.arguments_sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it("keeps why a failed call failed, with its first field issue, in the log, the API and the stats", async () => {

@@ -24,6 +24,7 @@ registry.register({
   toolset: "conformance",
   fixture: true,
   schema: z.object({ prompt: z.string().describe("The prompt to send to the client's model.") }),
+  example: { prompt: "Say hello in French." },
   description: "Conformance fixture: asks the client's model (sampling/createMessage) and returns its answer.",
   handler: async ({ prompt }, ctx) => {
     const result = (await ask(ctx, "sampling/createMessage", { messages: [{ role: "user", content: { type: "text", text: prompt } }], maxTokens: 100 })) as { content?: { text?: unknown } };
@@ -36,6 +37,7 @@ registry.register({
   toolset: "conformance",
   fixture: true,
   schema: z.object({ message: z.string().describe("The message to show the user.") }),
+  example: { message: "Please share your username." },
   description: "Conformance fixture: asks the user (elicitation/create) for a username and an email.",
   handler: async ({ message }, ctx) => {
     const result = await ask(ctx, "elicitation/create", {
@@ -55,6 +57,7 @@ registry.register({
   toolset: "conformance",
   fixture: true,
   schema: z.object({}),
+  example: {},
   description: "Conformance fixture: elicitation whose fields all have defaults (SEP-1034).",
   handler: async (_args, ctx) => {
     const result = await ask(ctx, "elicitation/create", {
@@ -79,6 +82,7 @@ registry.register({
   toolset: "conformance",
   fixture: true,
   schema: z.object({}),
+  example: {},
   description: "Conformance fixture: elicitation with every enum form (SEP-1330).",
   handler: async (_args, ctx) => {
     const result = await ask(ctx, "elicitation/create", {

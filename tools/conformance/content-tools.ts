@@ -14,6 +14,7 @@ registry.register({
   toolset: "conformance",
   fixture: true,
   schema: z.object({}),
+  example: {},
   description: "Conformance fixture: returns one text block.",
   handler: () => toolContent({ type: "text", text: "This is a simple text response for testing." }),
 });
@@ -23,6 +24,7 @@ registry.register({
   toolset: "conformance",
   fixture: true,
   schema: z.object({}),
+  example: {},
   description: "Conformance fixture: returns one image block (a 1x1 PNG).",
   handler: () => toolContent({ type: "image", data: RED_PIXEL_PNG, mimeType: "image/png" }),
 });
@@ -32,6 +34,7 @@ registry.register({
   toolset: "conformance",
   fixture: true,
   schema: z.object({}),
+  example: {},
   description: "Conformance fixture: returns one audio block (a short WAV).",
   handler: () => toolContent({ type: "audio", data: SILENT_WAV, mimeType: "audio/wav" }),
 });
@@ -41,6 +44,7 @@ registry.register({
   toolset: "conformance",
   fixture: true,
   schema: z.object({}),
+  example: {},
   description: "Conformance fixture: returns one embedded text resource.",
   handler: () => toolContent({ type: "resource", resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." } }),
 });
@@ -50,6 +54,7 @@ registry.register({
   toolset: "conformance",
   fixture: true,
   schema: z.object({}),
+  example: {},
   description: "Conformance fixture: returns text, an image and an embedded JSON resource together.",
   handler: () =>
     toolContent(

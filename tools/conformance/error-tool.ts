@@ -10,6 +10,7 @@ registry.register({
   toolset: "conformance",
   fixture: true,
   schema: z.object({}),
+  example: {},
   description: "Conformance fixture: always fails.",
   handler: () => {
     throw new Error("This tool intentionally returns an error for testing");

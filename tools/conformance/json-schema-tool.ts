@@ -18,6 +18,7 @@ registry.register({
   toolset: "conformance",
   fixture: true,
   schema,
+  example: { name: "Ada", address: { city: "London" } },
   description: "Conformance fixture: an input schema using JSON Schema 2020-12 keywords.",
   dynamicSchemaOverrides: () => ({ parameters }),
   handler: ({ name, address: where }) => ({ name: name ?? null, city: where?.city ?? null }),

@@ -12,6 +12,7 @@ registry.register({
   toolset: "conformance",
   fixture: true,
   schema: z.object({}),
+  example: {},
   description: "Conformance fixture: sends three info log messages while it runs.",
   handler: async (_args, ctx) => {
     ctx.client.log("info", "Tool execution started", "conformance");
@@ -28,6 +29,7 @@ registry.register({
   toolset: "conformance",
   fixture: true,
   schema: z.object({}),
+  example: {},
   description: "Conformance fixture: reports progress 0, 50 and 100 of 100 while it runs.",
   handler: async (_args, ctx) => {
     ctx.client.progress(0, 100);

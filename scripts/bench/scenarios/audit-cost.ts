@@ -4,46 +4,61 @@
  * real consumer writing them to D1; and D1's insert alone. Miniflare runs the queue broker and
  * D1 (SQLite) in the same workerd process as the Worker, on the same thread, so everything the
  * audit does after the response is paid out of the same CPU that serves requests here; on
- * Cloudflare the broker and D1 run elsewhere. This explains full-overhead's figure; it has no
- * target of its own.
+ * Cloudflare the broker and D1 run elsewhere. This explains full-overhead's figure.
+ *
+ * Also the rows D1 writes per audit record (issue 16: at most 3), for a successful call and a
+ * failed one (a partial index on the error code takes only the latter): D1's own
+ * meta.rows_written for the real writer's batch, with the count from the schema beside it.
  *
  * The bench Worker's AUDIT_PATH_PATH route does the work (worker.ts). CPU is read from /proc
  * around each stage; the queue stage ends when every record is a row (the row counts polled
  * every 200 ms until then are in its figure), the others when the route answers.
  */
 import { auditRows, drainAuditRows, settledAuditRows } from "../audit-rows.ts";
-import { AUDIT_PATH_PATH, AUDIT_STAGE_PARAM, CORE_PIPELINE, ECHO_CALL_BODY, PIPELINE_HEADER, TOOL_CALLS_PATH, type AuditStage } from "../requests.ts";
-import type { BenchContext, Scenario } from "../scenario.ts";
+import { AUDIT_PATH_PATH, AUDIT_ROWS_WRITTEN_PATH, AUDIT_STAGE_PARAM, CORE_PIPELINE, ECHO_CALL_BODY, PIPELINE_HEADER, TOOL_CALLS_PATH, type AuditStage } from "../requests.ts";
+import type { RowsWritten } from "../rows-written.ts";
+import type { BenchContext, Row, Scenario } from "../scenario.ts";
 import { cpuMs } from "../server-cpu.ts";
 import { median } from "../stats.ts";
 
-/** Records per stage and round: about as many as a full round of the full app audits. */
-const RECORDS = 6_000;
+/**
+ * Records per stage and round, per millisecond of a round: about what the full app audits in a
+ * round (~2,000 calls/s here), so a stage's CPU reading is as long as a round's.
+ */
+const RECORDS_PER_ROUND_MS = 2;
 /** Records per flush: what the group commit gathers under the bench's load (about 57 measured). */
 const QUEUE_GROUP = 60;
 /** Rows per D1 batch for the insert alone: what the consumer writes at once under that load. */
 const D1_BATCH = 1_000;
+/** Issue 16's target for the whole audit of one call. */
+const MAX_AUDIT_CPU_US = 50;
 const DRAIN_TIMEOUT_MS = 30_000;
+/** Records per kind for the rows-written count: one queue batch's worth. */
+const ROWS_WRITTEN_RECORDS = 100;
+/** Issue 16: what one audit record may cost in D1 rows written. */
+export const MAX_ROWS_WRITTEN = 3;
 
-async function stageCpuUs(ctx: BenchContext, stage: AuditStage): Promise<number> {
+/**
+ * Runs one stage over `records` records, from a known row count (nothing else is auditing
+ * meanwhile), and returns its workerd CPU per record and the row count after it.
+ */
+async function stageCpuUs(ctx: BenchContext, stage: AuditStage, records: number, rowsBefore: number): Promise<{ cpuUs: number; rows: number }> {
   const group = stage === "d1" ? D1_BATCH : QUEUE_GROUP;
-  const rowsBefore = stage === "build" ? 0 : await settledAuditRows(ctx.client);
   const before = cpuMs(ctx.serverPid);
-  const { status, body } = await ctx.client.send({ method: "POST", path: `${AUDIT_PATH_PATH}?records=${RECORDS}&group=${group}&${AUDIT_STAGE_PARAM}=${stage}` });
+  const { status, body } = await ctx.client.send({ method: "POST", path: `${AUDIT_PATH_PATH}?records=${records}&group=${group}&${AUDIT_STAGE_PARAM}=${stage}` });
   if (status !== 200) throw new Error(`bench: ${AUDIT_PATH_PATH} (${stage}) answered ${status}: ${body.slice(0, 300)}`);
   // The d1 stage's rows are committed when it answers; the queue's once the consumer wrote them.
   // The window closes there, so the row counts that check the result are not counted as cost.
+  let rows = rowsBefore;
   if (stage === "queue") {
-    const drained = await drainAuditRows(ctx.client, rowsBefore + RECORDS, DRAIN_TIMEOUT_MS);
-    if (drained.rows < rowsBefore + RECORDS) throw new Error(`bench: audit-cost ${stage}: ${drained.rows - rowsBefore} of ${RECORDS} rows after ${DRAIN_TIMEOUT_MS / 1000} s`);
+    const drained = await drainAuditRows(ctx.client, rowsBefore + records, DRAIN_TIMEOUT_MS);
+    if (drained.rows < rowsBefore + records) throw new Error(`bench: audit-cost ${stage}: ${drained.rows - rowsBefore} of ${records} rows after ${DRAIN_TIMEOUT_MS / 1000} s`);
+    rows = drained.rows;
   }
-  const cpuUs = ((cpuMs(ctx.serverPid) - before) * 1000) / RECORDS;
-  if (stage !== "build") {
-    // Written exactly once: the consumer must not add more rows than records sent.
-    const settled = await settledAuditRows(ctx.client);
-    if (settled !== rowsBefore + RECORDS) throw new Error(`bench: audit-cost ${stage}: ${settled - rowsBefore} rows for ${RECORDS} records`);
-  }
-  return cpuUs;
+  const cpuUs = ((cpuMs(ctx.serverPid) - before) * 1000) / records;
+  if (stage === "d1") rows = await auditRows(ctx.client);
+  if (stage !== "build" && rows !== rowsBefore + records) throw new Error(`bench: audit-cost ${stage}: ${rows - rowsBefore} rows for ${records} records`);
+  return { cpuUs, rows };
 }
 
 async function coreCpuUs(ctx: BenchContext): Promise<number> {
@@ -53,20 +68,37 @@ async function coreCpuUs(ctx: BenchContext): Promise<number> {
   return ((cpuMs(ctx.serverPid) - before) * 1000) / result.requests;
 }
 
+async function rowsWritten(ctx: BenchContext, failed: boolean): Promise<RowsWritten> {
+  const { status, body } = await ctx.client.send({ method: "POST", path: `${AUDIT_ROWS_WRITTEN_PATH}?records=${ROWS_WRITTEN_RECORDS}${failed ? "&failed=1" : ""}` });
+  if (status !== 200) throw new Error(`bench: ${AUDIT_ROWS_WRITTEN_PATH} answered ${status}: ${body.slice(0, 300)}`);
+  return JSON.parse(body) as RowsWritten;
+}
+
 export const auditCost: Scenario = {
   id: "audit-cost",
   title: "The audit log's cost per call, stage by stage, in workerd CPU (Miniflare runs the queue and D1 on the Worker's thread)",
   async run(ctx) {
     const rounds = Math.max(2, ctx.settings.rounds - 2);
+    const records = RECORDS_PER_ROUND_MS * ctx.settings.roundMs;
     const cpu: Record<AuditStage | "core", number[]> = { build: [], queue: [], d1: [], core: [] };
+    // Earlier scenarios' records must all be rows first, so every count below is exact.
+    const rowsAtStart = await settledAuditRows(ctx.client);
     // Warm-up: JIT, the consumer, D1's statement cache.
-    await auditRows(ctx.client);
-    await stageCpuUs(ctx, "queue");
+    let rows = (await stageCpuUs(ctx, "queue", records, rowsAtStart)).rows;
     await coreCpuUs(ctx);
     for (let round = 0; round < rounds; round++) {
       cpu.core.push(await coreCpuUs(ctx));
-      for (const stage of ["build", "queue", "d1"] as const) cpu[stage].push(await stageCpuUs(ctx, stage));
+      for (const stage of ["build", "queue", "d1"] as const) {
+        const result = await stageCpuUs(ctx, stage, records, rows);
+        cpu[stage].push(result.cpuUs);
+        rows = result.rows;
+      }
     }
+    // Written exactly once: once the queue is idle, no redelivery has added a row.
+    const settled = await settledAuditRows(ctx.client);
+    if (settled !== rows) throw new Error(`bench: audit-cost: ${settled - rowsAtStart} rows for ${rows - rowsAtStart} records`);
+    const written = { ok: await rowsWritten(ctx, false), failed: await rowsWritten(ctx, true) };
+
     const build = median(cpu.build);
     // The queue and d1 stages build their records too; their own cost is the difference.
     const sendAndWrite = median(cpu.queue.map((q, i) => q - (cpu.build[i] ?? build)));
@@ -74,21 +106,47 @@ export const auditCost: Scenario = {
     const core = median(cpu.core);
     const audit = build + sendAndWrite;
     const row = (label: string, us: number, perRound: number[]) => ({ label, values: { cpuUs: us, xCore: us / core }, perRound: { cpuUs: perRound } });
+    const writtenRow = (label: string, w: RowsWritten): Row => ({
+      label,
+      values: { cpuUs: Number.NaN, xCore: Number.NaN, rowsWritten: w.perRecord ?? Number.NaN, fromSchema: w.fromSchema },
+      note: `${w.records} records in one write; indexes: ${w.indexes.join(", ") || "none"}`,
+    });
+    // D1's count where it reported one for every record, the schema's otherwise; the worse kind.
+    const counted = (w: RowsWritten) => w.perRecord ?? w.fromSchema;
+    const worst = Math.max(counted(written.ok), counted(written.failed));
+    const source = written.ok.perRecord === null || written.failed.perRecord === null ? "from the schema" : "D1 meta.rows_written";
     return {
-      method: `${RECORDS} echo-call records per stage, ${rounds} rounds, medians; queue: ${QUEUE_GROUP} records per flush (the group commit's size under load), consumer as wrangler.toml sets it; D1 alone: ${D1_BATCH}-row batches; core: one ${ctx.settings.roundMs / 1000} s round of ${ctx.settings.concurrency} in flight. Ceiling = core / (core + audit): the best full-app/core throughput ratio this audit path allows here, even if authentication, policy and rate limits cost nothing`,
+      method: `${records} echo-call records per stage, ${rounds} rounds, medians; queue: ${QUEUE_GROUP} records per flush (the group commit's size under load), consumer as wrangler.toml sets it; D1 alone: ${D1_BATCH}-row batches; core: one ${ctx.settings.roundMs / 1000} s round of ${ctx.settings.concurrency} in flight. Ceiling = core / (core + audit): the best full-app/core throughput ratio this audit path allows here, even if authentication, policy and rate limits cost nothing. Rows written: ${ROWS_WRITTEN_RECORDS} records per kind through the consumer's writer`,
       columns: [
         { key: "cpuUs", header: "workerd CPU us", digits: 1 },
         { key: "xCore", header: "x core request", digits: 2 },
+        { key: "rowsWritten", header: "D1 rows written/record", digits: 2 },
+        { key: "fromSchema", header: "from schema", digits: 0 },
       ],
       rows: [
-        row("build one record (redact, canonical JSON, SHA-256, id)", build, cpu.build),
+        row("build one record (redact, canonical JSON, rid; SHA-256 only of cut arguments)", build, cpu.build),
         row("send it (queue) and write it (consumer, D1), per record", sendAndWrite, cpu.queue),
         row("of which D1's insert alone, per row", insertAlone, cpu.d1),
         row("the whole audit of one call", audit, cpu.queue),
         row("one core-pipeline request (reference)", core, cpu.core),
         { label: `ceiling on full app / core throughput: ${(core / (core + audit)).toFixed(2)}x`, values: {} },
+        writtenRow("rows written, successful call's record", written.ok),
+        writtenRow("rows written, failed call's record (error code set)", written.failed),
       ],
-      checks: [],
+      checks: [
+        {
+          label: "audit CPU per call, all in (build, queue, consumer, D1), in workerd",
+          target: `<= ${MAX_AUDIT_CPU_US} us`,
+          actual: `${audit.toFixed(1)} us`,
+          pass: audit <= MAX_AUDIT_CPU_US,
+        },
+        {
+          label: `rows written per audit record, the worse of ok and failed (${source})`,
+          target: `<= ${MAX_ROWS_WRITTEN}`,
+          actual: worst.toFixed(2),
+          pass: worst <= MAX_ROWS_WRITTEN,
+        },
+      ],
     };
   },
 };

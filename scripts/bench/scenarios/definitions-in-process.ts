@@ -12,13 +12,14 @@ import { BENCH_TOOLSET, registerSyntheticTools, SYNTHETIC_TOOL_COUNT } from "../
 const MAX_SERVER_MS = 2;
 const WARMUP_ITERATIONS = 100;
 const MAX_ITERATIONS = 3_000;
-/** Time budget of the warm-up and, separately, of the timed iterations. */
+/** Time budget of the warm-up and, separately, of the timed iterations (less in --quick). */
 const MAX_MS = 3_000;
 
 export const definitionsInProcess: Scenario = {
   id: "definitions-in-process",
   title: `GET /v1/tools' work for ${SYNTHETIC_TOOL_COUNT} tools, in-process in Node`,
-  async run() {
+  async run(ctx) {
+    const maxMs = Math.min(MAX_MS, 2 * ctx.settings.roundMs);
     // Imported here, not at the top, so only this scenario puts tools in Node's registry.
     const { registry } = await import("../../../src/registry/registry.ts");
     const { availableEntries } = await import("../../../src/registry/definitions.ts");
@@ -32,7 +33,7 @@ export const definitionsInProcess: Scenario = {
     const stringifyUs: number[] = [];
     let bodyChars = 0;
     let started = performance.now();
-    for (let i = 0; i < WARMUP_ITERATIONS + MAX_ITERATIONS && performance.now() - started < MAX_MS; i++) {
+    for (let i = 0; i < WARMUP_ITERATIONS + MAX_ITERATIONS && performance.now() - started < maxMs; i++) {
       if (i === WARMUP_ITERATIONS) started = performance.now();
       // The route's two steps: pick the available entries, then assemble the body from each
       // tool's cached JSON (formats/definitions-json.ts).
@@ -52,7 +53,7 @@ export const definitionsInProcess: Scenario = {
       values: { p50: median(samples), p99: percentile(samples, 99), iterations: samples.length },
     });
     return {
-      method: `${WARMUP_ITERATIONS} warm-up iterations, then up to ${MAX_ITERATIONS} timed ones within ${MAX_MS / 1000} s; openai format; ${(bodyChars / 1024).toFixed(1)} KiB of JSON`,
+      method: `${WARMUP_ITERATIONS} warm-up iterations, then up to ${MAX_ITERATIONS} timed ones within ${maxMs / 1000} s; openai format; ${(bodyChars / 1024).toFixed(1)} KiB of JSON`,
       columns: [
         { key: "p50", header: "median us", digits: 0 },
         { key: "p99", header: "p99 us", digits: 0 },

@@ -118,7 +118,7 @@ export const fullOverhead: Scenario = {
     const [adminRow, agentRow] = rows;
     if (adminRow === undefined || agentRow === undefined) throw new Error("bench: full-overhead lost a row");
     return {
-      method: `${PIPELINE_HEADER} picks the app; ${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; x core = median of per-round req/s ratios; CPU x core = core CPU/req over this one's; audit rows/s = audit_log rows written during the round per second (x calls: over the round's calls/s); then ${(drained.waitedMs / 1000).toFixed(1)} s waiting for the queue: ${written} rows for ${calls} calls`,
+      method: `${PIPELINE_HEADER} picks the app; ${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; x core = median of per-round req/s ratios; CPU x core = core CPU/req over this one's; audit rows/s = audit rows written during the round per second (x calls: over the round's calls/s); then ${(drained.waitedMs / 1000).toFixed(1)} s waiting for the queue: ${written} rows for ${calls} calls`,
       columns: [
         ...versusColumns("core"),
         { key: "auditRowsPerS", header: "audit rows/s", digits: 0 },

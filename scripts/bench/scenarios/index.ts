@@ -11,11 +11,13 @@ import { batchThroughput } from "./batch-throughput.ts";
 import { bundleSize } from "./bundle-size.ts";
 import { callThroughput } from "./call-throughput.ts";
 import { definitionsInProcess } from "./definitions-in-process.ts";
+import { executeCode } from "./execute-code.ts";
 import { fullBreakdown } from "./full-breakdown.ts";
 import { fullOverhead } from "./full-overhead.ts";
 import { gatewayOverhead } from "./gateway-overhead.ts";
 import { mcpPeers } from "./mcp-peers.ts";
 import { toolsListing } from "./tools-listing.ts";
+import { workspaceFiles } from "./workspace-files.ts";
 
 export const SCENARIOS: readonly Scenario[] = [
   callThroughput,
@@ -29,5 +31,7 @@ export const SCENARIOS: readonly Scenario[] = [
   toolsListing,
   availabilityCache,
   definitionsInProcess,
+  workspaceFiles,
+  executeCode,
   bundleSize,
 ];

@@ -1,5 +1,6 @@
 /**
- * Server time of `GET /v1/tools` with 500 synthetic tools registered (target < 2 ms).
+ * Server time of `GET /v1/tools` with 500 synthetic tools registered (target < 2 ms), listed in
+ * full, by toolset, and deferred (`?defer=true`: only the core tools and tool_search).
  *
  * workerd's clock only advances on I/O, so the Worker cannot time itself. Instead: latency at
  * one request in flight (no queueing), p50 of the route minus p50 of a bare route answering
@@ -21,6 +22,8 @@ const ROUND_MS = 2_000;
 const QUERIES = [
   { query: "", what: "all tools" },
   { query: `?toolset=${BENCH_TOOLSET}`, what: `toolset ${BENCH_TOOLSET}` },
+  // The deferred listing: the core tools and tool_search out of the same 500-tool catalog.
+  { query: "?defer=true", what: "deferred" },
 ];
 
 export const toolsListing: Scenario = {

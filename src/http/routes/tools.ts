@@ -1,6 +1,7 @@
 /** `GET /v1/tools` and `GET /v1/tools/{name}`: definitions in each provider's shape. */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { closeMatches } from "../../catalog/close-matches.ts";
+import { DEFERRED_LISTING_TOOLSET, TOOL_SEARCH } from "../../catalog/tool-search-index.ts";
 import { definitionsJson } from "../../formats/definitions-json.ts";
 import { DEFINITION_FORMATS, toAnthropicTool, toMcpTool, toOpenAITool } from "../../formats/tool-definitions.ts";
 import { availableEntries, describeTool } from "../../registry/definitions.ts";
@@ -19,6 +20,11 @@ const ToolListSchema = z
     format: z.enum(DEFINITION_FORMATS),
     toolset: z.string().nullable(),
     tools: z.array(z.union([OpenAIToolSchema, AnthropicToolSchema, McpToolSchema])),
+    deferred: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: "With `defer=true`: how many more tools this key may use that were left out; `tool_search` finds them." }),
     pin_changes: z
       .array(z.object({ tool: z.string(), pin: PinSchema }))
       .optional()
@@ -35,6 +41,10 @@ const listTools = createRoute({
     query: z.object({
       toolset: z.string().optional().openapi({ description: "Only tools this toolset resolves to; `all` or `*` for every tool.", example: "research" }),
       format: z.enum(DEFINITION_FORMATS).default("openai").openapi({ description: "The provider shape of each definition." }),
+      defer: z
+        .enum(["true", "false"])
+        .default("false")
+        .openapi({ description: "`true` lists only the core tools and `tool_search`, which finds the others on demand: for keys with more tools than a model's context should carry." }),
     }),
   },
   responses: {
@@ -81,7 +91,7 @@ const getTool = createRoute({
 
 export const toolsRoutes = new OpenAPIHono<AppEnv>()
   .openapi(listTools, async (c) => {
-    const { toolset, format } = c.req.valid("query");
+    const { toolset, format, defer } = c.req.valid("query");
     let names: readonly string[] = registry.names();
     if (toolset !== undefined) {
       const resolved = await resolveToolset(toolset, toolsetLookupOf(c));
@@ -90,14 +100,16 @@ export const toolsRoutes = new OpenAPIHono<AppEnv>()
     }
     const access = await accessOf(c);
     const allowed = names.filter((name) => access.decide(name).allowed);
-    const entries = await availableEntries(allowed, c.env);
+    const listed = defer === "true" ? await deferredListing(allowed) : allowed;
+    const entries = await availableEntries(listed, c.env);
     const pinChanges = allowed.flatMap((name) => {
       const pin = federation.pinOf(name);
       return pin === undefined || pin.status === "pinned" ? [] : [{ tool: name, pin: toWirePin(pin) }];
     });
     // Assembled from cached per-tool JSON (formats/definitions-json.ts); same body as c.json would give.
     const flagged = pinChanges.length === 0 ? "" : `,"pin_changes":${JSON.stringify(pinChanges)}`;
-    const body = `{"format":${JSON.stringify(format)},"toolset":${JSON.stringify(toolset ?? null)},"tools":${definitionsJson(entries, format, c.env)}${flagged}}`;
+    const deferred = defer === "true" ? `,"deferred":${allowed.length - listed.length}` : "";
+    const body = `{"format":${JSON.stringify(format)},"toolset":${JSON.stringify(toolset ?? null)},"tools":${definitionsJson(entries, format, c.env)}${deferred}${flagged}}`;
     return jsonText<z.infer<typeof ToolListSchema>>(c, body, 200);
   })
   .openapi(getTool, async (c) => {
@@ -128,6 +140,13 @@ export const toolsRoutes = new OpenAPIHono<AppEnv>()
       200,
     );
   });
+
+/** The allowed tools a deferred listing keeps: the core toolset's and tool_search. */
+async function deferredListing(allowed: readonly string[]): Promise<string[]> {
+  const kept = new Set(await resolveToolset(DEFERRED_LISTING_TOOLSET));
+  kept.add(TOOL_SEARCH);
+  return allowed.filter((name) => kept.has(name));
+}
 
 function pinOf(name: string) {
   const pin = federation.pinOf(name);

@@ -1,7 +1,8 @@
 /**
  * One MCP request in, one JSON-RPC answer out: the methods toolgate serves (lifecycle, ping,
- * logging, tools, stored-result resources). Results are returned as JSON text, so the hot
- * methods (tools/list, tools/call) never build and re-serialise a large object.
+ * logging, tools, and resources: stored results and the key's memory). Results are returned as
+ * JSON text, so the hot methods (tools/list, tools/call) never build and re-serialise a large
+ * object.
  */
 import { definitionsJson } from "../../formats/definitions-json.ts";
 import { serveCalls } from "../../batch/serve-calls.ts";
@@ -14,6 +15,7 @@ import { RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, type RpcError, type RpcReques
 import type { McpContext } from "./mcp-context.ts";
 import { negotiateProtocolVersion } from "./protocol-versions.ts";
 import { readStoredResult, STORED_RESULT_TEMPLATE } from "./stored-result-resources.ts";
+import { MEMORY_RESOURCE, MEMORY_RESOURCE_URI, MEMORY_TOOL, readMemoryResource } from "./memory-resource.ts";
 
 /** The serialised `result`, or the error to answer with. */
 export type Answer = { result: string } | { error: RpcError };
@@ -29,7 +31,7 @@ const METHODS: Readonly<Record<string, Method>> = {
   "logging/setLevel": setLevel,
   "tools/list": listTools,
   "tools/call": callTool,
-  "resources/list": () => ({ result: '{"resources":[]}' }),
+  "resources/list": listResources,
   "resources/templates/list": () => ({ result: JSON.stringify({ resourceTemplates: [STORED_RESULT_TEMPLATE] }) }),
   "resources/read": readResource,
 };
@@ -86,16 +88,27 @@ async function callTool(request: RpcRequest, ctx: McpContext): Promise<Answer> {
   // Stateless: each tools/call is a session of its own, with its own way back to the client.
   const scope = { ...ctx.scope, sessionId: crypto.randomUUID(), client: mcpClientChannel(ctx.outbound, progressToken, clientAsker(ctx.scope.env, ctx.scope.keyId, ctx.outbound)) };
   // The same stages as POST /v1/tool-calls: rate limits, the pipeline, the audit log.
-  const [outcome] = await serveCalls([{ id: String(request.id), name, arguments: args ?? {} }], scope, 1, ctx.parts.batch);
+  const [outcome] = await serveCalls([{ id: String(request.id), name, arguments: args ?? {}, format: "mcp" }], scope, 1, ctx.parts.batch);
   if (outcome === undefined) throw new Error(`tools/call of '${name}' produced no outcome`);
   const answer = toToolCallAnswer(outcome, ctx.protocolVersion);
   return "error" in answer ? answer : { result: JSON.stringify(answer.result) };
 }
 
+/** Whether the request's key (and, on /mcp/{toolset}, the toolset) may use `tool`. */
+function mayUse(ctx: McpContext, tool: string): boolean {
+  return ctx.scope.access.decide(tool).allowed && (ctx.scope.allowedTools === undefined || ctx.scope.allowedTools.names.has(tool));
+}
+
+/** Stored results are not listed (handles are not indexed by key); the key's memory is. */
+function listResources(_request: RpcRequest, ctx: McpContext): Answer {
+  return { result: JSON.stringify({ resources: mayUse(ctx, MEMORY_TOOL) ? [MEMORY_RESOURCE] : [] }) };
+}
+
 async function readResource(request: RpcRequest, ctx: McpContext): Promise<Answer> {
-  const read = await readStoredResult(request.params.uri, {
-    kv: ctx.scope.env.KV,
-    mayRead: (tool) => ctx.scope.access.decide(tool).allowed && (ctx.scope.allowedTools === undefined || ctx.scope.allowedTools.names.has(tool)),
-  });
+  // Without the tool, the memory URI is answered like any unknown one (by the stored-result reader).
+  if (request.params.uri === MEMORY_RESOURCE_URI && mayUse(ctx, MEMORY_TOOL)) {
+    return { result: JSON.stringify(await readMemoryResource(ctx.scope.env, ctx.scope.keyId)) };
+  }
+  const read = await readStoredResult(request.params.uri, { kv: ctx.scope.env.KV, mayRead: (tool) => mayUse(ctx, tool) });
   return "code" in read ? { error: read } : { result: JSON.stringify(read) };
 }

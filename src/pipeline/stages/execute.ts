@@ -2,6 +2,7 @@
  * Stage 9, execute: the handler under the call's deadline (the nearer of its own and the
  * batch's), its retry policy and its breaker, all below in execution/.
  */
+import type { NestedCall, NestedCallResult } from "../../registry/types.ts";
 import type { RequestScope, CallOutcome, CallState } from "../types.ts";
 import { failedOutcome, succeededOutcome } from "../outcome.ts";
 import { entryOf } from "./entry-of.ts";
@@ -15,6 +16,7 @@ export async function execute(call: CallState, scope: RequestScope): Promise<Cal
   const callDeadline = call.startedAt + timeoutMs;
   const batch = call.run.batch;
   const batchDeadline = batch?.deadlineAt ?? Number.POSITIVE_INFINITY;
+  const deadlineAt = Math.min(callDeadline, batchDeadline);
   const execution = await scope.parts.execute(
     entry,
     call.args,
@@ -28,10 +30,12 @@ export async function execute(call: CallState, scope: RequestScope): Promise<Cal
       waitUntil: scope.waitUntil,
       client: scope.client,
       mayUse: (tool) => mayUse(tool, scope),
+      format: call.input.format ?? "openai",
+      callTool: nestedCallOf(call, scope, deadlineAt),
     },
     scope.signal,
     {
-      deadlineAt: Math.min(callDeadline, batchDeadline),
+      deadlineAt,
       limit: batchDeadline < callDeadline ? { kind: "batch", ms: batch?.timeoutMs ?? 0 } : { kind: "call", ms: timeoutMs },
       startedAt: call.startedAt,
       retry: { ...config.retry, ...entry.retry },
@@ -47,4 +51,40 @@ export async function execute(call: CallState, scope: RequestScope): Promise<Cal
 function mayUse(tool: string, scope: RequestScope): boolean {
   if (scope.access !== undefined && !scope.access.decide(tool).allowed) return false;
   return scope.allowedTools === undefined || scope.allowedTools.names.has(tool);
+}
+
+/**
+ * The callTool capability of one call: each nested call gets the id `<parent id>.<n>` (so its
+ * audit record names its parent) and runs in the parent's scope, stopped by the parent's signal
+ * and deadline. Calls made by a nested call get none: one level, so a script cannot start a
+ * script.
+ */
+function nestedCallOf(call: CallState, scope: RequestScope, deadlineAt: number): NestedCall | undefined {
+  const serve = scope.parts.serveNested;
+  if (serve === undefined || scope.parentCallId !== undefined) return undefined;
+  const parentCallId = call.input.id;
+  let made = 0;
+  return async function callTool(name, args, signal) {
+    made += 1;
+    const input = { id: `${parentCallId}.${made}`, name, arguments: args };
+    const outcome = await serve(input, { ...scope, signal, parentCallId }, Math.max(0, deadlineAt - Date.now()));
+    return nestedResult(outcome);
+  };
+}
+
+function nestedResult(outcome: CallOutcome): NestedCallResult {
+  const callId = outcome.callId;
+  if (outcome.status === "ok") return { callId, status: "ok", result: outcome.truncated ? outcome.content : parsedValue(outcome.value) };
+  const error = outcome.envelope ?? { error: outcome.content, error_code: outcome.errorCode ?? "EXECUTION_FAILED", stage: "execute", suggestion: "", retryable: false };
+  return { callId, status: outcome.status, error };
+}
+
+/** A result as a script sees it: JSON text parsed, anything else as the tool returned it. */
+function parsedValue(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
 }

@@ -235,8 +235,9 @@ describe("stored results as resources", () => {
     expect((await rpc("/mcp/web", "resources/read", { uri: link?.uri })).error).toMatchObject({ code: -32002 });
   });
 
-  it("offers the template but lists no resources, since handles are not indexed by key", async () => {
-    expect((await rpc("/mcp", "resources/list")).result).toEqual({ resources: [] });
+  it("offers the template but lists no stored results, since handles are not indexed by key", async () => {
+    // The one listed resource is the key's memory (test/memory/memory-routes.test.ts).
+    expect((await rpc("/mcp", "resources/list")).result).toEqual({ resources: [expect.objectContaining({ uri: "toolgate://memory" })] });
     expect((await rpc("/mcp", "resources/templates/list")).result).toMatchObject({ resourceTemplates: [{ uriTemplate: "toolgate://results/{handle}" }] });
     expect((await rpc("/mcp", "resources/read", { uri: "toolgate://results/not-a-handle" })).error).toMatchObject({ code: -32002 });
   });

@@ -1,0 +1,109 @@
+/**
+ * execute_code: Hermes's programmatic tool calling, on the edge. The model writes JavaScript
+ * that calls other tools (`await tools.web_search({...})`), loops and filters over their
+ * results, and returns only what matters, so intermediate results never pass through its
+ * context. The script runs in QuickJS compiled to WebAssembly (tools/lib/run-script.ts): no
+ * network, storage or clock access but `tools`, and every tool call goes through the whole
+ * pipeline as its own call (the key's policy, approvals, rate limits, an audit record whose
+ * call id is `<this call's id>.<n>`).
+ */
+import { z } from "zod";
+import { ToolFailureError } from "../src/errors/tool-failure.ts";
+import { registry } from "../src/registry/registry.ts";
+import type { ToolContext } from "../src/registry/types.ts";
+import { discardQuickJS, quickJS } from "./lib/quickjs.ts";
+import { runScript, type ScriptToolCall } from "./lib/run-script.ts";
+
+const NAME = "execute_code";
+const MAX_TOOL_CALLS = 50;
+const MAX_CODE_CHARS = 50_000;
+const MAX_LOG_CHARS = 20_000;
+const DEFAULT_TIMEOUT_MS = 10_000;
+const MAX_TIMEOUT_MS = 30_000;
+/**
+ * Well below a Worker's 128 MB: the wasm memory an allocation grows is kept by the instance
+ * for the isolate's life, so this bounds what all scripts together can hold on to.
+ */
+const MEMORY_BYTES = 32 * 1024 * 1024;
+const STACK_BYTES = 128 * 1024;
+/**
+ * QuickJS polls its interrupt handler every 10,000 or so bytecode steps: about once per
+ * millisecond of CPU on this project's (slow, shared) dev machine, more often on Cloudflare's.
+ * So a budget of one tick per millisecond of timeout_ms ends a tight loop no later than its
+ * deadline, though workerd's clock does not move while it spins.
+ */
+const TICKS_PER_MS = 1;
+
+registry.register({
+  name: NAME,
+  toolset: "code",
+  emoji: "🧮",
+  // The script's own budget ends it first, with its console output; this is only a backstop.
+  timeoutMs: MAX_TIMEOUT_MS + 5_000,
+  schema: z.object({
+    code: z
+      .string()
+      .min(1)
+      .max(MAX_CODE_CHARS)
+      .describe(
+        `JavaScript (ES2023), the body of an async function: use await, and return the result (any JSON value). Call a tool with \`await tools.<tool_name>({...arguments})\`: it returns the tool's parsed result, or throws a ToolError with .code (the gateway's error_code, e.g. PERMISSION_DENIED, APPROVAL_REQUIRED), .message and, for approvals, .approval. console.log output is returned too. 1-${MAX_CODE_CHARS} characters.`,
+      ),
+    timeout_ms: z
+      .number()
+      .int()
+      .min(100)
+      .max(MAX_TIMEOUT_MS)
+      .default(DEFAULT_TIMEOUT_MS)
+      .describe(`Wall-clock budget for the whole script, tool calls included, in milliseconds: 100-${MAX_TIMEOUT_MS}, default ${DEFAULT_TIMEOUT_MS}.`),
+  }),
+  description: [
+    "Runs a JavaScript snippet in a sandbox (QuickJS in WebAssembly) that can call the other tools you have, and returns its result and console output.",
+    "Use it to chain many tool calls, loop or filter over results, or compute something exactly, in one step instead of many.",
+    `Limits: at most ${MAX_TOOL_CALLS} tool calls per script, ${MEMORY_BYTES / 1024 / 1024} MiB of memory, timeout_ms of wall-clock time, ${MAX_LOG_CHARS} characters of console output; no network, files, timers or imports except through tools; execute_code cannot call itself.`,
+    'Result: {"result": <returned value>, "logs": [lines], "tool_calls": n}. A script that throws, loops or runs out of memory ends with EXECUTION_FAILED naming why, with its console output.',
+    `Example: {"code": "const r = await tools.echo({ text: 'hi', times: 2 }); console.log(r.text); return r.text.length;"}`,
+  ].join(" "),
+  example: { code: "const r = await tools.echo({ text: 'hi', times: 2 });\nconsole.log(r.text);\nreturn r.text.length;" },
+  handler: async ({ code, timeout_ms }, ctx) => {
+    const module = await quickJS();
+    // Calls still in flight when the script ends (its budget, an uncaught error) are aborted
+    // with it, not left running until the call's own deadline.
+    const ended = new AbortController();
+    const callTool = scriptToolCall(ctx, AbortSignal.any([ctx.signal, ended.signal]));
+    const limits = { timeoutMs: timeout_ms, memoryBytes: MEMORY_BYTES, stackBytes: STACK_BYTES, maxToolCalls: MAX_TOOL_CALLS, maxLogChars: MAX_LOG_CHARS, maxTicksPerSlice: timeout_ms * TICKS_PER_MS };
+    // A module whose runtime would not free cleanly is dropped: the next script gets a fresh
+    // instance rather than a heap in doubt.
+    const run = await runScript(module, code, limits, callTool, ctx.signal, discardQuickJS).finally(() => ended.abort());
+    const logs = run.droppedLogChars > 0 ? [...run.logs, `[${run.droppedLogChars} more characters of console output dropped]`] : run.logs;
+    if (run.ok) return { result: run.result, logs, tool_calls: run.toolCalls };
+    const error = run.error ?? { kind: "exception", message: "the script failed" };
+    const tail = logs.length === 0 ? "" : ` Console output before it ended: ${JSON.stringify(logs.slice(-20))}`;
+    throw new ToolFailureError({
+      kind: "script_failed",
+      name: NAME,
+      reason: error.kind,
+      detail: `the script ended with ${error.kind}: ${error.message}${whereIn(error.stack)} (after ${run.toolCalls} tool calls).${tail}`,
+    });
+  },
+});
+
+/** The script's `tools.<name>(args)`: the pipeline's nested call, refusing execute_code itself. */
+function scriptToolCall(ctx: ToolContext, signal: AbortSignal): ScriptToolCall {
+  const callTool = ctx.callTool;
+  if (callTool === undefined) {
+    return (name) =>
+      Promise.resolve({ callId: "", status: "error", error: { error: `tools.${name}: tool calls are not available to this script (it runs inside another tool call)`, error_code: "PERMISSION_DENIED", stage: "policy", suggestion: "Call the tool directly instead of from a script.", retryable: false } });
+  }
+  return (name, args) => {
+    if (name === NAME) {
+      return Promise.resolve({ callId: "", status: "error", error: { error: "execute_code cannot call execute_code: a script runs one level deep", error_code: "PERMISSION_DENIED", stage: "policy", suggestion: "Do the work in this script instead of starting another.", retryable: false } });
+    }
+    return callTool(name, args, signal);
+  };
+}
+
+/** The script's own frames of a stack trace (the prelude's are ours, not the model's to fix). */
+function whereIn(stack: string | undefined): string {
+  const frames = (stack ?? "").split("\n").map((line) => line.trim()).filter((line) => line.includes("script.js"));
+  return frames.length === 0 ? "" : ` at ${frames.slice(0, 3).join(" | ")}`;
+}

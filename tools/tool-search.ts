@@ -1,0 +1,59 @@
+/**
+ * Finds tools in the caller's catalog and returns their full definitions: the tool-search
+ * pattern, for keys with more tools than a model's context should carry. `GET /v1/tools?defer=true`
+ * lists only the core toolset's tools and this one; the model asks for the rest when it needs them.
+ *
+ * It sees exactly what the calling key and the request's toolset may use (`ctx.mayUse`), and
+ * only tools that are available now, as the listing does.
+ */
+import { z } from "zod";
+import { TOOL_SEARCH, toolSearchIndex } from "../src/catalog/tool-search-index.ts";
+import { DEFINITION_FORMATS, formatDefinitions } from "../src/formats/tool-definitions.ts";
+import { availability } from "../src/registry/availability.ts";
+import { withOverrides } from "../src/registry/definitions.ts";
+import { registry } from "../src/registry/registry.ts";
+import type { ToolDefinition } from "../src/registry/types.ts";
+
+const MAX_LIMIT = 20;
+
+registry.register({
+  // A literal, as discovery needs; the gateway knows it as TOOL_SEARCH.
+  name: "tool_search",
+  toolset: "discovery",
+  emoji: "🔎",
+  readOnly: true,
+  schema: z.object({
+    query: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .describe("Words to look for in tool names, descriptions and parameter names, 1-200 characters, for example 'github repository stars'. Prefixes and small typos still match."),
+    limit: z.number().int().min(1).max(MAX_LIMIT).default(5).describe(`How many tools to return, best match first, 1-${MAX_LIMIT}.`),
+    format: z
+      .enum(DEFINITION_FORMATS)
+      .optional()
+      .describe("Shape of the returned definitions. Defaults to the shape this call arrived in (MCP over /mcp, else the provider's tool-call shape)."),
+  }),
+  description:
+    "Searches the tools you may use but were not given (the list may be deferred to save context) and returns their full definitions, best match first. Call it when no listed tool fits the task, then call the tool it returns.",
+  example: { query: "repeat text", limit: 3 },
+  handler: async ({ query, limit, format }, ctx) => {
+    const matches = toolSearchIndex(registry).search(query, (name) => name !== TOOL_SEARCH && ctx.mayUse(name));
+    const definitions: ToolDefinition[] = [];
+    for (const match of matches) {
+      if (definitions.length >= limit) break;
+      const entry = registry.get(match.name);
+      if (entry === undefined) continue;
+      const state = availability.known(entry, ctx.env) ?? (await availability.of(entry, ctx.env));
+      if (state.available) definitions.push(withOverrides(entry, ctx.env));
+    }
+    const shape = format ?? ctx.format;
+    return {
+      query,
+      format: shape,
+      tools: formatDefinitions(definitions, shape),
+      ...(definitions.length === 0 ? { hint: "No tool you may use matches. Try other words, fewer words, or a verb for what the tool does." } : {}),
+    };
+  },
+});
