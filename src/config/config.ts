@@ -79,6 +79,8 @@ const ConfigSchema = z.object({
   RATE_LIMIT_PER_TOOL_PER_MINUTE: wholeNumber(120, 1, 1_000_000),
   /** Audit records older than this are deleted by the daily cron. */
   AUDIT_RETENTION_DAYS: wholeNumber(30, 1, 3_650),
+  /** With the AUDIT_ARCHIVE bucket bound, audit records older than this move from D1 to R2 (daily cron). */
+  AUDIT_ARCHIVE_AFTER_DAYS: wholeNumber(7, 1, 3_650),
   /** Host or host:port globs that outbound fetches may reach although private (local development). */
   OUTBOUND_ALLOW: list(),
   /** Tools that need a person's approval before they run: comma-separated names and globs. */
@@ -180,6 +182,8 @@ export interface GatewayConfig {
   breaker: { failureThreshold: number; cooldownMs: number };
   rateLimit: { perMinute: number; perToolPerMinute: number };
   auditRetentionDays: number;
+  /** Whole UTC days older than this are archived to R2 when AUDIT_ARCHIVE is bound (src/audit/archive-audit.ts). */
+  auditArchiveAfterDays: number;
   /** src/net/outbound-url.ts: private targets that are allowed anyway. */
   outboundAllow: readonly string[];
   approval: { requiredFor: readonly string[]; ttlSeconds: number; retentionDays: number; notify?: { url: string; secret: string } };
@@ -236,6 +240,7 @@ export function loadConfig(env: Env): GatewayConfig {
     breaker: { failureThreshold: v.BREAKER_FAILURE_THRESHOLD, cooldownMs: v.BREAKER_COOLDOWN_MS },
     rateLimit: { perMinute: v.RATE_LIMIT_PER_MINUTE, perToolPerMinute: v.RATE_LIMIT_PER_TOOL_PER_MINUTE },
     auditRetentionDays: v.AUDIT_RETENTION_DAYS,
+    auditArchiveAfterDays: v.AUDIT_ARCHIVE_AFTER_DAYS,
     outboundAllow: v.OUTBOUND_ALLOW,
     approval: { requiredFor: v.APPROVAL_REQUIRED_FOR, ttlSeconds: v.APPROVAL_TTL_SECONDS, retentionDays: v.APPROVAL_RETENTION_DAYS, ...notifyConfig(v.APPROVAL_NOTIFY_URL, v.APPROVAL_NOTIFY_SECRET, v.OUTBOUND_ALLOW) },
     webhookDeliveryRetentionDays: v.HOOK_DELIVERY_RETENTION_DAYS,

@@ -18,6 +18,7 @@ describe("configuration", () => {
       breaker: { failureThreshold: 5, cooldownMs: 30_000 },
       rateLimit: { perMinute: 600, perToolPerMinute: 120 },
       auditRetentionDays: 30,
+      auditArchiveAfterDays: 7,
       outboundAllow: [],
       approval: { requiredFor: [], ttlSeconds: 900, retentionDays: 30 },
       webhookDeliveryRetentionDays: 30,
