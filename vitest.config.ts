@@ -23,6 +23,9 @@ export default defineConfig({
             miniflare: {
               // Outbound fetches go to a local stand-in for the outside network, never out.
               outboundService: upstream,
+              // Two more D1 databases, as audit shards for test/audit/audit-shards.test.ts, which
+              // sets AUDIT_SHARDS on its own env; every other test keeps one database.
+              d1Databases: ["DB_AUDIT_1", "DB_AUDIT_2"],
               bindings: {
                 TEST_MIGRATIONS: migrations,
                 ADMIN_TOKEN: TEST_ADMIN_TOKEN,

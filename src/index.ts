@@ -6,7 +6,8 @@
 import { env } from "cloudflare:workers";
 import { handleAuditQueue } from "./audit/handle-audit-queue.ts";
 import { deleteSettledApprovals } from "./approvals/retention.ts";
-import { deleteExpiredAudit } from "./audit/retention.ts";
+import { auditShards } from "./audit/audit-shards.ts";
+import { archiveOrExpireAudit } from "./audit/retention.ts";
 import { loadConfig } from "./config/config.ts";
 import { runApprovedWith } from "./approvals/run-approved.ts";
 import { SessionObject } from "./approvals/session.ts";
@@ -22,6 +23,8 @@ import "./plugins/plugins.gen.ts";
 // Fail at startup, naming the key, rather than serve with a misread limit: wrangler dev and
 // wrangler deploy both load the module and report this error.
 loadConfig(env);
+// Likewise a listed audit shard that is not a D1 binding (AUDIT_SHARDS).
+auditShards(env);
 
 // The composition root: the isolate's parts, built once and handed to everything that runs calls.
 const parts = createParts();
@@ -41,7 +44,9 @@ export default {
   // The webhook queues (toolgate-hooks and its dead-letter queue) run deliveries' calls.
   queue: (batch, env, ctx) => (isWebhookQueue(batch.queue) ? handleWebhookQueue(batch, env, ctx, parts) : handleAuditQueue(batch, env)),
   scheduled: (controller, env, ctx) => {
-    ctx.waitUntil(deleteExpiredAudit(env.DB, loadConfig(env).auditRetentionDays, controller.scheduledTime).then(() => undefined));
+    // AUDIT_ARCHIVE is optional: unbound, the audit log is only deleted after retention, as before.
+    const archive = (env as Partial<Pick<Env, "AUDIT_ARCHIVE">>).AUDIT_ARCHIVE;
+    ctx.waitUntil(archiveOrExpireAudit(auditShards(env), archive, loadConfig(env), controller.scheduledTime).then(() => undefined));
     ctx.waitUntil(deleteExpiredDeliveries(env.DB, loadConfig(env).webhookDeliveryRetentionDays, controller.scheduledTime).then(() => undefined));
     ctx.waitUntil(deleteSettledApprovals(env.DB, loadConfig(env).approval.retentionDays, controller.scheduledTime).then(() => undefined));
   },

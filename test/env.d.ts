@@ -3,5 +3,8 @@
 declare namespace Cloudflare {
   interface Env {
     TEST_MIGRATIONS?: import("cloudflare:test").D1Migration[];
+    /** Extra D1 databases for the audit sharding tests (vitest.config.ts); AUDIT_SHARDS stays unset elsewhere. */
+    DB_AUDIT_1?: D1Database;
+    DB_AUDIT_2?: D1Database;
   }
 }

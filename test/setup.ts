@@ -4,4 +4,5 @@ import { env } from "cloudflare:workers";
 import "../src/registry/tools.gen.ts";
 
 // Storage is isolated per test file, so each file starts from a freshly migrated D1.
-await applyD1Migrations(env.DB, env.TEST_MIGRATIONS ?? []);
+// The audit shards' databases (test/audit/audit-shards.test.ts) too: migrations apply to every shard.
+for (const db of [env.DB, env.DB_AUDIT_1, env.DB_AUDIT_2]) if (db !== undefined) await applyD1Migrations(db, env.TEST_MIGRATIONS ?? []);

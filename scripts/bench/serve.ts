@@ -30,8 +30,10 @@ export type ConfigOptions = Pick<
 /**
  * Limits the bench's load must stay under (both at config.ts's ceiling), so rate-limited calls
  * never mix into the figures: the limiter still counts every call, it just never refuses one.
+ * OUTBOUND_ALLOW opens loopback to the bench Worker alone, for pages the bench serves itself
+ * (scenarios/web-extract-page.ts); wrangler.toml, and so production, leaves it closed.
  */
-const BENCH_VARS = { RATE_LIMIT_PER_MINUTE: "1000000", RATE_LIMIT_PER_TOOL_PER_MINUTE: "1000000" };
+const BENCH_VARS = { RATE_LIMIT_PER_MINUTE: "1000000", RATE_LIMIT_PER_TOOL_PER_MINUTE: "1000000", OUTBOUND_ALLOW: "127.0.0.1" };
 
 /** Another Worker to serve in the same workerd: one bundled module, no bindings. */
 export interface PeerWorker {
@@ -84,7 +86,7 @@ export function migrationStatements(configPath: string): string[] {
  * The Worker's modules: its bundle and the .wasm files the bundler copied beside it (QuickJS),
  * each a compiled WebAssembly module, as wrangler uploads them.
  */
-function workerModules(scriptPath: string): { type: "ESModule" | "CompiledWasm"; path: string }[] {
+export function workerModules(scriptPath: string): { type: "ESModule" | "CompiledWasm"; path: string }[] {
   const dir = dirname(scriptPath);
   const wasm = readdirSync(dir).filter((name) => name.endsWith(".wasm")).sort();
   return [{ type: "ESModule", path: scriptPath }, ...wasm.map((name) => ({ type: "CompiledWasm" as const, path: join(dir, name) }))];

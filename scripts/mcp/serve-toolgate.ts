@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { convertV4MiniflareOptions, Log, LogLevel, Miniflare } from "miniflare";
 import { bundleWorker, workerAlias } from "../bench/build-worker.ts";
-import { migrationStatements, readConfigOptions } from "../bench/serve.ts";
+import { migrationStatements, readConfigOptions, workerModules } from "../bench/serve.ts";
 
 const WORKER_NAME = "toolgate";
 
@@ -39,15 +39,16 @@ export async function serveToolgate(
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       name: WORKER_NAME,
-      modules: true,
+      // The bundle and the .wasm files copied beside it (QuickJS), as wrangler uploads them.
       // Module names are paths relative to this root; the bundle sits in a temp dir of its own.
+      modules: workerModules(scriptPath),
       modulesRoot: outDir,
-      scriptPath,
       compatibilityDate: config.compatibilityDate,
       compatibilityFlags: config.compatibilityFlags,
       bindings: { ...config.bindings, ...vars, ADMIN_TOKEN: adminToken },
       kvNamespaces: config.kvNamespaces,
       d1Databases: config.d1Databases,
+      r2Buckets: config.r2Buckets,
       durableObjects: config.durableObjects,
       queueProducers: config.queueProducers,
       queueConsumers: config.queueConsumers,

@@ -7,14 +7,14 @@
  */
 import { AUDIT_MESSAGE_CONTENT_TYPE, packAuditMessages, type PackedBatch } from "./audit-message.ts";
 import type { AuditRecord } from "./audit-record.ts";
-import { writeAuditRecords, type AuditDatabase } from "./write-audit-records.ts";
+import { writeShardedRowLists, type AuditShardEnv } from "./audit-shards.ts";
+import { toRowValues } from "./audit-table.ts";
 
 export { QUEUE_BATCH_MESSAGES } from "./audit-message.ts";
 
 /** The bindings a flush needs; the Worker's Env has them. */
-export interface AuditSinkEnv {
+export interface AuditSinkEnv extends AuditShardEnv {
   AUDIT_QUEUE: Pick<Queue, "sendBatch">;
-  DB: AuditDatabase;
 }
 
 /**
@@ -57,7 +57,7 @@ async function deliver(env: AuditSinkEnv, { bodies, records }: PackedBatch): Pro
   } catch (queueError) {
     console.warn(`audit: queue refused ${records.length} record(s), writing them to D1 directly: ${String(queueError)}`);
     try {
-      await writeAuditRecords(env.DB, records);
+      await writeShardedRowLists(env, records.map((record) => JSON.stringify(toRowValues(record))));
     } catch (dbError) {
       console.error(
         `AUDIT RECORDS LOST: queue and D1 both failed for ${records.length} record(s) (queue: ${String(queueError)}; D1: ${String(dbError)}). Records follow; replay them with writeAuditRecords.`,

@@ -1,4 +1,5 @@
 /** Query-string values of the audit routes: times and the opaque page cursor. */
+import type { ShardPosition } from "./list-audit-sharded.ts";
 import type { AuditCursor } from "./list-audit.ts";
 
 const EPOCH_MS = /^\d{1,15}$/;
@@ -35,6 +36,37 @@ export function decodeCursor(text: string): AuditCursor | undefined {
     if (typeof tie === "number" && Number.isSafeInteger(tie)) return { at, tie };
     if (typeof tie === "string" && tie !== "") return { at, tie };
     return undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A sharded listing's cursor (list-audit-sharded.ts): base64url of `{"shards":[...]}`, one
+ * position per shard ("start", [at, tie] or "done"). As opaque, and granting as little, as one
+ * shard's.
+ */
+export function encodeShardCursor(positions: readonly ShardPosition[]): string {
+  const shards = positions.map((p) => (typeof p === "string" ? p : [p.at, p.tie]));
+  return btoa(JSON.stringify({ shards })).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+/** The positions `encodeShardCursor` made, or undefined for anything else. */
+export function decodeShardCursor(text: string): ShardPosition[] | undefined {
+  try {
+    const value: unknown = JSON.parse(atob(text.replaceAll("-", "+").replaceAll("_", "/")));
+    const shards = (value as { shards?: unknown } | null)?.shards;
+    if (!Array.isArray(shards) || shards.length === 0 || shards.length > 64) return undefined;
+    const positions: ShardPosition[] = [];
+    for (const item of shards as unknown[]) {
+      if (item === "start" || item === "done") positions.push(item);
+      else if (Array.isArray(item)) {
+        const cursor = decodeCursor(btoa(JSON.stringify(item)));
+        if (cursor === undefined) return undefined;
+        positions.push(cursor);
+      } else return undefined;
+    }
+    return positions;
   } catch {
     return undefined;
   }

@@ -7,7 +7,7 @@
 import { checkCandidate } from "./audit-candidate.ts";
 import { candidatesOf, rowListOf } from "./audit-message.ts";
 import { toRowValues } from "./audit-table.ts";
-import { writeAuditRowLists, type AuditDatabase } from "./write-audit-records.ts";
+import { writeShardedRowLists, type AuditShardEnv } from "./audit-shards.ts";
 
 /** Queue names as wrangler.toml declares them. */
 export const AUDIT_QUEUE_NAME = "toolgate-audit";
@@ -33,7 +33,7 @@ export function retryDelaySeconds(attempts: number, queue: string): number {
  * once the rest of it is written) instead of retried forever; if every record was valid, the
  * failure was D1's and the whole batch is retried.
  */
-export async function handleAuditQueue(batch: MessageBatch<unknown>, env: { DB: AuditDatabase }): Promise<void> {
+export async function handleAuditQueue(batch: MessageBatch<unknown>, env: AuditShardEnv): Promise<void> {
   const fast: string[] = [];
   for (const message of batch.messages) {
     const rows = rowListOf(message.body);
@@ -42,18 +42,18 @@ export async function handleAuditQueue(batch: MessageBatch<unknown>, env: { DB: 
   }
   if (fast.length === batch.messages.length) {
     try {
-      await writeAuditRowLists(env.DB, fast);
+      await writeShardedRowLists(env, fast);
       for (const message of batch.messages) message.ack();
       return;
     } catch (error) {
       console.warn(`audit: D1 refused ${fast.length} message(s) from ${batch.queue} as sent, checking each record: ${String(error)}`);
     }
   }
-  await writeChecked(batch, env.DB);
+  await writeChecked(batch, env);
 }
 
 /** The slow path: every record parsed and checked; bad ones dropped, the rest written or retried. */
-async function writeChecked(batch: MessageBatch<unknown>, db: AuditDatabase): Promise<void> {
+async function writeChecked(batch: MessageBatch<unknown>, env: AuditShardEnv): Promise<void> {
   const pending: Message<unknown>[] = [];
   const rows: string[] = [];
   for (const message of batch.messages) {
@@ -71,7 +71,7 @@ async function writeChecked(batch: MessageBatch<unknown>, db: AuditDatabase): Pr
     pending.push(message);
   }
   try {
-    await writeAuditRowLists(db, rows);
+    await writeShardedRowLists(env, rows);
   } catch (error) {
     console.warn(`audit: writing ${rows.length} record(s) of ${pending.length} message(s) from ${batch.queue} failed, retrying: ${String(error)}`);
     for (const message of pending) message.retry({ delaySeconds: retryDelaySeconds(message.attempts, batch.queue) });

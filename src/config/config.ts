@@ -79,6 +79,8 @@ const ConfigSchema = z.object({
   RATE_LIMIT_PER_TOOL_PER_MINUTE: wholeNumber(120, 1, 1_000_000),
   /** Audit records older than this are deleted by the daily cron. */
   AUDIT_RETENTION_DAYS: wholeNumber(30, 1, 3_650),
+  /** With the AUDIT_ARCHIVE bucket bound, audit records older than this move from D1 to R2 (daily cron). */
+  AUDIT_ARCHIVE_AFTER_DAYS: wholeNumber(7, 1, 3_650),
   /** Host or host:port globs that outbound fetches may reach although private (local development). */
   OUTBOUND_ALLOW: list(),
   /** Tools that need a person's approval before they run: comma-separated names and globs. */
@@ -133,6 +135,25 @@ const ConfigSchema = z.object({
     }),
   /** How long a remote MCP server's tool list is used before it is fetched again. */
   MCP_TOOLS_TTL_SECONDS: wholeNumber(300, 60, 86_400),
+  /**
+   * Secrets http_request may send as header values, each bound to the hosts it may go to:
+   * `NAME@host-glob` entries (`WEATHER_API_KEY@api.weather.example`). A model names a secret;
+   * without this list it could name ADMIN_TOKEN and send it anywhere.
+   */
+  HTTP_REQUEST_SECRETS: list().transform((entries, ctx) => {
+    const grants: { secret: string; host: string }[] = [];
+    for (const entry of entries) {
+      const match = /^([A-Za-z_][A-Za-z0-9_]{0,127})@([a-z0-9*?.:[\]-]+)$/i.exec(entry);
+      if (match === null) {
+        ctx.addIssue({ code: "custom", message: `must be NAME@host entries (WEATHER_API_KEY@api.weather.example, globs allowed in the host), got ${JSON.stringify(entry)}` });
+        return z.NEVER;
+      }
+      grants.push({ secret: match[1] ?? "", host: (match[2] ?? "").toLowerCase() });
+    }
+    return grants;
+  }),
+  /** web_search's provider; unset: the first of Brave, Tavily, SearXNG whose variable is set. */
+  WEB_SEARCH_PROVIDER: z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), z.enum(["brave", "tavily", "searxng"]).optional()),
   /** Where a signed notification is POSTed when an approval is requested (optional). */
   APPROVAL_NOTIFY_URL: z.string().optional(),
   /** Secret (wrangler secret put): the HMAC key of those notifications. */
@@ -161,6 +182,8 @@ export interface GatewayConfig {
   breaker: { failureThreshold: number; cooldownMs: number };
   rateLimit: { perMinute: number; perToolPerMinute: number };
   auditRetentionDays: number;
+  /** Whole UTC days older than this are archived to R2 when AUDIT_ARCHIVE is bound (src/audit/archive-audit.ts). */
+  auditArchiveAfterDays: number;
   /** src/net/outbound-url.ts: private targets that are allowed anyway. */
   outboundAllow: readonly string[];
   approval: { requiredFor: readonly string[]; ttlSeconds: number; retentionDays: number; notify?: { url: string; secret: string } };
@@ -169,6 +192,10 @@ export interface GatewayConfig {
   mcpAllowedHosts: readonly string[] | undefined;
   mcpServers: readonly McpServerConfig[];
   mcpToolsTtlSeconds: number;
+  /** HTTP_REQUEST_SECRETS: which secret http_request may send to which hosts. */
+  httpRequestSecrets: readonly { secret: string; host: string }[];
+  /** WEB_SEARCH_PROVIDER; undefined when unset. */
+  webSearchProvider: "brave" | "tavily" | "searxng" | undefined;
 }
 
 export class ConfigError extends Error {
@@ -213,12 +240,15 @@ export function loadConfig(env: Env): GatewayConfig {
     breaker: { failureThreshold: v.BREAKER_FAILURE_THRESHOLD, cooldownMs: v.BREAKER_COOLDOWN_MS },
     rateLimit: { perMinute: v.RATE_LIMIT_PER_MINUTE, perToolPerMinute: v.RATE_LIMIT_PER_TOOL_PER_MINUTE },
     auditRetentionDays: v.AUDIT_RETENTION_DAYS,
+    auditArchiveAfterDays: v.AUDIT_ARCHIVE_AFTER_DAYS,
     outboundAllow: v.OUTBOUND_ALLOW,
     approval: { requiredFor: v.APPROVAL_REQUIRED_FOR, ttlSeconds: v.APPROVAL_TTL_SECONDS, retentionDays: v.APPROVAL_RETENTION_DAYS, ...notifyConfig(v.APPROVAL_NOTIFY_URL, v.APPROVAL_NOTIFY_SECRET, v.OUTBOUND_ALLOW) },
     webhookDeliveryRetentionDays: v.HOOK_DELIVERY_RETENTION_DAYS,
     mcpAllowedHosts: v.MCP_ALLOWED_HOSTS,
     mcpServers: v.MCP_SERVERS,
     mcpToolsTtlSeconds: v.MCP_TOOLS_TTL_SECONDS,
+    httpRequestSecrets: v.HTTP_REQUEST_SECRETS,
+    webSearchProvider: v.WEB_SEARCH_PROVIDER,
   };
   cache.set(env, config);
   return config;

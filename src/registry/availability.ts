@@ -1,5 +1,6 @@
 /**
- * Whether a tool can work right now: its required env vars are set and its check passes.
+ * Whether a tool can work right now: its required env vars are set (all of `requiresEnv`, one of
+ * `requiresAnyEnv`) and its check passes.
  *
  * Check results are cached for 30 s (the original's TTL) at two levels: this isolate's memory,
  * keyed by check function (a check shared by many tools runs once), and KV, keyed by tool, so
@@ -55,17 +56,30 @@ export interface AvailabilityStats {
 
 const ALWAYS_AVAILABLE: Availability = { available: true };
 
+function isUnset(vars: Record<string, unknown>, name: string): boolean {
+  const value = vars[name];
+  return value === undefined || value === null || value === "";
+}
+
 /** Names from `requiresEnv` that are unset or empty in this environment. */
 export function missingEnv(entry: ToolEntry, env: Env): string[] {
   const vars = env as unknown as Record<string, unknown>;
-  return entry.requiresEnv.filter((name) => {
-    const value = vars[name];
-    return value === undefined || value === null || value === "";
-  });
+  return entry.requiresEnv.filter((name) => isUnset(vars, name));
 }
 
-function missingReason(missing: string[]): string {
-  return `missing required environment variable${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`;
+/** Why the tool's env requirements are not met (all of `requiresEnv`, one of `requiresAnyEnv`), or undefined. */
+export function envProblem(entry: ToolEntry, env: Env): string | undefined {
+  const missing = entry.requiresEnv.length === 0 ? [] : missingEnv(entry, env);
+  if (missing.length > 0) return `missing required environment variable${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`;
+  const anyOf = entry.requiresAnyEnv;
+  if (anyOf === undefined || anyOf.length === 0) return undefined;
+  const vars = env as unknown as Record<string, unknown>;
+  if (anyOf.some((name) => !isUnset(vars, name))) return undefined;
+  return `missing environment variable: set one of ${anyOf.join(", ")}`;
+}
+
+function hasEnvRequirements(entry: ToolEntry): boolean {
+  return entry.requiresEnv.length > 0 || (entry.requiresAnyEnv?.length ?? 0) > 0;
 }
 
 export class AvailabilityCache {
@@ -90,7 +104,7 @@ export class AvailabilityCache {
   known(entry: ToolEntry, env: Env): Availability | undefined {
     const refused = entry.gate?.();
     if (refused !== undefined) return { available: false, reason: refused };
-    if (entry.requiresEnv.length > 0 && missingEnv(entry, env).length > 0) return undefined;
+    if (hasEnvRequirements(entry) && envProblem(entry, env) !== undefined) return undefined;
     if (entry.check === undefined) return ALWAYS_AVAILABLE;
     const cached = this.#results.get(entry.check);
     if (cached === undefined || this.#now() - cached.checkedAt >= CHECK_TTL_MS) return undefined;
@@ -102,8 +116,8 @@ export class AvailabilityCache {
   async of(entry: ToolEntry, env: Env): Promise<Availability> {
     const refused = entry.gate?.();
     if (refused !== undefined) return { available: false, reason: refused };
-    const missing = missingEnv(entry, env);
-    if (missing.length > 0) return { available: false, reason: missingReason(missing) };
+    const problem = envProblem(entry, env);
+    if (problem !== undefined) return { available: false, reason: problem };
     const check = entry.check;
     if (check === undefined) return ALWAYS_AVAILABLE;
     const known = this.known(entry, env);
@@ -124,8 +138,8 @@ export class AvailabilityCache {
 
   /** Probes now, ignoring both cache levels, and stores the result in both (an admin's re-check). */
   async recheck(entry: ToolEntry, env: Env): Promise<Availability> {
-    const missing = missingEnv(entry, env);
-    if (missing.length > 0) return { available: false, reason: missingReason(missing) };
+    const problem = envProblem(entry, env);
+    if (problem !== undefined) return { available: false, reason: problem };
     if (entry.check === undefined) return ALWAYS_AVAILABLE;
     this.#results.delete(entry.check);
     return this.#refresh(entry.name, entry.check, env, true);

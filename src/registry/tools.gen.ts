@@ -12,6 +12,7 @@ import "../../tools/echo.ts";
 import "../../tools/execute-code.ts";
 import "../../tools/generate-lines.ts";
 import "../../tools/github-repo.ts";
+import "../../tools/http-request.ts";
 import "../../tools/list-files.ts";
 import "../../tools/memory.ts";
 import "../../tools/patch.ts";
@@ -20,6 +21,8 @@ import "../../tools/read-result.ts";
 import "../../tools/search-files.ts";
 import "../../tools/todo.ts";
 import "../../tools/tool-search.ts";
+import "../../tools/web-extract.ts";
+import "../../tools/web-search.ts";
 import "../../tools/write-file.ts";
 
 /** The tool modules imported above, in import order (project-relative paths). */
@@ -35,6 +38,7 @@ export const TOOL_MODULES = [
   "tools/execute-code.ts",
   "tools/generate-lines.ts",
   "tools/github-repo.ts",
+  "tools/http-request.ts",
   "tools/list-files.ts",
   "tools/memory.ts",
   "tools/patch.ts",
@@ -43,6 +47,8 @@ export const TOOL_MODULES = [
   "tools/search-files.ts",
   "tools/todo.ts",
   "tools/tool-search.ts",
+  "tools/web-extract.ts",
+  "tools/web-search.ts",
   "tools/write-file.ts",
 ] as const;
 
@@ -57,6 +63,7 @@ export const DISCOVERED_TOOLS = [
   { name: "execute_code", toolset: "code", file: "tools/execute-code.ts", dependsOn: [] },
   { name: "generate_lines", toolset: "core", file: "tools/generate-lines.ts", dependsOn: [] },
   { name: "github_repo", toolset: "web", file: "tools/github-repo.ts", dependsOn: [] },
+  { name: "http_request", toolset: "http", file: "tools/http-request.ts", dependsOn: [] },
   { name: "json_schema_2020_12_tool", toolset: "conformance", file: "tools/conformance/json-schema-tool.ts", dependsOn: [] },
   { name: "list_files", toolset: "files", file: "tools/list-files.ts", dependsOn: [] },
   { name: "memory", toolset: "memory", file: "tools/memory.ts", dependsOn: [] },
@@ -78,5 +85,8 @@ export const DISCOVERED_TOOLS = [
   { name: "test_tool_with_progress", toolset: "conformance", file: "tools/conformance/notifying-tools.ts", dependsOn: [] },
   { name: "todo", toolset: "todo", file: "tools/todo.ts", dependsOn: [] },
   { name: "tool_search", toolset: "discovery", file: "tools/tool-search.ts", dependsOn: [] },
+  { name: "web_extract", toolset: "web", file: "tools/web-extract.ts", dependsOn: [] },
+  { name: "web_fetch", toolset: "web", file: "tools/web-extract.ts", dependsOn: [] },
+  { name: "web_search", toolset: "web", file: "tools/web-search.ts", dependsOn: [] },
   { name: "write_file", toolset: "files", file: "tools/write-file.ts", dependsOn: [] },
 ] as const;

@@ -129,6 +129,11 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType> {
   check?: AvailabilityCheck;
   /** Env var names; a tool whose required vars are unset is unavailable (unlike the original). */
   requiresEnv?: readonly string[];
+  /**
+   * Env var names of which at least one must be set (alternative providers, such as a search
+   * tool's API keys); while none is, the tool is unavailable and the reason names them all.
+   */
+  requiresAnyEnv?: readonly string[];
   emoji?: string;
   /** Results longer than this are previewed and stored, never silently cut. */
   maxResultSizeChars?: number;
@@ -149,6 +154,11 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType> {
   writes?: Resources;
   /** Always needs human approval (approvals layer). */
   risky?: boolean;
+  /**
+   * Needs human approval for these final arguments only (approvals layer): a tool that is safe
+   * for some calls (an HTTP GET) and not for others (a POST). `risky: true` wins over it.
+   */
+  riskyWhen?: (args: z.output<S>) => boolean;
   /**
    * The tool only reads: it changes no stored state, sends nothing but GET requests and runs
    * no code. The `safe` preset holds exactly such tools (and none that declares `writes` or is

@@ -12,7 +12,12 @@ export const STATIC_TOOLSETS = {
     includes: [],
   },
   web: {
-    description: "Tools that fetch from the web.",
+    description: "Reading the web: search (web_search), pages as Markdown (web_extract, web_fetch), GitHub repositories.",
+    tools: [],
+    includes: [],
+  },
+  http: {
+    description: "Raw HTTP requests to public APIs (http_request); every method but GET waits for a person's approval.",
     tools: [],
     includes: [],
   },

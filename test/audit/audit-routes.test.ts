@@ -216,11 +216,11 @@ describe("bad audit query values", () => {
 });
 
 describe("the audit routes' OpenAPI entries", () => {
-  it("document both routes when mounted on an OpenAPI app", () => {
+  it("document every route when mounted on an OpenAPI app", () => {
     const app = new OpenAPIHono<AuditEnv>();
     app.route("/", auditRoutes);
     const doc = app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } });
-    expect(Object.keys(doc.paths ?? {}).sort()).toEqual(["/v1/audit", "/v1/audit/stats"]);
+    expect(Object.keys(doc.paths ?? {}).sort()).toEqual(["/v1/audit", "/v1/audit/export", "/v1/audit/stats"]);
   });
 });
 

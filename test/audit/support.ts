@@ -3,6 +3,9 @@
  * on a schedule, for fault injection against the real database.
  */
 import { env } from "cloudflare:workers";
+import { Hono } from "hono";
+import { auditRoutes, type AuditEnv } from "../../src/audit/audit-routes.ts";
+import type { Principal } from "../../src/auth/principal.ts";
 import { newRid, type AuditRecord } from "../../src/audit/audit-record.ts";
 import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
 import type { AuditDatabase } from "../../src/audit/write-audit-records.ts";
@@ -91,4 +94,18 @@ export function flakyDatabase(real: D1Database, schedule: (call: number) => Faul
     prepare: (query: string) => wrap(real.prepare(query)),
     batch: <T = unknown>(statements: D1PreparedStatement[]) => guarded(() => real.batch<T>(statements.map((s) => unwrap.get(s) ?? s))),
   };
+}
+
+/** An admin principal, as the auth middleware would set it. */
+export const adminPrincipal: Principal = { keyId: "admin-token", name: "admin", role: "admin", toolsets: null, policy: { mode: "deny", patterns: [] }, rateLimitPerMinute: null };
+
+/** The audit routes behind a stand-in for the auth middleware that sets `principal`; requests run against `bindings`. */
+export function auditRoutesAs(principal: Principal, bindings: Env = env): (path: string) => Promise<Response> {
+  const app = new Hono<AuditEnv>();
+  app.use(async function setPrincipal(c, next) {
+    c.set("principal", principal);
+    await next();
+  });
+  app.route("/", auditRoutes);
+  return async (path) => app.request(path, {}, bindings);
 }

@@ -18,13 +18,29 @@ describe("configuration", () => {
       breaker: { failureThreshold: 5, cooldownMs: 30_000 },
       rateLimit: { perMinute: 600, perToolPerMinute: 120 },
       auditRetentionDays: 30,
+      auditArchiveAfterDays: 7,
       outboundAllow: [],
       approval: { requiredFor: [], ttlSeconds: 900, retentionDays: 30 },
       webhookDeliveryRetentionDays: 30,
       mcpAllowedHosts: undefined,
       mcpServers: [],
       mcpToolsTtlSeconds: 300,
+      httpRequestSecrets: [],
+      webSearchProvider: undefined,
     });
+  });
+
+  it("reads HTTP_REQUEST_SECRETS as secret-to-host grants and refuses an entry without a host", () => {
+    expect(loadConfig(withVars({ HTTP_REQUEST_SECRETS: " WEATHER_KEY@api.weather.example, GH@*.github.com " })).httpRequestSecrets).toEqual([
+      { secret: "WEATHER_KEY", host: "api.weather.example" },
+      { secret: "GH", host: "*.github.com" },
+    ]);
+    expect(() => loadConfig(withVars({ HTTP_REQUEST_SECRETS: "ADMIN_TOKEN" }))).toThrow(/HTTP_REQUEST_SECRETS must be NAME@host entries/);
+  });
+
+  it("reads WEB_SEARCH_PROVIDER as one of the known providers", () => {
+    expect(loadConfig(withVars({ WEB_SEARCH_PROVIDER: "tavily" })).webSearchProvider).toBe("tavily");
+    expect(() => loadConfig(withVars({ WEB_SEARCH_PROVIDER: "bing" }))).toThrow(/WEB_SEARCH_PROVIDER/);
   });
 
   it("reads the approval patterns as a trimmed list, the approval TTL and the index's retention", () => {

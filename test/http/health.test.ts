@@ -1,6 +1,7 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { archiveChunkKey } from "../../src/audit/audit-archive-keys.ts";
 import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
 import worker from "../../src/index.ts";
 import { api } from "../support/api.ts";
@@ -37,18 +38,22 @@ describe("health routes", () => {
 });
 
 describe("scheduled retention", () => {
-  it("deletes audit records older than AUDIT_RETENTION_DAYS and keeps the rest", async () => {
+  it("archives audit records older than AUDIT_ARCHIVE_AFTER_DAYS to the bound R2 bucket, deleting them from D1 only then, and keeps the rest", async () => {
     const day = 86_400_000;
     const now = Date.now();
     const insert = env.DB.prepare(
       `INSERT INTO ${AUDIT_TABLE} (rid, at, key_id, session_id, tool_call_id, tool, toolset, arguments, arguments_truncated, arguments_sha256, coercions, coercion_count, status, attempts, duration_ms, result_chars, truncated) VALUES (?, ?, 'k', 'retention', 'c', 'echo', 'core', '{}', 0, ?, '[]', 0, 'ok', 1, 1, 1, 0)`,
     );
-    await env.DB.batch([insert.bind(1, now - 31 * day, "0".repeat(64)), insert.bind(2, now - 29 * day, "0".repeat(64))]);
+    await env.DB.batch([insert.bind(1, now - 31 * day, "0".repeat(64)), insert.bind(2, now - 29 * day, "0".repeat(64)), insert.bind(3, now - 3_600_000, "0".repeat(64))]);
     const ctx = createExecutionContext();
     worker.scheduled(createScheduledController({ scheduledTime: now, cron: "17 3 * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);
     const { results } = await env.DB.prepare(`SELECT rid FROM ${AUDIT_TABLE} WHERE session_id = 'retention'`).all<{ rid: number }>();
-    expect(results.map((r) => r.rid)).toEqual([2]);
+    expect(results.map((r) => r.rid)).toEqual([3]);
+    for (const rid of [1, 2]) {
+      const at = now - (rid === 1 ? 31 : 29) * day;
+      expect(await env.AUDIT_ARCHIVE.head(archiveChunkKey({ at, tie: rid }))).not.toBeNull();
+    }
   });
 
   it("drops settled approvals older than APPROVAL_RETENTION_DAYS from the index", async () => {

@@ -41,7 +41,7 @@ describe("GET /v1/tools", () => {
     const core = await json<ToolList>(await api("/v1/tools?toolset=core&format=mcp"));
     expect(core.tools.map((t) => t.name)).toEqual(["current_time", "echo", "generate_lines"]);
     const research = await json<ToolList>(await api("/v1/tools?toolset=research&format=mcp"));
-    expect(research.tools.map((t) => t.name)).toEqual(["current_time", "echo", "generate_lines", "read_result"]);
+    expect(research.tools.map((t) => t.name)).toEqual(["current_time", "echo", "generate_lines", "read_result", "web_extract", "web_fetch"]);
   });
 
   it("answers 404 for an unknown toolset and 400 for an unknown format", async () => {

@@ -23,7 +23,7 @@ describe("toolsets API", () => {
   it("shows a toolset's direct tools, includes and resolved tools", async () => {
     const research = await json<Toolset>(await api("/v1/toolsets/research"));
     expect(research.tools).toEqual([]);
-    expect(research.resolved_tools).toEqual(["current_time", "echo", "generate_lines", "github_repo", "read_result"]);
+    expect(research.resolved_tools).toEqual(["current_time", "echo", "generate_lines", "github_repo", "read_result", "web_extract", "web_fetch", "web_search"]);
     const core = await json<Toolset>(await api("/v1/toolsets/core"));
     expect(core.tools).toEqual(["current_time", "echo", "generate_lines"]);
   });

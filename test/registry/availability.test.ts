@@ -30,6 +30,20 @@ describe("availability", () => {
     expect(state).toEqual({ available: false, reason: "missing required environment variables: NOPE_ONE, NOPE_TWO" });
   });
 
+  it("needs only one of requiresAnyEnv's vars, and names them all while none is set", async () => {
+    const registry = new Registry();
+    registry.register({ name: `any_${++serial}`, toolset: "t", schema: z.object({}), handler: () => "", requiresAnyEnv: ["NOPE_A", "NOPE_B"] });
+    const entry = registry.names().map((name) => registry.get(name))[0];
+    if (entry === undefined) throw new Error("registration failed");
+    const cache = new AvailabilityCache();
+    expect(cache.known(entry, env)).toBeUndefined();
+    expect(await cache.of(entry, env)).toEqual({ available: false, reason: "missing environment variable: set one of NOPE_A, NOPE_B" });
+    expect(await cache.recheck(entry, env)).toMatchObject({ available: false });
+    const withB = { ...env, NOPE_B: "set" } as Env;
+    expect(cache.known(entry, withB)).toEqual({ available: true });
+    expect(await cache.of(entry, withB)).toEqual({ available: true });
+  });
+
   it("caches a check's result for 30 seconds, then probes again", async () => {
     const time = clock();
     let calls = 0;

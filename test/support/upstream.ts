@@ -2,6 +2,7 @@ import { isEverythingPort, startEverything, stopEverything } from "./everything-
 import { fakeMcpServer } from "./fake-mcp-server.ts";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, TEST_WEBHOOK_SECRET } from "./test-env.ts";
+import { braveSearch, EXAMPLE_HOST, examplePage, MIRROR_HOST, searxSearch, SEARX_HOST, tavilySearch, WEB_HOST, webPages } from "./web-stub.ts";
 
 /**
  * The "outside network" of the tests: Miniflare hands every outbound fetch of the Worker under
@@ -23,6 +24,11 @@ import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, TEST_WEBHOOK_SECRET } from "./t
  * MCP federation: 127.0.0.1 on the server-everything ports passes through to the real server
  * (everything-server.ts); http://everything.control.test/{stop,start}/<port> stops or restarts
  * it; http://mcp.upstream.test/... is the scripted server of fake-mcp-server.ts.
+ *
+ * The web tools: pages on http://web.upstream.test (and the same on http://mirror.upstream.test,
+ * a second host for redirects), api.search.brave.com, api.tavily.com and a
+ * SearXNG on http://searx.upstream.test, and https://example.com for web_extract's example
+ * (web-stub.ts).
  */
 const inboxes = new Map<string, { headers: Record<string, string>; body: string }[]>();
 const flakyInboxesSeen = new Set<string>();
@@ -33,6 +39,11 @@ export async function upstream(request: Request): Promise<Response> {
   if (url.hostname === EVERYTHING_CONTROL_HOST) return controlEverything(url);
   if (url.hostname === FAKE_MCP_HOST) return fakeMcpServer(request);
   if (url.hostname === "api.github.com") return githubStub(url);
+  if (url.hostname === WEB_HOST || url.hostname === MIRROR_HOST) return webPages(request, url);
+  if (url.hostname === "api.search.brave.com") return braveSearch(request, url);
+  if (url.hostname === "api.tavily.com") return tavilySearch(request, url);
+  if (url.hostname === SEARX_HOST) return searxSearch(url);
+  if (url.hostname === EXAMPLE_HOST) return examplePage(url);
   if (url.hostname !== "upstream.test") return new Response(`no route to ${url.hostname} from tests`, { status: 502 });
   if (url.pathname === "/ok") return Response.json({ ok: true, method: request.method });
   if (url.pathname.startsWith("/hook-callback/")) return webhookCallback(request, url.pathname.slice("/hook-callback/".length));

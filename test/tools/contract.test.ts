@@ -38,6 +38,7 @@ import { testParts } from "../support/dispatch.ts";
 import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 import { createKey } from "../support/create-key.ts";
 import { openaiCall } from "../support/tool-calls.ts";
+import { TEST_BRAVE_KEY } from "../support/web-stub.ts";
 
 type Check = "deadline" | "concurrent";
 
@@ -45,10 +46,16 @@ type Check = "deadline" | "concurrent";
 const SKIPPED: Readonly<Record<string, Partial<Record<Check, string>>>> = {
   // current_time's only argument is an IANA zone: no zone can be derived from another by rule.
   current_time: { concurrent: "its one argument is a time zone name; no variant of the example is valid" },
+  // web_extract's one string argument is a URL inside the `urls` array; test/tools/web-extract.test.ts fetches several pages in one call.
+  web_extract: { concurrent: "its only string argument is inside the urls array" },
+  web_fetch: { concurrent: "its only string argument is inside the urls array" },
 };
 
 /** Extra environment a tool's example needs here beyond a test value for each `requiresEnv` name. */
-const EXTRA_ENV: Readonly<Record<string, Record<string, string>>> = {};
+const EXTRA_ENV: Readonly<Record<string, Record<string, string>>> = {
+  // Any one of its providers' variables makes web_search available (requiresAnyEnv); Brave's stand-in checks this key.
+  web_search: { BRAVE_API_KEY: TEST_BRAVE_KEY },
+};
 
 /** Who a call runs as: the bearer token it sends and the key id the gateway knows it by. */
 interface Caller {

@@ -22,7 +22,7 @@ afterAll(() => {
 
 describe("resolveToolset", () => {
   it("merges a static toolset with tools registered under its name", async () => {
-    expect((await findToolset("web"))?.tools).toEqual(["github_repo", "rs_plugin_web"]);
+    expect((await findToolset("web"))?.tools).toEqual(["github_repo", "rs_plugin_web", "web_extract", "web_fetch", "web_search"]);
   });
 
   it("treats a toolset that only tools name as a toolset", async () => {

@@ -17,6 +17,7 @@ import { fullOverhead } from "./full-overhead.ts";
 import { gatewayOverhead } from "./gateway-overhead.ts";
 import { mcpPeers } from "./mcp-peers.ts";
 import { toolsListing } from "./tools-listing.ts";
+import { webExtractPage } from "./web-extract-page.ts";
 import { workspaceFiles } from "./workspace-files.ts";
 
 export const SCENARIOS: readonly Scenario[] = [
@@ -33,5 +34,6 @@ export const SCENARIOS: readonly Scenario[] = [
   definitionsInProcess,
   workspaceFiles,
   executeCode,
+  webExtractPage,
   bundleSize,
 ];

@@ -1,5 +1,6 @@
 /** The MCP client for one configured server, built per use from the calling request's env. */
 import { loadConfig } from "../../config/config.ts";
+import { resolveSecretHeaders } from "../../net/secret-headers.ts";
 import { McpClient } from "../client/mcp-client.ts";
 import type { ServerState } from "./server-state.ts";
 
@@ -9,12 +10,7 @@ import type { ServerState } from "./server-state.ts";
  * stale, so the next sync fetches the list again whatever its age.
  */
 export function serverClient(env: Env, state: ServerState): McpClient {
-  const vars = env as unknown as Record<string, unknown>;
-  const headers: Record<string, string> = {};
-  for (const [header, ref] of Object.entries(state.config.headers)) {
-    const value = vars[ref.secret];
-    if (typeof value === "string" && value !== "") headers[header] = value;
-  }
+  const headers = resolveSecretHeaders(state.config.headers, env);
   return new McpClient(
     { name: state.config.name, url: state.config.url, headers, timeoutMs: state.config.timeout_ms, allow: loadConfig(env).outboundAllow },
     () => {

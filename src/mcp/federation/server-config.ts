@@ -8,6 +8,7 @@
  */
 // zod-openapi's z (zod itself plus `.openapi()`), so the API can document this very schema.
 import { z } from "@hono/zod-openapi";
+import { SECRET_NAME_PATTERN } from "../../net/secret-headers.ts";
 
 /** The reference client's default tool-call timeout. */
 const DEFAULT_MCP_TIMEOUT_MS = 120_000;
@@ -22,7 +23,7 @@ const HEADER_NAME_PATTERN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const RESERVED_HEADERS = new Set(["accept", "content-type", "content-length", "host", "mcp-session-id", "mcp-protocol-version"]);
 
 const SecretRef = z.strictObject({
-  secret: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, "must name an environment variable (a Worker secret), such as GITHUB_MCP_TOKEN"),
+  secret: z.string().regex(SECRET_NAME_PATTERN, "must name an environment variable (a Worker secret), such as GITHUB_MCP_TOKEN"),
 });
 
 const toolPatterns = z.array(z.string().min(1).max(200)).max(500);

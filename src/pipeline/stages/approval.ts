@@ -23,7 +23,7 @@ import { entryOf } from "./entry-of.ts";
 export function approval(call: CallState, scope: RequestScope): StageResult | Promise<StageResult> {
   const entry = entryOf(call);
   // The synchronous check first: calls of ordinary tools pay no await for the approvals layer.
-  if (!needsApproval(entry, scope.config)) return undefined;
+  if (!needsApproval(entry, scope.config, call.args)) return undefined;
   // The final arguments' binding, computed once: it is compared with an approved call's, or sent
   // with the request so the session's object need not compute it again.
   const exact = canonicalJson(call.args);
