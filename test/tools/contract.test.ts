@@ -38,7 +38,7 @@ import { testParts } from "../support/dispatch.ts";
 import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 import { createKey } from "../support/create-key.ts";
 import { openaiCall } from "../support/tool-calls.ts";
-import { TEST_BRAVE_KEY } from "../support/web-stub.ts";
+import { EXAMPLE_HOST, TEST_BRAVE_KEY } from "../support/web-stub.ts";
 
 type Check = "deadline" | "concurrent";
 
@@ -46,9 +46,6 @@ type Check = "deadline" | "concurrent";
 const SKIPPED: Readonly<Record<string, Partial<Record<Check, string>>>> = {
   // current_time's only argument is an IANA zone: no zone can be derived from another by rule.
   current_time: { concurrent: "its one argument is a time zone name; no variant of the example is valid" },
-  // web_extract's one string argument is a URL inside the `urls` array; test/tools/web-extract.test.ts fetches several pages in one call.
-  web_extract: { concurrent: "its only string argument is inside the urls array" },
-  web_fetch: { concurrent: "its only string argument is inside the urls array" },
 };
 
 /** Extra environment a tool's example needs here beyond a test value for each `requiresEnv` name. */
@@ -101,6 +98,9 @@ const SETUP: Readonly<Record<string, Setup>> = {
   search_files: { seed: (env, { pattern }, keyId) => seedFile(env, keyId, "src/contract-seed.ts", `// ${String(pattern)}: seeded by the contract suite\n`) },
   // The script's value comes back through a nested echo call, so each result shows its own round trip.
   execute_code: { vary: (i) => ({ args: { code: `const r = await tools.echo({ text: 'run-${i}-q' });\nreturn r.text;` }, marker: `run-${i}-q` }) },
+  // The example host's stand-in page names the path it was asked for (test/support/web-stub.ts).
+  web_extract: { vary: (i) => ({ args: { urls: [`https://${EXAMPLE_HOST}/contract-${i}q`] }, marker: `contract-${i}q` }) },
+  web_fetch: { vary: (i) => ({ args: { urls: [`https://${EXAMPLE_HOST}/contract-${i}q`] }, marker: `contract-${i}q` }) },
   todo: { vary: (i) => ({ args: { todos: [{ id: "1", content: `Check item ${i}q`, status: "in_progress" }], merge: false }, marker: `Check item ${i}q` }) },
 };
 
