@@ -70,13 +70,18 @@ registry.register({
     // with it, not left running until the call's own deadline.
     const ended = new AbortController();
     const callTool = scriptToolCall(ctx, AbortSignal.any([ctx.signal, ended.signal]));
-    const limits = { timeoutMs: timeout_ms, memoryBytes: MEMORY_BYTES, stackBytes: STACK_BYTES, maxToolCalls: MAX_TOOL_CALLS, maxLogChars: MAX_LOG_CHARS, maxTicksPerSlice: timeout_ms * TICKS_PER_MS };
+    // The call's deadline (the tool's or the batch's) may come before timeout_ms. A script that
+    // spins keeps the executor's deadline timer from firing, so its own budget must end it there.
+    const budgetMs = Math.min(timeout_ms, Math.max(0, ctx.deadlineAt - Date.now()));
+    const limits = { timeoutMs: budgetMs, memoryBytes: MEMORY_BYTES, stackBytes: STACK_BYTES, maxToolCalls: MAX_TOOL_CALLS, maxLogChars: MAX_LOG_CHARS, maxTicksPerSlice: budgetMs * TICKS_PER_MS };
     // A module whose runtime would not free cleanly is dropped: the next script gets a fresh
     // instance rather than a heap in doubt.
     const run = await runScript(module, code, limits, callTool, ctx.signal, discardQuickJS).finally(() => ended.abort());
     const logs = run.droppedLogChars > 0 ? [...run.logs, `[${run.droppedLogChars} more characters of console output dropped]`] : run.logs;
     if (run.ok) return { result: run.result, logs, tool_calls: run.toolCalls };
     const error = run.error ?? { kind: "exception", message: "the script failed" };
+    // Stopped by the call's deadline rather than by its own timeout_ms: the call timed out.
+    if (error.kind === "timeout" && budgetMs < timeout_ms) throw new ToolFailureError({ kind: "timeout", name: NAME, elapsedMs: budgetMs, timeoutMs: budgetMs, limit: "call" });
     const tail = logs.length === 0 ? "" : ` Console output before it ended: ${JSON.stringify(logs.slice(-20))}`;
     throw new ToolFailureError({
       kind: "script_failed",

@@ -35,7 +35,7 @@ export interface Execution {
 }
 
 /** What a handler's context holds before an attempt adds its number, signal and fetch. */
-export type BaseContext = Omit<ToolContext, "attempt" | "signal" | "fetch">;
+export type BaseContext = Omit<ToolContext, "attempt" | "signal" | "fetch" | "deadlineAt">;
 
 /** How the pipeline runs a handler; the benchmark hands in a single plain attempt instead. */
 export type Executor = (entry: ToolEntry, args: Record<string, unknown>, base: BaseContext, parent: AbortSignal | undefined, policy: ExecutionPolicy) => Promise<Execution>;
@@ -107,6 +107,7 @@ async function attemptOnce(breakers: BreakerRegistry, entry: ToolEntry, args: Re
   const context: ToolContext = {
     ...base,
     attempt,
+    deadlineAt: policy.deadlineAt,
     get signal() {
       return signalOf();
     },

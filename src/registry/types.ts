@@ -37,6 +37,12 @@ export interface ToolContext {
   /** 1 for the first try; the gateway's retry layer raises it. */
   attempt: number;
   /**
+   * When this attempt's deadline passes (epoch ms): the nearer of the tool's and the batch's.
+   * For tools whose work the runtime cannot interrupt from outside (a script that spins keeps
+   * the deadline's timer from firing), so they can stop themselves in time.
+   */
+  deadlineAt: number;
+  /**
    * Parsed results of the calls this one depends on (batch layer), by the dependency's call id
    * and by its tool name; when a batch holds two calls of one tool, the name holds the last.
    */

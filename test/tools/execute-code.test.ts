@@ -4,7 +4,9 @@
  * after the parent call), and a script that loops, allocates, throws, calls without end or
  * calls execute_code ends with a structured error while the isolate goes on serving.
  */
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { dispatchCall } from "../support/dispatch.ts";
 import { createKey } from "../support/create-key.ts";
 import { openaiCall } from "../support/tool-calls.ts";
 import { waitForAuditRows } from "../support/wait-for-audit-rows.ts";
@@ -16,6 +18,13 @@ const run = async (key: Key, session: string, id: string, code: string, extra: R
 const agent = (name: string) => createKey({ name, role: "agent" });
 
 describe("execute_code", () => {
+  it("ends a spinning script with TOOL_TIMEOUT at the call's deadline when that comes before timeout_ms", async () => {
+    const startedAt = Date.now();
+    const outcome = await dispatchCall("execute_code", { code: "for (;;) {}", timeout_ms: 30_000 }, { callId: "deadline-1", sessionId: "code-deadline", env, batch: { deadlineAt: startedAt + 400, timeoutMs: 400 } });
+    expect(outcome.errorCode).toBe("TOOL_TIMEOUT");
+    expect(Date.now() - startedAt).toBeLessThan(10_000);
+  });
+
   it("runs a trivial script and returns its value and console output", async () => {
     const key = await agent("code-trivial");
     const result = await run(key, "code-trivial", "t1", "console.log('sum', 1 + 2, { a: [1] }); return { n: [1, 2, 3].map((x) => x * 2) };");
