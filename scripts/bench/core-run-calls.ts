@@ -18,9 +18,9 @@ import type { CallOutcome } from "../../src/pipeline/types.ts";
  * that never fires) and the platform's fetch, as the core pipeline ran handlers before the
  * gateway layer.
  */
-export const directExecutor: Executor = async function directExecutor(entry, args, base, parent) {
+export const directExecutor: Executor = async function directExecutor(entry, args, base, parent, policy) {
   const signal = parent ?? new AbortController().signal;
-  const run = await runHandler(entry, args, { ...base, attempt: 1, signal, fetch: globalThis.fetch.bind(globalThis) });
+  const run = await runHandler(entry, args, { ...base, attempt: 1, deadlineAt: policy.deadlineAt, signal, fetch: globalThis.fetch.bind(globalThis) });
   return { run, attempts: 1 };
 };
 
