@@ -7,7 +7,7 @@
 // This module runs in workerd; Env, through the stage types, is a Worker global.
 /// <reference path="../../worker-configuration.d.ts" />
 import type { MiddlewareHandler } from "hono";
-import { buildAuditRecords, type RecordBatch } from "../../src/audit/record-batch.ts";
+import { buildAfterResponse, type RecordBatch } from "../../src/audit/record-batch.ts";
 import { ADMIN_TOKEN_PRINCIPAL } from "../../src/auth/admin-token.ts";
 import type { AppEnv } from "../../src/http/types.ts";
 import type { chargeCalls } from "../../src/rate-limit/charge-calls.ts";
@@ -31,7 +31,5 @@ export const noRecord: RecordBatch = function noRecord() {};
  * full app, the difference to the real stage is what the queue, its consumer and D1 cost.
  */
 export const buildRecordsOnly: RecordBatch = function buildRecordsOnly(_env, waitUntil, calls, meta) {
-  // After the response, as the real stage builds them (there, in its group's send, which needs
-  // no timer of its own; here one timer per request, a little more than the real stage pays).
-  waitUntil(new Promise((resolve) => setTimeout(resolve, 0)).then(() => buildAuditRecords(calls, meta)));
+  waitUntil(buildAfterResponse(calls, meta));
 };

@@ -43,17 +43,11 @@ export const STALE_GROUP_MS = 1_000;
 
 interface Group {
   buffer: AuditBuffer;
-  /** Records not built yet (addLater), and how many calls they stand for. */
-  builders: (() => readonly AuditRecord[])[];
-  size: number;
   openedAt: number;
   sent: Promise<void>;
   timer: ReturnType<typeof setTimeout> | undefined;
-  /**
-   * Closes the group and flushes it; later calls do nothing. `fromRequest`: called in a
-   * request's own turn, so the building and sending wait for a later one.
-   */
-  send: (fromRequest: boolean) => void;
+  /** Closes the group and flushes it; later calls do nothing. */
+  send: () => void;
 }
 
 /**
@@ -78,35 +72,11 @@ export class AuditGroupCommit {
   /** Adds `records` to the open group; resolves once that group's flush is done. Never rejects. */
   add(env: AuditSinkEnv, records: readonly AuditRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
-    const group = this.#groupFor(env);
-    for (const record of records) group.buffer.add(record);
-    group.size += records.length;
-    return this.#sentOnceFull(group);
-  }
-
-  /**
-   * Adds `count` records that `build` makes when the group is sent, not now: the request that
-   * adds them has not answered yet, and building (redaction, canonical JSON) belongs after the
-   * response. The group's own timer is already after it, so no timer per request is needed
-   * (a setTimeout per request showed in the request path's CPU profile).
-   */
-  addLater(env: AuditSinkEnv, count: number, build: () => readonly AuditRecord[]): Promise<void> {
-    if (count === 0) return Promise.resolve();
-    const group = this.#groupFor(env);
-    group.builders.push(build);
-    group.size += count;
-    return this.#sentOnceFull(group);
-  }
-
-  #groupFor(env: AuditSinkEnv): Group {
     const stale = this.#open.get(env.AUDIT_QUEUE);
-    if (stale !== undefined && this.#now() - stale.openedAt >= STALE_GROUP_MS) stale.send(true);
-    return this.#open.get(env.AUDIT_QUEUE) ?? this.#openGroup(env);
-  }
-
-  #sentOnceFull(group: Group): Promise<void> {
-    // Sent from inside a request (before its response): building waits for a later turn.
-    if (group.size >= this.#maxRecords) group.send(true);
+    if (stale !== undefined && this.#now() - stale.openedAt >= STALE_GROUP_MS) stale.send();
+    const group = this.#open.get(env.AUDIT_QUEUE) ?? this.#openGroup(env);
+    for (const record of records) group.buffer.add(record);
+    if (group.buffer.size >= this.#maxRecords) group.send();
     return group.sent;
   }
 
@@ -114,32 +84,18 @@ export class AuditGroupCommit {
     const { promise, resolve } = Promise.withResolvers<void>();
     const group: Group = {
       buffer: new AuditBuffer(),
-      builders: [],
-      size: 0,
       openedAt: this.#now(),
       sent: promise,
       timer: undefined,
-      send: (fromRequest) => {
+      send: () => {
         if (this.#open.get(env.AUDIT_QUEUE) !== group) return;
         // Closed before the flush starts: records added from now on open the next group.
         this.#open.delete(env.AUDIT_QUEUE);
         clearTimeout(group.timer);
-        const flush = () => {
-          for (const build of group.builders) {
-            try {
-              for (const record of build()) group.buffer.add(record);
-            } catch (error) {
-              // buildAuditRecords records every call even when its arguments cannot be; this
-              // only guards the group's other records against a builder that throws anyway.
-              console.error(`AUDIT RECORDS LOST: building a request's records failed: ${String(error)}`);
-            }
-          }
-          return group.buffer.flush(env);
-        };
-        resolve(fromRequest ? new Promise((later) => setTimeout(later, 0)).then(flush) : flush());
+        resolve(group.buffer.flush(env));
       },
     };
-    group.timer = setTimeout(() => group.send(false), this.#maxDelayMs);
+    group.timer = setTimeout(group.send, this.#maxDelayMs);
     this.#open.set(env.AUDIT_QUEUE, group);
     return group;
   }

@@ -5,7 +5,6 @@
  *
  * Building is synchronous, so "after the response" takes a timer: a microtask, or an async
  * function's first stretch, would still run before the handler's Response reaches the runtime.
- * The group commit's own timer serves (audit-group-commit.ts `addLater`).
  */
 import type { CallOutcome } from "../pipeline/types.ts";
 import type { AuditGroupCommit } from "./audit-group-commit.ts";
@@ -47,11 +46,17 @@ export function buildAuditRecords(calls: readonly AuditedCall[], meta: { keyId: 
   return records;
 }
 
+/** The batch's records, built on a later turn of the event loop than the one that answers. */
+export async function buildAfterResponse(calls: readonly AuditedCall[], meta: { keyId: string; sessionId: string }): Promise<AuditRecord[]> {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return buildAuditRecords(calls, meta);
+}
+
 /** The audit stage over an isolate's group commit, which the composition root builds once. */
 export function createRecordBatch(groupCommit: AuditGroupCommit): RecordBatch {
   return function recordBatch(env, waitUntil, calls, meta) {
-    // Built when the group is sent, after the response; awaited inside waitUntil, so the isolate
-    // stays up until the group carrying these records has been handed to the queue.
-    waitUntil(groupCommit.addLater(env, calls.length, () => buildAuditRecords(calls, meta)));
+    // Awaited inside waitUntil: the isolate stays up until the group carrying these records has
+    // been handed to the queue.
+    waitUntil(buildAfterResponse(calls, meta).then((records) => groupCommit.add(env, records)));
   };
 }

@@ -63,26 +63,6 @@ describe("audit group commit", () => {
     expect(sends).toHaveLength(1);
   });
 
-  it("builds records added for later only when their group is sent, never in the adding request's turn", async () => {
-    const { sends, sink } = watchedQueue();
-    const group = new AuditGroupCommit({ maxRecords: 4, maxDelayMs: 20 });
-    const built: string[] = [];
-    const lazy = (name: string, n: number) => () => {
-      built.push(name);
-      return records(name, n);
-    };
-    const timed = group.addLater(sink, 1, lazy("gc-later-a", 1));
-    expect(built).toEqual([]);
-    await timed;
-    expect(built).toEqual(["gc-later-a"]);
-    // A group filled from inside a request is still built on a later turn, and each builder runs once.
-    const full = Promise.all([group.addLater(sink, 2, lazy("gc-later-b", 2)), group.add(sink, records("gc-later-c", 2))]);
-    expect(built).toEqual(["gc-later-a"]);
-    await full;
-    expect(built).toEqual(["gc-later-a", "gc-later-b"]);
-    expect(sends.map((s) => s.ids.length)).toEqual([1, 4]);
-  });
-
   it("sends a lone request's records after the delay", async () => {
     const { sends, sink } = watchedQueue();
     const group = new AuditGroupCommit({ maxDelayMs: 5 });
