@@ -6,7 +6,7 @@
 import { FAILED_STATUSES, type AuditStatus } from "./audit-record.ts";
 import { whereSql, type AuditFilters } from "./audit-filters.ts";
 import { withAuditLayout } from "./audit-layout.ts";
-import { TOP_MESSAGES, type AuditStats, type CallStats } from "./audit-stats.ts";
+import { topMessages, type AuditStats, type CallStats } from "./audit-stats.ts";
 import type { AuditDatabase } from "./write-audit-records.ts";
 
 interface Tally {
@@ -67,9 +67,5 @@ function callStats(tally: Tally): CallStats {
     }
     return null;
   };
-  const topMessages = [...tally.messages]
-    .map(([message, n]) => ({ message, calls: n }))
-    .sort((a, b) => b.calls - a.calls || a.message.localeCompare(b.message))
-    .slice(0, TOP_MESSAGES);
-  return { calls, errors, errorRate: calls === 0 ? 0 : errors / calls, p50Ms: percentile(50), p95Ms: percentile(95), statuses: Object.fromEntries(tally.statuses), topMessages };
+  return { calls, errors, errorRate: calls === 0 ? 0 : errors / calls, p50Ms: percentile(50), p95Ms: percentile(95), statuses: Object.fromEntries(tally.statuses), topMessages: topMessages(tally.messages) };
 }

@@ -90,25 +90,34 @@ export function auditStats(db: AuditDatabase, filters: AuditFilters): Promise<Au
       byTool.set(row.tool, counts);
       overall[row.status] = (overall[row.status] ?? 0) + row.calls;
     }
-    const messagesByTool = new Map<string, MessageCount[]>();
+    const messagesByTool = new Map<string, Map<string, number>>();
     const overallMessages = new Map<string, number>();
     for (const row of (messages?.results ?? []) as { tool: string; message: string; calls: number }[]) {
-      messagesByTool.set(row.tool, [...(messagesByTool.get(row.tool) ?? []), { message: row.message, calls: row.calls }]);
+      const counts = messagesByTool.get(row.tool) ?? new Map<string, number>();
+      counts.set(row.message, row.calls);
+      messagesByTool.set(row.tool, counts);
       overallMessages.set(row.message, (overallMessages.get(row.message) ?? 0) + row.calls);
     }
     const totalRow = (total?.results[0] as StatsRow | undefined) ?? { tool: null, calls: 0, errors: 0, p50: null, p95: null };
     return {
-      total: toCallStats(totalRow, overall, [...overallMessages].map(([message, calls]) => ({ message, calls }))),
+      total: toCallStats(totalRow, overall, overallMessages),
       tools: ((perTool?.results ?? []) as StatsRow[]).map((row) => {
         const tool = row.tool ?? "";
-        return { tool, ...toCallStats(row, byTool.get(tool) ?? {}, messagesByTool.get(tool) ?? []) };
+        return { tool, ...toCallStats(row, byTool.get(tool) ?? {}, messagesByTool.get(tool) ?? new Map()) };
       }),
     };
   });
 }
 
-function toCallStats(row: StatsRow, statuses: Record<string, number>, messages: MessageCount[]): CallStats {
+function toCallStats(row: StatsRow, statuses: Record<string, number>, messages: ReadonlyMap<string, number>): CallStats {
   const errors = row.errors ?? 0;
-  const topMessages = messages.sort((a, b) => b.calls - a.calls || a.message.localeCompare(b.message)).slice(0, TOP_MESSAGES);
-  return { calls: row.calls, errors, errorRate: row.calls === 0 ? 0 : errors / row.calls, p50Ms: row.p50, p95Ms: row.p95, statuses, topMessages };
+  return { calls: row.calls, errors, errorRate: row.calls === 0 ? 0 : errors / row.calls, p50Ms: row.p50, p95Ms: row.p95, statuses, topMessages: topMessages(messages) };
+}
+
+/** The TOP_MESSAGES most frequent of `counts` (calls per message), ties in message order. */
+export function topMessages(counts: ReadonlyMap<string, number>): MessageCount[] {
+  return [...counts]
+    .map(([message, calls]) => ({ message, calls }))
+    .sort((a, b) => b.calls - a.calls || a.message.localeCompare(b.message))
+    .slice(0, TOP_MESSAGES);
 }
