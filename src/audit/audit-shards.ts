@@ -31,6 +31,11 @@ export function auditShards(env: AuditShardEnv): readonly AuditDatabase[] {
   const cached = cache.get(env);
   if (cached !== undefined) return cached;
   const names = (env.AUDIT_SHARDS ?? "").split(",").map((name) => name.trim()).filter((name) => name !== "");
+  // A binding listed twice (or DB itself) would be read, counted and archived twice.
+  const repeated = names.find((name, i) => name === "DB" || names.indexOf(name) !== i);
+  if (repeated !== undefined) {
+    throw new ConfigError(`Invalid toolgate configuration: AUDIT_SHARDS lists ${JSON.stringify(repeated)} ${repeated === "DB" ? "(DB is always the first shard)" : "twice"}; list each extra D1 binding once`);
+  }
   const shards = [env.DB, ...names.map((name) => shardBinding(env, name))];
   cache.set(env, shards);
   return shards;

@@ -129,4 +129,9 @@ describe("the audit log over several D1 databases", () => {
     expect(() => auditShards({ DB: env.DB, AUDIT_SHARDS: "DB_AUDIT_9" })).toThrow(ConfigError);
     expect(() => auditShards({ DB: env.DB, AUDIT_SHARDS: "DB_AUDIT_9" })).toThrow(/DB_AUDIT_9/);
   });
+
+  it("refuses a shard list naming a binding twice, or DB, which would be read and archived twice", () => {
+    expect(() => auditShards({ ...env, AUDIT_SHARDS: "DB_AUDIT_1, DB_AUDIT_1" })).toThrow(/"DB_AUDIT_1" twice/);
+    expect(() => auditShards({ DB: env.DB, AUDIT_SHARDS: "DB" })).toThrow(ConfigError);
+  });
 });
