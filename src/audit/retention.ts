@@ -33,9 +33,17 @@ export async function archiveOrExpireAudit(shards: readonly AuditDatabase[], buc
   let moved = 0;
   // The shards share one cron invocation's subrequests, so they share the run's chunk allowance.
   const maxChunks = Math.max(1, Math.floor(ARCHIVE_CHUNKS_PER_RUN / shards.length));
+  // One shard's failure (its D1 or R2) must not leave the others unarchived; the run still
+  // rejects afterwards, so the scheduler reports it.
+  const failures: string[] = [];
   for (const [shard, db] of shards.entries()) {
-    if (bucket === undefined) moved += await deleteExpiredAudit(db, config.auditRetentionDays, now);
-    else moved += (await archiveAudit(db, bucket, { afterDays: Math.min(config.auditArchiveAfterDays, config.auditRetentionDays), now, shard, maxChunks })).archived;
+    try {
+      if (bucket === undefined) moved += await deleteExpiredAudit(db, config.auditRetentionDays, now);
+      else moved += (await archiveAudit(db, bucket, { afterDays: Math.min(config.auditArchiveAfterDays, config.auditRetentionDays), now, shard, maxChunks })).archived;
+    } catch (error) {
+      failures.push(`shard ${shard}: ${String(error)}`);
+    }
   }
+  if (failures.length > 0) throw new Error(`audit archival/retention failed (${moved} rows moved or deleted on the others): ${failures.join("; ")}`);
   return moved;
 }

@@ -7,7 +7,8 @@ import type { AuditRecordWire } from "../../src/audit/audit-wire.ts";
 import { gunzipLines } from "../../src/audit/gzip-lines.ts";
 import { archiveOrExpireAudit } from "../../src/audit/retention.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
-import { auditRecord, countRows } from "./support.ts";
+import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
+import { auditRecord, countRows, flakyDatabase } from "./support.ts";
 
 const DAY = 86_400_000;
 
@@ -124,6 +125,17 @@ describe("audit archival to R2", () => {
     expect(await countRows("key_id = ?", "key-arch-bound")).toBe(1);
     expect(await archiveAudit(env.DB, env.AUDIT_ARCHIVE, { afterDays: 7, now, chunkRows: 2, maxChunks: 2 })).toEqual({ archived: 1, objects: 1, done: true });
     expect(await archivedIds(day)).toEqual(ordered(records));
+  });
+
+  it("the cron goes on to the other shards when one fails, and still reports the failure", async () => {
+    const now = Date.parse("2034-06-30T00:00:00Z");
+    const second = env.DB_AUDIT_1;
+    if (second === undefined) throw new Error("test setup: DB_AUDIT_1 is bound in vitest.config.ts");
+    await writeAuditRecords(second, [auditRecord({ keyId: "key-arch-shards", at: now - 40 * DAY })]);
+    const config = { auditRetentionDays: 30, auditArchiveAfterDays: 7 };
+    await expect(archiveOrExpireAudit([flakyDatabase(env.DB, () => "before"), second], undefined, config, now)).rejects.toThrow(/shard 0: .*injected/);
+    const left = await second.prepare(`SELECT COUNT(*) AS n FROM ${AUDIT_TABLE} WHERE key_id = ?`).bind("key-arch-shards").first<{ n: number }>();
+    expect(left?.n).toBe(0);
   });
 
   it("the cron deletes after retention without a bucket, and with one deletes nothing it has not archived", async () => {
