@@ -121,6 +121,8 @@ export async function tavilySearch(request: Request, url: URL): Promise<Response
 
 /** A self-hosted SearXNG's JSON API. */
 export function searxSearch(url: URL): Response {
+  // A SearXNG behind a sign-in proxy: 200 with the proxy's HTML page instead of JSON.
+  if (url.pathname === "/behind-sign-in/search") return new Response("<html><body>Please sign in</body></html>", { headers: { "content-type": "text/html" } });
   if (url.pathname !== "/search" || url.searchParams.get("format") !== "json") return new Response("not found", { status: 404 });
   const query = url.searchParams.get("q") ?? "";
   return Response.json({ query, results: results(query).map((r) => ({ title: r.title, url: r.url, content: r.snippet, engine: "stub" })) });

@@ -97,6 +97,12 @@ describe("web_search", () => {
     expect(result.message.content).not.toContain("wrong-key-value");
   });
 
+  it("reports a provider that answers 200 with something other than JSON as an upstream error", async () => {
+    const result = await gateway({ SEARXNG_URL: `http://${SEARX_HOST}/behind-sign-in/` }).search({ query: "q" });
+    expect(result).toMatchObject({ status: "error", error_code: "UPSTREAM_ERROR" });
+    expect(JSON.parse(result.message.content).error).toContain("searxng answered not a JSON object");
+  });
+
   it("refuses a SearXNG on a private address unless OUTBOUND_ALLOW lists it", async () => {
     const result = await gateway({ SEARXNG_URL: "http://192.168.1.20:8080" }).search({ query: "q" });
     expect(result).toMatchObject({ status: "error", error_code: "TOOL_UNAVAILABLE" });

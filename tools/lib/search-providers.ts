@@ -7,6 +7,10 @@ import { ToolFailureError } from "../../src/errors/tool-failure.ts";
 import type { ToolContext } from "../../src/registry/types.ts";
 import { checkedFetch } from "./checked-fetch.ts";
 import { htmlText } from "./html-to-markdown.ts";
+import { readTextCapped } from "./read-capped.ts";
+
+/** A search API answers a few KiB; anything far beyond is not a search answer. */
+const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
 
 export type SearchProviderName = "brave" | "tavily" | "searxng";
 
@@ -43,7 +47,20 @@ function hits(items: unknown, count: number, snippetField: string): SearchHit[] 
 }
 
 async function answer(ctx: ToolContext, provider: SearchProviderName, response: Response): Promise<Record<string, unknown>> {
-  if (response.ok) return (await response.json()) as Record<string, unknown>;
+  if (response.ok) {
+    // A proxy's login page or a misconfigured SearXNG answers 200 with HTML: an upstream
+    // failure the model can read, not a handler crash.
+    const { text, cut } = await readTextCapped(response, MAX_ANSWER_BYTES);
+    let data: unknown;
+    try {
+      data = cut ? undefined : JSON.parse(text);
+    } catch {
+      data = undefined;
+    }
+    if (typeof data === "object" && data !== null && !Array.isArray(data)) return data as Record<string, unknown>;
+    const what = cut ? `more than ${MAX_ANSWER_BYTES} bytes` : `not a JSON object: ${text.slice(0, 200)}`;
+    throw new ToolFailureError({ kind: "upstream", name: ctx.toolName, status: response.status, detail: `${provider} answered ${what}` });
+  }
   const detail = (await response.text()).slice(0, 300);
   const hint = response.status === 401 || response.status === 403 ? ` (the ${provider} credential in ${PROVIDER_VARS[provider]} was refused)` : "";
   throw new ToolFailureError({ kind: "upstream", name: ctx.toolName, status: response.status, detail: `${provider}${hint}: ${detail}` });
