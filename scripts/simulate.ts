@@ -8,7 +8,7 @@
  * ```sh
  * npm run simulate                                   # a table for 10 to 10,000 calls/s
  * npm run simulate -- --isolates=200 --rate=25       # one load
- * npm run simulate -- --rows-per-record=8 --keys=1   # today's audit table, one key for everything
+ * npm run simulate -- --rows-per-record=8 --keys=1   # the audit_log table before 0005, one key for everything
  * ```
  */
 import { dirname, resolve } from "node:path";
@@ -22,7 +22,6 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 /** Total calls/s of the default table, and how many calls/s one isolate takes in it. */
 const TABLE_TOTALS = [10, 100, 1_000, 10_000];
 const DEFAULT_CALLS_PER_ISOLATE = 10;
-
 
 const keyLimit = numberFlag("key-limit");
 const constants: StoreConstants = {
