@@ -67,11 +67,9 @@ registry.register({
     let after = before;
     // From the end backwards, so earlier spans' offsets stay valid.
     for (const span of [...found.spans].reverse()) {
-      let replacement = newString;
-      if (found.strategy !== "exact") {
-        replacement = reindent(newString, oldString, before.slice(span.start, span.end));
-        if (crlf) replacement = replacement.replace(/\r?\n/g, "\r\n");
-      }
+      let replacement = found.strategy === "exact" ? newString : reindent(newString, oldString, before.slice(span.start, span.end));
+      // A model writes "\n"; a CRLF file keeps its line endings whichever way the match was found.
+      if (crlf) replacement = replacement.replace(/\r?\n/g, "\r\n");
       after = after.slice(0, span.start) + replacement + after.slice(span.end);
     }
     const bytes = encoder.encode(after);

@@ -34,6 +34,14 @@ describe("patch", () => {
     expect(await stored(key, "greet.js")).toBe(SOURCE.replace("        return `hi ${name}`;", "        return `hello ${name}`;"));
   });
 
+  it("keeps a CRLF file's line endings when an exact match is replaced by several lines", async () => {
+    const key = await agentKey("crlf");
+    await seed(key, "win.txt", "first\r\nsecond\r\n");
+    const result = ok(await call(key, "patch", { path: "win.txt", old_string: "first", new_string: "one\ntwo" }));
+    expect(result.strategy).toBe("exact");
+    expect(await stored(key, "win.txt")).toBe("one\r\ntwo\r\nsecond\r\n");
+  });
+
   it("matches despite runs of spaces and tabs inside a line", async () => {
     const key = await agentKey("spaces");
     await seed(key, "conf.ini", "name  =\tvalue\nother = 1\n");
