@@ -39,16 +39,29 @@ const encoder = new TextEncoder();
  */
 export function exportAudit(shards: readonly AuditShard[], bucket: AuditArchiveBucket | undefined, filters: ExportFilters): ReadableStream<Uint8Array> {
   const lines = exportLines(shards, bucket, filters);
+  let lastAt: number | undefined;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const texts: string[] = [];
-      while (texts.length < LINES_PER_CHUNK) {
-        const next = await lines.next();
-        if (next.done === true) break;
-        texts.push(next.value);
+      let failure: unknown;
+      try {
+        while (texts.length < LINES_PER_CHUNK) {
+          const next = await lines.next();
+          if (next.done === true) break;
+          texts.push(next.value.text);
+          lastAt = next.value.at;
+        }
+      } catch (error) {
+        failure = error;
+      }
+      if (failure !== undefined) {
+        // The 200 and the lines before are already sent, so the failure can only be told in the
+        // body: a last line a reader tells from a record by its `error` member, with where to resume.
+        console.error(`audit export: ${String(failure)}`);
+        texts.push(JSON.stringify(exportFailureLine(filters, lastAt)));
       }
       if (texts.length > 0) controller.enqueue(encoder.encode(`${texts.join("\n")}\n`));
-      if (texts.length < LINES_PER_CHUNK) controller.close();
+      if (failure !== undefined || texts.length < LINES_PER_CHUNK) controller.close();
     },
     async cancel() {
       await lines.return(undefined);
@@ -56,11 +69,28 @@ export function exportAudit(shards: readonly AuditShard[], bucket: AuditArchiveB
   });
 }
 
-async function* exportLines(shards: readonly AuditShard[], bucket: AuditArchiveBucket | undefined, filters: ExportFilters): AsyncGenerator<string> {
+/** The code of the line that ends an export cut short by a storage failure. */
+export const EXPORT_INCOMPLETE = "EXPORT_INCOMPLETE";
+
+export interface ExportFailureLine {
+  error: { code: typeof EXPORT_INCOMPLETE; message: string; resume_since: string };
+}
+
+/**
+ * The line that ends an export a storage failure cut short. `resume_since` is the time of the last
+ * record sent, inclusive, so a retry from it repeats the records of that millisecond: the reader
+ * drops the ids it already has. The storage error itself goes to the log, not to the caller.
+ */
+function exportFailureLine(filters: ExportFilters, lastAt: number | undefined): ExportFailureLine {
+  const resume = new Date(lastAt ?? filters.since).toISOString();
+  return { error: { code: EXPORT_INCOMPLETE, message: `the export stopped early: audit storage failed while reading; request since=${resume} again to get the rest`, resume_since: resume } };
+}
+
+async function* exportLines(shards: readonly AuditShard[], bucket: AuditArchiveBucket | undefined, filters: ExportFilters): AsyncGenerator<Line> {
   for (let day = dayStart(filters.since); day < filters.until; day += DAY_MS) {
     const archived = bucket === undefined ? [] : shards.map((shard) => archivedLines(bucket, archiveFolder(day, shard.index), filters));
     const streams = [...archived, ...shards.map((shard) => storedLines(shard.db, day, filters))];
-    for await (const line of streams.reduce(mergeByKey, empty())) yield line.text;
+    yield* streams.reduce(mergeByKey, empty());
   }
 }
 

@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { archiveAudit } from "../../src/audit/archive-audit.ts";
+import { EXPORT_INCOMPLETE, exportAudit, type ExportFailureLine } from "../../src/audit/export-audit.ts";
+import type { AuditDatabase } from "../../src/audit/write-audit-records.ts";
 import { auditRecordId, type AuditRecord } from "../../src/audit/audit-record.ts";
 import type { AuditRecordWire } from "../../src/audit/audit-wire.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
@@ -85,5 +87,24 @@ describe("GET /v1/audit/export", () => {
   it("is served by the Worker behind its key check, reading the bound archive", async () => {
     expect((await api(`/v1/audit/export?${window}`, { headers: { authorization: "" } })).status).toBe(401);
     expect((await exported(await api(`/v1/audit/export?${window}`))).map((r) => r.id)).toEqual(oldest(all));
+  });
+
+  it("ends an export cut short by a storage failure with an error line saying where to resume", async () => {
+    // D1 answers the first day's page, then fails: the 200 is sent by then, so the body says it.
+    let reads = 0;
+    const failing: AuditDatabase = {
+      batch: (statements) => env.DB.batch(statements),
+      prepare: (sql) => {
+        if (reads++ > 0) throw new Error("D1_ERROR: injected: storage unavailable");
+        return env.DB.prepare(sql);
+      },
+    };
+    const stream = exportAudit([{ db: failing, index: 0 }], undefined, { since: D1 + 2 * DAY, until: D1 + 4 * DAY });
+    const lines = new TextDecoder().decode(await new Response(stream).arrayBuffer()).trimEnd().split("\n").map((line) => JSON.parse(line) as AuditRecordWire | ExportFailureLine);
+    const last = lines.pop() as ExportFailureLine;
+    expect(lines.map((r) => (r as AuditRecordWire).id)).toEqual(oldest(day3));
+    const lastAt = Math.max(...day3.map((r) => r.at));
+    expect(last.error).toMatchObject({ code: EXPORT_INCOMPLETE, resume_since: new Date(lastAt).toISOString() });
+    expect(last.error.message).not.toContain("injected");
   });
 });
