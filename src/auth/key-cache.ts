@@ -32,7 +32,8 @@ export class KeyCache {
   readonly #ttlMs: number;
   readonly #now: () => number;
 
-  constructor({ ttlMs = KEY_CACHE_TTL_MS, now = Date.now }: KeyCacheOptions = {}) {
+  // The clock is read through Date at each call, not captured: a test's fake Date reaches it too.
+  constructor({ ttlMs = KEY_CACHE_TTL_MS, now = () => Date.now() }: KeyCacheOptions = {}) {
     this.#ttlMs = ttlMs;
     this.#now = now;
   }

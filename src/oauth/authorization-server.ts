@@ -36,7 +36,7 @@ export function authorizationServer(origin: string, resources: readonly string[]
     issuer: origin,
     resources,
     // A client that names no resource (older than RFC 8707 in MCP) gets the whole /mcp door.
-    defaultResource: mcpResource(origin),
+    ...(resources.includes(mcpResource(origin)) ? { defaultResource: mcpResource(origin) } : {}),
     authorizeEndpoint: AUTHORIZE_PATH,
     tokenEndpoint: TOKEN_PATH,
     clientRegistrationEndpoint: REGISTER_PATH,

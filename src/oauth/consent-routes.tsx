@@ -29,7 +29,7 @@ import { listCustomToolsetNames } from "../toolsets/custom-toolsets.ts";
 import { builtInToolsetNames } from "../toolsets/resolve.ts";
 import { fullAuthorizationServer } from "./authorization-server.ts";
 import { ConsentPage } from "./consent-page.tsx";
-import { AUTHORIZE_PATH, isResourceToolset, toolsetOfResource } from "./oauth-paths.ts";
+import { AUTHORIZE_PATH, isResourceToolset, servesOAuth, toolsetOfResource } from "./oauth-paths.ts";
 
 /** The consent form carries a handle, a token and a few toolset names. */
 const MAX_FORM_BYTES = 16 * 1024;
@@ -139,6 +139,10 @@ export function consentRoutes(): Hono<ConsentEnv> {
   page.post(AUTHORIZE_PATH, requireSameOrigin());
 
   // The request is checked before anyone signs in: a bad one is refused without a sign-in page.
+  page.use(AUTHORIZE_PATH, async function requireOAuthOrigin(c, next) {
+    if (servesOAuth(requestOrigin(c.req.url))) return next();
+    return errorPage(c, undefined, 400, "Sign-in needs https", "OAuth sign-in is served over https only (or plain http on a loopback host, for local development).");
+  });
   page.get(AUTHORIZE_PATH, async function parseAuthorization(c, next) {
     const oauth = (await fullAuthorizationServer(requestOrigin(c.req.url), c.env)).getOAuthApi(c.env);
     try {

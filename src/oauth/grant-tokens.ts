@@ -6,10 +6,12 @@
  * means a KV reader never finds a token to decrypt.
  */
 import { authorizationServer } from "./authorization-server.ts";
-import { mcpResource } from "./oauth-paths.ts";
+import { mcpResource, servesOAuth } from "./oauth-paths.ts";
 
 /** Revokes every provider grant of the principal `grantId`. */
 export async function endGrantTokens(env: Env, origin: string, grantId: string): Promise<void> {
+  // No issuer can be built for this origin; D1's revoked_at still refuses the tokens.
+  if (!servesOAuth(origin)) return;
   // Listing and revoking grants is the same for every resource; any instance of the issuer does.
   const oauth = authorizationServer(origin, [mcpResource(origin)]).getOAuthApi(env);
   let cursor: string | undefined;

@@ -26,8 +26,18 @@ const TOOLSET_SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;
 /** Whether a toolset name can be part of a resource URL. */
 export const isResourceToolset = (name: string): boolean => TOOLSET_SEGMENT.test(name) && name !== "all";
 
-/** The resource of the door at `path` (`/mcp` or `/mcp/{toolset}`), or undefined for any other path. */
+const LOOPBACK_ORIGIN = /^http:\/\/(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])(?::\d+)?$/;
+
+/**
+ * Whether OAuth is offered on this origin. OAuth 2.1 (and the provider) take an issuer and
+ * resources over https only, or plain http on a loopback host for local development; a deployed
+ * Worker is always https. Elsewhere (wrangler dev on a LAN address) the doors take API keys only.
+ */
+export const servesOAuth = (origin: string): boolean => origin.startsWith("https://") || LOOPBACK_ORIGIN.test(origin);
+
+/** The resource of the door at `path` (`/mcp` or `/mcp/{toolset}`), or undefined for any other path or an origin without OAuth. */
 export function mcpResourceAt(origin: string, path: string): { resource: string; toolset: string | undefined } | undefined {
+  if (!servesOAuth(origin)) return undefined;
   if (path === MCP_PATH) return { resource: `${origin}${MCP_PATH}`, toolset: undefined };
   if (!path.startsWith(`${MCP_PATH}/`)) return undefined;
   const toolset = path.slice(MCP_PATH.length + 1);

@@ -10,7 +10,7 @@ import type { AppEnv } from "../http/types.ts";
 import { requestOrigin } from "../http/request-origin.ts";
 import { everyResource, fullAuthorizationServer } from "./authorization-server.ts";
 import { consentRoutes } from "./consent-routes.tsx";
-import { AUTHORIZATION_SERVER_METADATA_PATH, mcpResourceAt, PROTECTED_RESOURCE_METADATA_PREFIX, REGISTER_PATH, TOKEN_PATH } from "./oauth-paths.ts";
+import { AUTHORIZATION_SERVER_METADATA_PATH, mcpResourceAt, PROTECTED_RESOURCE_METADATA_PREFIX, REGISTER_PATH, servesOAuth, TOKEN_PATH } from "./oauth-paths.ts";
 
 const NOT_FOUND = { error: "not_found", error_description: "No MCP door has this path; /mcp and /mcp/{toolset} do (GET /v1/toolsets lists the toolsets)." };
 
@@ -29,8 +29,12 @@ export function oauthRoutes(): Hono<AppEnv> {
   return app;
 }
 
+const NO_OAUTH = { error: "not_found", error_description: "OAuth is served over https only (or plain http on a loopback host, for local development)." };
+
 async function provider(c: Context<AppEnv>): Promise<Response> {
-  const server = await fullAuthorizationServer(requestOrigin(c.req.url), c.env);
+  const origin = requestOrigin(c.req.url);
+  if (!servesOAuth(origin)) return c.json(NO_OAUTH, 404);
+  const server = await fullAuthorizationServer(origin, c.env);
   // Hono types the context as its own subset of the runtime's ExecutionContext; the object is the runtime's.
   return server.fetch(c.req.raw, c.env, c.executionCtx as ExecutionContext);
 }
