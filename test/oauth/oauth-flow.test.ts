@@ -3,7 +3,9 @@
  * registration, the consent page behind the approvals page's sign-in, the code exchange with
  * PKCE, tools over /mcp as the grant, refresh, and revocation through DELETE /v1/keys.
  */
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { oauthTokensOf } from "../../src/oauth/oauth-storage.ts";
 import { api } from "../support/api.ts";
 import { json } from "../support/json.ts";
 import { waitForAuditRows } from "../support/wait-for-audit-rows.ts";
@@ -124,6 +126,7 @@ describe("signing in an MCP client", () => {
     expect((await rpc("/mcp", "tools/list", {}, { token: tokens.access_token })).result).toBeDefined();
     const keys = await json<{ keys: KeyRow[] }>(await api("/v1/keys"));
     const grant = keys.keys.find((key) => key.oauth_client_id === clientId);
+    expect((await env.OAUTH_KV.list({ prefix: oauthTokensOf(grant?.id ?? "") })).keys.length).toBeGreaterThan(0);
     expect((await api(`/v1/keys/${grant?.id}`, { method: "DELETE" })).status).toBe(204);
 
     const refused = await mcpPost("/mcp", { jsonrpc: "2.0", id: 1, method: "tools/list" }, { token: tokens.access_token });
@@ -133,6 +136,7 @@ describe("signing in an MCP client", () => {
     expect(refresh.status).toBe(400);
     expect(await refresh.json()).toMatchObject({ error: "invalid_grant" });
     expect((await json<KeyRow>(await api(`/v1/keys/${grant?.id}`))).revoked_at).toEqual(expect.any(String));
+    expect((await env.OAUTH_KV.list({ prefix: oauthTokensOf(grant?.id ?? "") })).keys).toEqual([]);
   });
 
   it("sends the app access_denied, with its state, when the person denies", async () => {

@@ -10,6 +10,7 @@ import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotoc
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { consentAs } from "../../scripts/mcp/oauth-consent.ts";
 import { createKey, serveToolgate, type ServedToolgate } from "../../scripts/mcp/serve-toolgate.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
@@ -43,6 +44,9 @@ class TestProvider implements OAuthClientProvider {
   redirectToAuthorization(url: URL) {
     this.authorizationUrl = url;
   }
+  forgetAuthorizationUrl() {
+    this.authorizationUrl = undefined;
+  }
   saveCodeVerifier(verifier: string) {
     this.verifier = verifier;
   }
@@ -55,33 +59,6 @@ class TestProvider implements OAuthClientProvider {
     if (scope === "all" || scope === "client") this.client = undefined;
   }
 }
-
-/** A person's browser, as far as signing in and consenting need one: cookies and same-origin form posts. */
-class Browser {
-  readonly cookies = new Map<string, string>();
-  constructor(readonly origin: string) {}
-
-  async send(path: string, form?: URLSearchParams): Promise<{ response: Response; html: string }> {
-    const headers = new Headers({ cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ") });
-    if (form !== undefined) {
-      headers.set("origin", this.origin);
-      headers.set("content-type", "application/x-www-form-urlencoded");
-    }
-    const response = await fetch(new URL(path, this.origin), { method: form === undefined ? "GET" : "POST", headers, body: form, redirect: "manual" });
-    for (const line of response.headers.getSetCookie()) {
-      const [name = "", value = ""] = (line.split(";")[0] ?? "").split("=");
-      if (value === "" || /max-age=0/i.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return { response, html: response.headers.get("content-type")?.startsWith("text/html") === true ? await response.text() : "" };
-  }
-}
-
-const field = (html: string, name: string): string => {
-  const value = new RegExp(`name="${name}" value="([^"]+)"`).exec(html)?.[1];
-  if (value === undefined) throw new Error(`no ${name} field in:\n${html.slice(0, 600)}`);
-  return value.replaceAll("&amp;", "&");
-};
 
 describe("the MCP SDK client's own OAuth against /mcp", () => {
   let served: ServedToolgate;
@@ -100,21 +77,7 @@ describe("the MCP SDK client's own OAuth against /mcp", () => {
 
   /** Consents at the authorization URL as the approver; returns the code the redirect carries. */
   async function consentTo(authorizationUrl: URL, toolsets: string[]): Promise<string> {
-    const browser = new Browser(served.url.origin);
-    const next = `${authorizationUrl.pathname}${authorizationUrl.search}`;
-    const signInPage = await browser.send(next);
-    expect(signInPage.response.status).toBe(401);
-    const signedIn = await browser.send("/approvals/sign-in", new URLSearchParams({ csrf: field(signInPage.html, "csrf"), next: field(signInPage.html, "next"), key: approverKey }));
-    expect(signedIn.response.status).toBe(303);
-    expect(signedIn.response.headers.get("location")).toBe(next);
-    const page = await browser.send(next);
-    expect(page.response.status).toBe(200);
-    expect(page.html).toContain("SDK Test Client");
-    const form = new URLSearchParams({ csrf: field(page.html, "csrf"), handle: field(page.html, "handle"), decision: "approve" });
-    for (const name of toolsets) form.append("toolset", name);
-    const answer = await browser.send("/oauth/authorize", form);
-    expect(answer.response.status).toBe(302);
-    const location = new URL(answer.response.headers.get("location") ?? "");
+    const location = await consentAs(approverKey, authorizationUrl, toolsets);
     expect(`${location.origin}${location.pathname}`).toBe(REDIRECT_URL);
     return location.searchParams.get("code") ?? "";
   }
@@ -173,7 +136,7 @@ describe("the MCP SDK client's own OAuth against /mcp", () => {
     expect(direct.status).toBe(401);
     expect(direct.headers.get("www-authenticate")).toContain('error="invalid_token"');
 
-    provider.authorizationUrl = undefined;
+    provider.forgetAuthorizationUrl();
     await expect(connected()).rejects.toBeInstanceOf(UnauthorizedError);
     expect(provider.authorizationUrl?.pathname).toBe("/oauth/authorize");
   }, 30_000);
