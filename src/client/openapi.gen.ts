@@ -1041,8 +1041,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Revoke an API key
-         * @description Takes effect at once in the isolate that serves it and within 10 s everywhere else (lookups are cached that long). Revoking a revoked key is a no-op.
+         * Revoke an API key or OAuth grant
+         * @description Takes effect at once in the isolate that serves it and within 10 s everywhere else (lookups are cached that long). Revoking a revoked key is a no-op. Revoking an OAuth grant also deletes its access and refresh tokens.
          */
         delete: {
             parameters: {
@@ -2185,7 +2185,14 @@ export interface components {
             /** @description keyId of the admin that created it; admin-token for the bootstrap token. */
             created_by: string;
             id: string;
+            /**
+             * @description key: a bearer key; oauth_grant: a person's consent to an MCP client on the /oauth/authorize page (its tokens work on /mcp only; DELETE ends them at once).
+             * @enum {string}
+             */
+            kind: "key" | "oauth_grant";
             name: string;
+            /** @description The OAuth client a grant was given to; null for a key. */
+            oauth_client_id: string | null;
             policy: components["schemas"]["ToolPolicy"];
             /**
              * @description The key's first characters, to tell keys apart; the key itself is never shown again.
