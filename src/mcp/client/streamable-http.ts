@@ -5,7 +5,8 @@
  * after notifications. A session id the server issues on initialize is sent on every later
  * message, with the negotiated protocol version.
  */
-import { isResponseTo, McpClientError, notificationMethod, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "./json-rpc.ts";
+import { extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
+import { isResponseTo, McpClientError, notificationMethod, type AuthChallenge, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "./json-rpc.ts";
 import { classifyFetchError, type OutboundFetch } from "./outbound-fetch.ts";
 import { MAX_MESSAGE_CHARS, readSseEvents } from "./sse-events.ts";
 
@@ -99,10 +100,22 @@ export class StreamableHttpTransport {
   }
 }
 
-/** The McpClientError for a non-2xx answer, with the start of its body. */
+/**
+ * The McpClientError for a non-2xx answer, with the start of its body. A 401, or a 403 whose
+ * challenge says `insufficient_scope`, is `unauthorized` with the challenge (spec, "Authorization").
+ */
 export async function httpError(response: Response, what: string): Promise<McpClientError> {
   const text = (await response.text().catch(() => "")).slice(0, ERROR_TEXT_CHARS);
-  return new McpClientError("http", `${what} answered HTTP ${response.status}${text === "" ? "" : `: ${text}`}`, response.status);
+  const message = `${what} answered HTTP ${response.status}${text === "" ? "" : `: ${text}`}`;
+  const challenge = response.status === 401 || response.status === 403 ? readChallenge(response) : undefined;
+  if (response.status === 401 || challenge?.error === "insufficient_scope") return new McpClientError("unauthorized", message, response.status, challenge);
+  return new McpClientError("http", message, response.status);
+}
+
+/** The parameters of a `WWW-Authenticate: Bearer` header, as the SDK's client reads them. */
+function readChallenge(response: Response): AuthChallenge {
+  const { resourceMetadataUrl, scope, error } = extractWWWAuthenticateParams(response);
+  return { ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: resourceMetadataUrl.href }), ...(scope === undefined ? {} : { scope }), ...(error === undefined ? {} : { error }) };
 }
 
 /** The body as text, refusing one over MAX_MESSAGE_CHARS before it is all in memory. */
