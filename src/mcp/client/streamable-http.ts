@@ -162,7 +162,7 @@ export async function httpError(response: Response, what: string): Promise<McpCl
 }
 
 /** The parameters of a `WWW-Authenticate: Bearer` header, as the SDK's client reads them. */
-function readChallenge(response: Response): AuthChallenge {
+export function readChallenge(response: Response): AuthChallenge {
   const { resourceMetadataUrl, scope, error } = extractWWWAuthenticateParams(response);
   return { ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: resourceMetadataUrl.href }), ...(scope === undefined ? {} : { scope }), ...(error === undefined ? {} : { error }) };
 }

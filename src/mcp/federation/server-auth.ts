@@ -12,18 +12,13 @@ import { createOAuthFetch } from "../client/oauth/oauth-fetch.ts";
 import { grantExpired, OAuthFlowError, type OAuthGrant } from "../client/oauth/oauth-grant.ts";
 import { refreshGrant } from "../client/oauth/sign-in-flow.ts";
 import { markStoredNeedsSignIn, openGrant, readSignIn, tokenKey, writeSignIn } from "./oauth-store.ts";
-import type { ServerState, SignInState } from "./server-state.ts";
+import { usesHeaderAuth, type ServerState, type SignInState } from "./server-state.ts";
 
 /** How long an isolate uses a grant before reading it again (another isolate may have refreshed it). */
 const GRANT_RELOAD_MS = 30_000;
 
 /** OAuth errors after which only a person signing in again helps (RFC 6749 section 5.2). */
 const SIGN_IN_AGAIN = new Set(["invalid_grant", "invalid_client", "unauthorized_client", "invalid_scope", "access_denied"]);
-
-/** Whether the server's headers already carry credentials, which then win over OAuth. */
-function usesHeaderAuth(state: ServerState): boolean {
-  return Object.keys(state.config.headers).some((name) => name.toLowerCase() === "authorization");
-}
 
 /** The token source for the server's client, or undefined when its headers authenticate it. */
 export function serverAuth(env: Env, state: ServerState, now: () => number): McpAuth | undefined {

@@ -105,8 +105,13 @@ export function statusOf(state: ServerState): ServerStatus {
   };
 }
 
+/** Whether the server's headers carry credentials (from a secret), which then win over OAuth. */
+export function usesHeaderAuth(state: ServerState): boolean {
+  return Object.keys(state.config.headers).some((name) => name.toLowerCase() === "authorization");
+}
+
 function authStatus(state: ServerState): AuthStatus {
-  if (Object.keys(state.config.headers).some((name) => name.toLowerCase() === "authorization")) return { mode: "headers", status: "not_required" };
+  if (usesHeaderAuth(state)) return { mode: "headers", status: "not_required" };
   const signIn = state.signIn;
   if (signIn === undefined) return { mode: "none", status: "not_required" };
   return {

@@ -20,7 +20,7 @@ import { requestOrigin } from "../../http/request-origin.ts";
 import { createOAuthFetch } from "../client/oauth/oauth-fetch.ts";
 import { finishSignIn } from "../client/oauth/sign-in-flow.ts";
 import { federation } from "./federation.ts";
-import { deleteFlow, openPending, readFlow, SIGN_IN_FLOW_TTL_SECONDS, tokenKey, updateFlow, writeSignIn } from "./oauth-store.ts";
+import { deleteFlow, openPending, readFlow, SIGN_IN_FLOW_TTL_SECONDS, tokenKey, updateFlow, writeSignIn, type StoredSignInFlow } from "./oauth-store.ts";
 import { CLIENT_METADATA_PATH, SIGN_IN_CALLBACK_PATH, SIGN_IN_START_PATH } from "./start-sign-in.ts";
 
 /**
@@ -60,7 +60,7 @@ signInRoutes
       return failureResponse(c, { kind: "mcp_sign_in_failed", reason: "denied", detail: `The authorization server of MCP server '${flow.server}' answered ${error}${description === undefined ? "" : `: ${description.slice(0, 300)}`}.` });
     }
     if (code === undefined || code === "") return failureResponse(c, { kind: "mcp_sign_in_failed", reason: "missing_code", detail: "The callback carries neither a code nor an error." });
-    return exchange(c, flow.server, flow.keyId, state, code, flow);
+    return exchange(c, state, code, flow);
   })
   .get(CLIENT_METADATA_PATH, function clientMetadata(c) {
     const origin = requestOrigin(c.req.url);
@@ -74,7 +74,9 @@ signInRoutes
     });
   });
 
-async function exchange(c: Context<{ Bindings: Env }>, server: string, keyId: string, state: string, code: string, flow: NonNullable<Awaited<ReturnType<typeof readFlow>>>) {
+/** Exchanges the code with the sign-in's verifier, stores the grant as the admin's, and lists the server's tools. */
+async function exchange(c: Context<{ Bindings: Env }>, state: string, code: string, flow: StoredSignInFlow) {
+  const { server, keyId } = flow;
   const key = tokenKey(c.env);
   if (!key.ok) return failureResponse(c, { kind: "mcp_sign_in_failed", reason: "not_configured", detail: key.message });
   const pending = await openPending(key.key, state, flow);

@@ -4,13 +4,13 @@
  * verifier sealed in KV under the OAuth `state`, and hand back the link a person opens in a
  * browser. The link opens once; the callback accepts only the browser that opened it.
  */
-import { extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
 import { randomToken } from "../../approvals-page/random-token.ts";
 import { loadConfig } from "../../config/config.ts";
 import type { McpSignInFailure } from "../../http/request-failure.ts";
 import { fetchOutbound } from "../../net/outbound-url.ts";
 import type { AuthChallenge } from "../client/json-rpc.ts";
 import { createOAuthFetch } from "../client/oauth/oauth-fetch.ts";
+import { readChallenge } from "../client/streamable-http.ts";
 import { beginSignIn } from "../client/oauth/sign-in-flow.ts";
 import { LATEST_PROTOCOL_VERSION } from "../server/protocol-versions.ts";
 import { SIGN_IN_FLOW_TTL_SECONDS, tokenKey, writeFlow } from "./oauth-store.ts";
@@ -77,9 +77,7 @@ async function probe(url: string, allow: readonly string[]): Promise<AuthChallen
       allow,
     );
     await response.body?.cancel();
-    if (response.status !== 401 && response.status !== 403) return undefined;
-    const { resourceMetadataUrl, scope, error } = extractWWWAuthenticateParams(response);
-    return { ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: resourceMetadataUrl.href }), ...(scope === undefined ? {} : { scope }), ...(error === undefined ? {} : { error }) };
+    return response.status === 401 || response.status === 403 ? readChallenge(response) : undefined;
   } catch {
     return undefined;
   }

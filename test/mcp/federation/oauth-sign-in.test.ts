@@ -134,6 +134,19 @@ describe("signing toolgate in to a remote MCP server that requires OAuth", () =>
     expect(await env.KV.get("mcp:oauth:oauthfix")).toBeNull();
   });
 
+  it("refreshes a token that is about to expire before sending it, without waiting for a 401", async () => {
+    const fixture = await startFixture();
+    // Tokens that live 10 s: inside the 30 s margin, so each is refreshed before use.
+    await fixture.control({ accessTtlSeconds: 10 });
+    const added = await addServer(fixture, "oauthshort");
+    const { callback, cookie } = await authorize(fixture, added.sign_in_url ?? "");
+    expect((await browser(fixture.env, callback, cookie)).status).toBe(200);
+    const before = (await fixture.control()).refreshes;
+    expect(await callTool(fixture, "mcp__oauthshort__add", { a: 1, b: 2 })).toMatchObject({ status: "ok" });
+    expect((await fixture.control()).refreshes).toBeGreaterThan(Number(before));
+    expect((await serverAuth(fixture, "oauthshort")).status).toBe("signed_in");
+  });
+
   it("refuses a callback with an unknown state", async () => {
     const fixture = await startFixture();
     const res = await browser(fixture.env, "https://toolgate.test/mcp-oauth/callback?code=abc&state=forged");
