@@ -121,7 +121,15 @@ async function* archivedLines(bucket: AuditArchiveBucket, prefix: string, filter
   do {
     // The delimiter keeps the day's own objects apart from its shards' `s<n>/` folders.
     const listing = await bucket.list({ prefix, delimiter: "/", ...(cursor === undefined ? {} : { cursor }) });
-    for (const object of listing.objects) {
+    for (const [i, object] of listing.objects.entries()) {
+      // Chunks are named after their first record and sort in time order: one starting at or
+      // after `until` ends the window, and one whose successor starts before `since` holds nothing
+      // in it, so neither is fetched (each fetch is a subrequest and a decompression).
+      const first = chunkStart(object.key);
+      if (first !== undefined && first >= filters.until) return;
+      const next = listing.objects[i + 1];
+      const nextFirst = next === undefined ? undefined : chunkStart(next.key);
+      if (nextFirst !== undefined && nextFirst < filters.since) continue;
       const body = await bucket.get(object.key);
       if (body === null) continue;
       for await (const text of gunzipLines(body.body)) {
@@ -133,6 +141,12 @@ async function* archivedLines(bucket: AuditArchiveBucket, prefix: string, filter
     }
     cursor = listing.truncated ? listing.cursor : undefined;
   } while (cursor !== undefined);
+}
+
+/** The time of a chunk's first record, from its name (archiveChunkKey); undefined for another name. */
+function chunkStart(key: string): number | undefined {
+  const match = /\/(\d{15})-[^/]*$/.exec(key);
+  return match === null ? undefined : Number(match[1]);
 }
 
 /**
