@@ -19,3 +19,6 @@ export class WorkerEntrypoint {
 }
 
 export const env = {};
+
+/** The base class @cloudflare/workers-oauth-provider extends (src/oauth/); never constructed here either. */
+export class WorkerEntrypoint {}
