@@ -26,6 +26,8 @@ import { webhooksRoutes } from "../webhooks/webhooks-routes.ts";
 import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
 import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
 import { memoryRoutes } from "../memory/memory-routes.ts";
+import { runsRoutes } from "../agent/runs-routes.ts";
+import { chatCompletionsRoutes } from "../agent/chat-completions-routes.ts";
 
 export interface AppOptions {
   /**
@@ -83,6 +85,8 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.route("/", toolCallsRoutes(parts));
   app.route("/", approvalsRoutes);
   app.route("/", memoryRoutes);
+  app.route("/", runsRoutes);
+  app.route("/", chatCompletionsRoutes);
   // The approvals web page: HTML, its own session cookie and error pages (not part of /v1).
   app.route("/", approvalsPageRoutes());
   app.route("/", webhooksRoutes);

@@ -18,3 +18,12 @@ export const TEST_OUTBOUND_ALLOW = `127.0.0.1:${EVERYTHING_PORT},127.0.0.1:${EVE
 export const FAKE_MCP_HOST = "mcp.upstream.test";
 /** Host of the control routes that stop and start server-everything from a test. */
 export const EVERYTHING_CONTROL_HOST = "everything.control.test";
+
+/**
+ * The scripted OpenAI-compatible model (test/support/model-server.ts): the Worker under test is
+ * configured with MODEL_BASE_URL on this host, which the outbound stand-in forwards to the real
+ * HTTP server on a loopback port chosen by the system (port 0).
+ */
+export const MODEL_HOST = "model.test";
+export const TEST_MODEL_NAME = "scripted-model";
+export const TEST_MODEL_KEY = "sk-test-model-key";

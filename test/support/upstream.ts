@@ -1,7 +1,8 @@
 import { isEverythingPort, startEverything, stopEverything } from "./everything-server.ts";
 import { fakeMcpServer } from "./fake-mcp-server.ts";
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, TEST_WEBHOOK_SECRET } from "./test-env.ts";
+import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, MODEL_HOST, TEST_WEBHOOK_SECRET } from "./test-env.ts";
+import { forwardToModelServer } from "./model-server.ts";
 import { braveSearch, EXAMPLE_HOST, examplePage, MIRROR_HOST, searxSearch, SEARX_HOST, tavilySearch, WEB_HOST, webPages } from "./web-stub.ts";
 
 /**
@@ -25,6 +26,8 @@ import { braveSearch, EXAMPLE_HOST, examplePage, MIRROR_HOST, searxSearch, SEARX
  * (everything-server.ts); http://everything.control.test/{stop,start}/<port> stops or restarts
  * it; http://mcp.upstream.test/... is the scripted server of fake-mcp-server.ts.
  *
+ * Agent runs: http://model.test/... is forwarded to the scripted model of model-server.ts.
+ *
  * The web tools: pages on http://web.upstream.test (and the same on http://mirror.upstream.test,
  * a second host for redirects), api.search.brave.com, api.tavily.com and a
  * SearXNG on http://searx.upstream.test, and https://example.com for web_extract's example
@@ -38,6 +41,7 @@ export async function upstream(request: Request): Promise<Response> {
   if (url.hostname === "127.0.0.1" && isEverythingPort(Number(url.port))) return passThrough(request);
   if (url.hostname === EVERYTHING_CONTROL_HOST) return controlEverything(url);
   if (url.hostname === FAKE_MCP_HOST) return fakeMcpServer(request);
+  if (url.hostname === MODEL_HOST) return forwardToModelServer(request);
   if (url.hostname === "api.github.com") return githubStub(url);
   if (url.hostname === WEB_HOST || url.hostname === MIRROR_HOST) return webPages(request, url);
   if (url.hostname === "api.search.brave.com") return braveSearch(request, url);
