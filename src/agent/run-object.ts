@@ -45,6 +45,8 @@ export abstract class RunObject extends DurableObject<Env> {
   protected abstract readonly gateway: RunGateway;
   /** Readers of the live event stream and waiters for a status change, in this instance. */
   readonly #listeners = new Set<(event: RunEvent) => void>();
+  /** Work a step's calls left for after them (their audit records), awaited before the alarm ends. */
+  readonly #background: Promise<unknown>[] = [];
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -161,11 +163,14 @@ export abstract class RunObject extends DurableObject<Env> {
     let record = loadRecord(this.ctx.storage.sql);
     if (record === undefined || isTerminal(record.status)) return;
     if (record.inflight.length > 0) record = this.#recoverInflight(record);
-    if (record.status === "awaiting_approval") {
-      await this.#refreshPending(record);
-      return;
+    try {
+      if (record.status === "awaiting_approval") await this.#refreshPending(record);
+      else await this.#step(record);
+    } finally {
+      // The step's audit records: an alarm's end does not wait for waitUntil work, so it waits here.
+      const background = this.#background.splice(0);
+      await Promise.allSettled(background);
     }
-    await this.#step(record);
   }
 
   /** One model turn and its calls. */
@@ -178,7 +183,7 @@ export abstract class RunObject extends DurableObject<Env> {
 
     const model = resolveModel(this.env, record.model.name, record.keyId);
     if ("kind" in model) return void (await this.#finish(record, "failed", { error: { code: "MODEL_NOT_CONFIGURED", message: `The run's model '${record.model.name}' is not usable now (${model.kind}).` } }));
-    const opened = await this.gateway.open(this.env, record, (promise) => this.ctx.waitUntil(promise));
+    const opened = await this.gateway.open(this.env, record, (promise) => void this.#background.push(promise));
     if (!opened.ok) return void (await this.#finish(record, "failed", { error: { code: "PERMISSION_DENIED", message: opened.message } }));
     const { scope } = opened;
 
