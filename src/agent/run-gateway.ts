@@ -17,6 +17,7 @@ import { createToolAccess } from "../policy/tool-access.ts";
 import { availableEntries } from "../registry/definitions.ts";
 import { registry } from "../registry/registry.ts";
 import { kvToolsetLookup } from "../toolsets/custom-toolsets.ts";
+import { resolveToolset } from "../toolsets/resolve.ts";
 import type { RunRecord } from "./run-types.ts";
 
 /** The name of the tool that starts a child run; children do not get it (depth 1). */
@@ -51,7 +52,12 @@ export function runGatewayWith(parts: GatewayParts): RunGateway {
       };
       const opened = run.toolset === undefined ? await openScope(parts.pipeline, input) : await openToolsetScope(parts.pipeline, input, run.toolset, lookup);
       if ("unknownToolset" in opened) return { ok: false, message: `The run's toolset '${opened.unknownToolset}' no longer exists` };
-      return { ok: true, scope: opened };
+      if (run.toolsets === undefined) return { ok: true, scope: opened };
+      // A delegated child: the union of its toolsets, each already checked against its parent's.
+      const names = new Set<string>();
+      for (const toolset of run.toolsets) for (const name of (await resolveToolset(toolset, lookup)) ?? []) names.add(name);
+      const within = opened.allowedTools === undefined ? names : new Set([...names].filter((name) => opened.allowedTools?.names.has(name)));
+      return { ok: true, scope: { ...opened, allowedTools: { toolset: run.toolsets.join("+"), names: within } } };
     },
     async tools(scope, run) {
       const names = (scope.allowedTools === undefined ? registry.names() : [...scope.allowedTools.names]).filter(

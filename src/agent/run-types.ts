@@ -60,6 +60,8 @@ export interface RunStart {
   /** The model as resolved when the run was asked for (its key is read from env at each turn). */
   model: { name: string; model: string };
   toolset: string | undefined;
+  /** A delegate_task child's toolsets (each within its parent's): only their tools may run. */
+  toolsets?: string[];
   messages: Message[];
   /** Tools the client declared: their calls go back to it, unexecuted. */
   clientTools: ClientTool[];

@@ -26,6 +26,7 @@ export interface RunRequest {
   messages: Message[];
   tools: ClientTool[];
   toolset: string | undefined;
+  toolsets?: string[];
   model: string | undefined;
   maxTurns: number | undefined;
   maxToolCalls: number | undefined;
@@ -63,6 +64,7 @@ export async function startRun(env: Env, request: RunRequest, owner: RunOwner): 
     sessionId: request.sessionId ?? id,
     model: { name: model.name, model: model.model },
     toolset: request.toolset,
+    ...(request.toolsets === undefined ? {} : { toolsets: request.toolsets }),
     messages: request.messages,
     clientTools: request.tools,
     limits: {

@@ -4,7 +4,7 @@
  * (upstream.ts), which forwards http://model.test/... to it. It runs in Node, outside workerd.
  *
  * A test scripts a conversation under an id (POST /__script/<id>) and puts `[script:<id>]` in
- * its first message. Each POST /v1/chat/completions is answered with the turn whose index is the
+ * its first user message. Each POST /v1/chat/completions is answered with the turn whose index is the
  * number of assistant messages the request carries, so a repeated request (a retry, a restarted
  * run) gets the same turn; every request is kept (GET /__requests/<id>) so the test can check
  * what toolgate sent: the tools, the assistant messages, the tool messages in order.
@@ -79,7 +79,8 @@ async function handle(request: IncomingMessage): Promise<Answer> {
   }
   if (url.pathname !== "/v1/chat/completions" || request.method !== "POST") return { status: 404, body: { error: { message: `no route ${url.pathname}` } } };
   const body = JSON.parse(await readBody(request)) as { model: string; messages: { role: string; content?: unknown }[] };
-  const id = /\[script:([\w-]+)\]/.exec(JSON.stringify(body.messages[0]?.content ?? ""))?.[1];
+  // The first message carrying a marker names the script (a delegated run opens with a system prompt).
+  const id = body.messages.map((m) => /\[script:([\w-]+)\]/.exec(JSON.stringify(m.content ?? ""))?.[1]).find((found) => found !== undefined);
   const script = id === undefined ? undefined : state.scripts.get(id);
   if (script === undefined) return { status: 400, body: { error: { message: "no [script:<id>] in the first message, or an unknown script" } } };
   script.requests.push(body);
