@@ -1,6 +1,6 @@
 /**
  * The agent-turn scenario's model, inside the bench Worker: fetches to http://model.bench/v1 are
- * answered in the isolate by a script (call `echo` once, then answer), so a run's figures hold
+ * answered in the isolate by a script (call `echo` in n turns, then answer), so a run's figures hold
  * toolgate's own work and this stub's small JSON handling, and no model's time or network.
  * The run's model client looks the global fetch up per request, so replacing it here is enough.
  */
@@ -12,8 +12,10 @@ export function installScriptedModel(): void {
   globalThis.fetch = async function scriptedModelFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
     const request = new Request(input, init);
     if (new URL(request.url).hostname !== BENCH_MODEL_HOST) return real(request);
-    const body = (await request.json()) as { model: string; messages: { role: string }[] };
-    const answered = body.messages[body.messages.length - 1]?.role === "tool";
+    const body = (await request.json()) as { model: string; messages: { role: string; content?: unknown }[] };
+    // "echo <n>" in the first message: n turns that each call echo, then the answer.
+    const wanted = Number(/echo (\d+)/.exec(String(body.messages[0]?.content ?? ""))?.[1] ?? 1);
+    const answered = body.messages.filter((m) => m.role === "tool").length >= wanted;
     const message = answered
       ? { role: "assistant", content: "done" }
       : { role: "assistant", content: null, tool_calls: [{ id: "call_bench", type: "function", function: { name: "echo", arguments: '{"text":"hi"}' } }] };

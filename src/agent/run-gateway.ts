@@ -35,10 +35,25 @@ export interface RunGateway {
   serve(calls: readonly CallInput[], scope: KeyScope): Promise<CallOutcome[]>;
 }
 
+/**
+ * A run's key is read again at most this often per isolate: the bound on a revocation reaching a
+ * running run, the same as the authentication cache's (src/auth/key-cache.ts).
+ */
+const PRINCIPAL_TTL_MS = 10_000;
+
 export function runGatewayWith(parts: GatewayParts): RunGateway {
+  const principals = new Map<string, { principal: Principal | { message: string }; at: number }>();
+  async function principalOf(env: Env, keyId: string): Promise<Principal | { message: string }> {
+    const cached = principals.get(keyId);
+    if (cached !== undefined && Date.now() - cached.at < PRINCIPAL_TTL_MS) return cached.principal;
+    const principal = await currentPrincipal(env, keyId);
+    if (principals.size >= 10_000) principals.clear();
+    principals.set(keyId, { principal, at: Date.now() });
+    return principal;
+  }
   return {
     async open(env, run, waitUntil) {
-      const principal: Principal | { message: string } = await currentPrincipal(env, run.keyId);
+      const principal = await principalOf(env, run.keyId);
       if (!("keyId" in principal)) return { ok: false, message: principal.message };
       const lookup = kvToolsetLookup(env.KV);
       const input = {

@@ -30,6 +30,8 @@ import { isTerminal, type Message, type RunEvent, type RunEventType, type RunRec
 
 /** How long after an approval's expiry the run reads it itself, if no wake came. */
 const WAKE_FALLBACK_MS = 30_000;
+/** How long one alarm steps before handing over to the next (an alarm handler's wall time is bounded). */
+const STEP_LOOP_MS = 5 * 60_000;
 
 /** The run with its transcript, as GET /v1/runs/{id} shows it. */
 export interface RunSnapshot {
@@ -47,6 +49,8 @@ export abstract class RunObject extends DurableObject<Env> {
   readonly #listeners = new Set<(event: RunEvent) => void>();
   /** Work a step's calls left for after them (their audit records), awaited before the alarm ends. */
   readonly #background: Promise<unknown>[] = [];
+  /** Set while the alarm loops over steps: a step that goes on then needs no alarm of its own. */
+  #stepping = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -159,14 +163,31 @@ export abstract class RunObject extends DurableObject<Env> {
     await this.#applySettled(record, [approval]);
   }
 
+  /**
+   * Steps until the run ends, waits on a person, or has stepped for STEP_LOOP_MS. Steps loop
+   * inside one alarm rather than setting one per step: an alarm whose handler dies is retried by
+   * the runtime, so the loop is as durable, and a step costs no alarm write.
+   */
   override async alarm(): Promise<void> {
     let record = loadRecord(this.ctx.storage.sql);
     if (record === undefined || isTerminal(record.status)) return;
     if (record.inflight.length > 0) record = this.#recoverInflight(record);
+    const started = Date.now();
+    this.#stepping = true;
     try {
       if (record.status === "awaiting_approval") await this.#refreshPending(record);
       else await this.#step(record);
+      for (;;) {
+        record = loadRecord(this.ctx.storage.sql);
+        if (record === undefined || record.status !== "running") break;
+        if (Date.now() - started >= STEP_LOOP_MS) {
+          await this.ctx.storage.setAlarm(Date.now());
+          break;
+        }
+        await this.#step(record);
+      }
     } finally {
+      this.#stepping = false;
       // The step's audit records: an alarm's end does not wait for waitUntil work, so it waits here.
       const background = this.#background.splice(0);
       await Promise.allSettled(background);
@@ -255,7 +276,7 @@ export abstract class RunObject extends DurableObject<Env> {
     const next: RunRecord = { ...record, status: "running", held: [], pending: [], updatedAt: Date.now() };
     if (client.length > 0) return void (await this.#finish(next, "completed", { clientToolCalls: client, finishReason: "tool_calls" }));
     saveRecord(sql, { ...next, nextStepAt: Date.now() });
-    await this.ctx.storage.setAlarm(Date.now());
+    if (!this.#stepping) await this.ctx.storage.setAlarm(Date.now());
     if (record.status !== "running") await writeRunIndex(this.env.DB, next);
   }
 
