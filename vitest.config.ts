@@ -1,6 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { STRAY_REJECTION_MARK, TEST_ADMIN_TOKEN, TEST_WEBHOOK_SECRET } from "./test/support/test-env.ts";
+import { MODEL_HOST, STRAY_REJECTION_MARK, TEST_ADMIN_TOKEN, TEST_MODEL_KEY, TEST_MODEL_NAME, TEST_WEBHOOK_SECRET } from "./test/support/test-env.ts";
 import { upstream } from "./test/support/upstream.ts";
 
 // Two projects: everything that ships in the Worker runs inside workerd against real local
@@ -39,6 +39,13 @@ export default defineConfig({
                 // or returns, so the plugins stay invisible elsewhere.
                 PLUGIN_BLOCK_ARGUMENT_PATTERN: String.raw`rm\s+-rf\s+/`,
                 PLUGIN_REDACT_RESULT_FIELDS: "api_token, session_cookie",
+                // Agent runs talk to the scripted model (test/support/model-server.ts); short
+                // timeouts and backoff keep its failure scenarios quick.
+                MODEL_BASE_URL: `http://${MODEL_HOST}/v1`,
+                MODEL_API_KEY: TEST_MODEL_KEY,
+                MODEL_NAME: TEST_MODEL_NAME,
+                MODEL_TIMEOUT_MS: "1500",
+                MODEL_BACKOFF_MS: "20",
               },
             },
           }),

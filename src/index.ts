@@ -13,6 +13,8 @@ import { runApprovedWith } from "./approvals/run-approved.ts";
 import { SessionObject } from "./approvals/session.ts";
 import { createParts } from "./compose.ts";
 import { createApp } from "./http/app.ts";
+import { RunObject } from "./agent/run-object.ts";
+import { runGatewayWith } from "./agent/run-gateway.ts";
 import "./registry/tools.gen.ts";
 import { handleWebhookQueue } from "./webhooks/handle-webhook-queue.ts";
 import { isWebhookQueue } from "./webhooks/webhook-message.ts";
@@ -36,6 +38,10 @@ export class Session extends SessionObject {
   protected override readonly runApproved = runApprovedWith(parts.pipeline);
 }
 export { McpReplies } from "./mcp/replies/mcp-replies.ts";
+/** An agent run's Durable Object, handed the gateway its steps run calls through (src/agent/). */
+export class Run extends RunObject {
+  protected override readonly gateway = runGatewayWith(parts);
+}
 export { MemoryStore } from "./memory/memory-store.ts";
 
 export default {

@@ -14,6 +14,7 @@
  * node scripts/bench/profile.ts --pipeline=full --seconds=6
  * node scripts/bench/profile.ts --pipeline=core --port=9251
  * node scripts/bench/profile.ts --mcp            # POST /mcp tools/call echo (full app)
+ * node scripts/bench/profile.ts --chat           # POST /v1/chat/completions: an agent run of two turns
  * ```
  */
 import { writeFileSync } from "node:fs";
@@ -24,6 +25,7 @@ import { LoadClient, type RequestSpec } from "./load.ts";
 import { ECHO_CALL_BODY, FULL_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH } from "./requests.ts";
 import { MCP_ECHO_CALL, MCP_PATH, MCP_PROTOCOL_VERSION } from "./scenarios/mcp-peers.ts";
 import { serveWorker } from "./serve.ts";
+import { CHAT_BODY } from "./scenarios/agent-turn.ts";
 
 interface ProfileNode {
   id: number;
@@ -40,7 +42,7 @@ interface Profile {
 const arg = (name: string, fallback: string): string => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const pipeline = arg("pipeline", FULL_PIPELINE);
 /** What was profiled, for the output and the profile's file name: /mcp runs the full app. */
-const label = process.argv.includes("--mcp") ? "mcp" : pipeline;
+const label = process.argv.includes("--mcp") ? "mcp" : process.argv.includes("--chat") ? "chat" : pipeline;
 const seconds = Number(arg("seconds", "6"));
 const inspectorPort = Number(arg("port", "9250"));
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -103,7 +105,9 @@ try {
   if (target === undefined) throw new Error("profile: workerd's inspector lists no isolate");
   const request: RequestSpec = process.argv.includes("--mcp")
     ? { method: "POST" as const, path: MCP_PATH, body: MCP_ECHO_CALL, headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": MCP_PROTOCOL_VERSION } }
-    : { method: "POST" as const, path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY, headers: { [PIPELINE_HEADER]: pipeline } };
+    : process.argv.includes("--chat")
+      ? { method: "POST" as const, path: "/v1/chat/completions", body: CHAT_BODY, headers: { "content-type": "application/json" } }
+      : { method: "POST" as const, path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY, headers: { [PIPELINE_HEADER]: pipeline } };
   await client.round(request, { concurrency: 8, durationMs: 2_000 });
   const session = await connect(target.webSocketDebuggerUrl);
   await session.send("Profiler.enable");

@@ -33,7 +33,8 @@ export type ConfigOptions = Pick<
  * OUTBOUND_ALLOW opens loopback to the bench Worker alone, for pages the bench serves itself
  * (scenarios/web-extract-page.ts); wrangler.toml, and so production, leaves it closed.
  */
-const BENCH_VARS = { RATE_LIMIT_PER_MINUTE: "1000000", RATE_LIMIT_PER_TOOL_PER_MINUTE: "1000000", OUTBOUND_ALLOW: "127.0.0.1" };
+// The agent-turn scenario's model is answered inside the Worker (scripts/bench/scripted-model.ts).
+const BENCH_VARS = { RATE_LIMIT_PER_MINUTE: "1000000", RATE_LIMIT_PER_TOOL_PER_MINUTE: "1000000", OUTBOUND_ALLOW: "127.0.0.1", MODEL_BASE_URL: "http://model.bench/v1", MODEL_API_KEY: "bench", MODEL_NAME: "bench-scripted" };
 
 /** Another Worker to serve in the same workerd: one bundled module, no bindings. */
 export interface PeerWorker {

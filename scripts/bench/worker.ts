@@ -37,6 +37,9 @@ import { toAuditRecord } from "../../src/audit/to-audit-record.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
 import { runApprovedWith } from "../../src/approvals/run-approved.ts";
 import { SessionObject } from "../../src/approvals/session.ts";
+import { RunObject } from "../../src/agent/run-object.ts";
+import { runGatewayWith } from "../../src/agent/run-gateway.ts";
+import { installScriptedModel } from "./scripted-model.ts";
 import { createParts } from "../../src/compose.ts";
 import { createApp, type AppOptions } from "../../src/http/app.ts";
 import { availability } from "../../src/registry/availability.ts";
@@ -73,6 +76,11 @@ export class Session extends SessionObject {
   protected override readonly runApproved = runApprovedWith(createParts().pipeline);
 }
 export { McpReplies } from "../../src/mcp/replies/mcp-replies.ts";
+/** The agent run's object, as the Worker entry builds it; its model is scripted in this isolate. */
+export class Run extends RunObject {
+  protected override readonly gateway = runGatewayWith(createParts());
+}
+installScriptedModel();
 
 const ECHO_ARGUMENTS = JSON.stringify({ text: "hi" });
 

@@ -11,6 +11,11 @@ export function findApproval(sql: SqlStorage, id: string, sessionId: string): Ap
   return sql.exec<ApprovalRow>(`SELECT * FROM ${SESSION_APPROVALS_TABLE} WHERE id = ? AND session_id = ?`, id, sessionId).toArray()[0];
 }
 
+/** An approval of this object by id alone (the object holds one session's approvals). */
+export function findApprovalById(sql: SqlStorage, id: string): ApprovalRow | undefined {
+  return sql.exec<ApprovalRow>(`SELECT * FROM ${SESSION_APPROVALS_TABLE} WHERE id = ?`, id).toArray()[0];
+}
+
 /** The approval an earlier request of the same key and session asked for under this tool call id. */
 export function findApprovalByCallId(sql: SqlStorage, call: { toolCallId: string; sessionId: string; requestedBy: string }): ApprovalRow | undefined {
   return sql

@@ -46,7 +46,8 @@ export async function requesterAccess(env: Env, keyId: string): Promise<Requeste
   }
 }
 
-async function currentPrincipal(env: Env, keyId: string): Promise<Principal | RequesterRefusal> {
+/** The requester as it is now (an agent run's key at each step), or why it may not act. */
+export async function currentPrincipal(env: Env, keyId: string): Promise<Principal | RequesterRefusal> {
   if (keyId === ADMIN_TOKEN_KEY_ID) {
     const configured = env.ADMIN_TOKEN;
     return configured !== undefined && configured.trim() !== "" ? ADMIN_TOKEN_PRINCIPAL : refuse("admin_token_unset", "The admin token that asked is no longer configured (ADMIN_TOKEN is unset)");

@@ -28,6 +28,8 @@ export interface ApprovalRequest {
   /** Where to notify a new approval (APPROVAL_NOTIFY_URL), and the guard's allow list. */
   notify: { url: string; secret: string } | undefined;
   outboundAllow: readonly string[];
+  /** The agent run that asked (src/agent/): woken when the approval settles. */
+  runId?: string;
 }
 
 /**

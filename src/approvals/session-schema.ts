@@ -16,6 +16,11 @@ export const SESSION_GRANTS_TABLE = "grants";
  * failed send is retried (by the alarm) instead of leaving the webhook delivery waiting forever.
  */
 export const SESSION_HOOK_NOTICES_TABLE = "hook_notices";
+/**
+ * Approvals an agent run's call asked for (src/agent/): the run to wake when one settles. A new
+ * table (created if missing), so objects made before it need no upgrade step.
+ */
+export const SESSION_RUN_WAKEUPS_TABLE = "run_wakeups";
 
 /**
  * The todo tool's list of one key in this session (`todo:<keyId>`): JSON `TodoList` in the
@@ -61,6 +66,11 @@ CREATE TABLE IF NOT EXISTS ${SESSION_GRANTS_TABLE} (
   granted_by TEXT NOT NULL,
   granted_at INTEGER NOT NULL,
   PRIMARY KEY (tool, requested_by)
+);
+CREATE TABLE IF NOT EXISTS ${SESSION_RUN_WAKEUPS_TABLE} (
+  approval_id TEXT PRIMARY KEY,
+  run_id TEXT NOT NULL,
+  settled INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS ${SESSION_HOOK_NOTICES_TABLE} (
   approval_id TEXT PRIMARY KEY,

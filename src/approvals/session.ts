@@ -23,12 +23,13 @@ import { notifyApprovalRequested } from "./approval-notify.ts";
 import { approvalPageUrl } from "./approval-url.ts";
 import { writeApprovalIndex } from "./approval-index.ts";
 import { pendingRow, toApprovalView, type ApprovalRow } from "./approval-row.ts";
-import { dueApprovals, findApproval, findApprovalByCallId, findGrant, insertApproval, insertGrant, runningApprovals, saveApproval } from "./approval-store.ts";
+import { dueApprovals, findApproval, findApprovalById, findApprovalByCallId, findGrant, insertApproval, insertGrant, runningApprovals, saveApproval } from "./approval-store.ts";
 import { decidedRow, doneRow, expiredRow, interruptedOutcome } from "./approval-transitions.ts";
 import { ChangeWaiters } from "./change-waiters.ts";
 import { isSettled, type ApprovalView } from "./approval-view.ts";
 import type { ApprovalRequest, DecisionAnswer, DecisionInput, RequestAnswer, RunApproved, SessionApi, TodoAnswer, TodoUpdate } from "./session-api.ts";
 import { noteSettledForWebhook, sendWebhookNotices } from "./webhook-notices.ts";
+import { noteRunWaiting, noteSettledForRun, wakeRuns } from "./run-wakeups.ts";
 import { scheduleSessionAlarm } from "./session-alarm.ts";
 import { SESSION_SCHEMA_SQL, sessionTodoKey } from "./session-schema.ts";
 import { applyTodoUpdate, EMPTY_TODO_LIST, type TodoList } from "../todo/todo-list.ts";
@@ -77,6 +78,7 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
     const shown = canonicalJson(redactSecrets(input.arguments));
     const row = pendingRow({ ...input, shown, argumentsSha256: sha256Hex(shown), now });
     insertApproval(sql, row);
+    if (input.runId !== undefined) noteRunWaiting(sql, row.id, input.runId);
     await this.#scheduleAlarm();
     await Promise.all([this.#publish(row), this.#flushWrites()]);
     const approval = toApprovalView(row);
@@ -229,11 +231,17 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
 
   /** In the same synchronous step as a settled outcome: a webhook delivery's notice (webhook-notices.ts). */
   #noteSettled(row: ApprovalRow): boolean {
+    noteSettledForRun(this.ctx.storage.sql, row.id);
     return noteSettledForWebhook(this.ctx.storage.sql, row);
   }
 
+  /** Sends the hook notices and wakes the agent runs (run-wakeups.ts) a settled approval leaves. */
   async #sendWebhookNotices(): Promise<void> {
     if (await sendWebhookNotices(this.ctx.storage.sql, this.env.HOOKS_QUEUE)) await this.#scheduleAlarm();
+    await wakeRuns(this.ctx.storage.sql, this.env, (id) => {
+      const row = findApprovalById(this.ctx.storage.sql, id);
+      return row === undefined ? undefined : toApprovalView(row);
+    });
   }
 
   /** The alarm is always set to the next expiry of a pending approval or retry of a hook notice. */

@@ -49,6 +49,8 @@ export const AuditRecordSchema = z.object({
   rid: count.max(MAX_RID),
   keyId: id,
   sessionId: id,
+  /** The agent run the call was part of (migration 0007); absent for calls a client sent itself. */
+  runId: id.nullable().optional(),
   toolCallId: id,
   tool: id,
   toolset: id.nullable(),

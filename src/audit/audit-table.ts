@@ -39,13 +39,15 @@ export interface AuditRow {
   decided_at: number | null;
   decision_scope: string | null;
   decision_reason: string | null;
+  /** Added by 0007_agent_runs.sql. */
+  run_id: string | null;
 }
 
 export const AUDIT_COLUMNS = [
   "at", "rid", "key_id", "session_id", "tool_call_id", "tool", "toolset", "arguments", "arguments_truncated",
   "arguments_sha256", "coercions", "coercion_count", "policy_decision", "policy_rule", "approval_id", "status",
   "error_code", "error_message", "attempts", "duration_ms", "result_chars", "truncated",
-  "decided_by", "decided_at", "decision_scope", "decision_reason",
+  "decided_by", "decided_at", "decision_scope", "decision_reason", "run_id",
 ] as const satisfies readonly (keyof AuditRow)[];
 
 /** A record as one JSON array in AUDIT_COLUMNS order: what queue messages and the INSERT carry. */
@@ -68,7 +70,7 @@ export function toRowValues(r: AuditRecord): AuditRowValues {
     r.at, r.rid, r.keyId, r.sessionId, r.toolCallId, r.tool, r.toolset, r.arguments, r.argumentsTruncated ? 1 : 0,
     r.argumentsSha256, JSON.stringify(r.coercions), r.coercionCount, r.policyDecision, r.policyRule, r.approvalId, r.status,
     r.errorCode, r.errorMessage, r.attempts, r.durationMs, r.resultChars, r.truncated ? 1 : 0,
-    r.decision?.by ?? null, r.decision?.at ?? null, r.decision?.scope ?? null, r.decision?.reason ?? null,
+    r.decision?.by ?? null, r.decision?.at ?? null, r.decision?.scope ?? null, r.decision?.reason ?? null, r.runId ?? null,
   ];
 }
 
@@ -79,6 +81,7 @@ export function fromRow(row: AuditRow): AuditRecord {
     rid: row.rid,
     keyId: row.key_id,
     sessionId: row.session_id,
+    ...(row.run_id === null || row.run_id === undefined ? {} : { runId: row.run_id }),
     toolCallId: row.tool_call_id,
     tool: row.tool,
     toolset: row.toolset,

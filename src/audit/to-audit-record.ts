@@ -34,6 +34,8 @@ export interface AuditMeta {
   status?: AuditStatus;
   /** A person's decision about this call (approvals layer). */
   decision?: NonNullable<AuditRecord["decision"]>;
+  /** The agent run the call belongs to (src/agent/). */
+  runId?: string;
 }
 
 /**
@@ -53,6 +55,7 @@ export function toAuditRecord(outcome: AuditableOutcome, rawArguments: unknown, 
     rid: newRid(),
     keyId: clip(meta.keyId),
     sessionId: clip(meta.sessionId),
+    ...(meta.runId === undefined ? {} : { runId: clip(meta.runId) }),
     toolCallId: clip(outcome.callId),
     tool: clip(outcome.tool),
     toolset: outcome.toolset === undefined ? null : clip(outcome.toolset),

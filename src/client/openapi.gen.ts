@@ -446,6 +446,112 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/chat/completions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OpenAI-compatible chat completion, with toolgate running its tools
+         * @description The answer carries `toolgate`: the run id, status and steps. With `stream: true`, Server-Sent Events of `chat.completion.chunk`s; tool steps are chunks with empty `choices` and a `toolgate` field.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ChatCompletionRequest"];
+                };
+            };
+            responses: {
+                /** @description A `chat.completion` (or its stream). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ChatCompletion"];
+                    };
+                };
+                /** @description The request is malformed or a field is invalid; `issues` names each field. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The key's role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The named resource does not exist. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description A remote server the route depends on could not be reached or did not answer correctly. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description A service the route needs is not configured or not available now; the body names what to set or when to retry. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/health/tools": {
         parameters: {
             query?: never;
@@ -1760,6 +1866,340 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Runs, newest first, with the key's token usage */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    session_id?: string;
+                    status?: "running" | "awaiting_approval" | "completed" | "failed" | "cancelled" | "limit_reached";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The runs this key may see (an admin: all). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            runs: {
+                                created_at: string;
+                                id: string;
+                                key_id: string;
+                                model: string;
+                                parent_run_id: string | null;
+                                session_id: string;
+                                /** @enum {string} */
+                                status: "running" | "awaiting_approval" | "completed" | "failed" | "cancelled" | "limit_reached";
+                                tool_calls: number;
+                                total_tokens: number;
+                                turns: number;
+                                updated_at: string;
+                            }[];
+                            /** @description The calling key's runs and tokens over all time. */
+                            usage: {
+                                completion_tokens: number;
+                                prompt_tokens: number;
+                                runs: number;
+                                total_tokens: number;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is malformed or a field is invalid; `issues` names each field. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Start an agent run
+         * @description The run goes on in its own Durable Object; follow it with GET /v1/runs/{id} or /events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RunRequest"];
+                };
+            };
+            responses: {
+                /** @description Started. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Run"];
+                    };
+                };
+                /** @description The request is malformed or a field is invalid; `issues` names each field. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The key's role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The named resource does not exist. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description A service the route needs is not configured or not available now; the body names what to set or when to retry. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A run: status, transcript, steps, usage */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The run with its `messages`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Run"];
+                    };
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The named resource does not exist. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a run */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The run, `cancelled` unless it had already ended. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Run"];
+                    };
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The named resource does not exist. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The run's events as Server-Sent Events
+         * @description `run.started`, `model.turn`, `tool.result`, `approval.pending`, `approval.settled`, `run.finished`; each `id:` is the event's number. Send `Last-Event-ID` (or `?after=`) to resume. The stream ends after `run.finished`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    after?: number | null;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/event-stream */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The named resource does not exist. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tool-calls": {
         parameters: {
             query?: never;
@@ -2403,6 +2843,8 @@ export interface components {
             policy_decision: string | null;
             policy_rule: string | null;
             result_chars: number;
+            /** @description The agent run the call was part of (POST /v1/runs, /v1/chat/completions, a delegate_task child); absent for calls a client sent itself. */
+            run_id?: string;
             session_id: string;
             /** @enum {string} */
             status: "ok" | "error" | "blocked" | "timed_out" | "pending_approval" | "approved" | "denied" | "expired";
@@ -2461,6 +2903,44 @@ export interface components {
             status: "ok" | "error" | "pending_approval";
             tool: string;
             truncated: boolean;
+        };
+        ChatCompletion: {
+            choices: unknown[];
+            id: string;
+            object: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ChatCompletionRequest: {
+            max_turns?: number;
+            messages: components["schemas"]["ChatMessage"][];
+            /** @description `default`, MODEL_NAME, or a name from MODELS. */
+            model?: string;
+            /** @description Groups runs of one conversation: approvals, grants and session workspaces are per session. Generated when absent. */
+            session_id?: string;
+            stream?: boolean;
+            /** @description The client's own tools: their calls are returned as `tool_calls`, unexecuted. */
+            tools?: components["schemas"]["ClientTool"][];
+            toolset?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ChatMessage: {
+            /** @enum {string} */
+            role: "system" | "developer" | "user" | "assistant" | "tool";
+        } & {
+            [key: string]: unknown;
+        };
+        ClientTool: {
+            function: {
+                name: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            type: "function";
+        } & {
+            [key: string]: unknown;
         };
         CreateApiKey: {
             /** @example research-agent */
@@ -2806,6 +3286,73 @@ export interface components {
                 path: string;
             }[];
             suggestion?: string;
+        };
+        Run: {
+            /** @description The final answer, once completed. */
+            answer: string | null;
+            /** @description Calls of tools the client declared, returned to it unexecuted (`finish_reason: tool_calls`). */
+            client_tool_calls: unknown[];
+            created_at: string;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            finish_reason: string | null;
+            id: string;
+            limits: {
+                deadline_at: string;
+                max_tool_calls: number;
+                max_turns: number;
+                token_budget: number | null;
+            };
+            /** @description The transcript (GET /v1/runs/{id} only). */
+            messages?: unknown[];
+            model: string;
+            parent_run_id: string | null;
+            pending_approvals: {
+                approval_id: string;
+                call_id: string;
+                expires_at: number;
+                tool: string;
+                url: string;
+            }[];
+            session_id: string;
+            /** @enum {string} */
+            status: "running" | "awaiting_approval" | "completed" | "failed" | "cancelled" | "limit_reached";
+            /** @description One entry per model turn: `turn`, `model_ms`, `tools_ms`, `finish_reason` and its `calls` (`id`, `tool`, `status`, `error_code`, `duration_ms`, `approval`). */
+            steps: unknown[];
+            tool_calls: number;
+            toolset: string | null;
+            turns: number;
+            updated_at: string;
+            /** @description Tokens the upstream reported over the run's turns (0 when it reports none). */
+            usage: {
+                completion_tokens: number;
+                prompt_tokens: number;
+                total_tokens: number;
+            };
+        };
+        RunRequest: {
+            /**
+             * @description A single user message (instead of `messages`).
+             * @example What time is it in Tokyo?
+             */
+            input?: string;
+            max_tool_calls?: number;
+            /** @description Model turns before the run stops with `limit_reached`; default and ceiling RUN_MAX_TURNS (20). */
+            max_turns?: number;
+            /** @description The conversation so far, OpenAI chat messages. Give `messages` or `input`. */
+            messages?: components["schemas"]["ChatMessage"][];
+            /** @description A configured model's name (MODELS); the default model when absent. */
+            model?: string;
+            /** @description Groups runs of one conversation: approvals, grants and session workspaces are per session. Generated when absent. */
+            session_id?: string;
+            /** @description Total tokens (as the upstream reports them) before the run stops with `limit_reached`. */
+            token_budget?: number;
+            /** @description Tools the client runs itself: a call of one ends the run with `finish_reason: tool_calls`. */
+            tools?: components["schemas"]["ClientTool"][];
+            /** @description Only this toolset's tools (within the key's own) are offered and may run. */
+            toolset?: string;
         };
         ToolCallsRequest: {
             /**

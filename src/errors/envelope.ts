@@ -187,6 +187,14 @@ function describeFailure(failure: ToolFailure): ErrorEnvelope {
         suggestion: `Fix the '${failure.dependencyTool}' call first, then call '${failure.name}' again.`,
         retryable: false,
       };
+    case "run_interrupted":
+      return {
+        error: `The call to '${failure.name}' was interrupted while running (agent run ${failure.runId} restarted), so whether it took effect is unknown. It was not run a second time.`,
+        error_code: "EXECUTION_FAILED",
+        stage: "execute",
+        suggestion: "Check whether the action happened (read its effect) before calling it again.",
+        retryable: false,
+      };
     case "own_timeout":
     case "network":
     case "upstream":

@@ -37,6 +37,7 @@ export function faultOf(failure: ToolFailure): Fault {
     case "approval_denied":
     case "approval_expired":
     case "approval_interrupted":
+    case "run_interrupted":
     case "approval_unbound":
     case "remote_tool_error":
     case "script_failed":

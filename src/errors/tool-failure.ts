@@ -69,6 +69,8 @@ export type ToolFailure =
   | { kind: "approval_unbound"; name: string; approvalId: string }
   | { kind: "call_id_reused"; name: string; callId: string; firstTool: string }
   | { kind: "remote_tool_error"; name: string; server: string; detail: string }
+  /** An agent run's call whose run was cut short while it ran (src/agent/): it is never run a second time. */
+  | { kind: "run_interrupted"; name: string; runId: string }
   /**
    * A caller's script (execute_code) ended badly: it threw, ran past its budget, ran out of
    * memory or stack, or made too many tool calls. The script's fault, so it never counts

@@ -28,6 +28,8 @@ import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
 import { signInRoutes } from "../mcp/federation/sign-in-routes.ts";
 import { memoryRoutes } from "../memory/memory-routes.ts";
 import { oauthRoutes } from "../oauth/oauth-routes.ts";
+import { runsRoutes } from "../agent/runs-routes.ts";
+import { chatCompletionsRoutes } from "../agent/chat-completions-routes.ts";
 
 export interface AppOptions {
   /**
@@ -85,6 +87,8 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.route("/", toolCallsRoutes(parts));
   app.route("/", approvalsRoutes);
   app.route("/", memoryRoutes);
+  app.route("/", runsRoutes);
+  app.route("/", chatCompletionsRoutes);
   // The approvals web page: HTML, its own session cookie and error pages (not part of /v1).
   app.route("/", approvalsPageRoutes());
   app.route("/", webhooksRoutes);

@@ -42,7 +42,12 @@ export type RequestFailure =
   | { kind: "method_not_allowed"; allow: readonly string[]; reason: string }
   | { kind: "unsupported_protocol_version"; received: string; supported: readonly string[] }
   | { kind: "batch_not_supported"; version: string }
-  | { kind: "rebinding_refused"; reason: string };
+  | { kind: "rebinding_refused"; reason: string }
+  | { kind: "model_not_configured"; missing: readonly string[] }
+  | { kind: "unknown_model"; name: string; known: readonly string[] }
+  | { kind: "model_forbidden"; name: string }
+  | { kind: "unknown_run"; id: string }
+  | { kind: "run_failed"; runId: string; code: string; message: string };
 
 /** Why a sign-in at a remote MCP server (toolgate as its OAuth client) failed. */
 export type McpSignInFailure = "not_configured" | "discovery_failed" | "unknown_state" | "link_used" | "browser_mismatch" | "denied" | "missing_code" | "exchange_failed";
@@ -91,6 +96,11 @@ export const REQUEST_FAILURE_STATUS = {
   unsupported_protocol_version: 400,
   batch_not_supported: 400,
   rebinding_refused: 403,
+  model_not_configured: 503,
+  unknown_model: 400,
+  model_forbidden: 403,
+  unknown_run: 404,
+  run_failed: 502,
 } as const satisfies Record<RequestFailure["kind"], ContentfulStatusCode>;
 
 export type RequestFailureStatus<K extends RequestFailure["kind"]> = (typeof REQUEST_FAILURE_STATUS)[K];
@@ -162,6 +172,20 @@ function describe(failure: RequestFailure): RequestErrorBody {
       return { error: `Bad Request: unsupported MCP-Protocol-Version ${failure.received} (supported: ${failure.supported.join(", ")}).`, error_code: "UNSUPPORTED_PROTOCOL_VERSION" };
     case "batch_not_supported":
       return { error: `Invalid Request: JSON-RPC batches are not part of MCP ${failure.version} (2025-06-18 removed them); send one message per POST.`, error_code: "BATCH_NOT_SUPPORTED" };
+    case "model_not_configured":
+      return {
+        error: `Agent runs need a model, and none is configured: ${failure.missing.join(", ")} ${failure.missing.length === 1 ? "is" : "are"} unset.`,
+        error_code: "MODEL_NOT_CONFIGURED",
+        suggestion: "Set MODEL_BASE_URL (an OpenAI-compatible endpoint ending in /v1) and MODEL_NAME in [vars], and MODEL_API_KEY with wrangler secret put (any non-empty value for a local server).",
+      };
+    case "unknown_model":
+      return { error: `No model is configured as '${failure.name}'.`, error_code: "UNKNOWN_MODEL", issues: [{ path: "model", message: `one of ${failure.known.join(", ")}` }], suggestion: "Leave `model` out for the default model, or name one from MODELS." };
+    case "model_forbidden":
+      return { error: `This API key may not use the model '${failure.name}'.`, error_code: "FORBIDDEN", suggestion: "Leave `model` out for the default model, or ask an admin to list this key in the model's `keys` (MODELS)." };
+    case "unknown_run":
+      return { error: `No run '${failure.id}' that this key may see.`, error_code: "UNKNOWN_RUN", suggestion: "Use the id POST /v1/runs answered with; GET /v1/runs lists this key's runs." };
+    case "run_failed":
+      return { error: `The agent run ${failure.runId} failed: ${failure.message}`, error_code: failure.code, suggestion: `GET /v1/runs/${failure.runId} shows its transcript and steps; check the model endpoint (MODEL_BASE_URL) if the model failed.` };
     case "rebinding_refused":
       return { error: `Forbidden: ${failure.reason} (DNS-rebinding protection). Set MCP_ALLOWED_HOSTS to the names this server is reached by.`, error_code: "REBINDING_REFUSED" };
   }

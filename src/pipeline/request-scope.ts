@@ -10,7 +10,7 @@ import type { ToolAccess } from "../policy/tool-access.ts";
 import { resolveToolset, type CustomToolsetLookup } from "../toolsets/resolve.ts";
 import type { ClientChannel } from "../registry/types.ts";
 import type { Principal } from "../auth/principal.ts";
-import type { AllowedTools, KeyScope, PipelineParts, RequestScope } from "./types.ts";
+import type { AllowedTools, KeyScope, PipelineParts, RequestScope, RunScope } from "./types.ts";
 
 /** Key id recorded as the requester when a door does not name one (the approvals layer refuses it). */
 const UNKNOWN_REQUESTER = "unknown";
@@ -35,6 +35,8 @@ export interface ScopeInput {
   waitUntil?: (promise: Promise<unknown>) => void;
   origin?: string;
   client?: ClientChannel;
+  /** The agent run the calls belong to. */
+  run?: RunScope;
 }
 
 /** A request a key made names the key and its access. */
@@ -59,6 +61,7 @@ export async function openScope(parts: PipelineParts, input: ScopeInput): Promis
     client: input.client ?? SILENT_CLIENT,
     catalog,
     parts,
+    ...(input.run === undefined ? {} : { run: input.run }),
   };
 }
 

@@ -18,7 +18,7 @@ import type { PipelineHooks } from "../plugins/pipeline-hooks.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { ToolAccess } from "../policy/tool-access.ts";
 import type { AvailabilityCache } from "../registry/availability.ts";
-import type { CallFormat, ClientChannel, ToolEntry } from "../registry/types.ts";
+import type { AgentRunInfo, CallFormat, ClientChannel, ToolEntry } from "../registry/types.ts";
 
 /** The per-isolate parts the composition root builds once and every request shares. */
 export interface PipelineParts {
@@ -72,7 +72,12 @@ export interface RequestScope {
   readonly parts: PipelineParts;
   /** Set on the scope of calls a handler made (execute_code's script): the call that made them. */
   readonly parentCallId?: string;
+  /** Set on the calls of an agent run: its id (every audit record carries it) and depth. */
+  readonly run?: RunScope;
 }
+
+/** The agent run a call belongs to (src/agent/); handlers see it as `ctx.run`. */
+export type RunScope = AgentRunInfo;
 
 /** The scope of a request a key made: the batch layer charges its rate limits; its access decides every call. */
 export type KeyScope = RequestScope & { readonly principal: Principal; readonly access: ToolAccess };

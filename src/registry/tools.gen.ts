@@ -7,6 +7,7 @@ import "../../tools/conformance/content-tools.ts";
 import "../../tools/conformance/error-tool.ts";
 import "../../tools/conformance/json-schema-tool.ts";
 import "../../tools/conformance/notifying-tools.ts";
+import "../../tools/delegate-task.ts";
 import "../../tools/delete-result.ts";
 import "../../tools/echo.ts";
 import "../../tools/execute-code.ts";
@@ -33,6 +34,7 @@ export const TOOL_MODULES = [
   "tools/conformance/error-tool.ts",
   "tools/conformance/json-schema-tool.ts",
   "tools/conformance/notifying-tools.ts",
+  "tools/delegate-task.ts",
   "tools/delete-result.ts",
   "tools/echo.ts",
   "tools/execute-code.ts",
@@ -58,6 +60,7 @@ export const TOOL_MODULES = [
  */
 export const DISCOVERED_TOOLS = [
   { name: "current_time", toolset: "core", file: "tools/clock.ts", dependsOn: [] },
+  { name: "delegate_task", toolset: "delegation", file: "tools/delegate-task.ts", dependsOn: [] },
   { name: "delete_result", toolset: "maintenance", file: "tools/delete-result.ts", dependsOn: [] },
   { name: "echo", toolset: "core", file: "tools/echo.ts", dependsOn: [] },
   { name: "execute_code", toolset: "code", file: "tools/execute-code.ts", dependsOn: [] },

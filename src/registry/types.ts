@@ -77,6 +77,23 @@ export interface ToolContext {
    * call, so a script cannot start another script.
    */
   callTool?: NestedCall;
+  /** The agent run this call is part of (src/agent/), absent for calls a client sent itself. */
+  run?: AgentRunInfo;
+}
+
+/** An agent run as its calls' handlers see it (delegate_task starts a child of it). */
+export interface AgentRunInfo {
+  id: string;
+  /** The run audit records name: the parent's for a delegate_task child, so children are audited under it. */
+  auditId: string;
+  /** 0 for a run a client started; 1 for a delegate_task child, which cannot delegate again. */
+  depth: number;
+  /** The toolset the run is limited to, which a child's toolsets must stay within. */
+  toolset: string | undefined;
+  /** The model the run uses (its name), which a child uses too. */
+  model: string;
+  /** The caller's origin, for approval page URLs. */
+  origin: string | undefined;
 }
 
 /** One call made from inside a handler (ToolContext.callTool); `signal` is the caller's. */

@@ -31,6 +31,11 @@ export const STATIC_TOOLSETS = {
     tools: [],
     includes: [],
   },
+  delegation: {
+    description: "Handing a sub-task to a child agent run (delegate_task); only inside an agent run, and only when a model is configured.",
+    tools: [],
+    includes: [],
+  },
   files: {
     description: "A file workspace in R2, one per key (or per session): read, write, patch, search and list files.",
     tools: [],

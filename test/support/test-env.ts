@@ -24,3 +24,11 @@ export const OAUTH_MCP_CONTROL_HOST = "oauth-mcp.control.test";
 
 /** MCP_TOKEN_KEY for the tests of toolgate's OAuth sign-in at remote servers. */
 export const TEST_MCP_TOKEN_KEY = "test-mcp-token-key-0123456789abcdef0123456789abcdef";
+/**
+ * The scripted OpenAI-compatible model (test/support/model-server.ts): the Worker under test is
+ * configured with MODEL_BASE_URL on this host, which the outbound stand-in forwards to the real
+ * HTTP server on a loopback port chosen by the system (port 0).
+ */
+export const MODEL_HOST = "model.test";
+export const TEST_MODEL_NAME = "scripted-model";
+export const TEST_MODEL_KEY = "sk-test-model-key";

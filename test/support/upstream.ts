@@ -2,7 +2,8 @@ import { isEverythingPort, startEverything, stopEverything } from "./everything-
 import { fakeMcpServer } from "./fake-mcp-server.ts";
 import { isOAuthMcpPort, startOAuthMcp } from "./oauth-mcp-server.ts";
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, OAUTH_MCP_CONTROL_HOST, TEST_WEBHOOK_SECRET } from "./test-env.ts";
+import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, MODEL_HOST, OAUTH_MCP_CONTROL_HOST, TEST_WEBHOOK_SECRET } from "./test-env.ts";
+import { forwardToModelServer } from "./model-server.ts";
 import { braveSearch, EXAMPLE_HOST, examplePage, MIRROR_HOST, searxSearch, SEARX_HOST, tavilySearch, WEB_HOST, webPages } from "./web-stub.ts";
 
 /**
@@ -28,6 +29,8 @@ import { braveSearch, EXAMPLE_HOST, examplePage, MIRROR_HOST, searxSearch, SEARX
  * http://oauth-mcp.control.test/start starts an MCP server that requires OAuth on an ephemeral
  * loopback port (oauth-mcp-server.ts), whose requests then pass through like server-everything's.
  *
+ * Agent runs: http://model.test/... is forwarded to the scripted model of model-server.ts.
+ *
  * The web tools: pages on http://web.upstream.test (and the same on http://mirror.upstream.test,
  * a second host for redirects), api.search.brave.com, api.tavily.com and a
  * SearXNG on http://searx.upstream.test, and https://example.com for web_extract's example
@@ -43,6 +46,7 @@ export async function upstream(request: Request): Promise<Response> {
   if (url.hostname === "127.0.0.1" && isOAuthMcpPort(Number(url.port))) return passThrough(request);
   if (url.hostname === OAUTH_MCP_CONTROL_HOST) return Response.json({ port: await startOAuthMcp() });
   if (url.hostname === FAKE_MCP_HOST) return fakeMcpServer(request);
+  if (url.hostname === MODEL_HOST) return forwardToModelServer(request);
   if (url.hostname === "api.github.com") return githubStub(url);
   if (url.hostname === WEB_HOST || url.hostname === MIRROR_HOST) return webPages(request, url);
   if (url.hostname === "api.search.brave.com") return braveSearch(request, url);

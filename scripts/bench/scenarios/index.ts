@@ -4,6 +4,7 @@
  * it here.
  */
 import type { Scenario } from "../scenario.ts";
+import { agentTurn } from "./agent-turn.ts";
 import { auditCost } from "./audit-cost.ts";
 import { availabilityCache } from "./availability-cache.ts";
 import { batchParallelism } from "./batch-parallelism.ts";
@@ -36,6 +37,7 @@ export const SCENARIOS: readonly Scenario[] = [
   definitionsInProcess,
   workspaceFiles,
   executeCode,
+  agentTurn,
   webExtractPage,
   bundleSize,
 ];

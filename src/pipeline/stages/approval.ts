@@ -53,6 +53,7 @@ async function ask(call: CallState, scope: RequestScope, exact: string, bindingS
       origin: scope.origin,
       notify: config.approval.notify,
       outboundAllow: config.outboundAllow,
+      ...(scope.run === undefined ? {} : { runId: scope.run.id }),
     });
     switch (answer.kind) {
       case "granted":

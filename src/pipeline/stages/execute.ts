@@ -32,6 +32,7 @@ export async function execute(call: CallState, scope: RequestScope): Promise<Cal
       mayUse: (tool) => mayUse(tool, scope),
       format: call.input.format ?? "openai",
       callTool: nestedCallOf(call, scope, deadlineAt),
+      ...(scope.run === undefined ? {} : { run: scope.run }),
     },
     scope.signal,
     {

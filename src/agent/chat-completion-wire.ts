@@ -1,0 +1,81 @@
+/**
+ * A run as an OpenAI chat completion: the whole answer (`chat.completion`), or the chunks of a
+ * stream (`chat.completion.chunk`). Tool steps travel as chunks with empty `choices` and a
+ * `toolgate` field: OpenAI's own streams send such chunks (usage), so SDK clients read past them.
+ */
+import { isTerminal, type RunEvent, type RunRecord } from "./run-types.ts";
+
+/** What the answer says when a call waits on a person: the run goes on without the client. */
+export function awaitingText(record: Pick<RunRecord, "id" | "pending">): string {
+  const approvals = record.pending.map((p) => `'${p.tool}' (approval ${p.approvalId}, decide at ${p.url})`).join(", ");
+  return `A tool call is waiting for a person's approval: ${approvals}. The run ${record.id} continues by itself once it is decided; follow it with GET /v1/runs/${record.id}.`;
+}
+
+/** The toolgate extension of a completion: the run, its status and steps. */
+export function toolgateField(record: RunRecord) {
+  return {
+    run_id: record.id,
+    status: record.status,
+    session_id: record.sessionId,
+    steps: record.steps,
+    pending_approvals: record.pending.map((p) => ({ call_id: p.callId, tool: p.tool, approval_id: p.approvalId, expires_at: p.expiresAt, url: p.url })),
+    error: record.error,
+  };
+}
+
+const finishReasonOf = (record: RunRecord): string => (record.status === "limit_reached" ? "length" : record.clientToolCalls.length > 0 ? "tool_calls" : "stop");
+
+/** A non-streaming answer from the run as it is now. */
+export function toChatCompletion(record: RunRecord, created: number) {
+  const content = record.status === "awaiting_approval" ? awaitingText(record) : !isTerminal(record.status) ? `The run ${record.id} is still working; follow it with GET /v1/runs/${record.id}.` : record.answer;
+  return {
+    id: `chatcmpl-${record.id}`,
+    object: "chat.completion" as const,
+    created,
+    model: record.model.model,
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant" as const, content, refusal: null, ...(record.clientToolCalls.length === 0 ? {} : { tool_calls: record.clientToolCalls }) },
+        finish_reason: finishReasonOf(record),
+        logprobs: null,
+      },
+    ],
+    usage: { prompt_tokens: record.usage.promptTokens, completion_tokens: record.usage.completionTokens, total_tokens: record.usage.totalTokens },
+    toolgate: toolgateField(record),
+  };
+}
+
+/** The SSE text of the chunks one run event becomes. */
+export function chunksOf(event: RunEvent, base: { id: string; created: number; model: string }): string {
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => `data: ${JSON.stringify({ id: base.id, object: "chat.completion.chunk", created: base.created, model: base.model, choices, ...extra })}\n\n`;
+  const step = () => chunk([], { toolgate: { event: event.type, seq: event.seq, ...event.data } });
+  const delta = (d: Record<string, unknown>, finish: string | null = null) => chunk([{ index: 0, delta: d, finish_reason: finish, logprobs: null }]);
+  switch (event.type) {
+    case "run.started":
+      return step() + delta({ role: "assistant", content: "" });
+    case "model.turn": {
+      const calls = event.data.tool_calls;
+      // Only the final answer is the completion's text; a turn that calls tools is a step.
+      if (Array.isArray(calls) && calls.length > 0) return step();
+      return typeof event.data.content === "string" && event.data.content !== "" ? delta({ content: event.data.content }) : "";
+    }
+    case "tool.result":
+    case "approval.settled":
+      return step();
+    case "approval.pending":
+      return step() + delta({ content: awaitingText({ id: String(event.data.run_id ?? base.id.replace(/^chatcmpl-/, "")), pending: [pendingOf(event)] }) }, "stop") + "data: [DONE]\n\n";
+    case "run.finished": {
+      const clientCalls = Array.isArray(event.data.client_tool_calls) ? event.data.client_tool_calls : [];
+      const finish = event.data.status === "limit_reached" ? "length" : clientCalls.length > 0 ? "tool_calls" : "stop";
+      const toolCalls = clientCalls.length === 0 ? {} : { tool_calls: clientCalls.map((call, index) => ({ index, ...(call as Record<string, unknown>) })) };
+      const usage = event.data.usage as { promptTokens: number; completionTokens: number; totalTokens: number } | undefined;
+      return step() + delta(toolCalls, finish) + chunk([], { usage: { prompt_tokens: usage?.promptTokens ?? 0, completion_tokens: usage?.completionTokens ?? 0, total_tokens: usage?.totalTokens ?? 0 } }) + "data: [DONE]\n\n";
+    }
+  }
+}
+
+function pendingOf(event: RunEvent): RunRecord["pending"][number] {
+  const approval = (event.data.approval ?? {}) as { id?: string; expires_at?: number; url?: string };
+  return { callId: String(event.data.call_id), tool: String(event.data.tool), approvalId: approval.id ?? "", expiresAt: approval.expires_at ?? 0, url: approval.url ?? "" };
+}

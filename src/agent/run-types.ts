@@ -1,0 +1,112 @@
+/**
+ * The shapes of an agent run, types only: what the Run object stores, what its RPC methods take
+ * and return, and the events it emits. The routes, the object and delegate_task share them.
+ */
+import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, ChatCompletionTool } from "openai/resources/chat/completions";
+import type { TurnUsage } from "./model-client.ts";
+
+export const RUN_STATUSES = ["running", "awaiting_approval", "completed", "failed", "cancelled", "limit_reached"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** A run that will take no further step. */
+export const isTerminal = (status: RunStatus): boolean => status !== "running" && status !== "awaiting_approval";
+
+export type Message = ChatCompletionMessageParam;
+export type ToolCall = ChatCompletionMessageToolCall;
+export type ClientTool = ChatCompletionTool;
+
+export interface RunLimits {
+  maxTurns: number;
+  maxToolCalls: number;
+  /** Epoch ms. */
+  deadlineAt: number;
+  tokenBudget: number | undefined;
+}
+
+/** One of a step's tool calls as the run reports it. */
+export interface StepCall {
+  id: string;
+  tool: string;
+  status: "ok" | "error" | "pending_approval" | "client";
+  error_code: string | null;
+  duration_ms: number;
+  approval?: { id: string; expires_at: number; url: string };
+}
+
+/** One model turn and the calls it made. */
+export interface RunStep {
+  turn: number;
+  /** The model's time, then the calls' time (ms). */
+  model_ms: number;
+  tools_ms: number;
+  finish_reason: string;
+  calls: StepCall[];
+}
+
+/** A call waiting on a person: its tool message goes to the model once the approval settles. */
+export interface PendingCall {
+  callId: string;
+  tool: string;
+  approvalId: string;
+  expiresAt: number;
+  url: string;
+}
+
+/** What starts a run (POST /v1/runs, /v1/chat/completions, delegate_task). */
+export interface RunStart {
+  id: string;
+  keyId: string;
+  sessionId: string;
+  /** The model as resolved when the run was asked for (its key is read from env at each turn). */
+  model: { name: string; model: string };
+  toolset: string | undefined;
+  /** A delegate_task child's toolsets (each within its parent's): only their tools may run. */
+  toolsets?: string[];
+  messages: Message[];
+  /** Tools the client declared: their calls go back to it, unexecuted. */
+  clientTools: ClientTool[];
+  limits: RunLimits;
+  origin: string | undefined;
+  /** Set on a delegate_task child: the parent run, whose audit trail it joins. */
+  parentRunId?: string;
+  depth: number;
+}
+
+/** The run as stored and as GET /v1/runs/{id} shows it (with the transcript). */
+export interface RunRecord extends Omit<RunStart, "messages"> {
+  status: RunStatus;
+  createdAt: number;
+  updatedAt: number;
+  turns: number;
+  toolCalls: number;
+  usage: TurnUsage;
+  steps: RunStep[];
+  pending: PendingCall[];
+  /**
+   * The step's tool messages in call order, held back (null for a call still waiting) until no
+   * call waits: the model then gets one tool message per call id, in the order it emitted them.
+   */
+  held: { callId: string; content: string | null }[];
+  /**
+   * The calls of the step in progress, stored before any of them runs: a fresh instance that
+   * finds some without a result knows they were cut short, and never runs them again.
+   */
+  inflight: { id: string; tool: string }[];
+  /** The final answer (completed), or the client tool calls it ended on. */
+  answer: string | null;
+  clientToolCalls: ToolCall[];
+  finishReason: string | null;
+  error: { code: string; message: string } | null;
+  /** Set when a step is due; the object's alarm is the clock. */
+  nextStepAt: number | null;
+}
+
+/** An event of the run, numbered in order (the SSE id, resumable with Last-Event-ID). */
+export interface RunEvent {
+  seq: number;
+  at: number;
+  type: RunEventType;
+  data: Record<string, unknown>;
+}
+
+export type RunEventType = "run.started" | "model.turn" | "tool.result" | "approval.pending" | "approval.settled" | "run.finished";
