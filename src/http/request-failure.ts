@@ -41,7 +41,9 @@ export type RequestFailure =
   | { kind: "method_not_allowed"; allow: readonly string[]; reason: string }
   | { kind: "unsupported_protocol_version"; received: string; supported: readonly string[] }
   | { kind: "batch_not_supported"; version: string }
-  | { kind: "rebinding_refused"; reason: string };
+  | { kind: "rebinding_refused"; reason: string }
+  | { kind: "unknown_mcp_session"; reason: "malformed" | "not_valid" | "expired" }
+  | { kind: "mcp_session_required" };
 
 /**
  * The one status of each failure kind. `describe` answers with it and `failureResponse` is typed
@@ -75,6 +77,8 @@ export const REQUEST_FAILURE_STATUS = {
   unsupported_protocol_version: 400,
   batch_not_supported: 400,
   rebinding_refused: 403,
+  unknown_mcp_session: 404,
+  mcp_session_required: 400,
 } as const satisfies Record<RequestFailure["kind"], ContentfulStatusCode>;
 
 export type RequestFailureStatus<K extends RequestFailure["kind"]> = (typeof REQUEST_FAILURE_STATUS)[K];
@@ -144,6 +148,14 @@ function describe(failure: RequestFailure): RequestErrorBody {
       return { error: `Invalid Request: JSON-RPC batches are not part of MCP ${failure.version} (2025-06-18 removed them); send one message per POST.`, error_code: "BATCH_NOT_SUPPORTED" };
     case "rebinding_refused":
       return { error: `Forbidden: ${failure.reason} (DNS-rebinding protection). Set MCP_ALLOWED_HOSTS to the names this server is reached by.`, error_code: "REBINDING_REFUSED" };
+    case "unknown_mcp_session":
+      return {
+        error: `Not Found: the Mcp-Session-Id ${failure.reason === "expired" ? "has expired" : failure.reason === "malformed" ? "is not one this server issues" : "is not valid for this API key"}.`,
+        error_code: "UNKNOWN_MCP_SESSION",
+        suggestion: "Send initialize again, without Mcp-Session-Id, and use the session id it returns.",
+      };
+    case "mcp_session_required":
+      return { error: "Bad Request: DELETE ends an MCP session, so it needs the Mcp-Session-Id header that initialize returned.", error_code: "MCP_SESSION_REQUIRED" };
   }
 }
 

@@ -35,6 +35,7 @@ export interface ScopeInput {
   waitUntil?: (promise: Promise<unknown>) => void;
   origin?: string;
   client?: ClientChannel;
+  matchApprovalsByArguments?: boolean;
 }
 
 /** A request a key made names the key and its access. */
@@ -57,6 +58,7 @@ export async function openScope(parts: PipelineParts, input: ScopeInput): Promis
     waitUntil: input.waitUntil ?? IGNORE_WAIT_UNTIL,
     origin: input.origin,
     client: input.client ?? SILENT_CLIENT,
+    ...(input.matchApprovalsByArguments === true ? { matchApprovalsByArguments: true } : {}),
     catalog,
     parts,
   };

@@ -85,12 +85,12 @@ async function callTool(request: RpcRequest, ctx: McpContext): Promise<Answer> {
   if (typeof name !== "string") return { error: { code: RPC_INVALID_PARAMS, message: "Invalid params: tools/call needs params.name, the tool's name as a string." } };
   const token = typeof meta === "object" && meta !== null ? (meta as { progressToken?: unknown }).progressToken : undefined;
   const progressToken = typeof token === "string" || typeof token === "number" ? token : undefined;
-  // Stateless: each tools/call is a session of its own, with its own way back to the client.
-  const scope = { ...ctx.scope, sessionId: crypto.randomUUID(), client: mcpClientChannel(ctx.outbound, progressToken, clientAsker(ctx.scope.env, ctx.scope.keyId, ctx.outbound)) };
+  // Outside an MCP session each tools/call is a session of its own; each has its own way back to the client.
+  const scope = { ...ctx.scope, sessionId: ctx.inSession ? ctx.scope.sessionId : crypto.randomUUID(), client: mcpClientChannel(ctx.outbound, progressToken, clientAsker(ctx.scope.env, ctx.scope.keyId, ctx.outbound)) };
   // The same stages as POST /v1/tool-calls: rate limits, the pipeline, the audit log.
   const [outcome] = await serveCalls([{ id: String(request.id), name, arguments: args ?? {}, format: "mcp" }], scope, 1, ctx.parts.batch);
   if (outcome === undefined) throw new Error(`tools/call of '${name}' produced no outcome`);
-  const answer = toToolCallAnswer(outcome, ctx.protocolVersion);
+  const answer = toToolCallAnswer(outcome, ctx.protocolVersion, ctx.inSession);
   return "error" in answer ? answer : { result: JSON.stringify(answer.result) };
 }
 

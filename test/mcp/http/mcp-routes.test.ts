@@ -30,7 +30,7 @@ describe("the transport", () => {
     expect((await mcpPost("/mcp", ping(1), { headers: { origin: "http://localhost:6274" } })).status).toBe(200);
   });
 
-  it("initializes statelessly, negotiating the protocol revision", async () => {
+  it("initializes, negotiating the protocol revision", async () => {
     const answer = await rpc("/mcp", "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } });
     expect(answer.result).toMatchObject({ protocolVersion: "2025-06-18", serverInfo: { name: "toolgate" }, capabilities: { tools: {}, logging: {}, resources: {} } });
     expect((await rpc("/mcp", "initialize", { protocolVersion: "1999-01-01" })).result?.protocolVersion).toBe("2025-11-25");
@@ -39,12 +39,11 @@ describe("the transport", () => {
     expect(await initialized.text()).toBe("");
   });
 
-  it("answers GET and DELETE with 405, as a server without a standalone stream or sessions may", async () => {
-    for (const method of ["GET", "DELETE"]) {
-      const response = await exports.default.fetch(`${MCP_BASE}/mcp`, { method, headers: { accept: "text/event-stream" } });
-      expect(response.status).toBe(405);
-      expect(response.headers.get("allow")).toBe("POST");
-    }
+  it("answers GET with 405, as a server without a standalone stream may, and DELETE only with a key", async () => {
+    const get = await exports.default.fetch(`${MCP_BASE}/mcp`, { method: "GET", headers: { accept: "text/event-stream" } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST, DELETE");
+    expect((await exports.default.fetch(`${MCP_BASE}/mcp`, { method: "DELETE" })).status).toBe(401);
   });
 
   it("refuses a body that is not JSON, a wrong Content-Type and an unknown protocol revision", async () => {
