@@ -41,6 +41,16 @@ const REQUIRED = [
   "elicitation-sep1330-enums",
   // Needs the Mcp-Session-Id initialize returns, sent back on concurrent POSTs.
   "server-sse-multiple-streams",
+  // The fixture prompts and resources (tools/lib/conformance-prompts.ts).
+  "prompts-list",
+  "prompts-get-simple",
+  "prompts-get-with-args",
+  "prompts-get-embedded-resource",
+  "prompts-get-with-image",
+  "resources-list",
+  "resources-read-text",
+  "resources-read-binary",
+  "resources-templates-read",
 ];
 
 interface Check {
