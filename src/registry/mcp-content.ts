@@ -31,8 +31,19 @@ export interface ResourceContents {
   blob?: string;
 }
 
+/** What a prompt or resource is read with: the request's env (a remote server's secrets) and signal. */
+export interface ContentContext {
+  env: Env;
+  signal?: AbortSignal | undefined;
+}
+
 interface Offered {
   toolset: string;
+  /**
+   * The remote MCP server it is forwarded to (federation): each get or read then leaves an
+   * audit record, as a remote tool call does.
+   */
+  server?: string;
   /** Test fixtures: only keys that name the toolset see them, as for fixture tools. */
   fixture?: boolean;
   title?: string;
@@ -44,14 +55,14 @@ export interface PromptEntry extends Offered {
   description: string;
   arguments?: PromptArgument[];
   /** Arguments are strings (MCP server/prompts); required ones are checked before this runs. */
-  get(args: Readonly<Record<string, string>>): PromptResult | Promise<PromptResult>;
+  get(args: Readonly<Record<string, string>>, ctx: ContentContext): PromptResult | Promise<PromptResult>;
 }
 
 export interface ResourceEntry extends Offered {
   uri: string;
   name: string;
   mimeType?: string;
-  read(): ResourceContents[] | Promise<ResourceContents[]>;
+  read(ctx: ContentContext): ResourceContents[] | Promise<ResourceContents[]>;
 }
 
 export interface ResourceTemplateEntry extends Offered {
@@ -59,7 +70,7 @@ export interface ResourceTemplateEntry extends Offered {
   uriTemplate: string;
   name: string;
   mimeType?: string;
-  read(uri: string, params: Readonly<Record<string, string>>): ResourceContents[] | Promise<ResourceContents[]>;
+  read(uri: string, params: Readonly<Record<string, string>>, ctx: ContentContext): ResourceContents[] | Promise<ResourceContents[]>;
 }
 
 export type Registration = { ok: true } | { ok: false; reason: string };

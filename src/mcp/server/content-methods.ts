@@ -5,9 +5,10 @@
  * reads only what it may reach (src/policy/content-access.ts), and an entry it may not reach is
  * answered like one that does not exist.
  */
+import type { CallOutcome } from "../../pipeline/types.ts";
 import { createContentAccess, type ContentAccess } from "../../policy/content-access.ts";
-import { mcpContent, type PromptEntry, type ResourceContents } from "../../registry/mcp-content.ts";
-import { RPC_INVALID_PARAMS, type RpcError, type RpcRequest } from "./json-rpc.ts";
+import { mcpContent, type ContentContext, type PromptEntry, type ResourceContents } from "../../registry/mcp-content.ts";
+import { RPC_INTERNAL_ERROR, RPC_INVALID_PARAMS, type RpcError, type RpcRequest } from "./json-rpc.ts";
 import type { McpContext } from "./mcp-context.ts";
 import { MEMORY_RESOURCE, MEMORY_RESOURCE_URI, MEMORY_TOOL, readMemoryResource } from "./memory-resource.ts";
 import { readStoredResult, STORED_RESULT_TEMPLATE } from "./stored-result-resources.ts";
@@ -48,7 +49,47 @@ export async function getPrompt(request: RpcRequest, ctx: McpContext): Promise<A
   if (prompt === undefined || !reach(ctx)(prompt)) return invalid(`Unknown prompt: ${name}. prompts/list lists the prompts this key may use.`);
   const checked = promptArguments(prompt, args);
   if (typeof checked === "string") return invalid(checked);
-  return { result: JSON.stringify(await prompt.get(checked)) };
+  return forwarded(request, ctx, { name: prompt.name, toolset: prompt.toolset, server: prompt.server, arguments: { name, arguments: checked } }, async (content) => prompt.get(checked, content));
+}
+
+/**
+ * Runs a get or read; one of a remote server's is audited like a remote tool call (the prompt's
+ * name, or `resources/read`, as the tool), and its failure is a JSON-RPC error naming the server.
+ */
+async function forwarded<T>(
+  request: RpcRequest,
+  ctx: McpContext,
+  audited: { name: string; toolset: string; server: string | undefined; arguments: Record<string, unknown> },
+  run: (content: ContentContext) => Promise<T> | T,
+): Promise<Answer> {
+  const content: ContentContext = { env: ctx.scope.env, signal: ctx.scope.signal };
+  if (audited.server === undefined) return { result: JSON.stringify(await run(content)) };
+  const startedAt = Date.now();
+  let text: string;
+  let failure: string | undefined;
+  try {
+    text = JSON.stringify(await run(content));
+  } catch (error) {
+    failure = `MCP server '${audited.server}' could not answer ${request.method}: ${error instanceof Error ? error.message : String(error)}`;
+    text = failure;
+  }
+  const outcome: CallOutcome = {
+    callId: String(request.id),
+    tool: audited.name,
+    toolset: audited.toolset,
+    status: failure === undefined ? "ok" : "error",
+    content: text,
+    arguments: audited.arguments,
+    ...(failure === undefined ? {} : { errorCode: "UPSTREAM_ERROR" as const }),
+    durationMs: Date.now() - startedAt,
+    attempts: 1,
+    coercions: [],
+    truncated: false,
+    resultChars: text.length,
+  };
+  const { scope } = ctx;
+  ctx.parts.batch.recordBatch(scope.env, scope.waitUntil, [{ rawArguments: audited.arguments, outcome, finishedAt: Date.now() }], { keyId: scope.keyId, sessionId: scope.sessionId === "" ? String(request.id) : scope.sessionId });
+  return failure === undefined ? { result: text } : { error: { code: RPC_INTERNAL_ERROR, message: failure } };
 }
 
 /** MCP server/prompts: arguments are a string map; a missing required one is invalid params. */
@@ -84,19 +125,29 @@ export async function readResource(request: RpcRequest, ctx: McpContext): Promis
   // Without the tool, the memory URI is answered like any unknown one (by the stored-result reader).
   if (uri === MEMORY_RESOURCE_URI && mayUseTool(ctx, MEMORY_TOOL)) return { result: JSON.stringify(await readMemoryResource(ctx.scope.env, ctx.scope.keyId)) };
   if (typeof uri === "string") {
-    const registered = await readRegistered(uri, ctx);
-    if (registered !== undefined) return { result: JSON.stringify({ contents: registered }) };
+    const registered = readerOf(uri, ctx);
+    if (registered !== undefined) {
+      return forwarded(request, ctx, { name: "resources/read", toolset: registered.toolset, server: registered.server, arguments: { uri } }, async (content) => ({ contents: await registered.read(content) }));
+    }
   }
   const read = await readStoredResult(uri, { kv: ctx.scope.env.KV, mayRead: (tool) => mayUseTool(ctx, tool) });
   return "code" in read ? { error: read } : { result: JSON.stringify(read) };
 }
 
+interface Reader {
+  toolset: string;
+  server: string | undefined;
+  read(content: ContentContext): ResourceContents[] | Promise<ResourceContents[]>;
+}
+
 /** A registered resource, or the first reachable template the URI matches; undefined otherwise. */
-async function readRegistered(uri: string, ctx: McpContext): Promise<ResourceContents[] | undefined> {
+function readerOf(uri: string, ctx: McpContext): Reader | undefined {
   const resource = mcpContent.resource(uri);
-  if (resource !== undefined && reach(ctx)(resource)) return resource.read();
+  if (resource !== undefined && reach(ctx)(resource)) return { toolset: resource.toolset, server: resource.server, read: (content) => resource.read(content) };
   const template = mcpContent.matchTemplates(uri).find(({ entry }) => reach(ctx)(entry));
-  return template === undefined ? undefined : template.entry.read(uri, template.params);
+  if (template === undefined) return undefined;
+  const { entry, params } = template;
+  return { toolset: entry.toolset, server: entry.server, read: (content) => entry.read(uri, params, content) };
 }
 
 function invalid(message: string): Answer {
