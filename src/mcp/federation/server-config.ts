@@ -38,7 +38,11 @@ export const STDIO_REFUSAL =
   "and give toolgate that URL as url, with any credentials the bridge needs under headers.";
 
 /** Refuses the stdio fields with that message instead of zod's "unrecognized key". */
-const stdioField = z.never({ error: STDIO_REFUSAL }).optional().openapi({ description: "Refused: a Worker cannot start a stdio server. Put it behind an HTTP bridge and give its url." });
+const stdioField = z
+  .unknown()
+  .refine((value) => value === undefined, { error: STDIO_REFUSAL })
+  .optional()
+  .openapi({ description: "Refused: a Worker cannot start a stdio server. Put it behind an HTTP bridge and give its url." });
 
 export const McpServerConfigSchema = z.strictObject({
   name: z.string().regex(SERVER_NAME_PATTERN, "must be 1-32 letters, digits, '_' or '-', starting with a letter or digit"),
