@@ -23,6 +23,20 @@ export function findApprovalByCallId(sql: SqlStorage, call: { toolCallId: string
     .toArray()[0];
 }
 
+/**
+ * The latest approval the key asked for in this session for exactly these arguments of this
+ * tool: an MCP session sends a re-sent call under a new JSON-RPC id, so it is recognised by
+ * what it asks, not by its id.
+ */
+export function findApprovalByBinding(sql: SqlStorage, call: { tool: string; bindingSha256: string; sessionId: string; requestedBy: string }): ApprovalRow | undefined {
+  return sql
+    .exec<ApprovalRow>(
+      `SELECT * FROM ${SESSION_APPROVALS_TABLE} WHERE requested_by = ? AND tool = ? AND binding_sha256 = ? AND session_id = ? ORDER BY requested_at DESC LIMIT 1`,
+      call.requestedBy, call.tool, call.bindingSha256, call.sessionId,
+    )
+    .toArray()[0];
+}
+
 /** Pending approvals whose time has come by `now`. */
 export function dueApprovals(sql: SqlStorage, now: number): ApprovalRow[] {
   return sql.exec<ApprovalRow>(`SELECT * FROM ${SESSION_APPROVALS_TABLE} WHERE status = 'pending' AND expires_at <= ?`, now).toArray();
@@ -54,4 +68,9 @@ export function findGrant(sql: SqlStorage, tool: string, requestedBy: string): s
 /** Records a session-wide grant of the approval's tool to the key that asked for it. */
 export function insertGrant(sql: SqlStorage, row: ApprovalRow, grantedBy: string, grantedAt: number): void {
   sql.exec(`INSERT OR REPLACE INTO ${SESSION_GRANTS_TABLE} (tool, requested_by, approval_id, granted_by, granted_at) VALUES (?, ?, ?, ?, ?)`, row.tool, row.requested_by, row.id, grantedBy, grantedAt);
+}
+
+/** Removes every session-wide grant of the key; the number removed. */
+export function deleteGrants(sql: SqlStorage, requestedBy: string): number {
+  return sql.exec(`DELETE FROM ${SESSION_GRANTS_TABLE} WHERE requested_by = ?`, requestedBy).rowsWritten;
 }

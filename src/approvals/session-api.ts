@@ -22,6 +22,12 @@ export interface ApprovalRequest {
   exact: string;
   bindingSha256: string;
   requestedBy: string;
+  /**
+   * The same tool with the same arguments, asked again by the key in this session, is the same
+   * request whatever its tool call id (MCP sessions, whose JSON-RPC ids change on every send):
+   * it gets the earlier approval, pending or settled, unless that one expired undecided.
+   */
+  matchArguments: boolean;
   ttlMs: number;
   /** The origin the caller used, for the page URL in the notification. */
   origin: string | undefined;
@@ -71,6 +77,8 @@ export interface SessionApi {
   wait(id: string, sessionId: string, timeoutMs: number): Promise<ApprovalView | undefined>;
   decide(input: DecisionInput): Promise<DecisionAnswer>;
   todo(update: TodoUpdate): Promise<TodoAnswer>;
+  /** Ends the key's session-wide grants in this session (an MCP client's DELETE); how many there were. */
+  endGrants(keyId: string): Promise<number>;
 }
 
 /** An approved call as its approval row keeps it. */

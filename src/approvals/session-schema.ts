@@ -59,6 +59,9 @@ CREATE TABLE IF NOT EXISTS ${SESSION_APPROVALS_TABLE} (
   UNIQUE (requested_by, tool_call_id)
 );
 CREATE INDEX IF NOT EXISTS approvals_pending_expiry ON ${SESSION_APPROVALS_TABLE} (status, expires_at);
+-- MCP sessions find a re-sent call by its arguments (findApprovalByBinding). An index, unlike a
+-- column, can be added to objects that already exist by this same IF NOT EXISTS.
+CREATE INDEX IF NOT EXISTS approvals_binding ON ${SESSION_APPROVALS_TABLE} (requested_by, tool, binding_sha256);
 CREATE TABLE IF NOT EXISTS ${SESSION_GRANTS_TABLE} (
   tool TEXT NOT NULL,
   requested_by TEXT NOT NULL,

@@ -23,7 +23,7 @@ import { notifyApprovalRequested } from "./approval-notify.ts";
 import { approvalPageUrl } from "./approval-url.ts";
 import { writeApprovalIndex } from "./approval-index.ts";
 import { pendingRow, toApprovalView, type ApprovalRow } from "./approval-row.ts";
-import { dueApprovals, findApproval, findApprovalById, findApprovalByCallId, findGrant, insertApproval, insertGrant, runningApprovals, saveApproval } from "./approval-store.ts";
+import { deleteGrants, dueApprovals, findApproval, findApprovalByBinding, findApprovalById, findApprovalByCallId, findGrant, insertApproval, insertGrant, runningApprovals, saveApproval } from "./approval-store.ts";
 import { decidedRow, doneRow, expiredRow, interruptedOutcome } from "./approval-transitions.ts";
 import { ChangeWaiters } from "./change-waiters.ts";
 import { isSettled, type ApprovalView } from "./approval-view.ts";
@@ -66,10 +66,13 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
       // One id, one request (as idempotency keys work): answering a different request with the
       // first one's outcome would tell the model an action happened that did not.
       if (earlier.tool !== input.tool || earlier.binding_sha256 !== bindingSha256) return { kind: "call_id_reused", toolCallId: input.toolCallId, firstTool: earlier.tool };
-      const current = this.#expireIfDue(earlier, now);
-      await this.#flushWrites();
-      const approval = toApprovalView(current);
-      return isSettled(approval) ? { kind: "settled", approval } : { kind: "pending", approval };
+      return this.#answerAgain(this.#expireIfDue(earlier, now));
+    }
+    const same = input.matchArguments ? findApprovalByBinding(sql, input) : undefined;
+    if (same !== undefined) {
+      const current = this.#expireIfDue(same, now);
+      // Expiry is nobody's decision: asking again is what the caller needs then.
+      if (current.status !== "expired") return this.#answerAgain(current);
     }
     const grant = findGrant(sql, input.tool, input.requestedBy);
     if (grant !== undefined) return { kind: "granted", approvalId: grant };
@@ -87,6 +90,13 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
       this.ctx.waitUntil(notifyApprovalRequested(input.notify, approval, approvalPageUrl(input.origin, row.id), input.outboundAllow, stillPending));
     }
     return { kind: "pending", approval };
+  }
+
+  /** A request asked before is answered with its approval as it is now. */
+  async #answerAgain(row: ApprovalRow): Promise<RequestAnswer> {
+    await this.#flushWrites();
+    const approval = toApprovalView(row);
+    return isSettled(approval) ? { kind: "settled", approval } : { kind: "pending", approval };
   }
 
   /** One approval of this session, or undefined (also for another session's id). */
@@ -153,6 +163,10 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
     if (!result.ok) return { ok: false, issues: result.issues, list: current };
     if (result.changed) kv.put(sessionTodoKey(keyId), result.list);
     return result;
+  }
+
+  async endGrants(keyId: string): Promise<number> {
+    return deleteGrants(this.ctx.storage.sql, keyId);
   }
 
   /** Expires every pending approval whose time has come. */

@@ -135,6 +135,13 @@ const ConfigSchema = z.object({
     }),
   /** How long a remote MCP server's tool list is used before it is fetched again. */
   MCP_TOOLS_TTL_SECONDS: wholeNumber(300, 60, 86_400),
+  /** How long an MCP session id stays valid after `initialize` (src/mcp/http/mcp-session-id.ts). */
+  MCP_SESSION_TTL_SECONDS: wholeNumber(86_400, 60, 30 * 86_400),
+  /** Secret (wrangler secret put): signs MCP session ids; unset, a key derived from ADMIN_TOKEN does. */
+  MCP_SESSION_SECRET: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value.length >= 32, { message: "must be at least 32 characters (an HMAC key; openssl rand -hex 32 makes one)" }),
   /**
    * Secrets http_request may send as header values, each bound to the hosts it may go to:
    * `NAME@host-glob` entries (`WEATHER_API_KEY@api.weather.example`). A model names a secret;
@@ -192,6 +199,8 @@ export interface GatewayConfig {
   mcpAllowedHosts: readonly string[] | undefined;
   mcpServers: readonly McpServerConfig[];
   mcpToolsTtlSeconds: number;
+  /** Signed MCP session ids: how long one lives, and the secret its signing key derives from (none: no sessions). */
+  mcpSessions: { ttlSeconds: number; secret: string | undefined };
   /** HTTP_REQUEST_SECRETS: which secret http_request may send to which hosts. */
   httpRequestSecrets: readonly { secret: string; host: string }[];
   /** WEB_SEARCH_PROVIDER; undefined when unset. */
@@ -247,6 +256,7 @@ export function loadConfig(env: Env): GatewayConfig {
     mcpAllowedHosts: v.MCP_ALLOWED_HOSTS,
     mcpServers: v.MCP_SERVERS,
     mcpToolsTtlSeconds: v.MCP_TOOLS_TTL_SECONDS,
+    mcpSessions: { ttlSeconds: v.MCP_SESSION_TTL_SECONDS, secret: v.MCP_SESSION_SECRET ?? (env.ADMIN_TOKEN === "" ? undefined : env.ADMIN_TOKEN) },
     httpRequestSecrets: v.HTTP_REQUEST_SECRETS,
     webSearchProvider: v.WEB_SEARCH_PROVIDER,
   };

@@ -47,7 +47,9 @@ export type RequestFailure =
   | { kind: "unknown_model"; name: string; known: readonly string[] }
   | { kind: "model_forbidden"; name: string }
   | { kind: "unknown_run"; id: string }
-  | { kind: "run_failed"; runId: string; code: string; message: string };
+  | { kind: "run_failed"; runId: string; code: string; message: string }
+  | { kind: "unknown_mcp_session"; reason: "malformed" | "not_valid" | "expired" }
+  | { kind: "mcp_session_required" };
 
 /** Why a sign-in at a remote MCP server (toolgate as its OAuth client) failed. */
 export type McpSignInFailure = "not_configured" | "discovery_failed" | "unknown_state" | "link_used" | "browser_mismatch" | "denied" | "missing_code" | "exchange_failed";
@@ -101,6 +103,8 @@ export const REQUEST_FAILURE_STATUS = {
   model_forbidden: 403,
   unknown_run: 404,
   run_failed: 502,
+  unknown_mcp_session: 404,
+  mcp_session_required: 400,
 } as const satisfies Record<RequestFailure["kind"], ContentfulStatusCode>;
 
 export type RequestFailureStatus<K extends RequestFailure["kind"]> = (typeof REQUEST_FAILURE_STATUS)[K];
@@ -188,6 +192,14 @@ function describe(failure: RequestFailure): RequestErrorBody {
       return { error: `The agent run ${failure.runId} failed: ${failure.message}`, error_code: failure.code, suggestion: `GET /v1/runs/${failure.runId} shows its transcript and steps; check the model endpoint (MODEL_BASE_URL) if the model failed.` };
     case "rebinding_refused":
       return { error: `Forbidden: ${failure.reason} (DNS-rebinding protection). Set MCP_ALLOWED_HOSTS to the names this server is reached by.`, error_code: "REBINDING_REFUSED" };
+    case "unknown_mcp_session":
+      return {
+        error: `Not Found: the Mcp-Session-Id ${failure.reason === "expired" ? "has expired" : failure.reason === "malformed" ? "is not one this server issues" : "is not valid for this API key"}.`,
+        error_code: "UNKNOWN_MCP_SESSION",
+        suggestion: "Send initialize again, without Mcp-Session-Id, and use the session id it returns.",
+      };
+    case "mcp_session_required":
+      return { error: "Bad Request: DELETE ends an MCP session, so it needs the Mcp-Session-Id header that initialize returned.", error_code: "MCP_SESSION_REQUIRED" };
   }
 }
 

@@ -37,6 +37,7 @@ export interface ScopeInput {
   client?: ClientChannel;
   /** The agent run the calls belong to. */
   run?: RunScope;
+  matchApprovalsByArguments?: boolean;
 }
 
 /** A request a key made names the key and its access. */
@@ -59,6 +60,7 @@ export async function openScope(parts: PipelineParts, input: ScopeInput): Promis
     waitUntil: input.waitUntil ?? IGNORE_WAIT_UNTIL,
     origin: input.origin,
     client: input.client ?? SILENT_CLIENT,
+    ...(input.matchApprovalsByArguments === true ? { matchApprovalsByArguments: true } : {}),
     catalog,
     parts,
     ...(input.run === undefined ? {} : { run: input.run }),

@@ -70,6 +70,11 @@ export interface RequestScope {
   /** The registry with remote tools synced for this request. */
   readonly catalog: CatalogView;
   readonly parts: PipelineParts;
+  /**
+   * A call asked again with the same tool and arguments gets the approval asked for before,
+   * whatever its call id: set by an MCP session, whose JSON-RPC ids change on every send.
+   */
+  readonly matchApprovalsByArguments?: boolean;
   /** Set on the scope of calls a handler made (execute_code's script): the call that made them. */
   readonly parentCallId?: string;
   /** Set on the calls of an agent run: its id (every audit record carries it) and depth. */

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config/config.ts";
+import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 
 const withVars = (vars: Record<string, string>) => ({ ...env, ...vars }) as Env;
 
@@ -25,6 +26,7 @@ describe("configuration", () => {
       mcpAllowedHosts: undefined,
       mcpServers: [],
       mcpToolsTtlSeconds: 300,
+      mcpSessions: { ttlSeconds: 86_400, secret: TEST_ADMIN_TOKEN },
       httpRequestSecrets: [],
       webSearchProvider: undefined,
     });
@@ -36,6 +38,12 @@ describe("configuration", () => {
       { secret: "GH", host: "*.github.com" },
     ]);
     expect(() => loadConfig(withVars({ HTTP_REQUEST_SECRETS: "ADMIN_TOKEN" }))).toThrow(/HTTP_REQUEST_SECRETS must be NAME@host entries/);
+  });
+
+  it("signs MCP session ids with MCP_SESSION_SECRET when set, and refuses a short one", () => {
+    const secret = "s".repeat(32);
+    expect(loadConfig(withVars({ MCP_SESSION_SECRET: secret, MCP_SESSION_TTL_SECONDS: "600" })).mcpSessions).toEqual({ ttlSeconds: 600, secret });
+    expect(() => loadConfig(withVars({ MCP_SESSION_SECRET: "short" }))).toThrow(/MCP_SESSION_SECRET must be at least 32 characters/);
   });
 
   it("reads WEB_SEARCH_PROVIDER as one of the known providers", () => {

@@ -20,7 +20,7 @@ const ROOT = new URL("../..", import.meta.url).pathname;
 const BASELINE = new URL("./mcp-conformance-baseline.yml", import.meta.url).pathname;
 const CLI = createRequire(import.meta.url).resolve("@modelcontextprotocol/conformance/dist/index.js");
 
-/** Scenarios that must pass: lifecycle, ping, tools, logging, progress, DNS rebinding, and the client-request ones. */
+/** Scenarios that must pass: lifecycle, ping, tools, logging, progress, DNS rebinding, sessions, and the client-request ones. */
 const REQUIRED = [
   "server-initialize",
   "ping",
@@ -39,6 +39,18 @@ const REQUIRED = [
   "tools-call-elicitation",
   "elicitation-sep1034-defaults",
   "elicitation-sep1330-enums",
+  // Needs the Mcp-Session-Id initialize returns, sent back on concurrent POSTs.
+  "server-sse-multiple-streams",
+  // The fixture prompts and resources (tools/lib/conformance-prompts.ts).
+  "prompts-list",
+  "prompts-get-simple",
+  "prompts-get-with-args",
+  "prompts-get-embedded-resource",
+  "prompts-get-with-image",
+  "resources-list",
+  "resources-read-text",
+  "resources-read-binary",
+  "resources-templates-read",
 ];
 
 interface Check {

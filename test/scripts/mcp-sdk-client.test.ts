@@ -1,9 +1,11 @@
 /**
  * The official MCP SDK's Client over its Streamable HTTP transport against the real Worker in
  * workerd (ports 9233 and 9234), authenticating with an API key in the transport's requestInit.
+ * The SDK keeps the Mcp-Session-Id itself; `current_time` needs approval here
+ * (APPROVAL_REQUIRED_FOR), so the session's approvals can be seen through it.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, ErrorCode, LATEST_PROTOCOL_VERSION, McpError, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey, serveToolgate, type ServedToolgate } from "../../scripts/mcp/serve-toolgate.ts";
@@ -15,10 +17,11 @@ describe("the MCP SDK client against /mcp", () => {
   let served: ServedToolgate;
   let client: Client;
   let transport: StreamableHTTPClientTransport;
+  let key: string;
 
   beforeAll(async () => {
-    served = await serveToolgate(ROOT, { entryPort: 9233, directPort: 9234 });
-    const key = await createKey(served, { name: "sdk-client", role: "agent", toolsets: ["core", "conformance"] });
+    served = await serveToolgate(ROOT, { entryPort: 9233, directPort: 9234, vars: { APPROVAL_REQUIRED_FOR: "current_time" } });
+    key = await createKey(served, { name: "sdk-client", role: "agent", toolsets: ["core", "conformance"] });
     client = new Client({ name: "toolgate-test", version: "1.0.0" });
     transport = new StreamableHTTPClientTransport(new URL("/mcp", served.url), { requestInit: { headers: { authorization: `Bearer ${key}` } } });
     await client.connect(transport);
@@ -78,5 +81,34 @@ describe("the MCP SDK client against /mcp", () => {
     );
     expect(progress).toEqual([0, 50, 100]);
     expect(result.content).toEqual([{ type: "text", text: "Progress test completed." }]);
+  });
+
+  it("keeps the session id initialize returned, and in that session a re-sent call gets its approved outcome", async () => {
+    expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}\.\d+\.[0-9a-f]{64}$/);
+    const asked = await client.callTool({ name: "current_time", arguments: { timezone: "UTC" } });
+    expect(asked.isError).toBe(true);
+    const text = (asked.content as { text: string }[])[0]?.text ?? "";
+    const approvalId = /approval ([0-9a-f-]{36}) is pending/.exec(text)?.[1] ?? "";
+    const decided = await fetch(new URL(`/v1/approvals/${approvalId}?session_id=mcp-${transport.sessionId?.slice(0, 36) ?? ""}`, served.url), {
+      method: "POST",
+      headers: { authorization: `Bearer ${served.adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ decision: "approve", scope: "once" }),
+    });
+    expect(decided.status).toBe(200);
+    const { result } = (await decided.json()) as { result: { content: string } };
+    const again = await client.callTool({ name: "current_time", arguments: { timezone: "UTC" } });
+    expect(again.isError).toBeUndefined();
+    expect(again.content).toEqual([{ type: "text", text: result.content }]);
+  });
+
+  it("ends the session with DELETE (terminateSession), and a forged session id is 404", async () => {
+    await transport.terminateSession();
+    expect(transport.sessionId).toBeUndefined();
+    const forged = new StreamableHTTPClientTransport(new URL("/mcp", served.url), { sessionId: "0".repeat(36), requestInit: { headers: { authorization: `Bearer ${key}` } } });
+    await forged.start();
+    const refused = await forged.send({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(StreamableHTTPError);
+    expect((refused as StreamableHTTPError).code).toBe(404);
+    await forged.close();
   });
 });

@@ -8,13 +8,23 @@
  * Served by the outbound stand-in at http://mcp.upstream.test/<variant>:
  *   /names    tools whose names exercise sanitising, the 64-character cut and collisions
  *   /pinned   `greet` (its description is the mutable part), `mutate`, `fail`, `whoami`
+ *   /content  the same tools, and a prompt `review`, a resource `fake://notes/today` and a
+ *             template `fake://notes/{day}` (federation of prompts and resources)
  *   /future   answers initialize with a protocol version no client knows (hand-written)
  *   /stray    legacy SSE whose endpoint event points at another origin (hand-written)
  *   /control  POST {"greetDescription"?, "down"?} changes the script; {"reset":true} restores it
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 
 const INITIAL = { greetDescription: "Greets someone by name", down: false };
 const script: typeof INITIAL = ((globalThis as { __toolgateFakeMcp?: typeof INITIAL }).__toolgateFakeMcp ??= { ...INITIAL });
@@ -48,8 +58,16 @@ function toolsOf(variant: string) {
 }
 
 function serverFor(variant: string): Server {
-  const server = new Server({ name: `fake-${variant}`, version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } });
+  const content = variant === "content";
+  const server = new Server({ name: `fake-${variant}`, version: "1.0.0" }, { capabilities: { tools: { listChanged: true }, ...(content ? { prompts: {}, resources: {} } : {}) } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolsOf(variant) }));
+  if (content) {
+    server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [{ name: "review", description: "Asks for a review of a topic", arguments: [{ name: "topic", required: true }] }] }));
+    server.setRequestHandler(GetPromptRequestSchema, async (request) => ({ messages: [{ role: "user", content: { type: "text", text: `Review ${request.params.arguments?.topic ?? "?"}` } }] }));
+    server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [{ uri: "fake://notes/today", name: "today", mimeType: "text/plain" }] }));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [{ uriTemplate: "fake://notes/{day}", name: "by-day" }] }));
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) => ({ contents: [{ uri: request.params.uri, mimeType: "text/plain", text: `notes of ${request.params.uri}` }] }));
+  }
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     switch (request.params.name) {
@@ -89,7 +107,7 @@ export async function fakeMcpServer(request: Request): Promise<Response> {
     if (request.method !== "GET") return new Response("method not allowed", { status: 405 });
     return new Response("event: endpoint\ndata: http://elsewhere.test/message?session=1\n\n", { headers: { "content-type": "text/event-stream" } });
   }
-  if (variant !== "names" && variant !== "pinned") return new Response("not found", { status: 404 });
+  if (variant !== "names" && variant !== "pinned" && variant !== "content") return new Response("not found", { status: 404 });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   await serverFor(variant).connect(transport);
   return transport.handleRequest(request);

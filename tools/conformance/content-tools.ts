@@ -8,6 +8,8 @@ import { z } from "zod";
 import { registry } from "../../src/registry/registry.ts";
 import { toolContent } from "../../src/registry/tool-content.ts";
 import { RED_PIXEL_PNG, SILENT_WAV } from "../lib/conformance-media.ts";
+// The conformance prompts and resources: registered on import, and discovery only finds this file.
+import "../lib/conformance-prompts.ts";
 
 registry.register({
   name: "test_simple_text",

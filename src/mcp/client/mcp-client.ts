@@ -128,6 +128,11 @@ export class McpClient {
     });
   }
 
+  /** Any other request (prompts, resources): its `result`, under the same session, timeout and guard. */
+  async request(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    return this.#operation(signal, (transport) => this.#request(transport, method, params));
+  }
+
   /** Proves the server answers MCP: a ping over a (possibly new) session. */
   async ping(signal?: AbortSignal): Promise<void> {
     await this.#operation(signal, (transport) => this.#request(transport, "ping", {}));

@@ -1,5 +1,6 @@
 /** Fetching one server's tool list from the server itself, bypassing every cache. */
 import { registerToolList } from "./register-tool-list.ts";
+import { syncRemoteContent } from "./remote-content.ts";
 import { serverClient } from "./server-client.ts";
 import type { ServerState } from "./server-state.ts";
 import { writeToolList, type CachedToolList } from "./tool-list-cache.ts";
@@ -18,6 +19,8 @@ export async function fetchToolList(env: Env, state: ServerState, timeoutMs: num
     state.lastError = undefined;
     await writeToolList(env.KV, state.config.name, list);
     await registerToolList(env, state, list, now);
+    // Prompts and resources come with a fresh list only: they are not cached in KV.
+    await syncRemoteContent(env, state, AbortSignal.timeout(timeoutMs));
     return undefined;
   } catch (error) {
     const message = `listing the tools of MCP server '${state.config.name}' failed: ${error instanceof Error ? error.message : String(error)}`;

@@ -11,6 +11,7 @@ import { comparePins, readPins, writePins } from "./pins.ts";
 import { planRegistration } from "./plan-registration.ts";
 import { remoteToolName, remoteToolset } from "./remote-tool-name.ts";
 import { remoteToolSpec } from "./remote-tool.ts";
+import { removeRemoteContent } from "./remote-content.ts";
 import { serverClient } from "./server-client.ts";
 import { blockedReason, type ServerState } from "./server-state.ts";
 import type { CachedToolList } from "./tool-list-cache.ts";
@@ -80,6 +81,7 @@ export async function registerToolList(env: Env, state: ServerState, list: Cache
 export function unregisterToolList(state: ServerState): void {
   const toolset = remoteToolset(state.config.name);
   for (const name of state.registered.keys()) if (registry.get(name)?.toolset === toolset) registry.deregister(name);
+  removeRemoteContent(state);
   state.registered = new Map();
   state.list = undefined;
 }

@@ -28,8 +28,26 @@ const SecretRef = z.strictObject({
 
 const toolPatterns = z.array(z.string().min(1).max(200)).max(500);
 
+/**
+ * The answer to a stdio server's configuration (`command`/`args`, as desktop clients take it):
+ * a Worker has no processes, so it says how to reach the same server over HTTP instead.
+ */
+export const STDIO_REFUSAL =
+  "toolgate runs in a Cloudflare Worker, which cannot spawn processes, so it cannot start a stdio MCP server from command/args. " +
+  'Run the server behind an HTTP bridge on a machine you control (for example: npx -y supergateway --stdio "<command> <args>" --outputTransport streamableHttp --port 8000, which serves it at http://<host>:8000/mcp) ' +
+  "and give toolgate that URL as url, with any credentials the bridge needs under headers.";
+
+/** Refuses the stdio fields with that message instead of zod's "unrecognized key". */
+const stdioField = z
+  .unknown()
+  .refine((value) => value === undefined, { error: STDIO_REFUSAL })
+  .optional()
+  .openapi({ description: "Refused: a Worker cannot start a stdio server. Put it behind an HTTP bridge and give its url." });
+
 export const McpServerConfigSchema = z.strictObject({
   name: z.string().regex(SERVER_NAME_PATTERN, "must be 1-32 letters, digits, '_' or '-', starting with a letter or digit"),
+  command: stdioField,
+  args: stdioField,
   url: z.url({ protocol: /^https?$/, error: "must be an http or https URL of the server's MCP endpoint" }),
   /** Header name → the secret whose value is sent. */
   headers: z

@@ -1,8 +1,9 @@
 /**
  * The MCP door: `/mcp` serves the key's tools, `/mcp/{toolset}` one toolset as its own virtual
- * server, over Streamable HTTP (MCP basic/transports) without sessions, so any isolate can answer
- * any request. POST carries JSON-RPC; there is no standalone SSE stream (GET) or session to end
- * (DELETE), which the transport lets a server answer with 405.
+ * server, over Streamable HTTP (MCP basic/transports). Sessions are signed ids any isolate can
+ * verify (mcp-sessions.ts), so any isolate can answer any request. POST carries JSON-RPC; DELETE
+ * ends a session's grants; there is no standalone SSE stream (GET), which the transport lets a
+ * server answer with 405.
  *
  * Order of checks: Host/Origin (DNS rebinding) first, then the API key, then the HTTP-level
  * shape (Content-Type, Accept, MCP-Protocol-Version, size), then JSON-RPC.
@@ -27,6 +28,7 @@ import { requestHost, requestOrigin } from "../../http/request-origin.ts";
 /** Non-fatal, as Request.text() decodes: a stray byte becomes U+FFFD and JSON parsing judges the rest. */
 const decoder = new TextDecoder();
 import { ResponseStream, STREAM_OPENED } from "./response-stream.ts";
+import { endSession, MCP_SESSION_HEADER, newSessionHeaders, sessionOfRequest } from "./mcp-sessions.ts";
 
 export interface McpRoutesOptions {
   /** Replaced authentication (the benchmark); the real one otherwise. */
@@ -52,9 +54,11 @@ export function mcpRoutes(parts: GatewayParts, options: McpRoutesOptions = {}): 
   // Hono's "/mcp/*" matches "/mcp" too.
   app.use("/mcp/*", guard);
 
-  const notAllowed = () =>
-    rpcFailureResponse({ kind: "method_not_allowed", allow: ["POST"], reason: "this stateless server takes JSON-RPC over POST only (no standalone SSE stream, no session to delete)" });
-  app.on(["GET", "DELETE"], ["/mcp", "/mcp/:toolset"], notAllowed);
+  const notAllowed = () => rpcFailureResponse({ kind: "method_not_allowed", allow: ["POST", "DELETE"], reason: "this server has no standalone SSE stream; JSON-RPC goes over POST" });
+  app.get("/mcp", notAllowed);
+  app.get("/mcp/:toolset", notAllowed);
+  app.delete("/mcp", requireKey, (c) => endSession(c, loadConfig(c.env)));
+  app.delete("/mcp/:toolset", requireKey, (c) => endSession(c, loadConfig(c.env)));
 
   // Remote tools are synced (by the request scope) only once the key is known good.
   app.post("/mcp", requireKey, (c) => serve(c, undefined, parts));
@@ -85,14 +89,21 @@ async function serve(c: Context<AppEnv>, toolset: string | undefined, parts: Gat
   if (parsed.messages.length > config.maxToolCalls) return rpcFailureResponse({ kind: "too_many_calls", count: parsed.messages.length, limit: config.maxToolCalls });
 
   const principal = c.get("principal");
+  const first = parsed.messages[0];
+  const initializing = !parsed.batch && first?.kind === "request" && first.method === "initialize";
+  // initialize starts a session, so an id sent with it is not checked (nor used).
+  const session = initializing ? undefined : await sessionOfRequest(c.req.header(MCP_SESSION_HEADER), principal.keyId, config);
+  if (session?.ok === false) return rpcFailureResponse(session.failure);
+  const sessionId = session?.sessionId;
   const stream = new ResponseStream(accept.includes("text/event-stream") || accept.includes("*/*"));
   const input = {
     env: c.env,
     config,
     principal,
     access: () => accessOf(c),
-    // Each tools/call gets a session of its own (handle-request.ts); this one is never used.
-    sessionId: "",
+    // Without an MCP session each tools/call gets a session of its own (handle-request.ts).
+    sessionId: sessionId ?? "",
+    matchApprovalsByArguments: sessionId !== undefined,
     signal: c.req.raw.signal,
     waitUntil: waitUntilOf(c),
     origin: requestOrigin(c.req.url),
@@ -103,13 +114,12 @@ async function serve(c: Context<AppEnv>, toolset: string | undefined, parts: Gat
   const version = versionHeader ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
   if (parsed.batch && !allowsBatches(version)) return rpcFailureResponse({ kind: "batch_not_supported", version });
 
-  const first = parsed.messages[0];
-  const initializing = !parsed.batch && first?.kind === "request" && first.method === "initialize";
   const ctx: McpContext = {
     scope: opened,
     protocolVersion: initializing ? negotiateProtocolVersion(first.params.protocolVersion) : version,
     parts,
     outbound: stream,
+    inSession: sessionId !== undefined,
   };
   const work = processMessages(parsed.messages, parsed.batch, ctx);
   const settled = await Promise.race([work, stream.opened]);
@@ -117,5 +127,6 @@ async function serve(c: Context<AppEnv>, toolset: string | undefined, parts: Gat
   if (settled.length === 0) return new Response(null, { status: 202 });
   // A lone message that is not JSON-RPC is a bad request at the HTTP level too.
   const status = !parsed.batch && first?.kind === "invalid" ? 400 : 200;
-  return new Response(parsed.batch ? `[${settled.join(",")}]` : settled[0], { status, headers: JSON_HEADERS });
+  const headers = initializing && status === 200 ? { ...JSON_HEADERS, ...(await newSessionHeaders(principal.keyId, config)) } : JSON_HEADERS;
+  return new Response(parsed.batch ? `[${settled.join(",")}]` : settled[0], { status, headers });
 }

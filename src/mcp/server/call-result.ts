@@ -32,10 +32,13 @@ export interface CallToolResult {
 
 export type ToolCallAnswer = { result: CallToolResult } | { error: RpcError };
 
-/** Maps an outcome to the `tools/call` answer; `protocolVersion` decides which block types exist. */
-export function toToolCallAnswer(outcome: AnswerableOutcome, protocolVersion: string): ToolCallAnswer {
+/**
+ * Maps an outcome to the `tools/call` answer; `protocolVersion` decides which block types exist,
+ * `inSession` (the request carried an MCP session id) how a pending approval's outcome is read.
+ */
+export function toToolCallAnswer(outcome: AnswerableOutcome, protocolVersion: string, inSession = false): ToolCallAnswer {
   if (outcome.status === "ok") return { result: { content: okContent(outcome, protocolVersion) } };
-  if (outcome.approval !== undefined || outcome.status === "pending_approval") return { result: pendingApproval(outcome) };
+  if (outcome.approval !== undefined || outcome.status === "pending_approval") return { result: inSession ? pendingInSession(outcome) : pendingApproval(outcome) };
   const envelope = outcome.envelope;
   if (envelope === undefined) {
     // A tool's own toolError(...) text, passed through as the tool wrote it.
@@ -59,7 +62,20 @@ function okContent(outcome: AnswerableOutcome, protocolVersion: string): Content
 }
 
 /**
- * Unlike /v1, an MCP call cannot be sent again to read its approval's outcome: each tools/call is
+ * In an MCP session a call sent again with the same arguments is the same request: it gets the
+ * same approval while it waits and its stored outcome once settled, never a second approval.
+ */
+function pendingInSession(outcome: AnswerableOutcome): CallToolResult {
+  const ticket = outcome.approval;
+  const waiting = ticket === undefined ? "the approval is pending" : `approval ${ticket.id} is pending until ${new Date(ticket.expiresAt).toISOString()}; a person decides at ${ticket.url}`;
+  const text =
+    `Tool '${outcome.tool}' needs human approval before it runs: ${waiting}. Once it is decided, call '${outcome.tool}' again with exactly the same arguments ` +
+    "in this session to get its outcome (the approved call runs once, by itself; calling again never asks twice or runs it twice). If it is denied, do not retry.";
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+/**
+ * Without an MCP session, an MCP call cannot be sent again to read its approval's outcome: each tools/call is
  * a session of its own, so calling again asks for a second approval, and approving both would
  * run the action twice. The approved call runs by itself, once; the model is told where its
  * outcome is and not to call again.

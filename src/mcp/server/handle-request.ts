@@ -1,6 +1,6 @@
 /**
  * One MCP request in, one JSON-RPC answer out: the methods toolgate serves (lifecycle, ping,
- * logging, tools, and resources: stored results and the key's memory). Results are returned as
+ * logging, tools, and, in content-methods.ts, prompts and resources). Results are returned as
  * JSON text, so the hot methods (tools/list, tools/call) never build and re-serialise a large
  * object.
  */
@@ -14,8 +14,7 @@ import { mcpClientChannel } from "./client-channel.ts";
 import { RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, type RpcError, type RpcRequest } from "./json-rpc.ts";
 import type { McpContext } from "./mcp-context.ts";
 import { negotiateProtocolVersion } from "./protocol-versions.ts";
-import { readStoredResult, STORED_RESULT_TEMPLATE } from "./stored-result-resources.ts";
-import { MEMORY_RESOURCE, MEMORY_RESOURCE_URI, MEMORY_TOOL, readMemoryResource } from "./memory-resource.ts";
+import { getPrompt, listPrompts, listResources, listTemplates, readResource } from "./content-methods.ts";
 
 /** The serialised `result`, or the error to answer with. */
 export type Answer = { result: string } | { error: RpcError };
@@ -32,8 +31,10 @@ const METHODS: Readonly<Record<string, Method>> = {
   "tools/list": listTools,
   "tools/call": callTool,
   "resources/list": listResources,
-  "resources/templates/list": () => ({ result: JSON.stringify({ resourceTemplates: [STORED_RESULT_TEMPLATE] }) }),
+  "resources/templates/list": listTemplates,
   "resources/read": readResource,
+  "prompts/list": listPrompts,
+  "prompts/get": getPrompt,
 };
 
 /** Answers one request; never throws for anything a client can send. */
@@ -51,7 +52,7 @@ function initialize(request: RpcRequest, ctx: McpContext): Answer {
     result: JSON.stringify({
       protocolVersion: negotiateProtocolVersion(request.params.protocolVersion),
       // Stateless: no listChanged or subscriptions, which need a session to notify on.
-      capabilities: { tools: { listChanged: false }, logging: {}, resources: {} },
+      capabilities: { tools: { listChanged: false }, logging: {}, resources: {}, prompts: { listChanged: false } },
       serverInfo: { name: scope === undefined ? "toolgate" : `toolgate/${scope}`, version: SERVER_VERSION },
       instructions:
         scope === undefined
@@ -85,30 +86,11 @@ async function callTool(request: RpcRequest, ctx: McpContext): Promise<Answer> {
   if (typeof name !== "string") return { error: { code: RPC_INVALID_PARAMS, message: "Invalid params: tools/call needs params.name, the tool's name as a string." } };
   const token = typeof meta === "object" && meta !== null ? (meta as { progressToken?: unknown }).progressToken : undefined;
   const progressToken = typeof token === "string" || typeof token === "number" ? token : undefined;
-  // Stateless: each tools/call is a session of its own, with its own way back to the client.
-  const scope = { ...ctx.scope, sessionId: crypto.randomUUID(), client: mcpClientChannel(ctx.outbound, progressToken, clientAsker(ctx.scope.env, ctx.scope.keyId, ctx.outbound)) };
+  // Outside an MCP session each tools/call is a session of its own; each has its own way back to the client.
+  const scope = { ...ctx.scope, sessionId: ctx.inSession ? ctx.scope.sessionId : crypto.randomUUID(), client: mcpClientChannel(ctx.outbound, progressToken, clientAsker(ctx.scope.env, ctx.scope.keyId, ctx.outbound)) };
   // The same stages as POST /v1/tool-calls: rate limits, the pipeline, the audit log.
   const [outcome] = await serveCalls([{ id: String(request.id), name, arguments: args ?? {}, format: "mcp" }], scope, 1, ctx.parts.batch);
   if (outcome === undefined) throw new Error(`tools/call of '${name}' produced no outcome`);
-  const answer = toToolCallAnswer(outcome, ctx.protocolVersion);
+  const answer = toToolCallAnswer(outcome, ctx.protocolVersion, ctx.inSession);
   return "error" in answer ? answer : { result: JSON.stringify(answer.result) };
-}
-
-/** Whether the request's key (and, on /mcp/{toolset}, the toolset) may use `tool`. */
-function mayUse(ctx: McpContext, tool: string): boolean {
-  return ctx.scope.access.decide(tool).allowed && (ctx.scope.allowedTools === undefined || ctx.scope.allowedTools.names.has(tool));
-}
-
-/** Stored results are not listed (handles are not indexed by key); the key's memory is. */
-function listResources(_request: RpcRequest, ctx: McpContext): Answer {
-  return { result: JSON.stringify({ resources: mayUse(ctx, MEMORY_TOOL) ? [MEMORY_RESOURCE] : [] }) };
-}
-
-async function readResource(request: RpcRequest, ctx: McpContext): Promise<Answer> {
-  // Without the tool, the memory URI is answered like any unknown one (by the stored-result reader).
-  if (request.params.uri === MEMORY_RESOURCE_URI && mayUse(ctx, MEMORY_TOOL)) {
-    return { result: JSON.stringify(await readMemoryResource(ctx.scope.env, ctx.scope.keyId)) };
-  }
-  const read = await readStoredResult(request.params.uri, { kv: ctx.scope.env.KV, mayRead: (tool) => mayUse(ctx, tool) });
-  return "code" in read ? { error: read } : { result: JSON.stringify(read) };
 }

@@ -49,6 +49,7 @@ async function ask(call: CallState, scope: RequestScope, exact: string, bindingS
       exact,
       bindingSha256,
       requestedBy: scope.keyId,
+      matchArguments: scope.matchApprovalsByArguments === true,
       ttlMs: config.approval.ttlSeconds * 1000,
       origin: scope.origin,
       notify: config.approval.notify,

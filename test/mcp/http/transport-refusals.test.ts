@@ -29,17 +29,17 @@ describe("MCP transport refusals", () => {
     });
   });
 
-  it("answers GET with 405 METHOD_NOT_ALLOWED and Allow: POST", async () => {
+  it("answers GET with 405 METHOD_NOT_ALLOWED and Allow: POST, DELETE", async () => {
     const response = await exports.default.fetch(`${MCP_BASE}/mcp/web`, { headers: { accept: "text/event-stream" } });
     expect(response.status).toBe(405);
-    expect(response.headers.get("allow")).toBe("POST");
+    expect(response.headers.get("allow")).toBe("POST, DELETE");
     expect(await rpcError(response)).toEqual({
       code: -32000,
-      message: "Method not allowed: this stateless server takes JSON-RPC over POST only (no standalone SSE stream, no session to delete).",
+      message: "Method not allowed: this server has no standalone SSE stream; JSON-RPC goes over POST.",
       data: {
-        error: "Method not allowed: this stateless server takes JSON-RPC over POST only (no standalone SSE stream, no session to delete).",
+        error: "Method not allowed: this server has no standalone SSE stream; JSON-RPC goes over POST.",
         error_code: "METHOD_NOT_ALLOWED",
-        suggestion: "Use POST.",
+        suggestion: "Use POST or DELETE.",
       },
     });
   });
