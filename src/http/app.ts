@@ -21,6 +21,7 @@ import { toolsetsRoutes } from "./routes/toolsets.ts";
 import { approvalsRoutes } from "../approvals/approvals-routes.ts";
 import type { AppEnv } from "./types.ts";
 import { approvalsPageRoutes } from "../approvals-page/approvals-page-routes.tsx";
+import { adminRoutes } from "../admin/admin-routes.tsx";
 import { isWebhookDelivery } from "../webhooks/accept-delivery.ts";
 import { webhooksRoutes } from "../webhooks/webhooks-routes.ts";
 import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
@@ -85,6 +86,8 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.route("/", memoryRoutes);
   // The approvals web page: HTML, its own session cookie and error pages (not part of /v1).
   app.route("/", approvalsPageRoutes());
+  // The admin console: the same machinery, every change through the API's own routes.
+  app.route("/", adminRoutes());
   app.route("/", webhooksRoutes);
   app.route("/", mcpRoutes(parts, options.authenticate === undefined ? {} : { authenticate: options.authenticate }));
   app.route("/", mcpServersRoutes);
