@@ -50,7 +50,8 @@ const failed = FAILED_STATUSES.map((s) => `'${s}'`).join(", ");
 export function overviewStatements(table: string, since: number, until: number, intervalMs: number): { sql: string; params: number[] }[] {
   return [
     {
-      sql: `SELECT (at - ?) / ? AS slot, COUNT(*) AS calls, SUM(status IN (${failed})) AS errors FROM ${table} WHERE at >= ? AND at < ? GROUP BY slot`,
+      sql: `SELECT CAST((at - ?) / ? AS INTEGER) AS slot, COUNT(*) AS calls, SUM(status IN (${failed})) AS errors FROM ${table} WHERE at >= ? AND at < ? GROUP BY slot`,
+      // D1 may bind a JavaScript number as REAL, so the division is truncated explicitly.
       params: [since, intervalMs, since, until],
     },
     {
