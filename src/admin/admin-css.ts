@@ -7,7 +7,7 @@ import { PAGE_CSS } from "../approvals-page/page-css.ts";
 
 export const ADMIN_CSS = `${PAGE_CSS}
 nav.site { background: #2c3e50; padding: 0 1rem; }
-nav.site ul { display: flex; flex-wrap: wrap; gap: 0 1rem; list-style: none; margin: 0 auto; padding: .25rem 0; max-width: 60rem; }
+nav.site ul { display: flex; flex-wrap: wrap; gap: 0 1rem; list-style: none; margin: 0 auto; padding: .25rem 0; max-width: 70rem; }
 nav.site a { color: #fff; display: inline-block; padding: .5rem 0; min-height: 44px; line-height: 28px; }
 main { max-width: 72rem; }
 .figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr)); gap: .75rem; margin: 0 0 1rem; padding: 0; list-style: none; }

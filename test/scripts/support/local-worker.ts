@@ -15,6 +15,7 @@ const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const WRANGLER = join(ROOT, "node_modules/wrangler/bin/wrangler.js");
 
 export interface LocalWorkerOptions {
+  /** 0 for an ephemeral port (`origin` then says which one). */
   port: number;
   /** Secrets ([vars] are read from wrangler.toml and may be overridden in `vars`). */
   secrets: Record<string, string>;
@@ -50,8 +51,9 @@ export async function startLocalWorker({ port, secrets, vars = {} }: LocalWorker
     await worker.dispose();
     throw error;
   }
+  const origin = port === 0 ? (await worker.url).origin.replace("localhost", "127.0.0.1") : `http://127.0.0.1:${port}`;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin,
     async dispose() {
       await worker.dispose();
       await rm(state, { recursive: true, force: true });
