@@ -9,7 +9,7 @@
  * |---|---|
  * | GET /admin | overview: figures, charts, top failures, pending approvals, stuck deliveries |
  * | GET /admin/audit, /admin/audit/{id}, /admin/sessions/{id} | the audit log, a call, a session |
- * | GET /admin/keys; POST /admin/keys, /admin/keys/{id}/revoke | API keys |
+ * | GET /admin/keys; POST /admin/keys, /admin/keys/{id}/revoke, /admin/keys/{id}/access | API keys |
  * | POST /admin/sign-in, /admin/sign-out | the sign-in (approvals-page/page-auth.tsx) |
  */
 import { Hono, type Context } from "hono";
@@ -25,7 +25,7 @@ import { ADMIN_CSS } from "./admin-css.ts";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
 import { apiErrorText, apiRequest } from "./api-request.ts";
 import { AUDIT_FILTERS, AuditListPage, CallDetailPage, SessionTimelinePage, type AuditFilterValues } from "./audit-page.tsx";
-import { createKeyBody } from "./key-form.ts";
+import { createKeyBody, keyAccessBody } from "./key-form.ts";
 import { KeysPage, type CreatedKeyWire, type KeyFormValues, type KeyWire } from "./keys-page.tsx";
 import { load } from "./loaded.tsx";
 import { OverviewPage } from "./overview-page.tsx";
@@ -49,6 +49,15 @@ function errorPage(c: AdminContext, status: 400 | 403 | 404 | 413 | 500 | 503, t
 
 /** The statuses a page may answer with when it shows an API refusal. */
 const shownStatus = (status: number): 400 | 403 | 404 | 500 => (status === 400 || status === 403 || status === 404 ? status : 500);
+
+async function keyFormValues(c: AdminContext): Promise<KeyFormValues> {
+  const values: KeyFormValues = {};
+  for (const name of ["name", "role", "toolsets", "policy_mode", "patterns", "rate_limit"] as const) {
+    const value = await formField(c, name);
+    if (value !== undefined) values[name] = value;
+  }
+  return values;
+}
 
 /** The console's routes, for `app.route("/", adminRoutes())`. */
 export function adminRoutes(): Hono<PageEnv> {
@@ -129,19 +138,25 @@ export function adminRoutes(): Hono<PageEnv> {
 
   page.get(`${ADMIN_BASE}/keys`, (c) => {
     const revoked = c.req.query("revoked");
-    return keysPage(c, revoked === undefined ? {} : { done: `Key ${revoked} revoked: its next call is refused.` });
+    const changed = c.req.query("changed");
+    if (revoked !== undefined) return keysPage(c, { done: `Key ${revoked} revoked: its next call is refused.` });
+    return keysPage(c, changed === undefined ? {} : { done: `Access of key ${changed} changed: its next call is checked against it.` });
   });
 
   page.post(`${ADMIN_BASE}/keys`, async (c) => {
-    const values: KeyFormValues = {};
-    for (const name of ["name", "role", "toolsets", "policy_mode", "patterns", "rate_limit"] as const) {
-      const value = await formField(c, name);
-      if (value !== undefined) values[name] = value;
-    }
+    const values = await keyFormValues(c);
     const answer = await apiRequest(c, c.get("principal"), "POST", "/v1/keys", createKeyBody(values));
     if (answer.status === 201) return keysPage(c, { created: answer.body as CreatedKeyWire }, 201);
     if (answer.status === 403) return errorPage(c, 403, "Not allowed", apiErrorText(answer));
     return keysPage(c, { values, error: apiErrorText(answer) }, shownStatus(answer.status));
+  });
+
+  page.post(`${ADMIN_BASE}/keys/:id/access`, async (c) => {
+    const id = c.req.param("id");
+    const answer = await apiRequest(c, c.get("principal"), "PATCH", `/v1/keys/${encodeURIComponent(id)}`, keyAccessBody(await keyFormValues(c)));
+    if (answer.status === 200) return c.redirect(`${ADMIN_BASE}/keys?changed=${encodeURIComponent(id)}`, 303);
+    if (answer.status === 400) return keysPage(c, { error: `Access of ${id} not changed: ${apiErrorText(answer)}` }, 400);
+    return errorPage(c, shownStatus(answer.status), answer.status === 403 ? "Not allowed" : "Not changed", apiErrorText(answer));
   });
 
   page.post(`${ADMIN_BASE}/keys/:id/revoke`, async (c) => {

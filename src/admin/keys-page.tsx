@@ -18,6 +18,41 @@ export type KeyFormValues = Partial<Record<"name" | "role" | "toolsets" | "polic
 
 const policyText = (k: KeyWire) => (k.policy.patterns.length === 0 ? (k.policy.mode === "deny" ? "all tools" : "no tools") : `${k.policy.mode}: ${k.policy.patterns.join(", ")}`);
 
+/** Toolsets, policy and rate limit of one key, prefilled, behind a disclosure. */
+const AccessForm: FC<{ k: KeyWire; viewer: Viewer }> = ({ k, viewer }) => {
+  const id = (field: string) => `a-${field}-${k.id}`;
+  return (
+    <details>
+      <summary>Change access</summary>
+      <form method="post" action={`${ADMIN_BASE}/keys/${encodeURIComponent(k.id)}/access`}>
+        <CsrfField token={viewer.csrfToken} />
+        <div class="field">
+          <label for={id("toolsets")}>Toolsets (empty for all)</label>
+          <input id={id("toolsets")} name="toolsets" type="text" value={k.toolsets === null ? "" : k.toolsets.join(", ")} autocomplete="off" />
+        </div>
+        <div class="field">
+          <label for={id("policy")}>Policy</label>
+          <select id={id("policy")} name="policy_mode">
+            <option value="deny" selected={k.policy.mode === "deny"}>deny the listed tools</option>
+            <option value="whitelist" selected={k.policy.mode === "whitelist"}>allow only the listed tools</option>
+          </select>
+        </div>
+        <div class="field">
+          <label for={id("patterns")}>Tools or globs</label>
+          <input id={id("patterns")} name="patterns" type="text" value={k.policy.patterns.join(", ")} autocomplete="off" />
+        </div>
+        <div class="field">
+          <label for={id("rate")}>Calls per minute (empty for the default)</label>
+          <input id={id("rate")} name="rate_limit" type="text" inputmode="numeric" value={k.rate_limit_per_minute === null ? "" : String(k.rate_limit_per_minute)} autocomplete="off" />
+        </div>
+        <button type="submit" aria-label={`Save access of ${k.name}`}>
+          Save
+        </button>
+      </form>
+    </details>
+  );
+};
+
 const KeyRow: FC<{ k: KeyWire; viewer: Viewer }> = ({ k, viewer }) => (
   <tr data-key-id={k.id}>
     <td>
@@ -34,12 +69,15 @@ const KeyRow: FC<{ k: KeyWire; viewer: Viewer }> = ({ k, viewer }) => (
     <td>{k.revoked_at === null ? <span class="status approved">active</span> : <span class="status denied">revoked {k.revoked_at}</span>}</td>
     <td>
       {k.revoked_at !== null || viewer.role !== "admin" ? null : (
-        <form method="post" action={`${ADMIN_BASE}/keys/${encodeURIComponent(k.id)}/revoke`}>
-          <CsrfField token={viewer.csrfToken} />
-          <button type="submit" class="deny" aria-label={`Revoke ${k.name}`}>
-            Revoke
-          </button>
-        </form>
+        <>
+          <form method="post" action={`${ADMIN_BASE}/keys/${encodeURIComponent(k.id)}/revoke`}>
+            <CsrfField token={viewer.csrfToken} />
+            <button type="submit" class="deny" aria-label={`Revoke ${k.name}`}>
+              Revoke
+            </button>
+          </form>
+          <AccessForm k={k} viewer={viewer} />
+        </>
       )}
     </td>
   </tr>

@@ -85,3 +85,50 @@ describe("the keys page", () => {
     expect((await api("/v1/tools", asKey(victim.key))).status).toBe(200);
   });
 });
+
+describe("changing a key's access", () => {
+  it("changes toolsets, policy and rate limit through PATCH /v1/keys/{id}; the key's next call obeys", async () => {
+    const target = await createKey({ name: `access-${crypto.randomUUID()}`, role: "agent" });
+    const { client } = await signedInAs("admin");
+    const csrf = await consoleCsrf(client);
+    const response = await client.post(`/admin/keys/${target.id}/access`, { csrf, toolsets: "core", policy_mode: "whitelist", patterns: "echo", rate_limit: "30" });
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe(`/admin/keys?changed=${target.id}`);
+    const record = (await (await api(`/v1/keys/${target.id}`)).json()) as { toolsets: string[]; policy: unknown; rate_limit_per_minute: number };
+    expect(record).toMatchObject({ toolsets: ["core"], policy: { mode: "whitelist", patterns: ["echo"] }, rate_limit_per_minute: 30 });
+    const tools = (await (await api("/v1/tools?format=openai", asKey(target.key))).json()) as { tools?: { function?: { name: string } }[] };
+    expect(JSON.stringify(tools)).toContain('"echo"');
+    expect(JSON.stringify(tools)).not.toContain('"fetch_url"');
+
+    // Emptied fields read as "every toolset", "no pattern", "the default limit".
+    expect((await client.post(`/admin/keys/${target.id}/access`, { csrf, toolsets: "", policy_mode: "deny", patterns: "", rate_limit: "" })).status).toBe(303);
+    expect(await (await api(`/v1/keys/${target.id}`)).json()).toMatchObject({ toolsets: null, policy: { mode: "deny", patterns: [] }, rate_limit_per_minute: null });
+  });
+
+  it("answers bad access fields with the API's message and changes nothing", async () => {
+    const target = await createKey({ name: `access-bad-${crypto.randomUUID()}`, role: "agent", rate_limit_per_minute: 10 });
+    const { client } = await signedInAs("admin");
+    const csrf = await consoleCsrf(client);
+    for (const [fields, message] of [
+      [{ rate_limit: "lots" }, "rate_limit_per_minute"],
+      [{ toolsets: "nope<script>" }, "unknown toolset"],
+      [{ policy_mode: "sometimes" }, "policy.mode"],
+      [{ patterns: "a b" }, "policy.patterns"],
+    ] as const) {
+      const response = await client.post(`/admin/keys/${target.id}/access`, { csrf, toolsets: "", policy_mode: "deny", patterns: "", rate_limit: "", ...fields });
+      expect([fields, response.status]).toEqual([fields, 400]);
+      expect(client.lastPage).toContain(message);
+      expect(client.lastPage).not.toContain("nope<script>");
+    }
+    expect(await (await api(`/v1/keys/${target.id}`)).json()).toMatchObject({ rate_limit_per_minute: 10 });
+    expect((await client.post(`/admin/keys/no-such-key/access`, { csrf, toolsets: "" })).status).toBe(404);
+  });
+
+  it("refuses an approver", async () => {
+    const target = await createKey({ name: `access-kept-${crypto.randomUUID()}`, role: "agent" });
+    const { client } = await signedInAs("approver");
+    const csrf = await consoleCsrf(client);
+    expect((await client.post(`/admin/keys/${target.id}/access`, { csrf, toolsets: "core" })).status).toBe(403);
+    expect(await (await api(`/v1/keys/${target.id}`)).json()).toMatchObject({ toolsets: null });
+  });
+});

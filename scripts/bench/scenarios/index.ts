@@ -4,6 +4,7 @@
  * it here.
  */
 import type { Scenario } from "../scenario.ts";
+import { adminOverview } from "./admin-overview.ts";
 import { auditCost } from "./audit-cost.ts";
 import { availabilityCache } from "./availability-cache.ts";
 import { batchParallelism } from "./batch-parallelism.ts";
@@ -35,5 +36,6 @@ export const SCENARIOS: readonly Scenario[] = [
   workspaceFiles,
   executeCode,
   webExtractPage,
+  adminOverview,
   bundleSize,
 ];
