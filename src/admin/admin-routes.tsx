@@ -10,6 +10,7 @@
  * | GET /admin | overview: figures, charts, top failures, pending approvals, stuck deliveries |
  * | GET /admin/audit, /admin/audit/{id}, /admin/sessions/{id} | the audit log, a call, a session |
  * | GET /admin/keys; POST /admin/keys, /admin/keys/{id}/revoke, /admin/keys/{id}/access | API keys |
+ * | GET /admin/tools, /admin/tools/{name}; POST /admin/tools/recheck | tools, availability, shapes |
  * | POST /admin/sign-in, /admin/sign-out | the sign-in (approvals-page/page-auth.tsx) |
  */
 import { Hono, type Context } from "hono";
@@ -29,7 +30,9 @@ import { createKeyBody, keyAccessBody } from "./key-form.ts";
 import { KeysPage, type CreatedKeyWire, type KeyFormValues, type KeyWire } from "./keys-page.tsx";
 import { load } from "./loaded.tsx";
 import { OverviewPage } from "./overview-page.tsx";
-import { isOverviewWindow, overviewStats } from "./overview-stats.ts";
+import { isOverviewWindow, overviewStats, windowStats } from "./overview-stats.ts";
+import { ToolDetailPage, ToolsPage, type ToolDetailWire, type ToolHealthWire } from "./tools-page.tsx";
+import type { GatewayParts } from "../compose.ts";
 import { stuckDeliveries } from "./stuck-deliveries.ts";
 
 /** Forms carry a few short fields; a key's toolsets and patterns are the longest. */
@@ -60,7 +63,7 @@ async function keyFormValues(c: AdminContext): Promise<KeyFormValues> {
 }
 
 /** The console's routes, for `app.route("/", adminRoutes())`. */
-export function adminRoutes(): Hono<PageEnv> {
+export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
   const page = new Hono<PageEnv>();
   const { requirePageSignIn, requireSameOrigin, signIn, signInResponse, signOut } = pageAuth(ADMIN_SITE);
   // "/admin/*" matches "/admin" itself too, so each middleware is registered once.
@@ -164,6 +167,38 @@ export function adminRoutes(): Hono<PageEnv> {
     const answer = await apiRequest(c, c.get("principal"), "DELETE", `/v1/keys/${encodeURIComponent(id)}`);
     if (answer.status === 204) return c.redirect(`${ADMIN_BASE}/keys?revoked=${encodeURIComponent(id)}`, 303);
     return errorPage(c, shownStatus(answer.status), answer.status === 403 ? "Not allowed" : "Not revoked", apiErrorText(answer));
+  });
+
+  // Remote MCP tools join the registry when the catalog opens, as for every /v1 request (app.ts).
+  page.use(`${ADMIN_BASE}/tools/*`, async function openCatalog(c, next) {
+    await parts.pipeline.catalog.open(c.env);
+    return next();
+  });
+
+  async function toolsPage(c: AdminContext, done?: string) {
+    const now = Date.now();
+    const [answer, stats] = await Promise.all([
+      apiRequest(c, c.get("principal"), "GET", "/v1/health/tools"),
+      load("The audit log (D1)", async () => new Map((await windowStats(c.env, now - 86_400_000, now)).tools.map((t) => [t.tool, t] as const))),
+    ]);
+    if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), "Tools could not be listed", apiErrorText(answer));
+    return renderPage(c, <ToolsPage viewer={c.get("viewer")} tools={(answer.body as { tools: ToolHealthWire[] }).tools} stats={stats} done={done} />);
+  }
+
+  page.get(`${ADMIN_BASE}/tools`, (c) => toolsPage(c));
+
+  page.post(`${ADMIN_BASE}/tools/recheck`, async (c) => {
+    const tool = await formField(c, "tool");
+    const answer = await apiRequest(c, c.get("principal"), "POST", "/v1/health/tools/recheck", tool === undefined ? {} : { tools: [tool] });
+    if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), answer.status === 403 ? "Not allowed" : "Not re-checked", apiErrorText(answer));
+    const { checked } = answer.body as { checked: number };
+    return toolsPage(c, `Re-checked ${tool ?? "every tool"}: ${checked} check${checked === 1 ? "" : "s"} ran.`);
+  });
+
+  page.get(`${ADMIN_BASE}/tools/:name`, async (c) => {
+    const answer = await apiRequest(c, c.get("principal"), "GET", `/v1/tools/${encodeURIComponent(c.req.param("name"))}`);
+    if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), "No such tool", apiErrorText(answer));
+    return renderPage(c, <ToolDetailPage viewer={c.get("viewer")} tool={answer.body as ToolDetailWire} />);
   });
 
   page.all(`${ADMIN_BASE}/*`, (c) => errorPage(c, 404, "Page not found", `There is no page at ${c.req.path}.`));

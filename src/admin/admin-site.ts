@@ -16,6 +16,7 @@ export const ADMIN_SITE: PageSite = {
   nav: [
     { href: ADMIN_BASE, label: "Overview" },
     { href: `${ADMIN_BASE}/audit`, label: "Audit" },
+    { href: `${ADMIN_BASE}/tools`, label: "Tools" },
     { href: `${ADMIN_BASE}/keys`, label: "Keys" },
     { href: "/approvals", label: "Approvals" },
   ],

@@ -10,6 +10,8 @@ import type { AuthEnv } from "../auth/auth-env.ts";
 import type { Principal } from "../auth/principal.ts";
 import { auditRoutes } from "../audit/audit-routes.ts";
 import { keysRoutes } from "../auth/keys-routes.ts";
+import { healthRoutes } from "../http/routes/health.ts";
+import { toolsRoutes } from "../http/routes/tools.ts";
 
 /** A JSON API answer: its status and parsed body (null for an empty one). */
 export interface ApiAnswer {
@@ -30,6 +32,8 @@ inner.use("*", async function asSignedIn(c, next) {
 });
 inner.route("/", keysRoutes);
 inner.route("/", auditRoutes);
+inner.route("/", healthRoutes);
+inner.route("/", toolsRoutes);
 
 /**
  * Sends `method path` with a JSON `body` to the API routes as `principal`.

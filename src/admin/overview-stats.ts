@@ -71,6 +71,14 @@ async function shardOverview(db: AuditDatabase, since: number, until: number, in
   });
 }
 
+/** Stats of every key's calls in [since, until), over every audit shard. */
+export function windowStats(env: Env, since: number, until: number): Promise<AuditStats> {
+  const shards = shardsToRead(env).map((shard) => shard.db);
+  const [only] = shards;
+  const filters = { since, until };
+  return shards.length === 1 && only !== undefined ? auditStats(only, filters) : auditStatsSharded(shards, filters);
+}
+
 /** The overview of the window ending at `now`, over every audit shard. */
 export async function overviewStats(env: Env, window: OverviewWindow, now: number): Promise<Overview> {
   const { ms, intervals: count } = OVERVIEW_WINDOWS[window];
@@ -79,10 +87,8 @@ export async function overviewStats(env: Env, window: OverviewWindow, now: numbe
   const until = Math.ceil(now / intervalMs) * intervalMs;
   const since = until - ms;
   const shards = shardsToRead(env).map((shard) => shard.db);
-  const [only] = shards;
-  const filters = { since, until };
   const [stats, perShard] = await Promise.all([
-    shards.length === 1 && only !== undefined ? auditStats(only, filters) : auditStatsSharded(shards, filters),
+    windowStats(env, since, until),
     Promise.all(shards.map((db) => shardOverview(db, since, until, intervalMs))),
   ]);
   const intervals: Interval[] = Array.from({ length: count }, (_, i) => ({ start: since + i * intervalMs, calls: 0, errors: 0 }));

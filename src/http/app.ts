@@ -64,7 +64,6 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   // Changing what exists (toolsets, keys, re-checks, the whole audit log) is for admins.
   app.on(["POST", "DELETE"], "/v1/toolsets/*", requireRole("admin"));
   app.post("/v1/toolsets", requireRole("admin"));
-  app.post("/v1/health/tools/recheck", requireRole("admin"));
   // Remote MCP tools join the registry at run time: the catalog is opened before any /v1 route
   // lists tools, and only for an authenticated request, so a stranger cannot make us call remote
   // servers. Routes that run calls open it again through their request scope (free: nothing is
@@ -87,7 +86,7 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   // The approvals web page: HTML, its own session cookie and error pages (not part of /v1).
   app.route("/", approvalsPageRoutes());
   // The admin console: the same machinery, every change through the API's own routes.
-  app.route("/", adminRoutes());
+  app.route("/", adminRoutes(parts));
   app.route("/", webhooksRoutes);
   app.route("/", mcpRoutes(parts, options.authenticate === undefined ? {} : { authenticate: options.authenticate }));
   app.route("/", mcpServersRoutes);
