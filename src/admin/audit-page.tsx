@@ -10,6 +10,7 @@ import { formatInstant } from "../approvals-page/format-time.ts";
 import { Layout, type Viewer } from "../approvals-page/layout.tsx";
 import { AUDIT_STATUSES } from "../audit/audit-record.ts";
 import type { AuditRecordWire } from "../audit/audit-wire.ts";
+import { TableHead } from "./table-head.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
 
 /** The listing's filters, as the form sends them and GET /v1/audit takes them. */
@@ -57,16 +58,7 @@ export const RecordTable: FC<{ records: readonly AuditRecordWire[]; caption: str
   <div class="table-scroll">
     <table>
       <caption class="muted">{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Time</th>
-          <th scope="col">Tool</th>
-          <th scope="col">Status</th>
-          <th scope="col">Duration</th>
-          <th scope="col">Key</th>
-          <th scope="col">Session</th>
-        </tr>
-      </thead>
+      <TableHead columns={["Time", "Tool", "Status", "Duration", "Key", "Session"]} />
       <tbody>
         {records.map((r) => (
           <tr data-record-id={r.id}>

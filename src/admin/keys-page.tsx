@@ -8,6 +8,7 @@ import { CsrfField, Layout, type Viewer } from "../approvals-page/layout.tsx";
 import { ROLES } from "../auth/principal.ts";
 import type { ApiKeySchema, CreatedKeySchema } from "../auth/keys-schemas.ts";
 import type { z } from "@hono/zod-openapi";
+import { TableHead } from "./table-head.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
 
 export type KeyWire = z.infer<typeof ApiKeySchema>;
@@ -170,18 +171,7 @@ export const KeysPage: FC<KeysPageProps> = ({ viewer, keys, values = {}, error, 
       <h2 id="list-heading">All keys ({keys.length})</h2>
       <div class="table-scroll">
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Toolsets</th>
-              <th scope="col">Policy</th>
-              <th scope="col">Rate limit</th>
-              <th scope="col">State</th>
-              <th scope="col">Action</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Name", "Role", "Prefix", "Toolsets", "Policy", "Rate limit", "State", "Action"]} />
           <tbody>
             {keys.map((k) => (
               <KeyRow k={k} viewer={viewer} />

@@ -4,6 +4,7 @@ import type { FC } from "hono/jsx";
 import type { ApprovalView } from "../approvals/approval-view.ts";
 import { formatInstant, isoOf } from "../approvals-page/format-time.ts";
 import { Layout, type Viewer } from "../approvals-page/layout.tsx";
+import { TableHead } from "./table-head.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
 import { whenLoaded, type Loaded } from "./loaded.tsx";
 import { OVERVIEW_WINDOWS, type Overview, type OverviewWindow } from "./overview-stats.ts";
@@ -99,16 +100,7 @@ const ToolTable: FC<{ overview: Overview; since: string }> = ({ overview, since 
   <div class="table-scroll">
     <table>
       <caption class="muted">Per tool, in this window.</caption>
-      <thead>
-        <tr>
-          <th scope="col">Tool</th>
-          <th scope="col">Calls</th>
-          <th scope="col">Errors</th>
-          <th scope="col">Error rate</th>
-          <th scope="col">p50</th>
-          <th scope="col">p95</th>
-        </tr>
-      </thead>
+      <TableHead columns={["Tool", "Calls", "Errors", "Error rate", "p50", "p95"]} />
       <tbody>
         {overview.stats.tools.map((t) => (
           <tr>

@@ -8,6 +8,7 @@ import type { FC } from "hono/jsx";
 import { ArgumentsBlock } from "../approvals-page/approval-card.tsx";
 import { CsrfField, Layout, type Viewer } from "../approvals-page/layout.tsx";
 import type { CallStats } from "../audit/audit-stats.ts";
+import { TableHead } from "./table-head.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
 import { whenLoaded, type Loaded } from "./loaded.tsx";
 
@@ -51,14 +52,7 @@ export const ToolsPage: FC<{ viewer: Viewer; tools: readonly ToolHealthWire[]; s
           <h2>{toolset}</h2>
           <div class="table-scroll">
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">Tool</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Calls (day)</th>
-                  <th scope="col">Error rate</th>
-                </tr>
-              </thead>
+              <TableHead columns={["Tool", "State", "Calls (day)", "Error rate"]} />
               <tbody>
                 {members.map((t) => {
                   const s = stats.ok ? stats.value.get(t.name) : undefined;
