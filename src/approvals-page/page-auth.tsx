@@ -64,7 +64,8 @@ export function pageAuth(site: PageSite): PageAuth {
   // host, nothing a browser could read as another origin ("//evil", "/\evil"), no dot segment
   // that climbs out ("/approvals/../v1").
   const nextPath = new RegExp(`^${site.base}(?:/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)*$`);
-  const safeNext = (value: unknown): string => (typeof value === "string" && nextPath.test(value) ? value : site.base);
+  const { outside } = site;
+  const safeNext = (value: unknown): string => (typeof value === "string" && (nextPath.test(value) || outside?.next.test(value) === true) ? value : site.base);
   const wrongRole = (principal: Principal): string => `The key "${principal.name}" has the ${principal.role} role; ${site.roleHint}`;
   const errorPage = (c: PageContext, message: string, viewer?: PageEnv["Variables"]["viewer"]) =>
     renderPage(c, <ErrorPage title="Form refused" message={message} viewer={viewer} site={site} />, 403);
@@ -112,7 +113,9 @@ export function pageAuth(site: PageSite): PageAuth {
     requirePageSignIn() {
       return async function requirePageSignIn(c, next) {
         const isPost = c.req.method === "POST";
-        const here = isPost ? site.base : safeNext(c.req.path);
+        // The outside page comes back to its whole request (its query is the request); others to their path.
+        const path = c.req.path === outside?.path ? `${c.req.path}${new URL(c.req.url).search}` : c.req.path;
+        const here = isPost ? site.base : safeNext(path);
         const id = getCookie(c, site.cookie, "host");
         const signedIn = id === undefined ? undefined : await readPageSignIn(c.env.KV, id);
         if (id === undefined || signedIn === undefined) {
@@ -154,3 +157,6 @@ function refusal(verdict: Exclude<KeyVerdict, { ok: true }>, ending: boolean): s
   if (verdict.reason === "revoked_key") return `${ending ? "Your session ended: the key it was opened with" : "That API key"} was revoked at ${verdict.revokedAt}. ${ask}`;
   return ending ? "Your session ended: its key is no longer valid. Sign in again." : `That API key is not valid. Check that the whole key was pasted. ${ask}`;
 }
+
+/** The approvals page's sign-in; the OAuth consent page (`outside` in APPROVALS_SITE) is behind it too. */
+export const { requirePageSignIn, requireSameOrigin } = pageAuth(APPROVALS_SITE);

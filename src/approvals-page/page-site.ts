@@ -23,6 +23,11 @@ export interface PageSite {
   roleHint: string;
   /** The site's navigation, shown to a signed-in viewer. */
   nav: readonly NavLink[];
+  /**
+   * A page outside `base` behind the same sign-in, that a sign-in may return to with its whole
+   * query (`next` is the check of path and query): the OAuth consent page.
+   */
+  outside?: { path: string; next: RegExp };
 }
 
 /** The approvals page (src/approvals-page/approvals-page-routes.tsx). */
@@ -33,6 +38,8 @@ export const APPROVALS_SITE: PageSite = {
   roles: ["approver", "admin"],
   roleHint: "the approvals page needs an approver or admin key. Agent keys can never approve calls.",
   nav: [],
+  // The consent page's path is fixed, and a query (no backslash, no fragment, no space) cannot change the origin.
+  outside: { path: "/oauth/authorize", next: /^\/oauth\/authorize\?[^\\#\s]*$/ },
 };
 
 /** The stylesheet's path: public, so the sign-in page can use it too. */

@@ -16,6 +16,7 @@ import { executeCode } from "./execute-code.ts";
 import { fullBreakdown } from "./full-breakdown.ts";
 import { fullOverhead } from "./full-overhead.ts";
 import { gatewayOverhead } from "./gateway-overhead.ts";
+import { mcpOauth } from "./mcp-oauth.ts";
 import { mcpPeers } from "./mcp-peers.ts";
 import { toolsListing } from "./tools-listing.ts";
 import { webExtractPage } from "./web-extract-page.ts";
@@ -28,6 +29,7 @@ export const SCENARIOS: readonly Scenario[] = [
   fullBreakdown,
   auditCost,
   mcpPeers,
+  mcpOauth,
   batchThroughput,
   batchParallelism,
   toolsListing,

@@ -1,7 +1,7 @@
 /**
  * The real Worker, served locally the way `npm start` serves it: wrangler's own dev server
- * (workerd, with local D1, KV, queues and Durable Objects from wrangler.toml), on a fixed port,
- * with its D1 migrations applied to a fresh, private state directory.
+ * (workerd, with local D1, KV, queues and Durable Objects from wrangler.toml), on a fixed port or
+ * an ephemeral one (port 0), with its D1 migrations applied to a fresh, private state directory.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -15,8 +15,8 @@ const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const WRANGLER = join(ROOT, "node_modules/wrangler/bin/wrangler.js");
 
 export interface LocalWorkerOptions {
-  /** 0 for an ephemeral port (`origin` then says which one). */
-  port: number;
+  /** 0 (the default) lets the system pick a free port; `origin` says which. */
+  port?: number;
   /** Secrets ([vars] are read from wrangler.toml and may be overridden in `vars`). */
   secrets: Record<string, string>;
   vars?: Record<string, string>;
@@ -29,7 +29,7 @@ export interface LocalWorker {
 }
 
 /** Starts the Worker; `dispose()` stops it and deletes its state. */
-export async function startLocalWorker({ port, secrets, vars = {} }: LocalWorkerOptions): Promise<LocalWorker> {
+export async function startLocalWorker({ port = 0, secrets, vars = {} }: LocalWorkerOptions): Promise<LocalWorker> {
   const state = await mkdtemp(join(tmpdir(), "toolgate-worker-"));
   // The same command `npm start` runs first; CI=true answers its confirmation prompt.
   await promisify(execFile)(process.execPath, [WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--persist-to", state], {
@@ -45,13 +45,14 @@ export async function startLocalWorker({ port, secrets, vars = {} }: LocalWorker
     bindings,
     dev: { server: { hostname: "127.0.0.1", port }, inspector: false, persist: state, watch: false, logLevel: "warn" },
   });
+  let origin: string;
   try {
     await worker.ready;
+    origin = (await worker.url).origin;
   } catch (error) {
     await worker.dispose();
     throw error;
   }
-  const origin = port === 0 ? (await worker.url).origin.replace("localhost", "127.0.0.1") : `http://127.0.0.1:${port}`;
   return {
     origin,
     async dispose() {
