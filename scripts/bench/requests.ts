@@ -69,3 +69,14 @@ export const AVAILABILITY_STATS_PATH = "/__bench/availability-stats";
 export const KEYS_PATH = "/v1/keys";
 
 export const JSON_HEADERS = { "content-type": "application/json" } as const;
+
+/** Bench-only: `?rows=N&since=ms&until=ms` writes N audit records spread over the window (admin-overview-routes.ts). */
+export const AUDIT_SEED_PATH = "/__bench/audit-seed";
+/** Bench-only: a signed-in admin console cookie for the bootstrap admin token, as `{"cookie": "name=value"}`. */
+export const ADMIN_COOKIE_PATH = "/__bench/admin-cookie";
+/** Bench-only: the admin overview's reads for the last day, without the page. */
+export const ADMIN_OVERVIEW_SQL_PATH = "/__bench/admin-overview-sql";
+/** The admin console's overview of the last day. */
+export const ADMIN_OVERVIEW_PATH = "/admin?window=day";
+/** Bench-only: `?times=N` reads the overview once and renders its page N times. */
+export const ADMIN_OVERVIEW_RENDER_PATH = "/__bench/admin-overview-render";

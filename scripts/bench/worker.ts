@@ -19,7 +19,8 @@
  * Miniflare runs the real Durable Object, queue and consumer, in this same workerd process.
  * It also registers `bench_sleep` (sleep-tool.ts) and `bench_checked` (checked-tool.ts), and
  * serves bench-only routes: the audit_log row count, the availability cache's stats, the audit
- * path by stage and the rows D1 writes per audit record (rows-written.ts).
+ * path by stage, the rows D1 writes per audit record (rows-written.ts), and the admin overview's
+ * seeding and sign-in (admin-overview-routes.ts).
  *
  * Bare bodies are captured by replaying the real route once, on the first bare request (the
  * bench's warm-up), because module scope has no env and may not do I/O.
@@ -45,6 +46,7 @@ import { createApp, type AppOptions } from "../../src/http/app.ts";
 import { availability } from "../../src/registry/availability.ts";
 import type { ErrorCode } from "../../src/errors/tool-failure.ts";
 import { registry } from "../../src/registry/registry.ts";
+import { adminOverviewRoutes } from "./admin-overview-routes.ts";
 import { registerCheckedTool } from "./checked-tool.ts";
 import { buildRecordsOnly, noCharge, noRecord, setAdminPrincipal } from "./core-stages.ts";
 import { coreRunCalls, directExecutor } from "./core-run-calls.ts";
@@ -169,6 +171,7 @@ function benchApp(replaced: Parameters<typeof createParts>[0], options: AppOptio
     return c.json(availability.stats());
   });
 
+  adminOverviewRoutes(app);
   return app;
 }
 

@@ -21,9 +21,10 @@ import { ApprovalsPage } from "./approvals-page.tsx";
 import { ErrorPage } from "./error-page.tsx";
 import { keyNamesOf } from "./key-names.ts";
 import { Layout } from "./layout.tsx";
-import { formField, requirePageSignIn, requireSameOrigin, signIn, signInResponse, signOut } from "./page-auth.tsx";
+import { formField, pageAuth } from "./page-auth.tsx";
 import { PAGE_CSS } from "./page-css.ts";
 import type { PageEnv } from "./page-env.ts";
+import { APPROVALS_SITE } from "./page-site.ts";
 import { renderPage } from "./render-page.ts";
 import { securityHeaders } from "./security-headers.ts";
 import { SessionTrailPage } from "./session-trail-page.tsx";
@@ -62,6 +63,7 @@ async function recentDecisions(env: Env): Promise<ApprovalView[]> {
 /** The page's routes, for `app.route("/", approvalsPageRoutes())`. */
 export function approvalsPageRoutes(): Hono<PageEnv> {
   const page = new Hono<PageEnv>();
+  const { requirePageSignIn, requireSameOrigin, signIn, signInResponse, signOut } = pageAuth(APPROVALS_SITE);
   // "/approvals/*" matches "/approvals" itself too, so each middleware is registered once.
   page.use("/approvals/*", securityHeaders());
   page.post("/approvals/*", bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => errorPage(c, 413, "Form too large", `A form may send at most ${MAX_FORM_BYTES} bytes.`) }));

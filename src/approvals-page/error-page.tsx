@@ -2,15 +2,16 @@
 /** What a person sees when a page request fails: what happened and what to do, never a trace. */
 import type { FC } from "hono/jsx";
 import { Layout, type Viewer } from "./layout.tsx";
+import { APPROVALS_SITE, type PageSite } from "./page-site.ts";
 
-export const ErrorPage: FC<{ title: string; message: string; viewer?: Viewer | undefined }> = ({ title, message, viewer }) => (
-  <Layout title={title} viewer={viewer}>
+export const ErrorPage: FC<{ title: string; message: string; viewer?: Viewer | undefined; site?: PageSite }> = ({ title, message, viewer, site = APPROVALS_SITE }) => (
+  <Layout title={title} viewer={viewer} site={site}>
     <h2>{title}</h2>
     <p class="notice error" role="alert">
       {message}
     </p>
     <p>
-      <a href="/approvals">Back to the pending approvals</a>
+      <a href={site.base}>{site === APPROVALS_SITE ? "Back to the pending approvals" : `Back to ${site.title}`}</a>
     </p>
   </Layout>
 );

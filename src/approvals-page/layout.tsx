@@ -1,7 +1,8 @@
 /** @jsxImportSource hono/jsx */
-/** The frame of every approvals page: document head, site header (who is signed in), main. */
+/** The frame of every page of a signed-in site: document head, site header (who is signed in, the navigation), main. */
 import type { Child, FC } from "hono/jsx";
 import type { Role } from "../auth/principal.ts";
+import { APPROVALS_SITE, cssPathOf, type PageSite } from "./page-site.ts";
 
 /** Who is looking at the page, and the token their forms carry. */
 export interface Viewer {
@@ -11,27 +12,27 @@ export interface Viewer {
   csrfToken: string;
 }
 
-export const PAGE_CSS_PATH = "/approvals/page.css";
+export const PAGE_CSS_PATH = cssPathOf(APPROVALS_SITE);
 
 /** A hidden field carrying the sign-in's CSRF token; every form of a signed-in page has one. */
 export const CsrfField: FC<{ token: string }> = ({ token }) => <input type="hidden" name="csrf" value={token} />;
 
-export const Layout: FC<{ title: string; viewer?: Viewer | undefined; children?: Child }> = ({ title, viewer, children }) => (
+export const Layout: FC<{ title: string; viewer?: Viewer | undefined; site?: PageSite; children?: Child }> = ({ title, viewer, site = APPROVALS_SITE, children }) => (
   <html lang="en">
     <head>
       <meta charset="utf-8" />
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       <meta name="referrer" content="no-referrer" />
-      <title>{`${title} · toolgate approvals`}</title>
-      <link rel="stylesheet" href={PAGE_CSS_PATH} />
+      <title>{`${title} · ${site.title}`}</title>
+      <link rel="stylesheet" href={cssPathOf(site)} />
     </head>
     <body>
       <header class="site">
         <h1>
-          <a href="/approvals">toolgate approvals</a>
+          <a href={site.base}>{site.title}</a>
         </h1>
         {viewer === undefined ? null : (
-          <form method="post" action="/approvals/sign-out">
+          <form method="post" action={`${site.base}/sign-out`}>
             <span>
               Signed in as <strong>{viewer.name}</strong> ({viewer.role}){" "}
             </span>
@@ -42,6 +43,17 @@ export const Layout: FC<{ title: string; viewer?: Viewer | undefined; children?:
           </form>
         )}
       </header>
+      {viewer === undefined || site.nav.length === 0 ? null : (
+        <nav class="site" aria-label="Sections">
+          <ul>
+            {site.nav.map((link) => (
+              <li>
+                <a href={link.href}>{link.label}</a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
       <main id="main">{children}</main>
     </body>
   </html>

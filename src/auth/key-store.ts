@@ -180,3 +180,34 @@ export async function revokeApiKey(db: D1Database, id: string, now: Date = new D
   await db.prepare(`UPDATE ${API_KEYS_TABLE} SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`).bind(now.toISOString(), id).run();
   return getApiKey(db, id);
 }
+
+/** What an admin may change on a key after it exists: whom it serves (name, role) stays. */
+export interface KeyAccessChange {
+  toolsets?: readonly string[] | null;
+  policy?: ToolPolicy;
+  rateLimitPerMinute?: number | null;
+}
+
+/**
+ * Changes a key's toolsets, policy or rate limit (only the fields given). Returns the record as
+ * it is now, or undefined when no key has this id. A revoked key can be changed too: it stays
+ * revoked.
+ */
+export async function updateApiKeyAccess(db: D1Database, id: string, change: KeyAccessChange): Promise<ApiKeyRecord | undefined> {
+  const sets: string[] = [];
+  const params: (string | number | null)[] = [];
+  if (change.toolsets !== undefined) {
+    sets.push("toolsets = ?");
+    params.push(change.toolsets === null ? null : JSON.stringify([...new Set(change.toolsets)]));
+  }
+  if (change.policy !== undefined) {
+    sets.push("policy_mode = ?", "policy_patterns = ?");
+    params.push(change.policy.mode, JSON.stringify([...new Set(change.policy.patterns)]));
+  }
+  if (change.rateLimitPerMinute !== undefined) {
+    sets.push("rate_limit_per_minute = ?");
+    params.push(change.rateLimitPerMinute);
+  }
+  if (sets.length > 0) await db.prepare(`UPDATE ${API_KEYS_TABLE} SET ${sets.join(", ")} WHERE id = ?`).bind(...params, id).run();
+  return getApiKey(db, id);
+}

@@ -9,8 +9,8 @@ import { kvToolsetLookup } from "../toolsets/custom-toolsets.ts";
 import { resolveToolset } from "../toolsets/resolve.ts";
 import type { AuthEnv } from "./auth-env.ts";
 import { keyCache } from "./key-cache.ts";
-import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from "./key-store.ts";
-import { ApiKeySchema, CreatedKeySchema, CreateKeyBody, KeyIdParam, toWire } from "./keys-schemas.ts";
+import { createApiKey, getApiKey, listApiKeys, revokeApiKey, updateApiKeyAccess } from "./key-store.ts";
+import { ApiKeySchema, CreatedKeySchema, CreateKeyBody, KeyIdParam, toWire, UpdateKeyBody } from "./keys-schemas.ts";
 import { requireRole } from "./require-role.ts";
 import { requestOrigin } from "../http/request-origin.ts";
 import { endGrantTokens } from "../oauth/grant-tokens.ts";
@@ -60,6 +60,18 @@ const revokeKey = createRoute({
   },
 });
 
+const updateKey = createRoute({
+  method: "patch",
+  path: "/v1/keys/{id}",
+  summary: "Change an API key's toolsets, policy or rate limit",
+  description: "Only the fields sent change; null toolsets means every toolset, a null rate limit the default. Takes effect like a revocation: at once in this isolate, within 10 s elsewhere.",
+  request: { params: KeyIdParam, body: { required: true, content: { "application/json": { schema: UpdateKeyBody } } } },
+  responses: {
+    200: { description: "The key's record as it is now.", content: { "application/json": { schema: ApiKeySchema } } },
+    ...errorResponses(400, 403, 404, 413, 415),
+  },
+});
+
 export const keysRoutes = new OpenAPIHono<AuthEnv>({
   // Same mapping as the app's own hook, so the sub-app answers alike wherever it is mounted.
   defaultHook: validationHook,
@@ -91,6 +103,23 @@ keysRoutes
     const { id } = c.req.valid("param");
     const record = await getApiKey(c.env.DB, id);
     if (record === undefined) return failureResponse(c, { kind: "unknown_api_key", id });
+    return c.json(toWire(record), 200);
+  })
+  .openapi(updateKey, async (c) => {
+    const { id } = c.req.valid("param");
+    const body = c.req.valid("json");
+    if (body.toolsets !== undefined && body.toolsets !== null) {
+      const unknown = await unknownToolsets(body.toolsets, c.env.KV);
+      if (unknown.length > 0) return failureResponse(c, { kind: "invalid_request", issues: unknown });
+    }
+    const record = await updateApiKeyAccess(c.env.DB, id, {
+      ...(body.toolsets === undefined ? {} : { toolsets: body.toolsets }),
+      ...(body.policy === undefined ? {} : { policy: body.policy }),
+      ...(body.rate_limit_per_minute === undefined ? {} : { rateLimitPerMinute: body.rate_limit_per_minute }),
+    });
+    if (record === undefined) return failureResponse(c, { kind: "unknown_api_key", id });
+    // As for a revocation: this isolate's cached principal must not keep the old access.
+    keyCache.forgetKeyId(id);
     return c.json(toWire(record), 200);
   })
   .openapi(revokeKey, async (c) => {

@@ -40,6 +40,9 @@ export const CreateKeyBody = z
   .strict()
   .openapi("CreateApiKey");
 
+/** PATCH /v1/keys/{id}: the create body's access fields, each optional, with the same rules. */
+export const UpdateKeyBody = CreateKeyBody.pick({ toolsets: true, policy: true, rate_limit_per_minute: true }).strict().openapi("UpdateApiKey");
+
 export const ApiKeySchema = z
   .object({
     id: z.string(),

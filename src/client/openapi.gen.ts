@@ -1199,7 +1199,90 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change an API key's toolsets, policy or rate limit
+         * @description Only the fields sent change; null toolsets means every toolset, a null rate limit the default. Takes effect like a revocation: at once in this isolate, within 10 s elsewhere.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateApiKey"];
+                };
+            };
+            responses: {
+                /** @description The key's record as it is now. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiKey"];
+                    };
+                };
+                /** @description The request is malformed or a field is invalid; `issues` names each field. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The key's role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The named resource does not exist. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The body or the batch is over its limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/v1/mcp-servers": {
@@ -3454,6 +3537,21 @@ export interface components {
             resolved_tools: string[];
             /** @description Tools listed directly in this toolset. */
             tools: string[];
+        };
+        UpdateApiKey: {
+            policy?: components["schemas"]["ToolPolicy"] & unknown;
+            /**
+             * @description Calls per minute for this key; null or absent uses RATE_LIMIT_PER_MINUTE.
+             * @example 120
+             */
+            rate_limit_per_minute?: number | null;
+            /**
+             * @description Toolsets the key may use (resolved with their includes); null or absent means every toolset, [] none.
+             * @example [
+             *       "research"
+             *     ]
+             */
+            toolsets?: string[] | null;
         };
     };
     responses: never;

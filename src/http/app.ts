@@ -21,6 +21,7 @@ import { toolsetsRoutes } from "./routes/toolsets.ts";
 import { approvalsRoutes } from "../approvals/approvals-routes.ts";
 import type { AppEnv } from "./types.ts";
 import { approvalsPageRoutes } from "../approvals-page/approvals-page-routes.tsx";
+import { adminRoutes } from "../admin/admin-routes.tsx";
 import { isWebhookDelivery } from "../webhooks/accept-delivery.ts";
 import { webhooksRoutes } from "../webhooks/webhooks-routes.ts";
 import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
@@ -67,7 +68,6 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   // Changing what exists (toolsets, keys, re-checks, the whole audit log) is for admins.
   app.on(["POST", "DELETE"], "/v1/toolsets/*", requireRole("admin"));
   app.post("/v1/toolsets", requireRole("admin"));
-  app.post("/v1/health/tools/recheck", requireRole("admin"));
   // Remote MCP tools join the registry at run time: the catalog is opened before any /v1 route
   // lists tools, and only for an authenticated request, so a stranger cannot make us call remote
   // servers. Routes that run calls open it again through their request scope (free: nothing is
@@ -91,6 +91,8 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.route("/", chatCompletionsRoutes);
   // The approvals web page: HTML, its own session cookie and error pages (not part of /v1).
   app.route("/", approvalsPageRoutes());
+  // The admin console: the same machinery, every change through the API's own routes.
+  app.route("/", adminRoutes(parts));
   app.route("/", webhooksRoutes);
   app.route("/", mcpRoutes(parts, options.authenticate === undefined ? {} : { authenticate: options.authenticate }));
   app.route("/", mcpServersRoutes);

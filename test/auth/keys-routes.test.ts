@@ -137,7 +137,19 @@ describe("OpenAPI", () => {
     documented.doc31("/openapi.json", { openapi: "3.1.0", info: { title: "test", version: "0" } });
     const doc = await json<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>(await call(documented, "/openapi.json", { token: null }));
     expect(Object.keys(doc.paths["/v1/keys"] ?? {}).sort()).toEqual(["get", "post"]);
-    expect(Object.keys(doc.paths["/v1/keys/{id}"] ?? {}).sort()).toEqual(["delete", "get"]);
+    expect(Object.keys(doc.paths["/v1/keys/{id}"] ?? {}).sort()).toEqual(["delete", "get", "patch"]);
     expect(Object.keys(doc.paths["/v1/keys"]?.post?.responses ?? {})).toEqual(expect.arrayContaining(["201", "400", "401", "403"]));
+  });
+});
+
+describe("PATCH /v1/keys/{id}", () => {
+  it("changes only the fields sent, with the create body's rules, and the cached principal at once", async () => {
+    const created = await createKey({ name: "keys-patch", role: "agent", rate_limit_per_minute: 5 }, through(app));
+    const changed = await call(app, `/v1/keys/${created.id}`, { method: "PATCH", body: { policy: { mode: "whitelist", patterns: ["echo"] } } });
+    expect(changed.status).toBe(200);
+    expect(await json(changed)).toMatchObject({ policy: { mode: "whitelist", patterns: ["echo"] }, rate_limit_per_minute: 5, toolsets: null });
+    const bad = await call(app, `/v1/keys/${created.id}`, { method: "PATCH", body: { rate_limit_per_minute: "5", role: "admin" } });
+    expect(bad.status).toBe(400);
+    expect((await call(app, "/v1/keys/does-not-exist", { method: "PATCH", body: {} })).status).toBe(404);
   });
 });

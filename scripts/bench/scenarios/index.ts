@@ -5,6 +5,7 @@
  */
 import type { Scenario } from "../scenario.ts";
 import { agentTurn } from "./agent-turn.ts";
+import { adminOverview } from "./admin-overview.ts";
 import { auditCost } from "./audit-cost.ts";
 import { availabilityCache } from "./availability-cache.ts";
 import { batchParallelism } from "./batch-parallelism.ts";
@@ -39,5 +40,6 @@ export const SCENARIOS: readonly Scenario[] = [
   executeCode,
   agentTurn,
   webExtractPage,
+  adminOverview,
   bundleSize,
 ];

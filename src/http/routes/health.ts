@@ -6,6 +6,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { availability, type Availability } from "../../registry/availability.ts";
 import { registry } from "../../registry/registry.ts";
 import type { ToolEntry } from "../../registry/types.ts";
+import { requireRole } from "../../auth/require-role.ts";
 import { accessOf } from "../access.ts";
 import { failureResponse } from "../request-failure.ts";
 import { errorResponses } from "../schemas.ts";
@@ -60,7 +61,10 @@ const recheck = createRoute({
   },
 });
 
-export const healthRoutes = new OpenAPIHono<AppEnv>()
+export const healthRoutes = new OpenAPIHono<AppEnv>();
+// Re-checking calls tools' checks (and their upstreams) at will: admins only, wherever mounted.
+healthRoutes.post("/v1/health/tools/recheck", requireRole("admin"));
+healthRoutes
   .openapi(listHealth, async (c) => {
     // A key sees the health of the tools it may use, and nothing of the others.
     const access = await accessOf(c);

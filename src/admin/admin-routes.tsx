@@ -1,0 +1,211 @@
+/** @jsxImportSource hono/jsx */
+/**
+ * The admin console (`/admin`), server-rendered with hono/jsx on the approvals page's machinery
+ * (src/approvals-page/: sign-in, CSRF, headers, layout): plain forms and links, no script.
+ * Reads go to the stores or the API's routes; every change goes through the API's own route
+ * (api-request.ts), so the console enforces no rule of its own.
+ *
+ * | Route | Page |
+ * |---|---|
+ * | GET /admin | overview: figures, charts, top failures, pending approvals, stuck deliveries |
+ * | GET /admin/audit, /admin/audit/{id}, /admin/sessions/{id} | the audit log, a call, a session |
+ * | GET /admin/keys; POST /admin/keys, /admin/keys/{id}/revoke, /admin/keys/{id}/access | API keys |
+ * | GET /admin/tools, /admin/tools/{name}; POST /admin/tools/recheck | tools, availability, shapes |
+ * | POST /admin/sign-in, /admin/sign-out | the sign-in (approvals-page/page-auth.tsx) |
+ */
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { listApprovals } from "../approvals/approvals.ts";
+import { ErrorPage } from "../approvals-page/error-page.tsx";
+import { formField, pageAuth } from "../approvals-page/page-auth.tsx";
+import type { PageEnv } from "../approvals-page/page-env.ts";
+import { renderPage } from "../approvals-page/render-page.ts";
+import { securityHeaders } from "../approvals-page/security-headers.ts";
+import type { AuditRecordWire } from "../audit/audit-wire.ts";
+import { ADMIN_CSS } from "./admin-css.ts";
+import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
+import { apiErrorText, apiRequest } from "./api-request.ts";
+import { AUDIT_FILTERS, AuditListPage, CallDetailPage, SessionTimelinePage, type AuditFilterValues } from "./audit-page.tsx";
+import { createKeyBody, keyAccessBody } from "./key-form.ts";
+import { KeysPage, type CreatedKeyWire, type KeyFormValues, type KeyWire } from "./keys-page.tsx";
+import { load } from "./loaded.tsx";
+import { OverviewPage } from "./overview-page.tsx";
+import { isOverviewWindow, overviewStats, windowStats } from "./overview-stats.ts";
+import { ToolDetailPage, ToolsPage, type ToolDetailWire, type ToolHealthWire } from "./tools-page.tsx";
+import type { GatewayParts } from "../compose.ts";
+import { stuckDeliveries } from "./stuck-deliveries.ts";
+
+/** Forms carry a few short fields; a key's toolsets and patterns are the longest. */
+const MAX_FORM_BYTES = 16 * 1024;
+/** Records per audit page; the session timeline shows up to the API's maximum. */
+const AUDIT_PAGE_SIZE = 50;
+const TIMELINE_SIZE = 200;
+const PENDING_SHOWN = 20;
+/** `<epoch ms>-<rid>`, as GET /v1/audit names records. */
+const RECORD_ID = /^(\d{1,15})-(\d{1,16})$/;
+
+type AdminContext = Context<PageEnv>;
+
+function errorPage(c: AdminContext, status: 400 | 403 | 404 | 413 | 500 | 503, title: string, message: string) {
+  return renderPage(c, <ErrorPage title={title} message={message} viewer={c.get("viewer")} site={ADMIN_SITE} />, status);
+}
+
+/** The statuses a page may answer with when it shows an API refusal. */
+const shownStatus = (status: number): 400 | 403 | 404 | 500 => (status === 400 || status === 403 || status === 404 ? status : 500);
+
+async function keyFormValues(c: AdminContext): Promise<KeyFormValues> {
+  const values: KeyFormValues = {};
+  for (const name of ["name", "role", "toolsets", "policy_mode", "patterns", "rate_limit"] as const) {
+    const value = await formField(c, name);
+    if (value !== undefined) values[name] = value;
+  }
+  return values;
+}
+
+/** The console's routes, for `app.route("/", adminRoutes())`. */
+export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
+  const page = new Hono<PageEnv>();
+  const { requirePageSignIn, requireSameOrigin, signIn, signInResponse, signOut } = pageAuth(ADMIN_SITE);
+  // "/admin/*" matches "/admin" itself too, so each middleware is registered once.
+  page.use(`${ADMIN_BASE}/*`, securityHeaders());
+  page.post(`${ADMIN_BASE}/*`, bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => errorPage(c, 413, "Form too large", `A form may send at most ${MAX_FORM_BYTES} bytes.`) }));
+  page.post(`${ADMIN_BASE}/*`, requireSameOrigin());
+
+  page.get(`${ADMIN_BASE}/page.css`, (c) => c.body(ADMIN_CSS, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=300" }));
+  page.post(`${ADMIN_BASE}/sign-in`, signIn);
+  page.get(`${ADMIN_BASE}/sign-in`, (c) => signInResponse(c, 200, ADMIN_BASE));
+
+  page.use(`${ADMIN_BASE}/*`, requirePageSignIn());
+  page.post(`${ADMIN_BASE}/sign-out`, signOut);
+
+  page.get(ADMIN_BASE, async (c) => {
+    const asked = c.req.query("window");
+    const window = isOverviewWindow(asked) ? asked : "day";
+    const now = Date.now();
+    const [overview, pending, stuck] = await Promise.all([
+      load("The audit log (D1)", () => overviewStats(c.env, window, now)),
+      load("The approvals index (D1)", () => listApprovals(c.env, { status: "pending", limit: PENDING_SHOWN })),
+      load("The webhook deliveries (D1)", () => stuckDeliveries(c.env.DB, now)),
+    ]);
+    return renderPage(c, <OverviewPage viewer={c.get("viewer")} window={window} overview={overview} pending={pending} stuck={stuck} />);
+  });
+
+  page.get(`${ADMIN_BASE}/audit`, async (c) => {
+    const values: AuditFilterValues = {};
+    for (const name of AUDIT_FILTERS) {
+      const value = c.req.query(name)?.trim();
+      if (value !== undefined && value !== "") values[name] = value;
+    }
+    const query = new URLSearchParams({ ...values, limit: String(AUDIT_PAGE_SIZE) });
+    const cursor = c.req.query("cursor");
+    if (cursor !== undefined && cursor !== "") query.set("cursor", cursor);
+    const answer = await apiRequest(c, c.get("principal"), "GET", `/v1/audit?${query.toString()}`);
+    const viewer = c.get("viewer");
+    if (answer.status !== 200) {
+      return renderPage(c, <AuditListPage viewer={viewer} values={values} records={[]} nextHref={null} error={apiErrorText(answer)} />, shownStatus(answer.status));
+    }
+    const body = answer.body as { records: AuditRecordWire[]; next_cursor: string | null };
+    const nextHref = body.next_cursor === null ? null : `${ADMIN_BASE}/audit?${new URLSearchParams({ ...values, cursor: body.next_cursor }).toString()}`;
+    return renderPage(c, <AuditListPage viewer={viewer} values={values} records={body.records} nextHref={nextHref} />);
+  });
+
+  page.get(`${ADMIN_BASE}/audit/:id`, async (c) => {
+    const id = c.req.param("id");
+    const match = RECORD_ID.exec(id);
+    if (match === null) return errorPage(c, 404, "No such call", `"${id}" is not an audit record id; ids look like 1777636800000-4503599627370495.`);
+    // Records of one millisecond, from the API (so its scope applies), then this one among them.
+    const at = Number(match[1]);
+    const answer = await apiRequest(c, c.get("principal"), "GET", `/v1/audit?since=${at}&until=${at + 1}&limit=200`);
+    if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), "The call could not be read", apiErrorText(answer));
+    const record = (answer.body as { records: AuditRecordWire[] }).records.find((r) => r.id === id);
+    if (record === undefined) return errorPage(c, 404, "No such call", `The audit log has no call ${id} that this key may see. It may have passed the retention period.`);
+    return renderPage(c, <CallDetailPage viewer={c.get("viewer")} record={record} />);
+  });
+
+  page.get(`${ADMIN_BASE}/sessions/:id`, async (c) => {
+    const sessionId = c.req.param("id");
+    const query = new URLSearchParams({ session_id: sessionId, limit: String(TIMELINE_SIZE) });
+    const answer = await apiRequest(c, c.get("principal"), "GET", `/v1/audit?${query.toString()}`);
+    if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), "The session could not be read", apiErrorText(answer));
+    const body = answer.body as { records: AuditRecordWire[]; next_cursor: string | null };
+    return renderPage(c, <SessionTimelinePage viewer={c.get("viewer")} sessionId={sessionId} records={[...body.records].reverse()} more={body.next_cursor !== null} />);
+  });
+
+  /** The keys page, with whatever the last action left to say. */
+  async function keysPage(c: AdminContext, extra: { values?: KeyFormValues; error?: string; created?: CreatedKeyWire; done?: string } = {}, status: 200 | 201 | 400 | 403 | 404 | 500 = 200) {
+    const answer = await apiRequest(c, c.get("principal"), "GET", "/v1/keys");
+    if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), "Keys are for admins", apiErrorText(answer));
+    const { keys } = answer.body as { keys: KeyWire[] };
+    return renderPage(c, <KeysPage viewer={c.get("viewer")} keys={keys} {...extra} />, status);
+  }
+
+  page.get(`${ADMIN_BASE}/keys`, (c) => {
+    const revoked = c.req.query("revoked");
+    const changed = c.req.query("changed");
+    if (revoked !== undefined) return keysPage(c, { done: `Key ${revoked} revoked: its next call is refused.` });
+    return keysPage(c, changed === undefined ? {} : { done: `Access of key ${changed} changed: its next call is checked against it.` });
+  });
+
+  page.post(`${ADMIN_BASE}/keys`, async (c) => {
+    const values = await keyFormValues(c);
+    const answer = await apiRequest(c, c.get("principal"), "POST", "/v1/keys", createKeyBody(values));
+    if (answer.status === 201) return keysPage(c, { created: answer.body as CreatedKeyWire }, 201);
+    if (answer.status === 403) return errorPage(c, 403, "Not allowed", apiErrorText(answer));
+    return keysPage(c, { values, error: apiErrorText(answer) }, shownStatus(answer.status));
+  });
+
+  page.post(`${ADMIN_BASE}/keys/:id/access`, async (c) => {
+    const id = c.req.param("id");
+    const answer = await apiRequest(c, c.get("principal"), "PATCH", `/v1/keys/${encodeURIComponent(id)}`, keyAccessBody(await keyFormValues(c)));
+    if (answer.status === 200) return c.redirect(`${ADMIN_BASE}/keys?changed=${encodeURIComponent(id)}`, 303);
+    if (answer.status === 400) return keysPage(c, { error: `Access of ${id} not changed: ${apiErrorText(answer)}` }, 400);
+    return errorPage(c, shownStatus(answer.status), answer.status === 403 ? "Not allowed" : "Not changed", apiErrorText(answer));
+  });
+
+  page.post(`${ADMIN_BASE}/keys/:id/revoke`, async (c) => {
+    const id = c.req.param("id");
+    const answer = await apiRequest(c, c.get("principal"), "DELETE", `/v1/keys/${encodeURIComponent(id)}`);
+    if (answer.status === 204) return c.redirect(`${ADMIN_BASE}/keys?revoked=${encodeURIComponent(id)}`, 303);
+    return errorPage(c, shownStatus(answer.status), answer.status === 403 ? "Not allowed" : "Not revoked", apiErrorText(answer));
+  });
+
+  // Remote MCP tools join the registry when the catalog opens, as for every /v1 request (app.ts).
+  page.use(`${ADMIN_BASE}/tools/*`, async function openCatalog(c, next) {
+    await parts.pipeline.catalog.open(c.env);
+    return next();
+  });
+
+  async function toolsPage(c: AdminContext, done?: string) {
+    const now = Date.now();
+    const [answer, stats] = await Promise.all([
+      apiRequest(c, c.get("principal"), "GET", "/v1/health/tools"),
+      load("The audit log (D1)", async () => new Map((await windowStats(c.env, now - 86_400_000, now)).tools.map((t) => [t.tool, t] as const))),
+    ]);
+    if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), "Tools could not be listed", apiErrorText(answer));
+    return renderPage(c, <ToolsPage viewer={c.get("viewer")} tools={(answer.body as { tools: ToolHealthWire[] }).tools} stats={stats} done={done} />);
+  }
+
+  page.get(`${ADMIN_BASE}/tools`, (c) => toolsPage(c));
+
+  page.post(`${ADMIN_BASE}/tools/recheck`, async (c) => {
+    const tool = await formField(c, "tool");
+    const answer = await apiRequest(c, c.get("principal"), "POST", "/v1/health/tools/recheck", tool === undefined ? {} : { tools: [tool] });
+    if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), answer.status === 403 ? "Not allowed" : "Not re-checked", apiErrorText(answer));
+    const { checked } = answer.body as { checked: number };
+    return toolsPage(c, `Re-checked ${tool ?? "every tool"}: ${checked} check${checked === 1 ? "" : "s"} ran.`);
+  });
+
+  page.get(`${ADMIN_BASE}/tools/:name`, async (c) => {
+    const answer = await apiRequest(c, c.get("principal"), "GET", `/v1/tools/${encodeURIComponent(c.req.param("name"))}`);
+    if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), "No such tool", apiErrorText(answer));
+    return renderPage(c, <ToolDetailPage viewer={c.get("viewer")} tool={answer.body as ToolDetailWire} />);
+  });
+
+  page.all(`${ADMIN_BASE}/*`, (c) => errorPage(c, 404, "Page not found", `There is no page at ${c.req.path}.`));
+
+  page.onError(function adminError(error, c) {
+    console.error("admin console error", error);
+    return errorPage(c, 500, "Something went wrong", "The page could not be shown; the failure was logged. A store may be unavailable: try again in a moment.");
+  });
+  return page;
+}

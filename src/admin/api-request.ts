@@ -1,0 +1,69 @@
+/**
+ * Runs a JSON API route for the admin console as the signed-in person, so every change the
+ * console makes passes the very route, schema and role check an API client's request does: the
+ * console never holds a second copy of a rule. The routes are the API's own sub-apps, mounted
+ * on an inner app that is never reachable from outside; the principal rides on the Request
+ * object itself (a WeakMap), not in a header anyone could send.
+ */
+import { Hono, type Context } from "hono";
+import type { AuthEnv } from "../auth/auth-env.ts";
+import type { Principal } from "../auth/principal.ts";
+import { auditRoutes } from "../audit/audit-routes.ts";
+import { keysRoutes } from "../auth/keys-routes.ts";
+import { healthRoutes } from "../http/routes/health.ts";
+import { toolsRoutes } from "../http/routes/tools.ts";
+
+/** A JSON API answer: its status and parsed body (null for an empty one). */
+export interface ApiAnswer {
+  status: number;
+  body: unknown;
+}
+
+const principals = new WeakMap<Request, Principal>();
+
+// Built once per isolate: the routes are stateless and read everything from the request's env.
+const inner = new Hono<AuthEnv>();
+inner.use("*", async function asSignedIn(c, next) {
+  const principal = principals.get(c.req.raw);
+  // Unreachable: the only caller sets one. Failing closed keeps it so if that ever changes.
+  if (principal === undefined) return c.json({ error: "no principal", error_code: "UNAUTHENTICATED" }, 401);
+  c.set("principal", principal);
+  return next();
+});
+inner.route("/", keysRoutes);
+inner.route("/", auditRoutes);
+inner.route("/", healthRoutes);
+inner.route("/", toolsRoutes);
+
+/**
+ * Sends `method path` with a JSON `body` to the API routes as `principal`.
+ *
+ * @example
+ * ```ts
+ * const answer = await apiRequest(c, principal, "DELETE", `/v1/keys/${id}`);
+ * ```
+ */
+export async function apiRequest(c: Context, principal: Principal, method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: string, body?: unknown): Promise<ApiAnswer> {
+  const request = new Request(new URL(path, c.req.url), {
+    method,
+    ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
+  });
+  principals.set(request, principal);
+  const response = await inner.fetch(request, c.env, executionContextOf(c));
+  const text = await response.text();
+  return { status: response.status, body: text === "" ? null : (JSON.parse(text) as unknown) };
+}
+
+function executionContextOf(c: Context): Context["executionCtx"] | undefined {
+  try {
+    return c.executionCtx;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The API's error text of a failed answer, with its field issues, for the page to show. */
+export function apiErrorText(answer: ApiAnswer): string {
+  const body = answer.body as { error?: unknown } | null;
+  return typeof body?.error === "string" ? body.error : `The API answered ${answer.status}.`;
+}

@@ -1,0 +1,125 @@
+/** @jsxImportSource hono/jsx */
+/**
+ * Every tool the signed-in key may use, grouped by toolset: available or why not, the last day's
+ * calls and error rate from the audit log, and (admins) a re-check; one tool's page shows its
+ * definition in the three shapes and, for a remote tool, its pin status.
+ */
+import type { FC } from "hono/jsx";
+import { ArgumentsBlock } from "../approvals-page/approval-card.tsx";
+import { CsrfField, Layout, type Viewer } from "../approvals-page/layout.tsx";
+import type { CallStats } from "../audit/audit-stats.ts";
+import { TableHead } from "./table-head.tsx";
+import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
+import { whenLoaded, type Loaded } from "./loaded.tsx";
+
+/** A row of GET /v1/health/tools. */
+export interface ToolHealthWire {
+  name: string;
+  toolset: string;
+  available: boolean;
+  reason: string | null;
+  checked_at: string | null;
+  has_check: boolean;
+  requires_env: string[];
+}
+
+const toolHref = (name: string) => `${ADMIN_BASE}/tools/${encodeURIComponent(name)}`;
+
+const Recheck: FC<{ viewer: Viewer; tool?: string }> = ({ viewer, tool }) =>
+  viewer.role !== "admin" ? null : (
+    <form method="post" action={`${ADMIN_BASE}/tools/recheck`}>
+      <CsrfField token={viewer.csrfToken} />
+      {tool === undefined ? null : <input type="hidden" name="tool" value={tool} />}
+      <button type="submit">{tool === undefined ? "Re-check every tool" : `Re-check ${tool}`}</button>
+    </form>
+  );
+
+export const ToolsPage: FC<{ viewer: Viewer; tools: readonly ToolHealthWire[]; stats: Loaded<ReadonlyMap<string, CallStats>>; done?: string | undefined }> = ({ viewer, tools, stats, done }) => {
+  const groups = new Map<string, ToolHealthWire[]>();
+  for (const tool of tools) groups.set(tool.toolset, [...(groups.get(tool.toolset) ?? []), tool]);
+  return (
+    <Layout title="Tools" viewer={viewer} site={ADMIN_SITE}>
+      <h2>Tools ({tools.length})</h2>
+      {done === undefined ? null : (
+        <p class="notice ok" role="status">
+          {done}
+        </p>
+      )}
+      <Recheck viewer={viewer} />
+      {whenLoaded(stats, () => null)}
+      {[...groups].sort(([a], [b]) => a.localeCompare(b)).map(([toolset, members]) => (
+        <section aria-label={`Toolset ${toolset}`}>
+          <h2>{toolset}</h2>
+          <div class="table-scroll">
+            <table>
+              <TableHead columns={["Tool", "State", "Calls (day)", "Error rate"]} />
+              <tbody>
+                {members.map((t) => {
+                  const s = stats.ok ? stats.value.get(t.name) : undefined;
+                  return (
+                    <tr data-tool={t.name}>
+                      <td>
+                        <a href={toolHref(t.name)}>{t.name}</a>
+                      </td>
+                      <td>
+                        {t.available ? <span class="status approved">available</span> : <span class="status denied">unavailable</span>}
+                        {t.reason === null ? null : <div class="muted">{t.reason}</div>}
+                      </td>
+                      <td>{s?.calls ?? 0}</td>
+                      <td>{s === undefined || s.calls === 0 ? "–" : `${(s.errorRate * 100).toFixed(1)}%`}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      ))}
+    </Layout>
+  );
+};
+
+/** A row of GET /v1/tools/{name} (the fields this page shows). */
+export interface ToolDetailWire {
+  name: string;
+  toolset: string;
+  description: string;
+  available: boolean;
+  unavailable_reason: string | null;
+  checked_at: string | null;
+  requires_env: string[];
+  definitions: { openai: unknown; anthropic: unknown; mcp: unknown };
+  pin: { status: string } | null;
+}
+
+export const ToolDetailPage: FC<{ viewer: Viewer; tool: ToolDetailWire }> = ({ viewer, tool }) => (
+  <Layout title={tool.name} viewer={viewer} site={ADMIN_SITE}>
+    <h2>
+      <code>{tool.name}</code> <span class="muted">in {tool.toolset}</span>
+    </h2>
+    <div class="card">
+      <p>{tool.description}</p>
+      <dl class="facts">
+        <dt>State</dt>
+        <dd>{tool.available ? "available" : `unavailable: ${tool.unavailable_reason ?? "no reason given"}`}</dd>
+        <dt>Checked</dt>
+        <dd>{tool.checked_at ?? "never needed"}</dd>
+        <dt>Needs variables</dt>
+        <dd>{tool.requires_env.length === 0 ? "none" : tool.requires_env.join(", ")}</dd>
+        <dt>Pin</dt>
+        <dd>{tool.pin === null ? "not a remote tool" : tool.pin.status}</dd>
+      </dl>
+      {tool.pin === null ? null : <ArgumentsBlock value={tool.pin} />}
+      <Recheck viewer={viewer} tool={tool.name} />
+      <p>
+        <a href={`${ADMIN_BASE}/audit?${new URLSearchParams({ tool: tool.name }).toString()}`}>Its recent calls</a>
+      </p>
+    </div>
+    {(["openai", "anthropic", "mcp"] as const).map((shape) => (
+      <section aria-label={`${shape} shape`}>
+        <h3>{shape === "openai" ? "OpenAI" : shape === "anthropic" ? "Anthropic" : "MCP"}</h3>
+        <ArgumentsBlock value={tool.definitions[shape]} />
+      </section>
+    ))}
+  </Layout>
+);
