@@ -15,6 +15,7 @@ import { requireRole } from "../auth/require-role.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { toolCallsRoutes } from "./routes/tool-calls.ts";
+import { callToolRoutes } from "./routes/call-tool.ts";
 import type { GatewayParts } from "../compose.ts";
 import { toolsRoutes } from "./routes/tools.ts";
 import { toolsetsRoutes } from "./routes/toolsets.ts";
@@ -81,6 +82,7 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.route("/", toolsRoutes);
   app.route("/", toolsetsRoutes);
   app.route("/", toolCallsRoutes(parts));
+  app.route("/", callToolRoutes(parts));
   app.route("/", approvalsRoutes);
   app.route("/", memoryRoutes);
   // The approvals web page: HTML, its own session cookie and error pages (not part of /v1).

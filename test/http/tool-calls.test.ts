@@ -153,6 +153,7 @@ describe("documentation routes", () => {
       "/v1/tool-calls",
       "/v1/tools",
       "/v1/tools/{name}",
+      "/v1/tools/{name}/call",
       "/v1/toolsets",
       "/v1/toolsets/{name}",
     ]);
