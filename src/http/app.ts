@@ -16,6 +16,7 @@ import { healthRoutes } from "./routes/health.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { toolCallsRoutes } from "./routes/tool-calls.ts";
 import { callToolRoutes } from "./routes/call-tool.ts";
+import { openApiDocument } from "./openapi/openapi-document.ts";
 import type { GatewayParts } from "../compose.ts";
 import { toolsRoutes } from "./routes/tools.ts";
 import { toolsetsRoutes } from "./routes/toolsets.ts";
@@ -91,14 +92,8 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.route("/", mcpRoutes(parts, options.authenticate === undefined ? {} : { authenticate: options.authenticate }));
   app.route("/", mcpServersRoutes);
 
-  app.doc31("/openapi.json", {
-    openapi: "3.1.0",
-    info: {
-      title: "toolgate",
-      version: "0.1.0",
-      description: "A tool gateway for AI agents on Cloudflare Workers. Tool definitions in OpenAI, Anthropic and MCP shapes; batches of tool calls run through one pipeline.",
-    },
-  });
+  // The OpenAPI document, per key when one is sent (src/http/openapi/openapi-document.ts).
+  app.get("/openapi.json", openApiDocument(app, parts, bearer));
 
   app.notFound((c) => failureResponse(c, { kind: "not_found", method: c.req.method, path: c.req.path }));
 

@@ -12,6 +12,8 @@ import type { AppEnv } from "../types.ts";
 /** Request headers the route reads; response headers it sets. */
 export const SESSION_HEADER = "x-toolgate-session";
 export const CALL_ID_HEADER = "x-toolgate-call-id";
+/** The security scheme every /v1 key is: `Authorization: Bearer <key>`. */
+export const BEARER_SCHEME = "bearerAuth";
 
 const ERROR_CODES = Object.keys(ERROR_CODE_STATUS) as [ErrorCode, ...ErrorCode[]];
 
@@ -49,6 +51,7 @@ export function documentToolCall(app: OpenAPIHono<AppEnv>): void {
   const registry = app.openAPIRegistry;
   registry.register("ToolErrorEnvelope", ToolErrorEnvelopeSchema);
   registry.register("RequestError", ErrorBodySchema);
+  registry.registerComponent("securitySchemes", BEARER_SCHEME, { type: "http", scheme: "bearer", description: "An API key (POST /v1/keys) or the ADMIN_TOKEN." });
   const envelope = { $ref: "#/components/schemas/ToolErrorEnvelope" };
   const headers = { "X-Toolgate-Session": session("the one sent, or a new one"), "X-Toolgate-Call-Id": { description: "The call's id (in the audit log): the one sent, or a new one.", schema: { type: "string" as const } } };
   registry.registerComponent("responses", "ToolCallResult", {
@@ -74,6 +77,7 @@ export function documentToolCall(app: OpenAPIHono<AppEnv>): void {
     method: "post",
     path: "/v1/tools/{name}/call",
     summary: "Call one tool",
+    security: [{ [BEARER_SCHEME]: [] }],
     description:
       "The body is the tool's arguments object. The call goes through the same pipeline as a batch of one in POST /v1/tool-calls (policy, approvals, rate limits, audit). With a key, /openapi.json lists one operation per tool the key may use, each with the tool's own request schema.",
     request: {

@@ -1,7 +1,8 @@
 /**
  * The real Worker, served locally the way `npm start` serves it: wrangler's own dev server
- * (workerd, with local D1, KV, queues and Durable Objects from wrangler.toml), on a fixed port,
- * with its D1 migrations applied to a fresh, private state directory.
+ * (workerd, with local D1, KV, queues and Durable Objects from wrangler.toml), on a fixed port
+ * or, with port 0, one the system picks, with its D1 migrations applied to a fresh, private state
+ * directory.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -15,6 +16,7 @@ const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const WRANGLER = join(ROOT, "node_modules/wrangler/bin/wrangler.js");
 
 export interface LocalWorkerOptions {
+  /** 0: an ephemeral port, read back into `origin`. */
   port: number;
   /** Secrets ([vars] are read from wrangler.toml and may be overridden in `vars`). */
   secrets: Record<string, string>;
@@ -44,14 +46,16 @@ export async function startLocalWorker({ port, secrets, vars = {} }: LocalWorker
     bindings,
     dev: { server: { hostname: "127.0.0.1", port }, inspector: false, persist: state, watch: false, logLevel: "warn" },
   });
+  let url: URL;
   try {
     await worker.ready;
+    url = await worker.url;
   } catch (error) {
     await worker.dispose();
     throw error;
   }
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: port === 0 ? url.origin : `http://127.0.0.1:${port}`,
     async dispose() {
       await worker.dispose();
       await rm(state, { recursive: true, force: true });

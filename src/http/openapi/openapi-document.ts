@@ -1,0 +1,103 @@
+/**
+ * `GET /openapi.json`: the OpenAPI 3.1 document. Without a key it documents the gateway's
+ * routes; with one (`Authorization: Bearer <key>`) it also has one operation per tool that key
+ * may use and that is available, `POST /v1/tools/{name}/call` with the tool's own request
+ * schema, so an OpenAPI tool server or client generator sees each tool as an operation.
+ *
+ * The routes' part is generated from their zod schemas once per isolate (the generator walks
+ * every route, far too slow per request); the tools' part is joined from per-tool text cached by
+ * entry (tool-operations.ts), so a 500-tool document costs string joins, not serialisation.
+ */
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context, MiddlewareHandler } from "hono";
+import type { GatewayParts } from "../../compose.ts";
+import { availableEntries } from "../../registry/definitions.ts";
+import { registry } from "../../registry/registry.ts";
+import { resolveToolset } from "../../toolsets/resolve.ts";
+import { accessOf, toolsetLookupOf } from "../access.ts";
+import { failureResponse } from "../request-failure.ts";
+import { requestOrigin } from "../request-origin.ts";
+import type { AppEnv } from "../types.ts";
+import { toolOperationJson, TOOLS_TAG } from "./tool-operations.ts";
+
+const INFO = {
+  title: "toolgate",
+  version: "0.1.0",
+  description:
+    "A tool gateway for AI agents on Cloudflare Workers. Tool definitions in OpenAI, Anthropic and MCP shapes; batches of tool calls run through one pipeline. Fetched with a key, this document also has one operation per tool that key may use: POST /v1/tools/{name}/call with the tool's own schema.",
+};
+
+const TOOLS_TAG_JSON = JSON.stringify({ name: TOOLS_TAG, description: "One operation per tool the calling key may use: the body is the tool's arguments, the answer its result." });
+
+/** The routes' document as text pieces around the places a key's tools go. */
+interface BaseDocument {
+  /** `{"openapi":...,"info":{...}` */
+  head: string;
+  /** The members of `paths`, without braces. */
+  paths: string;
+  /** The members of `components.schemas`, without braces. */
+  schemas: string;
+  /** The other members of `components` (responses, security schemes), without braces, or "". */
+  components: string;
+  /** The members of the document after `components` (`tags`, `webhooks`), or "". */
+  tail: string;
+}
+
+const inner = (value: unknown): string => JSON.stringify(value ?? {}).slice(1, -1);
+
+function baseDocument(app: OpenAPIHono<AppEnv>): BaseDocument {
+  const { paths, components, tags, webhooks } = app.getOpenAPI31Document({ openapi: "3.1.0", info: INFO });
+  const { schemas, ...rest } = components ?? {};
+  const tailMembers = { ...(webhooks === undefined ? {} : { webhooks }) };
+  return {
+    head: `{"openapi":"3.1.0","info":${JSON.stringify(INFO)}`,
+    paths: inner(paths),
+    schemas: inner(schemas),
+    components: inner(rest),
+    tail: `,"tags":[${[...(tags ?? []).map((tag) => JSON.stringify(tag)), TOOLS_TAG_JSON].join(",")}]${inner(tailMembers) === "" ? "" : `,${inner(tailMembers)}`}`,
+  };
+}
+
+/** Joins non-empty JSON member lists with commas. */
+const members = (...parts: string[]): string => parts.filter((part) => part !== "").join(",");
+
+/**
+ * The handler of `GET /openapi.json` for `app`, checking a key with `bearer` (the app's
+ * authentication) when one is sent.
+ */
+export function openApiDocument(app: OpenAPIHono<AppEnv>, parts: GatewayParts, bearer: MiddlewareHandler<AppEnv>) {
+  let base: BaseDocument | undefined;
+  return async function openApiDocument(c: Context<AppEnv>): Promise<Response> {
+    base ??= baseDocument(app);
+    const origin = JSON.stringify(requestOrigin(c.req.url));
+    const servers = `"servers":[{"url":${origin}}]`;
+    const authorization = c.req.header("authorization");
+    c.header("vary", "authorization");
+    if (authorization === undefined || authorization.trim() === "") {
+      return c.body(`${base.head},${servers},"paths":{${base.paths}},"components":{${members(`"schemas":{${base.schemas}}`, base.components)}}${base.tail}}`, 200, { "content-type": "application/json" });
+    }
+    // A key that is sent is checked like on /v1: a wrong one is told so, not silently ignored.
+    let authenticated = false;
+    const refused = await bearer(c, async () => {
+      authenticated = true;
+    });
+    if (!authenticated) return refused ?? failureResponse(c, { kind: "unauthenticated", reason: "unknown_key" });
+    await parts.pipeline.catalog.open(c.env);
+    const toolset = c.req.query("toolset");
+    let names: readonly string[] = registry.names();
+    if (toolset !== undefined) {
+      const resolved = await resolveToolset(toolset, toolsetLookupOf(c));
+      if (resolved === undefined) return failureResponse(c, { kind: "unknown_toolset", name: toolset });
+      names = resolved;
+    }
+    const access = await accessOf(c);
+    const entries = await availableEntries(names.filter((name) => access.decide(name).allowed), c.env);
+    const tools = entries.map((entry) => toolOperationJson(entry, c.env));
+    const toolPaths = tools.map((tool) => tool.path).join(",");
+    const toolSchemas = tools.map((tool) => tool.components).filter((text) => text !== "").join(",");
+    // `only=tools`: just the tools' operations, for a tool server that would offer every operation.
+    const paths = c.req.query("only") === "tools" ? toolPaths : members(base.paths, toolPaths);
+    c.header("cache-control", "private, no-store");
+    return c.body(`${base.head},${servers},"paths":{${paths}},"components":{${members(`"schemas":{${members(base.schemas, toolSchemas)}}`, base.components)}}${base.tail}}`, 200, { "content-type": "application/json" });
+  };
+}
