@@ -52,6 +52,7 @@ import {
   AUDIT_STAGE_PARAM,
   AVAILABILITY_STATS_PATH,
   BARE_CALL_PATH,
+  BARE_OPENAPI_PATH,
   BARE_TOOLS_PATH,
   CORE_PIPELINE,
   ECHO_CALL_BODY,
@@ -59,6 +60,7 @@ import {
   FULL_NO_AUDIT_PIPELINE,
   FULL_NO_LIMITS_PIPELINE,
   GATEWAY_PIPELINE,
+  OPENAPI_PATH,
   PIPELINE_HEADER,
   TOOL_CALLS_PATH,
   TOOLS_PATH,
@@ -123,6 +125,14 @@ function benchApp(replaced: Parameters<typeof createParts>[0], options: AppOptio
     url.pathname = TOOLS_PATH;
     const request = new Request(url, { headers: { authorization: c.req.header("authorization") ?? "" } });
     const { body, contentType } = await capture(`tools${url.search}`, request, c.env, c.executionCtx);
+    return c.body(body, 200, { "content-type": contentType });
+  });
+
+  app.get(BARE_OPENAPI_PATH, async function bareOpenApi(c) {
+    const url = new URL(c.req.url);
+    url.pathname = OPENAPI_PATH;
+    const request = new Request(url, { headers: { authorization: c.req.header("authorization") ?? "" } });
+    const { body, contentType } = await capture(`openapi${url.search}`, request, c.env, c.executionCtx);
     return c.body(body, 200, { "content-type": contentType });
   });
 

@@ -16,6 +16,7 @@ import { fullBreakdown } from "./full-breakdown.ts";
 import { fullOverhead } from "./full-overhead.ts";
 import { gatewayOverhead } from "./gateway-overhead.ts";
 import { mcpPeers } from "./mcp-peers.ts";
+import { openapiDocument } from "./openapi-document.ts";
 import { toolsListing } from "./tools-listing.ts";
 import { webExtractPage } from "./web-extract-page.ts";
 import { workspaceFiles } from "./workspace-files.ts";
@@ -30,6 +31,7 @@ export const SCENARIOS: readonly Scenario[] = [
   batchThroughput,
   batchParallelism,
   toolsListing,
+  openapiDocument,
   availabilityCache,
   definitionsInProcess,
   workspaceFiles,
