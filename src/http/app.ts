@@ -17,6 +17,7 @@ import { metaRoutes } from "./routes/meta.ts";
 import { toolCallsRoutes } from "./routes/tool-calls.ts";
 import { callToolRoutes } from "./routes/call-tool.ts";
 import { openApiDocument } from "./openapi/openapi-document.ts";
+import { docsPageRoutes } from "./docs/docs-page.ts";
 import type { GatewayParts } from "../compose.ts";
 import { toolsRoutes } from "./routes/tools.ts";
 import { toolsetsRoutes } from "./routes/toolsets.ts";
@@ -94,6 +95,7 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
 
   // The OpenAPI document, per key when one is sent (src/http/openapi/openapi-document.ts).
   app.get("/openapi.json", openApiDocument(app, parts, bearer));
+  app.route("/", docsPageRoutes);
 
   app.notFound((c) => failureResponse(c, { kind: "not_found", method: c.req.method, path: c.req.path }));
 

@@ -2,13 +2,22 @@
  * The OpenAPI document and the /docs page of the real Worker, served by wrangler as `npm start`
  * serves it. The document is validated against the OpenAPI 3.1 schema with
  * @seriousme/openapi-schema-validator, which runs here in Node because it reads its
- * meta-schemas from its package's files (workerd's file system does not have them).
+ * meta-schemas from its package's files (workerd's file system does not have them). /docs is
+ * opened in Debian's chromium with every request to another origin refused, as on a machine
+ * without internet access; screenshots go to test-artifacts/docs/.
  */
+import { mkdir } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumAvailability, launchChromium } from "./support/chromium.ts";
 import { startLocalWorker, type LocalWorker } from "./support/local-worker.ts";
 
 const ADMIN_TOKEN = `tg_docs_admin_${crypto.randomUUID().replaceAll("-", "")}`;
+const ARTIFACTS = fileURLToPath(new URL("../../test-artifacts/docs/", import.meta.url));
+
+const availability = chromiumAvailability();
+if (!availability.run) console.warn(`\n!!! SKIPPING the /docs browser test: ${availability.message}\n`);
 
 let worker: LocalWorker;
 
@@ -62,4 +71,37 @@ describe("/openapi.json is valid OpenAPI 3.1", () => {
     const broken = { ...doc, paths: { ...(doc.paths as object), "/v1/tools/echo/call": { post: { operationId: "echo", requestBody: { required: true } } } } };
     expect((await new Validator().validate(broken)).valid).toBe(false);
   }, 60_000);
+});
+
+describe.skipIf(!availability.run)("/docs in chromium with no network beyond our origin", () => {
+  it("shows the reference with the operations listed, loading nothing from anywhere else", async () => {
+    await mkdir(ARTIFACTS, { recursive: true });
+    const browser = await launchChromium();
+    try {
+      const page = await browser.context.newPage();
+      const elsewhere: string[] = [];
+      const refused: string[] = [];
+      // Offline but for us: anything for another origin is aborted and remembered.
+      await page.route("**/*", async (route) => {
+        const url = route.request().url();
+        if (url.startsWith(`${worker.origin}/`) || url.startsWith("data:")) return route.continue();
+        elsewhere.push(url);
+        return route.abort("internetdisconnected");
+      });
+      page.on("console", (message) => {
+        if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+      });
+      const response = await page.goto(`${worker.origin}/docs`);
+      expect(response?.headers()["content-security-policy"]).toMatch(/^default-src 'none'; script-src 'self';/);
+      // The viewer's file itself came from us, pinned by its hash.
+      expect(await page.locator("script[integrity]").getAttribute("src")).toMatch(/^\/docs\/viewer\//);
+      await expect.poll(() => page.getByText("Run a batch of tool calls").first().isVisible(), { timeout: 30_000, interval: 250 }).toBe(true);
+      await expect.poll(() => page.getByText("Call one tool").first().isVisible(), { timeout: 10_000, interval: 250 }).toBe(true);
+      await page.screenshot({ path: `${ARTIFACTS}01-docs-offline.png` });
+      expect(elsewhere).toEqual([]);
+      expect(refused).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 90_000);
 });
