@@ -12,9 +12,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import type { GatewayParts } from "../../compose.ts";
 import { availableEntries } from "../../registry/definitions.ts";
-import { registry } from "../../registry/registry.ts";
-import { resolveToolset } from "../../toolsets/resolve.ts";
-import { accessOf, toolsetLookupOf } from "../access.ts";
+import { allowedToolNames } from "../allowed-tool-names.ts";
 import { failureResponse } from "../request-failure.ts";
 import { requestOrigin } from "../request-origin.ts";
 import type { AppEnv } from "../types.ts";
@@ -83,15 +81,9 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, parts: GatewayParts, b
     });
     if (!authenticated) return refused ?? failureResponse(c, { kind: "unauthenticated", reason: "unknown_key" });
     await parts.pipeline.catalog.open(c.env);
-    const toolset = c.req.query("toolset");
-    let names: readonly string[] = registry.names();
-    if (toolset !== undefined) {
-      const resolved = await resolveToolset(toolset, toolsetLookupOf(c));
-      if (resolved === undefined) return failureResponse(c, { kind: "unknown_toolset", name: toolset });
-      names = resolved;
-    }
-    const access = await accessOf(c);
-    const entries = await availableEntries(names.filter((name) => access.decide(name).allowed), c.env);
+    const allowed = await allowedToolNames(c, c.req.query("toolset"));
+    if ("unknownToolset" in allowed) return failureResponse(c, { kind: "unknown_toolset", name: allowed.unknownToolset });
+    const entries = await availableEntries(allowed, c.env);
     const tools = entries.map((entry) => toolOperationJson(entry, c.env));
     const toolPaths = tools.map((tool) => tool.path).join(",");
     const toolSchemas = tools.map((tool) => tool.components).filter((text) => text !== "").join(",");
