@@ -16,7 +16,7 @@ import { allowedToolNames } from "../allowed-tool-names.ts";
 import { failureResponse } from "../request-failure.ts";
 import { requestOrigin } from "../request-origin.ts";
 import type { AppEnv } from "../types.ts";
-import { toolOperationJson, TOOLS_TAG } from "./tool-operations.ts";
+import { toolOperationJson, TOOLS_TAG, type ToolOperationJson } from "./tool-operations.ts";
 
 const INFO = {
   title: "toolgate",
@@ -56,6 +56,27 @@ function baseDocument(app: OpenAPIHono<AppEnv>): BaseDocument {
   };
 }
 
+/** Documents most recently assembled, for keys (and origins, and `only`) that see the same tools. */
+const RECENT_DOCUMENTS = 4;
+
+interface Assembled {
+  origin: string;
+  only: boolean;
+  tools: readonly ToolOperationJson[];
+  body: string;
+}
+
+/** Same pieces: the cached ones by identity, those built per request (dynamic overrides) by text. */
+function samePieces(a: readonly ToolOperationJson[], b: readonly ToolOperationJson[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as ToolOperationJson;
+    const y = b[i] as ToolOperationJson;
+    if (x !== y && (x.path !== y.path || x.components !== y.components)) return false;
+  }
+  return true;
+}
+
 /** Joins non-empty JSON member lists with commas. */
 const members = (...parts: string[]): string => parts.filter((part) => part !== "").join(",");
 
@@ -65,6 +86,9 @@ const members = (...parts: string[]): string => parts.filter((part) => part !== 
  */
 export function openApiDocument(app: OpenAPIHono<AppEnv>, parts: GatewayParts, bearer: MiddlewareHandler<AppEnv>) {
   let base: BaseDocument | undefined;
+  // Keys with the same tools share a document: joining 500 pieces into a new 760 KB string per
+  // request cost more Worker CPU than answering one already joined (and flattened) does.
+  const recent: Assembled[] = [];
   return async function openApiDocument(c: Context<AppEnv>): Promise<Response> {
     base ??= baseDocument(app);
     const origin = JSON.stringify(requestOrigin(c.req.url));
@@ -85,11 +109,19 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, parts: GatewayParts, b
     if ("unknownToolset" in allowed) return failureResponse(c, { kind: "unknown_toolset", name: allowed.unknownToolset });
     const entries = await availableEntries(allowed, c.env);
     const tools = entries.map((entry) => toolOperationJson(entry, c.env));
-    const toolPaths = tools.map((tool) => tool.path).join(",");
-    const toolSchemas = tools.map((tool) => tool.components).filter((text) => text !== "").join(",");
     // `only=tools`: just the tools' operations, for a tool server that would offer every operation.
-    const paths = c.req.query("only") === "tools" ? toolPaths : members(base.paths, toolPaths);
+    const only = c.req.query("only") === "tools";
     c.header("cache-control", "private, no-store");
-    return c.body(`${base.head},${servers},"paths":{${paths}},"components":{${members(`"schemas":{${members(base.schemas, toolSchemas)}}`, base.components)}}${base.tail}}`, 200, { "content-type": "application/json" });
+    let assembled = recent.find((doc) => doc.origin === origin && doc.only === only && samePieces(doc.tools, tools));
+    if (assembled === undefined) {
+      const toolPaths = tools.map((tool) => tool.path).join(",");
+      const toolSchemas = tools.map((tool) => tool.components).filter((text) => text !== "").join(",");
+      const paths = only ? toolPaths : members(base.paths, toolPaths);
+      const body = `${base.head},${servers},"paths":{${paths}},"components":{${members(`"schemas":{${members(base.schemas, toolSchemas)}}`, base.components)}}${base.tail}}`;
+      assembled = { origin, only, tools, body };
+      recent.unshift(assembled);
+      recent.length = Math.min(recent.length, RECENT_DOCUMENTS);
+    }
+    return c.body(assembled.body, 200, { "content-type": "application/json" });
   };
 }

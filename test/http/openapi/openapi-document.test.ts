@@ -4,7 +4,9 @@
  * checked from Node (test/scripts/openapi-docs.test.ts), where the validator can read its
  * meta-schemas; here, the document's content per key and that every `$ref` in it resolves.
  */
+import { z } from "zod";
 import { describe, expect, it } from "vitest";
+import { registry } from "../../../src/registry/registry.ts";
 import { api } from "../../support/api.ts";
 import { createKey } from "../../support/create-key.ts";
 import { json } from "../../support/json.ts";
@@ -91,6 +93,22 @@ describe("GET /openapi.json", () => {
     const schema = resolvePointer(doc, "#/components/schemas/tool.json_schema_2020_12_tool") as { properties: { address: { $ref: string } } };
     expect(schema.properties.address.$ref).toBe("#/components/schemas/tool.json_schema_2020_12_tool/$defs/address");
     expect(resolvePointer(doc, schema.properties.address.$ref)).toMatchObject({ type: "object", properties: { city: { type: "string" } } });
+  });
+
+  it("follows the catalog: a tool registered, changed or removed shows in the next document", async () => {
+    const key = await createKey({ name: "oa-follow", role: "agent" });
+    const schemaOf = async () => operationsOf(await documentFor(key.key, "?only=tools")).find((op) => op.operationId === "oa_follow")?.schema;
+    expect(await schemaOf()).toBeUndefined();
+    const register = (field: string) => registry.register({ name: "oa_follow", toolset: "oa-follow", schema: z.object({ [field]: z.string() }), description: "Follows.", handler: () => "ok" });
+    try {
+      expect(register("first")).toMatchObject({ ok: true });
+      expect(await schemaOf()).toMatchObject({ properties: { first: { type: "string" } } });
+      expect(register("second")).toMatchObject({ ok: true });
+      expect(await schemaOf()).toMatchObject({ properties: { second: { type: "string" } } });
+    } finally {
+      registry.deregister("oa_follow");
+    }
+    expect(await schemaOf()).toBeUndefined();
   });
 
   it("has no $ref that does not resolve", async () => {
