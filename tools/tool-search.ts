@@ -41,12 +41,16 @@ registry.register({
   handler: async ({ query, limit, format }, ctx) => {
     const matches = toolSearchIndex(registry).search(query, (name) => name !== TOOL_SEARCH && ctx.mayUse(name));
     const definitions: ToolDefinition[] = [];
-    for (const match of matches) {
-      if (definitions.length >= limit) break;
-      const entry = registry.get(match.name);
-      if (entry === undefined) continue;
-      const state = availability.known(entry, ctx.env) ?? (await availability.of(entry, ctx.env));
-      if (state.available) definitions.push(withOverrides(entry, ctx.env));
+    const entries = matches.flatMap((match) => registry.get(match.name) ?? []);
+    // Checks not yet cached run a window at a time, as many as results are still missing: in
+    // parallel, since each may be a probe of its own, but never more than the answer could use.
+    for (let next = 0; next < entries.length && definitions.length < limit; ) {
+      const window = entries.slice(next, next + limit - definitions.length);
+      next += window.length;
+      const states = await Promise.all(window.map((entry) => availability.known(entry, ctx.env) ?? availability.of(entry, ctx.env)));
+      window.forEach((entry, i) => {
+        if (states[i]?.available === true) definitions.push(withOverrides(entry, ctx.env));
+      });
     }
     const shape = format ?? ctx.format;
     return {

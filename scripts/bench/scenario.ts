@@ -26,6 +26,8 @@ export interface BenchContext {
    * `Authorization: Bearer <ADMIN_TOKEN>` unless a request sets its own.
    */
   client: LoadClient;
+  /** The bench Worker's origin (http://127.0.0.1:port), for a scenario's own setup requests. */
+  origin: string;
   /** An agent key made at start through POST /v1/keys (every toolset, a limit never reached). */
   agentKey: string;
   /** The workerd process serving it, for CPU per request; undefined where /proc is missing. */

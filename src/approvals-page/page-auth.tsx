@@ -31,9 +31,11 @@ const COOKIE: CookieOptions = { prefix: "host", path: "/", secure: true, httpOnl
 
 // Only our own pages may be a post-sign-in target: a path under /approvals, no scheme, no host,
 // nothing a browser could read as another origin ("//evil", "/\evil"), no dot segment that
-// climbs out ("/approvals/../v1").
+// climbs out ("/approvals/../v1"). Or the OAuth consent page with its request's query: the path
+// is fixed, and a query (no backslash, no fragment, no space) cannot change the origin.
 const NEXT_PATH = /^\/approvals(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)*$/;
-const safeNext = (value: unknown): string => (typeof value === "string" && NEXT_PATH.test(value) ? value : "/approvals");
+const CONSENT_NEXT = /^\/oauth\/authorize\?[^\\#\s]*$/;
+const safeNext = (value: unknown): string => (typeof value === "string" && (NEXT_PATH.test(value) || CONSENT_NEXT.test(value)) ? value : "/approvals");
 
 const PAGE_ROLES: readonly Principal["role"][] = ["approver", "admin"];
 
@@ -95,7 +97,9 @@ export async function signOut(c: PageContext): Promise<Response> {
 export function requirePageSignIn(): MiddlewareHandler<PageEnv> {
   return async function requirePageSignIn(c, next) {
     const isPost = c.req.method === "POST";
-    const here = isPost ? "/approvals" : safeNext(c.req.path);
+    // The consent page comes back to its whole request (the query is the OAuth request); others to their path.
+    const path = c.req.path === "/oauth/authorize" ? `${c.req.path}${new URL(c.req.url).search}` : c.req.path;
+    const here = isPost ? "/approvals" : safeNext(path);
     const id = getCookie(c, SIGNED_IN_COOKIE, "host");
     const signedIn = id === undefined ? undefined : await readPageSignIn(c.env.KV, id);
     if (id === undefined || signedIn === undefined) {

@@ -25,6 +25,9 @@ pre { margin: 0 0 .75rem; padding: .75rem; background: #f0f0ec; border-radius: 6
 .actions form { display: flex; flex-wrap: wrap; gap: .5rem; align-items: flex-end; margin: 0; }
 .field { display: flex; flex-direction: column; gap: .25rem; min-width: 12rem; flex: 1 1 14rem; }
 label { font-weight: 600; }
+fieldset.toolsets { border: 0; margin: 0 0 1rem; padding: 0; }
+fieldset.toolsets legend { font-weight: 600; margin-bottom: .25rem; }
+fieldset.toolsets label { display: block; font-weight: 400; min-height: 44px; padding: .5rem 0; }
 input[type=text], input[type=password], textarea { font: inherit; padding: .5rem; border: 1px solid #8a8a84; border-radius: 6px; width: 100%; }
 button { font: inherit; min-height: 44px; padding: .5rem 1rem; border-radius: 6px; border: 1px solid #1d2b3a; background: #fff; color: #1d2b3a; cursor: pointer; }
 button.approve { background: #1f6f3f; border-color: #1f6f3f; color: #fff; }

@@ -5,18 +5,20 @@
  */
 import type { MiddlewareHandler } from "hono";
 
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join("; ");
+/**
+ * The page policy. `formActions` adds sources a form may reach: browsers hold a form's
+ * submission to `form-action` through every redirect, so the OAuth consent form, whose answer
+ * redirects to the client, names the client's redirect origin.
+ */
+export function contentSecurityPolicy(formActions: readonly string[] = []): string {
+  return ["default-src 'none'", "style-src 'self'", "img-src 'self'", ["form-action 'self'", ...formActions].join(" "), "frame-ancestors 'none'", "base-uri 'none'"].join("; ");
+}
+
+const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 /**
  * Sets the page headers after the handler ran, so they cover error pages too. A handler's own
- * Cache-Control (the stylesheet's) is kept; everything else is never cached, since it shows
+ * Cache-Control (the stylesheet's) and Content-Security-Policy (the consent page's) are kept; everything else is never cached, since it shows
  * arguments and decisions.
  *
  * @example
@@ -27,7 +29,7 @@ const CONTENT_SECURITY_POLICY = [
 export function securityHeaders(): MiddlewareHandler {
   return async function securityHeaders(c, next) {
     await next();
-    c.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+    if (!c.res.headers.has("Content-Security-Policy")) c.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
     c.header("X-Frame-Options", "DENY");
     c.header("Referrer-Policy", "no-referrer");
     c.header("X-Content-Type-Options", "nosniff");

@@ -4,6 +4,7 @@
  */
 import { $, createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Principal } from "../auth/principal.ts";
+import { loadConfig } from "../config/config.ts";
 import { failureResponse, validationHook, type RequestIssue } from "../http/request-failure.ts";
 import { errorResponses } from "../http/schemas.ts";
 import { AUDIT_STATUSES } from "./audit-record.ts";
@@ -14,6 +15,7 @@ import { auditStatsSharded } from "./audit-stats-sharded.ts";
 import { auditStats } from "./audit-stats.ts";
 import { AuditRecordWireSchema, CallStatsWireSchema, toWireRecord, toWireStats } from "./audit-wire.ts";
 import { exportAudit } from "./export-audit.ts";
+import { d1Horizon } from "./stats-horizon.ts";
 import { listAudit } from "./list-audit.ts";
 import { listAuditSharded } from "./list-audit-sharded.ts";
 
@@ -26,8 +28,14 @@ export interface AuditEnv {
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
 const DEFAULT_STATS_WINDOW_MS = 24 * 3_600_000;
+const DAY_MS = 86_400_000;
 /** The longest window one export request streams: a month of days, each a D1 query and an R2 listing at least. */
 export const MAX_EXPORT_DAYS = 31;
+/**
+ * The longest stats window: every statement ranks each of the window's rows in D1, so an
+ * unbounded window is an unbounded scan; a month covers what D1 keeps by default (30 days).
+ */
+export const MAX_STATS_DAYS = 31;
 
 const time = (description: string) =>
   z.string().refine((v) => parseTimeParam(v) !== undefined, TIME_PARAM_HINT).optional().openapi({ description, example: "2026-05-01T00:00:00Z" });
@@ -88,6 +96,10 @@ const statsRoute = createRoute({
               since: z.string(),
               until: z.string(),
               tool: z.string().nullable(),
+              incomplete_before: z.string().nullable().openapi({
+                description:
+                  "Set when the window starts before the time from which D1 holds every record: calls before it may have moved to the R2 archive (AUDIT_ARCHIVE_AFTER_DAYS) or been deleted (AUDIT_RETENTION_DAYS) and are not counted. Null when the whole window is counted.",
+              }),
               total: CallStatsWireSchema,
               tools: z.array(CallStatsWireSchema.extend({ tool: z.string() })),
             })
@@ -157,6 +169,11 @@ export const auditRoutes = $(new OpenAPIHono<AuditEnv>({
     const until = timeOf(q.until) ?? Date.now();
     const since = timeOf(q.since) ?? until - DEFAULT_STATS_WINDOW_MS;
     if (since >= until) return failureResponse(c, { kind: "invalid_request", issues: [badRange] });
+    if (until - since > MAX_STATS_DAYS * DAY_MS) {
+      return failureResponse(c, { kind: "invalid_request", issues: [{ path: "until", message: `must be at most ${MAX_STATS_DAYS} days after since; older records are in the archive (GET /v1/audit/export)` }] });
+    }
+    const archived = (c.env as Partial<Pick<Env, "AUDIT_ARCHIVE">>).AUDIT_ARCHIVE !== undefined;
+    const horizon = d1Horizon(loadConfig(c.env), archived, Date.now());
     const filters: AuditFilters = { ...scope(principal), since, until, ...(q.tool === undefined ? {} : { tool: q.tool }) };
     const shards = shardsToRead(c.env, keyScope(filters));
     const [only] = shards;
@@ -166,6 +183,7 @@ export const auditRoutes = $(new OpenAPIHono<AuditEnv>({
         since: new Date(since).toISOString(),
         until: new Date(until).toISOString(),
         tool: q.tool ?? null,
+        incomplete_before: since < horizon ? new Date(horizon).toISOString() : null,
         total: toWireStats(stats.total),
         tools: stats.tools.map((t) => ({ tool: t.tool, ...toWireStats(t) })),
       },
@@ -184,7 +202,7 @@ export const auditRoutes = $(new OpenAPIHono<AuditEnv>({
     const until = timeOf(q.until) ?? Date.now();
     const since = timeOf(q.since) ?? until - DEFAULT_STATS_WINDOW_MS;
     if (since >= until) return failureResponse(c, { kind: "invalid_request", issues: [badRange] });
-    if (until - since > MAX_EXPORT_DAYS * 86_400_000) {
+    if (until - since > MAX_EXPORT_DAYS * DAY_MS) {
       return failureResponse(c, { kind: "invalid_request", issues: [{ path: "until", message: `must be at most ${MAX_EXPORT_DAYS} days after since; export a longer period in several requests` }] });
     }
     const archive = (c.env as Partial<Pick<Env, "AUDIT_ARCHIVE">>).AUDIT_ARCHIVE;

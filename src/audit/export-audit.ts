@@ -39,16 +39,29 @@ const encoder = new TextEncoder();
  */
 export function exportAudit(shards: readonly AuditShard[], bucket: AuditArchiveBucket | undefined, filters: ExportFilters): ReadableStream<Uint8Array> {
   const lines = exportLines(shards, bucket, filters);
+  let lastAt: number | undefined;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const texts: string[] = [];
-      while (texts.length < LINES_PER_CHUNK) {
-        const next = await lines.next();
-        if (next.done === true) break;
-        texts.push(next.value);
+      let failure: unknown;
+      try {
+        while (texts.length < LINES_PER_CHUNK) {
+          const next = await lines.next();
+          if (next.done === true) break;
+          texts.push(next.value.text);
+          lastAt = next.value.at;
+        }
+      } catch (error) {
+        failure = error;
+      }
+      if (failure !== undefined) {
+        // The 200 and the lines before are already sent, so the failure can only be told in the
+        // body: a last line a reader tells from a record by its `error` member, with where to resume.
+        console.error(`audit export: ${String(failure)}`);
+        texts.push(JSON.stringify(exportFailureLine(filters, lastAt)));
       }
       if (texts.length > 0) controller.enqueue(encoder.encode(`${texts.join("\n")}\n`));
-      if (texts.length < LINES_PER_CHUNK) controller.close();
+      if (failure !== undefined || texts.length < LINES_PER_CHUNK) controller.close();
     },
     async cancel() {
       await lines.return(undefined);
@@ -56,11 +69,28 @@ export function exportAudit(shards: readonly AuditShard[], bucket: AuditArchiveB
   });
 }
 
-async function* exportLines(shards: readonly AuditShard[], bucket: AuditArchiveBucket | undefined, filters: ExportFilters): AsyncGenerator<string> {
+/** The code of the line that ends an export cut short by a storage failure. */
+export const EXPORT_INCOMPLETE = "EXPORT_INCOMPLETE";
+
+export interface ExportFailureLine {
+  error: { code: typeof EXPORT_INCOMPLETE; message: string; resume_since: string };
+}
+
+/**
+ * The line that ends an export a storage failure cut short. `resume_since` is the time of the last
+ * record sent, inclusive, so a retry from it repeats the records of that millisecond: the reader
+ * drops the ids it already has. The storage error itself goes to the log, not to the caller.
+ */
+function exportFailureLine(filters: ExportFilters, lastAt: number | undefined): ExportFailureLine {
+  const resume = new Date(lastAt ?? filters.since).toISOString();
+  return { error: { code: EXPORT_INCOMPLETE, message: `the export stopped early: audit storage failed while reading; request since=${resume} again to get the rest`, resume_since: resume } };
+}
+
+async function* exportLines(shards: readonly AuditShard[], bucket: AuditArchiveBucket | undefined, filters: ExportFilters): AsyncGenerator<Line> {
   for (let day = dayStart(filters.since); day < filters.until; day += DAY_MS) {
     const archived = bucket === undefined ? [] : shards.map((shard) => archivedLines(bucket, archiveFolder(day, shard.index), filters));
     const streams = [...archived, ...shards.map((shard) => storedLines(shard.db, day, filters))];
-    for await (const line of streams.reduce(mergeByKey, empty())) yield line.text;
+    yield* streams.reduce(mergeByKey, empty());
   }
 }
 
@@ -91,7 +121,15 @@ async function* archivedLines(bucket: AuditArchiveBucket, prefix: string, filter
   do {
     // The delimiter keeps the day's own objects apart from its shards' `s<n>/` folders.
     const listing = await bucket.list({ prefix, delimiter: "/", ...(cursor === undefined ? {} : { cursor }) });
-    for (const object of listing.objects) {
+    for (const [i, object] of listing.objects.entries()) {
+      // Chunks are named after their first record and sort in time order: one starting at or
+      // after `until` ends the window, and one whose successor starts before `since` holds nothing
+      // in it, so neither is fetched (each fetch is a subrequest and a decompression).
+      const first = chunkStart(object.key);
+      if (first !== undefined && first >= filters.until) return;
+      const next = listing.objects[i + 1];
+      const nextFirst = next === undefined ? undefined : chunkStart(next.key);
+      if (nextFirst !== undefined && nextFirst < filters.since) continue;
       const body = await bucket.get(object.key);
       if (body === null) continue;
       for await (const text of gunzipLines(body.body)) {
@@ -103,6 +141,12 @@ async function* archivedLines(bucket: AuditArchiveBucket, prefix: string, filter
     }
     cursor = listing.truncated ? listing.cursor : undefined;
   } while (cursor !== undefined);
+}
+
+/** The time of a chunk's first record, from its name (archiveChunkKey); undefined for another name. */
+function chunkStart(key: string): number | undefined {
+  const match = /\/(\d{15})-[^/]*$/.exec(key);
+  return match === null ? undefined : Number(match[1]);
 }
 
 /**

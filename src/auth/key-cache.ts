@@ -32,7 +32,8 @@ export class KeyCache {
   readonly #ttlMs: number;
   readonly #now: () => number;
 
-  constructor({ ttlMs = KEY_CACHE_TTL_MS, now = Date.now }: KeyCacheOptions = {}) {
+  // The clock is read through Date at each call, not captured: a test's fake Date reaches it too.
+  constructor({ ttlMs = KEY_CACHE_TTL_MS, now = () => Date.now() }: KeyCacheOptions = {}) {
     this.#ttlMs = ttlMs;
     this.#now = now;
   }
@@ -48,13 +49,14 @@ export class KeyCache {
     return entry.principal;
   }
 
-  set(keyHash: string, principal: Principal): void {
+  /** `notAfter` (epoch ms) caps the entry for a credential that expires sooner than `ttlMs`: an OAuth access token. */
+  set(keyHash: string, principal: Principal, notAfter = Number.POSITIVE_INFINITY): void {
     this.#entries.delete(keyHash);
     if (this.#entries.size >= MAX_ENTRIES) {
       const oldest = this.#entries.keys().next();
       if (oldest.done !== true) this.#entries.delete(oldest.value);
     }
-    this.#entries.set(keyHash, { principal, expiresAt: this.#now() + this.#ttlMs });
+    this.#entries.set(keyHash, { principal, expiresAt: Math.min(this.#now() + this.#ttlMs, notAfter) });
   }
 
   /** Drops every entry for a key id (a revoked key must stop working here at once). */

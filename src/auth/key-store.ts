@@ -7,8 +7,12 @@ import { ROLES, type Principal, type Role, type ToolPolicy } from "./principal.t
 import { displayPrefix, generateApiKey } from "./key-format.ts";
 import { hashApiKey } from "./key-hash.ts";
 
-/** The D1 table holding API keys. */
+/** The D1 table holding API keys, and the OAuth grants made on the consent page (migration 0008). */
 export const API_KEYS_TABLE = "api_keys";
+
+/** `key`: a bearer key made by POST /v1/keys; `oauth_grant`: a person's consent to an MCP client (src/oauth/). */
+export const KEY_KINDS = ["key", "oauth_grant"] as const;
+export type KeyKind = (typeof KEY_KINDS)[number];
 
 /** A key as the admin API shows it: everything but the key and its digest. */
 export interface ApiKeyRecord {
@@ -23,6 +27,9 @@ export interface ApiKeyRecord {
   createdAt: string;
   createdBy: string;
   revokedAt: string | null;
+  kind: KeyKind;
+  /** The OAuth client a grant was given to; null for a key. */
+  oauthClientId: string | null;
 }
 
 export interface NewApiKey {
@@ -48,11 +55,13 @@ const RowSchema = z.object({
   created_at: z.string(),
   created_by: z.string(),
   revoked_at: z.string().nullable(),
+  kind: z.enum(KEY_KINDS),
+  oauth_client_id: z.string().nullable(),
 });
 const StringList = z.array(z.string());
 
 const RECORD_COLUMNS =
-  "id, name, role, key_prefix, toolsets, policy_mode, policy_patterns, rate_limit_per_minute, created_at, created_by, revoked_at";
+  "id, name, role, key_prefix, toolsets, policy_mode, policy_patterns, rate_limit_per_minute, created_at, created_by, revoked_at, kind, oauth_client_id";
 
 function toRecord(row: unknown): ApiKeyRecord {
   const r = RowSchema.parse(row);
@@ -67,6 +76,8 @@ function toRecord(row: unknown): ApiKeyRecord {
     createdAt: r.created_at,
     createdBy: r.created_by,
     revokedAt: r.revoked_at,
+    kind: r.kind,
+    oauthClientId: r.oauth_client_id,
   };
 }
 
@@ -82,23 +93,47 @@ export function principalOf(record: ApiKeyRecord): Principal {
   };
 }
 
-/** Creates a key; the returned `key` is the only time its text exists outside the caller. */
-export async function createApiKey(db: D1Database, input: NewApiKey): Promise<{ key: string; record: ApiKeyRecord }> {
-  const key = generateApiKey();
-  const record: ApiKeyRecord = {
+function newRecord(input: NewApiKey, prefix: string, kind: KeyKind, oauthClientId: string | null): ApiKeyRecord {
+  return {
     id: crypto.randomUUID(),
     name: input.name,
     role: input.role,
-    prefix: displayPrefix(key),
+    prefix,
     toolsets: input.toolsets === null ? null : [...new Set(input.toolsets)],
     policy: { mode: input.policy.mode, patterns: [...new Set(input.policy.patterns)] },
     rateLimitPerMinute: input.rateLimitPerMinute,
     createdAt: new Date().toISOString(),
     createdBy: input.createdBy,
     revokedAt: null,
+    kind,
+    oauthClientId,
   };
+}
+
+/** Creates a key; the returned `key` is the only time its text exists outside the caller. */
+export async function createApiKey(db: D1Database, input: NewApiKey): Promise<{ key: string; record: ApiKeyRecord }> {
+  const key = generateApiKey();
+  const record = newRecord(input, displayPrefix(key), "key", null);
+  await insertRecord(db, record, hashApiKey(key));
+  return { key, record };
+}
+
+/** What a grant's prefix column shows in listings: there is no key to recognise. */
+export const OAUTH_GRANT_PREFIX = "oauth";
+
+/**
+ * Records a person's consent to an OAuth client as a principal. Its `key_hash` is
+ * `oauth-grant:<id>`, which no SHA-256 hex digest equals, so no bearer key can ever match it.
+ */
+export async function createOAuthGrant(db: D1Database, input: NewApiKey & { oauthClientId: string }): Promise<ApiKeyRecord> {
+  const record = newRecord(input, OAUTH_GRANT_PREFIX, "oauth_grant", input.oauthClientId);
+  await insertRecord(db, record, `oauth-grant:${record.id}`);
+  return record;
+}
+
+async function insertRecord(db: D1Database, record: ApiKeyRecord, keyHash: string): Promise<void> {
   await db
-    .prepare(`INSERT INTO ${API_KEYS_TABLE} (${RECORD_COLUMNS}, key_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    .prepare(`INSERT INTO ${API_KEYS_TABLE} (${RECORD_COLUMNS}, key_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
     .bind(
       record.id,
       record.name,
@@ -111,10 +146,11 @@ export async function createApiKey(db: D1Database, input: NewApiKey): Promise<{ 
       record.createdAt,
       record.createdBy,
       record.revokedAt,
-      hashApiKey(key),
+      record.kind,
+      record.oauthClientId,
+      keyHash,
     )
     .run();
-  return { key, record };
 }
 
 /** Every key, revoked ones included, oldest first. */

@@ -12,6 +12,8 @@ import { keyCache } from "./key-cache.ts";
 import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from "./key-store.ts";
 import { ApiKeySchema, CreatedKeySchema, CreateKeyBody, KeyIdParam, toWire } from "./keys-schemas.ts";
 import { requireRole } from "./require-role.ts";
+import { requestOrigin } from "../http/request-origin.ts";
+import { endGrantTokens } from "../oauth/grant-tokens.ts";
 
 const createKey = createRoute({
   method: "post",
@@ -49,8 +51,8 @@ const getKey = createRoute({
 const revokeKey = createRoute({
   method: "delete",
   path: "/v1/keys/{id}",
-  summary: "Revoke an API key",
-  description: "Takes effect at once in the isolate that serves it and within 10 s everywhere else (lookups are cached that long). Revoking a revoked key is a no-op.",
+  summary: "Revoke an API key or OAuth grant",
+  description: "Takes effect at once in the isolate that serves it and within 10 s everywhere else (lookups are cached that long). Revoking a revoked key is a no-op. Revoking an OAuth grant also deletes its access and refresh tokens.",
   request: { params: KeyIdParam },
   responses: {
     204: { description: "Revoked." },
@@ -97,6 +99,8 @@ keysRoutes
     if (record === undefined) return failureResponse(c, { kind: "unknown_api_key", id });
     // Other isolates keep their entry until it expires (KEY_CACHE_TTL_MS); this one forgets now.
     keyCache.forgetKeyId(id);
+    // An OAuth grant's tokens go too (D1's revoked_at already refuses them everywhere).
+    if (record.kind === "oauth_grant") await endGrantTokens(c.env, requestOrigin(c.req.url), id);
     return c.body(null, 204);
   });
 

@@ -7,7 +7,7 @@
 import type { ToolFailure } from "../errors/tool-failure.ts";
 import { admit, endUnrun, runCall } from "../pipeline/run-call.ts";
 import type { CallInput, CallOutcome, CallState, RequestScope } from "../pipeline/types.ts";
-import { planBatch, type BatchPlan } from "./plan-batch.ts";
+import { planBatch } from "./plan-batch.ts";
 
 export interface BatchOptions {
   maxParallel: number;
@@ -18,7 +18,7 @@ export interface BatchOptions {
   onOutcome?: (outcome: CallOutcome, index: number) => void;
 }
 
-const LONE_CALL_PLAN: BatchPlan = { waitsFor: [[]], dependsOn: [[]], rank: [0] };
+const NO_DEPENDENCY_RESULTS: ReadonlyMap<string, unknown> = new Map();
 
 /** A dependency's result as its dependents see it: parsed JSON where the result is JSON text. */
 function parsedResult(outcome: CallOutcome): unknown {
@@ -28,6 +28,33 @@ function parsedResult(outcome: CallOutcome): unknown {
   } catch {
     return outcome.value;
   }
+}
+
+/**
+ * A batch of one, the common case: it waits for nothing and nothing waits for it, so it needs no
+ * plan, queue or bookkeeping arrays (which showed in the single-call profile), only what every
+ * call gets: its refusal if it has one, the batch deadline, and `onOutcome`.
+ *
+ * Its handler already stops at the batch deadline (execute takes the nearer of the two), so it
+ * gets no batch timer, which costs real CPU per request in workerd. The trade-off: the stages
+ * around the handler (our hooks, the availability check with its own 5 s timeout, storing an
+ * oversized result) are bounded only in batches of two or more.
+ */
+async function runLoneCall(call: CallState, scope: RequestScope, options: BatchOptions, batch: { deadlineAt: number; timeoutMs: number }): Promise<CallOutcome[]> {
+  const refusal = options.refusals?.[0];
+  let outcome: CallOutcome;
+  if (refusal !== undefined) {
+    outcome = await endUnrun(call, refusal, scope);
+  } else {
+    call.run = { ...call.run, dependencyResults: NO_DEPENDENCY_RESULTS, batch };
+    outcome = await runCall(call, scope);
+  }
+  try {
+    options.onOutcome?.(outcome, 0);
+  } catch (error) {
+    console.error(`recording the outcome of call ${outcome.callId} failed: ${String(error)}`);
+  }
+  return [outcome];
 }
 
 /** Admits every call (parse, look up, access) for a batch that has not yet been admitted. */
@@ -44,8 +71,8 @@ export function runBatch(admitted: readonly CallState[], scope: RequestScope, op
   if (count === 0) return Promise.resolve([]);
   const deadlineAt = Date.now() + options.batchTimeoutMs;
   const batch = { deadlineAt, timeoutMs: options.batchTimeoutMs };
-  // A lone call waits for nothing; planning it would only cost lookups and allocations.
-  const plan = count === 1 ? LONE_CALL_PLAN : planBatch(
+  if (count === 1) return runLoneCall(admitted[0] as CallState, scope, options, batch);
+  const plan = planBatch(
     admitted.map((call) => call.input.name),
     (name) => scope.catalog.get(name),
     admitted.map((call) => call.sentArgs),
@@ -62,11 +89,7 @@ export function runBatch(admitted: readonly CallState[], scope: RequestScope, op
   let expired = false;
 
   return new Promise<CallOutcome[]>((resolve) => {
-    // A lone call's handler already stops at the batch deadline (execute takes the nearer of
-    // the two), so it gets no second timer, which costs real CPU per request in workerd. The
-    // trade-off: the stages around the handler (our hooks, the availability check with its own
-    // 5 s timeout, storing an oversized result) are bounded only in batches of two or more.
-    const timer = count > 1 ? setTimeout(onBatchDeadline, options.batchTimeoutMs) : undefined;
+    const timer = setTimeout(onBatchDeadline, options.batchTimeoutMs);
 
     /** The call with its run: dependency results by call id and by tool name, and the batch deadline. */
     function withRun(i: number): CallState {
@@ -104,7 +127,7 @@ export function runBatch(admitted: readonly CallState[], scope: RequestScope, op
         }
       }
       if (settledCount === count) {
-        if (timer !== undefined) clearTimeout(timer);
+        clearTimeout(timer);
         resolve(outcomes as CallOutcome[]);
         return;
       }

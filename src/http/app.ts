@@ -29,6 +29,7 @@ import { webhooksRoutes } from "../webhooks/webhooks-routes.ts";
 import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
 import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
 import { memoryRoutes } from "../memory/memory-routes.ts";
+import { oauthRoutes } from "../oauth/oauth-routes.ts";
 
 export interface AppOptions {
   /**
@@ -92,6 +93,8 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.route("/", webhooksRoutes);
   app.route("/", mcpRoutes(parts, options.authenticate === undefined ? {} : { authenticate: options.authenticate }));
   app.route("/", mcpServersRoutes);
+  // OAuth 2.1 sign-in for /mcp: discovery, registration, tokens and the consent page (not /v1).
+  app.route("/", oauthRoutes());
 
   // The OpenAPI document, per key when one is sent (src/http/openapi/openapi-document.ts).
   app.get("/openapi.json", openApiDocument(app, parts, bearer));

@@ -11,10 +11,10 @@ export interface SecretRef {
   secret: string;
 }
 
-/** The value of the secret `name` in `env`, or undefined when it is unset or empty. */
+/** The value of the secret `name` in `env`, or undefined when it is unset or blank (no credential is only whitespace). */
 export function secretValue(env: Env, name: string): string | undefined {
   const value = (env as unknown as Record<string, unknown>)[name];
-  return typeof value === "string" && value !== "" ? value : undefined;
+  return typeof value === "string" && value.trim() !== "" ? value : undefined;
 }
 
 /** Header name → value for every reference whose secret is set; an unset one sends no header. */

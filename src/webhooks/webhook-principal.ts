@@ -6,6 +6,7 @@
  */
 import type { Principal } from "../auth/principal.ts";
 import type { WebhookEntry } from "./webhook-registry.ts";
+import { secretValue } from "../net/secret-headers.ts";
 
 export const WEBHOOK_KEY_PREFIX = "hook:";
 export const webhookKeyId = (hook: string): string => `${WEBHOOK_KEY_PREFIX}${hook}`;
@@ -24,8 +25,7 @@ export function webhookPrincipal(hook: WebhookEntry): Principal {
 
 /** The webhook's shared secret, or undefined when its env var is unset or blank. */
 export function webhookSecret(env: Env, hook: Pick<WebhookEntry, "secretEnv">): string | undefined {
-  const value = (env as unknown as Record<string, unknown>)[hook.secretEnv];
-  return typeof value === "string" && value.trim() !== "" ? value : undefined;
+  return secretValue(env, hook.secretEnv);
 }
 
 /** The webhook's callback URL in this environment, if it declares one. */

@@ -21,6 +21,9 @@ export async function signInCsrf(client: PageClient): Promise<string> {
 
 export class PageClient {
   readonly cookies = new Map<string, string>();
+
+  /** `origin`: where the page is served (the OAuth tests use the MCP door's loopback origin). */
+  constructor(readonly origin = ORIGIN) {}
   /** The HTML of the last page fetched. */
   lastPage = "";
 
@@ -29,7 +32,7 @@ export class PageClient {
   }
 
   /** Posts a form as the page's own forms do (same origin); `headers` may override that. */
-  async post(path: string, fields: Record<string, string>, headers: Record<string, string> = { origin: ORIGIN, "sec-fetch-site": "same-origin" }): Promise<Response> {
+  async post(path: string, fields: Record<string, string> | URLSearchParams, headers: Record<string, string> = { origin: this.origin, "sec-fetch-site": "same-origin" }): Promise<Response> {
     return this.#send(path, { method: "POST", body: new URLSearchParams(fields), headers });
   }
 
@@ -42,7 +45,7 @@ export class PageClient {
   async #send(path: string, init: { method: string; body?: URLSearchParams; headers?: Record<string, string> }): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.cookies.size > 0) headers.set("cookie", [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; "));
-    const response = await exports.default.fetch(`${ORIGIN}${path}`, { method: init.method, headers, body: init.body, redirect: "manual" });
+    const response = await exports.default.fetch(`${this.origin}${path}`, { method: init.method, headers, body: init.body, redirect: "manual" });
     for (const line of response.headers.getSetCookie()) {
       const [pair = ""] = line.split(";");
       const [name = "", value = ""] = pair.split("=");

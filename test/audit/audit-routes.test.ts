@@ -3,7 +3,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditRecordId, type AuditRecord } from "../../src/audit/audit-record.ts";
-import { auditRoutes, type AuditEnv } from "../../src/audit/audit-routes.ts";
+import { auditRoutes, MAX_STATS_DAYS, type AuditEnv } from "../../src/audit/audit-routes.ts";
 import type { AuditRecordWire } from "../../src/audit/audit-wire.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
 import { RESIDUAL_SCAN_ROWS } from "../../src/audit/list-audit.ts";
@@ -14,7 +14,7 @@ const admin: Principal = { keyId: "admin-token", name: "admin", role: "admin", t
 const keyOf = (keyId: string, role: Principal["role"] = "agent"): Principal => ({ ...admin, keyId, name: keyId, role });
 
 /** The routes behind a stand-in for the auth middleware that sets `principal` (or, with none, does not). */
-function as(principal: Principal | undefined) {
+function as(principal: Principal | undefined, bindings: Env = env) {
   const app = new Hono<AuditEnv>();
   app.use(async function setPrincipal(c, next) {
     if (principal !== undefined) c.set("principal", principal);
@@ -22,7 +22,7 @@ function as(principal: Principal | undefined) {
   });
   app.route("/", auditRoutes);
   return async (path: string) => {
-    const response = await app.request(path, {}, env);
+    const response = await app.request(path, {}, bindings);
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
@@ -134,6 +134,7 @@ describe("GET /v1/audit/stats", () => {
       since: "2031-03-01T00:00:00.000Z",
       until: "2031-03-01T01:00:00.000Z",
       tool: null,
+      incomplete_before: null,
       total: { calls: 21, errors: 3, error_rate: 3 / 21, p50_ms: 11, p95_ms: 20, statuses: { ok: 17, error: 2, timed_out: 1, blocked: 1 }, top_messages: [] },
       tools: [
         { tool: "st_a", calls: 20, errors: 3, error_rate: 0.15, p50_ms: 10, p95_ms: 19, statuses: { ok: 16, error: 2, timed_out: 1, blocked: 1 }, top_messages: [] },
@@ -155,6 +156,34 @@ describe("GET /v1/audit/stats", () => {
     const { body } = await as(keyOf("key-stats-now"))("/v1/audit/stats");
     expect(body).toMatchObject({ total: { calls: 1 } });
     expect(Date.parse(String(body.until)) - Date.parse(String(body.since))).toBe(24 * 3_600_000);
+  });
+});
+
+describe("GET /v1/audit/stats window", () => {
+  const get = as(keyOf("key-stats-window"));
+  const DAY = 86_400_000;
+
+  it("says from when D1 holds every record when the window starts before it (archive bound: AUDIT_ARCHIVE_AFTER_DAYS)", async () => {
+    const now = Date.now();
+    const { body } = await get(`/v1/audit/stats?since=${now - 10 * DAY}&until=${now}`);
+    const horizon = Date.parse(String(body.incomplete_before));
+    const expected = now - Number(env.AUDIT_ARCHIVE_AFTER_DAYS) * DAY;
+    expect(Math.abs(horizon - expected)).toBeLessThan(60_000);
+    expect((await get(`/v1/audit/stats?since=${now - DAY}&until=${now}`)).body.incomplete_before).toBeNull();
+  });
+
+  it("counts D1 back to AUDIT_RETENTION_DAYS when no archive is bound", async () => {
+    const now = Date.now();
+    const { AUDIT_ARCHIVE: _, ...unarchived } = env;
+    const { body } = await as(keyOf("key-stats-window"), unarchived as Env)(`/v1/audit/stats?since=${now - 31 * DAY}&until=${now}`);
+    const expected = now - Number(env.AUDIT_RETENTION_DAYS) * DAY;
+    expect(Math.abs(Date.parse(String(body.incomplete_before)) - expected)).toBeLessThan(60_000);
+  });
+
+  it("refuses a window longer than MAX_STATS_DAYS with the 400 envelope naming until", async () => {
+    const { status, body } = await get(`/v1/audit/stats?since=0&until=${(MAX_STATS_DAYS + 1) * DAY}`);
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ error_code: "INVALID_REQUEST", issues: [{ path: "until" }] });
   });
 });
 

@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { archiveAudit } from "../../src/audit/archive-audit.ts";
+import { archiveAudit, type AuditArchiveBucket } from "../../src/audit/archive-audit.ts";
+import { EXPORT_INCOMPLETE, exportAudit, type ExportFailureLine } from "../../src/audit/export-audit.ts";
+import type { AuditDatabase } from "../../src/audit/write-audit-records.ts";
 import { auditRecordId, type AuditRecord } from "../../src/audit/audit-record.ts";
 import type { AuditRecordWire } from "../../src/audit/audit-wire.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
@@ -85,5 +87,48 @@ describe("GET /v1/audit/export", () => {
   it("is served by the Worker behind its key check, reading the bound archive", async () => {
     expect((await api(`/v1/audit/export?${window}`, { headers: { authorization: "" } })).status).toBe(401);
     expect((await exported(await api(`/v1/audit/export?${window}`))).map((r) => r.id)).toEqual(oldest(all));
+  });
+
+  it("ends an export cut short by a storage failure with an error line saying where to resume", async () => {
+    // D1 answers the first day's page, then fails: the 200 is sent by then, so the body says it.
+    let reads = 0;
+    const failing: AuditDatabase = {
+      batch: (statements) => env.DB.batch(statements),
+      prepare: (sql) => {
+        if (reads++ > 0) throw new Error("D1_ERROR: injected: storage unavailable");
+        return env.DB.prepare(sql);
+      },
+    };
+    const stream = exportAudit([{ db: failing, index: 0 }], undefined, { since: D1 + 2 * DAY, until: D1 + 4 * DAY });
+    const lines = new TextDecoder().decode(await new Response(stream).arrayBuffer()).trimEnd().split("\n").map((line) => JSON.parse(line) as AuditRecordWire | ExportFailureLine);
+    const last = lines.pop() as ExportFailureLine;
+    expect(lines.map((r) => (r as AuditRecordWire).id)).toEqual(oldest(day3));
+    const lastAt = Math.max(...day3.map((r) => r.at));
+    expect(last.error).toMatchObject({ code: EXPORT_INCOMPLETE, resume_since: new Date(lastAt).toISOString() });
+    expect(last.error.message).not.toContain("injected");
+  });
+
+  it("fetches only the archived chunks that can hold records of the window", async () => {
+    const H = 3_600_000;
+    const day = Date.parse("2034-06-01T00:00:00Z");
+    const records = [1, 2, 3, 4, 5].map((h) => auditRecord({ keyId: "key-exp-chunks", at: day + h * H, tool: "exp_echo" }));
+    await writeAuditRecords(env.DB, records);
+    // One record per chunk, so the day's folder holds five chunks named after hours 1 to 5.
+    await archiveAudit(env.DB, env.AUDIT_ARCHIVE, { afterDays: 1, now: day + 3 * DAY, chunkRows: 1 });
+    const fetched: string[] = [];
+    const bucket: AuditArchiveBucket = {
+      put: (...args) => env.AUDIT_ARCHIVE.put(...args),
+      head: (key) => env.AUDIT_ARCHIVE.head(key),
+      list: (options) => env.AUDIT_ARCHIVE.list(options),
+      get: (key) => {
+        fetched.push(key.slice(key.lastIndexOf("/") + 1, key.indexOf("-", key.lastIndexOf("/"))));
+        return env.AUDIT_ARCHIVE.get(key);
+      },
+    };
+    const stream = exportAudit([{ db: env.DB, index: 0 }], bucket, { since: day + 2 * H + 1, until: day + 4 * H, keyId: "key-exp-chunks" });
+    const text = new TextDecoder().decode(await new Response(stream).arrayBuffer());
+    expect(text.trimEnd().split("\n").map((line) => (JSON.parse(line) as AuditRecordWire).id)).toEqual(oldest(records.slice(2, 3)));
+    // Hour 1's chunk ends before since (hour 2 starts the next), hour 4's starts at until: neither is read.
+    expect(fetched.map(Number)).toEqual([day + 2 * H, day + 3 * H]);
   });
 });

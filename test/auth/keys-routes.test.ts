@@ -90,7 +90,8 @@ describe("GET /v1/keys", () => {
     const { keys } = JSON.parse(text) as { keys: CreatedKey[] };
     const listed = keys.find((k) => k.id === created.id);
     expect(listed).toMatchObject({ name: "keys-listed", prefix: created.prefix });
-    for (const key of keys) expect(Object.keys(key).sort()).toEqual(["created_at", "created_by", "id", "name", "policy", "prefix", "rate_limit_per_minute", "revoked_at", "role", "toolsets"]);
+    for (const key of keys) expect(Object.keys(key).sort()).toEqual(["created_at", "created_by", "id", "kind", "name", "oauth_client_id", "policy", "prefix", "rate_limit_per_minute", "revoked_at", "role", "toolsets"]);
+    expect(listed).toMatchObject({ kind: "key", oauth_client_id: null });
   });
 
   it("answers 404 for an unknown id", async () => {

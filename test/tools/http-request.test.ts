@@ -37,9 +37,9 @@ const echoOf = (result: CallResult) => JSON.parse(answerOf(result).body) as Echo
 const app = createApp(testParts);
 const withSecret = { ...env, HTTP_REQUEST_SECRETS: `TEST_API_KEY@${WEB_HOST}`, TEST_API_KEY: SECRET_VALUE } as Env;
 
-async function callWithSecret(args: Record<string, unknown>): Promise<CallResult> {
+async function callWithSecret(args: Record<string, unknown>, bindings: Env = withSecret): Promise<CallResult> {
   const send = (path: string, body: unknown, token = TEST_ADMIN_TOKEN) =>
-    app.request(`https://toolgate.test${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) }, withSecret);
+    app.request(`https://toolgate.test${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) }, bindings);
   const created = await send("/v1/keys", { name: `hr-${crypto.randomUUID()}`, role: "agent", toolsets: ["http"] });
   const { key } = (await created.json()) as { key: string };
   const res = await send("/v1/tool-calls", { tool_calls: [openaiCall("c1", "http_request", args)] }, key);
@@ -122,5 +122,10 @@ describe("http_request", () => {
     const elsewhere = await callWithSecret({ url: `http://${MIRROR_HOST}/echo`, headers: { authorization: { secret: "TEST_API_KEY" } } });
     expect(JSON.parse(elsewhere.message.content)).toMatchObject({ error_code: "INVALID_ARGUMENTS", issues: [{ path: "headers.authorization", message: expect.stringContaining(`only to ${WEB_HOST}`) }] });
     expect(elsewhere.message.content).not.toContain(SECRET_VALUE);
+  });
+
+  it("treats a granted secret set to only whitespace as unset, and sends nothing", async () => {
+    const blank = await callWithSecret({ url: echoUrl, headers: { authorization: { secret: "TEST_API_KEY" } } }, { ...withSecret, TEST_API_KEY: "  " } as Env);
+    expect(JSON.parse(blank.message.content)).toMatchObject({ error_code: "INVALID_ARGUMENTS", issues: [{ path: "headers.authorization", message: expect.stringContaining("TEST_API_KEY is not set") }] });
   });
 });

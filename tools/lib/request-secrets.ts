@@ -19,8 +19,16 @@ export interface ResolvedHeaders {
   secrets: readonly { name: string; value: string }[];
 }
 
+// Compiled once per host glob, not on every header of every call: the globs come from
+// HTTP_REQUEST_SECRETS, so this holds at most as many entries as that list.
+const hostTests = new Map<string, (host: string) => boolean>();
+
 function hostMatches(grant: { host: string }, url: URL): boolean {
-  const test = compileGlob(grant.host);
+  let test = hostTests.get(grant.host);
+  if (test === undefined) {
+    test = compileGlob(grant.host);
+    hostTests.set(grant.host, test);
+  }
   const host = url.hostname.toLowerCase();
   return test(host) || test(`${host}:${url.port === "" ? (url.protocol === "https:" ? "443" : "80") : url.port}`);
 }

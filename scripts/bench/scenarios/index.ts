@@ -15,6 +15,7 @@ import { executeCode } from "./execute-code.ts";
 import { fullBreakdown } from "./full-breakdown.ts";
 import { fullOverhead } from "./full-overhead.ts";
 import { gatewayOverhead } from "./gateway-overhead.ts";
+import { mcpOauth } from "./mcp-oauth.ts";
 import { mcpPeers } from "./mcp-peers.ts";
 import { openapiDocument } from "./openapi-document.ts";
 import { toolsListing } from "./tools-listing.ts";
@@ -28,6 +29,7 @@ export const SCENARIOS: readonly Scenario[] = [
   fullBreakdown,
   auditCost,
   mcpPeers,
+  mcpOauth,
   batchThroughput,
   batchParallelism,
   toolsListing,

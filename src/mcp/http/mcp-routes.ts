@@ -8,7 +8,7 @@
  * shape (Content-Type, Accept, MCP-Protocol-Version, size), then JSON-RPC.
  */
 import { Hono, type Context, type MiddlewareHandler } from "hono";
-import { authenticate } from "../../auth/authenticate.ts";
+import { mcpAuthenticate } from "../../oauth/mcp-authenticate.ts";
 import type { GatewayParts } from "../../compose.ts";
 import { loadConfig } from "../../config/config.ts";
 import { openScope, openToolsetScope } from "../../pipeline/request-scope.ts";
@@ -40,7 +40,8 @@ const ACCEPTS = ["application/json", "text/event-stream"] as const;
 
 /** The /mcp routes on the isolate's parts, with the real authentication unless given another. */
 export function mcpRoutes(parts: GatewayParts, options: McpRoutesOptions = {}): Hono<AppEnv> {
-  const requireKey = options.authenticate ?? authenticate({ respond: (_c, failure) => rpcFailureResponse(failure) });
+  // An API key, or an OAuth access token issued for this door; a 401 points at OAuth discovery.
+  const requireKey = options.authenticate ?? mcpAuthenticate();
   const app = new Hono<AppEnv>();
 
   const guard: MiddlewareHandler<AppEnv> = async function guardRebinding(c, next) {

@@ -17,7 +17,8 @@ describe("the transport", () => {
   it("answers 401 with a JSON-RPC error and WWW-Authenticate without a key", async () => {
     const response = await mcpPost("/mcp", ping(1), { token: null });
     expect(response.status).toBe(401);
-    expect(response.headers.get("www-authenticate")).toBe('Bearer realm="toolgate"');
+    // Pointing at the door's protected resource metadata, where OAuth clients discover sign-in (RFC 9728).
+    expect(response.headers.get("www-authenticate")).toBe('Bearer realm="toolgate", resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp"');
     expect(await response.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000, data: { error_code: "UNAUTHENTICATED" } } });
   });
 

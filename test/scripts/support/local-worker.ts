@@ -1,8 +1,7 @@
 /**
  * The real Worker, served locally the way `npm start` serves it: wrangler's own dev server
- * (workerd, with local D1, KV, queues and Durable Objects from wrangler.toml), on a fixed port
- * or, with port 0, one the system picks, with its D1 migrations applied to a fresh, private state
- * directory.
+ * (workerd, with local D1, KV, queues and Durable Objects from wrangler.toml), on a fixed port or
+ * an ephemeral one (port 0), with its D1 migrations applied to a fresh, private state directory.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -16,8 +15,8 @@ const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const WRANGLER = join(ROOT, "node_modules/wrangler/bin/wrangler.js");
 
 export interface LocalWorkerOptions {
-  /** 0: an ephemeral port, read back into `origin`. */
-  port: number;
+  /** 0 (the default) lets the system pick a free port; `origin` says which. */
+  port?: number;
   /** Secrets ([vars] are read from wrangler.toml and may be overridden in `vars`). */
   secrets: Record<string, string>;
   vars?: Record<string, string>;
@@ -30,7 +29,7 @@ export interface LocalWorker {
 }
 
 /** Starts the Worker; `dispose()` stops it and deletes its state. */
-export async function startLocalWorker({ port, secrets, vars = {} }: LocalWorkerOptions): Promise<LocalWorker> {
+export async function startLocalWorker({ port = 0, secrets, vars = {} }: LocalWorkerOptions): Promise<LocalWorker> {
   const state = await mkdtemp(join(tmpdir(), "toolgate-worker-"));
   // The same command `npm start` runs first; CI=true answers its confirmation prompt.
   await promisify(execFile)(process.execPath, [WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--persist-to", state], {
@@ -46,16 +45,16 @@ export async function startLocalWorker({ port, secrets, vars = {} }: LocalWorker
     bindings,
     dev: { server: { hostname: "127.0.0.1", port }, inspector: false, persist: state, watch: false, logLevel: "warn" },
   });
-  let url: URL;
+  let origin: string;
   try {
     await worker.ready;
-    url = await worker.url;
+    origin = (await worker.url).origin;
   } catch (error) {
     await worker.dispose();
     throw error;
   }
   return {
-    origin: port === 0 ? url.origin : `http://127.0.0.1:${port}`,
+    origin,
     async dispose() {
       await worker.dispose();
       await rm(state, { recursive: true, force: true });

@@ -1,0 +1,73 @@
+/**
+ * Issue 15's performance point: `/mcp` `tools/call` of echo with an OAuth access token against
+ * the same call with an API key, both for an agent principal holding just the `core` toolset,
+ * through the full app (authentication, access policy, rate limits, audit). The token is got the
+ * way a client gets one: registration, consent by an approver, the PKCE code exchange
+ * (scripts/mcp/oauth-consent.ts). Target: the token's requests/s within 10% of the key's.
+ */
+import { oauthTokens } from "../../mcp/oauth-consent.ts";
+import type { RequestSpec } from "../load.ts";
+import { KEYS_PATH } from "../requests.ts";
+import { alternatingRounds, paired, perRound, type ContenderRounds } from "../rounds.ts";
+import type { BenchContext, Column, Scenario } from "../scenario.ts";
+import { median } from "../stats.ts";
+import { MCP_ECHO_CALL, MCP_PATH, MCP_PROTOCOL_VERSION } from "./mcp-peers.ts";
+
+const MIN_RATIO = 0.9;
+
+const COLUMNS: Column[] = [
+  { key: "rps", header: "req/s", digits: 0 },
+  { key: "p50", header: "p50 ms", digits: 2 },
+  { key: "p99", header: "p99 ms", digits: 2 },
+  { key: "vsKey", header: "x key", digits: 2 },
+  { key: "cpuUs", header: "workerd CPU us/req", digits: 0 },
+  { key: "cpuVsKey", header: "CPU x key", digits: 2 },
+];
+const TOOLSETS = ["core"];
+
+async function createKey(ctx: BenchContext, name: string, role: "agent" | "approver"): Promise<string> {
+  const { status, body } = await ctx.client.send({ method: "POST", path: KEYS_PATH, body: JSON.stringify({ name, role, toolsets: TOOLSETS }), headers: { "content-type": "application/json" } });
+  const key = status === 201 ? (JSON.parse(body) as { key?: unknown }).key : undefined;
+  if (typeof key !== "string") throw new Error(`bench: POST ${KEYS_PATH} answered ${status}: ${body.slice(0, 500)}`);
+  return key;
+}
+
+const callWith = (token: string): RequestSpec => ({
+  method: "POST",
+  path: MCP_PATH,
+  body: MCP_ECHO_CALL,
+  headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MCP_PROTOCOL_VERSION, authorization: `Bearer ${token}` },
+});
+
+export const mcpOauth: Scenario = {
+  id: "mcp-oauth",
+  title: "MCP tools/call of echo on /mcp: an OAuth access token vs an API key (same toolsets, full pipeline)",
+  async run(ctx) {
+    const { concurrency, rounds, roundMs, warmupMs } = ctx.settings;
+    const [agentKey, approverKey] = await Promise.all([createKey(ctx, "bench-oauth-agent", "agent"), createKey(ctx, "bench-oauth-approver", "approver")]);
+    const { access_token: accessToken } = await oauthTokens(ctx.origin, approverKey, TOOLSETS);
+    const [oauth, key] = await alternatingRounds(
+      ctx,
+      [
+        { label: `POST ${MCP_PATH} with an OAuth access token`, request: callWith(accessToken) },
+        { label: `POST ${MCP_PATH} with an API key`, request: callWith(agentKey) },
+      ],
+      { concurrency, rounds, roundMs, warmupMs },
+    );
+    if (oauth === undefined || key === undefined) throw new Error("bench: mcp-oauth lost a contender");
+    const ratio = median(paired(oauth.rps, key.rps, (o, k) => o / k));
+    const cpuRatio = median(paired(key.serverCpuUs, oauth.serverCpuUs, (k, o) => k / o));
+    const row = (figures: ContenderRounds, vsKey: number, cpuVsKey: number) => ({
+      label: figures.label,
+      values: { rps: median(figures.rps), p50: median(figures.p50Ms), p99: median(figures.p99Ms), vsKey, cpuUs: median(figures.serverCpuUs), cpuVsKey },
+      note: `req/s per round ${figures.rps.map((r) => r.toFixed(0)).join(" ")}`,
+      perRound: perRound(figures),
+    });
+    return {
+      method: `same request but the Authorization header; ${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; x key = median of per-round req/s ratios against the API key; CPU x key = key CPU/req over this one's (1/x, so both read "higher is faster")`,
+      columns: COLUMNS,
+      rows: [row(oauth, ratio, cpuRatio), row(key, 1, 1)],
+      checks: [{ label: "/mcp tools/call, OAuth access token vs API key", target: `>= ${MIN_RATIO.toFixed(2)}x`, actual: `${ratio.toFixed(2)}x`, pass: ratio >= MIN_RATIO }],
+    };
+  },
+};

@@ -1,0 +1,27 @@
+/**
+ * `toolgate/client` bundles for a browser as it is: nothing in it reaches for a Node built-in or a
+ * Worker-only module, so the one client serves Node, Workers and web pages (the workerd side is
+ * test/client/create-client.test.ts).
+ */
+import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+describe("the client bundle", () => {
+  it("builds for the browser platform from the client and openapi-fetch alone", async () => {
+    const result = await build({
+      entryPoints: [`${ROOT}src/client/index.ts`],
+      bundle: true,
+      write: false,
+      format: "esm",
+      platform: "browser",
+      metafile: true,
+      logLevel: "silent",
+    });
+    expect(result.errors).toEqual([]);
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.filter((input) => !input.startsWith("src/client/") && !input.startsWith("node_modules/openapi-fetch/"))).toEqual([]);
+  }, 30_000);
+});

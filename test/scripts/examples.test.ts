@@ -1,0 +1,106 @@
+/**
+ * Every program in examples/ and the README's curl session, run as a reader would run them,
+ * against one local Worker (wrangler dev, as `npm start` serves it) and a scripted model on
+ * loopback: an example or a README line that rots fails here. Each example's answer must carry
+ * the tool result toolgate gave, so a loop that never reached toolgate cannot pass.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startLocalWorker, type LocalWorker } from "./support/local-worker.ts";
+import { ANSWER_PREFIX, startScriptedModel, type ScriptedModel } from "./support/scripted-model.ts";
+import { readmeCurlSession } from "./support/readme-curl-session.ts";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const ADMIN_TOKEN = `tg_examples_admin_${crypto.randomUUID().replaceAll("-", "")}`;
+/** What echo answers for the scripted model's call ({text: "hello", times: 2}), as the model reads it. */
+const ECHOED = JSON.stringify({ text: "hello hello" });
+
+let worker: LocalWorker;
+let model: ScriptedModel;
+let agentKey: string;
+
+beforeAll(async () => {
+  [worker, model] = await Promise.all([startLocalWorker({ secrets: { ADMIN_TOKEN } }), startScriptedModel()]);
+  const response = await fetch(`${worker.origin}/v1/keys`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "examples-agent", role: "agent" }),
+  });
+  expect(response.status).toBe(201);
+  agentKey = ((await response.json()) as { key: string }).key;
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([worker?.dispose(), model?.close()]);
+});
+
+/** Runs `args` with nothing in the environment but PATH and `env`; resolves with its stdout. */
+async function exec(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<string> {
+  // Only these variables: a reader's own MODEL_* or OPENAI_* must not steer the run. (The cast:
+  // worker-configuration.d.ts declares the Worker's vars on ProcessEnv, which a child need not have.)
+  const childEnv: NodeJS.ProcessEnv = Object.assign(Object.create(null) as NodeJS.ProcessEnv, { PATH: process.env.PATH ?? "", ...env });
+  const { stdout } = await promisify(execFile)(command, args, { cwd, env: childEnv, timeout: 60_000 });
+  return stdout;
+}
+
+/** Runs an example with `command` in the repo root, as a reader would, pointed at the local Worker. */
+const run = (command: string, file: string, env: Record<string, string>) => exec(command, [join(ROOT, file)], ROOT, { TOOLGATE_URL: worker.origin, TOOLGATE_KEY: agentKey, ...env });
+
+const modelEnv = (baseUrl: string) => ({ MODEL_BASE_URL: baseUrl, MODEL_API_KEY: "scripted", MODEL: "scripted-model" });
+
+// Each example is its own Node process; they share the one Worker and model, so they run at once.
+describe.concurrent("the examples, against a local Worker and a scripted model", { timeout: 60_000 }, () => {
+  it("the OpenAI SDK loop hands the model's tool call to toolgate and the result back", async () => {
+    const stdout = await run(process.execPath, "examples/openai-tool-loop.ts", modelEnv(`${model.origin}/v1`));
+    expect(stdout.trim()).toBe(`${ANSWER_PREFIX}${ECHOED}`);
+  });
+
+  it("the Anthropic SDK loop does the same with tool_use and tool_result blocks", async () => {
+    const stdout = await run(process.execPath, "examples/anthropic-tool-loop.ts", modelEnv(model.origin));
+    expect(stdout.trim()).toBe(`${ANSWER_PREFIX}${ECHOED}`);
+  });
+
+  it("the AI SDK agent runs toolgate's tools as its own", async () => {
+    const stdout = await run(process.execPath, "examples/ai-sdk-agent.ts", modelEnv(`${model.origin}/v1`));
+    expect(stdout.trim()).toBe(`${ANSWER_PREFIX}${ECHOED}`);
+  });
+
+  it("the MCP SDK client lists the tools and calls echo", async () => {
+    const stdout = await run(process.execPath, "examples/mcp-client.ts", {});
+    expect(stdout).toMatch(/^\d+ tools, among them: /);
+    expect(stdout).toContain(ECHOED);
+  });
+
+  it("the curl script lists the tools and runs a mixed batch", async () => {
+    const stdout = await run("bash", "examples/curl.sh", {});
+    const [list, batch] = stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(list).toMatchObject({ format: "anthropic" });
+    expect(batch).toMatchObject({ results: [{ id: "call_1", status: "ok" }, { id: "toolu_1", status: "ok" }] });
+  });
+});
+
+describe("the README's curl session", { timeout: 60_000 }, () => {
+  it("runs as written against `npm start`'s Worker, with the token from .dev.vars", async () => {
+    const session = readmeCurlSession(await readFile(join(ROOT, "README.md"), "utf8"), new URL(worker.origin).host);
+    // The session reads the token the way a reader's checkout has it, from .dev.vars in the cwd.
+    const dir = await mkdtemp(join(tmpdir(), "toolgate-readme-"));
+    try {
+      await writeFile(join(dir, ".dev.vars"), `ADMIN_TOKEN=${ADMIN_TOKEN}\n`);
+      await writeFile(join(dir, "session.sh"), session);
+      const stdout = await exec("bash", [join(dir, "session.sh")], dir);
+      const answers = stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(answers).toHaveLength(session.match(/^curl /gm)?.length ?? -1);
+      expect(answers[0]).toMatchObject({ format: "anthropic" });
+      expect(answers[1]).toMatchObject({ results: [{ id: "call_1", tool: "echo", status: "ok", message: { role: "tool", tool_call_id: "call_1", content: JSON.stringify({ text: "hello hello" }) } }] });
+      expect(answers[2]).toMatchObject({ results: [{ status: "error", error_code: "INVALID_ARGUMENTS", message: { type: "tool_result", tool_use_id: "toolu_1", is_error: true } }] });
+      expect(answers[3]).toMatchObject({ name: "research-agent", key: expect.stringMatching(/^tg_/) });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
