@@ -14,6 +14,8 @@ interface ToolgateSecrets {
   HOOK_GENERIC_CALLBACK_URL?: string;
   /** HMAC-SHA256 key of approval notifications (src/approvals/approval-notify.ts); needed when APPROVAL_NOTIFY_URL is set. */
   APPROVAL_NOTIFY_SECRET?: string;
+  /** Encrypts the OAuth tokens of remote MCP servers at rest (AES-GCM; src/mcp/federation/oauth-store.ts); at least 32 characters. */
+  MCP_TOKEN_KEY?: string;
 }
 
 interface Env extends ToolgateSecrets {}

@@ -1,7 +1,8 @@
 /**
  * Stands in for workerd's `cloudflare:workers` while scripts/gen-client.ts loads the app in
- * Node: the routes' modules import the Durable Object base class and `env`, and only their
- * declarations run when the OpenAPI document is made (no object is ever constructed).
+ * Node: the routes' modules import the Durable Object and entrypoint base classes and `env`
+ * (the OAuth provider library extends WorkerEntrypoint), and only their declarations run when the
+ * OpenAPI document is made (no object is ever constructed).
  */
 export class DurableObject {
   constructor(
@@ -10,4 +11,14 @@ export class DurableObject {
   ) {}
 }
 
+export class WorkerEntrypoint {
+  constructor(
+    protected readonly ctx: unknown,
+    protected readonly env: unknown,
+  ) {}
+}
+
 export const env = {};
+
+/** The base class @cloudflare/workers-oauth-provider extends (src/oauth/); never constructed here either. */
+export class WorkerEntrypoint {}

@@ -1041,8 +1041,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Revoke an API key
-         * @description Takes effect at once in the isolate that serves it and within 10 s everywhere else (lookups are cached that long). Revoking a revoked key is a no-op.
+         * Revoke an API key or OAuth grant
+         * @description Takes effect at once in the isolate that serves it and within 10 s everywhere else (lookups are cached that long). Revoking a revoked key is a no-op. Revoking an OAuth grant also deletes its access and refresh tokens.
          */
         delete: {
             parameters: {
@@ -1502,6 +1502,83 @@ export interface paths {
                 };
                 /** @description A remote server the route depends on could not be reached or did not answer correctly. */
                 502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mcp-servers/{name}/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start toolgate's OAuth sign-in at a server that requires it
+         * @description Discovers the server's authorization server (RFC 9728, RFC 8414), registers toolgate there if needed (RFC 7591) and answers with a link a person opens in a browser, once, within 10 minutes. After they sign in at the server, the callback stores the tokens (AES-GCM under MCP_TOKEN_KEY) and the server's tools join. Needs the MCP_TOKEN_KEY secret.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Open `sign_in_url` in a browser. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpServerSignIn"];
+                    };
+                };
+                /** @description The request is malformed or a field is invalid; `issues` names each field. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The key's role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The named resource does not exist. */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2185,7 +2262,14 @@ export interface components {
             /** @description keyId of the admin that created it; admin-token for the bootstrap token. */
             created_by: string;
             id: string;
+            /**
+             * @description key: a bearer key; oauth_grant: a person's consent to an MCP client on the /oauth/authorize page (its tokens work on /mcp only; DELETE ends them at once).
+             * @enum {string}
+             */
+            kind: "key" | "oauth_grant";
             name: string;
+            /** @description The OAuth client a grant was given to; null for a key. */
+            oauth_client_id: string | null;
             policy: components["schemas"]["ToolPolicy"];
             /**
              * @description The key's first characters, to tell keys apart; the key itself is never shown again.
@@ -2495,6 +2579,25 @@ export interface components {
                 verify: string;
             }[];
         };
+        McpServerAuth: {
+            /** @description When the access token expires (it is refreshed before then). */
+            expires_at: string | null;
+            /**
+             * @description `headers`: an Authorization header from a secret; `oauth`: toolgate's own sign-in at the server; `none`: no credentials.
+             * @enum {string}
+             */
+            mode: "headers" | "oauth" | "none";
+            reason: string | null;
+            /** @description Only in the answer that added the server, when it needs sign-in: the link a person opens (once, within 10 minutes). */
+            sign_in_url: string | null;
+            signed_in_at: string | null;
+            signed_in_by: string | null;
+            /**
+             * @description `needs_sign_in`: the server refused toolgate (401) or its token could not be refreshed; an admin must sign in (POST /v1/mcp-servers/{name}/sign-in).
+             * @enum {string}
+             */
+            status: "not_required" | "signed_in" | "needs_sign_in";
+        };
         /**
          * @example {
          *       "name": "github",
@@ -2523,6 +2626,13 @@ export interface components {
             };
             include?: string[];
             name: string;
+            oauth?: {
+                client_id?: string;
+                client_secret?: {
+                    secret: string;
+                };
+                scope?: string;
+            };
             /**
              * @default warn
              * @enum {string}
@@ -2545,6 +2655,13 @@ export interface components {
                 };
             };
             include?: string[];
+            oauth?: {
+                client_id?: string;
+                client_secret?: {
+                    secret: string;
+                };
+                scope?: string;
+            };
             /**
              * @default warn
              * @enum {string}
@@ -2555,7 +2672,14 @@ export interface components {
             /** Format: uri */
             url: string;
         };
+        McpServerSignIn: {
+            expires_at: string;
+            server: string;
+            /** @description Open in a browser, once; the callback finishes the sign-in in that browser. */
+            sign_in_url: string;
+        };
         McpServerStatus: {
+            auth: components["schemas"]["McpServerAuth"];
             enabled: boolean;
             exclude: string[];
             /** @description Header name → the secret (env var) whose value is sent; values are never shown. */
@@ -2571,6 +2695,13 @@ export interface components {
             } | null;
             list_fetched_at: string | null;
             name: string;
+            oauth: {
+                client_id?: string;
+                client_secret?: {
+                    secret: string;
+                };
+                scope?: string;
+            } | null;
             /** @enum {string} */
             pin: "warn" | "block";
             /** @description Tools that were not registered and why (name collisions fail closed). */

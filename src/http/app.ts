@@ -28,6 +28,7 @@ import { isWebhookDelivery } from "../webhooks/accept-delivery.ts";
 import { webhooksRoutes } from "../webhooks/webhooks-routes.ts";
 import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
 import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
+import { signInRoutes } from "../mcp/federation/sign-in-routes.ts";
 import { memoryRoutes } from "../memory/memory-routes.ts";
 import { oauthRoutes } from "../oauth/oauth-routes.ts";
 
@@ -93,6 +94,7 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.route("/", webhooksRoutes);
   app.route("/", mcpRoutes(parts, options.authenticate === undefined ? {} : { authenticate: options.authenticate }));
   app.route("/", mcpServersRoutes);
+  app.route("/", signInRoutes);
   // OAuth 2.1 sign-in for /mcp: discovery, registration, tokens and the consent page (not /v1).
   app.route("/", oauthRoutes());
 

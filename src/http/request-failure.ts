@@ -37,11 +37,26 @@ export type RequestFailure =
   | { kind: "unavailable"; message: string; retryAfterSeconds: number }
   | { kind: "unknown_mcp_server"; name: string }
   | { kind: "mcp_server_unreachable"; name: string; detail: string }
+  | { kind: "mcp_sign_in_failed"; reason: McpSignInFailure; detail: string }
   | { kind: "not_acceptable"; accepts: readonly string[] }
   | { kind: "method_not_allowed"; allow: readonly string[]; reason: string }
   | { kind: "unsupported_protocol_version"; received: string; supported: readonly string[] }
   | { kind: "batch_not_supported"; version: string }
   | { kind: "rebinding_refused"; reason: string };
+
+/** Why a sign-in at a remote MCP server (toolgate as its OAuth client) failed. */
+export type McpSignInFailure = "not_configured" | "discovery_failed" | "unknown_state" | "link_used" | "browser_mismatch" | "denied" | "missing_code" | "exchange_failed";
+
+const SIGN_IN_SUGGESTION: Record<McpSignInFailure, string> = {
+  not_configured: "Set the MCP_TOKEN_KEY secret, then POST /v1/mcp-servers/{name}/sign-in again.",
+  discovery_failed: "Check the server's URL and that its authorization server is reachable (OUTBOUND_ALLOW for private hosts); the message names the step that failed.",
+  unknown_state: "The sign-in is unknown or older than 10 minutes: start a new one with POST /v1/mcp-servers/{name}/sign-in.",
+  link_used: "Each sign-in link opens once: start a new one with POST /v1/mcp-servers/{name}/sign-in.",
+  browser_mismatch: "Finish the sign-in in the browser that opened the sign-in link, or start a new one.",
+  denied: "The authorization server did not grant access; start a new sign-in and approve it there.",
+  missing_code: "The authorization server sent no code; start a new sign-in with POST /v1/mcp-servers/{name}/sign-in.",
+  exchange_failed: "The authorization server refused the code; start a new sign-in with POST /v1/mcp-servers/{name}/sign-in.",
+};
 
 /**
  * The one status of each failure kind. `describe` answers with it and `failureResponse` is typed
@@ -70,6 +85,7 @@ export const REQUEST_FAILURE_STATUS = {
   unavailable: 503,
   unknown_mcp_server: 404,
   mcp_server_unreachable: 502,
+  mcp_sign_in_failed: 400,
   not_acceptable: 406,
   method_not_allowed: 405,
   unsupported_protocol_version: 400,
@@ -86,6 +102,8 @@ export interface RequestErrorBody {
   suggestion?: string;
   /** APPROVAL_ALREADY_DECIDED: the approval as it is now. */
   approval?: Record<string, unknown>;
+  /** MCP_SIGN_IN_FAILED: which step or check failed. */
+  reason?: McpSignInFailure;
 }
 
 function describe(failure: RequestFailure): RequestErrorBody {
@@ -124,6 +142,8 @@ function describe(failure: RequestFailure): RequestErrorBody {
       return { error: `Approval '${failure.id}' is already ${failure.status}; the first decision stands.`, error_code: "APPROVAL_ALREADY_DECIDED", suggestion: "See `approval` for its current state.", approval: failure.approval };
     case "unknown_mcp_server":
       return { error: `No MCP server is configured under the name '${failure.name}'.`, error_code: "UNKNOWN_MCP_SERVER", suggestion: "GET /v1/mcp-servers lists the configured servers." };
+    case "mcp_sign_in_failed":
+      return { error: failure.detail, error_code: "MCP_SIGN_IN_FAILED", reason: failure.reason, suggestion: SIGN_IN_SUGGESTION[failure.reason] };
     case "mcp_server_unreachable":
       return { error: failure.detail, error_code: "MCP_SERVER_UNREACHABLE", suggestion: `Check that MCP server '${failure.name}' is up and its URL and header secrets are right; its previous tool list stays in use.` };
     case "unknown_hook":

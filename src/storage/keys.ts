@@ -53,3 +53,19 @@ export const mcpToolsKey = (server: string): string => `${MCP_TOOLS_PREFIX}${ser
  */
 export const MCP_PINS_PREFIX = "mcp:pins:";
 export const mcpPinsKey = (server: string): string => `${MCP_PINS_PREFIX}${server}`;
+
+/**
+ * toolgate's OAuth sign-in at one remote MCP server: JSON `StoredSignIn` (status, who signed in
+ * and when, and the grant (tokens, client, authorization server) sealed with AES-GCM under
+ * MCP_TOKEN_KEY, bound to this key's name). No expiry; removed with the server.
+ */
+export const MCP_OAUTH_PREFIX = "mcp:oauth:";
+export const mcpOAuthKey = (server: string): string => `${MCP_OAUTH_PREFIX}${server}`;
+
+/**
+ * A sign-in to a remote MCP server under way, keyed by the SHA-256 of its OAuth `state`: JSON
+ * `StoredSignInFlow` (server, admin, browser binding, the sealed PKCE verifier and client).
+ * Expires after SIGN_IN_FLOW_TTL_SECONDS (600); deleted when the callback uses it.
+ */
+export const MCP_OAUTH_FLOW_PREFIX = "mcp:oauth-flow:";
+export const mcpOAuthFlowKey = (stateDigest: string): string => `${MCP_OAUTH_FLOW_PREFIX}${stateDigest}`;

@@ -18,3 +18,9 @@ export const TEST_OUTBOUND_ALLOW = `127.0.0.1:${EVERYTHING_PORT},127.0.0.1:${EVE
 export const FAKE_MCP_HOST = "mcp.upstream.test";
 /** Host of the control routes that stop and start server-everything from a test. */
 export const EVERYTHING_CONTROL_HOST = "everything.control.test";
+
+/** Starts a loopback MCP server that requires OAuth (oauth-mcp-server.ts): GET /start answers {port}. */
+export const OAUTH_MCP_CONTROL_HOST = "oauth-mcp.control.test";
+
+/** MCP_TOKEN_KEY for the tests of toolgate's OAuth sign-in at remote servers. */
+export const TEST_MCP_TOKEN_KEY = "test-mcp-token-key-0123456789abcdef0123456789abcdef";

@@ -1,7 +1,8 @@
 import { isEverythingPort, startEverything, stopEverything } from "./everything-server.ts";
 import { fakeMcpServer } from "./fake-mcp-server.ts";
+import { isOAuthMcpPort, startOAuthMcp } from "./oauth-mcp-server.ts";
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, TEST_WEBHOOK_SECRET } from "./test-env.ts";
+import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, OAUTH_MCP_CONTROL_HOST, TEST_WEBHOOK_SECRET } from "./test-env.ts";
 import { braveSearch, EXAMPLE_HOST, examplePage, MIRROR_HOST, searxSearch, SEARX_HOST, tavilySearch, WEB_HOST, webPages } from "./web-stub.ts";
 
 /**
@@ -23,7 +24,9 @@ import { braveSearch, EXAMPLE_HOST, examplePage, MIRROR_HOST, searxSearch, SEARX
  *
  * MCP federation: 127.0.0.1 on the server-everything ports passes through to the real server
  * (everything-server.ts); http://everything.control.test/{stop,start}/<port> stops or restarts
- * it; http://mcp.upstream.test/... is the scripted server of fake-mcp-server.ts.
+ * it; http://mcp.upstream.test/... is the scripted server of fake-mcp-server.ts;
+ * http://oauth-mcp.control.test/start starts an MCP server that requires OAuth on an ephemeral
+ * loopback port (oauth-mcp-server.ts), whose requests then pass through like server-everything's.
  *
  * The web tools: pages on http://web.upstream.test (and the same on http://mirror.upstream.test,
  * a second host for redirects), api.search.brave.com, api.tavily.com and a
@@ -37,6 +40,8 @@ export async function upstream(request: Request): Promise<Response> {
   const url = new URL(request.url);
   if (url.hostname === "127.0.0.1" && isEverythingPort(Number(url.port))) return passThrough(request);
   if (url.hostname === EVERYTHING_CONTROL_HOST) return controlEverything(url);
+  if (url.hostname === "127.0.0.1" && isOAuthMcpPort(Number(url.port))) return passThrough(request);
+  if (url.hostname === OAUTH_MCP_CONTROL_HOST) return Response.json({ port: await startOAuthMcp() });
   if (url.hostname === FAKE_MCP_HOST) return fakeMcpServer(request);
   if (url.hostname === "api.github.com") return githubStub(url);
   if (url.hostname === WEB_HOST || url.hostname === MIRROR_HOST) return webPages(request, url);
@@ -108,7 +113,8 @@ async function webhookCallback(request: Request, mode: string): Promise<Response
 async function passThrough(request: Request): Promise<Response> {
   const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
   // A stopped server makes this fetch reject, which the Worker's fetch sees as a network error.
-  return fetch(request.url, { method: request.method, headers: request.headers, body, signal: request.signal });
+  // Redirects go back to the caller (an OAuth authorize step redirects to toolgate's callback).
+  return fetch(request.url, { method: request.method, headers: request.headers, body, signal: request.signal, redirect: "manual" });
 }
 
 async function controlEverything(url: URL): Promise<Response> {

@@ -30,19 +30,30 @@ export type JsonRpcResponse =
  * Why a remote exchange failed, in the terms the federation layer maps to the envelope:
  * `timeout` (the server's timeout passed), `aborted` (the call's own deadline or client), `network`
  * (no HTTP answer), `http` (an HTTP status that is not an MCP answer), `protocol` (an answer
- * that is not valid MCP), `rpc` (a JSON-RPC error object), `refused` (the SSRF guard).
+ * that is not valid MCP), `rpc` (a JSON-RPC error object), `refused` (the SSRF guard),
+ * `unauthorized` (401, or 403 `insufficient_scope`: the server wants a token, or another one).
  */
-export type McpErrorKind = "timeout" | "aborted" | "network" | "http" | "protocol" | "rpc" | "refused";
+export type McpErrorKind = "timeout" | "aborted" | "network" | "http" | "protocol" | "rpc" | "refused" | "unauthorized";
+
+/** What a 401 or 403 said in its `WWW-Authenticate: Bearer` header (MCP authorization, RFC 6750). */
+export interface AuthChallenge {
+  resourceMetadataUrl?: string;
+  scope?: string;
+  error?: string;
+}
 
 export class McpClientError extends Error {
   override readonly name = "McpClientError";
   readonly kind: McpErrorKind;
   /** The HTTP status for `http`, the JSON-RPC code for `rpc`. */
   readonly code: number | undefined;
-  constructor(kind: McpErrorKind, message: string, code?: number) {
+  /** For `unauthorized`: the server's challenge, where sign-in starts. */
+  readonly challenge: AuthChallenge | undefined;
+  constructor(kind: McpErrorKind, message: string, code?: number, challenge?: AuthChallenge) {
     super(message);
     this.kind = kind;
     this.code = code;
+    this.challenge = challenge;
   }
 }
 

@@ -33,6 +33,19 @@ export interface McpTarget {
   timeoutMs: number;
   /** OUTBOUND_ALLOW patterns the SSRF guard lets through. */
   allow: readonly string[];
+  /** OAuth for servers that require sign-in: the bearer token to send, renewed on a 401. */
+  auth?: McpAuth;
+}
+
+/** A token source for one server (src/mcp/federation/server-auth.ts in the Worker). */
+export interface McpAuth {
+  /** The `Authorization` header value to send now (refreshed first when due), or undefined when there is no sign-in. */
+  authorization(signal: AbortSignal): Promise<string | undefined>;
+  /**
+   * Called once per operation when the server answered 401 (or 403 `insufficient_scope`): true
+   * when a new token is ready and the operation is repeated, false when a person must sign in.
+   */
+  renew(error: McpClientError, signal: AbortSignal): Promise<boolean>;
 }
 
 /** A tool as `tools/list` describes it. */
@@ -120,7 +133,27 @@ export class McpClient {
     await this.#operation(signal, (transport) => this.#request(transport, "ping", {}));
   }
 
+  /**
+   * Runs one operation with the target's token, if it has one; a 401 renews the token once and
+   * repeats the operation, which the server refused before doing anything.
+   */
   async #operation<T>(signal: AbortSignal | undefined, run: (transport: Transport) => Promise<T>): Promise<T> {
+    const { auth } = this.#target;
+    if (auth === undefined) return this.#attempt(signal, this.#target.headers, run);
+    const bound = signal ?? AbortSignal.timeout(this.#target.timeoutMs);
+    const withToken = async () => {
+      const authorization = await auth.authorization(bound);
+      return authorization === undefined ? this.#target.headers : { ...this.#target.headers, authorization };
+    };
+    try {
+      return await this.#attempt(signal, await withToken(), run);
+    } catch (error) {
+      if (!(error instanceof McpClientError) || error.kind !== "unauthorized" || !(await auth.renew(error, bound))) throw error;
+      return this.#attempt(signal, await withToken(), run);
+    }
+  }
+
+  async #attempt<T>(signal: AbortSignal | undefined, headers: Readonly<Record<string, string>>, run: (transport: Transport) => Promise<T>): Promise<T> {
     const timeout = AbortSignal.timeout(this.#target.timeoutMs);
     const bounded = signal === undefined ? timeout : AbortSignal.any([timeout, signal]);
     const key = rememberKey(this.#target);
@@ -132,7 +165,7 @@ export class McpClient {
     let settled = known.kind !== "sse";
     const options: TransportOptions = {
       url: parseUrl(this.#target),
-      headers: this.#target.headers,
+      headers,
       fetch: createOutboundFetch(this.#target.allow, timeout),
       signal: bounded,
       timeout,

@@ -16,6 +16,8 @@ export interface SseEvent {
   event: string;
   data: string;
   id?: string;
+  /** The stream's reconnection time in ms, once a `retry` field set it. */
+  retry?: number;
 }
 
 /**
@@ -31,6 +33,7 @@ export async function* readSseEvents(body: ReadableStream<Uint8Array>): AsyncGen
   let event = "";
   let data: string[] = [];
   let id: string | undefined;
+  let retry: number | undefined;
   try {
     for (;;) {
       const { value, done } = await reader.read();
@@ -44,7 +47,7 @@ export async function* readSseEvents(body: ReadableStream<Uint8Array>): AsyncGen
         const line = buffer.slice(0, newline);
         buffer = buffer.slice(newline + (buffer.startsWith("\r\n", newline) ? 2 : 1));
         if (line === "") {
-          if (data.length > 0) yield { event: event === "" ? "message" : event, data: data.join("\n"), ...(id === undefined ? {} : { id }) };
+          if (data.length > 0) yield { event: event === "" ? "message" : event, data: data.join("\n"), ...(id === undefined ? {} : { id }), ...(retry === undefined ? {} : { retry }) };
           event = "";
           data = [];
           continue;
@@ -58,6 +61,7 @@ export async function* readSseEvents(body: ReadableStream<Uint8Array>): AsyncGen
         if (field === "data") data.push(fieldValue);
         else if (field === "event") event = fieldValue;
         else if (field === "id") id = fieldValue;
+        else if (field === "retry" && /^\d+$/.test(fieldValue)) retry = Number(fieldValue);
       }
     }
   } finally {

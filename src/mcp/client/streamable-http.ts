@@ -5,7 +5,8 @@
  * after notifications. A session id the server issues on initialize is sent on every later
  * message, with the negotiated protocol version.
  */
-import { isResponseTo, McpClientError, notificationMethod, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "./json-rpc.ts";
+import { extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
+import { isResponseTo, McpClientError, notificationMethod, type AuthChallenge, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "./json-rpc.ts";
 import { classifyFetchError, type OutboundFetch } from "./outbound-fetch.ts";
 import { MAX_MESSAGE_CHARS, readSseEvents } from "./sse-events.ts";
 
@@ -21,6 +22,12 @@ export interface TransportOptions {
 
 /** The HTTP statuses after which a client tries the legacy HTTP+SSE transport (spec, "Backwards compatibility"). */
 export const LEGACY_FALLBACK_STATUSES: ReadonlySet<number> = new Set([400, 404, 405]);
+
+/** Resumptions of one response stream before giving up (each waits the server's retry time). */
+const MAX_RESUMPTIONS = 3;
+/** The wait before resuming when the server set no retry time, and the most a server may ask for. */
+const DEFAULT_RETRY_MS = 1_000;
+const MAX_RETRY_MS = 30_000;
 
 /** Bodies are read only this far for error text. */
 const ERROR_TEXT_CHARS = 300;
@@ -45,13 +52,15 @@ export class StreamableHttpTransport {
     const type = response.headers.get("content-type") ?? "";
     try {
       if (type.startsWith("text/event-stream") && response.body !== null) {
-        for await (const event of readSseEvents(response.body)) {
-          // An event without data primes resumption (spec 2025-11-25): nothing to read.
-          if (event.event !== "message" || event.data === "") continue;
-          const parsed = parseJson(event.data);
-          const method = notificationMethod(parsed);
-          if (method !== undefined) this.#options.onNotification(method);
-          else if (isResponseTo(parsed, message.id)) return parsed;
+        let stream: ReadableStream<Uint8Array> = response.body;
+        let resume: { lastEventId?: string; retry?: number } = {};
+        for (let resumed = 0; ; resumed++) {
+          const answer = await this.#readStream(stream, message, resume);
+          if (answer !== undefined) return answer;
+          // A stream that ends after an event id may be resumed (spec 2025-11-25, "Resumability
+          // and Redelivery"): wait the server's retry time, then GET with Last-Event-ID.
+          if (resume.lastEventId === undefined || resumed >= MAX_RESUMPTIONS) break;
+          stream = await this.#resumeStream(resume.lastEventId, resume.retry ?? DEFAULT_RETRY_MS, message.method);
         }
         throw new McpClientError("protocol", `the event stream for '${message.method}' ended without its response`);
       }
@@ -69,6 +78,47 @@ export class StreamableHttpTransport {
     }
     await response.body?.cancel();
     throw new McpClientError("protocol", `the answer to '${message.method}' has content type '${type}', neither JSON nor an event stream`);
+  }
+
+  /** Reads one stream until the response to `message`; records the last event id and retry time for a resumption. */
+  async #readStream(stream: ReadableStream<Uint8Array>, message: JsonRpcRequest, resume: { lastEventId?: string; retry?: number }): Promise<JsonRpcResponse | undefined> {
+    for await (const event of readSseEvents(stream)) {
+      if (event.id !== undefined) resume.lastEventId = event.id;
+      if (event.retry !== undefined) resume.retry = event.retry;
+      // An event without data primes resumption (spec 2025-11-25): nothing to read.
+      if (event.event !== "message" || event.data === "") continue;
+      const parsed = parseJson(event.data);
+      const method = notificationMethod(parsed);
+      if (method !== undefined) this.#options.onNotification(method);
+      else if (isResponseTo(parsed, message.id)) return parsed;
+    }
+    return undefined;
+  }
+
+  /** After `retryMs`, a GET that resumes the stream after `lastEventId`; the operation's signal bounds both. */
+  async #resumeStream(lastEventId: string, retryMs: number, method: string): Promise<ReadableStream<Uint8Array>> {
+    const { url, headers, fetch, signal } = this.#options;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(resolve, Math.min(retryMs, MAX_RETRY_MS));
+      signal.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+    });
+    const response = await fetch(url, {
+      method: "GET",
+      signal,
+      headers: {
+        ...headers,
+        accept: "text/event-stream",
+        "last-event-id": lastEventId,
+        ...(this.sessionId === undefined ? {} : { "mcp-session-id": this.sessionId }),
+        ...(this.protocolVersion === undefined ? {} : { "mcp-protocol-version": this.protocolVersion }),
+      },
+    });
+    if (!response.ok) throw await httpError(response, `GET (resuming ${method})`);
+    if (response.body === null || !(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+      await response.body?.cancel();
+      throw new McpClientError("protocol", `resuming the stream of '${method}' did not answer an event stream`);
+    }
+    return response.body;
   }
 
   /** Sends a notification; the server acknowledges with 202 and no body. */
@@ -99,10 +149,22 @@ export class StreamableHttpTransport {
   }
 }
 
-/** The McpClientError for a non-2xx answer, with the start of its body. */
+/**
+ * The McpClientError for a non-2xx answer, with the start of its body. A 401, or a 403 whose
+ * challenge says `insufficient_scope`, is `unauthorized` with the challenge (spec, "Authorization").
+ */
 export async function httpError(response: Response, what: string): Promise<McpClientError> {
   const text = (await response.text().catch(() => "")).slice(0, ERROR_TEXT_CHARS);
-  return new McpClientError("http", `${what} answered HTTP ${response.status}${text === "" ? "" : `: ${text}`}`, response.status);
+  const message = `${what} answered HTTP ${response.status}${text === "" ? "" : `: ${text}`}`;
+  const challenge = response.status === 401 || response.status === 403 ? readChallenge(response) : undefined;
+  if (response.status === 401 || challenge?.error === "insufficient_scope") return new McpClientError("unauthorized", message, response.status, challenge);
+  return new McpClientError("http", message, response.status);
+}
+
+/** The parameters of a `WWW-Authenticate: Bearer` header, as the SDK's client reads them. */
+export function readChallenge(response: Response): AuthChallenge {
+  const { resourceMetadataUrl, scope, error } = extractWWWAuthenticateParams(response);
+  return { ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: resourceMetadataUrl.href }), ...(scope === undefined ? {} : { scope }), ...(error === undefined ? {} : { error }) };
 }
 
 /** The body as text, refusing one over MAX_MESSAGE_CHARS before it is all in memory. */

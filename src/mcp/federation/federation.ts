@@ -18,11 +18,13 @@ import { fetchToolList } from "./fetch-tool-list.ts";
 import { newServerState } from "./new-server-state.ts";
 import { OwnWrites } from "./own-writes.ts";
 import { readPins } from "./pins.ts";
+import { loadSignIn } from "./server-auth.ts";
 import { unregisterToolList } from "./register-tool-list.ts";
 import { serverOfToolset } from "./remote-tool-name.ts";
 import { pinStatus, statusOf, type PinStatus, type ServerState, type ServerStatus } from "./server-state.ts";
 import type { McpServerConfig } from "./server-config.ts";
 import { loadServers } from "./server-store.ts";
+import { startSignIn, type SignInStart } from "./start-sign-in.ts";
 import { listDue, syncServer } from "./sync-server.ts";
 
 /** How often an isolate re-reads server configurations (and pins) from KV. */
@@ -142,6 +144,13 @@ export class Federation {
     return acceptPin(env, state, remoteName, keyId, this.#now);
   }
 
+  /** Starts an admin's OAuth sign-in at the server; undefined when it is unknown. */
+  async startSignIn(env: Env, name: string, keyId: string, origin: string): Promise<SignInStart | undefined> {
+    await this.ensure(env);
+    const state = this.#servers.get(name);
+    return state === undefined ? undefined : startSignIn(env, state, keyId, origin);
+  }
+
   /** Forgets every server (tests that start from nothing, and the benchmark). */
   reset(): void {
     for (const state of this.#servers.values()) unregisterToolList(state);
@@ -188,8 +197,9 @@ export class Federation {
         unregisterToolList(state);
         continue;
       }
-      // Pins may have been accepted through another isolate.
+      // Pins may have been accepted, and sign-ins made or refreshed, through another isolate.
       state.pins = await readPins(env.KV, config.name);
+      state.signIn = (await loadSignIn(env, config.name, this.#now())) ?? state.signIn;
     }
     for (const [name, state] of this.#servers) {
       if (seen.has(name)) continue;

@@ -1,7 +1,8 @@
 /**
  * The admin API for remote MCP servers: configure them (`GET/POST /v1/mcp-servers`,
  * `GET/PUT/DELETE /v1/mcp-servers/{name}`), fetch a tool list now (`.../refresh`) and accept a
- * changed tool definition (`.../tools/{tool}/accept`). Admin role only: a server's tools run
+ * changed tool definition (`.../tools/{tool}/accept`), and start toolgate's OAuth sign-in at a
+ * server that requires it (`.../sign-in`; the browser side is sign-in-routes.ts). Admin role only: a server's tools run
  * with the gateway's reach and its headers carry secrets.
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
@@ -17,6 +18,16 @@ import { deletePins } from "./pins.ts";
 import { type McpServerConfig } from "./server-config.ts";
 import { deleteStored, readStored, writeStored } from "./server-store.ts";
 import { deleteToolList } from "./tool-list-cache.ts";
+import { deleteSignIn } from "./oauth-store.ts";
+import { requestOrigin } from "../../http/request-origin.ts";
+
+const SignInSchema = z
+  .object({
+    server: z.string(),
+    sign_in_url: z.string().openapi({ description: "Open in a browser, once; the callback finishes the sign-in in that browser." }),
+    expires_at: z.string(),
+  })
+  .openapi("McpServerSignIn");
 
 const NameParam = z.object({ name: z.string().openapi({ example: "github" }) });
 const statusContent = { "application/json": { schema: McpServerStatusSchema } };
@@ -80,6 +91,19 @@ const acceptTool = createRoute({
   },
 });
 
+const signIn = createRoute({
+  method: "post",
+  path: "/v1/mcp-servers/{name}/sign-in",
+  summary: "Start toolgate's OAuth sign-in at a server that requires it",
+  description:
+    "Discovers the server's authorization server (RFC 9728, RFC 8414), registers toolgate there if needed (RFC 7591) and answers with a link a person opens in a browser, once, within 10 minutes. After they sign in at the server, the callback stores the tokens (AES-GCM under MCP_TOKEN_KEY) and the server's tools join. Needs the MCP_TOKEN_KEY secret.",
+  request: { params: NameParam },
+  responses: {
+    201: { description: "Open `sign_in_url` in a browser.", content: { "application/json": { schema: SignInSchema } } },
+    ...errorResponses(400, 403, 404),
+  },
+});
+
 export const mcpServersRoutes = new OpenAPIHono<AuthEnv>({ defaultHook: validationHook });
 
 // Hono's "/v1/mcp-servers/*" matches "/v1/mcp-servers" too.
@@ -96,7 +120,14 @@ mcpServersRoutes
     const now = Date.now();
     await writeStored(c.env.KV, { config, createdAt: now, updatedAt: now });
     await federation.reload(c.env, { name: config.name, config });
-    return c.json(toWireStatus(await mustStatus(c.env, config.name)), 201);
+    const wire = toWireStatus(await mustStatus(c.env, config.name));
+    // A server that refused toolgate for want of sign-in: the answer carries the link at once.
+    if (wire.auth.status === "needs_sign_in") {
+      const started = await federation.startSignIn(c.env, config.name, c.get("principal").keyId, requestOrigin(c.req.url));
+      if (started?.ok === true) wire.auth.sign_in_url = started.signInUrl;
+      else if (started?.ok === false) wire.auth.reason = `${wire.auth.reason ?? ""} Sign-in cannot start: ${started.detail}`.trim();
+    }
+    return c.json(wire, 201);
   })
   .openapi(getServer, async (c) => {
     const { name } = c.req.valid("param");
@@ -121,7 +152,7 @@ mcpServersRoutes
     if (fromVar(c.env, name)) return failureResponse(c, { kind: "conflict", message: varOwned(name) });
     const stored = await readStored(c.env.KV, name);
     if (stored === null) return failureResponse(c, { kind: "unknown_mcp_server", name });
-    await Promise.all([deleteStored(c.env.KV, name), deleteToolList(c.env.KV, name), deletePins(c.env.KV, name)]);
+    await Promise.all([deleteStored(c.env.KV, name), deleteToolList(c.env.KV, name), deletePins(c.env.KV, name), deleteSignIn(c.env.KV, name)]);
     // The reload drops the server, its tools and its remembered session.
     await federation.reload(c.env, { name, config: null });
     return c.body(null, 204);
@@ -144,6 +175,13 @@ mcpServersRoutes
       return failureResponse(c, { kind: "conflict", message: `Tool '${tool}' of MCP server '${name}' has no changed definition to accept; it matches its pin.` });
     }
     return c.json({ tool, pin: toWirePin(result.pin) }, 200);
+  })
+  .openapi(signIn, async (c) => {
+    const { name } = c.req.valid("param");
+    const started = await federation.startSignIn(c.env, name, c.get("principal").keyId, requestOrigin(c.req.url));
+    if (started === undefined) return failureResponse(c, { kind: "unknown_mcp_server", name });
+    if (!started.ok) return failureResponse(c, { kind: "mcp_sign_in_failed", reason: started.reason, detail: started.detail });
+    return c.json({ server: name, sign_in_url: started.signInUrl, expires_at: new Date(started.expiresAt).toISOString() }, 201);
   });
 
 function refusedUrl(config: McpServerConfig, env: Env): string | undefined {

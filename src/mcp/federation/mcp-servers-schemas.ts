@@ -19,6 +19,18 @@ export const PinSchema = z
   })
   .openapi("ToolPin");
 
+export const McpServerAuthSchema = z
+  .object({
+    mode: z.enum(["headers", "oauth", "none"]).openapi({ description: "`headers`: an Authorization header from a secret; `oauth`: toolgate's own sign-in at the server; `none`: no credentials." }),
+    status: z.enum(["not_required", "signed_in", "needs_sign_in"]).openapi({ description: "`needs_sign_in`: the server refused toolgate (401) or its token could not be refreshed; an admin must sign in (POST /v1/mcp-servers/{name}/sign-in)." }),
+    reason: z.string().nullable(),
+    signed_in_by: z.string().nullable(),
+    signed_in_at: z.string().nullable(),
+    expires_at: z.string().nullable().openapi({ description: "When the access token expires (it is refreshed before then)." }),
+    sign_in_url: z.string().nullable().openapi({ description: "Only in the answer that added the server, when it needs sign-in: the link a person opens (once, within 10 minutes)." }),
+  })
+  .openapi("McpServerAuth");
+
 export const McpServerStatusSchema = z
   .object({
     name: z.string(),
@@ -30,12 +42,14 @@ export const McpServerStatusSchema = z
     exclude: z.array(z.string()),
     pin: z.enum(["warn", "block"]),
     headers: z.record(z.string(), z.object({ secret: z.string() })).openapi({ description: "Header name → the secret (env var) whose value is sent; values are never shown." }),
+    oauth: z.object({ client_id: z.string().optional(), client_secret: z.object({ secret: z.string() }).optional(), scope: z.string().optional() }).nullable(),
     toolset: z.string(),
     transport: z.enum(["streamable-http", "sse"]).nullable(),
     list_fetched_at: z.string().nullable(),
     tools: z.array(z.object({ name: z.string(), remote_name: z.string(), pin: PinSchema, schema_note: z.string().nullable() })),
     problems: z.array(z.string()).openapi({ description: "Tools that were not registered and why (name collisions fail closed)." }),
     last_error: z.object({ at: z.string(), message: z.string() }).nullable(),
+    auth: McpServerAuthSchema,
   })
   .openapi("McpServerStatus");
 
@@ -60,11 +74,23 @@ export function toWireStatus(status: ServerStatus): z.infer<typeof McpServerStat
     exclude: config.exclude,
     pin: config.pin,
     headers: config.headers,
+    oauth: config.oauth ?? null,
     toolset: status.toolset,
     transport: status.transport,
     list_fetched_at: status.listFetchedAt === null ? null : new Date(status.listFetchedAt).toISOString(),
     tools: status.tools.map((tool) => ({ name: tool.name, remote_name: tool.remoteName, pin: toWirePin(tool.pin), schema_note: tool.schemaNote ?? null })),
     problems: status.problems,
     last_error: status.lastError === null ? null : { at: new Date(status.lastError.at).toISOString(), message: status.lastError.message },
+    auth: {
+      mode: status.auth.mode,
+      status: status.auth.status,
+      reason: status.auth.reason ?? null,
+      signed_in_by: status.auth.signedInBy ?? null,
+      signed_in_at: isoOrNull(status.auth.signedInAt),
+      expires_at: isoOrNull(status.auth.expiresAt),
+      sign_in_url: null,
+    },
   };
 }
+
+const isoOrNull = (at: number | undefined): string | null => (at === undefined ? null : new Date(at).toISOString());

@@ -19,6 +19,7 @@ export function newServerState(config: McpServerConfig, source: ConfiguredServer
     lastError: undefined,
     lastAttemptAt: Number.NEGATIVE_INFINITY,
     stale: false,
+    signIn: undefined,
     // One function per server: the availability cache keys results by check, so one probe
     // answers for all of the server's tools.
     check: async (env) => {

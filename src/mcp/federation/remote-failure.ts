@@ -27,6 +27,8 @@ export function remoteFailure(tool: string, server: string, host: string, error:
       return { kind: "remote_tool_error", name: tool, server, detail: error.message };
     case "refused":
       return { kind: "unavailable", name: tool, reason: error.message };
+    case "unauthorized":
+      return { kind: "unavailable", name: tool, reason: `MCP server '${server}' refused toolgate's credentials (${error.message}); an admin must sign in again: POST /v1/mcp-servers/${server}/sign-in` };
   }
 }
 

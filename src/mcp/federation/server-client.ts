@@ -2,17 +2,20 @@
 import { loadConfig } from "../../config/config.ts";
 import { resolveSecretHeaders } from "../../net/secret-headers.ts";
 import { McpClient } from "../client/mcp-client.ts";
+import { serverAuth } from "./server-auth.ts";
 import type { ServerState } from "./server-state.ts";
 
 /**
  * A client for the server with its header secrets read from `env` (a secret unset or empty
  * sends no header). A `list_changed` the server sends on any of its streams marks the state
- * stale, so the next sync fetches the list again whatever its age.
+ * stale, so the next sync fetches the list again whatever its age. A server without an
+ * Authorization header gets toolgate's OAuth token for it, when an admin has signed in.
  */
 export function serverClient(env: Env, state: ServerState): McpClient {
   const headers = resolveSecretHeaders(state.config.headers, env);
+  const auth = serverAuth(env, state, () => Date.now());
   return new McpClient(
-    { name: state.config.name, url: state.config.url, headers, timeoutMs: state.config.timeout_ms, allow: loadConfig(env).outboundAllow },
+    { name: state.config.name, url: state.config.url, headers, timeoutMs: state.config.timeout_ms, allow: loadConfig(env).outboundAllow, ...(auth === undefined ? {} : { auth }) },
     () => {
       state.stale = true;
     },

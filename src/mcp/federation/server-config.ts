@@ -45,6 +45,19 @@ export const McpServerConfigSchema = z.strictObject({
   enabled: z.boolean().default(true),
   /** What a changed definition of a pinned tool does: flag it (`warn`) or also block it until accepted. */
   pin: z.enum(["warn", "block"]).default("warn"),
+  /**
+   * For servers that require OAuth sign-in: a client registered by hand at their authorization
+   * server (when it offers no dynamic registration), and the scopes to ask for when the server
+   * does not say. Without it toolgate registers itself.
+   */
+  oauth: z
+    .strictObject({
+      client_id: z.string().min(1).max(500).optional(),
+      client_secret: SecretRef.optional(),
+      scope: z.string().min(1).max(1000).optional(),
+    })
+    .refine((oauth) => oauth.client_secret === undefined || oauth.client_id !== undefined, "client_secret needs client_id")
+    .optional(),
 });
 
 export type McpServerConfig = z.output<typeof McpServerConfigSchema>;

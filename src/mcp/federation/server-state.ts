@@ -4,6 +4,7 @@
  */
 import type { AvailabilityCheck } from "../../registry/types.ts";
 import type { TransportKind } from "../client/mcp-client.ts";
+import type { OAuthGrant } from "../client/oauth/oauth-grant.ts";
 import type { ServerPins } from "./pins.ts";
 import { remoteToolset } from "./remote-tool-name.ts";
 import type { McpServerConfig } from "./server-config.ts";
@@ -37,6 +38,30 @@ export interface ServerStatus {
   /** Tools that were not registered and why (collisions, invalid names). */
   problems: string[];
   lastError: { at: number; message: string } | null;
+  auth: AuthStatus;
+}
+
+/**
+ * How toolgate authenticates to the server: `headers` (an Authorization header from a secret),
+ * `oauth` (its own sign-in), or `none`; and whether a person must sign in (again).
+ */
+export interface AuthStatus {
+  mode: "headers" | "oauth" | "none";
+  status: "not_required" | "signed_in" | "needs_sign_in";
+  reason?: string;
+  signedInBy?: string;
+  signedInAt?: number;
+  expiresAt?: number;
+}
+
+/** toolgate's OAuth sign-in at the server, as this isolate last read or renewed it. */
+export interface SignInState {
+  status: "signed_in" | "needs_sign_in";
+  reason?: string;
+  signedInBy?: string;
+  signedInAt?: number;
+  grant?: OAuthGrant;
+  readAt: number;
 }
 
 /** What an isolate holds about one configured server. */
@@ -55,6 +80,8 @@ export interface ServerState {
   /** A list_changed arrived: fetch the list again on the next sync. */
   stale: boolean;
   check: AvailabilityCheck;
+  /** OAuth sign-in (servers without an Authorization header); undefined until one is needed or stored. */
+  signIn: SignInState | undefined;
 }
 
 /** What the API shows of a server. */
@@ -74,6 +101,26 @@ export function statusOf(state: ServerState): ServerStatus {
     })),
     problems: state.problems,
     lastError: state.lastError ?? null,
+    auth: authStatus(state),
+  };
+}
+
+/** Whether the server's headers carry credentials (from a secret), which then win over OAuth. */
+export function usesHeaderAuth(state: ServerState): boolean {
+  return Object.keys(state.config.headers).some((name) => name.toLowerCase() === "authorization");
+}
+
+function authStatus(state: ServerState): AuthStatus {
+  if (usesHeaderAuth(state)) return { mode: "headers", status: "not_required" };
+  const signIn = state.signIn;
+  if (signIn === undefined) return { mode: "none", status: "not_required" };
+  return {
+    mode: "oauth",
+    status: signIn.status,
+    ...(signIn.reason === undefined || signIn.status === "signed_in" ? {} : { reason: signIn.reason }),
+    ...(signIn.signedInBy === undefined ? {} : { signedInBy: signIn.signedInBy }),
+    ...(signIn.signedInAt === undefined ? {} : { signedInAt: signIn.signedInAt }),
+    ...(signIn.grant?.expiresAt === undefined ? {} : { expiresAt: signIn.grant.expiresAt }),
   };
 }
 

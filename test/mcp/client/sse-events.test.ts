@@ -28,7 +28,14 @@ describe("readSseEvents", () => {
   });
 
   it("joins multi-line data, keeps spaces after the first, and skips comments and unknown fields", async () => {
-    expect(await all(body(": keep-alive\n", "retry: 10\ndata:  two spaces\ndata:line\n\n"))).toEqual([{ event: "message", data: " two spaces\nline" }]);
+    expect(await all(body(": keep-alive\n", "colour: red\ndata:  two spaces\ndata:line\n\n"))).toEqual([{ event: "message", data: " two spaces\nline" }]);
+  });
+
+  it("keeps the stream's retry time for the events after it, and ignores one that is not a number", async () => {
+    expect(await all(body("retry: 500\ndata: a\n\nretry: soon\ndata: b\n\n"))).toEqual([
+      { event: "message", data: "a", retry: 500 },
+      { event: "message", data: "b", retry: 500 },
+    ]);
   });
 
   it("yields an event with empty data (a priming event) and drops a block without data", async () => {

@@ -1,0 +1,106 @@
+/**
+ * OAuth tokens for a remote MCP server that requires sign-in: the bearer token its client sends,
+ * refreshed before it expires and after a 401, and the server marked as needing sign-in again
+ * (in KV, so every isolate shows it) when the authorization server refuses the refresh.
+ *
+ * A server configured with an `Authorization` header from a secret uses that instead.
+ */
+import { loadConfig } from "../../config/config.ts";
+import type { McpClientError } from "../client/json-rpc.ts";
+import type { McpAuth } from "../client/mcp-client.ts";
+import { createOAuthFetch } from "../client/oauth/oauth-fetch.ts";
+import { grantExpired, OAuthFlowError, type OAuthGrant } from "../client/oauth/oauth-grant.ts";
+import { refreshGrant } from "../client/oauth/sign-in-flow.ts";
+import { markStoredNeedsSignIn, openGrant, readSignIn, tokenKey, writeSignIn } from "./oauth-store.ts";
+import { usesHeaderAuth, type ServerState, type SignInState } from "./server-state.ts";
+
+/** How long an isolate uses a grant before reading it again (another isolate may have refreshed it). */
+const GRANT_RELOAD_MS = 30_000;
+
+/** OAuth errors after which only a person signing in again helps (RFC 6749 section 5.2). */
+const SIGN_IN_AGAIN = new Set(["invalid_grant", "invalid_client", "unauthorized_client", "invalid_scope", "access_denied"]);
+
+/** The token source for the server's client, or undefined when its headers authenticate it. */
+export function serverAuth(env: Env, state: ServerState, now: () => number): McpAuth | undefined {
+  if (usesHeaderAuth(state)) return undefined;
+  return {
+    async authorization(signal) {
+      const grant = await currentGrant(env, state, now);
+      if (grant === undefined) return undefined;
+      if (!grantExpired(grant, now())) return `Bearer ${grant.accessToken}`;
+      const renewed = await renewGrant(env, state, grant, now, signal);
+      return renewed === undefined ? undefined : `Bearer ${renewed.accessToken}`;
+    },
+    async renew(error: McpClientError, signal) {
+      const grant = await currentGrant(env, state, now);
+      if (grant === undefined || error.challenge?.error === "insufficient_scope") {
+        const scope = error.challenge?.scope;
+        markNeedsSignIn(state, grant === undefined ? `the server requires sign-in (${error.message})` : `the server asks for more scope${scope === undefined ? "" : ` (${scope})`}`, now);
+        return false;
+      }
+      return (await renewGrant(env, state, grant, now, signal)) !== undefined;
+    },
+  };
+}
+
+/** The server's sign-in as KV holds it, for the isolate's state (status only when the key is missing). */
+export async function loadSignIn(env: Env, server: string, now: number): Promise<SignInState | undefined> {
+  const stored = await readSignIn(env.KV, server);
+  if (stored === null) return undefined;
+  const key = tokenKey(env);
+  const grant = key.ok ? await openGrant(key.key, server, stored) : undefined;
+  return {
+    status: grant === undefined ? "needs_sign_in" : stored.status,
+    ...(grant === undefined ? { reason: key.ok ? "the stored tokens do not open under the current MCP_TOKEN_KEY" : key.message } : stored.reason === undefined ? {} : { reason: stored.reason }),
+    signedInBy: stored.signedInBy,
+    signedInAt: stored.signedInAt,
+    ...(grant === undefined ? {} : { grant }),
+    readAt: now,
+  };
+}
+
+async function currentGrant(env: Env, state: ServerState, now: () => number): Promise<OAuthGrant | undefined> {
+  const known = state.signIn;
+  if (known !== undefined && now() - known.readAt < GRANT_RELOAD_MS) return known.status === "signed_in" ? known.grant : undefined;
+  const loaded = await loadSignIn(env, state.config.name, now());
+  // An in-memory "needs sign-in" (a 401 before any sign-in) stays until a sign-in is stored.
+  state.signIn = loaded ?? (known === undefined ? undefined : { ...known, readAt: now() });
+  return state.signIn?.status === "signed_in" ? state.signIn.grant : undefined;
+}
+
+/**
+ * Refreshes the grant and stores the result. When the authorization server refuses, another
+ * isolate may have rotated the refresh token first: its stored grant is used if there is a newer
+ * one; otherwise the server is marked as needing sign-in (a refusal) or left as it is (the
+ * authorization server unreachable: the next call tries again).
+ */
+async function renewGrant(env: Env, state: ServerState, grant: OAuthGrant, now: () => number, signal: AbortSignal): Promise<OAuthGrant | undefined> {
+  const key = tokenKey(env);
+  if (!key.ok) return undefined;
+  const name = state.config.name;
+  try {
+    const renewed = await refreshGrant(grant, createOAuthFetch(loadConfig(env).outboundAllow, signal), now());
+    const signedIn = state.signIn;
+    await writeSignIn(env.KV, key.key, name, renewed, { status: "signed_in", signedInBy: signedIn?.signedInBy ?? "unknown", signedInAt: signedIn?.signedInAt ?? now(), updatedAt: now() });
+    state.signIn = { ...(signedIn ?? { signedInBy: "unknown", signedInAt: now() }), status: "signed_in", grant: renewed, readAt: now() };
+    return renewed;
+  } catch (error) {
+    const stored = await loadSignIn(env, name, now());
+    if (stored?.status === "signed_in" && stored.grant !== undefined && stored.grant.accessToken !== grant.accessToken) {
+      state.signIn = stored;
+      return stored.grant;
+    }
+    const reason = `refreshing the token failed: ${error instanceof Error ? error.message : String(error)}`;
+    console.warn(`MCP server '${name}': ${reason}`);
+    if (error instanceof OAuthFlowError && SIGN_IN_AGAIN.has(error.code)) {
+      markNeedsSignIn(state, reason, now);
+      await markStoredNeedsSignIn(env.KV, name, reason, now());
+    }
+    return undefined;
+  }
+}
+
+function markNeedsSignIn(state: ServerState, reason: string, now: () => number): void {
+  const { grant: _grant, ...rest } = state.signIn ?? { readAt: now() };
+  state.signIn = { ...rest, status: "needs_sign_in", reason, readAt: now() };
+}

@@ -1,0 +1,177 @@
+/**
+ * A loopback MCP server that requires OAuth, for the tests of toolgate as an OAuth client
+ * (Node side). Built from the SDK's server-side auth helpers: `mcpAuthRouter` (authorization
+ * server metadata, protected resource metadata, /authorize, /token, /register, /revoke) over a
+ * small in-memory provider, and `requireBearerAuth` in front of a stateless Streamable HTTP MCP
+ * server with two tools. Each test file starts its own on port 0, through the outbound stand-in:
+ *
+ *   GET  http://oauth-mcp.control.test/start            → {port}: a new server on 127.0.0.1:<port>
+ *   POST http://127.0.0.1:<port>/control {…}           → script it: `expireAccessTokens` (every access token
+ *        issued so far stops working), `refuseRefresh`, `deny` (authorize answers error=access_denied),
+ *        `accessTtlSeconds`; GET answers the counters (registrations, authorizations, refreshes).
+ *
+ * The authorize step approves at once (the person signing in), redirecting to the client's
+ * redirect_uri with the code, as the SDK's demo provider does.
+ */
+import type { Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { randomUUID } from "node:crypto";
+import express from "express";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
+import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
+import { InvalidGrantError, InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import type { AuthorizationParams, OAuthServerProvider } from "@modelcontextprotocol/sdk/server/auth/provider.js";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { OAuthClientInformationFull, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+
+interface Script {
+  expiredBefore: number;
+  refuseRefresh: boolean;
+  deny: boolean;
+  accessTtlSeconds: number;
+}
+
+interface Counters {
+  registrations: number;
+  authorizations: number;
+  codeExchanges: number;
+  refreshes: number;
+}
+
+const servers: Map<number, HttpServer> = ((globalThis as { __toolgateOAuthMcp?: Map<number, HttpServer> }).__toolgateOAuthMcp ??= new Map());
+
+/** Whether `port` is one of the OAuth MCP servers started here. */
+export function isOAuthMcpPort(port: number): boolean {
+  return servers.has(port);
+}
+
+class ScriptedProvider implements OAuthServerProvider {
+  readonly #clients = new Map<string, OAuthClientInformationFull>();
+  readonly #codes = new Map<string, { clientId: string; params: AuthorizationParams }>();
+  readonly #access = new Map<string, { clientId: string; scopes: string[]; expiresAt: number; issuedAt: number }>();
+  readonly #refresh = new Map<string, { clientId: string; scopes: string[] }>();
+  constructor(
+    readonly script: Script,
+    readonly counters: Counters,
+  ) {}
+
+  get clientsStore() {
+    return {
+      getClient: async (id: string) => this.#clients.get(id),
+      registerClient: async (client: OAuthClientInformationFull) => {
+        this.counters.registrations++;
+        this.#clients.set(client.client_id, client);
+        return client;
+      },
+    };
+  }
+
+  async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: express.Response): Promise<void> {
+    this.counters.authorizations++;
+    const target = new URL(params.redirectUri);
+    if (this.script.deny) {
+      target.searchParams.set("error", "access_denied");
+      target.searchParams.set("error_description", "the person declined");
+    } else {
+      const code = randomUUID();
+      this.#codes.set(code, { clientId: client.client_id, params });
+      target.searchParams.set("code", code);
+    }
+    if (params.state !== undefined) target.searchParams.set("state", params.state);
+    res.redirect(302, target.href);
+  }
+
+  async challengeForAuthorizationCode(_client: OAuthClientInformationFull, code: string): Promise<string> {
+    const entry = this.#codes.get(code);
+    if (entry === undefined) throw new InvalidGrantError("unknown authorization code");
+    return entry.params.codeChallenge;
+  }
+
+  async exchangeAuthorizationCode(client: OAuthClientInformationFull, code: string): Promise<OAuthTokens> {
+    const entry = this.#codes.get(code);
+    if (entry === undefined || entry.clientId !== client.client_id) throw new InvalidGrantError("unknown authorization code");
+    this.#codes.delete(code);
+    this.counters.codeExchanges++;
+    return this.#issue(client.client_id, entry.params.scopes ?? []);
+  }
+
+  async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string): Promise<OAuthTokens> {
+    const entry = this.#refresh.get(refreshToken);
+    if (this.script.refuseRefresh || entry === undefined || entry.clientId !== client.client_id) throw new InvalidGrantError("the refresh token is no longer valid");
+    this.#refresh.delete(refreshToken);
+    this.counters.refreshes++;
+    return this.#issue(client.client_id, entry.scopes);
+  }
+
+  async verifyAccessToken(token: string): Promise<AuthInfo> {
+    const entry = this.#access.get(token);
+    if (entry === undefined || entry.issuedAt <= this.script.expiredBefore) throw new InvalidTokenError("the access token is unknown or expired");
+    return { token, clientId: entry.clientId, scopes: entry.scopes, expiresAt: entry.expiresAt };
+  }
+
+  #issue(clientId: string, scopes: string[]): OAuthTokens {
+    const accessToken = randomUUID();
+    const refreshToken = randomUUID();
+    const issuedAt = performance.timeOrigin + performance.now();
+    this.#access.set(accessToken, { clientId, scopes, issuedAt, expiresAt: Math.floor(Date.now() / 1000) + this.script.accessTtlSeconds });
+    this.#refresh.set(refreshToken, { clientId, scopes });
+    return { access_token: accessToken, token_type: "Bearer", expires_in: this.script.accessTtlSeconds, refresh_token: refreshToken, ...(scopes.length > 0 ? { scope: scopes.join(" ") } : {}) };
+  }
+}
+
+function mcpServer(auth: AuthInfo | undefined): Server {
+  const server = new Server({ name: "oauth-fixture", version: "1.0.0" }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [
+      { name: "whoami", description: "Says which OAuth client the token belongs to", inputSchema: { type: "object", properties: {} } },
+      { name: "add", description: "Adds two numbers", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } },
+    ],
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const args = (request.params.arguments ?? {}) as { a?: number; b?: number };
+    if (request.params.name === "add") return { content: [{ type: "text", text: String(Number(args.a) + Number(args.b)) }] };
+    return { content: [{ type: "text", text: `client ${auth?.clientId ?? "none"}` }] };
+  });
+  return server;
+}
+
+/** Starts a new server on an ephemeral loopback port and resolves with the port. */
+export async function startOAuthMcp(): Promise<number> {
+  const script: Script = { expiredBefore: 0, refuseRefresh: false, deny: false, accessTtlSeconds: 3600 };
+  const counters: Counters = { registrations: 0, authorizations: 0, codeExchanges: 0, refreshes: 0 };
+  const provider = new ScriptedProvider(script, counters);
+  const app = express();
+  const http = app.listen(0, "127.0.0.1");
+  await new Promise<void>((resolve) => http.once("listening", () => resolve()));
+  // Never keeps the test run alive.
+  http.unref();
+  const port = (http.address() as AddressInfo).port;
+  const base = new URL(`http://127.0.0.1:${port}`);
+  const mcpUrl = new URL("/mcp", base);
+  app.use(mcpAuthRouter({ provider, issuerUrl: base, resourceServerUrl: mcpUrl, scopesSupported: ["tools"], resourceName: "OAuth fixture" }));
+  app.post("/control", express.json(), (req, res) => {
+    const body = req.body as Partial<Script> & { expireAccessTokens?: boolean };
+    if (body.expireAccessTokens === true) script.expiredBefore = performance.timeOrigin + performance.now();
+    if (body.refuseRefresh !== undefined) script.refuseRefresh = body.refuseRefresh;
+    if (body.deny !== undefined) script.deny = body.deny;
+    if (body.accessTtlSeconds !== undefined) script.accessTtlSeconds = body.accessTtlSeconds;
+    res.json({ ...script, ...counters });
+  });
+  app.get("/control", (_req, res) => res.json({ ...script, ...counters }));
+  const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
+  app.post("/mcp", express.json(), bearer, async (req, res) => {
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const server = mcpServer(req.auth);
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  });
+  servers.set(port, http);
+  return port;
+}
