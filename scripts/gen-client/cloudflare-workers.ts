@@ -19,6 +19,3 @@ export class WorkerEntrypoint {
 }
 
 export const env = {};
-
-/** The base class @cloudflare/workers-oauth-provider extends (src/oauth/); never constructed here either. */
-export class WorkerEntrypoint {}
