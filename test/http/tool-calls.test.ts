@@ -149,6 +149,7 @@ describe("documentation routes", () => {
       "/v1/mcp-servers",
       "/v1/mcp-servers/{name}",
       "/v1/mcp-servers/{name}/refresh",
+      "/v1/mcp-servers/{name}/sign-in",
       "/v1/mcp-servers/{name}/tools/{tool}/accept",
       "/v1/memory",
       "/v1/tool-calls",
