@@ -23,6 +23,9 @@ export const TOOLS_PATH = "/v1/tools";
 export const BARE_CALL_PATH = "/__bench/bare-call";
 /** Answers the bytes GET /v1/tools answers, so only the listing's own work differs. */
 export const BARE_TOOLS_PATH = "/__bench/bare-tools";
+export const OPENAPI_PATH = "/openapi.json";
+/** Answers the bytes GET /openapi.json answers the same key, so only the document's own work differs. */
+export const BARE_OPENAPI_PATH = "/__bench/bare-openapi";
 /**
  * Which app of the bench Worker answers (worker.ts): absent or FULL_PIPELINE, the app as
  * shipped (`createApp()`: real authentication, rate limiter Durable Object, audit queue);

@@ -28,7 +28,7 @@
 // tsconfig.node.json checks everything under scripts/ with Node's types only; this file runs
 // in workerd and needs the Worker globals (Env, ExportedHandler) too.
 /// <reference path="../../worker-configuration.d.ts" />
-import type { ExecutionContext } from "hono";
+import type { Context, ExecutionContext } from "hono";
 import "../../src/registry/tools.gen.ts";
 import { AuditBuffer } from "../../src/audit/audit-buffer.ts";
 import type { AuditRecord } from "../../src/audit/audit-record.ts";
@@ -57,6 +57,7 @@ import {
   AUDIT_STAGE_PARAM,
   AVAILABILITY_STATS_PATH,
   BARE_CALL_PATH,
+  BARE_OPENAPI_PATH,
   BARE_TOOLS_PATH,
   CORE_PIPELINE,
   ECHO_CALL_BODY,
@@ -64,6 +65,7 @@ import {
   FULL_NO_AUDIT_PIPELINE,
   FULL_NO_LIMITS_PIPELINE,
   GATEWAY_PIPELINE,
+  OPENAPI_PATH,
   PIPELINE_HEADER,
   TOOL_CALLS_PATH,
   TOOLS_PATH,
@@ -128,13 +130,17 @@ function benchApp(replaced: Parameters<typeof createParts>[0], options: AppOptio
     return c.body(body, 200, { "content-type": contentType });
   });
 
-  app.get(BARE_TOOLS_PATH, async function bareTools(c) {
-    const url = new URL(c.req.url);
-    url.pathname = TOOLS_PATH;
-    const request = new Request(url, { headers: { authorization: c.req.header("authorization") ?? "" } });
-    const { body, contentType } = await capture(`tools${url.search}`, request, c.env, c.executionCtx);
-    return c.body(body, 200, { "content-type": contentType });
-  });
+  /** A GET bare twin: answers what `realPath` answers the same key and query, replayed once. */
+  const bareGet = (realPath: string) =>
+    async function bareGet(c: Context<{ Bindings: Env }>) {
+      const url = new URL(c.req.url);
+      url.pathname = realPath;
+      const request = new Request(url, { headers: { authorization: c.req.header("authorization") ?? "" } });
+      const { body, contentType } = await capture(`${realPath}${url.search}`, request, c.env, c.executionCtx);
+      return c.body(body, 200, { "content-type": contentType });
+    };
+  app.get(BARE_TOOLS_PATH, bareGet(TOOLS_PATH));
+  app.get(BARE_OPENAPI_PATH, bareGet(OPENAPI_PATH));
 
   app.get(AUDIT_COUNT_PATH, async function auditCount(c) {
     const rows = await c.env.DB.prepare(`SELECT COUNT(*) AS n FROM ${AUDIT_TABLE}`).first<number>("n");

@@ -2500,6 +2500,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tools/{name}/call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Call one tool
+         * @description The body is the tool's arguments object. The call goes through the same pipeline as a batch of one in POST /v1/tool-calls (policy, approvals, rate limits, audit). With a key, /openapi.json lists one operation per tool the key may use, each with the tool's own request schema.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The call's id, as a model's tool call id: sending the same id again in the session returns a held call's outcome. */
+                    "x-toolgate-call-id"?: string;
+                    /** @description Groups calls of one conversation (1-128 of letters, digits, '.', '_', ':', '-'); generated when absent. */
+                    "x-toolgate-session"?: string;
+                };
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                "4XX": components["responses"]["ToolCallFailed"];
+                "5XX": components["responses"]["ToolCallFailed"];
+                200: components["responses"]["ToolCallResult"];
+                202: components["responses"]["ToolCallPending"];
+                401: components["responses"]["ToolCallRequestError"];
+                413: components["responses"]["ToolCallRequestError"];
+                415: components["responses"]["ToolCallRequestError"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/toolsets": {
         parameters: {
             query?: never;
@@ -3479,6 +3529,27 @@ export interface components {
             toolset: string;
             unavailable_reason: string | null;
         };
+        /** @description How a call failed, as the model reads it (docs/errors.md lists every code). */
+        ToolErrorEnvelope: {
+            approval?: {
+                expires_at: string;
+                id: string;
+                url: string;
+            };
+            error: string;
+            /** @enum {string} */
+            error_code: "UNKNOWN_TOOL" | "INVALID_ARGUMENTS" | "TOOL_UNAVAILABLE" | "PERMISSION_DENIED" | "RATE_LIMITED" | "APPROVAL_REQUIRED" | "APPROVAL_DENIED" | "APPROVAL_EXPIRED" | "CALL_ID_REUSED" | "TOOL_TIMEOUT" | "DEPENDENCY_FAILED" | "UPSTREAM_ERROR" | "EXECUTION_FAILED";
+            issues?: {
+                expected?: string;
+                message: string;
+                path: string;
+                received?: string;
+            }[];
+            retry_after_ms?: number;
+            retryable: boolean;
+            stage: string;
+            suggestion: string;
+        };
         ToolHealth: {
             available: boolean;
             /** @description When the deciding check ran; null when nothing needed checking. */
@@ -3554,7 +3625,57 @@ export interface components {
             toolsets?: string[] | null;
         };
     };
-    responses: never;
+    responses: {
+        /** @description The call failed: the status follows `error_code` (400 INVALID_ARGUMENTS, 403 PERMISSION_DENIED, 404 UNKNOWN_TOOL, 422 EXECUTION_FAILED, 429 RATE_LIMITED, 502 UPSTREAM_ERROR, 503 TOOL_UNAVAILABLE, 504 TOOL_TIMEOUT, ...); the body is the envelope the model reads. */
+        ToolCallFailed: {
+            headers: {
+                /** @description The call's id (in the audit log): the one sent, or a new one. */
+                "X-Toolgate-Call-Id"?: string;
+                /** @description The session the call ran in: the one sent, or a new one. */
+                "X-Toolgate-Session"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ToolErrorEnvelope"];
+            };
+        };
+        /** @description The call needs a person's approval and has not run (APPROVAL_REQUIRED); `approval` says where it is decided. */
+        ToolCallPending: {
+            headers: {
+                /** @description The call's id (in the audit log): the one sent, or a new one. */
+                "X-Toolgate-Call-Id"?: string;
+                /** @description The session the call ran in: the one sent, or a new one. */
+                "X-Toolgate-Session"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ToolErrorEnvelope"];
+            };
+        };
+        /** @description The request itself was refused before any call: no valid key (401), a body over MAX_BODY_BYTES (413), or a body that is not JSON (415). */
+        ToolCallRequestError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RequestError"];
+            };
+        };
+        /** @description The tool's result: JSON when the tool returned data or JSON text, plain text otherwise. */
+        ToolCallResult: {
+            headers: {
+                /** @description The call's id (in the audit log): the one sent, or a new one. */
+                "X-Toolgate-Call-Id"?: string;
+                /** @description The session the call ran in: the one sent, or a new one. */
+                "X-Toolgate-Session"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": unknown;
+                "text/plain": string;
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;

@@ -15,6 +15,9 @@ import { requireRole } from "../auth/require-role.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { toolCallsRoutes } from "./routes/tool-calls.ts";
+import { callToolRoutes } from "./routes/call-tool.ts";
+import { openApiDocument } from "./openapi/openapi-document.ts";
+import { docsPageRoutes } from "./docs/docs-page.ts";
 import type { GatewayParts } from "../compose.ts";
 import { toolsRoutes } from "./routes/tools.ts";
 import { toolsetsRoutes } from "./routes/toolsets.ts";
@@ -85,6 +88,7 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.route("/", toolsRoutes);
   app.route("/", toolsetsRoutes);
   app.route("/", toolCallsRoutes(parts));
+  app.route("/", callToolRoutes(parts));
   app.route("/", approvalsRoutes);
   app.route("/", memoryRoutes);
   app.route("/", runsRoutes);
@@ -100,14 +104,9 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   // OAuth 2.1 sign-in for /mcp: discovery, registration, tokens and the consent page (not /v1).
   app.route("/", oauthRoutes());
 
-  app.doc31("/openapi.json", {
-    openapi: "3.1.0",
-    info: {
-      title: "toolgate",
-      version: "0.1.0",
-      description: "A tool gateway for AI agents on Cloudflare Workers. Tool definitions in OpenAI, Anthropic and MCP shapes; batches of tool calls run through one pipeline.",
-    },
-  });
+  // The OpenAPI document, per key when one is sent (src/http/openapi/openapi-document.ts).
+  app.get("/openapi.json", openApiDocument(app, parts, bearer));
+  app.route("/", docsPageRoutes);
 
   app.notFound((c) => failureResponse(c, { kind: "not_found", method: c.req.method, path: c.req.path }));
 

@@ -19,6 +19,7 @@ import { fullOverhead } from "./full-overhead.ts";
 import { gatewayOverhead } from "./gateway-overhead.ts";
 import { mcpOauth } from "./mcp-oauth.ts";
 import { mcpPeers } from "./mcp-peers.ts";
+import { openapiDocument } from "./openapi-document.ts";
 import { toolsListing } from "./tools-listing.ts";
 import { webExtractPage } from "./web-extract-page.ts";
 import { workspaceFiles } from "./workspace-files.ts";
@@ -34,6 +35,7 @@ export const SCENARIOS: readonly Scenario[] = [
   batchThroughput,
   batchParallelism,
   toolsListing,
+  openapiDocument,
   availabilityCache,
   definitionsInProcess,
   workspaceFiles,

@@ -6,9 +6,8 @@ import { openScope, openToolsetScope } from "../../pipeline/request-scope.ts";
 import type { CallOutcome } from "../../pipeline/types.ts";
 import { AnthropicToolUseSchema, normalizeCall, OpenAIToolCallSchema, toCallResult } from "../../formats/tool-calls.ts";
 import { loadConfig } from "../../config/config.ts";
-import { accessOf, toolsetLookupOf } from "../access.ts";
-import { requestOrigin } from "../request-origin.ts";
-import { waitUntilOf } from "../wait-until.ts";
+import { toolsetLookupOf } from "../access.ts";
+import { keyScopeInput } from "../key-scope-input.ts";
 import { failureResponse } from "../request-failure.ts";
 import { errorResponses } from "../schemas.ts";
 import type { AppEnv } from "../types.ts";
@@ -91,17 +90,7 @@ export const toolCallsRoutes = (parts: GatewayParts) => {
       });
     }
     const sessionId = body.session_id ?? crypto.randomUUID();
-    const principal = c.get("principal");
-    const input = {
-      env: c.env,
-      config,
-      principal,
-      access: () => accessOf(c),
-      sessionId,
-      signal: c.req.raw.signal,
-      waitUntil: waitUntilOf(c),
-      origin: requestOrigin(c.req.url),
-    };
+    const input = keyScopeInput(c, config, sessionId);
     const opened = body.toolset === undefined ? await openScope(parts.pipeline, input) : await openToolsetScope(parts.pipeline, input, body.toolset, toolsetLookupOf(c));
     if ("unknownToolset" in opened) return failureResponse(c, { kind: "unknown_toolset", name: opened.unknownToolset });
     const calls = body.tool_calls.map(normalizeCall);

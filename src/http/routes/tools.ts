@@ -7,7 +7,8 @@ import { DEFINITION_FORMATS, toAnthropicTool, toMcpTool, toOpenAITool } from "..
 import { availableEntries, describeTool } from "../../registry/definitions.ts";
 import { registry } from "../../registry/registry.ts";
 import { resolveToolset } from "../../toolsets/resolve.ts";
-import { accessOf, toolsetLookupOf } from "../access.ts";
+import { accessOf } from "../access.ts";
+import { allowedToolNames } from "../allowed-tool-names.ts";
 import { jsonText } from "../json-text.ts";
 import { failureResponse } from "../request-failure.ts";
 import { AnthropicToolSchema, errorResponses, JsonSchemaObject, McpToolSchema, OpenAIToolSchema } from "../schemas.ts";
@@ -92,14 +93,8 @@ const getTool = createRoute({
 export const toolsRoutes = new OpenAPIHono<AppEnv>()
   .openapi(listTools, async (c) => {
     const { toolset, format, defer } = c.req.valid("query");
-    let names: readonly string[] = registry.names();
-    if (toolset !== undefined) {
-      const resolved = await resolveToolset(toolset, toolsetLookupOf(c));
-      if (resolved === undefined) return failureResponse(c, { kind: "unknown_toolset", name: toolset });
-      names = resolved;
-    }
-    const access = await accessOf(c);
-    const allowed = names.filter((name) => access.decide(name).allowed);
+    const allowed = await allowedToolNames(c, toolset);
+    if ("unknownToolset" in allowed) return failureResponse(c, { kind: "unknown_toolset", name: allowed.unknownToolset });
     const listed = defer === "true" ? await deferredListing(allowed) : allowed;
     const entries = await availableEntries(listed, c.env);
     const pinChanges = allowed.flatMap((name) => {
