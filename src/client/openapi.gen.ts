@@ -3227,6 +3227,10 @@ export interface components {
          *     }
          */
         McpServerConfig: {
+            /** @description Refused: a Worker cannot start a stdio server. Put it behind an HTTP bridge and give its url. */
+            args?: unknown;
+            /** @description Refused: a Worker cannot start a stdio server. Put it behind an HTTP bridge and give its url. */
+            command?: unknown;
             /** @default true */
             enabled: boolean;
             /** @default [] */
@@ -3257,6 +3261,10 @@ export interface components {
             url: string;
         };
         McpServerReplace: {
+            /** @description Refused: a Worker cannot start a stdio server. Put it behind an HTTP bridge and give its url. */
+            args?: unknown;
+            /** @description Refused: a Worker cannot start a stdio server. Put it behind an HTTP bridge and give its url. */
+            command?: unknown;
             /** @default true */
             enabled: boolean;
             /** @default [] */
