@@ -22,14 +22,23 @@ export interface AuditedCall {
 const UNRECORDABLE_ARGUMENTS = "[arguments could not be recorded: too deeply nested to redact]";
 
 /** Records every call of a batch; `waitUntil` keeps the work alive after the response. */
-export type RecordBatch = (env: Env, waitUntil: (promise: Promise<unknown>) => void, calls: readonly AuditedCall[], meta: { keyId: string; sessionId: string }) => void;
+export type RecordBatch = (env: Env, waitUntil: (promise: Promise<unknown>) => void, calls: readonly AuditedCall[], meta: BatchMeta) => void;
+
+/** Who made a batch's calls, in which session, and in which request (its x-request-id). */
+export interface BatchMeta {
+  keyId: string;
+  sessionId: string;
+  requestId?: string | undefined;
+}
 
 /** The audit record of every call of a batch, in order. */
-export function buildAuditRecords(calls: readonly AuditedCall[], meta: { keyId: string; sessionId: string }): AuditRecord[] {
+export function buildAuditRecords(calls: readonly AuditedCall[], meta: BatchMeta): AuditRecord[] {
   const records: AuditRecord[] = [];
   for (const { rawArguments, outcome, finishedAt } of calls) {
     const recordMeta = {
-      ...meta,
+      keyId: meta.keyId,
+      sessionId: meta.sessionId,
+      ...(meta.requestId === undefined ? {} : { requestId: meta.requestId }),
       at: finishedAt,
       ...(outcome.policy === undefined ? {} : { policy: outcome.policy }),
       ...(outcome.approval === undefined ? {} : { approvalId: outcome.approval.id }),
@@ -47,7 +56,7 @@ export function buildAuditRecords(calls: readonly AuditedCall[], meta: { keyId: 
 }
 
 /** The batch's records, built on a later turn of the event loop than the one that answers. */
-export async function buildAfterResponse(calls: readonly AuditedCall[], meta: { keyId: string; sessionId: string }): Promise<AuditRecord[]> {
+export async function buildAfterResponse(calls: readonly AuditedCall[], meta: BatchMeta): Promise<AuditRecord[]> {
   await new Promise((resolve) => setTimeout(resolve, 0));
   return buildAuditRecords(calls, meta);
 }

@@ -5,12 +5,13 @@
  */
 import type { CallOutcome } from "../pipeline/types.ts";
 import type { ErrorCode } from "../errors/tool-failure.ts";
-import { MAX_ARGUMENT_BYTES, MAX_ID_CHARS, MAX_REASON_CHARS, MAX_RECORDED_COERCIONS, newRid, type AuditRecord, type AuditStatus } from "./audit-record.ts";
+import { MAX_ARGUMENT_BYTES, MAX_ID_CHARS, MAX_REQUEST_ID_CHARS, MAX_REASON_CHARS, MAX_RECORDED_COERCIONS, newRid, type AuditRecord, type AuditStatus } from "./audit-record.ts";
 import { failureMessageOf } from "./failure-message.ts";
 import { sha256Hex } from "../crypto/sha256.ts";
 import { canonicalJson } from "./canonical-json.ts";
 import { capJson } from "./cap-json.ts";
 import { redactSecrets, redactSecretsInText } from "./redact-secrets.ts";
+import { currentRequestId } from "../tracing/request-context.ts";
 
 /**
  * The parts of a CallOutcome the record uses. `policy` is optional so this accepts outcomes from
@@ -34,6 +35,11 @@ export interface AuditMeta {
   status?: AuditStatus;
   /** A person's decision about this call (approvals layer). */
   decision?: NonNullable<AuditRecord["decision"]>;
+  /**
+   * The request's x-request-id; when absent, the request this code runs for (pin events, an
+   * approval's outcome), or none (a cron run, a Durable Object's alarm).
+   */
+  requestId?: string;
 }
 
 /**
@@ -71,6 +77,7 @@ export function toAuditRecord(outcome: AuditableOutcome, rawArguments: unknown, 
     durationMs: Math.max(0, Math.round(outcome.durationMs)),
     resultChars: outcome.resultChars,
     truncated: outcome.truncated,
+    requestId: requestIdOf(meta),
     ...(meta.decision === undefined
       ? {}
       : {
@@ -138,6 +145,11 @@ function redactedArguments(raw: unknown): unknown {
     // Malformed JSON from the model is worth keeping (it explains the INVALID_ARGUMENTS).
     return redactSecretsInText(raw);
   }
+}
+
+function requestIdOf(meta: AuditMeta): string | null {
+  const id = meta.requestId ?? currentRequestId();
+  return id === undefined ? null : id.slice(0, MAX_REQUEST_ID_CHARS);
 }
 
 function clip(text: string): string {

@@ -20,7 +20,7 @@ export function createServeNested(stages: BatchStages): ServeNested {
     }
     const [outcome] = await stages.runCalls(admitAll([input], bounded), bounded, { maxParallel: 1, batchTimeoutMs: bounded.config.batchTimeoutMs });
     if (outcome === undefined) return missing(input.id);
-    stages.recordBatch(bounded.env, bounded.waitUntil, [{ rawArguments: outcome.unparsedArguments ?? outcome.arguments, outcome, finishedAt: Date.now() }], { keyId: bounded.keyId, sessionId: bounded.sessionId });
+    stages.recordBatch(bounded.env, bounded.waitUntil, [{ rawArguments: outcome.unparsedArguments ?? outcome.arguments, outcome, finishedAt: Date.now() }], { keyId: bounded.keyId, sessionId: bounded.sessionId, requestId: bounded.requestId });
     return outcome;
   };
 }

@@ -26,6 +26,7 @@ import { webhooksRoutes } from "../webhooks/webhooks-routes.ts";
 import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
 import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
 import { memoryRoutes } from "../memory/memory-routes.ts";
+import { requestId } from "../tracing/request-id-middleware.ts";
 
 export interface AppOptions {
   /**
@@ -40,6 +41,10 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: validationHook,
   });
+
+  // First, so every answer (failures, 404s, /mcp, the approvals page) carries x-request-id and
+  // every log line the request writes names it.
+  app.use("*", requestId());
 
   // One bodyLimit middleware per configured size, built once rather than per request.
   const limiters = new Map<number, MiddlewareHandler<AppEnv>>();

@@ -10,6 +10,7 @@ import type { ToolAccess } from "../policy/tool-access.ts";
 import { resolveToolset, type CustomToolsetLookup } from "../toolsets/resolve.ts";
 import type { ClientChannel } from "../registry/types.ts";
 import type { Principal } from "../auth/principal.ts";
+import { currentRequestId } from "../tracing/request-context.ts";
 import type { AllowedTools, KeyScope, PipelineParts, RequestScope } from "./types.ts";
 
 /** Key id recorded as the requester when a door does not name one (the approvals layer refuses it). */
@@ -35,6 +36,8 @@ export interface ScopeInput {
   waitUntil?: (promise: Promise<unknown>) => void;
   origin?: string;
   client?: ClientChannel;
+  /** The request's id; the current one (request-context.ts) when absent. */
+  requestId?: string;
 }
 
 /** A request a key made names the key and its access. */
@@ -59,6 +62,7 @@ export async function openScope(parts: PipelineParts, input: ScopeInput): Promis
     client: input.client ?? SILENT_CLIENT,
     catalog,
     parts,
+    requestId: input.requestId ?? currentRequestId(),
   };
 }
 

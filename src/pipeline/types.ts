@@ -72,6 +72,8 @@ export interface RequestScope {
   readonly parts: PipelineParts;
   /** Set on the scope of calls a handler made (execute_code's script): the call that made them. */
   readonly parentCallId?: string;
+  /** The request's x-request-id (a webhook run's: the delivery's), for its audit records. */
+  readonly requestId: string | undefined;
 }
 
 /** The scope of a request a key made: the batch layer charges its rate limits; its access decides every call. */
