@@ -87,6 +87,23 @@ describe("x-request-id in what a request writes", () => {
   });
 });
 
+describe("x-request-id of an approval's decision", () => {
+  it("is on the audit record of the approved call, which runs in the session's object", async () => {
+    const session = `trace-appr-${crypto.randomUUID()}`;
+    const asked = await json<{ results: { approval?: { id: string } }[] }>(
+      await api("/v1/tool-calls", { body: { session_id: session, tool_calls: [openaiCall("d1", "delete_result", { handle: crypto.randomUUID() })] } }),
+    );
+    const approvalId = asked.results[0]?.approval?.id ?? "";
+    expect(approvalId).not.toBe("");
+    const decisionId = `decide-${crypto.randomUUID()}`;
+    const decided = await api(`/v1/approvals/${approvalId}`, { headers: { "x-request-id": decisionId }, body: { decision: "approve", scope: "once" } });
+    expect(decided.status).toBe(200);
+    expect(decided.headers.get("x-request-id")).toBe(decisionId);
+    const rows = await waitForAuditRows("session_id = ? AND request_id = ?", [session, decisionId]);
+    expect(rows[0]).toMatchObject({ approval_id: approvalId, tool: "delete_result" });
+  });
+});
+
 describe("console tagging", () => {
   it("prefixes lines written inside a request with its id and leaves others alone", () => {
     const lines: unknown[][] = [];
