@@ -19,6 +19,7 @@ import "./registry/tools.gen.ts";
 import { handleWebhookQueue } from "./webhooks/handle-webhook-queue.ts";
 import { isWebhookQueue } from "./webhooks/webhook-message.ts";
 import { deleteExpiredDeliveries } from "./webhooks/retention.ts";
+import { tagConsoleWithRequestId } from "./tracing/tag-console.ts";
 import "./webhooks/webhooks.gen.ts";
 import "./plugins/plugins.gen.ts";
 
@@ -27,6 +28,9 @@ import "./plugins/plugins.gen.ts";
 loadConfig(env);
 // Likewise a listed audit shard that is not a D1 binding (AUDIT_SHARDS).
 auditShards(env);
+
+// Log lines written for a request name its x-request-id.
+tagConsoleWithRequestId(console);
 
 // The composition root: the isolate's parts, built once and handed to everything that runs calls.
 const parts = createParts();

@@ -7,6 +7,7 @@ import type { Principal } from "../auth/principal.ts";
 import { listApprovalIndex, sessionOfApproval } from "./approval-index.ts";
 import type { ApprovalScope, ApprovalStatus, ApprovalView } from "./approval-view.ts";
 import { sessionStub } from "./session-stub.ts";
+import { currentRequestId } from "../tracing/request-context.ts";
 
 export type DecideInput = { id: string; decision: "approve" | "deny"; scope: ApprovalScope; reason?: string; decidedBy: Principal };
 
@@ -59,6 +60,7 @@ export async function decideApprovalInSession(env: Env, sessionId: string, input
       scope: input.scope,
       reason: reason === undefined || reason === "" ? undefined : reason,
       decidedBy: input.decidedBy.keyId,
+      requestId: currentRequestId(),
     });
   } catch (error) {
     // The object restarted while deciding (a run cut short): if this decision was stored, answer

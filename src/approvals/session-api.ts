@@ -56,6 +56,8 @@ export interface DecisionInput {
   scope: ApprovalScope;
   reason?: string | undefined;
   decidedBy: string;
+  /** The deciding request's x-request-id: an approved call's run and its audit record carry it. */
+  requestId?: string | undefined;
 }
 
 export type DecisionAnswer = { ok: true; approval: ApprovalView } | { ok: false; kind: "not_found" } | { ok: false; kind: "conflict"; approval: ApprovalView };

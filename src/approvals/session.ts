@@ -33,6 +33,7 @@ import { noteRunWaiting, noteSettledForRun, wakeRuns } from "./run-wakeups.ts";
 import { scheduleSessionAlarm } from "./session-alarm.ts";
 import { SESSION_SCHEMA_SQL, sessionTodoKey } from "./session-schema.ts";
 import { applyTodoUpdate, EMPTY_TODO_LIST, type TodoList } from "../todo/todo-list.ts";
+import { withRequestId } from "../tracing/request-context.ts";
 
 /**
  * The object's code; the Worker entry exports it as `Session` with `runApproved` (run-approved.ts)
@@ -124,7 +125,13 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
    * Decides a pending approval. The first decision wins; a later one (or one after expiry) gets
    * the current state. An approval runs the call once, before this returns.
    */
-  async decide(input: DecisionInput): Promise<DecisionAnswer> {
+  decide(input: DecisionInput): Promise<DecisionAnswer> {
+    // RPC carries no async context: the deciding request's id is set again here, for the run's
+    // audit record and log lines.
+    return input.requestId === undefined ? this.#decide(input) : withRequestId(input.requestId, () => this.#decide(input));
+  }
+
+  async #decide(input: DecisionInput): Promise<DecisionAnswer> {
     const found = findApproval(this.ctx.storage.sql, input.id, input.sessionId);
     if (found === undefined) {
       await this.#flushWrites();

@@ -11,19 +11,23 @@ export type CandidateCheck = { ok: true; record: AuditRecord } | { ok: false; wh
 
 /**
  * A candidate is a row (AuditRowValues, the current message format) or a record object (the
- * formats before it, whose TEXT `id` becomes a rid and which had no error message).
+ * formats before it, whose TEXT `id` becomes a rid and which had no error message); rows and
+ * records from before request ids were kept have none.
  */
 export function checkCandidate(candidate: unknown): CandidateCheck {
   let shaped: unknown = candidate;
   if (Array.isArray(candidate)) {
-    if (candidate.length !== AUDIT_COLUMNS.length) return { ok: false, why: `a row has ${AUDIT_COLUMNS.length} values, this one ${candidate.length}` };
+    // A row queued before request ids were kept is one value shorter: its request id is null.
+    if (candidate.length !== AUDIT_COLUMNS.length && candidate.length !== AUDIT_COLUMNS.length - 1) {
+      return { ok: false, why: `a row has ${AUDIT_COLUMNS.length} values, this one ${candidate.length}` };
+    }
     try {
       shaped = fromRow(Object.fromEntries(AUDIT_COLUMNS.map((column, i) => [column, candidate[i]])) as unknown as AuditRow);
     } catch (error) {
       return { ok: false, why: String(error) };
     }
   } else if (typeof candidate === "object" && candidate !== null && !("rid" in candidate) && "id" in candidate && typeof candidate.id === "string") {
-    shaped = { errorMessage: null, ...candidate, rid: ridOfLegacyId(candidate.id) };
+    shaped = { errorMessage: null, requestId: null, ...candidate, rid: ridOfLegacyId(candidate.id) };
   }
   const parsed = AuditRecordSchema.safeParse(shaped);
   if (parsed.success) return { ok: true, record: parsed.data };

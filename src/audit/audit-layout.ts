@@ -5,7 +5,7 @@
  * so a Worker deployed ahead of its migration loses nothing and answers the same.
  */
 import type { AuditRecord } from "./audit-record.ts";
-import { AUDIT_TABLE, INSERT_AUDIT_ROWS_SQL, fromRow, type AuditRow } from "./audit-table.ts";
+import { AUDIT_TABLE, INSERT_AUDIT_ROWS_SQL, INSERT_AUDIT_ROWS_WITHOUT_REQUEST_ID_SQL, INSERT_AUDIT_ROWS_WITHOUT_RUN_ID_SQL, fromRow, type AuditRow } from "./audit-table.ts";
 import { LEGACY_AUDIT_TABLE, LEGACY_INSERT_AUDIT_ROWS_SQL, fromLegacyRow, type LegacyAuditRow } from "./legacy-audit-table.ts";
 
 export interface AuditLayout {
@@ -30,6 +30,11 @@ export const CURRENT_LAYOUT: AuditLayout = {
   fromRow: (row) => fromRow(row as unknown as AuditRow),
 };
 
+/** audit_records before 0006_request_ids.sql: the same, without the request_id and run_id columns to write. */
+export const PRE_REQUEST_ID_LAYOUT: AuditLayout = { ...CURRENT_LAYOUT, insertSql: INSERT_AUDIT_ROWS_WITHOUT_REQUEST_ID_SQL };
+/** audit_records after 0006 but before 0007_agent_runs.sql: without the run_id column to write. */
+export const PRE_RUN_ID_LAYOUT: AuditLayout = { ...CURRENT_LAYOUT, insertSql: INSERT_AUDIT_ROWS_WITHOUT_RUN_ID_SQL };
+
 export const LEGACY_LAYOUT: AuditLayout = {
   table: LEGACY_AUDIT_TABLE,
   tie: "id",
@@ -39,12 +44,19 @@ export const LEGACY_LAYOUT: AuditLayout = {
   fromRow: (row) => fromLegacyRow(row as unknown as LegacyAuditRow),
 };
 
-/** Runs `work` against the current table, or against the legacy one while only that exists. */
+/**
+ * Runs `work` against the current table, or against the legacy one while only that exists, or
+ * without request ids while 0006 has not added their column, or without run ids while 0007 has
+ * not (reads use `SELECT *`, so only the INSERT names them).
+ */
 export async function withAuditLayout<T>(work: (layout: AuditLayout) => Promise<T>): Promise<T> {
   try {
     return await work(CURRENT_LAYOUT);
   } catch (error) {
-    if (!String(error).includes(`no such table: ${AUDIT_TABLE}`)) throw error;
+    const message = String(error);
+    if (message.includes("no column named request_id")) return work(PRE_REQUEST_ID_LAYOUT);
+    if (message.includes("no column named run_id")) return work(PRE_RUN_ID_LAYOUT);
+    if (!message.includes(`no such table: ${AUDIT_TABLE}`)) throw error;
     return work(LEGACY_LAYOUT);
   }
 }

@@ -33,6 +33,8 @@ export const MAX_ID_CHARS = 256;
 export const MAX_REASON_CHARS = 1000;
 /** A failed call's message (with its first field issue) is kept up to this many characters. */
 export const MAX_ERROR_MESSAGE_CHARS = 500;
+/** A request id is at most this long (src/tracing/request-id.ts keeps only such ids). */
+export const MAX_REQUEST_ID_CHARS = 128;
 /** A record's `rid` is a JavaScript-safe integer, so D1 returns it exactly. */
 export const MAX_RID = Number.MAX_SAFE_INTEGER;
 
@@ -77,6 +79,8 @@ export const AuditRecordSchema = z.object({
   resultChars: count,
   /** Whether the model got a cut result (the full text is behind a read_result handle). */
   truncated: z.boolean(),
+  /** The x-request-id of the request that made the call (a webhook run: its delivery's); null on records from before it was kept. */
+  requestId: z.string().max(MAX_REQUEST_ID_CHARS).nullable(),
   /** A person's decision about the call (approvals layer): who (key id; null when it expired), when, scope, reason. */
   decision: z
     .object({ by: id.nullable(), at: count, scope: z.enum(["once", "session"]).nullable(), reason: z.string().max(MAX_REASON_CHARS).nullable() })

@@ -39,15 +39,17 @@ export interface AuditRow {
   decided_at: number | null;
   decision_scope: string | null;
   decision_reason: string | null;
-  /** Added by 0007_agent_runs.sql. */
-  run_id: string | null;
+  /** Added by 0006_request_ids.sql; absent from rows a layout without it returns. */
+  request_id?: string | null;
+  /** Added by 0007_agent_runs.sql; absent likewise. */
+  run_id?: string | null;
 }
 
 export const AUDIT_COLUMNS = [
   "at", "rid", "key_id", "session_id", "tool_call_id", "tool", "toolset", "arguments", "arguments_truncated",
   "arguments_sha256", "coercions", "coercion_count", "policy_decision", "policy_rule", "approval_id", "status",
   "error_code", "error_message", "attempts", "duration_ms", "result_chars", "truncated",
-  "decided_by", "decided_at", "decision_scope", "decision_reason", "run_id",
+  "decided_by", "decided_at", "decision_scope", "decision_reason", "request_id", "run_id",
 ] as const satisfies readonly (keyof AuditRow)[];
 
 /** A record as one JSON array in AUDIT_COLUMNS order: what queue messages and the INSERT carry. */
@@ -62,7 +64,19 @@ export type AuditRowValues = (string | number | null)[];
  * and the queue consumer can bind message bodies without parsing them. `WHERE true` is SQLite's
  * required disambiguation between a SELECT's join and an upsert's ON CONFLICT.
  */
-export const INSERT_AUDIT_ROWS_SQL = `INSERT INTO ${AUDIT_TABLE} (${AUDIT_COLUMNS.join(", ")}) SELECT ${AUDIT_COLUMNS.map((_, i) => `value ->> ${i}`).join(", ")} FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`;
+export const INSERT_AUDIT_ROWS_SQL = insertSql(AUDIT_COLUMNS);
+
+/**
+ * The same INSERT without `request_id` and `run_id`, for a database 0006_request_ids.sql has not
+ * reached yet (audit-layout.ts falls back to it), so a Worker deployed ahead of the migration
+ * loses no record; and without `run_id` alone, for one 0006 reached but not 0007_agent_runs.sql.
+ */
+export const INSERT_AUDIT_ROWS_WITHOUT_REQUEST_ID_SQL = insertSql(AUDIT_COLUMNS.filter((column) => column !== "request_id" && column !== "run_id"));
+export const INSERT_AUDIT_ROWS_WITHOUT_RUN_ID_SQL = insertSql(AUDIT_COLUMNS.filter((column) => column !== "run_id"));
+
+function insertSql(columns: readonly (typeof AUDIT_COLUMNS)[number][]): string {
+  return `INSERT INTO ${AUDIT_TABLE} (${columns.join(", ")}) SELECT ${columns.map((column) => `value ->> ${AUDIT_COLUMNS.indexOf(column)}`).join(", ")} FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`;
+}
 
 /** The row of a record, in AUDIT_COLUMNS order. */
 export function toRowValues(r: AuditRecord): AuditRowValues {
@@ -70,7 +84,7 @@ export function toRowValues(r: AuditRecord): AuditRowValues {
     r.at, r.rid, r.keyId, r.sessionId, r.toolCallId, r.tool, r.toolset, r.arguments, r.argumentsTruncated ? 1 : 0,
     r.argumentsSha256, JSON.stringify(r.coercions), r.coercionCount, r.policyDecision, r.policyRule, r.approvalId, r.status,
     r.errorCode, r.errorMessage, r.attempts, r.durationMs, r.resultChars, r.truncated ? 1 : 0,
-    r.decision?.by ?? null, r.decision?.at ?? null, r.decision?.scope ?? null, r.decision?.reason ?? null, r.runId ?? null,
+    r.decision?.by ?? null, r.decision?.at ?? null, r.decision?.scope ?? null, r.decision?.reason ?? null, r.requestId ?? null, r.runId ?? null,
   ];
 }
 
@@ -100,6 +114,7 @@ export function fromRow(row: AuditRow): AuditRecord {
     durationMs: row.duration_ms,
     resultChars: row.result_chars,
     truncated: row.truncated === 1,
+    requestId: row.request_id ?? null,
     ...(row.decided_at === null
       ? {}
       : { decision: { by: row.decided_by, at: row.decided_at, scope: row.decision_scope as "once" | "session" | null, reason: row.decision_reason } }),

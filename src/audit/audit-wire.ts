@@ -32,6 +32,7 @@ export const AuditRecordWireSchema = z
     duration_ms: z.number().int(),
     result_chars: z.number().int(),
     truncated: z.boolean(),
+    request_id: z.string().nullable().openapi({ description: "The x-request-id of the request that made the call (a webhook's calls: the delivery's request). Null on records written before it was kept." }),
     decision: z
       .object({ by: z.string().nullable(), time: z.string(), scope: z.enum(["once", "session"]).nullable(), reason: z.string().nullable() })
       .optional()
@@ -68,6 +69,7 @@ export function toWireRecord(r: AuditRecord): AuditRecordWire {
     duration_ms: r.durationMs,
     result_chars: r.resultChars,
     truncated: r.truncated,
+    request_id: r.requestId,
     ...(r.decision === undefined ? {} : { decision: { by: r.decision.by, time: new Date(r.decision.at).toISOString(), scope: r.decision.scope, reason: r.decision.reason } }),
   };
 }

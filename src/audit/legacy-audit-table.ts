@@ -10,7 +10,7 @@ import { AUDIT_COLUMNS, fromRow, type AuditRow } from "./audit-table.ts";
 export const LEGACY_AUDIT_TABLE = "audit_log";
 
 /** The columns audit_log has, each read from the new row's position (AUDIT_COLUMNS). */
-const LEGACY_COLUMNS = AUDIT_COLUMNS.filter((column) => column !== "rid" && column !== "error_message");
+const LEGACY_COLUMNS = AUDIT_COLUMNS.filter((column) => column !== "rid" && column !== "error_message" && column !== "request_id" && column !== "run_id");
 const position = (column: (typeof AUDIT_COLUMNS)[number]) => AUDIT_COLUMNS.indexOf(column);
 
 /**
@@ -21,7 +21,7 @@ const position = (column: (typeof AUDIT_COLUMNS)[number]) => AUDIT_COLUMNS.index
 export const LEGACY_INSERT_AUDIT_ROWS_SQL = `INSERT INTO ${LEGACY_AUDIT_TABLE} (id, ${LEGACY_COLUMNS.join(", ")}) SELECT (value ->> ${position("at")}) || '-' || (value ->> ${position("rid")}), ${LEGACY_COLUMNS.map((column) => `value ->> ${position(column)}`).join(", ")} FROM json_each(?) WHERE true ON CONFLICT (id) DO NOTHING`;
 
 /** A row of audit_log: the TEXT id instead of rid, no error message. */
-export type LegacyAuditRow = Omit<AuditRow, "rid" | "error_message"> & { id: string };
+export type LegacyAuditRow = Omit<AuditRow, "rid" | "error_message" | "request_id" | "run_id"> & { id: string };
 
 const WRITTEN_HERE = /^\d+-(\d+)$/;
 

@@ -24,10 +24,11 @@ const UNRECORDABLE_ARGUMENTS = "[arguments could not be recorded: too deeply nes
 /** Records every call of a batch; `waitUntil` keeps the work alive after the response. */
 export type RecordBatch = (env: Env, waitUntil: (promise: Promise<unknown>) => void, calls: readonly AuditedCall[], meta: BatchMeta) => void;
 
-/** Who made a batch's calls, for which session, and in which agent run (when one). */
+/** Who made a batch's calls, in which session and request (its x-request-id), and in which agent run (when one). */
 export interface BatchMeta {
   keyId: string;
   sessionId: string;
+  requestId?: string | undefined;
   runId?: string;
 }
 
@@ -36,7 +37,10 @@ export function buildAuditRecords(calls: readonly AuditedCall[], meta: BatchMeta
   const records: AuditRecord[] = [];
   for (const { rawArguments, outcome, finishedAt } of calls) {
     const recordMeta = {
-      ...meta,
+      keyId: meta.keyId,
+      sessionId: meta.sessionId,
+      ...(meta.requestId === undefined ? {} : { requestId: meta.requestId }),
+      ...(meta.runId === undefined ? {} : { runId: meta.runId }),
       at: finishedAt,
       ...(outcome.policy === undefined ? {} : { policy: outcome.policy }),
       ...(outcome.approval === undefined ? {} : { approvalId: outcome.approval.id }),

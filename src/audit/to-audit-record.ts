@@ -5,12 +5,13 @@
  */
 import type { CallOutcome } from "../pipeline/types.ts";
 import type { ErrorCode } from "../errors/tool-failure.ts";
-import { MAX_ARGUMENT_BYTES, MAX_ID_CHARS, MAX_REASON_CHARS, MAX_RECORDED_COERCIONS, newRid, type AuditRecord, type AuditStatus } from "./audit-record.ts";
+import { MAX_ARGUMENT_BYTES, MAX_ID_CHARS, MAX_REQUEST_ID_CHARS, MAX_REASON_CHARS, MAX_RECORDED_COERCIONS, newRid, type AuditRecord, type AuditStatus } from "./audit-record.ts";
 import { failureMessageOf } from "./failure-message.ts";
 import { sha256Hex } from "../crypto/sha256.ts";
 import { canonicalJson } from "./canonical-json.ts";
 import { capJson } from "./cap-json.ts";
 import { redactSecrets, redactSecretsInText } from "./redact-secrets.ts";
+import { currentRequestId } from "../tracing/request-context.ts";
 
 /**
  * The parts of a CallOutcome the record uses. `policy` is optional so this accepts outcomes from
@@ -36,6 +37,11 @@ export interface AuditMeta {
   decision?: NonNullable<AuditRecord["decision"]>;
   /** The agent run the call belongs to (src/agent/). */
   runId?: string;
+  /**
+   * The request's x-request-id; when absent, the request this code runs for (pin events, an
+   * approval's outcome), or none (a cron run, a Durable Object's alarm).
+   */
+  requestId?: string;
 }
 
 /**
@@ -74,6 +80,7 @@ export function toAuditRecord(outcome: AuditableOutcome, rawArguments: unknown, 
     durationMs: Math.max(0, Math.round(outcome.durationMs)),
     resultChars: outcome.resultChars,
     truncated: outcome.truncated,
+    requestId: requestIdOf(meta),
     ...(meta.decision === undefined
       ? {}
       : {
@@ -141,6 +148,11 @@ function redactedArguments(raw: unknown): unknown {
     // Malformed JSON from the model is worth keeping (it explains the INVALID_ARGUMENTS).
     return redactSecretsInText(raw);
   }
+}
+
+function requestIdOf(meta: AuditMeta): string | null {
+  const id = meta.requestId ?? currentRequestId();
+  return id === undefined ? null : id.slice(0, MAX_REQUEST_ID_CHARS);
 }
 
 function clip(text: string): string {

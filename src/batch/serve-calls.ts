@@ -24,24 +24,31 @@ export interface BatchStages {
   recordBatch: RecordBatch;
 }
 
+/** Told each call's final outcome and index as soon as it has one (a streamed batch sends it on). */
+export type OnResult = (outcome: CallOutcome, index: number) => void;
+
 /**
  * Runs a key's calls through rate limits, the pipeline and the audit log; never rejects. The
  * result has exactly one outcome per call, in order (checked here, where each is audited).
  */
-export async function serveCalls(calls: readonly CallInput[], scope: KeyScope, maxParallel: number, stages: BatchStages): Promise<CallOutcome[]> {
+export async function serveCalls(calls: readonly CallInput[], scope: KeyScope, maxParallel: number, stages: BatchStages, onResult?: OnResult): Promise<CallOutcome[]> {
   const { env, config, principal } = scope;
   const admitted = admitAll(calls, scope);
   // Only calls that will reach their handler's stage count against the key's rate limits.
   const chargeable = admitted.map((call) => (call.refused === undefined ? call.input.name : undefined));
   const refusals = await stages.chargeCalls(env, principal, chargeable, config);
   const finishedAt: number[] = [];
-  const outcomes = await stages.runCalls(admitted, scope, { maxParallel, batchTimeoutMs: config.batchTimeoutMs, refusals, onOutcome: (_outcome, i) => (finishedAt[i] = Date.now()) });
+  const onOutcome = (outcome: CallOutcome, i: number) => {
+    finishedAt[i] = Date.now();
+    onResult?.(outcome, i);
+  };
+  const outcomes = await stages.runCalls(admitted, scope, { maxParallel, batchTimeoutMs: config.batchTimeoutMs, refusals, onOutcome });
   const audited = calls.map((call, i) => {
     const outcome = outcomes[i] ?? missing(call.id);
     // Parsed once, in the pipeline: the record reuses the object, or keeps text that did not parse.
     return { rawArguments: outcome.unparsedArguments ?? outcome.arguments, outcome, finishedAt: finishedAt[i] ?? Date.now() };
   });
-  stages.recordBatch(env, scope.waitUntil, audited, { keyId: principal.keyId, sessionId: scope.sessionId, ...(scope.run === undefined ? {} : { runId: scope.run.auditId }) });
+  stages.recordBatch(env, scope.waitUntil, audited, { keyId: principal.keyId, sessionId: scope.sessionId, requestId: scope.requestId, ...(scope.run === undefined ? {} : { runId: scope.run.auditId }) });
   return outcomes;
 }
 

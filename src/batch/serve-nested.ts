@@ -20,7 +20,7 @@ export function createServeNested(stages: BatchStages): ServeNested {
     }
     const [outcome] = await stages.runCalls(admitAll([input], bounded), bounded, { maxParallel: 1, batchTimeoutMs: bounded.config.batchTimeoutMs });
     if (outcome === undefined) return missing(input.id);
-    stages.recordBatch(bounded.env, bounded.waitUntil, [{ rawArguments: outcome.unparsedArguments ?? outcome.arguments, outcome, finishedAt: Date.now() }], { keyId: bounded.keyId, sessionId: bounded.sessionId, ...(bounded.run === undefined ? {} : { runId: bounded.run.auditId }) });
+    stages.recordBatch(bounded.env, bounded.waitUntil, [{ rawArguments: outcome.unparsedArguments ?? outcome.arguments, outcome, finishedAt: Date.now() }], { keyId: bounded.keyId, sessionId: bounded.sessionId, requestId: bounded.requestId, ...(bounded.run === undefined ? {} : { runId: bounded.run.auditId }) });
     return outcome;
   };
 }

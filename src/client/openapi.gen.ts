@@ -2294,7 +2294,7 @@ export interface paths {
         put?: never;
         /**
          * Run a batch of tool calls
-         * @description One failing call never fails the batch; each result says how its call ended. Results keep the request's order.
+         * @description One failing call never fails the batch; each result says how its call ended. Results keep the request's order. With `Accept: text/event-stream` the results are streamed as each call finishes: a `result` event per call (`{index, id, result}`), then a `batch` event with the whole response.
          */
         post: {
             parameters: {
@@ -2316,6 +2316,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ToolCallsResponse"];
+                        "text/event-stream": string;
                     };
                 };
                 /** @description The request is malformed or a field is invalid; `issues` names each field. */
@@ -2387,8 +2388,8 @@ export interface paths {
                 query?: {
                     /** @description `true` lists only the core tools and `tool_search`, which finds the others on demand: for keys with more tools than a model's context should carry. */
                     defer?: "true" | "false";
-                    /** @description The provider shape of each definition. */
-                    format?: "openai" | "anthropic" | "mcp";
+                    /** @description The provider shape of each definition: `openai` (Chat Completions), `responses` (OpenAI Responses), `anthropic`, `gemini` (`functionDeclarations` entries) or `mcp`. */
+                    format?: "openai" | "anthropic" | "mcp" | "responses" | "gemini";
                     /** @description Only tools this toolset resolves to; `all` or `*` for every tool. */
                     toolset?: string;
                 };
@@ -2824,10 +2825,7 @@ export interface components {
             input?: unknown;
             /** @example echo */
             name: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             type: "tool_use";
         };
         ApiKey: {
@@ -2975,6 +2973,8 @@ export interface components {
             key_id: string;
             policy_decision: string | null;
             policy_rule: string | null;
+            /** @description The x-request-id of the request that made the call (a webhook's calls: the delivery's request). Null on records written before it was kept. */
+            request_id: string | null;
             result_chars: number;
             /** @description The agent run the call was part of (POST /v1/runs, /v1/chat/completions, a delegate_task child); absent for calls a client sent itself. */
             run_id?: string;
@@ -3016,7 +3016,7 @@ export interface components {
             duration_ms: number;
             error_code: string | null;
             id: string;
-            /** @description Append as it is: an OpenAI tool message, or an Anthropic tool_result block. */
+            /** @description Append as it is, in the shape the call came in: an OpenAI tool message (to `messages`), a Responses `function_call_output` item (to `input`), an Anthropic `tool_result` block, or a Gemini `functionResponse` part (`response.output` the result, `response.error` the error envelope). */
             message: {
                 content: string;
                 /** @enum {string} */
@@ -3028,6 +3028,21 @@ export interface components {
                 tool_use_id: string;
                 /** @enum {string} */
                 type: "tool_result";
+            } | {
+                call_id: string;
+                output: string;
+                /** @enum {string} */
+                type: "function_call_output";
+            } | {
+                functionResponse: {
+                    id?: string;
+                    name: string;
+                    response: {
+                        output?: unknown;
+                    } | {
+                        error?: unknown;
+                    };
+                };
             };
             /**
              * @description `pending_approval`: the call needs a person's approval and has not run; see `approval`.
@@ -3110,6 +3125,32 @@ export interface components {
             name: string;
             /** @default [] */
             tools: string[];
+        };
+        GeminiFunctionCallPart: {
+            functionCall: {
+                /**
+                 * @description The arguments object as the model emitted it.
+                 * @example {
+                 *       "text": "hi"
+                 *     }
+                 */
+                args?: {
+                    [key: string]: unknown;
+                };
+                /** @description Echoed in the answer's functionResponse when sent; generated otherwise. */
+                id?: string;
+                /** @example echo */
+                name: string;
+            };
+        };
+        /** @description Gemini `functionDeclarations[]` entry: pass the list as `tools: [{functionDeclarations: tools}]`. */
+        GeminiFunctionDeclaration: {
+            description: string;
+            name: string;
+            /** @description Gemini's OpenAPI-subset Schema (upper-case types, `nullable`, string enums); docs/formats.md says what is converted. */
+            parameters: {
+                [key: string]: unknown;
+            };
         };
         HookDelivery: {
             approvals: {
@@ -3404,10 +3445,7 @@ export interface components {
             };
             /** @example call_abc123 */
             id: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             type: "function";
         };
         Recheck: {
@@ -3427,6 +3465,34 @@ export interface components {
                 path: string;
             }[];
             suggestion?: string;
+        };
+        ResponsesFunctionCall: {
+            /**
+             * @description The arguments as the model emitted them: a JSON string.
+             * @example {"text":"hi"}
+             */
+            arguments: string;
+            /** @example call_abc123 */
+            call_id: string;
+            /** @description The output item's own id (`fc_...`); not echoed. */
+            id?: string;
+            /** @example echo */
+            name: string;
+            /** @enum {string} */
+            type: "function_call";
+        };
+        /** @description OpenAI Responses `tools[]` entry (the function fields flattened; `strict` false). */
+        ResponsesTool: {
+            description: string;
+            name: string;
+            /** @description A JSON Schema object. */
+            parameters: {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            strict: false;
+            /** @enum {string} */
+            type: "function";
         };
         Run: {
             /** @description The final answer, once completed. */
@@ -3503,8 +3569,8 @@ export interface components {
             max_parallel_calls?: number;
             /** @description Groups calls of one conversation; generated when absent and returned. */
             session_id?: string;
-            /** @description Exactly what the model emitted: OpenAI `tool_calls` entries or Anthropic `tool_use` blocks (mixing is allowed). */
-            tool_calls: (components["schemas"]["OpenAIToolCall"] | components["schemas"]["AnthropicToolUse"])[];
+            /** @description Exactly what the model emitted: OpenAI Chat Completions `tool_calls` entries, OpenAI Responses `function_call` output items, Anthropic `tool_use` blocks, or Gemini parts holding a `functionCall` (mixing is allowed). */
+            tool_calls: (components["schemas"]["OpenAIToolCall"] | components["schemas"]["AnthropicToolUse"] | components["schemas"]["ResponsesFunctionCall"] | components["schemas"]["GeminiFunctionCallPart"])[];
             /**
              * @description Only tools of this toolset may run; others get PERMISSION_DENIED.
              * @example research
@@ -3520,8 +3586,10 @@ export interface components {
             checked_at: string | null;
             definitions: {
                 anthropic?: unknown;
+                gemini?: unknown;
                 mcp?: unknown;
                 openai?: unknown;
+                responses?: unknown;
             };
             description: string;
             emoji: string;
@@ -3576,13 +3644,13 @@ export interface components {
             /** @description With `defer=true`: how many more tools this key may use that were left out; `tool_search` finds them. */
             deferred?: number;
             /** @enum {string} */
-            format: "openai" | "anthropic" | "mcp";
+            format: "openai" | "anthropic" | "mcp" | "responses" | "gemini";
             /** @description Present when remote MCP tools this key may use changed definition since they were pinned; `blocked` ones are left out of `tools` until an admin accepts them. */
             pin_changes?: {
                 pin: components["schemas"]["ToolPin"];
                 tool: string;
             }[];
-            tools: (components["schemas"]["OpenAITool"] | components["schemas"]["AnthropicTool"] | components["schemas"]["McpTool"])[];
+            tools: (components["schemas"]["OpenAITool"] | components["schemas"]["AnthropicTool"] | components["schemas"]["McpTool"] | components["schemas"]["ResponsesTool"] | components["schemas"]["GeminiFunctionDeclaration"])[];
             toolset: string | null;
         };
         ToolPin: {

@@ -3,8 +3,10 @@
  * from the registry; these are the only places that know a provider's field names.
  */
 import type { JsonSchema, ToolDefinition } from "../registry/types.ts";
+import { toGeminiSchema, type GeminiSchema } from "./gemini-schema.ts";
 
-export const DEFINITION_FORMATS = ["openai", "anthropic", "mcp"] as const;
+/** `responses`: OpenAI's Responses API; `gemini`: Gemini's `functionDeclarations`. */
+export const DEFINITION_FORMATS = ["openai", "anthropic", "mcp", "responses", "gemini"] as const;
 export type DefinitionFormat = (typeof DEFINITION_FORMATS)[number];
 
 /** OpenAI Chat Completions `tools[]` entry. */
@@ -27,6 +29,26 @@ export interface McpTool {
   inputSchema: JsonSchema;
 }
 
+/**
+ * OpenAI Responses `tools[]` entry: the Chat Completions function, flattened. `strict` is false
+ * because strict mode needs every property required and no optional ones, which most tools' schemas
+ * are not; our own validation applies either way.
+ */
+export interface ResponsesTool {
+  type: "function";
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+  strict: false;
+}
+
+/** Gemini `functionDeclarations[]` entry; wrap the list as `tools: [{functionDeclarations}]`. */
+export interface GeminiFunctionDeclaration {
+  name: string;
+  description: string;
+  parameters: GeminiSchema;
+}
+
 export function toOpenAITool(definition: ToolDefinition): OpenAITool {
   return { type: "function", function: { name: definition.name, description: definition.description, parameters: definition.parameters } };
 }
@@ -39,8 +61,19 @@ export function toMcpTool(definition: ToolDefinition): McpTool {
   return { name: definition.name, description: definition.description, inputSchema: definition.parameters };
 }
 
+export function toResponsesTool(definition: ToolDefinition): ResponsesTool {
+  return { type: "function", name: definition.name, description: definition.description, parameters: definition.parameters, strict: false };
+}
+
+export function toGeminiDeclaration(definition: ToolDefinition): GeminiFunctionDeclaration {
+  return { name: definition.name, description: definition.description, parameters: toGeminiSchema(definition.parameters) };
+}
+
+/** Any one provider's definition. */
+export type FormattedTool = OpenAITool | AnthropicTool | McpTool | ResponsesTool | GeminiFunctionDeclaration;
+
 /** Converts definitions to one provider's shape. */
-export function formatDefinitions(definitions: readonly ToolDefinition[], format: DefinitionFormat): OpenAITool[] | AnthropicTool[] | McpTool[] {
+export function formatDefinitions(definitions: readonly ToolDefinition[], format: DefinitionFormat): FormattedTool[] {
   switch (format) {
     case "openai":
       return definitions.map(toOpenAITool);
@@ -48,5 +81,9 @@ export function formatDefinitions(definitions: readonly ToolDefinition[], format
       return definitions.map(toAnthropicTool);
     case "mcp":
       return definitions.map(toMcpTool);
+    case "responses":
+      return definitions.map(toResponsesTool);
+    case "gemini":
+      return definitions.map(toGeminiDeclaration);
   }
 }

@@ -34,6 +34,7 @@ import { memoryRoutes } from "../memory/memory-routes.ts";
 import { oauthRoutes } from "../oauth/oauth-routes.ts";
 import { runsRoutes } from "../agent/runs-routes.ts";
 import { chatCompletionsRoutes } from "../agent/chat-completions-routes.ts";
+import { requestId } from "../tracing/request-id-middleware.ts";
 
 export interface AppOptions {
   /**
@@ -48,6 +49,10 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: validationHook,
   });
+
+  // First, so every answer (failures, 404s, /mcp, the approvals page) carries x-request-id and
+  // every log line the request writes names it.
+  app.use("*", requestId());
 
   // One bodyLimit middleware per configured size, built once rather than per request.
   const limiters = new Map<number, MiddlewareHandler<AppEnv>>();

@@ -67,3 +67,15 @@ export const AnthropicToolSchema = z
 export const McpToolSchema = z
   .object({ name: z.string(), description: z.string(), inputSchema: JsonSchemaObject })
   .openapi("McpTool", { description: "MCP `tools/list` entry." });
+
+export const ResponsesToolSchema = z
+  .object({ type: z.literal("function"), name: z.string(), description: z.string(), parameters: JsonSchemaObject, strict: z.literal(false) })
+  .openapi("ResponsesTool", { description: "OpenAI Responses `tools[]` entry (the function fields flattened; `strict` false)." });
+
+export const GeminiFunctionDeclarationSchema = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    parameters: z.record(z.string(), z.unknown()).openapi({ description: "Gemini's OpenAPI-subset Schema (upper-case types, `nullable`, string enums); docs/formats.md says what is converted." }),
+  })
+  .openapi("GeminiFunctionDeclaration", { description: "Gemini `functionDeclarations[]` entry: pass the list as `tools: [{functionDeclarations: tools}]`." });

@@ -10,6 +10,7 @@ import type { ToolAccess } from "../policy/tool-access.ts";
 import { resolveToolset, type CustomToolsetLookup } from "../toolsets/resolve.ts";
 import type { ClientChannel } from "../registry/types.ts";
 import type { Principal } from "../auth/principal.ts";
+import { currentRequestId } from "../tracing/request-context.ts";
 import type { AllowedTools, KeyScope, PipelineParts, RequestScope, RunScope } from "./types.ts";
 
 /** Key id recorded as the requester when a door does not name one (the approvals layer refuses it). */
@@ -38,6 +39,8 @@ export interface ScopeInput {
   /** The agent run the calls belong to. */
   run?: RunScope;
   matchApprovalsByArguments?: boolean;
+  /** The request's id; the current one (request-context.ts) when absent. */
+  requestId?: string;
 }
 
 /** A request a key made names the key and its access. */
@@ -64,6 +67,7 @@ export async function openScope(parts: PipelineParts, input: ScopeInput): Promis
     catalog,
     parts,
     ...(input.run === undefined ? {} : { run: input.run }),
+    requestId: input.requestId ?? currentRequestId(),
   };
 }
 

@@ -79,6 +79,8 @@ export interface RequestScope {
   readonly parentCallId?: string;
   /** Set on the calls of an agent run: its id (every audit record carries it) and depth. */
   readonly run?: RunScope;
+  /** The request's x-request-id (a webhook run's: the delivery's), for its audit records. */
+  readonly requestId: string | undefined;
 }
 
 /** The agent run a call belongs to (src/agent/); handlers see it as `ctx.run`. */

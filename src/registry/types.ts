@@ -18,7 +18,7 @@ export interface ToolDefinition {
 }
 
 /** The wire shape a call arrived in (and is answered in): a provider's tool call, or MCP. */
-export type CallFormat = "openai" | "anthropic" | "mcp";
+export type CallFormat = "openai" | "anthropic" | "mcp" | "responses" | "gemini";
 
 /** What every handler receives besides its parsed arguments. */
 export interface ToolContext {

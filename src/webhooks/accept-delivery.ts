@@ -21,6 +21,7 @@ import type { WebhookMessage } from "./webhook-message.ts";
 import { webhookRegistry, type WebhookEntry } from "./webhook-registry.ts";
 import { readRawBody } from "../http/read-raw-body.ts";
 import { verifySignature } from "./verify-signature.ts";
+import { currentRequestId } from "../tracing/request-context.ts";
 
 const DELIVERY_PATH = /^\/v1\/hooks\/[^/]+$/;
 
@@ -88,6 +89,7 @@ export async function acceptDelivery(c: Context<AppEnv>, name: string) {
     calls: mapped.calls,
     status: hasCalls ? "queued" : "done",
     callbackPending: hasCalls && webhookCallbackUrl(c.env, hook) !== undefined,
+    requestId: currentRequestId() ?? crypto.randomUUID(),
   });
   if (!stored.inserted) {
     waitUntil(recordWebhookEvent(c.env.DB, { hook: hook.name, outcome: "replay", deliveryId: stored.first.id, detail: `sender id ${providerDeliveryId}` }));

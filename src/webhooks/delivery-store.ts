@@ -49,6 +49,8 @@ export interface Delivery {
   callbackStatus: CallbackStatus | null;
   callbackAttempts: number;
   callbackError: string | null;
+  /** The x-request-id of the POST that delivered it (migration 0006); its calls' audit rows carry it too. Null on older rows. */
+  requestId?: string | null;
 }
 
 interface Row {
@@ -66,6 +68,8 @@ interface Row {
   callback_status: CallbackStatus | null;
   callback_attempts: number;
   callback_error: string | null;
+  /** Absent before 0006_request_ids.sql. */
+  request_id?: string | null;
 }
 
 /** The database calls this module makes; tests pass a D1 that fails on a schedule. */
@@ -101,6 +105,7 @@ function fromRow(row: Row): Delivery {
     callbackStatus: row.callback_status,
     callbackAttempts: row.callback_attempts,
     callbackError: row.callback_error,
+    requestId: row.request_id ?? null,
   };
 }
 
@@ -113,6 +118,8 @@ export interface NewDelivery {
   /** A delivery with no calls is complete on arrival: nothing is queued for it. */
   status: "queued" | "done";
   callbackPending: boolean;
+  /** The x-request-id of the POST that delivered it. */
+  requestId?: string;
 }
 
 /**
@@ -120,13 +127,20 @@ export interface NewDelivery {
  * and status instead. One statement decides, so concurrent duplicates get one row between them.
  */
 export async function insertDelivery(db: DeliveryDatabase, d: NewDelivery): Promise<{ inserted: true } | { inserted: false; first: { id: string; status: DeliveryStatus } }> {
-  const result = await db
-    .prepare(
-      `INSERT INTO ${HOOK_DELIVERIES_TABLE} (id, hook, provider_delivery_id, received_at, status, calls, results, updated_at, callback_status)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hook, provider_delivery_id) DO NOTHING`,
-    )
-    .bind(d.id, d.hook, d.providerDeliveryId, d.receivedAt, d.status, JSON.stringify(d.calls), d.status === "done" ? "[]" : null, d.receivedAt, d.callbackPending ? "pending" : null)
-    .run();
+  const values = [d.id, d.hook, d.providerDeliveryId, d.receivedAt, d.status, JSON.stringify(d.calls), d.status === "done" ? "[]" : null, d.receivedAt, d.callbackPending ? "pending" : null];
+  const insert = (withRequestId: boolean) =>
+    db
+      .prepare(
+        `INSERT INTO ${HOOK_DELIVERIES_TABLE} (id, hook, provider_delivery_id, received_at, status, calls, results, updated_at, callback_status${withRequestId ? ", request_id" : ""})
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?${withRequestId ? ", ?" : ""}) ON CONFLICT (hook, provider_delivery_id) DO NOTHING`,
+      )
+      .bind(...values, ...(withRequestId ? [d.requestId ?? null] : []))
+      .run();
+  // A Worker deployed ahead of 0006_request_ids.sql still accepts deliveries, without the id.
+  const result = await insert(true).catch((error: unknown) => {
+    if (String(error).includes("no column named request_id")) return insert(false);
+    throw error;
+  });
   if (result.meta.changes === 1) return { inserted: true };
   const first = await db
     .prepare(`SELECT id, status FROM ${HOOK_DELIVERIES_TABLE} WHERE hook = ? AND provider_delivery_id = ?`)

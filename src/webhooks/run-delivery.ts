@@ -15,6 +15,7 @@ import { kvToolsetLookup } from "../toolsets/custom-toolsets.ts";
 import type { Delivery, StoredCallResult } from "./delivery-store.ts";
 import { webhookPrincipal } from "./webhook-principal.ts";
 import type { WebhookEntry } from "./webhook-registry.ts";
+import { withRequestId } from "../tracing/request-context.ts";
 
 /** What a finished run leaves on the delivery. */
 export interface DeliveryRun {
@@ -51,8 +52,11 @@ export async function runDelivery(
   // The consumer's isolate may never have served a request: opening the scope syncs remote MCP
   // tools before the webhook's toolsets (which may name a remote server's) are resolved.
   const access = () => createToolAccess(principal, kvToolsetLookup(env.KV));
-  const scope = await openScope(parts.pipeline, { env, config, principal, access, sessionId: delivery.id, waitUntil });
-  const outcomes = await serveCalls(delivery.calls, scope, config.maxParallelCalls, { ...parts.batch, recordBatch: record });
+  const requestId = delivery.requestId ?? undefined;
+  const scope = await openScope(parts.pipeline, { env, config, principal, access, sessionId: delivery.id, waitUntil, ...(requestId === undefined ? {} : { requestId }) });
+  const serve = () => serveCalls(delivery.calls, scope, config.maxParallelCalls, { ...parts.batch, recordBatch: record });
+  // The calls' log lines name the request that delivered them, as their audit rows do.
+  const outcomes = await (requestId === undefined ? serve() : withRequestId(requestId, serve));
   const results = outcomes.map(storedResult);
   return { status: runStatus(results), results };
 }

@@ -35,6 +35,7 @@ export function auditRecord(overrides: Partial<AuditRecord> = {}): AuditRecord {
     durationMs: 5,
     resultChars: 20,
     truncated: false,
+    requestId: null,
     ...overrides,
   };
 }

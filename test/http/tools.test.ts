@@ -48,7 +48,7 @@ describe("GET /v1/tools", () => {
     const missing = await api("/v1/tools?toolset=nope");
     expect(missing.status).toBe(404);
     expect(await json(missing)).toMatchObject({ error_code: "UNKNOWN_TOOLSET" });
-    const bad = await api("/v1/tools?format=gemini");
+    const bad = await api("/v1/tools?format=cohere");
     expect(bad.status).toBe(400);
     expect(await json(bad)).toMatchObject({ error_code: "INVALID_REQUEST", issues: [{ path: "format" }] });
   });

@@ -1,23 +1,28 @@
 /** `POST /v1/tool-calls`: run what the model emitted and answer in the model's shapes. */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { serveCalls } from "../../batch/serve-calls.ts";
 import type { GatewayParts } from "../../compose.ts";
 import { openScope, openToolsetScope } from "../../pipeline/request-scope.ts";
 import type { CallOutcome } from "../../pipeline/types.ts";
-import { AnthropicToolUseSchema, normalizeCall, OpenAIToolCallSchema, toCallResult } from "../../formats/tool-calls.ts";
+import { GeminiFunctionCallPartSchema, normalizeCall, toCallResult, ToolCallSchema, TypedToolCallSchema } from "../../formats/tool-calls.ts";
 import { loadConfig } from "../../config/config.ts";
 import { toolsetLookupOf } from "../access.ts";
 import { keyScopeInput } from "../key-scope-input.ts";
-import { failureResponse } from "../request-failure.ts";
+import { failureResponse, validationHook } from "../request-failure.ts";
 import { errorResponses } from "../schemas.ts";
 import type { AppEnv } from "../types.ts";
+import { streamResults, wantsEventStream } from "./tool-calls-stream.ts";
 
 const ToolCallsBody = z
   .object({
     tool_calls: z
-      .array(z.discriminatedUnion("type", [OpenAIToolCallSchema, AnthropicToolUseSchema]))
+      .array(ToolCallSchema)
       .min(1)
-      .openapi({ description: "Exactly what the model emitted: OpenAI `tool_calls` entries or Anthropic `tool_use` blocks (mixing is allowed)." }),
+      .openapi({
+        description:
+          "Exactly what the model emitted: OpenAI Chat Completions `tool_calls` entries, OpenAI Responses `function_call` output items, Anthropic `tool_use` blocks, or Gemini parts holding a `functionCall` (mixing is allowed).",
+      }),
     toolset: z.string().optional().openapi({ description: "Only tools of this toolset may run; others get PERMISSION_DENIED.", example: "research" }),
     session_id: z
       .string()
@@ -54,21 +59,43 @@ const CallResultSchema = z
       .union([
         z.object({ role: z.literal("tool"), tool_call_id: z.string(), content: z.string() }),
         z.object({ type: z.literal("tool_result"), tool_use_id: z.string(), content: z.string(), is_error: z.boolean() }),
+        z.object({ type: z.literal("function_call_output"), call_id: z.string(), output: z.string() }),
+        z.object({
+          functionResponse: z.object({
+            id: z.string().optional(),
+            name: z.string(),
+            response: z.union([z.object({ output: z.unknown() }), z.object({ error: z.unknown() })]),
+          }),
+        }),
       ])
-      .openapi({ description: "Append as it is: an OpenAI tool message, or an Anthropic tool_result block." }),
+      .openapi({
+        description:
+          "Append as it is, in the shape the call came in: an OpenAI tool message (to `messages`), a Responses `function_call_output` item (to `input`), an Anthropic `tool_result` block, or a Gemini `functionResponse` part (`response.output` the result, `response.error` the error envelope).",
+      }),
   })
   .openapi("CallResult");
+
+const ToolCallsResponseSchema = z.object({ session_id: z.string(), results: z.array(CallResultSchema) }).openapi("ToolCallsResponse");
 
 const postToolCalls = createRoute({
   method: "post",
   path: "/v1/tool-calls",
   summary: "Run a batch of tool calls",
-  description: "One failing call never fails the batch; each result says how its call ended. Results keep the request's order.",
+  description:
+    "One failing call never fails the batch; each result says how its call ended. Results keep the request's order. With `Accept: text/event-stream` the results are streamed as each call finishes: a `result` event per call (`{index, id, result}`), then a `batch` event with the whole response.",
   request: { body: { required: true, content: { "application/json": { schema: ToolCallsBody } } } },
   responses: {
     200: {
       description: "One result per call, in order.",
-      content: { "application/json": { schema: z.object({ session_id: z.string(), results: z.array(CallResultSchema) }).openapi("ToolCallsResponse") } },
+      content: {
+        "application/json": { schema: ToolCallsResponseSchema },
+        "text/event-stream": {
+          schema: z.string().openapi({
+            description: "Server-sent events: `event: result` with `{index, id, result}` (a CallResult) as each call finishes, in finishing order; then `event: batch` with the ToolCallsResponse.",
+            example: 'event: result\ndata: {"index":1,"id":"call_2","result":{...}}\n\nevent: result\ndata: {"index":0,...}\n\nevent: batch\ndata: {"session_id":"...","results":[...]}\n\n',
+          }),
+        },
+      },
     },
     ...errorResponses(400, 404, 413, 415),
   },
@@ -94,7 +121,34 @@ export const toolCallsRoutes = (parts: GatewayParts) => {
     const opened = body.toolset === undefined ? await openScope(parts.pipeline, input) : await openToolsetScope(parts.pipeline, input, body.toolset, toolsetLookupOf(c));
     if ("unknownToolset" in opened) return failureResponse(c, { kind: "unknown_toolset", name: opened.unknownToolset });
     const calls = body.tool_calls.map(normalizeCall);
+    if (wantsEventStream(c.req.header("accept"))) return streamResults(c, sessionId, calls, (onResult) => serveCalls(calls, opened, maxParallel, parts.batch, onResult));
     const outcomes = await serveCalls(calls, opened, maxParallel, parts.batch);
     return c.json({ session_id: sessionId, results: calls.map((call, i) => toCallResult(call, outcomes[i] as CallOutcome)) }, 200);
-  });
+  }, bodyHook);
 };
+
+/**
+ * The route's validation answer. A `tool_calls` entry that matches none of the shapes is one
+ * zod union issue naming no field; the entry's own shape (a Gemini part has `functionCall`, the
+ * others a `type`) decides which shape's issues name the bad fields instead.
+ */
+function bodyHook(result: { success: true } | { success: false; error: { issues: readonly BodyIssue[] } }, c: Context) {
+  if (result.success) return undefined;
+  // zod-validator hands the hook the body it validated as `data`, on failure too.
+  const sent = (result as { data?: { tool_calls?: unknown } }).data?.tool_calls;
+  const issues = result.error.issues.flatMap((issue): readonly BodyIssue[] => {
+    const [field, index] = issue.path;
+    if (issue.code !== "invalid_union" || field !== "tool_calls" || typeof index !== "number" || issue.path.length !== 2 || !Array.isArray(sent)) return [issue];
+    const entry: unknown = sent[index];
+    const shape = typeof entry === "object" && entry !== null && "functionCall" in entry ? GeminiFunctionCallPartSchema : TypedToolCallSchema;
+    const parsed = shape.safeParse(entry);
+    return parsed.success ? [issue] : parsed.error.issues.map((own) => ({ path: [field, index, ...own.path], message: own.message }));
+  });
+  return validationHook({ success: false, error: { issues } }, c);
+}
+
+interface BodyIssue {
+  code?: string;
+  path: readonly PropertyKey[];
+  message: string;
+}

@@ -3,7 +3,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { closeMatches } from "../../catalog/close-matches.ts";
 import { DEFERRED_LISTING_TOOLSET, TOOL_SEARCH } from "../../catalog/tool-search-index.ts";
 import { definitionsJson } from "../../formats/definitions-json.ts";
-import { DEFINITION_FORMATS, toAnthropicTool, toMcpTool, toOpenAITool } from "../../formats/tool-definitions.ts";
+import { DEFINITION_FORMATS, toAnthropicTool, toGeminiDeclaration, toMcpTool, toOpenAITool, toResponsesTool } from "../../formats/tool-definitions.ts";
 import { availableEntries, describeTool } from "../../registry/definitions.ts";
 import { registry } from "../../registry/registry.ts";
 import { resolveToolset } from "../../toolsets/resolve.ts";
@@ -11,7 +11,7 @@ import { accessOf } from "../access.ts";
 import { allowedToolNames } from "../allowed-tool-names.ts";
 import { jsonText } from "../json-text.ts";
 import { failureResponse } from "../request-failure.ts";
-import { AnthropicToolSchema, errorResponses, JsonSchemaObject, McpToolSchema, OpenAIToolSchema } from "../schemas.ts";
+import { AnthropicToolSchema, errorResponses, GeminiFunctionDeclarationSchema, JsonSchemaObject, McpToolSchema, OpenAIToolSchema, ResponsesToolSchema } from "../schemas.ts";
 import type { AppEnv } from "../types.ts";
 import { federation } from "../../mcp/federation/federation.ts";
 import { PinSchema, toWirePin } from "../../mcp/federation/mcp-servers-schemas.ts";
@@ -20,7 +20,7 @@ const ToolListSchema = z
   .object({
     format: z.enum(DEFINITION_FORMATS),
     toolset: z.string().nullable(),
-    tools: z.array(z.union([OpenAIToolSchema, AnthropicToolSchema, McpToolSchema])),
+    tools: z.array(z.union([OpenAIToolSchema, AnthropicToolSchema, McpToolSchema, ResponsesToolSchema, GeminiFunctionDeclarationSchema])),
     deferred: z
       .number()
       .int()
@@ -41,7 +41,7 @@ const listTools = createRoute({
   request: {
     query: z.object({
       toolset: z.string().optional().openapi({ description: "Only tools this toolset resolves to; `all` or `*` for every tool.", example: "research" }),
-      format: z.enum(DEFINITION_FORMATS).default("openai").openapi({ description: "The provider shape of each definition." }),
+      format: z.enum(DEFINITION_FORMATS).default("openai").openapi({ description: "The provider shape of each definition: `openai` (Chat Completions), `responses` (OpenAI Responses), `anthropic`, `gemini` (`functionDeclarations` entries) or `mcp`." }),
       defer: z
         .enum(["true", "false"])
         .default("false")
@@ -79,7 +79,7 @@ const getTool = createRoute({
               checked_at: z.string().nullable(),
               requires_env: z.array(z.string()),
               max_result_size_chars: z.number().nullable().openapi({ description: "null means unlimited." }),
-              definitions: z.object({ openai: z.unknown(), anthropic: z.unknown(), mcp: z.unknown() }),
+              definitions: z.object({ openai: z.unknown(), anthropic: z.unknown(), mcp: z.unknown(), responses: z.unknown(), gemini: z.unknown() }),
               pin: PinSchema.nullable().openapi({ description: "For remote MCP tools: whether the definition still matches the one pinned when first seen." }),
             })
             .openapi("ToolDetail"),
@@ -129,7 +129,13 @@ export const toolsRoutes = new OpenAPIHono<AppEnv>()
         checked_at: availability.checkedAt === undefined ? null : new Date(availability.checkedAt).toISOString(),
         requires_env: [...entry.requiresEnv],
         max_result_size_chars: Number.isFinite(entry.maxResultSizeChars) ? entry.maxResultSizeChars : null,
-        definitions: { openai: toOpenAITool(definition), anthropic: toAnthropicTool(definition), mcp: toMcpTool(definition) },
+        definitions: {
+          openai: toOpenAITool(definition),
+          anthropic: toAnthropicTool(definition),
+          mcp: toMcpTool(definition),
+          responses: toResponsesTool(definition),
+          gemini: toGeminiDeclaration(definition),
+        },
         pin: pinOf(entry.name),
       },
       200,
