@@ -34,7 +34,9 @@ for (const { function: definition } of definitions as OpenAIToolDefinition[]) {
         session_id: sessionId,
         tool_calls: [{ id: toolCallId, type: "function", function: { name: definition.name, arguments: JSON.stringify(input) } }],
       });
-      return results[0]?.message.content;
+      // An OpenAI-shaped call is answered with an OpenAI tool message.
+      const message = results[0]?.message;
+      return message !== undefined && "content" in message ? message.content : undefined;
     },
   });
 }

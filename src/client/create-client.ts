@@ -87,7 +87,11 @@ export function createClient({ baseUrl, key, fetch }: ClientOptions): ToolgateCl
       return unwrap("GET", "/v1/tools", await api.GET("/v1/tools", { params: { query } }));
     },
     async callTools(request) {
-      return unwrap("POST", "/v1/tool-calls", await api.POST("/v1/tool-calls", { body: request }));
+      // The route streams results (text/event-stream) only to a caller that asks for them; this
+      // one asks for the JSON batch, so a string here means a proxy changed the answer.
+      const data = unwrap("POST", "/v1/tool-calls", await api.POST("/v1/tool-calls", { body: request, headers: { accept: "application/json" } }));
+      if (typeof data === "string") throw new Error("toolgate: POST /v1/tool-calls answered text where the JSON batch was asked for");
+      return data;
     },
     getApproval,
     async waitForApproval(id, options = {}) {
