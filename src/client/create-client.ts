@@ -2,14 +2,11 @@
  * The typed client of the gateway's HTTP API, for Node, Workers and browsers alike: it only
  * needs `fetch`. Every route is typed from the generated wire types (openapi.gen.ts) through
  * openapi-fetch as `client.api`; the methods beside it wrap what an agent does most: list tools,
- * run the model's tool calls, wait for a person's approval.
- *
- * Agent runs (`/v1/runs`) are not in the gateway's OpenAPI document yet, so nothing here types or
- * wraps them. Once they are, `npm run gen:client` puts their operations on `client.api`, and
- * `startRun` / `followRun` belong beside `waitForApproval`, wrapping those operations.
+ * run the model's tool calls, wait for a person's approval, start and follow agent runs.
  */
 import createFetchClient, { type Client } from "openapi-fetch";
 import type { components, paths } from "./openapi.gen.ts";
+import { followEvents, type FollowOptions, type RunEvent } from "./follow-run.ts";
 import { ToolgateRequestError } from "./request-error.ts";
 
 type Schemas = components["schemas"];
@@ -23,6 +20,8 @@ export type ToolCallsRequest = Schemas["ToolCallsRequest"];
 export type ToolCallsResponse = Schemas["ToolCallsResponse"];
 export type Approval = Schemas["Approval"];
 /** An approval that has settled: approved and run, denied or expired, with the message for the model. */
+export type RunRequest = Schemas["RunRequest"];
+export type Run = Schemas["Run"];
 export type SettledApproval = Approval & Required<Pick<Approval, "result" | "message">>;
 
 export interface ClientOptions {
@@ -52,6 +51,14 @@ export interface ToolgateClient {
   getApproval(id: string, options?: WaitOptions & { wait?: number }): Promise<Approval>;
   /** Long-polls an approval until it settles, however long a person takes (or its expiry). */
   waitForApproval(id: string, options?: WaitOptions): Promise<SettledApproval>;
+  /** POST /v1/runs: the run as it starts (`running`); it goes on in the gateway. */
+  startRun(body: RunRequest): Promise<Run>;
+  /** GET /v1/runs/{id}: status, steps, usage, answer and transcript. */
+  getRun(id: string): Promise<Run>;
+  /** POST /v1/runs/{id}/cancel: the run, `cancelled` unless it had already ended. */
+  cancelRun(id: string): Promise<Run>;
+  /** The run's events until `run.finished`, resuming with Last-Event-ID after a dropped connection. */
+  followRun(id: string, options?: FollowOptions): AsyncGenerator<RunEvent, void, undefined>;
 }
 
 /** The gateway answers a long poll after at most this many seconds (docs/approvals.md). */
@@ -94,6 +101,28 @@ export function createClient({ baseUrl, key, fetch }: ClientOptions): ToolgateCl
       return data;
     },
     getApproval,
+    async startRun(body) {
+      return unwrap("POST", "/v1/runs", await api.POST("/v1/runs", { body }));
+    },
+    async getRun(id) {
+      return unwrap("GET", "/v1/runs/{id}", await api.GET("/v1/runs/{id}", { params: { path: { id } } }));
+    },
+    async cancelRun(id) {
+      return unwrap("POST", "/v1/runs/{id}/cancel", await api.POST("/v1/runs/{id}/cancel", { params: { path: { id } } }));
+    },
+    followRun(id, options) {
+      return followEvents(async (lastEventId, signal) => {
+        const result = await api.GET("/v1/runs/{id}/events", {
+          params: { path: { id } },
+          headers: { accept: "text/event-stream", ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId }) },
+          parseAs: "stream",
+          ...(signal === undefined ? {} : { signal }),
+        });
+        const body = unwrap("GET", "/v1/runs/{id}/events", result);
+        // A 200 without a body is no stream; treated as a drop, so it is retried and then reported.
+        return body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+      }, options);
+    },
     async waitForApproval(id, options = {}) {
       for (;;) {
         options.signal?.throwIfAborted();

@@ -7,6 +7,8 @@ export {
   type Approval,
   type ClientOptions,
   type ListToolsQuery,
+  type Run,
+  type RunRequest,
   type SettledApproval,
   type ToolCallsRequest,
   type ToolCallsResponse,
@@ -15,5 +17,6 @@ export {
   type ToolList,
   type WaitOptions,
 } from "./create-client.ts";
+export type { FollowOptions, RunEvent, RunEventType } from "./follow-run.ts";
 export { ToolgateRequestError, type RequestErrorBody } from "./request-error.ts";
 export type { components, paths } from "./openapi.gen.ts";

@@ -25,7 +25,12 @@ let model: ScriptedModel;
 let agentKey: string;
 
 beforeAll(async () => {
-  [worker, model] = await Promise.all([startLocalWorker({ secrets: { ADMIN_TOKEN } }), startScriptedModel()]);
+  // The model first: the Worker's agent runs (examples/agent-run.ts) call it, so it names it.
+  model = await startScriptedModel();
+  worker = await startLocalWorker({
+    secrets: { ADMIN_TOKEN, MODEL_API_KEY: "scripted" },
+    vars: { MODEL_BASE_URL: `${model.origin}/v1`, MODEL_NAME: "scripted-model" },
+  });
   const response = await fetch(`${worker.origin}/v1/keys`, {
     method: "POST",
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
@@ -74,6 +79,11 @@ describe.concurrent("the examples, against a local Worker and a scripted model",
     const stdout = await run(process.execPath, "examples/mcp-client.ts", {});
     expect(stdout).toMatch(/^\d+ tools, among them: /);
     expect(stdout).toContain(ECHOED);
+  });
+
+  it("the agent run example starts a run on the gateway and follows it to the answer", async () => {
+    const stdout = await run(process.execPath, "examples/agent-run.ts", {});
+    expect(stdout.trim()).toBe(`${ANSWER_PREFIX}${ECHOED}`);
   });
 
   it("the curl script lists the tools and runs a mixed batch", async () => {
