@@ -81,6 +81,18 @@ describe.concurrent("the examples, against a local Worker and a scripted model",
     expect(stdout).toContain(ECHOED);
   });
 
+  it("the OpenAI Responses loop sends function_call items to toolgate and its function_call_output back", async () => {
+    const stdout = await run(process.execPath, "examples/openai-responses-loop.ts", modelEnv(`${model.origin}/v1`));
+    expect(stdout.trim()).toBe(`${ANSWER_PREFIX}${ECHOED}`);
+    expect(model.requests.filter((request) => request.path.endsWith("/responses"))).toHaveLength(2);
+  });
+
+  it("the Gemini loop sends functionCall parts to toolgate and its functionResponse parts back", async () => {
+    const stdout = await run(process.execPath, "examples/gemini-tool-loop.ts", modelEnv(model.origin));
+    expect(stdout.trim()).toBe(`${ANSWER_PREFIX}${ECHOED}`);
+    expect(model.requests.filter((request) => request.path.endsWith(":generateContent"))).toHaveLength(2);
+  });
+
   it("the agent run example starts a run on the gateway and follows it to the answer", async () => {
     const stdout = await run(process.execPath, "examples/agent-run.ts", {});
     expect(stdout.trim()).toBe(`${ANSWER_PREFIX}${ECHOED}`);

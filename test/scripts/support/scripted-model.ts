@@ -1,7 +1,8 @@
 /**
  * A model that plays the same two turns whoever asks, over real HTTP on loopback (port 0), in
- * both OpenAI's chat-completions shape (`.../chat/completions`) and Anthropic's Messages shape
- * (`.../messages`): while the conversation holds no tool result, it asks for one `echo` call
+ * OpenAI's chat-completions shape (`.../chat/completions`), Anthropic's Messages shape
+ * (`.../messages`), OpenAI's Responses API (`.../responses`) and Gemini's generateContent
+ * (`...:generateContent`): while the conversation holds no tool result, it asks for one `echo` call
  * (with the string "2" an OpenAI model would send); once it does, it answers with that result's
  * text. A request that does not offer `echo` among its tools gets a 400, as a real model API
  * refuses a call of a tool it was not given.
@@ -45,6 +46,8 @@ async function answer(request: IncomingMessage, response: ServerResponse, reques
   if (request.method !== "POST") return send(response, 405, { error: { message: `${request.method} ${path}: only POST` } });
   if (path.endsWith("/chat/completions")) return openaiTurn(body, response);
   if (path.endsWith("/messages")) return anthropicTurn(body, response);
+  if (path.endsWith("/responses")) return responsesTurn(body, response);
+  if (path.endsWith(":generateContent")) return geminiTurn(body, response);
   return send(response, 404, { error: { message: `no route ${path}` } });
 }
 
@@ -89,6 +92,76 @@ function anthropicTurn(body: Json, response: ServerResponse): void {
     stop_sequence: null,
     usage: { input_tokens: 10, output_tokens: 5 },
   });
+}
+
+/**
+ * OpenAI's Responses API: a `function_call` item first; then, once `input` carries that call and
+ * a `function_call_output` for its call_id with a string `output` (what the API requires), the
+ * answer. Anything else in their place is refused with a 400 naming what is wrong.
+ */
+function responsesTurn(body: Json, response: ServerResponse): void {
+  if (!offersEcho(body.tools, (tool) => tool.name)) return send(response, 400, { error: { message: "tools: echo is not offered" } });
+  const input = Array.isArray(body.input) ? (body.input as Json[]) : [];
+  const outputs = input.filter((item) => item.type === "function_call_output");
+  const problem = outputs.length === 0 ? undefined : responsesOutputProblem(input, outputs);
+  if (problem !== undefined) return send(response, 400, { error: { message: problem, type: "invalid_request_error" } });
+  const output =
+    outputs.length === 0
+      ? [{ type: "function_call", id: "fc_1", call_id: "call_1", name: "echo", arguments: JSON.stringify({ text: "hello", times: "2" }), status: "completed" }]
+      : [{ type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: `${ANSWER_PREFIX}${String(outputs[0]?.output)}`, annotations: [] }] }];
+  send(response, 200, {
+    id: `resp_${input.length}`,
+    object: "response",
+    created_at: Math.floor(Date.now() / 1000),
+    model: body.model,
+    status: "completed",
+    output,
+    usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15 },
+  });
+}
+
+function responsesOutputProblem(input: Json[], outputs: Json[]): string | undefined {
+  const [output] = outputs;
+  if (outputs.length !== 1 || output === undefined) return `input: ${outputs.length} function_call_output items for one call`;
+  if (Object.keys(output).sort().join() !== "call_id,output,type") return `function_call_output: unexpected fields ${Object.keys(output).join(", ")}`;
+  if (output.call_id !== "call_1") return `function_call_output.call_id: ${String(output.call_id)} matches no function_call`;
+  if (typeof output.output !== "string") return "function_call_output.output: must be a string";
+  if (!input.some((item) => item.type === "function_call" && item.call_id === "call_1")) return "input: the function_call item is missing before its output";
+  return undefined;
+}
+
+/**
+ * Gemini's generateContent: a `functionCall` part first; then, once the last user turn carries a
+ * `functionResponse` part for it (same id and name, `response` an object with `output` or
+ * `error`), the answer. Anything else there is refused with a 400 naming what is wrong.
+ */
+function geminiTurn(body: Json, response: ServerResponse): void {
+  const declarations = ((body.tools as Json[] | undefined) ?? []).flatMap((tool) => (tool.functionDeclarations as Json[] | undefined) ?? []);
+  if (!offersEcho(declarations, (declaration) => declaration.name)) return send(response, 400, { error: { code: 400, status: "INVALID_ARGUMENT", message: "tools: echo is not declared" } });
+  const contents = (body.contents as Json[] | undefined) ?? [];
+  const parts = ((contents.at(-1)?.parts as Json[] | undefined) ?? []).filter((part) => part.functionResponse !== undefined);
+  const problem = parts.length === 0 ? undefined : geminiResponseProblem(contents, parts);
+  if (problem !== undefined) return send(response, 400, { error: { code: 400, status: "INVALID_ARGUMENT", message: problem } });
+  const output = ((parts[0]?.functionResponse as Json | undefined)?.response as Json | undefined)?.output;
+  const reply = parts.length === 0 ? [{ functionCall: { id: "gem_1", name: "echo", args: { text: "hello", times: 2 } } }] : [{ text: `${ANSWER_PREFIX}${JSON.stringify(output)}` }];
+  send(response, 200, {
+    candidates: [{ content: { role: "model", parts: reply }, finishReason: "STOP", index: 0 }],
+    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+  });
+}
+
+function geminiResponseProblem(contents: Json[], parts: Json[]): string | undefined {
+  const last = contents.at(-1);
+  if (last?.role !== "user") return `contents: the functionResponse turn has role ${String(last?.role)}, not user`;
+  if (parts.length !== 1) return `contents: ${parts.length} functionResponse parts for one call`;
+  const answer = parts[0]?.functionResponse as Json;
+  if (answer.id !== "gem_1" || answer.name !== "echo") return `functionResponse: id ${String(answer.id)} and name ${String(answer.name)} match no functionCall`;
+  const result = answer.response;
+  if (typeof result !== "object" || result === null || Array.isArray(result)) return "functionResponse.response: must be an object";
+  if (!("output" in result) && !("error" in result)) return "functionResponse.response: neither output nor error";
+  const asked = contents.at(-2);
+  if (asked?.role !== "model" || !((asked.parts as Json[] | undefined) ?? []).some((part) => part.functionCall !== undefined)) return "contents: the model's functionCall turn is missing before its response";
+  return undefined;
 }
 
 function send(response: ServerResponse, status: number, body: unknown): void {
