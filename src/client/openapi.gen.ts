@@ -3179,6 +3179,8 @@ export interface components {
             key_id: string;
             provider_delivery_id: string;
             received_at: string;
+            /** @description The x-request-id of the POST that delivered it, also on the audit rows of its calls; null for a delivery stored before request ids were kept. */
+            request_id: string | null;
             results: {
                 approval?: {
                     expires_at: number;

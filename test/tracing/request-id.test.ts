@@ -71,7 +71,7 @@ describe("x-request-id in what a request writes", () => {
     expect(listed.records.map((r) => r.request_id)).toEqual([id, id]);
   });
 
-  it("is on a webhook delivery's row and on the audit rows of the calls it ran later", async () => {
+  it("is on a webhook delivery's row, in GET /v1/hooks/deliveries/{id}, and on the audit rows of the calls it ran later", async () => {
     registerProbeWebhook("t-trace");
     const id = `hook-${crypto.randomUUID()}`;
     const body = JSON.stringify({ keys: ["trace-1"] });
@@ -82,6 +82,8 @@ describe("x-request-id in what a request writes", () => {
     await waitForDelivery(delivery_id);
     const row = await env.DB.prepare("SELECT request_id FROM hook_deliveries WHERE id = ?").bind(delivery_id).first<{ request_id: string }>();
     expect(row?.request_id).toBe(id);
+    const shown = await json<{ request_id: string | null }>(await api(`/v1/hooks/deliveries/${delivery_id}`));
+    expect(shown.request_id).toBe(id);
     const audit = await waitForAuditRows("session_id = ?", [delivery_id]);
     expect(audit[0]?.request_id).toBe(id);
   });
