@@ -106,6 +106,28 @@ describe.concurrent("the examples, against a local Worker and a scripted model",
   });
 });
 
+/**
+ * One answer per curl: a line of JSON, or for a streamed answer (`event:` and `data:` lines, a
+ * blank line after each message) its messages as `{events: [{event, data}]}`.
+ */
+function curlAnswers(stdout: string): Record<string, unknown>[] {
+  const answers: Record<string, unknown>[] = [];
+  let stream: { event: string; data?: unknown }[] | undefined;
+  for (const line of stdout.trim().split("\n")) {
+    if (line.startsWith("event: ")) {
+      if (stream === undefined) answers.push({ events: (stream = []) });
+      stream.push({ event: line.slice("event: ".length) });
+    } else if (line.startsWith("data: ") && stream !== undefined) {
+      const last = stream.at(-1);
+      if (last !== undefined) last.data = JSON.parse(line.slice("data: ".length));
+    } else if (line !== "") {
+      stream = undefined;
+      answers.push(JSON.parse(line) as Record<string, unknown>);
+    }
+  }
+  return answers;
+}
+
 describe("the README's curl session", { timeout: 60_000 }, () => {
   it("runs as written against `npm start`'s Worker, with the token from .dev.vars", async () => {
     const session = readmeCurlSession(await readFile(join(ROOT, "README.md"), "utf8"), new URL(worker.origin).host);
@@ -115,12 +137,19 @@ describe("the README's curl session", { timeout: 60_000 }, () => {
       await writeFile(join(dir, ".dev.vars"), `ADMIN_TOKEN=${ADMIN_TOKEN}\n`);
       await writeFile(join(dir, "session.sh"), session);
       const stdout = await exec("bash", [join(dir, "session.sh")], dir);
-      const answers = stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+      const answers = curlAnswers(stdout);
       expect(answers).toHaveLength(session.match(/^curl /gm)?.length ?? -1);
       expect(answers[0]).toMatchObject({ format: "anthropic" });
       expect(answers[1]).toMatchObject({ results: [{ id: "call_1", tool: "echo", status: "ok", message: { role: "tool", tool_call_id: "call_1", content: JSON.stringify({ text: "hello hello" }) } }] });
       expect(answers[2]).toMatchObject({ results: [{ status: "error", error_code: "INVALID_ARGUMENTS", message: { type: "tool_result", tool_use_id: "toolu_1", is_error: true } }] });
-      expect(answers[3]).toMatchObject({ name: "research-agent", key: expect.stringMatching(/^tg_/) });
+      expect(answers[3]).toMatchObject({
+        events: [
+          { event: "result", data: { index: 0, id: "call_1", result: { message: { type: "function_call_output", call_id: "call_1", output: JSON.stringify({ text: "hi" }) } } } },
+          { event: "result", data: { index: 1, id: "g1", result: { message: { functionResponse: { id: "g1", name: "echo", response: { output: { text: "yo" } } } } } } },
+          { event: "batch", data: { results: [{ id: "call_1" }, { id: "g1" }] } },
+        ],
+      });
+      expect(answers[4]).toMatchObject({ name: "research-agent", key: expect.stringMatching(/^tg_/) });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
