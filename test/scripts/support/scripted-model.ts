@@ -21,11 +21,12 @@ export interface ScriptedModel {
 
 type Json = Record<string, unknown>;
 
-/** Starts the model on an ephemeral loopback port. */
-export async function startScriptedModel(): Promise<ScriptedModel> {
+/** Starts the model on an ephemeral loopback port; `delayMs` before each answer. */
+export async function startScriptedModel({ delayMs = 0 }: { delayMs?: number } = {}): Promise<ScriptedModel> {
   const requests: ScriptedModel["requests"] = [];
   const server = createServer((request, response) => {
-    void answer(request, response, requests).catch((error: unknown) => send(response, 500, { error: { message: String(error) } }));
+    // A delay keeps a run going long enough for a page to watch it progress.
+    void new Promise((resolve) => setTimeout(resolve, delayMs)).then(() => answer(request, response, requests)).catch((error: unknown) => send(response, 500, { error: { message: String(error) } }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
