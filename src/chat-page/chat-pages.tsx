@@ -80,19 +80,44 @@ export const ChatHomePage: FC<{ viewer: Viewer; runs: RunListItem[]; error?: str
   </Layout>
 );
 
-const CallDetails: FC<{ call: { id: string; function?: { name?: string; arguments?: string } }; step: StepCall | undefined; result: string | undefined }> = ({ call, step, result }) => (
+/** The error code a tool message carries (toolgate's structured error), if it is one. */
+function errorCodeOf(result: string): string | null {
+  try {
+    const parsed: unknown = JSON.parse(result);
+    return typeof parsed === "object" && parsed !== null && "error_code" in parsed && typeof parsed.error_code === "string" ? parsed.error_code : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What a call came to. The step keeps what the call did when it ran; for one that waited on a
+ * person, the tool message (the approved result, or the denial) is what it came to in the end.
+ */
+function outcomeOf(step: StepCall | undefined, result: string | undefined): { status: string; code: string | null } {
+  if (step === undefined) return { status: "running", code: null };
+  if (step.status !== "pending_approval") return { status: step.status, code: step.error_code };
+  if (result === undefined) return { status: "pending approval", code: null };
+  const code = errorCodeOf(result);
+  return { status: code === null ? "ok" : "error", code };
+}
+
+const CallDetails: FC<{ call: { id: string; function?: { name?: string; arguments?: string } }; step: StepCall | undefined; result: string | undefined }> = ({ call, step, result }) => {
+  const outcome = outcomeOf(step, result);
+  return (
   <details id={`call-${call.id}`}>
     <summary>
       <code>{call.function?.name ?? step?.tool ?? "tool"}</code>
-      <span class={`status ${step?.status ?? "running"}`}>{step === undefined ? "running" : step.status === "pending_approval" && result !== undefined ? "decided" : step.status.replace("_", " ")}</span>
-      {step?.error_code == null ? null : <span class="muted">{step.error_code}</span>}
+      <span class={`status ${outcome.status.replace(" ", "_")}`}>{outcome.status}</span>
+      {outcome.code === null ? null : <span class="muted">{outcome.code}</span>}
     </summary>
     <p class="who">Arguments</p>
     <pre>{pretty(call.function?.arguments ?? "")}</pre>
     <p class="who">Result</p>
     {result === undefined ? <p class="muted">No result yet.</p> : <pre>{pretty(result)}</pre>}
   </details>
-);
+  );
+};
 
 /** The run's section: what the page's script re-fetches on each event and swaps in whole. */
 export const RunSection: FC<{ viewer: Viewer; run: RunWire }> = ({ viewer, run }) => {

@@ -135,6 +135,9 @@ describe("the chat page", () => {
     const section = await client.get(`/chat/runs/${id}/section`);
     expect(section.status).toBe(200);
     expect(client.lastPage).toContain("deleted it");
+    // The call waited, then ran: it shows what it came to, not the wait.
+    expect(client.lastPage).toMatch(/<code>delete_result<\/code><span class="status (ok|error)">/);
+    expect(client.lastPage).not.toContain("APPROVAL_REQUIRED");
     expect(client.lastPage).not.toContain("<html");
   });
 

@@ -2,7 +2,8 @@
  * The chat page as a person uses it, in a real browser against the real Worker (`wrangler dev`)
  * whose model is the scripted one on loopback: sign in with an agent key, send a message holding
  * HTML, watch the run's tool call and answer arrive without a reload (the page's one script
- * following the run's events), expand the call, and reply. Screenshots at desktop and phone
+ * following the run's events), expand the call, reply, and watch a call wait for approval and the
+ * run go on once it is decided. Screenshots at desktop and phone
  * width go to test-artifacts/chat/.
  */
 import { mkdir } from "node:fs/promises";
@@ -36,7 +37,7 @@ describe.skipIf(!availability.run)("the chat page in chromium", () => {
   beforeAll(async () => {
     await mkdir(ARTIFACTS, { recursive: true });
     // Each model turn takes a while, so the run page is first shown while the run still goes on.
-    model = await startScriptedModel({ delayMs: 1500 });
+    model = await startScriptedModel({ delayMs: 1500, callFor: (text) => (text.includes("delete") ? { name: "delete_result", arguments: { handle: "0b6a1d2e-5b8c-4f61-9d7e-3f2a1c0b9e88" } } : undefined) });
     worker = await startLocalWorker({ port: 0, secrets: { ADMIN_TOKEN, MODEL_API_KEY: "scripted" }, vars: { MODEL_BASE_URL: `${model.origin}/v1`, MODEL_NAME: "scripted-model" } });
     const created = await fetch(`${worker.origin}/v1/keys`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" }, body: JSON.stringify({ name: "browser-chat", role: "agent" }) });
     expect(created.status).toBe(201);
@@ -102,6 +103,34 @@ describe.skipIf(!availability.run)("the chat page in chromium", () => {
     await eventually(() => page.locator("#run .status").first().textContent()).toBe("completed");
     expect(await page.locator("ol.transcript > li.user").count()).toBe(2);
     await shot("05-reply");
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
+
+  it("links a call waiting for approval, and follows the run once the approval is decided", async () => {
+    await page.goto(`${worker.origin}/chat`);
+    await page.getByLabel("Your message").fill("Please delete that stored result.");
+    await Promise.all([page.waitForURL(/\/chat\/runs\/[\w-]+$/), page.getByRole("button", { name: "Send" }).click()]);
+    await page.evaluate("window.stillTheSamePage = true");
+    const link = page.locator("#run a", { hasText: "approval" });
+    await eventually(() => link.count()).toBe(1);
+    const href = (await link.getAttribute("href")) ?? "";
+    expect(href).toMatch(/\/approvals\/[\w-]+/);
+    await shot("06-awaiting-approval");
+    const runId = new URL(page.url()).pathname.split("/").at(-1) ?? "";
+    const run = (await (await fetch(`${worker.origin}/v1/runs/${runId}`, { headers: { authorization: `Bearer ${agentKey}` } })).json()) as { session_id: string; pending_approvals: { approval_id: string }[] };
+    const approvalId = run.pending_approvals[0]?.approval_id ?? "";
+    expect(href).toContain(approvalId);
+    const decided = await fetch(`${worker.origin}/v1/approvals/${approvalId}?session_id=${run.session_id}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ decision: "deny", scope: "once", reason: "keep it for now" }),
+    });
+    expect(decided.status).toBe(200);
+    await eventually(() => page.locator("#run .status").first().textContent()).toBe("completed");
+    expect(await page.locator("#run a", { hasText: "approval" }).count()).toBe(0);
+    expect(await page.locator("#run summary", { hasText: "delete_result" }).textContent()).toContain("APPROVAL_DENIED");
+    expect(await page.evaluate("window.stillTheSamePage")).toBe(true);
+    await shot("07-after-denial");
     expect(pageErrors).toEqual([]);
   }, 60_000);
 });
