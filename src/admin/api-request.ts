@@ -12,6 +12,7 @@ import { auditRoutes } from "../audit/audit-routes.ts";
 import { keysRoutes } from "../auth/keys-routes.ts";
 import { healthRoutes } from "../http/routes/health.ts";
 import { toolsRoutes } from "../http/routes/tools.ts";
+import { runsRoutes } from "../agent/runs-routes.ts";
 
 /** A JSON API answer: its status and parsed body (null for an empty one). */
 export interface ApiAnswer {
@@ -34,6 +35,7 @@ inner.route("/", keysRoutes);
 inner.route("/", auditRoutes);
 inner.route("/", healthRoutes);
 inner.route("/", toolsRoutes);
+inner.route("/", runsRoutes);
 
 /**
  * Sends `method path` with a JSON `body` to the API routes as `principal`.
@@ -44,14 +46,16 @@ inner.route("/", toolsRoutes);
  * ```
  */
 export async function apiRequest(c: Context, principal: Principal, method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: string, body?: unknown): Promise<ApiAnswer> {
-  const request = new Request(new URL(path, c.req.url), {
-    method,
-    ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
-  });
-  principals.set(request, principal);
-  const response = await inner.fetch(request, c.env, executionContextOf(c));
+  const response = await apiResponse(c, principal, method, path, body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } });
   const text = await response.text();
   return { status: response.status, body: text === "" ? null : (JSON.parse(text) as unknown) };
+}
+
+/** The same, answering the route's own Response: for a stream (a run's events) the page passes on. */
+export async function apiResponse(c: Context, principal: Principal, method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: string, init: { body?: string; headers?: Record<string, string> } = {}): Promise<Response> {
+  const request = new Request(new URL(path, c.req.url), { method, ...init });
+  principals.set(request, principal);
+  return inner.fetch(request, c.env, executionContextOf(c));
 }
 
 function executionContextOf(c: Context): Context["executionCtx"] | undefined {

@@ -8,10 +8,11 @@ import type { MiddlewareHandler } from "hono";
 /**
  * The page policy. `formActions` adds sources a form may reach: browsers hold a form's
  * submission to `form-action` through every redirect, so the OAuth consent form, whose answer
- * redirects to the client, names the client's redirect origin.
+ * redirects to the client, names the client's redirect origin. `more` adds directives (the chat
+ * page's own-origin script and event stream).
  */
-export function contentSecurityPolicy(formActions: readonly string[] = []): string {
-  return ["default-src 'none'", "style-src 'self'", "img-src 'self'", ["form-action 'self'", ...formActions].join(" "), "frame-ancestors 'none'", "base-uri 'none'"].join("; ");
+export function contentSecurityPolicy(formActions: readonly string[] = [], more: readonly string[] = []): string {
+  return ["default-src 'none'", "style-src 'self'", "img-src 'self'", ["form-action 'self'", ...formActions].join(" "), "frame-ancestors 'none'", "base-uri 'none'", ...more].join("; ");
 }
 
 const CONTENT_SECURITY_POLICY = contentSecurityPolicy();

@@ -25,6 +25,7 @@ import { approvalsRoutes } from "../approvals/approvals-routes.ts";
 import type { AppEnv } from "./types.ts";
 import { approvalsPageRoutes } from "../approvals-page/approvals-page-routes.tsx";
 import { adminRoutes } from "../admin/admin-routes.tsx";
+import { chatPageRoutes } from "../chat-page/chat-page-routes.tsx";
 import { isWebhookDelivery } from "../webhooks/accept-delivery.ts";
 import { webhooksRoutes } from "../webhooks/webhooks-routes.ts";
 import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
@@ -102,6 +103,8 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.route("/", approvalsPageRoutes());
   // The admin console: the same machinery, every change through the API's own routes.
   app.route("/", adminRoutes(parts));
+  // The chat page: talks to the agent through the runs API as the signed-in key.
+  app.route("/", chatPageRoutes());
   app.route("/", webhooksRoutes);
   app.route("/", mcpRoutes(parts, options.authenticate === undefined ? {} : { authenticate: options.authenticate }));
   app.route("/", mcpServersRoutes);

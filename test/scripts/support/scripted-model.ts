@@ -22,11 +22,15 @@ export interface ScriptedModel {
 
 type Json = Record<string, unknown>;
 
-/** Starts the model on an ephemeral loopback port. */
-export async function startScriptedModel(): Promise<ScriptedModel> {
+/** A tool call the model makes instead of `echo`, chosen by the conversation's first user message. */
+export type CallFor = (firstUserText: string) => { name: string; arguments: Json } | undefined;
+
+/** Starts the model on an ephemeral loopback port; `delayMs` before each answer. */
+export async function startScriptedModel({ delayMs = 0, callFor = () => undefined }: { delayMs?: number; callFor?: CallFor } = {}): Promise<ScriptedModel> {
   const requests: ScriptedModel["requests"] = [];
   const server = createServer((request, response) => {
-    void answer(request, response, requests).catch((error: unknown) => send(response, 500, { error: { message: String(error) } }));
+    // A delay keeps a run going long enough for a page to watch it progress.
+    void new Promise((resolve) => setTimeout(resolve, delayMs)).then(() => answer(request, response, requests, callFor)).catch((error: unknown) => send(response, 500, { error: { message: String(error) } }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -37,14 +41,14 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
   };
 }
 
-async function answer(request: IncomingMessage, response: ServerResponse, requests: ScriptedModel["requests"]): Promise<void> {
+async function answer(request: IncomingMessage, response: ServerResponse, requests: ScriptedModel["requests"], callFor: CallFor): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   const path = new URL(request.url ?? "/", "http://model").pathname;
   const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Json;
   requests.push({ path, body });
   if (request.method !== "POST") return send(response, 405, { error: { message: `${request.method} ${path}: only POST` } });
-  if (path.endsWith("/chat/completions")) return openaiTurn(body, response);
+  if (path.endsWith("/chat/completions")) return openaiTurn(body, response, callFor);
   if (path.endsWith("/messages")) return anthropicTurn(body, response);
   if (path.endsWith("/responses")) return responsesTurn(body, response);
   if (path.endsWith(":generateContent")) return geminiTurn(body, response);
@@ -55,13 +59,15 @@ function offersEcho(tools: unknown, nameOf: (tool: Json) => unknown): boolean {
   return Array.isArray(tools) && tools.some((tool) => nameOf(tool as Json) === "echo");
 }
 
-function openaiTurn(body: Json, response: ServerResponse): void {
+function openaiTurn(body: Json, response: ServerResponse, callFor: CallFor): void {
   if (!offersEcho(body.tools, (tool) => (tool.function as Json | undefined)?.name)) return send(response, 400, { error: { message: "tools: echo is not offered" } });
   const messages = body.messages as Json[];
   const toolMessage = messages.findLast((message) => message.role === "tool");
+  const first = messages.find((message) => message.role === "user")?.content;
+  const call = callFor(typeof first === "string" ? first : "") ?? { name: "echo", arguments: { text: "hello", times: "2" } };
   const message =
     toolMessage === undefined
-      ? { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "echo", arguments: JSON.stringify({ text: "hello", times: "2" }) } }] }
+      ? { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] }
       : { role: "assistant", content: `${ANSWER_PREFIX}${String(toolMessage.content)}` };
   send(response, 200, {
     id: `chatcmpl-${messages.length}`,
