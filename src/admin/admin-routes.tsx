@@ -11,18 +11,20 @@
  * | GET /admin/audit, /admin/audit/{id}, /admin/sessions/{id} | the audit log, a call, a session |
  * | GET /admin/keys; POST /admin/keys, /admin/keys/{id}/revoke, /admin/keys/{id}/access | API keys |
  * | GET /admin/tools, /admin/tools/{name}; POST /admin/tools/recheck | tools, availability, shapes |
+ * | GET /admin/mcp-servers; POST /admin/mcp-servers, /admin/mcp-servers/{name}/{enable,disable,refresh,sign-in,remove} | remote MCP servers (mcp-server-pages.tsx) |
  * | POST /admin/sign-in, /admin/sign-out | the sign-in (approvals-page/page-auth.tsx) |
  */
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { listApprovals } from "../approvals/approvals.ts";
-import { ErrorPage } from "../approvals-page/error-page.tsx";
 import { formField, pageAuth } from "../approvals-page/page-auth.tsx";
 import type { PageEnv } from "../approvals-page/page-env.ts";
 import { renderPage } from "../approvals-page/render-page.ts";
 import { securityHeaders } from "../approvals-page/security-headers.ts";
 import type { AuditRecordWire } from "../audit/audit-wire.ts";
 import { ADMIN_CSS } from "./admin-css.ts";
+import { errorPage, shownStatus, type AdminContext } from "./admin-error.tsx";
+import { mcpServerPages } from "./mcp-server-pages.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
 import { apiErrorText, apiRequest } from "./api-request.ts";
 import { AUDIT_FILTERS, AuditListPage, CallDetailPage, SessionTimelinePage, type AuditFilterValues } from "./audit-page.tsx";
@@ -43,15 +45,6 @@ const TIMELINE_SIZE = 200;
 const PENDING_SHOWN = 20;
 /** `<epoch ms>-<rid>`, as GET /v1/audit names records. */
 const RECORD_ID = /^(\d{1,15})-(\d{1,16})$/;
-
-type AdminContext = Context<PageEnv>;
-
-function errorPage(c: AdminContext, status: 400 | 403 | 404 | 413 | 500 | 503, title: string, message: string) {
-  return renderPage(c, <ErrorPage title={title} message={message} viewer={c.get("viewer")} site={ADMIN_SITE} />, status);
-}
-
-/** The statuses a page may answer with when it shows an API refusal. */
-const shownStatus = (status: number): 400 | 403 | 404 | 500 => (status === 400 || status === 403 || status === 404 ? status : 500);
 
 async function keyFormValues(c: AdminContext): Promise<KeyFormValues> {
   const values: KeyFormValues = {};
@@ -132,7 +125,7 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
   });
 
   /** The keys page, with whatever the last action left to say. */
-  async function keysPage(c: AdminContext, extra: { values?: KeyFormValues; error?: string; created?: CreatedKeyWire; done?: string } = {}, status: 200 | 201 | 400 | 403 | 404 | 500 = 200) {
+  async function keysPage(c: AdminContext, extra: { values?: KeyFormValues; error?: string; created?: CreatedKeyWire; done?: string } = {}, status: 200 | 201 | ReturnType<typeof shownStatus> = 200) {
     const answer = await apiRequest(c, c.get("principal"), "GET", "/v1/keys");
     if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), "Keys are for admins", apiErrorText(answer));
     const { keys } = answer.body as { keys: KeyWire[] };
@@ -168,6 +161,8 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
     if (answer.status === 204) return c.redirect(`${ADMIN_BASE}/keys?revoked=${encodeURIComponent(id)}`, 303);
     return errorPage(c, shownStatus(answer.status), answer.status === 403 ? "Not allowed" : "Not revoked", apiErrorText(answer));
   });
+
+  mcpServerPages(page);
 
   // Remote MCP tools join the registry when the catalog opens, as for every /v1 request (app.ts).
   page.use(`${ADMIN_BASE}/tools/*`, async function openCatalog(c, next) {

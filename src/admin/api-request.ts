@@ -12,6 +12,7 @@ import { auditRoutes } from "../audit/audit-routes.ts";
 import { keysRoutes } from "../auth/keys-routes.ts";
 import { healthRoutes } from "../http/routes/health.ts";
 import { toolsRoutes } from "../http/routes/tools.ts";
+import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
 
 /** A JSON API answer: its status and parsed body (null for an empty one). */
 export interface ApiAnswer {
@@ -34,6 +35,7 @@ inner.route("/", keysRoutes);
 inner.route("/", auditRoutes);
 inner.route("/", healthRoutes);
 inner.route("/", toolsRoutes);
+inner.route("/", mcpServersRoutes);
 
 /**
  * Sends `method path` with a JSON `body` to the API routes as `principal`.
