@@ -11,6 +11,7 @@
  * | GET /admin/audit, /admin/audit/{id}, /admin/sessions/{id} | the audit log, a call, a session |
  * | GET /admin/keys; POST /admin/keys, /admin/keys/{id}/revoke, /admin/keys/{id}/access | API keys |
  * | GET /admin/tools, /admin/tools/{name}; POST /admin/tools/recheck | tools, availability, shapes |
+ * | GET /admin/webhooks; POST /admin/webhooks/deliveries/{id}/rerun | hooks, deliveries, events (webhook-pages.tsx) |
  * | GET /admin/mcp-servers; POST /admin/mcp-servers, /admin/mcp-servers/{name}/{enable,disable,refresh,sign-in,remove} | remote MCP servers (mcp-server-pages.tsx) |
  * | POST /admin/sign-in, /admin/sign-out | the sign-in (approvals-page/page-auth.tsx) |
  */
@@ -25,6 +26,7 @@ import type { AuditRecordWire } from "../audit/audit-wire.ts";
 import { ADMIN_CSS } from "./admin-css.ts";
 import { errorPage, shownStatus, type AdminContext } from "./admin-error.tsx";
 import { mcpServerPages } from "./mcp-server-pages.tsx";
+import { webhookPages } from "./webhook-pages.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
 import { apiErrorText, apiRequest } from "./api-request.ts";
 import { AUDIT_FILTERS, AuditListPage, CallDetailPage, SessionTimelinePage, type AuditFilterValues } from "./audit-page.tsx";
@@ -163,6 +165,7 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
   });
 
   mcpServerPages(page);
+  webhookPages(page);
 
   // Remote MCP tools join the registry when the catalog opens, as for every /v1 request (app.ts).
   page.use(`${ADMIN_BASE}/tools/*`, async function openCatalog(c, next) {
