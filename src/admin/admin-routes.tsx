@@ -10,7 +10,7 @@
  * | GET /admin | overview: figures, charts, top failures, pending approvals, stuck deliveries |
  * | GET /admin/audit, /admin/audit/{id}, /admin/sessions/{id} | the audit log, a call, a session |
  * | GET /admin/keys; POST /admin/keys, /admin/keys/{id}/revoke, /admin/keys/{id}/access | API keys |
- * | GET /admin/tools, /admin/tools/{name}; POST /admin/tools/recheck | tools, availability, shapes |
+ * | GET /admin/tools, /admin/tools/{name}; POST /admin/tools/recheck, /admin/tools/{name}/accept | tools, availability, shapes, pin accept |
  * | GET /admin/webhooks; POST /admin/webhooks/deliveries/{id}/rerun | hooks, deliveries, events (webhook-pages.tsx) |
  * | GET /admin/mcp-servers; POST /admin/mcp-servers, /admin/mcp-servers/{name}/{enable,disable,refresh,sign-in,remove} | remote MCP servers (mcp-server-pages.tsx) |
  * | POST /admin/sign-in, /admin/sign-out | the sign-in (approvals-page/page-auth.tsx) |
@@ -35,7 +35,7 @@ import { KeysPage, type CreatedKeyWire, type KeyFormValues, type KeyWire } from 
 import { load } from "./loaded.tsx";
 import { OverviewPage } from "./overview-page.tsx";
 import { isOverviewWindow, overviewStats, windowStats } from "./overview-stats.ts";
-import { ToolDetailPage, ToolsPage, type ToolDetailWire, type ToolHealthWire } from "./tools-page.tsx";
+import { serverOfToolset, ToolDetailPage, ToolsPage, type ToolDetailWire, type ToolHealthWire } from "./tools-page.tsx";
 import type { GatewayParts } from "../compose.ts";
 import { stuckDeliveries } from "./stuck-deliveries.ts";
 
@@ -196,7 +196,19 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
   page.get(`${ADMIN_BASE}/tools/:name`, async (c) => {
     const answer = await apiRequest(c, c.get("principal"), "GET", `/v1/tools/${encodeURIComponent(c.req.param("name"))}`);
     if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), "No such tool", apiErrorText(answer));
-    return renderPage(c, <ToolDetailPage viewer={c.get("viewer")} tool={answer.body as ToolDetailWire} />);
+    const done = c.req.query("accepted") === undefined ? undefined : "The new definition is pinned: the tool is no longer flagged or blocked.";
+    return renderPage(c, <ToolDetailPage viewer={c.get("viewer")} tool={answer.body as ToolDetailWire} done={done} />);
+  });
+
+  page.post(`${ADMIN_BASE}/tools/:name/accept`, async (c) => {
+    const name = c.req.param("name");
+    const tool = await apiRequest(c, c.get("principal"), "GET", `/v1/tools/${encodeURIComponent(name)}`);
+    if (tool.status !== 200) return errorPage(c, shownStatus(tool.status), "No such tool", apiErrorText(tool));
+    const server = serverOfToolset((tool.body as ToolDetailWire).toolset);
+    if (server === undefined) return errorPage(c, 404, "Not a remote tool", `${name} is not a remote MCP tool, so it has no pin to accept.`);
+    const answer = await apiRequest(c, c.get("principal"), "POST", `/v1/mcp-servers/${encodeURIComponent(server)}/tools/${encodeURIComponent(name)}/accept`);
+    if (answer.status === 200) return c.redirect(`${ADMIN_BASE}/tools/${encodeURIComponent(name)}?accepted=1`, 303);
+    return errorPage(c, shownStatus(answer.status), answer.status === 403 ? "Not allowed" : "Not accepted", apiErrorText(answer));
   });
 
   page.all(`${ADMIN_BASE}/*`, (c) => errorPage(c, 404, "Page not found", `There is no page at ${c.req.path}.`));

@@ -3534,6 +3534,12 @@ export interface components {
             /** @enum {string} */
             type: "function";
         };
+        /** @description For a changed tool: the accepted definition (null when the pin predates kept definitions). */
+        PinnedToolDefinition: {
+            description: string;
+            inputSchema?: unknown;
+            name: string;
+        } | null;
         Recheck: {
             tools?: string[];
         };
@@ -3741,7 +3747,9 @@ export interface components {
         };
         ToolPin: {
             changed_at: string | null;
+            current_definition: components["schemas"]["PinnedToolDefinition"] & unknown;
             current_sha256: string | null;
+            pinned_definition: components["schemas"]["PinnedToolDefinition"];
             pinned_sha256: string;
             /**
              * @description `changed`: the definition differs from the pinned one; `blocked`: changed, and the server blocks changed tools until accepted.
