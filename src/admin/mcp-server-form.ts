@@ -3,10 +3,7 @@
  * shape changes here (header lines become `{name: {secret}}`); every check is the API's, so a
  * value it refuses reaches it as typed and comes back with its own message.
  */
-import type { McpServerWire } from "./mcp-servers-page.tsx";
-
-/** What the add form had in it, to show again after a refusal. */
-export type McpServerFormValues = Partial<Record<"name" | "url" | "headers" | "pin", string>>;
+import type { McpServerFormValues, McpServerWire } from "./mcp-servers-page.tsx";
 
 /** `Header-Name: SECRET_NAME` per line; a line without a colon names a header with no secret, for the API to refuse. */
 function headersOf(text: string): Record<string, { secret: string }> {

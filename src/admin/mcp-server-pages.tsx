@@ -11,8 +11,8 @@ import { renderPage } from "../approvals-page/render-page.ts";
 import { errorPage, shownStatus, type AdminContext } from "./admin-error.tsx";
 import { ADMIN_BASE } from "./admin-site.ts";
 import { apiErrorText, apiRequest } from "./api-request.ts";
-import { createServerBody, enabledBody, type McpServerFormValues } from "./mcp-server-form.ts";
-import { McpServersPage, type McpServersPageProps, type McpServerWire } from "./mcp-servers-page.tsx";
+import { createServerBody, enabledBody } from "./mcp-server-form.ts";
+import { McpServersPage, type McpServerFormValues, type McpServersPageProps, type McpServerWire } from "./mcp-servers-page.tsx";
 
 const LIST = `${ADMIN_BASE}/mcp-servers`;
 const apiPath = (name: string) => `/v1/mcp-servers/${encodeURIComponent(name)}`;

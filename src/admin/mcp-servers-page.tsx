@@ -8,11 +8,13 @@ import type { FC } from "hono/jsx";
 import type { z } from "@hono/zod-openapi";
 import { CsrfField, Layout, type Viewer } from "../approvals-page/layout.tsx";
 import type { McpServerStatusSchema } from "../mcp/federation/mcp-servers-schemas.ts";
-import type { McpServerFormValues } from "./mcp-server-form.ts";
 import { TableHead } from "./table-head.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
 
 export type McpServerWire = z.infer<typeof McpServerStatusSchema>;
+
+/** What the add form had in it, to show again after a refusal. */
+export type McpServerFormValues = Partial<Record<"name" | "url" | "headers" | "pin", string>>;
 
 export const serverHref = (name: string) => `${ADMIN_BASE}/mcp-servers/${encodeURIComponent(name)}`;
 
