@@ -8,6 +8,7 @@ import { CsrfField, Layout, type Viewer } from "../approvals-page/layout.tsx";
 import { ROLES } from "../auth/principal.ts";
 import type { ApiKeySchema, CreatedKeySchema } from "../auth/keys-schemas.ts";
 import type { z } from "@hono/zod-openapi";
+import { PostButton } from "./post-button.tsx";
 import { TableHead } from "./table-head.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
 
@@ -149,12 +150,7 @@ const GrantsSection: FC<{ grants: readonly KeyWire[]; viewer: Viewer }> = ({ gra
                 <td>{g.revoked_at === null ? <span class="status approved">active</span> : <span class="status denied">revoked {g.revoked_at}</span>}</td>
                 <td>
                   {g.revoked_at !== null || viewer.role !== "admin" ? null : (
-                    <form method="post" action={`${ADMIN_BASE}/keys/${encodeURIComponent(g.id)}/revoke`}>
-                      <CsrfField token={viewer.csrfToken} />
-                      <button type="submit" class="deny" aria-label={`Revoke the grant to ${g.name}`}>
-                        Revoke
-                      </button>
-                    </form>
+                    <PostButton viewer={viewer} action={`${ADMIN_BASE}/keys/${encodeURIComponent(g.id)}/revoke`} label="Revoke" ariaLabel={`Revoke the grant to ${g.name}`} kind="deny" />
                   )}
                 </td>
               </tr>

@@ -8,6 +8,7 @@ import type { FC } from "hono/jsx";
 import type { z } from "@hono/zod-openapi";
 import { CsrfField, Layout, type Viewer } from "../approvals-page/layout.tsx";
 import type { McpServerStatusSchema } from "../mcp/federation/mcp-servers-schemas.ts";
+import { PostButton } from "./post-button.tsx";
 import { TableHead } from "./table-head.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
 
@@ -20,12 +21,7 @@ export const serverHref = (name: string) => `${ADMIN_BASE}/mcp-servers/${encodeU
 
 /** A button posting to one of a server's actions. */
 const Action: FC<{ viewer: Viewer; server: string; action: string; label: string; danger?: boolean }> = ({ viewer, server, action, label, danger }) => (
-  <form method="post" action={`${serverHref(server)}/${action}`}>
-    <CsrfField token={viewer.csrfToken} />
-    <button type="submit" class={danger === true ? "deny" : undefined} aria-label={`${label} ${server}`}>
-      {label}
-    </button>
-  </form>
+  <PostButton viewer={viewer} action={`${serverHref(server)}/${action}`} label={label} ariaLabel={`${label} ${server}`} {...(danger === true ? { kind: "deny" as const } : {})} />
 );
 
 const AuthState: FC<{ server: McpServerWire; viewer: Viewer }> = ({ server, viewer }) => {

@@ -8,6 +8,7 @@ import type { FC } from "hono/jsx";
 import { ArgumentsBlock } from "../approvals-page/approval-card.tsx";
 import { CsrfField, Layout, type Viewer } from "../approvals-page/layout.tsx";
 import type { CallStats } from "../audit/audit-stats.ts";
+import { PostButton } from "./post-button.tsx";
 import { TableHead } from "./table-head.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
 import { whenLoaded, type Loaded } from "./loaded.tsx";
@@ -112,12 +113,7 @@ const PinChange: FC<{ viewer: Viewer; tool: ToolDetailWire }> = ({ viewer, tool 
         </div>
       </div>
       {viewer.role !== "admin" ? null : (
-        <form method="post" action={`${toolHref(tool.name)}/accept`}>
-          <CsrfField token={viewer.csrfToken} />
-          <button type="submit" class="approve" aria-label={`Accept the new definition of ${tool.name}`}>
-            Accept the new definition
-          </button>
-        </form>
+        <PostButton viewer={viewer} action={`${toolHref(tool.name)}/accept`} label="Accept the new definition" ariaLabel={`Accept the new definition of ${tool.name}`} kind="approve" />
       )}
     </section>
   );

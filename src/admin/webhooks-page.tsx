@@ -5,8 +5,9 @@
  * POST /v1/hooks/deliveries/{id}/rerun) and the newest delivery events.
  */
 import type { FC } from "hono/jsx";
-import { CsrfField, Layout, type Viewer } from "../approvals-page/layout.tsx";
+import { Layout, type Viewer } from "../approvals-page/layout.tsx";
 import { DELIVERY_STATUSES } from "../webhooks/delivery-store.ts";
+import { PostButton } from "./post-button.tsx";
 import { TableHead } from "./table-head.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
 import { whenLoaded, type Loaded } from "./loaded.tsx";
@@ -116,12 +117,7 @@ export const WebhooksPage: FC<WebhooksPageProps> = ({ viewer, hooks, deliveries,
                     <td>{d.attempts}</td>
                     <td>
                       {d.status !== "failed" || viewer.role !== "admin" ? null : (
-                        <form method="post" action={`${ADMIN_BASE}/webhooks/deliveries/${encodeURIComponent(d.id)}/rerun`}>
-                          <CsrfField token={viewer.csrfToken} />
-                          <button type="submit" aria-label={`Re-run ${d.id}`}>
-                            Re-run
-                          </button>
-                        </form>
+                        <PostButton viewer={viewer} action={`${ADMIN_BASE}/webhooks/deliveries/${encodeURIComponent(d.id)}/rerun`} label="Re-run" ariaLabel={`Re-run ${d.id}`} />
                       )}
                     </td>
                   </tr>
