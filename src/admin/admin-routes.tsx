@@ -10,19 +10,23 @@
  * | GET /admin | overview: figures, charts, top failures, pending approvals, stuck deliveries |
  * | GET /admin/audit, /admin/audit/{id}, /admin/sessions/{id} | the audit log, a call, a session |
  * | GET /admin/keys; POST /admin/keys, /admin/keys/{id}/revoke, /admin/keys/{id}/access | API keys |
- * | GET /admin/tools, /admin/tools/{name}; POST /admin/tools/recheck | tools, availability, shapes |
+ * | GET /admin/tools, /admin/tools/{name}; POST /admin/tools/recheck, /admin/tools/{name}/accept | tools, availability, shapes, pin accept |
+ * | GET /admin/webhooks; POST /admin/webhooks/deliveries/{id}/rerun | hooks, deliveries, events (webhook-pages.tsx) |
+ * | GET /admin/mcp-servers; POST /admin/mcp-servers, /admin/mcp-servers/{name}/{enable,disable,refresh,sign-in,remove} | remote MCP servers (mcp-server-pages.tsx) |
  * | POST /admin/sign-in, /admin/sign-out | the sign-in (approvals-page/page-auth.tsx) |
  */
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { listApprovals } from "../approvals/approvals.ts";
-import { ErrorPage } from "../approvals-page/error-page.tsx";
 import { formField, pageAuth } from "../approvals-page/page-auth.tsx";
 import type { PageEnv } from "../approvals-page/page-env.ts";
 import { renderPage } from "../approvals-page/render-page.ts";
 import { securityHeaders } from "../approvals-page/security-headers.ts";
 import type { AuditRecordWire } from "../audit/audit-wire.ts";
 import { ADMIN_CSS } from "./admin-css.ts";
+import { errorPage, shownStatus, type AdminContext } from "./admin-error.tsx";
+import { mcpServerPages } from "./mcp-server-pages.tsx";
+import { webhookPages } from "./webhook-pages.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
 import { apiErrorText, apiRequest } from "./api-request.ts";
 import { AUDIT_FILTERS, AuditListPage, CallDetailPage, SessionTimelinePage, type AuditFilterValues } from "./audit-page.tsx";
@@ -31,7 +35,7 @@ import { KeysPage, type CreatedKeyWire, type KeyFormValues, type KeyWire } from 
 import { load } from "./loaded.tsx";
 import { OverviewPage } from "./overview-page.tsx";
 import { isOverviewWindow, overviewStats, windowStats } from "./overview-stats.ts";
-import { ToolDetailPage, ToolsPage, type ToolDetailWire, type ToolHealthWire } from "./tools-page.tsx";
+import { serverOfToolset, ToolDetailPage, ToolsPage, type ToolDetailWire, type ToolHealthWire } from "./tools-page.tsx";
 import type { GatewayParts } from "../compose.ts";
 import { stuckDeliveries } from "./stuck-deliveries.ts";
 
@@ -43,15 +47,6 @@ const TIMELINE_SIZE = 200;
 const PENDING_SHOWN = 20;
 /** `<epoch ms>-<rid>`, as GET /v1/audit names records. */
 const RECORD_ID = /^(\d{1,15})-(\d{1,16})$/;
-
-type AdminContext = Context<PageEnv>;
-
-function errorPage(c: AdminContext, status: 400 | 403 | 404 | 413 | 500 | 503, title: string, message: string) {
-  return renderPage(c, <ErrorPage title={title} message={message} viewer={c.get("viewer")} site={ADMIN_SITE} />, status);
-}
-
-/** The statuses a page may answer with when it shows an API refusal. */
-const shownStatus = (status: number): 400 | 403 | 404 | 500 => (status === 400 || status === 403 || status === 404 ? status : 500);
 
 async function keyFormValues(c: AdminContext): Promise<KeyFormValues> {
   const values: KeyFormValues = {};
@@ -132,7 +127,7 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
   });
 
   /** The keys page, with whatever the last action left to say. */
-  async function keysPage(c: AdminContext, extra: { values?: KeyFormValues; error?: string; created?: CreatedKeyWire; done?: string } = {}, status: 200 | 201 | 400 | 403 | 404 | 500 = 200) {
+  async function keysPage(c: AdminContext, extra: { values?: KeyFormValues; error?: string; created?: CreatedKeyWire; done?: string } = {}, status: 200 | 201 | ReturnType<typeof shownStatus> = 200) {
     const answer = await apiRequest(c, c.get("principal"), "GET", "/v1/keys");
     if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), "Keys are for admins", apiErrorText(answer));
     const { keys } = answer.body as { keys: KeyWire[] };
@@ -169,6 +164,9 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
     return errorPage(c, shownStatus(answer.status), answer.status === 403 ? "Not allowed" : "Not revoked", apiErrorText(answer));
   });
 
+  mcpServerPages(page);
+  webhookPages(page);
+
   // Remote MCP tools join the registry when the catalog opens, as for every /v1 request (app.ts).
   page.use(`${ADMIN_BASE}/tools/*`, async function openCatalog(c, next) {
     await parts.pipeline.catalog.open(c.env);
@@ -198,7 +196,19 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
   page.get(`${ADMIN_BASE}/tools/:name`, async (c) => {
     const answer = await apiRequest(c, c.get("principal"), "GET", `/v1/tools/${encodeURIComponent(c.req.param("name"))}`);
     if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), "No such tool", apiErrorText(answer));
-    return renderPage(c, <ToolDetailPage viewer={c.get("viewer")} tool={answer.body as ToolDetailWire} />);
+    const done = c.req.query("accepted") === undefined ? undefined : "The new definition is pinned: the tool is no longer flagged or blocked.";
+    return renderPage(c, <ToolDetailPage viewer={c.get("viewer")} tool={answer.body as ToolDetailWire} done={done} />);
+  });
+
+  page.post(`${ADMIN_BASE}/tools/:name/accept`, async (c) => {
+    const name = c.req.param("name");
+    const tool = await apiRequest(c, c.get("principal"), "GET", `/v1/tools/${encodeURIComponent(name)}`);
+    if (tool.status !== 200) return errorPage(c, shownStatus(tool.status), "No such tool", apiErrorText(tool));
+    const server = serverOfToolset((tool.body as ToolDetailWire).toolset);
+    if (server === undefined) return errorPage(c, 404, "Not a remote tool", `${name} is not a remote MCP tool, so it has no pin to accept.`);
+    const answer = await apiRequest(c, c.get("principal"), "POST", `/v1/mcp-servers/${encodeURIComponent(server)}/tools/${encodeURIComponent(name)}/accept`);
+    if (answer.status === 200) return c.redirect(`${ADMIN_BASE}/tools/${encodeURIComponent(name)}?accepted=1`, 303);
+    return errorPage(c, shownStatus(answer.status), answer.status === 403 ? "Not allowed" : "Not accepted", apiErrorText(answer));
   });
 
   page.all(`${ADMIN_BASE}/*`, (c) => errorPage(c, 404, "Page not found", `There is no page at ${c.req.path}.`));

@@ -13,6 +13,8 @@ import { keysRoutes } from "../auth/keys-routes.ts";
 import { healthRoutes } from "../http/routes/health.ts";
 import { toolsRoutes } from "../http/routes/tools.ts";
 import { runsRoutes } from "../agent/runs-routes.ts";
+import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
+import { webhooksRoutes } from "../webhooks/webhooks-routes.ts";
 
 /** A JSON API answer: its status and parsed body (null for an empty one). */
 export interface ApiAnswer {
@@ -36,6 +38,8 @@ inner.route("/", auditRoutes);
 inner.route("/", healthRoutes);
 inner.route("/", toolsRoutes);
 inner.route("/", runsRoutes);
+inner.route("/", mcpServersRoutes);
+inner.route("/", webhooksRoutes);
 
 /**
  * Sends `method path` with a JSON `body` to the API routes as `principal`.

@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 /**
- * API keys: the list, the create form, the new key shown once, revoke. The page only gathers
+ * API keys: the list, the create form, the new key shown once, revoke; OAuth grants apart. The page only gathers
  * what a person typed; POST /v1/keys and DELETE /v1/keys/{id} check it (api-request.ts).
  */
 import type { FC } from "hono/jsx";
@@ -8,6 +8,7 @@ import { CsrfField, Layout, type Viewer } from "../approvals-page/layout.tsx";
 import { ROLES } from "../auth/principal.ts";
 import type { ApiKeySchema, CreatedKeySchema } from "../auth/keys-schemas.ts";
 import type { z } from "@hono/zod-openapi";
+import { PostButton } from "./post-button.tsx";
 import { TableHead } from "./table-head.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
 
@@ -126,6 +127,41 @@ const CreateForm: FC<{ viewer: Viewer; values: KeyFormValues }> = ({ viewer, val
   </form>
 );
 
+/** OAuth grants: a person's consent to an MCP client, listed apart from keys; revoking one ends its tokens. */
+const GrantsSection: FC<{ grants: readonly KeyWire[]; viewer: Viewer }> = ({ grants, viewer }) => (
+  <section aria-labelledby="grants-heading">
+    <h2 id="grants-heading">OAuth grants ({grants.length})</h2>
+    {grants.length === 0 ? (
+      <p class="muted">No MCP client has been granted access through /oauth/authorize.</p>
+    ) : (
+      <div class="table-scroll">
+        <table>
+          <TableHead columns={["Client", "Granted by", "Toolsets", "Granted", "State", "Action"]} />
+          <tbody>
+            {grants.map((g) => (
+              <tr data-grant-id={g.id}>
+                <td>
+                  {g.name}
+                  <div class="muted id">{g.oauth_client_id ?? ""}</div>
+                </td>
+                <td>{g.created_by}</td>
+                <td>{g.toolsets === null ? "all" : g.toolsets.length === 0 ? "none" : g.toolsets.join(", ")}</td>
+                <td>{g.created_at}</td>
+                <td>{g.revoked_at === null ? <span class="status approved">active</span> : <span class="status denied">revoked {g.revoked_at}</span>}</td>
+                <td>
+                  {g.revoked_at !== null || viewer.role !== "admin" ? null : (
+                    <PostButton viewer={viewer} action={`${ADMIN_BASE}/keys/${encodeURIComponent(g.id)}/revoke`} label="Revoke" ariaLabel={`Revoke the grant to ${g.name}`} kind="deny" />
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    )}
+  </section>
+);
+
 export interface KeysPageProps {
   viewer: Viewer;
   keys: readonly KeyWire[];
@@ -168,17 +204,20 @@ export const KeysPage: FC<KeysPageProps> = ({ viewer, keys, values = {}, error, 
       </section>
     ) : null}
     <section aria-labelledby="list-heading">
-      <h2 id="list-heading">All keys ({keys.length})</h2>
+      <h2 id="list-heading">All keys ({keys.filter((k) => k.kind !== "oauth_grant").length})</h2>
       <div class="table-scroll">
         <table>
           <TableHead columns={["Name", "Role", "Prefix", "Toolsets", "Policy", "Rate limit", "State", "Action"]} />
           <tbody>
-            {keys.map((k) => (
-              <KeyRow k={k} viewer={viewer} />
-            ))}
+            {keys
+              .filter((k) => k.kind !== "oauth_grant")
+              .map((k) => (
+                <KeyRow k={k} viewer={viewer} />
+              ))}
           </tbody>
         </table>
       </div>
     </section>
+    <GrantsSection grants={keys.filter((k) => k.kind === "oauth_grant")} viewer={viewer} />
   </Layout>
 );

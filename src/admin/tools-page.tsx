@@ -8,6 +8,7 @@ import type { FC } from "hono/jsx";
 import { ArgumentsBlock } from "../approvals-page/approval-card.tsx";
 import { CsrfField, Layout, type Viewer } from "../approvals-page/layout.tsx";
 import type { CallStats } from "../audit/audit-stats.ts";
+import { PostButton } from "./post-button.tsx";
 import { TableHead } from "./table-head.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
 import { whenLoaded, type Loaded } from "./loaded.tsx";
@@ -89,11 +90,42 @@ export interface ToolDetailWire {
   checked_at: string | null;
   requires_env: string[];
   definitions: { openai: unknown; anthropic: unknown; mcp: unknown };
-  pin: { status: string } | null;
+  pin: { status: string; pinned_definition?: unknown; current_definition?: unknown } | null;
 }
 
-export const ToolDetailPage: FC<{ viewer: Viewer; tool: ToolDetailWire }> = ({ viewer, tool }) => (
+/** The MCP server a remote tool comes from: its toolset is `mcp-<server>`. */
+export const serverOfToolset = (toolset: string): string | undefined => (toolset.startsWith("mcp-") ? toolset.slice("mcp-".length) : undefined);
+
+/** A changed remote tool: the pinned and the new definition side by side, and (admins) accept. */
+const PinChange: FC<{ viewer: Viewer; tool: ToolDetailWire }> = ({ viewer, tool }) => {
+  if (tool.pin === null || tool.pin.status === "pinned") return null;
+  return (
+    <section aria-label="Changed definition" class="card">
+      <h3>Its definition changed since it was pinned</h3>
+      <div class="side-by-side">
+        <div>
+          <h4>Pinned</h4>
+          {tool.pin.pinned_definition == null ? <p class="muted">Pinned before toolgate kept definitions: only its hash is known.</p> : <ArgumentsBlock value={tool.pin.pinned_definition} />}
+        </div>
+        <div>
+          <h4>Now listed</h4>
+          {tool.pin.current_definition == null ? <p class="muted">Not kept.</p> : <ArgumentsBlock value={tool.pin.current_definition} />}
+        </div>
+      </div>
+      {viewer.role !== "admin" ? null : (
+        <PostButton viewer={viewer} action={`${toolHref(tool.name)}/accept`} label="Accept the new definition" ariaLabel={`Accept the new definition of ${tool.name}`} kind="approve" />
+      )}
+    </section>
+  );
+};
+
+export const ToolDetailPage: FC<{ viewer: Viewer; tool: ToolDetailWire; done?: string | undefined }> = ({ viewer, tool, done }) => (
   <Layout title={tool.name} viewer={viewer} site={ADMIN_SITE}>
+    {done === undefined ? null : (
+      <p class="notice ok" role="status">
+        {done}
+      </p>
+    )}
     <h2>
       <code>{tool.name}</code> <span class="muted">in {tool.toolset}</span>
     </h2>
@@ -109,12 +141,12 @@ export const ToolDetailPage: FC<{ viewer: Viewer; tool: ToolDetailWire }> = ({ v
         <dt>Pin</dt>
         <dd>{tool.pin === null ? "not a remote tool" : tool.pin.status}</dd>
       </dl>
-      {tool.pin === null ? null : <ArgumentsBlock value={tool.pin} />}
       <Recheck viewer={viewer} tool={tool.name} />
       <p>
         <a href={`${ADMIN_BASE}/audit?${new URLSearchParams({ tool: tool.name }).toString()}`}>Its recent calls</a>
       </p>
     </div>
+    <PinChange viewer={viewer} tool={tool} />
     {(["openai", "anthropic", "mcp"] as const).map((shape) => (
       <section aria-label={`${shape} shape`}>
         <h3>{shape === "openai" ? "OpenAI" : shape === "anthropic" ? "Anthropic" : "MCP"}</h3>

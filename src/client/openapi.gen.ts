@@ -890,6 +890,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/hooks/deliveries/{id}/rerun": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a failed (or dead-lettered) delivery's calls again
+         * @description Queues the delivery again with its stored calls; its results, error and callback start over. Only a `failed` delivery can be re-run (409 otherwise).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Queued again. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HookDelivery"];
+                    };
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The key's role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The named resource does not exist. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The request conflicts with an existing resource. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description A service the route needs is not configured or not available now; the body names what to set or when to retry. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/hooks/events": {
         parameters: {
             query?: never;
@@ -905,7 +991,7 @@ export interface paths {
                     delivery_id?: string;
                     hook?: string;
                     limit?: string;
-                    outcome?: "accepted" | "replay" | "missing_signature" | "bad_signature" | "stale_timestamp" | "no_secret" | "too_large" | "unsupported_media_type" | "malformed_payload" | "rejected_payload" | "queue_unavailable" | "handshake" | "done" | "failed" | "awaiting_approval" | "dead_lettered" | "callback_delivered" | "callback_failed" | "callback_refused" | "approval_settled";
+                    outcome?: "accepted" | "replay" | "missing_signature" | "bad_signature" | "stale_timestamp" | "no_secret" | "too_large" | "unsupported_media_type" | "malformed_payload" | "rejected_payload" | "queue_unavailable" | "handshake" | "done" | "failed" | "awaiting_approval" | "dead_lettered" | "requeued" | "callback_delivered" | "callback_failed" | "callback_refused" | "approval_settled";
                 };
                 header?: never;
                 path?: never;
@@ -3215,7 +3301,7 @@ export interface components {
             hook: string;
             id: string;
             /** @enum {string} */
-            outcome: "accepted" | "replay" | "missing_signature" | "bad_signature" | "stale_timestamp" | "no_secret" | "too_large" | "unsupported_media_type" | "malformed_payload" | "rejected_payload" | "queue_unavailable" | "handshake" | "done" | "failed" | "awaiting_approval" | "dead_lettered" | "callback_delivered" | "callback_failed" | "callback_refused" | "approval_settled";
+            outcome: "accepted" | "replay" | "missing_signature" | "bad_signature" | "stale_timestamp" | "no_secret" | "too_large" | "unsupported_media_type" | "malformed_payload" | "rejected_payload" | "queue_unavailable" | "handshake" | "done" | "failed" | "awaiting_approval" | "dead_lettered" | "requeued" | "callback_delivered" | "callback_failed" | "callback_refused" | "approval_settled";
         };
         HookEvents: {
             events: components["schemas"]["HookEvent"][];
@@ -3450,6 +3536,12 @@ export interface components {
             /** @enum {string} */
             type: "function";
         };
+        /** @description For a changed tool: the accepted definition (null when the pin predates kept definitions). */
+        PinnedToolDefinition: {
+            description: string;
+            inputSchema?: unknown;
+            name: string;
+        } | null;
         Recheck: {
             tools?: string[];
         };
@@ -3657,7 +3749,9 @@ export interface components {
         };
         ToolPin: {
             changed_at: string | null;
+            current_definition: components["schemas"]["PinnedToolDefinition"] & unknown;
             current_sha256: string | null;
+            pinned_definition: components["schemas"]["PinnedToolDefinition"];
             pinned_sha256: string;
             /**
              * @description `changed`: the definition differs from the pinned one; `blocked`: changed, and the server blocks changed tools until accepted.

@@ -206,6 +206,20 @@ export async function failDelivery(db: DeliveryDatabase, id: string, reason: str
 }
 
 /**
+ * failed → queued, for an admin's re-run: its results and error are cleared (a webhook with a
+ * callback owes it again). False unless it was failed, so two re-runs queue it once.
+ */
+export async function requeueDelivery(db: DeliveryDatabase, id: string, callbackPending: boolean, now: number): Promise<boolean> {
+  const result = await db
+    .prepare(
+      `UPDATE ${HOOK_DELIVERIES_TABLE} SET status = 'queued', results = NULL, error = NULL, claimed_at = NULL, callback_status = ?, callback_attempts = 0, callback_error = NULL, updated_at = ? WHERE id = ? AND status = 'failed'`,
+    )
+    .bind(callbackPending ? "pending" : null, now, id)
+    .run();
+  return result.meta.changes === 1;
+}
+
+/**
  * Keeps the last transient error of an unfinished delivery, for the dead-letter consumer to
  * report. A finished one keeps its clean state (a callback's errors have their own column).
  */

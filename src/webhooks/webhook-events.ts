@@ -28,6 +28,7 @@ export const WEBHOOK_EVENT_OUTCOMES = [
   "failed",
   "awaiting_approval",
   "dead_lettered",
+  "requeued",
   "callback_delivered",
   "callback_failed",
   "callback_refused",

@@ -10,9 +10,10 @@ import { failureResponse, validationHook } from "../http/request-failure.ts";
 import { ErrorBodySchema, errorResponses } from "../http/schemas.ts";
 import type { AppEnv } from "../http/types.ts";
 import { acceptDelivery } from "./accept-delivery.ts";
-import { DELIVERY_STATUSES, getDelivery, type Delivery } from "./delivery-store.ts";
+import { DELIVERY_STATUSES, failDelivery, getDelivery, requeueDelivery, type Delivery } from "./delivery-store.ts";
+import type { WebhookMessage } from "./webhook-message.ts";
 import { webhookCallbackUrl, webhookKeyId, webhookSecret } from "./webhook-principal.ts";
-import { WEBHOOK_EVENT_OUTCOMES, listWebhookEvents, type WebhookEvent } from "./webhook-events.ts";
+import { WEBHOOK_EVENT_OUTCOMES, listWebhookEvents, recordWebhookEvent, type WebhookEvent } from "./webhook-events.ts";
 import { webhookRegistry } from "./webhook-registry.ts";
 
 const errorBody = (description: string) => ({ description, content: { "application/json": { schema: ErrorBodySchema } } });
@@ -95,6 +96,18 @@ const getDeliveryRoute = createRoute({
   responses: {
     200: { description: "The delivery.", content: { "application/json": { schema: DeliveryWire } } },
     ...errorResponses(403, 404),
+  },
+});
+
+const rerunDeliveryRoute = createRoute({
+  method: "post",
+  path: "/v1/hooks/deliveries/{id}/rerun",
+  summary: "Run a failed (or dead-lettered) delivery's calls again",
+  description: "Queues the delivery again with its stored calls; its results, error and callback start over. Only a `failed` delivery can be re-run (409 otherwise).",
+  request: { params: z.object({ id: z.string() }) },
+  responses: {
+    202: { description: "Queued again.", content: { "application/json": { schema: DeliveryWire } } },
+    ...errorResponses(403, 404, 409, 503),
   },
 });
 
@@ -218,5 +231,25 @@ webhooksRoutes
     if (delivery === undefined) return failureResponse(c, { kind: "unknown_delivery", id });
     const events = await listWebhookEvents(c.env.DB, { deliveryId: id, limit: 100 });
     return c.json(deliveryWire(delivery, events), 200);
+  })
+  .openapi(rerunDeliveryRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    const delivery = await getDelivery(c.env.DB, id);
+    if (delivery === undefined) return failureResponse(c, { kind: "unknown_delivery", id });
+    const hook = webhookRegistry.get(delivery.hook);
+    const callbackPending = hook !== undefined && webhookCallbackUrl(c.env, hook) !== undefined;
+    if (!(await requeueDelivery(c.env.DB, id, callbackPending, Date.now()))) {
+      return failureResponse(c, { kind: "conflict", message: `Delivery ${id} is ${delivery.status}; only a failed delivery can be re-run.` });
+    }
+    try {
+      await c.env.HOOKS_QUEUE.send({ deliveryId: id } satisfies WebhookMessage, { contentType: "json" });
+    } catch (error) {
+      // Unqueued, it would sit as queued forever: it goes back to failed, saying why.
+      await failDelivery(c.env.DB, id, `a re-run could not be queued: ${String(error)}`, Date.now());
+      return failureResponse(c, { kind: "unavailable", message: "The delivery could not be queued again; it stays failed.", retryAfterSeconds: 30 });
+    }
+    await recordWebhookEvent(c.env.DB, { hook: delivery.hook, outcome: "requeued", deliveryId: id, detail: `re-run by key ${c.get("principal").keyId}` });
+    const [again, events] = await Promise.all([getDelivery(c.env.DB, id), listWebhookEvents(c.env.DB, { deliveryId: id, limit: 100 })]);
+    return c.json(deliveryWire(again ?? delivery, events), 202);
   })
   .openapi(postDelivery, (c) => acceptDelivery(c, c.req.valid("param").name));

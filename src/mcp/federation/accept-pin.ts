@@ -34,7 +34,7 @@ export async function acceptPin(env: Env, state: ServerState, remoteName: string
     blocked: state.config.pin === "block",
     keyId,
   };
-  pins[remoteName] = { sha256: pin.changed.sha256, pinnedAt: now() };
+  pins[remoteName] = { sha256: pin.changed.sha256, pinnedAt: now(), ...(pin.changed.definition === undefined ? {} : { definition: pin.changed.definition }) };
   await writePins(env.KV, server, pins);
   state.pins = pins;
   await auditPinEvents(env, [event]);

@@ -10,12 +10,16 @@ export const McpServerBody = McpServerConfigSchema.openapi("McpServerConfig", {
 /** PUT takes the same fields; the name comes from the path. */
 export const McpServerPutBody = McpServerConfigSchema.omit({ name: true }).openapi("McpServerReplace");
 
+const PinnedDefinitionSchema = z.object({ name: z.string(), description: z.string(), inputSchema: z.unknown() }).openapi("PinnedToolDefinition");
+
 export const PinSchema = z
   .object({
     status: z.enum(["pinned", "changed", "blocked"]).openapi({ description: "`changed`: the definition differs from the pinned one; `blocked`: changed, and the server blocks changed tools until accepted." }),
     pinned_sha256: z.string(),
     current_sha256: z.string().nullable(),
     changed_at: z.string().nullable(),
+    pinned_definition: PinnedDefinitionSchema.nullable().openapi({ description: "For a changed tool: the accepted definition (null when the pin predates kept definitions)." }),
+    current_definition: PinnedDefinitionSchema.nullable().openapi({ description: "For a changed tool: the definition the server now lists, which accept would pin." }),
   })
   .openapi("ToolPin");
 
@@ -59,6 +63,8 @@ export function toWirePin(pin: PinStatus): z.infer<typeof PinSchema> {
     pinned_sha256: pin.pinnedSha256,
     current_sha256: pin.currentSha256 ?? null,
     changed_at: pin.changedAt === undefined ? null : new Date(pin.changedAt).toISOString(),
+    pinned_definition: pin.pinnedDefinition ?? null,
+    current_definition: pin.currentDefinition ?? null,
   };
 }
 

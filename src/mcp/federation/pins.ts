@@ -9,20 +9,33 @@ import { sha256Hex } from "../../crypto/sha256.ts";
 import { mcpPinsKey } from "../../storage/keys.ts";
 import type { RemoteTool } from "../client/mcp-client.ts";
 
+/** What the hash covers, kept so an admin can compare the pinned and the changed one before accepting. */
+export interface PinnedDefinition {
+  name: string;
+  description: string;
+  inputSchema: unknown;
+}
+
 export interface ToolPin {
   /** SHA-256 (hex) of the accepted definition. */
   sha256: string;
   pinnedAt: number;
+  /** The accepted definition; absent on pins written before definitions were kept. */
+  definition?: PinnedDefinition;
   /** A definition seen since that differs from the accepted one. */
-  changed?: { sha256: string; seenAt: number };
+  changed?: { sha256: string; seenAt: number; definition?: PinnedDefinition };
 }
 
 /** Remote tool name → its pin. */
 export type ServerPins = Record<string, ToolPin>;
 
 /** The hash of what a model is shown: name, description and schema, key order ignored. */
+function definitionOf(tool: RemoteTool): PinnedDefinition {
+  return { name: tool.name, description: tool.description ?? "", inputSchema: tool.inputSchema };
+}
+
 function definitionHash(tool: RemoteTool): string {
-  return sha256Hex(canonicalJson({ name: tool.name, description: tool.description ?? "", inputSchema: tool.inputSchema }));
+  return sha256Hex(canonicalJson(definitionOf(tool)));
 }
 
 export async function readPins(kv: KVNamespace, server: string): Promise<ServerPins> {
@@ -50,15 +63,15 @@ export async function comparePins(pins: ServerPins, tools: readonly RemoteTool[]
     const hash = definitionHash(tool);
     const pin = next[tool.name];
     if (pin === undefined) {
-      next[tool.name] = { sha256: hash, pinnedAt: now };
+      next[tool.name] = { sha256: hash, pinnedAt: now, definition: definitionOf(tool) };
       dirty = true;
     } else if (pin.sha256 === hash) {
       if (pin.changed !== undefined) {
-        next[tool.name] = { sha256: pin.sha256, pinnedAt: pin.pinnedAt };
+        next[tool.name] = { sha256: pin.sha256, pinnedAt: pin.pinnedAt, ...(pin.definition === undefined ? {} : { definition: pin.definition }) };
         dirty = true;
       }
     } else if (pin.changed?.sha256 !== hash) {
-      next[tool.name] = { ...pin, changed: { sha256: hash, seenAt: now } };
+      next[tool.name] = { ...pin, changed: { sha256: hash, seenAt: now, definition: definitionOf(tool) } };
       newlyChanged.push(tool.name);
       dirty = true;
     }

@@ -5,7 +5,7 @@
 import type { AvailabilityCheck } from "../../registry/types.ts";
 import type { TransportKind } from "../client/mcp-client.ts";
 import type { OAuthGrant } from "../client/oauth/oauth-grant.ts";
-import type { ServerPins } from "./pins.ts";
+import type { PinnedDefinition, ServerPins } from "./pins.ts";
 import { remoteToolset } from "./remote-tool-name.ts";
 import type { McpServerConfig } from "./server-config.ts";
 import type { ConfiguredServer } from "./server-store.ts";
@@ -25,6 +25,9 @@ export interface PinStatus {
   pinnedSha256: string;
   currentSha256?: string;
   changedAt?: number;
+  /** For a changed tool, both definitions, when the pins kept them. */
+  pinnedDefinition?: PinnedDefinition;
+  currentDefinition?: PinnedDefinition;
 }
 
 export interface ServerStatus {
@@ -129,7 +132,14 @@ export function pinStatus(state: ServerState, remoteName: string): PinStatus {
   const pin = state.pins[remoteName];
   if (pin === undefined) return { status: "pinned", pinnedSha256: "" };
   if (pin.changed === undefined) return { status: "pinned", pinnedSha256: pin.sha256 };
-  return { status: state.config.pin === "block" ? "blocked" : "changed", pinnedSha256: pin.sha256, currentSha256: pin.changed.sha256, changedAt: pin.changed.seenAt };
+  return {
+    status: state.config.pin === "block" ? "blocked" : "changed",
+    pinnedSha256: pin.sha256,
+    currentSha256: pin.changed.sha256,
+    changedAt: pin.changed.seenAt,
+    ...(pin.definition === undefined ? {} : { pinnedDefinition: pin.definition }),
+    ...(pin.changed.definition === undefined ? {} : { currentDefinition: pin.changed.definition }),
+  };
 }
 
 /** Why a tool is blocked, or undefined: only servers with `pin: "block"` block changed tools. */

@@ -1,0 +1,26 @@
+/** The newest webhook deliveries for the webhooks page, by the received_at index. */
+import { HOOK_DELIVERIES_TABLE, type DeliveryStatus } from "../webhooks/delivery-store.ts";
+
+const SHOWN = 50;
+
+export interface RecentDelivery {
+  id: string;
+  hook: string;
+  status: DeliveryStatus;
+  receivedAt: number;
+  updatedAt: number;
+  attempts: number;
+  error: string | null;
+}
+
+/** The newest deliveries, of one status when `status` is given. */
+export async function recentDeliveries(db: D1Database, status?: DeliveryStatus): Promise<RecentDelivery[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT id, hook, status, received_at, updated_at, attempts, error FROM ${HOOK_DELIVERIES_TABLE}
+       ${status === undefined ? "" : "WHERE status = ?"} ORDER BY received_at DESC LIMIT ${SHOWN}`,
+    )
+    .bind(...(status === undefined ? [] : [status]))
+    .all<{ id: string; hook: string; status: DeliveryStatus; received_at: number; updated_at: number; attempts: number; error: string | null }>();
+  return results.map((r) => ({ id: r.id, hook: r.hook, status: r.status, receivedAt: r.received_at, updatedAt: r.updated_at, attempts: r.attempts, error: r.error }));
+}
