@@ -173,7 +173,9 @@ describe("checks", () => {
   });
 });
 
-describe("command line", () => {
+// Each test spawns the generator once or twice (a Node start each), which on a busy 2-core
+// machine takes longer than vitest's default 5 s.
+describe("command line", { timeout: 30_000 }, () => {
   let root = "";
 
   // Each test works on its own copy, so the CLI can write without touching the fixtures.

@@ -107,7 +107,8 @@ describe("MCP transport refusals", () => {
   it("answers a request without a key with 401 UNAUTHENTICATED in the /v1 words", async () => {
     const response = await mcpPost("/mcp", ping(1), { token: null });
     expect(response.status).toBe(401);
-    expect(response.headers.get("www-authenticate")).toBe('Bearer realm="toolgate"');
+    // The /v1 challenge, plus where an OAuth client finds how to sign in (RFC 9728).
+    expect(response.headers.get("www-authenticate")).toMatch(/^Bearer realm="toolgate", resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp"$/);
     const error = await rpcError(response);
     expect(error).toMatchObject({ code: -32000, message: "This route needs an API key: send the header Authorization: Bearer <key>.", data: { error_code: "UNAUTHENTICATED" } });
   });
