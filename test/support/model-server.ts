@@ -45,10 +45,16 @@ const state: ServerState = (holder.__toolgateModelServer ??= { scripts: new Map<
 export function modelServerPort(): Promise<number> {
   state.port ??= new Promise<number>((resolve) => {
     const server: Server = createServer((request, response) => {
-      void handle(request).then(({ status, body, headers }) => {
-        response.writeHead(status, { "content-type": "application/json", ...headers });
-        response.end(JSON.stringify(body));
-      });
+      handle(request).then(
+        ({ status, body, headers }) => {
+          response.writeHead(status, { "content-type": "application/json", ...headers });
+          response.end(JSON.stringify(body));
+        },
+        // A caller that hangs up mid-request (a test file's teardown aborting its Durable Objects)
+        // rejects the body read: nothing is left to answer, and the rejection must not reach
+        // vitest's process, where an unhandled one ends the whole run.
+        () => response.destroy(),
+      );
     });
     server.unref();
     server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port));
