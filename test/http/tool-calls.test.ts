@@ -143,6 +143,7 @@ describe("documentation routes", () => {
       "/v1/health/tools/recheck",
       "/v1/hooks",
       "/v1/hooks/deliveries/{id}",
+      "/v1/hooks/deliveries/{id}/rerun",
       "/v1/hooks/events",
       "/v1/hooks/{name}",
       "/v1/keys",
