@@ -8,6 +8,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
+import { connect } from "node:net";
 import { EVERYTHING_PORT, EVERYTHING_SSE_PORT } from "./test-env.ts";
 
 type Mode = "streamableHttp" | "sse";
@@ -25,11 +26,37 @@ export function isEverythingPort(port: number): boolean {
   return MODES[port] !== undefined;
 }
 
+// A run that ends without its teardown (vitest exits on an unhandled error) would leave the
+// children serving the fixed ports, and the next run's tests would talk to them instead of to
+// their own: kill them as the process exits, which only synchronous work can do.
+const holder = globalThis as { __toolgateEverythingExitHook?: boolean };
+if (holder.__toolgateEverythingExitHook !== true) {
+  holder.__toolgateEverythingExitHook = true;
+  process.once("exit", () => {
+    for (const child of children.values()) if (child.exitCode === null) child.kill("SIGKILL");
+  });
+}
+
+/** Whether something already accepts connections on loopback `port`. */
+function portTaken(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: "127.0.0.1" });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
 /** Starts the server for `port` (its mode is fixed per port) and waits until it listens. */
 export async function startEverything(port: number): Promise<void> {
   const mode = MODES[port];
   if (mode === undefined) throw new Error(`no server-everything mode for port ${port}`);
   if (children.has(port)) return;
+  // A stranger on the port (another run's server, or one a crashed run left behind) would answer
+  // in our child's place, and a test that stops "the server" would stop only ours.
+  if (await portTaken(port)) throw new Error(`port ${port} is already in use on 127.0.0.1 (a server-everything left by an earlier run, or another test run): stop that process first`);
   const child = spawn(process.execPath, [entry, mode], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
   children.set(port, child);
   await new Promise<void>((resolve, reject) => {
