@@ -1,3 +1,5 @@
+// First: it picks this run's loopback ports, which test-env.ts reads when it loads.
+import { EVERYTHING_PORT_VAR, EVERYTHING_SSE_PORT_VAR } from "./test/support/run-ports.ts";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { MODEL_HOST, STRAY_REJECTION_MARK, TEST_ADMIN_TOKEN, TEST_MODEL_KEY, TEST_MODEL_NAME, TEST_WEBHOOK_SECRET } from "./test/support/test-env.ts";
@@ -28,6 +30,9 @@ export default defineConfig({
               d1Databases: ["DB_AUDIT_1", "DB_AUDIT_2"],
               bindings: {
                 TEST_MIGRATIONS: migrations,
+                // This run's server-everything ports (test/support/run-ports.ts), for test-env.ts.
+                [EVERYTHING_PORT_VAR]: process.env[EVERYTHING_PORT_VAR] ?? "",
+                [EVERYTHING_SSE_PORT_VAR]: process.env[EVERYTHING_SSE_PORT_VAR] ?? "",
                 ADMIN_TOKEN: TEST_ADMIN_TOKEN,
                 // Webhook secrets: the shipped webhooks' and the test webhooks' (test/webhooks/); HOOK_UNSET_SECRET stays unset.
                 HOOK_GENERIC_SECRET: TEST_WEBHOOK_SECRET,

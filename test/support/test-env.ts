@@ -7,9 +7,18 @@ export const STRAY_REJECTION_MARK = "deliberate stray rejection";
 
 /** The secret every webhook under test is given (HOOK_*_SECRET); the upstream stand-in checks callbacks with it. */
 export const TEST_WEBHOOK_SECRET = "whsec_test_0123456789abcdef";
-/** Loopback ports of the real server-everything the federation tests start (this engineer's range). */
-export const EVERYTHING_PORT = 9240;
-export const EVERYTHING_SSE_PORT = 9241;
+/**
+ * Loopback ports of the real server-everything the federation tests start, picked per run
+ * (run-ports.ts): from process.env in Node, and from the bindings workerd puts in its process.env.
+ */
+const runEnv = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+function runPort(name: string): number {
+  const port = Number(runEnv[name]);
+  if (!Number.isInteger(port) || port <= 0) throw new Error(`${name} is not set: vitest.config.ts picks it (test/support/run-ports.ts)`);
+  return port;
+}
+export const EVERYTHING_PORT = runPort("TOOLGATE_EVERYTHING_PORT");
+export const EVERYTHING_SSE_PORT = runPort("TOOLGATE_EVERYTHING_SSE_PORT");
 
 /** OUTBOUND_ALLOW for the federation tests: exactly those two loopback targets. */
 export const TEST_OUTBOUND_ALLOW = `127.0.0.1:${EVERYTHING_PORT},127.0.0.1:${EVERYTHING_SSE_PORT}`;
