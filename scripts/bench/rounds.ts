@@ -4,9 +4,9 @@
  * frequency) hits all of them alike. Compare them round by round (paired), then take medians.
  */
 import type { LoadClient, RequestSpec, RoundResult } from "./load.ts";
-import type { BenchContext } from "./scenario.ts";
+import { versusKey, type BenchContext, type Reference, type Row } from "./scenario.ts";
 import { cpuMs } from "./server-cpu.ts";
-import { percentile } from "./stats.ts";
+import { median, percentile } from "./stats.ts";
 
 export interface Contender {
   label: string;
@@ -83,4 +83,21 @@ export function perRound(figures: ContenderRounds): Record<string, number[]> {
 /** Round-by-round `f(a[i], b[i])`, for paired comparisons such as throughput ratios. */
 export function paired(a: readonly number[], b: readonly number[], f: (x: number, y: number) => number): number[] {
   return a.map((x, i) => f(x, b[i] ?? Number.NaN));
+}
+
+/**
+ * A contender and its reference as the rows of versusColumns(reference): `ratio` is the median of
+ * the per-round req/s ratios; the CPU ratio is the reference's CPU per request over the
+ * contender's (1/x, so both read "higher is faster"); the reference's row has 1 in both.
+ */
+export function versusRows(contender: ContenderRounds, reference: ContenderRounds, name: Exclude<Reference, "bare">): { ratio: number; rows: Row[] } {
+  const ratio = median(paired(contender.rps, reference.rps, (c, r) => c / r));
+  const cpuRatio = median(paired(reference.serverCpuUs, contender.serverCpuUs, (r, c) => r / c));
+  const row = (figures: ContenderRounds, vs: number, cpuVs: number): Row => ({
+    label: figures.label,
+    values: { rps: median(figures.rps), p50: median(figures.p50Ms), p99: median(figures.p99Ms), [versusKey(name)]: vs, cpuUs: median(figures.serverCpuUs), [versusKey(name, "cpu")]: cpuVs },
+    note: `req/s per round ${figures.rps.map((r) => r.toFixed(0)).join(" ")}`,
+    perRound: perRound(figures),
+  });
+  return { ratio, rows: [row(contender, ratio, cpuRatio), row(reference, 1, 1)] };
 }

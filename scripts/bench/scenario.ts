@@ -77,14 +77,23 @@ export interface ScenarioReport {
 }
 
 /** The columns of every "route against a reference route" comparison, vs the reference named. */
-export function versusColumns(reference: "bare" | "core"): Column[] {
-  const key = reference === "bare" ? "vsBare" : "vsCore";
+export function versusColumns(reference: Reference): Column[] {
   return [
     { key: "rps", header: "req/s", digits: 0 },
     { key: "p50", header: "p50 ms", digits: 2 },
     { key: "p99", header: "p99 ms", digits: 2 },
-    { key, header: `x ${reference}`, digits: 2 },
+    { key: versusKey(reference), header: `x ${reference}`, digits: 2 },
     { key: "cpuUs", header: "workerd CPU us/req", digits: 0 },
-    ...(reference === "core" ? [{ key: "cpuVsCore", header: "CPU x core", digits: 2 }] : []),
+    // A bare twin's CPU is next to nothing, so a ratio to it says nothing.
+    ...(reference === "bare" ? [] : [{ key: versusKey(reference, "cpu"), header: `CPU x ${reference}`, digits: 2 }]),
   ];
+}
+
+/** What a comparison is measured against: a bare twin route, the core pipeline, an API key. */
+export type Reference = "bare" | "core" | "key";
+
+/** The value key of the ratio to `reference` (`vsCore`), or of its CPU ratio (`cpuVsCore`). */
+export function versusKey(reference: Reference, of: "rps" | "cpu" = "rps"): string {
+  const name = `${reference.charAt(0).toUpperCase()}${reference.slice(1)}`;
+  return of === "cpu" ? `cpuVs${name}` : `vs${name}`;
 }

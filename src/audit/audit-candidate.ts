@@ -7,6 +7,13 @@ import { AuditRecordSchema, type AuditRecord } from "./audit-record.ts";
 import { AUDIT_COLUMNS, fromRow, type AuditRow } from "./audit-table.ts";
 import { ridOfLegacyId } from "./legacy-audit-table.ts";
 
+/**
+ * The length of a row queued before 0006 and 0007 added request_id and run_id, the last columns:
+ * such a row (or one queued between the two) ends early, and its missing values are null. A
+ * Worker deployed over a queue still holding them must not drop them when D1 refuses a batch.
+ */
+const OLDEST_ROW_LENGTH = AUDIT_COLUMNS.indexOf("request_id");
+
 export type CandidateCheck = { ok: true; record: AuditRecord } | { ok: false; why: string };
 
 /**
@@ -17,9 +24,8 @@ export type CandidateCheck = { ok: true; record: AuditRecord } | { ok: false; wh
 export function checkCandidate(candidate: unknown): CandidateCheck {
   let shaped: unknown = candidate;
   if (Array.isArray(candidate)) {
-    // A row queued before request ids were kept is one value shorter: its request id is null.
-    if (candidate.length !== AUDIT_COLUMNS.length && candidate.length !== AUDIT_COLUMNS.length - 1) {
-      return { ok: false, why: `a row has ${AUDIT_COLUMNS.length} values, this one ${candidate.length}` };
+    if (candidate.length < OLDEST_ROW_LENGTH || candidate.length > AUDIT_COLUMNS.length) {
+      return { ok: false, why: `a row has ${OLDEST_ROW_LENGTH} to ${AUDIT_COLUMNS.length} values, this one ${candidate.length}` };
     }
     try {
       shaped = fromRow(Object.fromEntries(AUDIT_COLUMNS.map((column, i) => [column, candidate[i]])) as unknown as AuditRow);

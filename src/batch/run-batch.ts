@@ -49,12 +49,17 @@ async function runLoneCall(call: CallState, scope: RequestScope, options: BatchO
     call.run = { ...call.run, dependencyResults: NO_DEPENDENCY_RESULTS, batch };
     outcome = await runCall(call, scope);
   }
+  tellOutcome(options, outcome, 0);
+  return [outcome];
+}
+
+/** Hands `onOutcome` a settled call; its failure is logged, never the batch's. */
+function tellOutcome(options: BatchOptions, outcome: CallOutcome, index: number): void {
   try {
-    options.onOutcome?.(outcome, 0);
+    options.onOutcome?.(outcome, index);
   } catch (error) {
     console.error(`recording the outcome of call ${outcome.callId} failed: ${String(error)}`);
   }
-  return [outcome];
 }
 
 /** Admits every call (parse, look up, access) for a batch that has not yet been admitted. */
@@ -114,11 +119,7 @@ export function runBatch(admitted: readonly CallState[], scope: RequestScope, op
       if (outcomes[i] !== undefined) return;
       outcomes[i] = outcome;
       settledCount += 1;
-      try {
-        options.onOutcome?.(outcome, i);
-      } catch (error) {
-        console.error(`recording the outcome of call ${outcome.callId} failed: ${String(error)}`);
-      }
+      tellOutcome(options, outcome, i);
       for (const j of dependents[i] ?? []) {
         pending[j] = (pending[j] ?? 0) - 1;
         if (pending[j] === 0 && !started[j]) {

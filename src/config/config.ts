@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { parseMcpServersVar, type McpServerConfig } from "../mcp/federation/server-config.ts";
 import { checkOutboundUrl } from "../net/outbound-url.ts";
+import { compileGlob } from "../policy/glob.ts";
 
 const numberSetting = (fallback: number, min: number, max: number, whole: boolean) =>
   z
@@ -148,14 +149,15 @@ const ConfigSchema = z.object({
    * without this list it could name ADMIN_TOKEN and send it anywhere.
    */
   HTTP_REQUEST_SECRETS: list().transform((entries, ctx) => {
-    const grants: { secret: string; host: string }[] = [];
+    const grants: HttpRequestSecretGrant[] = [];
     for (const entry of entries) {
       const match = /^([A-Za-z_][A-Za-z0-9_]{0,127})@([a-z0-9*?.:[\]-]+)$/i.exec(entry);
       if (match === null) {
         ctx.addIssue({ code: "custom", message: `must be NAME@host entries (WEATHER_API_KEY@api.weather.example, globs allowed in the host), got ${JSON.stringify(entry)}` });
         return z.NEVER;
       }
-      grants.push({ secret: match[1] ?? "", host: (match[2] ?? "").toLowerCase() });
+      const host = (match[2] ?? "").toLowerCase();
+      grants.push({ secret: match[1] ?? "", host, matches: compileGlob(host) });
     }
     return grants;
   }),
@@ -175,6 +177,14 @@ export interface RetryConfig {
   backoffBaseMs: number;
   backoffFactor: number;
   retryOnTimeout: boolean;
+}
+
+/** One HTTP_REQUEST_SECRETS entry: the secret, its host glob, and the glob compiled once with the config. */
+export interface HttpRequestSecretGrant {
+  secret: string;
+  host: string;
+  /** Whether a lowercase `host` or `host:port` is one the secret may go to. */
+  matches: (host: string) => boolean;
 }
 
 export interface GatewayConfig {
@@ -202,7 +212,7 @@ export interface GatewayConfig {
   /** Signed MCP session ids: how long one lives, and the secret its signing key derives from (none: no sessions). */
   mcpSessions: { ttlSeconds: number; secret: string | undefined };
   /** HTTP_REQUEST_SECRETS: which secret http_request may send to which hosts. */
-  httpRequestSecrets: readonly { secret: string; host: string }[];
+  httpRequestSecrets: readonly HttpRequestSecretGrant[];
   /** WEB_SEARCH_PROVIDER; undefined when unset. */
   webSearchProvider: "brave" | "tavily" | "searxng" | undefined;
 }

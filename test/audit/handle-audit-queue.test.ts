@@ -170,6 +170,21 @@ describe("the audit queue consumer", () => {
     errors.mockRestore();
   });
 
+  it("checks rows queued before request_id and run_id were columns as records without them, instead of dropping them", async () => {
+    const full = toRowValues(auditRecord({ keyId: "key-short-rows" }));
+    const beforeRequestIds = full.slice(0, AUDIT_COLUMNS.indexOf("request_id"));
+    const beforeRunIds = toRowValues(auditRecord({ keyId: "key-short-rows" })).slice(0, AUDIT_COLUMNS.indexOf("run_id"));
+    const bad = toRowValues(auditRecord({ keyId: "key-short-rows" }));
+    bad[AUDIT_COLUMNS.indexOf("status")] = "exploded";
+    // The bad row makes D1 refuse the batch, so every row goes through the per-record check.
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const result = await deliver(AUDIT_QUEUE_NAME, [message(`{"v":2,"rows":[${JSON.stringify(beforeRequestIds)},${JSON.stringify(beforeRunIds)},${JSON.stringify(bad)}]}`)]);
+    expect(result.acked).toHaveLength(1);
+    expect(await countRows("key_id = ?", "key-short-rows")).toBe(2);
+    expect(errors.mock.calls.map((call) => call.join(" ")).join("\n")).not.toContain("values, this one");
+    errors.mockRestore();
+  });
+
   it("writes records of the formats before rows (TEXT ids), each once however often it is redelivered", async () => {
     const { rid: _rid, errorMessage: _message, ...withoutRid } = auditRecord({ keyId: "key-old-format" });
     const old = { ...withoutRid, id: crypto.randomUUID() };

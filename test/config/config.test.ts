@@ -33,9 +33,15 @@ describe("configuration", () => {
   });
 
   it("reads HTTP_REQUEST_SECRETS as secret-to-host grants and refuses an entry without a host", () => {
-    expect(loadConfig(withVars({ HTTP_REQUEST_SECRETS: " WEATHER_KEY@api.weather.example, GH@*.github.com " })).httpRequestSecrets).toEqual([
+    const grants = loadConfig(withVars({ HTTP_REQUEST_SECRETS: " WEATHER_KEY@api.weather.example, GH@*.github.com " })).httpRequestSecrets;
+    expect(grants.map(({ secret, host }) => ({ secret, host }))).toEqual([
       { secret: "WEATHER_KEY", host: "api.weather.example" },
       { secret: "GH", host: "*.github.com" },
+    ]);
+    // Each host glob is compiled with the config, once per isolate, not per header of every call.
+    expect(grants.map((grant) => [grant.matches("api.github.com"), grant.matches("api.weather.example")])).toEqual([
+      [false, true],
+      [true, false],
     ]);
     expect(() => loadConfig(withVars({ HTTP_REQUEST_SECRETS: "ADMIN_TOKEN" }))).toThrow(/HTTP_REQUEST_SECRETS must be NAME@host entries/);
   });

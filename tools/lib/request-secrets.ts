@@ -5,10 +5,9 @@
  * for `{"secret": "ADMIN_TOKEN"}` to be sent to a host it controls. A redirect to a host the
  * secret is not granted for drops the header, as browsers drop Authorization across origins.
  */
-import type { GatewayConfig } from "../../src/config/config.ts";
+import type { GatewayConfig, HttpRequestSecretGrant } from "../../src/config/config.ts";
 import type { FieldIssue } from "../../src/errors/tool-failure.ts";
 import { secretValue, type SecretRef } from "../../src/net/secret-headers.ts";
-import { compileGlob } from "../../src/policy/glob.ts";
 
 export type HeaderValue = string | SecretRef;
 
@@ -19,24 +18,15 @@ export interface ResolvedHeaders {
   secrets: readonly { name: string; value: string }[];
 }
 
-// Compiled once per host glob, not on every header of every call: the globs come from
-// HTTP_REQUEST_SECRETS, so this holds at most as many entries as that list.
-const hostTests = new Map<string, (host: string) => boolean>();
-
-function hostMatches(grant: { host: string }, url: URL): boolean {
-  let test = hostTests.get(grant.host);
-  if (test === undefined) {
-    test = compileGlob(grant.host);
-    hostTests.set(grant.host, test);
-  }
+function hostMatches(grant: HttpRequestSecretGrant, url: URL): boolean {
   const host = url.hostname.toLowerCase();
-  return test(host) || test(`${host}:${url.port === "" ? (url.protocol === "https:" ? "443" : "80") : url.port}`);
+  return grant.matches(host) || grant.matches(`${host}:${url.port === "" ? (url.protocol === "https:" ? "443" : "80") : url.port}`);
 }
 
 /** The request's headers with secrets resolved, or the issues (one per refused header) that stop it. */
 export function resolveRequestHeaders(headers: Readonly<Record<string, HeaderValue>>, url: URL, config: GatewayConfig, env: Env): ResolvedHeaders | { issues: FieldIssue[] } {
   const plain: [string, string][] = [];
-  const secret: { header: string; name: string; value: string; grants: { host: string }[] }[] = [];
+  const secret: { header: string; name: string; value: string; grants: HttpRequestSecretGrant[] }[] = [];
   const issues: FieldIssue[] = [];
   for (const [header, value] of Object.entries(headers)) {
     if (typeof value === "string") {

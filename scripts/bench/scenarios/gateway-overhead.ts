@@ -9,9 +9,8 @@
  */
 import type { RequestSpec } from "../load.ts";
 import { CORE_PIPELINE, ECHO_CALL_BODY, GATEWAY_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH } from "../requests.ts";
-import { alternatingRounds, paired, perRound, type ContenderRounds } from "../rounds.ts";
+import { alternatingRounds, versusRows } from "../rounds.ts";
 import { type BenchContext, type Scenario, versusColumns } from "../scenario.ts";
-import { median } from "../stats.ts";
 
 const MIN_RATIO = 0.95;
 
@@ -50,18 +49,11 @@ export const gatewayOverhead: Scenario = {
       { concurrency, rounds, roundMs, warmupMs },
     );
     if (gateway === undefined || core === undefined) throw new Error("bench: gateway-overhead lost a contender");
-    const ratio = median(paired(gateway.rps, core.rps, (g, c) => g / c));
-    const cpuRatio = median(paired(core.serverCpuUs, gateway.serverCpuUs, (c, g) => c / g));
-    const row = (figures: ContenderRounds, vsCore: number, cpuVsCore: number) => ({
-      label: figures.label,
-      values: { rps: median(figures.rps), p50: median(figures.p50Ms), p99: median(figures.p99Ms), vsCore, cpuUs: median(figures.serverCpuUs), cpuVsCore },
-      note: `req/s per round ${figures.rps.map((r) => r.toFixed(0)).join(" ")}`,
-      perRound: perRound(figures),
-    });
+    const { ratio, rows } = versusRows(gateway, core, "core");
     return {
       method: `same route, ${PIPELINE_HEADER} picks the app; ${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; x core = median of per-round req/s ratios; CPU x core = core CPU/req over this one's (1/x, so both read "higher is faster")`,
       columns: versusColumns("core"),
-      rows: [row(gateway, ratio, cpuRatio), row(core, 1, 1)],
+      rows,
       checks: [
         {
           label: "single-call throughput, gateway layer vs core pipeline",

@@ -8,21 +8,12 @@
 import { oauthTokens } from "../../mcp/oauth-consent.ts";
 import type { RequestSpec } from "../load.ts";
 import { KEYS_PATH } from "../requests.ts";
-import { alternatingRounds, paired, perRound, type ContenderRounds } from "../rounds.ts";
-import type { BenchContext, Column, Scenario } from "../scenario.ts";
-import { median } from "../stats.ts";
+import { alternatingRounds, versusRows } from "../rounds.ts";
+import { type BenchContext, type Scenario, versusColumns } from "../scenario.ts";
 import { MCP_ECHO_CALL, MCP_PATH, MCP_PROTOCOL_VERSION } from "./mcp-peers.ts";
 
 const MIN_RATIO = 0.9;
 
-const COLUMNS: Column[] = [
-  { key: "rps", header: "req/s", digits: 0 },
-  { key: "p50", header: "p50 ms", digits: 2 },
-  { key: "p99", header: "p99 ms", digits: 2 },
-  { key: "vsKey", header: "x key", digits: 2 },
-  { key: "cpuUs", header: "workerd CPU us/req", digits: 0 },
-  { key: "cpuVsKey", header: "CPU x key", digits: 2 },
-];
 const TOOLSETS = ["core"];
 
 async function createKey(ctx: BenchContext, name: string, role: "agent" | "approver"): Promise<string> {
@@ -55,18 +46,11 @@ export const mcpOauth: Scenario = {
       { concurrency, rounds, roundMs, warmupMs },
     );
     if (oauth === undefined || key === undefined) throw new Error("bench: mcp-oauth lost a contender");
-    const ratio = median(paired(oauth.rps, key.rps, (o, k) => o / k));
-    const cpuRatio = median(paired(key.serverCpuUs, oauth.serverCpuUs, (k, o) => k / o));
-    const row = (figures: ContenderRounds, vsKey: number, cpuVsKey: number) => ({
-      label: figures.label,
-      values: { rps: median(figures.rps), p50: median(figures.p50Ms), p99: median(figures.p99Ms), vsKey, cpuUs: median(figures.serverCpuUs), cpuVsKey },
-      note: `req/s per round ${figures.rps.map((r) => r.toFixed(0)).join(" ")}`,
-      perRound: perRound(figures),
-    });
+    const { ratio, rows } = versusRows(oauth, key, "key");
     return {
       method: `same request but the Authorization header; ${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; x key = median of per-round req/s ratios against the API key; CPU x key = key CPU/req over this one's (1/x, so both read "higher is faster")`,
-      columns: COLUMNS,
-      rows: [row(oauth, ratio, cpuRatio), row(key, 1, 1)],
+      columns: versusColumns("key"),
+      rows,
       checks: [{ label: "/mcp tools/call, OAuth access token vs API key", target: `>= ${MIN_RATIO.toFixed(2)}x`, actual: `${ratio.toFixed(2)}x`, pass: ratio >= MIN_RATIO }],
     };
   },
