@@ -4,6 +4,7 @@
  * (NIST SP 800-38D's recommended length) and binds `context` as additional data, so a sealed
  * value copied under another KV key no longer opens.
  */
+import { fromBase64url, hexToBytes, toBase64url } from "./encoding.ts";
 import { sha256Hex } from "./sha256.ts";
 
 const encoder = new TextEncoder();
@@ -22,7 +23,7 @@ function aesKey(secret: string): Promise<CryptoKey> {
   if (key === undefined) {
     if (keys.size > 8) keys.clear();
     // The secret is any long random string; its SHA-256 is exactly the 256 bits AES needs.
-    const raw = hexBytes(sha256Hex(secret));
+    const raw = hexToBytes(sha256Hex(secret));
     key = crypto.subtle.importKey("raw", raw, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]);
     keys.set(secret, key);
   }
@@ -33,7 +34,7 @@ function aesKey(secret: string): Promise<CryptoKey> {
 export async function seal(secret: string, context: string, plaintext: string): Promise<Sealed> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const data = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: encoder.encode(context) }, await aesKey(secret), encoder.encode(plaintext));
-  return { v: 1, iv: base64url(iv), data: base64url(new Uint8Array(data)) };
+  return { v: 1, iv: toBase64url(iv), data: toBase64url(new Uint8Array(data)) };
 }
 
 /** The plaintext of a sealed value, or undefined when the key, the context or the bytes do not match. */
@@ -48,23 +49,4 @@ export async function open(secret: string, context: string, sealed: Sealed): Pro
   } catch {
     return undefined;
   }
-}
-
-function hexBytes(hex: string): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return bytes;
-}
-
-function base64url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-}
-
-function fromBase64url(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
 }

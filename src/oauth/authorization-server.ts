@@ -10,8 +10,7 @@
  * kept per issuer and resource list. Building one only checks and copies options: no I/O.
  */
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
-import { listCustomToolsetNames } from "../toolsets/custom-toolsets.ts";
-import { builtInToolsetNames } from "../toolsets/resolve.ts";
+import { listToolsetNames } from "../toolsets/custom-toolsets.ts";
 import { AUTHORIZE_PATH, isResourceToolset, mcpResource, REGISTER_PATH, TOKEN_PATH } from "./oauth-paths.ts";
 
 /** An access token's life: an hour, after which the client refreshes. */
@@ -55,8 +54,8 @@ export function authorizationServer(origin: string, resources: readonly string[]
 
 /** Every MCP door of this deployment: `/mcp`, and one per toolset (built-in and custom). */
 export async function everyResource(origin: string, kv: KVNamespace): Promise<string[]> {
-  const names = new Set([...builtInToolsetNames(), ...(await listCustomToolsetNames(kv))]);
-  return [mcpResource(origin), ...[...names].filter(isResourceToolset).sort().map((name) => mcpResource(origin, name))];
+  const names = await listToolsetNames(kv);
+  return [mcpResource(origin), ...names.filter(isResourceToolset).map((name) => mcpResource(origin, name))];
 }
 
 /** The authorization server with every door declared: what discovery, consent and the token endpoint use. */

@@ -25,8 +25,7 @@ import { contentSecurityPolicy, securityHeaders } from "../approvals-page/securi
 import { createOAuthGrant } from "../auth/key-store.ts";
 import type { Principal } from "../auth/principal.ts";
 import { requestOrigin } from "../http/request-origin.ts";
-import { listCustomToolsetNames } from "../toolsets/custom-toolsets.ts";
-import { builtInToolsetNames } from "../toolsets/resolve.ts";
+import { listToolsetNames } from "../toolsets/custom-toolsets.ts";
 import { fullAuthorizationServer } from "./authorization-server.ts";
 import { ConsentPage } from "./consent-page.tsx";
 import { AUTHORIZE_PATH, isResourceToolset, servesOAuth, toolsetOfResource } from "./oauth-paths.ts";
@@ -58,7 +57,7 @@ function refused(c: Context, viewer: Viewer | undefined, error: unknown): Respon
  * key), or just the door's toolset when the app asked for one toolset's door.
  */
 async function grantableToolsets(env: Env, principal: Principal, door: string | undefined): Promise<string[]> {
-  const own = principal.toolsets ?? [...new Set([...builtInToolsetNames(), ...(await listCustomToolsetNames(env.KV))])].sort();
+  const own = principal.toolsets ?? (await listToolsetNames(env.KV));
   const names = own.filter(isResourceToolset);
   if (door === undefined) return names;
   return principal.toolsets === null || names.includes(door) ? [door] : [];

@@ -6,7 +6,7 @@
  */
 import { registry, TOOL_NAME_PATTERN } from "../registry/registry.ts";
 import { CUSTOM_TOOLSET_PREFIX, customToolsetKey } from "../storage/keys.ts";
-import { isBuiltInToolset, resolveToolset, type CustomToolsetLookup } from "./resolve.ts";
+import { builtInToolsetNames, isBuiltInToolset, resolveToolset, type CustomToolsetLookup } from "./resolve.ts";
 import type { StaticToolset } from "./types.ts";
 
 /** The JSON value stored under `toolset:custom:<name>`. */
@@ -88,4 +88,9 @@ export async function listCustomToolsetNames(kv: KVNamespace): Promise<string[]>
     cursor = page.list_complete ? undefined : page.cursor;
   } while (cursor !== undefined);
   return names.sort();
+}
+
+/** Every toolset name, built-in and custom, sorted: what GET /v1/toolsets lists and each has an MCP door. */
+export async function listToolsetNames(kv: KVNamespace): Promise<string[]> {
+  return [...new Set([...builtInToolsetNames(), ...(await listCustomToolsetNames(kv))])].sort();
 }

@@ -1,7 +1,7 @@
 /** Toolsets: list, show, and create or delete custom ones (kept in KV). */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { createCustomToolset, deleteCustomToolset, listCustomToolsetNames } from "../../toolsets/custom-toolsets.ts";
-import { builtInToolsetNames, isBuiltInToolset, toolsetInfo } from "../../toolsets/resolve.ts";
+import { createCustomToolset, deleteCustomToolset, listToolsetNames } from "../../toolsets/custom-toolsets.ts";
+import { isBuiltInToolset, toolsetInfo } from "../../toolsets/resolve.ts";
 import type { ToolsetInfo } from "../../toolsets/types.ts";
 import type { ToolAccess } from "../../policy/tool-access.ts";
 import { accessOf, toolsetLookupOf } from "../access.ts";
@@ -79,7 +79,7 @@ export const toolsetsRoutes = new OpenAPIHono<AppEnv>()
   .openapi(listToolsets, async (c) => {
     const lookup = toolsetLookupOf(c);
     const access = await accessOf(c);
-    const names = [...new Set([...builtInToolsetNames(), ...(await listCustomToolsetNames(c.env.KV))])].sort();
+    const names = await listToolsetNames(c.env.KV);
     const infos = await Promise.all(names.map((name) => toolsetInfo(name, lookup)));
     return c.json({ toolsets: infos.filter((info) => info !== undefined).map((info) => toWire(info, access)) }, 200);
   })

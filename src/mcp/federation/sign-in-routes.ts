@@ -29,6 +29,9 @@ import { CLIENT_METADATA_PATH, SIGN_IN_CALLBACK_PATH, SIGN_IN_START_PATH } from 
  */
 const cookieName = (state: string): string => `toolgate-mcp-${sha256Hex(state).slice(0, 16)}`;
 
+/** Of the callback's `error` and `error_description`, at most this much is repeated in the answer. */
+const MAX_ECHOED_CHARS = 300;
+
 export const signInRoutes = new Hono<{ Bindings: Env }>();
 
 signInRoutes
@@ -57,7 +60,9 @@ signInRoutes
     // Whatever happens next, the state is spent.
     await deleteFlow(c.env.KV, state);
     if (error !== undefined) {
-      return failureResponse(c, { kind: "mcp_sign_in_failed", reason: "denied", detail: `The authorization server of MCP server '${flow.server}' answered ${error}${description === undefined ? "" : `: ${description.slice(0, 300)}`}.` });
+      // Both come from the callback's URL, which anyone can write: echo a bounded part of each.
+      const answered = `${error.slice(0, MAX_ECHOED_CHARS)}${description === undefined ? "" : `: ${description.slice(0, MAX_ECHOED_CHARS)}`}`;
+      return failureResponse(c, { kind: "mcp_sign_in_failed", reason: "denied", detail: `The authorization server of MCP server '${flow.server}' answered ${answered}.` });
     }
     if (code === undefined || code === "") return failureResponse(c, { kind: "mcp_sign_in_failed", reason: "missing_code", detail: "The callback carries neither a code nor an error." });
     return exchange(c, state, code, flow);

@@ -8,6 +8,7 @@ import { randomToken } from "../../approvals-page/random-token.ts";
 import { loadConfig } from "../../config/config.ts";
 import type { McpSignInFailure } from "../../http/request-failure.ts";
 import { fetchOutbound } from "../../net/outbound-url.ts";
+import { secretValue } from "../../net/secret-headers.ts";
 import type { AuthChallenge } from "../client/json-rpc.ts";
 import { createOAuthFetch } from "../client/oauth/oauth-fetch.ts";
 import { readChallenge } from "../client/streamable-http.ts";
@@ -37,7 +38,7 @@ export async function startSignIn(env: Env, state: ServerState, keyId: string, o
   const oauthState = randomToken();
   const previous = (await loadSignIn(env, config.name, Date.now()))?.grant;
   const secretName = config.oauth?.client_secret?.secret;
-  const clientSecret = secretName === undefined ? undefined : (env as unknown as Record<string, unknown>)[secretName];
+  const clientSecret = secretName === undefined ? undefined : secretValue(env, secretName);
   try {
     const { authorizationUrl, pending } = await beginSignIn({
       serverUrl: config.url,
@@ -45,7 +46,7 @@ export async function startSignIn(env: Env, state: ServerState, keyId: string, o
       redirectUrl: `${origin}${SIGN_IN_CALLBACK_PATH}`,
       state: oauthState,
       clientName: `toolgate (${new URL(origin).host})`,
-      ...(config.oauth?.client_id === undefined ? {} : { preRegistered: { client_id: config.oauth.client_id, ...(typeof clientSecret === "string" && clientSecret !== "" ? { client_secret: clientSecret } : {}) } }),
+      ...(config.oauth?.client_id === undefined ? {} : { preRegistered: { client_id: config.oauth.client_id, ...(clientSecret === undefined ? {} : { client_secret: clientSecret }) } }),
       // A client ID metadata document must be fetchable by the authorization server over HTTPS.
       ...(origin.startsWith("https://") ? { clientMetadataUrl: `${origin}${CLIENT_METADATA_PATH}` } : {}),
       ...(config.oauth?.scope === undefined ? {} : { scope: config.oauth.scope }),

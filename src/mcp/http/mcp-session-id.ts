@@ -10,6 +10,7 @@
  * forged one, and the token names no key. An id stays valid until it expires; DELETE ends the
  * grants it carries (Session.endGrants), not the id itself, which would need storage to revoke.
  */
+import { hexToBytes } from "../../crypto/encoding.ts";
 import { hmacSha256Hex, hmacSha256Matches } from "../../crypto/hmac.ts";
 
 /** Why a sent session id is refused; each is answered 404, so the client initialises again. */
@@ -40,12 +41,6 @@ function signingKey(secret: string): Promise<string> {
 
 const signed = (sessionId: string, keyId: string, expiresAtSeconds: number): string => `${sessionId}\n${keyId}\n${expiresAtSeconds}`;
 
-function hexBytes(hex: string): Uint8Array {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return bytes;
-}
-
 /**
  * A new session id for `keyId`, valid for `ttlSeconds`.
  *
@@ -65,7 +60,7 @@ export async function verifySessionId(secret: string, token: string, keyId: stri
   if (match === null) return { ok: false, reason: "malformed" };
   const [, sessionId = "", expiry = "", mac = ""] = match;
   const expiresAt = Number(expiry);
-  const valid = await hmacSha256Matches(await signingKey(secret), hexBytes(mac), encoder.encode(signed(sessionId, keyId, expiresAt)));
+  const valid = await hmacSha256Matches(await signingKey(secret), hexToBytes(mac), encoder.encode(signed(sessionId, keyId, expiresAt)));
   if (!valid) return { ok: false, reason: "not_valid" };
   if (expiresAt * 1000 <= now) return { ok: false, reason: "expired" };
   return { ok: true, sessionId, expiresAt: expiresAt * 1000 };

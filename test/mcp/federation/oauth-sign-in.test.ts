@@ -190,6 +190,22 @@ describe("signing toolgate in to a remote MCP server that requires OAuth", () =>
     expect(body.error).toContain("access_denied: the person declined");
   });
 
+  it("repeats at most 300 characters of the callback's error and its description", async () => {
+    const fixture = await startFixture();
+    const added = await addServer(fixture, "oauthlong");
+    const { callback, cookie } = await authorize(fixture, added.sign_in_url ?? "");
+    const forged = new URL(callback);
+    forged.searchParams.delete("code");
+    forged.searchParams.set("error", "e".repeat(5000));
+    forged.searchParams.set("error_description", "d".repeat(5000));
+    const res = await browser(fixture.env, forged.href, cookie);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: string; reason: string };
+    expect(body.reason).toBe("denied");
+    expect(body.error).toContain(`answered ${"e".repeat(300)}: ${"d".repeat(300)}.`);
+    expect(body.error).not.toContain("e".repeat(301));
+  });
+
   it("refuses to start a sign-in without MCP_TOKEN_KEY, saying how to set it", async () => {
     const fixture = await startFixture();
     const { MCP_TOKEN_KEY: _key, ...withoutKey } = fixture.env;

@@ -7,7 +7,8 @@
  * with PKCE S256, its exchange, and refresh.
  *
  * Runtime-neutral: only fetch and Web Crypto, so the Worker and the conformance harness (Node)
- * run the same code. The SDK's helpers were checked in workerd (test/mcp/client/oauth-flow.test.ts).
+ * run the same code: the Worker's sign-in in test/mcp/federation/oauth-sign-in.test.ts (workerd),
+ * the harness in test/scripts/mcp-client-conformance.test.ts (Node).
  */
 import {
   discoverAuthorizationServerMetadata,
