@@ -35,8 +35,9 @@ import { KeysPage, type CreatedKeyWire, type KeyFormValues, type KeyWire } from 
 import { load } from "./loaded.tsx";
 import { OverviewPage } from "./overview-page.tsx";
 import { isOverviewWindow, overviewStats, windowStats } from "./overview-stats.ts";
-import { serverOfToolset, ToolDetailPage, ToolsPage, type ToolDetailWire, type ToolHealthWire } from "./tools-page.tsx";
+import { ToolDetailPage, ToolsPage, type ToolDetailWire, type ToolHealthWire } from "./tools-page.tsx";
 import type { GatewayParts } from "../compose.ts";
+import { serverOfToolset } from "../mcp/federation/remote-tool-name.ts";
 import { stuckDeliveries } from "./stuck-deliveries.ts";
 
 /** Forms carry a few short fields; a key's toolsets and patterns are the longest. */

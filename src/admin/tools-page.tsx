@@ -93,9 +93,6 @@ export interface ToolDetailWire {
   pin: { status: string; pinned_definition?: unknown; current_definition?: unknown } | null;
 }
 
-/** The MCP server a remote tool comes from: its toolset is `mcp-<server>`. */
-export const serverOfToolset = (toolset: string): string | undefined => (toolset.startsWith("mcp-") ? toolset.slice("mcp-".length) : undefined);
-
 /** A changed remote tool: the pinned and the new definition side by side, and (admins) accept. */
 const PinChange: FC<{ viewer: Viewer; tool: ToolDetailWire }> = ({ viewer, tool }) => {
   if (tool.pin === null || tool.pin.status === "pinned") return null;
