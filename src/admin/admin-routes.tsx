@@ -72,6 +72,13 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
   page.get(`${ADMIN_BASE}/sign-in`, (c) => signInResponse(c, 200, ADMIN_BASE));
 
   page.use(`${ADMIN_BASE}/*`, requirePageSignIn());
+  // Remote MCP tools join the registry when the catalog opens, as for every /v1 request (app.ts):
+  // the API routes the pages call (a key's toolsets, the tools list) look them up. Signed-in only,
+  // so a stranger cannot make us call remote servers; free when no sync is due.
+  page.use(`${ADMIN_BASE}/*`, async function openCatalog(c, next) {
+    await parts.pipeline.catalog.open(c.env);
+    return next();
+  });
   page.post(`${ADMIN_BASE}/sign-out`, signOut);
 
   page.get(ADMIN_BASE, async (c) => {
@@ -167,12 +174,6 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
 
   mcpServerPages(page);
   webhookPages(page);
-
-  // Remote MCP tools join the registry when the catalog opens, as for every /v1 request (app.ts).
-  page.use(`${ADMIN_BASE}/tools/*`, async function openCatalog(c, next) {
-    await parts.pipeline.catalog.open(c.env);
-    return next();
-  });
 
   async function toolsPage(c: AdminContext, done?: string) {
     const now = Date.now();
