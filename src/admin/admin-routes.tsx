@@ -46,8 +46,11 @@ const MAX_FORM_BYTES = 16 * 1024;
 const AUDIT_PAGE_SIZE = 50;
 const TIMELINE_SIZE = 200;
 const PENDING_SHOWN = 20;
-/** `<epoch ms>-<rid>`, as GET /v1/audit names records. */
-const RECORD_ID = /^(\d{1,15})-(\d{1,16})$/;
+/**
+ * `<epoch ms>-<rid>`, as GET /v1/audit names records. At most 14 digits of time (13 last until
+ * 2286), so the `until` of one millisecond later stays within the API's 15-digit epoch.
+ */
+const RECORD_ID = /^(\d{1,14})-(\d{1,16})$/;
 
 async function keyFormValues(c: AdminContext): Promise<KeyFormValues> {
   const values: KeyFormValues = {};
