@@ -12,5 +12,9 @@ export function errorPage(c: AdminContext, status: 400 | 403 | 404 | 409 | 413 |
   return renderPage(c, <ErrorPage title={title} message={message} viewer={c.get("viewer")} site={ADMIN_SITE} />, status);
 }
 
-/** The statuses a page may answer with when it shows an API refusal. */
-export const shownStatus = (status: number): 400 | 403 | 404 | 409 | 500 | 502 => (status === 400 || status === 403 || status === 404 || status === 409 || status === 502 ? status : 500);
+/**
+ * The status a page answers with when it shows an API refusal: the API's own, so a 503 (a queue
+ * or store down: try again) is not reported as the console's fault; anything else is a 500.
+ */
+export const shownStatus = (status: number): 400 | 403 | 404 | 409 | 500 | 502 | 503 =>
+  status === 400 || status === 403 || status === 404 || status === 409 || status === 502 || status === 503 ? status : 500;

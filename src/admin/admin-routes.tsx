@@ -35,8 +35,9 @@ import { KeysPage, type CreatedKeyWire, type KeyFormValues, type KeyWire } from 
 import { load } from "./loaded.tsx";
 import { OverviewPage } from "./overview-page.tsx";
 import { isOverviewWindow, overviewStats, windowStats } from "./overview-stats.ts";
-import { serverOfToolset, ToolDetailPage, ToolsPage, type ToolDetailWire, type ToolHealthWire } from "./tools-page.tsx";
+import { ToolDetailPage, ToolsPage, type ToolDetailWire, type ToolHealthWire } from "./tools-page.tsx";
 import type { GatewayParts } from "../compose.ts";
+import { serverOfToolset } from "../mcp/federation/remote-tool-name.ts";
 import { stuckDeliveries } from "./stuck-deliveries.ts";
 
 /** Forms carry a few short fields; a key's toolsets and patterns are the longest. */
@@ -45,8 +46,11 @@ const MAX_FORM_BYTES = 16 * 1024;
 const AUDIT_PAGE_SIZE = 50;
 const TIMELINE_SIZE = 200;
 const PENDING_SHOWN = 20;
-/** `<epoch ms>-<rid>`, as GET /v1/audit names records. */
-const RECORD_ID = /^(\d{1,15})-(\d{1,16})$/;
+/**
+ * `<epoch ms>-<rid>`, as GET /v1/audit names records. At most 14 digits of time (13 last until
+ * 2286), so the `until` of one millisecond later stays within the API's 15-digit epoch.
+ */
+const RECORD_ID = /^(\d{1,14})-(\d{1,16})$/;
 
 async function keyFormValues(c: AdminContext): Promise<KeyFormValues> {
   const values: KeyFormValues = {};
@@ -71,6 +75,13 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
   page.get(`${ADMIN_BASE}/sign-in`, (c) => signInResponse(c, 200, ADMIN_BASE));
 
   page.use(`${ADMIN_BASE}/*`, requirePageSignIn());
+  // Remote MCP tools join the registry when the catalog opens, as for every /v1 request (app.ts):
+  // the API routes the pages call (a key's toolsets, the tools list) look them up. Signed-in only,
+  // so a stranger cannot make us call remote servers; free when no sync is due.
+  page.use(`${ADMIN_BASE}/*`, async function openCatalog(c, next) {
+    await parts.pipeline.catalog.open(c.env);
+    return next();
+  });
   page.post(`${ADMIN_BASE}/sign-out`, signOut);
 
   page.get(ADMIN_BASE, async (c) => {
@@ -166,12 +177,6 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
 
   mcpServerPages(page);
   webhookPages(page);
-
-  // Remote MCP tools join the registry when the catalog opens, as for every /v1 request (app.ts).
-  page.use(`${ADMIN_BASE}/tools/*`, async function openCatalog(c, next) {
-    await parts.pipeline.catalog.open(c.env);
-    return next();
-  });
 
   async function toolsPage(c: AdminContext, done?: string) {
     const now = Date.now();

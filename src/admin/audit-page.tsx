@@ -12,6 +12,7 @@ import { AUDIT_STATUSES } from "../audit/audit-record.ts";
 import type { AuditRecordWire } from "../audit/audit-wire.ts";
 import { TableHead } from "./table-head.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
+import { Notices } from "./notices.tsx";
 
 /** The listing's filters, as the form sends them and GET /v1/audit takes them. */
 export const AUDIT_FILTERS = ["session_id", "key_id", "tool", "status", "error_code", "since", "until"] as const;
@@ -97,11 +98,7 @@ export interface AuditListProps {
 export const AuditListPage: FC<AuditListProps> = ({ viewer, values, records, nextHref, error }) => (
   <Layout title="Audit log" viewer={viewer} site={ADMIN_SITE}>
     <h2>Audit log</h2>
-    {error === undefined ? null : (
-      <p class="notice error" role="alert">
-        {error}
-      </p>
-    )}
+    <Notices error={error} />
     <Filters values={values} />
     {viewer.role === "admin" ? null : <p class="muted">As an {viewer.role}, you see your own key's calls only (the API's rule).</p>}
     {records.length === 0 ? <p class="muted">No calls match{nextHref === null ? "." : " on this page; older ones may."}</p> : <RecordTable records={records} caption="Newest first. Calls reach the log a few seconds after they end." />}

@@ -11,6 +11,7 @@ import type { z } from "@hono/zod-openapi";
 import { PostButton } from "./post-button.tsx";
 import { TableHead } from "./table-head.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
+import { Notices } from "./notices.tsx";
 
 export type KeyWire = z.infer<typeof ApiKeySchema>;
 export type CreatedKeyWire = z.infer<typeof CreatedKeySchema>;
@@ -177,11 +178,7 @@ export interface KeysPageProps {
 export const KeysPage: FC<KeysPageProps> = ({ viewer, keys, values = {}, error, created, done }) => (
   <Layout title="API keys" viewer={viewer} site={ADMIN_SITE}>
     <h2>API keys</h2>
-    {done === undefined ? null : (
-      <p class="notice ok" role="status">
-        {done}
-      </p>
-    )}
+    <Notices done={done} error={error} />
     {created === undefined ? null : (
       <div class="notice ok" role="status">
         <p>
@@ -191,11 +188,6 @@ export const KeysPage: FC<KeysPageProps> = ({ viewer, keys, values = {}, error, 
           {created.key}
         </p>
       </div>
-    )}
-    {error === undefined ? null : (
-      <p class="notice error" role="alert">
-        {error}
-      </p>
     )}
     {viewer.role === "admin" ? (
       <section aria-labelledby="create-heading">

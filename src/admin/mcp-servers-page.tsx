@@ -11,6 +11,7 @@ import type { McpServerStatusSchema } from "../mcp/federation/mcp-servers-schema
 import { PostButton } from "./post-button.tsx";
 import { TableHead } from "./table-head.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
+import { Notices } from "./notices.tsx";
 
 export type McpServerWire = z.infer<typeof McpServerStatusSchema>;
 
@@ -151,22 +152,13 @@ export interface McpServersPageProps {
 export const McpServersPage: FC<McpServersPageProps> = ({ viewer, servers, values = {}, error, done, signIn }) => (
   <Layout title="MCP servers" viewer={viewer} site={ADMIN_SITE}>
     <h2>MCP servers ({servers.length})</h2>
-    {done === undefined ? null : (
-      <p class="notice ok" role="status">
-        {done}
-      </p>
-    )}
+    <Notices done={done} error={error} />
     {signIn === undefined ? null : (
       <p class="notice ok" role="status">
         {`${signIn.server} needs a person to sign in, once, within 10 minutes: `}
         <a href={signIn.url} rel="noreferrer" data-sign-in>
           sign in at {signIn.server}
         </a>
-      </p>
-    )}
-    {error === undefined ? null : (
-      <p class="notice error" role="alert">
-        {error}
       </p>
     )}
     {viewer.role === "admin" ? (

@@ -9,6 +9,7 @@ import { ArgumentsBlock } from "../approvals-page/approval-card.tsx";
 import { CsrfField, Layout, type Viewer } from "../approvals-page/layout.tsx";
 import type { CallStats } from "../audit/audit-stats.ts";
 import { PostButton } from "./post-button.tsx";
+import { Notices } from "./notices.tsx";
 import { TableHead } from "./table-head.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
 import { whenLoaded, type Loaded } from "./loaded.tsx";
@@ -41,11 +42,7 @@ export const ToolsPage: FC<{ viewer: Viewer; tools: readonly ToolHealthWire[]; s
   return (
     <Layout title="Tools" viewer={viewer} site={ADMIN_SITE}>
       <h2>Tools ({tools.length})</h2>
-      {done === undefined ? null : (
-        <p class="notice ok" role="status">
-          {done}
-        </p>
-      )}
+      <Notices done={done} />
       <Recheck viewer={viewer} />
       {whenLoaded(stats, () => null)}
       {[...groups].sort(([a], [b]) => a.localeCompare(b)).map(([toolset, members]) => (
@@ -93,9 +90,6 @@ export interface ToolDetailWire {
   pin: { status: string; pinned_definition?: unknown; current_definition?: unknown } | null;
 }
 
-/** The MCP server a remote tool comes from: its toolset is `mcp-<server>`. */
-export const serverOfToolset = (toolset: string): string | undefined => (toolset.startsWith("mcp-") ? toolset.slice("mcp-".length) : undefined);
-
 /** A changed remote tool: the pinned and the new definition side by side, and (admins) accept. */
 const PinChange: FC<{ viewer: Viewer; tool: ToolDetailWire }> = ({ viewer, tool }) => {
   if (tool.pin === null || tool.pin.status === "pinned") return null;
@@ -121,11 +115,7 @@ const PinChange: FC<{ viewer: Viewer; tool: ToolDetailWire }> = ({ viewer, tool 
 
 export const ToolDetailPage: FC<{ viewer: Viewer; tool: ToolDetailWire; done?: string | undefined }> = ({ viewer, tool, done }) => (
   <Layout title={tool.name} viewer={viewer} site={ADMIN_SITE}>
-    {done === undefined ? null : (
-      <p class="notice ok" role="status">
-        {done}
-      </p>
-    )}
+    <Notices done={done} />
     <h2>
       <code>{tool.name}</code> <span class="muted">in {tool.toolset}</span>
     </h2>

@@ -10,6 +10,7 @@ import { DELIVERY_STATUSES } from "../webhooks/delivery-store.ts";
 import { PostButton } from "./post-button.tsx";
 import { TableHead } from "./table-head.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
+import { Notices } from "./notices.tsx";
 import { whenLoaded, type Loaded } from "./loaded.tsx";
 import type { RecentDelivery } from "./recent-deliveries.ts";
 
@@ -68,11 +69,7 @@ export interface WebhooksPageProps {
 export const WebhooksPage: FC<WebhooksPageProps> = ({ viewer, hooks, deliveries, events, status, done }) => (
   <Layout title="Webhooks" viewer={viewer} site={ADMIN_SITE}>
     <h2>Webhooks ({hooks.length})</h2>
-    {done === undefined ? null : (
-      <p class="notice ok" role="status">
-        {done}
-      </p>
-    )}
+    <Notices done={done} />
     <div class="table-scroll">
       <table>
         <TableHead columns={["Hook", "Scheme", "Secret", "Toolsets", "Callback"]} />

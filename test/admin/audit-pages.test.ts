@@ -69,6 +69,9 @@ describe("the audit pages", () => {
   it("answer an unknown or malformed call id with a 404 page", async () => {
     const { client } = await signedInAs("admin");
     expect((await client.get("/admin/audit/1700000000000-1")).status).toBe(404);
+    // A time the API's `until` (one millisecond later) could not name is no call either.
+    expect((await client.get("/admin/audit/999999999999999-1")).status).toBe(404);
+    expect(client.lastPage).toContain("No such call");
     expect((await client.get("/admin/audit/%3Cscript%3E")).status).toBe(404);
     expect(client.lastPage).not.toContain("<script>");
   });

@@ -69,6 +69,24 @@ describe("the webhooks page", () => {
     expect(row?.status).toBe("failed");
   });
 
+  it("answers a re-run the queue cannot take with the API's 503, the delivery still failed", async () => {
+    const id = await failedDelivery();
+    const { client } = await signedInAs("admin");
+    const csrf = await consoleCsrf(client);
+    // The real bindings, with a queue that is down, as an outage of it would be.
+    const queueDown = { ...env, HOOKS_QUEUE: { send: () => Promise.reject(new Error("simulated queue outage")) } } as unknown as Env;
+    const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+    const response = await createApp(testParts).request(
+      `${ORIGIN}/admin/webhooks/deliveries/${id}/rerun`,
+      { method: "POST", body: new URLSearchParams({ csrf }), headers: { cookie, origin: ORIGIN, "sec-fetch-site": "same-origin" } },
+      queueDown,
+    );
+    expect(response.status).toBe(503);
+    expect(await response.text()).toContain("could not be queued again");
+    const row = await env.DB.prepare("SELECT status FROM hook_deliveries WHERE id = ?").bind(id).first<{ status: string }>();
+    expect(row?.status).toBe("failed");
+  });
+
   it("turns a deliveries table that cannot be read into a notice, keeping the hooks", async () => {
     const { client } = await signedInAs("admin");
     // The real D1, failing every statement on the webhook tables, as an outage of them would.

@@ -22,8 +22,14 @@ export async function signInCsrf(client: PageClient): Promise<string> {
 export class PageClient {
   readonly cookies = new Map<string, string>();
 
-  /** `origin`: where the page is served (the OAuth tests use the MCP door's loopback origin). */
-  constructor(readonly origin = ORIGIN) {}
+  /**
+   * `origin`: where the page is served (the OAuth tests use the MCP door's loopback origin).
+   * `send`: the Worker to ask; a test that must share module state (the registry) passes its own app.
+   */
+  constructor(
+    readonly origin = ORIGIN,
+    readonly send: (request: Request) => Promise<Response> = (request) => exports.default.fetch(request),
+  ) {}
   /** The HTML of the last page fetched. */
   lastPage = "";
 
@@ -45,7 +51,7 @@ export class PageClient {
   async #send(path: string, init: { method: string; body?: URLSearchParams; headers?: Record<string, string> }): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.cookies.size > 0) headers.set("cookie", [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; "));
-    const response = await exports.default.fetch(`${this.origin}${path}`, { method: init.method, headers, body: init.body, redirect: "manual" });
+    const response = await this.send(new Request(`${this.origin}${path}`, { method: init.method, headers, body: init.body, redirect: "manual" }));
     for (const line of response.headers.getSetCookie()) {
       const [pair = ""] = line.split(";");
       const [name = "", value = ""] = pair.split("=");

@@ -29,11 +29,12 @@ export interface ToolPin {
 /** Remote tool name → its pin. */
 export type ServerPins = Record<string, ToolPin>;
 
-/** The hash of what a model is shown: name, description and schema, key order ignored. */
+/** What a model is shown of a remote tool: its name, description and schema. */
 function definitionOf(tool: RemoteTool): PinnedDefinition {
   return { name: tool.name, description: tool.description ?? "", inputSchema: tool.inputSchema };
 }
 
+/** The hash of that definition, key order ignored. */
 function definitionHash(tool: RemoteTool): string {
   return sha256Hex(canonicalJson(definitionOf(tool)));
 }
