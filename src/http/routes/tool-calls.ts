@@ -8,7 +8,7 @@ import type { CallOutcome } from "../../pipeline/types.ts";
 import { GeminiFunctionCallPartSchema, normalizeCall, toCallResult, ToolCallSchema, TypedToolCallSchema } from "../../formats/tool-calls.ts";
 import { loadConfig } from "../../config/config.ts";
 import { toolsetLookupOf } from "../access.ts";
-import { keyScopeInput } from "../key-scope-input.ts";
+import { keyScopeInput, SESSION_ID_PATTERN, SESSION_ID_RULE } from "../key-scope-input.ts";
 import { failureResponse, validationHook } from "../request-failure.ts";
 import { errorResponses } from "../schemas.ts";
 import type { AppEnv } from "../types.ts";
@@ -26,7 +26,7 @@ const ToolCallsBody = z
     toolset: z.string().optional().openapi({ description: "Only tools of this toolset may run; others get PERMISSION_DENIED.", example: "research" }),
     session_id: z
       .string()
-      .regex(/^[A-Za-z0-9._:-]{1,128}$/, "must be 1-128 characters of letters, digits, '.', '_', ':' or '-'")
+      .regex(SESSION_ID_PATTERN, SESSION_ID_RULE)
       .optional()
       .openapi({ description: "Groups calls of one conversation; generated when absent and returned." }),
     max_parallel_calls: z
