@@ -2380,7 +2380,7 @@ export interface paths {
         put?: never;
         /**
          * Run a batch of tool calls
-         * @description One failing call never fails the batch; each result says how its call ended. Results keep the request's order. With `Accept: text/event-stream` the results are streamed as each call finishes: a `result` event per call (`{index, id, result}`), then a `batch` event with the whole response.
+         * @description One failing call never fails the batch; each result says how its call ended. Results keep the request's order. With `Accept: text/event-stream` the results are streamed as each call finishes: a `result` event per call (`{index, id, result}`), then a `batch` event with the whole response (or, should the gateway fail mid-batch, an `error` event with the error body).
          */
         post: {
             parameters: {

@@ -82,7 +82,7 @@ const postToolCalls = createRoute({
   path: "/v1/tool-calls",
   summary: "Run a batch of tool calls",
   description:
-    "One failing call never fails the batch; each result says how its call ended. Results keep the request's order. With `Accept: text/event-stream` the results are streamed as each call finishes: a `result` event per call (`{index, id, result}`), then a `batch` event with the whole response.",
+    "One failing call never fails the batch; each result says how its call ended. Results keep the request's order. With `Accept: text/event-stream` the results are streamed as each call finishes: a `result` event per call (`{index, id, result}`), then a `batch` event with the whole response (or, should the gateway fail mid-batch, an `error` event with the error body).",
   request: { body: { required: true, content: { "application/json": { schema: ToolCallsBody } } } },
   responses: {
     200: {
@@ -91,7 +91,7 @@ const postToolCalls = createRoute({
         "application/json": { schema: ToolCallsResponseSchema },
         "text/event-stream": {
           schema: z.string().openapi({
-            description: "Server-sent events: `event: result` with `{index, id, result}` (a CallResult) as each call finishes, in finishing order; then `event: batch` with the ToolCallsResponse.",
+            description: "Server-sent events: `event: result` with `{index, id, result}` (a CallResult) as each call finishes, in finishing order; then `event: batch` with the ToolCallsResponse, or `event: error` with a RequestError (INTERNAL) should the gateway fail mid-batch.",
             example: 'event: result\ndata: {"index":1,"id":"call_2","result":{...}}\n\nevent: result\ndata: {"index":0,...}\n\nevent: batch\ndata: {"session_id":"...","results":[...]}\n\n',
           }),
         },
