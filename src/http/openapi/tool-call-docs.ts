@@ -5,6 +5,7 @@
  */
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { ERROR_CODE_STATUS } from "../../errors/http-status.ts";
+import type { ErrorEnvelope } from "../../errors/error-envelope.ts";
 import type { ErrorCode } from "../../errors/tool-failure.ts";
 import { ErrorBodySchema, JsonSchemaObject } from "../schemas.ts";
 import type { AppEnv } from "../types.ts";
@@ -17,6 +18,8 @@ export const BEARER_SCHEME = "bearerAuth";
 
 const ERROR_CODES = Object.keys(ERROR_CODE_STATUS) as [ErrorCode, ...ErrorCode[]];
 
+// `satisfies`: every field of the envelope envelope.ts builds is documented, and nothing else, so
+// a field added to ErrorEnvelope does not compile until the document says it.
 const ToolErrorEnvelopeSchema = z
   .object({
     error: z.string(),
@@ -27,7 +30,7 @@ const ToolErrorEnvelopeSchema = z
     retry_after_ms: z.number().int().optional(),
     issues: z.array(z.object({ path: z.string(), message: z.string(), expected: z.string().optional(), received: z.string().optional() })).optional(),
     approval: z.object({ id: z.string(), expires_at: z.string(), url: z.string() }).optional(),
-  })
+  } satisfies Record<keyof ErrorEnvelope, z.ZodType>)
   .openapi("ToolErrorEnvelope", { description: "How a call failed, as the model reads it (docs/errors.md lists every code)." });
 
 /** The names of the shared response components, as `$ref`s. */
