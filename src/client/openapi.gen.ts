@@ -3798,7 +3798,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description The call failed: the status follows `error_code` (400 INVALID_ARGUMENTS, 403 PERMISSION_DENIED, 404 UNKNOWN_TOOL, 422 EXECUTION_FAILED, 429 RATE_LIMITED, 502 UPSTREAM_ERROR, 503 TOOL_UNAVAILABLE, 504 TOOL_TIMEOUT, ...); the body is the envelope the model reads. */
+        /** @description The call failed: the status follows `error_code` (400 INVALID_ARGUMENTS, 403 PERMISSION_DENIED, 403 APPROVAL_DENIED, 404 UNKNOWN_TOOL, 409 APPROVAL_EXPIRED, 409 CALL_ID_REUSED, 422 EXECUTION_FAILED, 424 DEPENDENCY_FAILED, 429 RATE_LIMITED, 502 UPSTREAM_ERROR, 503 TOOL_UNAVAILABLE, 504 TOOL_TIMEOUT); the body is the envelope the model reads. */
         ToolCallFailed: {
             headers: {
                 /** @description The call's id (in the audit log): the one sent, or a new one. */
