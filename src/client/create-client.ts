@@ -20,9 +20,9 @@ export type ToolCallsRequest = Schemas["ToolCallsRequest"];
 export type ToolCallsResponse = Schemas["ToolCallsResponse"];
 export type Approval = Schemas["Approval"];
 /** An approval that has settled: approved and run, denied or expired, with the message for the model. */
+export type SettledApproval = Approval & Required<Pick<Approval, "result" | "message">>;
 export type RunRequest = Schemas["RunRequest"];
 export type Run = Schemas["Run"];
-export type SettledApproval = Approval & Required<Pick<Approval, "result" | "message">>;
 
 export interface ClientOptions {
   /** The gateway's origin, e.g. `http://localhost:8787`. */

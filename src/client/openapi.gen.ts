@@ -2380,7 +2380,7 @@ export interface paths {
         put?: never;
         /**
          * Run a batch of tool calls
-         * @description One failing call never fails the batch; each result says how its call ended. Results keep the request's order. With `Accept: text/event-stream` the results are streamed as each call finishes: a `result` event per call (`{index, id, result}`), then a `batch` event with the whole response.
+         * @description One failing call never fails the batch; each result says how its call ended. Results keep the request's order. With `Accept: text/event-stream` the results are streamed as each call finishes: a `result` event per call (`{index, id, result}`), then a `batch` event with the whole response (or, should the gateway fail mid-batch, an `error` event with the error body).
          */
         post: {
             parameters: {
@@ -3798,7 +3798,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description The call failed: the status follows `error_code` (400 INVALID_ARGUMENTS, 403 PERMISSION_DENIED, 404 UNKNOWN_TOOL, 422 EXECUTION_FAILED, 429 RATE_LIMITED, 502 UPSTREAM_ERROR, 503 TOOL_UNAVAILABLE, 504 TOOL_TIMEOUT, ...); the body is the envelope the model reads. */
+        /** @description The call failed: the status follows `error_code` (400 INVALID_ARGUMENTS, 403 PERMISSION_DENIED, 403 APPROVAL_DENIED, 404 UNKNOWN_TOOL, 409 APPROVAL_EXPIRED, 409 CALL_ID_REUSED, 422 EXECUTION_FAILED, 424 DEPENDENCY_FAILED, 429 RATE_LIMITED, 502 UPSTREAM_ERROR, 503 TOOL_UNAVAILABLE, 504 TOOL_TIMEOUT); the body is the envelope the model reads. */
         ToolCallFailed: {
             headers: {
                 /** @description The call's id (in the audit log): the one sent, or a new one. */

@@ -11,6 +11,13 @@ import { requestOrigin } from "./request-origin.ts";
 import type { AppEnv } from "./types.ts";
 import { waitUntilOf } from "./wait-until.ts";
 
+/**
+ * What a session id (and a call id sent with one) may be: both land in the audit log and a session
+ * id names its Session object, so the two routes hold them to one rule, said in the same words.
+ */
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+export const SESSION_ID_RULE = "must be 1-128 characters of letters, digits, '.', '_', ':' or '-'";
+
 /** The scope input of a request the calling key made, for `sessionId`. */
 export function keyScopeInput(c: Context<AppEnv>, config: GatewayConfig, sessionId: string) {
   return {

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayTools, registerAll, Trace } from "../support/gateway-tools.ts";
 import { api } from "../support/api.ts";
 import { openaiCall } from "../support/tool-calls.ts";
-import { wantsEventStream } from "../../src/http/routes/tool-calls-stream.ts";
+import { Hono } from "hono";
+import { streamResults, wantsEventStream } from "../../src/http/routes/tool-calls-stream.ts";
 
 let unregister: () => void = () => undefined;
 beforeAll(() => {
@@ -73,6 +74,18 @@ describe("streamed batches", () => {
     const bad = await api("/v1/tool-calls", { headers: { accept: "text/event-stream" }, body: { tool_calls: [] } });
     expect(bad.status).toBe(400);
     expect(bad.headers.get("content-type")).toMatch(/^application\/json/);
+  });
+
+  it("ends the stream with an error event, not an open connection, if the batch itself fails", async () => {
+    const calls = [{ format: "openai" as const, id: "e1", name: "echo", arguments: "{}" }];
+    const app = new Hono().post("/", (c) => streamResults(c, "sse-broken", calls, () => Promise.reject(new Error("a bug in the batch"))));
+    const sentAt = Date.now();
+    const res = await app.request("/", { method: "POST" });
+    expect(res.status).toBe(200);
+    const hung = new Promise<"hung">((resolve) => setTimeout(() => resolve("hung"), 2_000));
+    const events = await Promise.race([readEvents(res, sentAt), hung]);
+    expect(events).not.toBe("hung");
+    expect((events as Event[]).map((e) => [e.name, e.data.error_code])).toEqual([["error", "INTERNAL"]]);
   });
 
   it("reads Accept as media ranges", () => {

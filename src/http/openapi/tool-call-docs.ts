@@ -5,6 +5,7 @@
  */
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { ERROR_CODE_STATUS } from "../../errors/http-status.ts";
+import type { ErrorEnvelope } from "../../errors/error-envelope.ts";
 import type { ErrorCode } from "../../errors/tool-failure.ts";
 import { ErrorBodySchema, JsonSchemaObject } from "../schemas.ts";
 import type { AppEnv } from "../types.ts";
@@ -16,7 +17,14 @@ export const CALL_ID_HEADER = "x-toolgate-call-id";
 export const BEARER_SCHEME = "bearerAuth";
 
 const ERROR_CODES = Object.keys(ERROR_CODE_STATUS) as [ErrorCode, ...ErrorCode[]];
+/** `400 INVALID_ARGUMENTS, 403 PERMISSION_DENIED, ...`: every failing code's status, from the one record. */
+const FAILURE_STATUSES = ERROR_CODES.filter((code) => ERROR_CODE_STATUS[code] >= 400)
+  .sort((a, b) => ERROR_CODE_STATUS[a] - ERROR_CODE_STATUS[b])
+  .map((code) => `${ERROR_CODE_STATUS[code]} ${code}`)
+  .join(", ");
 
+// `satisfies`: every field of the envelope envelope.ts builds is documented, and nothing else, so
+// a field added to ErrorEnvelope does not compile until the document says it.
 const ToolErrorEnvelopeSchema = z
   .object({
     error: z.string(),
@@ -27,7 +35,7 @@ const ToolErrorEnvelopeSchema = z
     retry_after_ms: z.number().int().optional(),
     issues: z.array(z.object({ path: z.string(), message: z.string(), expected: z.string().optional(), received: z.string().optional() })).optional(),
     approval: z.object({ id: z.string(), expires_at: z.string(), url: z.string() }).optional(),
-  })
+  } satisfies Record<keyof ErrorEnvelope, z.ZodType>)
   .openapi("ToolErrorEnvelope", { description: "How a call failed, as the model reads it (docs/errors.md lists every code)." });
 
 /** The names of the shared response components, as `$ref`s. */
@@ -65,7 +73,7 @@ export function documentToolCall(app: OpenAPIHono<AppEnv>): void {
     content: { "application/json": { schema: envelope } },
   });
   registry.registerComponent("responses", "ToolCallFailed", {
-    description: "The call failed: the status follows `error_code` (400 INVALID_ARGUMENTS, 403 PERMISSION_DENIED, 404 UNKNOWN_TOOL, 422 EXECUTION_FAILED, 429 RATE_LIMITED, 502 UPSTREAM_ERROR, 503 TOOL_UNAVAILABLE, 504 TOOL_TIMEOUT, ...); the body is the envelope the model reads.",
+    description: `The call failed: the status follows \`error_code\` (${FAILURE_STATUSES}); the body is the envelope the model reads.`,
     headers,
     content: { "application/json": { schema: envelope } },
   });

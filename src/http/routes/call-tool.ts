@@ -12,13 +12,11 @@ import { loadConfig } from "../../config/config.ts";
 import { ERROR_CODE_STATUS } from "../../errors/http-status.ts";
 import { openScope } from "../../pipeline/request-scope.ts";
 import type { CallOutcome } from "../../pipeline/types.ts";
-import { keyScopeInput } from "../key-scope-input.ts";
+import { keyScopeInput, SESSION_ID_PATTERN, SESSION_ID_RULE } from "../key-scope-input.ts";
 import { CALL_ID_HEADER, documentToolCall, SESSION_HEADER } from "../openapi/tool-call-docs.ts";
 import { failureResponse } from "../request-failure.ts";
 import type { AppEnv } from "../types.ts";
 
-/** The batch route's rule for session ids, which call ids follow too (both land in the audit log). */
-const ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 const JSON_MEDIA_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
 
 /** The route, running the call on the isolate's parts. */
@@ -29,7 +27,7 @@ export function callToolRoutes(parts: GatewayParts): OpenAPIHono<AppEnv> {
     const sessionId = c.req.header(SESSION_HEADER) ?? crypto.randomUUID();
     const callId = c.req.header(CALL_ID_HEADER) ?? `call_${crypto.randomUUID()}`;
     for (const [header, value] of [[SESSION_HEADER, sessionId], [CALL_ID_HEADER, callId]] as const) {
-      if (!ID_PATTERN.test(value)) return failureResponse(c, { kind: "invalid_request", issues: [{ path: header, message: "must be 1-128 characters of letters, digits, '.', '_', ':' or '-'" }] });
+      if (!SESSION_ID_PATTERN.test(value)) return failureResponse(c, { kind: "invalid_request", issues: [{ path: header, message: SESSION_ID_RULE }] });
     }
     const text = await c.req.text();
     const contentType = c.req.header("content-type");

@@ -8,6 +8,7 @@ import type { Context } from "hono";
 import type { OnResult } from "../../batch/serve-calls.ts";
 import { toCallResult, type CallResult, type NormalizedCall } from "../../formats/tool-calls.ts";
 import type { CallOutcome } from "../../pipeline/types.ts";
+import { describeRequestFailure } from "../request-failure.ts";
 import { waitUntilOf } from "../wait-until.ts";
 
 /** Whether the Accept header asks for an event stream (a media range with q=0 refuses it). */
@@ -28,7 +29,8 @@ function event(name: string, data: unknown): Uint8Array {
 
 /**
  * Answers with an event stream and runs the batch into it: `result` events (`{index, id,
- * result}`) in finishing order, then one `batch` event (`{session_id, results}`, in call order).
+ * result}`) in finishing order, then one `batch` event (`{session_id, results}`, in call order);
+ * should the batch fail all the same, an `error` event with the request error body ends it instead.
  *
  * @param run starts the batch, calling `onResult` as each call ends; it never rejects (serveCalls).
  */
@@ -44,11 +46,21 @@ export function streamResults(c: Context, sessionId: string, calls: readonly Nor
     const result = toCallResult(call, outcome);
     results[index] = result;
     send(event("result", { index, id: call.id, result }));
-  }).then((outcomes) => {
-    const all = calls.map((call, i) => results[i] ?? toCallResult(call, outcomes[i] as CallOutcome));
-    send(event("batch", { session_id: sessionId, results: all }));
-    void writer.close().catch(() => undefined);
-  });
+  })
+    .then(
+      (outcomes) => {
+        const all = calls.map((call, i) => results[i] ?? toCallResult(call, outcomes[i] as CallOutcome));
+        send(event("batch", { session_id: sessionId, results: all }));
+      },
+      (error: unknown) => {
+        // A bug, since the batch never rejects: the JSON route would answer 500 INTERNAL; the
+        // stream has already answered 200, so it says the same in an event and ends, rather
+        // than staying open with no batch to come.
+        console.error("streamed batch failed", error);
+        send(event("error", describeRequestFailure({ kind: "internal" }).body));
+      },
+    )
+    .finally(() => void writer.close().catch(() => undefined));
   // The batch finishes (and is audited) even when the client stops reading the stream.
   waitUntilOf(c)(finished);
   return c.body(readable, 200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });

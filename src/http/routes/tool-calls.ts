@@ -8,7 +8,7 @@ import type { CallOutcome } from "../../pipeline/types.ts";
 import { GeminiFunctionCallPartSchema, normalizeCall, toCallResult, ToolCallSchema, TypedToolCallSchema } from "../../formats/tool-calls.ts";
 import { loadConfig } from "../../config/config.ts";
 import { toolsetLookupOf } from "../access.ts";
-import { keyScopeInput } from "../key-scope-input.ts";
+import { keyScopeInput, SESSION_ID_PATTERN, SESSION_ID_RULE } from "../key-scope-input.ts";
 import { failureResponse, validationHook } from "../request-failure.ts";
 import { errorResponses } from "../schemas.ts";
 import type { AppEnv } from "../types.ts";
@@ -26,7 +26,7 @@ const ToolCallsBody = z
     toolset: z.string().optional().openapi({ description: "Only tools of this toolset may run; others get PERMISSION_DENIED.", example: "research" }),
     session_id: z
       .string()
-      .regex(/^[A-Za-z0-9._:-]{1,128}$/, "must be 1-128 characters of letters, digits, '.', '_', ':' or '-'")
+      .regex(SESSION_ID_PATTERN, SESSION_ID_RULE)
       .optional()
       .openapi({ description: "Groups calls of one conversation; generated when absent and returned." }),
     max_parallel_calls: z
@@ -82,7 +82,7 @@ const postToolCalls = createRoute({
   path: "/v1/tool-calls",
   summary: "Run a batch of tool calls",
   description:
-    "One failing call never fails the batch; each result says how its call ended. Results keep the request's order. With `Accept: text/event-stream` the results are streamed as each call finishes: a `result` event per call (`{index, id, result}`), then a `batch` event with the whole response.",
+    "One failing call never fails the batch; each result says how its call ended. Results keep the request's order. With `Accept: text/event-stream` the results are streamed as each call finishes: a `result` event per call (`{index, id, result}`), then a `batch` event with the whole response (or, should the gateway fail mid-batch, an `error` event with the error body).",
   request: { body: { required: true, content: { "application/json": { schema: ToolCallsBody } } } },
   responses: {
     200: {
@@ -91,7 +91,7 @@ const postToolCalls = createRoute({
         "application/json": { schema: ToolCallsResponseSchema },
         "text/event-stream": {
           schema: z.string().openapi({
-            description: "Server-sent events: `event: result` with `{index, id, result}` (a CallResult) as each call finishes, in finishing order; then `event: batch` with the ToolCallsResponse.",
+            description: "Server-sent events: `event: result` with `{index, id, result}` (a CallResult) as each call finishes, in finishing order; then `event: batch` with the ToolCallsResponse, or `event: error` with a RequestError (INTERNAL) should the gateway fail mid-batch.",
             example: 'event: result\ndata: {"index":1,"id":"call_2","result":{...}}\n\nevent: result\ndata: {"index":0,...}\n\nevent: batch\ndata: {"session_id":"...","results":[...]}\n\n',
           }),
         },

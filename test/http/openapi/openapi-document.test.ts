@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
+import { ERROR_CODE_STATUS } from "../../../src/errors/http-status.ts";
 import { registry } from "../../../src/registry/registry.ts";
 import { api } from "../../support/api.ts";
 import { createKey } from "../../support/create-key.ts";
@@ -116,6 +117,13 @@ describe("GET /openapi.json", () => {
       const refs = refsIn(doc);
       expect(refs.length).toBeGreaterThan(0);
       for (const ref of refs) expect(resolvePointer(doc, ref), ref).toBeDefined();
+    }
+  });
+
+  it("names the status of every failing error code in the failed call's response", async () => {
+    const failed = (await documentFor(null)).components?.responses?.ToolCallFailed as { description: string };
+    for (const [code, status] of Object.entries(ERROR_CODE_STATUS)) {
+      if (status >= 400) expect(failed.description).toContain(`${status} ${code}`);
     }
   });
 });
