@@ -15,12 +15,14 @@
  * run-wakeups.ts), and the alarm is set to the approval's expiry as a fallback, never a poll.
  */
 import { DurableObject } from "cloudflare:workers";
+import type { ChatCompletionTool } from "openai/resources/chat/completions";
 import { isSettled, type ApprovalView } from "../approvals/approval-view.ts";
 import { sessionStub } from "../approvals/session-stub.ts";
 import { outcomeOfFailure } from "../pipeline/outcome.ts";
+import type { KeyScope } from "../pipeline/types.ts";
 import { resolveModel } from "./model-config.ts";
 import { callModel } from "./model-client.ts";
-import type { RunGateway } from "./run-gateway.ts";
+import { RUN_ACCESS_TTL_MS, type RunGateway } from "./run-gateway.ts";
 import { writeRunIndex } from "./run-index.ts";
 import { RUN_SCHEMA_SQL } from "./run-schema.ts";
 import { runSettings } from "./run-settings.ts";
@@ -32,6 +34,14 @@ import { isTerminal, type Message, type RunEvent, type RunEventType, type RunRec
 const WAKE_FALLBACK_MS = 30_000;
 /** How long one alarm steps before handing over to the next (an alarm handler's wall time is bounded). */
 const STEP_LOOP_MS = 5 * 60_000;
+
+/** A step's scope and the definitions the model is offered, and when they were built. */
+interface StepTools {
+  ok: true;
+  scope: KeyScope;
+  tools: ChatCompletionTool[];
+  at: number;
+}
 
 /** The run with its transcript, as GET /v1/runs/{id} shows it. */
 export interface RunSnapshot {
@@ -51,6 +61,8 @@ export abstract class RunObject extends DurableObject<Env> {
   readonly #background: Promise<unknown>[] = [];
   /** Set while the alarm loops over steps: a step that goes on then needs no alarm of its own. */
   #stepping = false;
+  /** The last step's scope and tools (#open). */
+  #opened: StepTools | undefined;
   readonly #store: RunStore;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -204,11 +216,10 @@ export abstract class RunObject extends DurableObject<Env> {
 
     const model = resolveModel(this.env, record.model.name, record.keyId);
     if ("kind" in model) return void (await this.#finish(record, "failed", { error: { code: "MODEL_NOT_CONFIGURED", message: `The run's model '${record.model.name}' is not usable now (${model.kind}).` } }));
-    const opened = await this.gateway.open(this.env, record, (promise) => void this.#background.push(promise));
+    const opened = await this.#open(record);
     if (!opened.ok) return void (await this.#finish(record, "failed", { error: { code: "PERMISSION_DENIED", message: opened.message } }));
-    const { scope } = opened;
+    const { scope, tools } = opened;
 
-    const tools = [...(await this.gateway.tools(scope, record)), ...record.clientTools];
     const modelStarted = Date.now();
     const answer = await callModel(model, { messages: this.#store.messages(), tools }, {
       deadlineAt: record.limits.deadlineAt,
@@ -266,6 +277,22 @@ export abstract class RunObject extends DurableObject<Env> {
       return;
     }
     await this.#release(record);
+  }
+
+  /**
+   * The step's scope and the tools offered to the model: built once, then reused by the next
+   * steps for RUN_ACCESS_TTL_MS, the bound a key's revocation has on reaching a run anyway. A run
+   * steps in a loop, and rebuilding both (toolsets resolved, access compiled, every definition
+   * serialised and parsed) on each turn cost more than the turn's call.
+   */
+  async #open(record: RunRecord): Promise<StepTools | { ok: false; message: string }> {
+    const reused = this.#opened;
+    if (reused !== undefined && Date.now() - reused.at < RUN_ACCESS_TTL_MS) return reused;
+    const opened = await this.gateway.open(this.env, record, (promise) => void this.#background.push(promise));
+    if (!opened.ok) return opened;
+    const tools = [...(await this.gateway.tools(opened.scope, record)), ...record.clientTools];
+    this.#opened = { ok: true, scope: opened.scope, tools, at: Date.now() };
+    return this.#opened;
   }
 
   /** No call waits: the held tool messages go into the transcript in call order, and the run goes on. */
