@@ -7,6 +7,7 @@
  */
 import type { ChatCompletionTool } from "openai/resources/chat/completions";
 import { currentPrincipal } from "../approvals/requester-access.ts";
+import { KEY_CACHE_TTL_MS } from "../auth/key-cache.ts";
 import type { Principal } from "../auth/principal.ts";
 import { serveCalls } from "../batch/serve-calls.ts";
 import type { GatewayParts } from "../compose.ts";
@@ -36,16 +37,17 @@ export interface RunGateway {
 }
 
 /**
- * A run's key is read again at most this often per isolate: the bound on a revocation reaching a
- * running run, the same as the authentication cache's (src/auth/key-cache.ts).
+ * A run's key, and a step's scope and tool definitions built from it, are read again at most this
+ * often: the bound on a revocation or an access change reaching a running run, the same as the
+ * authentication cache's.
  */
-const PRINCIPAL_TTL_MS = 10_000;
+export const RUN_ACCESS_TTL_MS = KEY_CACHE_TTL_MS;
 
 export function runGatewayWith(parts: GatewayParts): RunGateway {
   const principals = new Map<string, { principal: Principal | { message: string }; at: number }>();
   async function principalOf(env: Env, keyId: string): Promise<Principal | { message: string }> {
     const cached = principals.get(keyId);
-    if (cached !== undefined && Date.now() - cached.at < PRINCIPAL_TTL_MS) return cached.principal;
+    if (cached !== undefined && Date.now() - cached.at < RUN_ACCESS_TTL_MS) return cached.principal;
     const principal = await currentPrincipal(env, keyId);
     if (principals.size >= 10_000) principals.clear();
     principals.set(keyId, { principal, at: Date.now() });

@@ -15,16 +15,18 @@
  * run-wakeups.ts), and the alarm is set to the approval's expiry as a fallback, never a poll.
  */
 import { DurableObject } from "cloudflare:workers";
+import type { ChatCompletionTool } from "openai/resources/chat/completions";
 import { isSettled, type ApprovalView } from "../approvals/approval-view.ts";
 import { sessionStub } from "../approvals/session-stub.ts";
 import { outcomeOfFailure } from "../pipeline/outcome.ts";
+import type { KeyScope } from "../pipeline/types.ts";
 import { resolveModel } from "./model-config.ts";
 import { callModel } from "./model-client.ts";
-import type { RunGateway } from "./run-gateway.ts";
+import { RUN_ACCESS_TTL_MS, type RunGateway } from "./run-gateway.ts";
 import { writeRunIndex } from "./run-index.ts";
 import { RUN_SCHEMA_SQL } from "./run-schema.ts";
 import { runSettings } from "./run-settings.ts";
-import { appendEvent, appendMessages, eventsAfter, loadMessages, loadRecord, saveRecord } from "./run-store.ts";
+import { RunStore } from "./run-store.ts";
 import { callInputOf, nameOf, pendingOf, splitCalls, stepCallOf } from "./step-calls.ts";
 import { isTerminal, type Message, type RunEvent, type RunEventType, type RunRecord, type RunStart, type RunStatus } from "./run-types.ts";
 
@@ -32,6 +34,14 @@ import { isTerminal, type Message, type RunEvent, type RunEventType, type RunRec
 const WAKE_FALLBACK_MS = 30_000;
 /** How long one alarm steps before handing over to the next (an alarm handler's wall time is bounded). */
 const STEP_LOOP_MS = 5 * 60_000;
+
+/** A step's scope and the definitions the model is offered, and when they were built. */
+interface StepTools {
+  ok: true;
+  scope: KeyScope;
+  tools: ChatCompletionTool[];
+  at: number;
+}
 
 /** The run with its transcript, as GET /v1/runs/{id} shows it. */
 export interface RunSnapshot {
@@ -51,16 +61,19 @@ export abstract class RunObject extends DurableObject<Env> {
   readonly #background: Promise<unknown>[] = [];
   /** Set while the alarm loops over steps: a step that goes on then needs no alarm of its own. */
   #stepping = false;
+  /** The last step's scope and tools (#open). */
+  #opened: StepTools | undefined;
+  readonly #store: RunStore;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.storage.sql.exec(RUN_SCHEMA_SQL);
+    this.#store = new RunStore(ctx.storage.sql);
   }
 
   /** Creates the run and schedules its first step; a second start of the same id returns the first. */
   async start(start: RunStart): Promise<RunRecord> {
-    const { sql } = this.ctx.storage;
-    const existing = loadRecord(sql);
+    const existing = this.#store.record();
     if (existing !== undefined) return existing;
     const now = Date.now();
     const { messages, ...rest } = start;
@@ -82,8 +95,8 @@ export abstract class RunObject extends DurableObject<Env> {
       error: null,
       nextStepAt: now,
     };
-    saveRecord(sql, record);
-    appendMessages(sql, messages);
+    this.#store.save(record);
+    this.#store.appendMessages(messages);
     this.#emit("run.started", { run_id: record.id, model: record.model.name, session_id: record.sessionId });
     await this.ctx.storage.setAlarm(now);
     await writeRunIndex(this.env.DB, record);
@@ -92,13 +105,13 @@ export abstract class RunObject extends DurableObject<Env> {
 
   /** The run and its transcript, or undefined when no run has this id. */
   async snapshot(): Promise<RunSnapshot | undefined> {
-    const record = loadRecord(this.ctx.storage.sql);
-    return record === undefined ? undefined : { record, messages: loadMessages(this.ctx.storage.sql) };
+    const record = this.#store.record();
+    return record === undefined ? undefined : { record, messages: [...this.#store.messages()] };
   }
 
   /** Waits up to `timeoutMs` until the run is no longer running (finished, or waiting on a person). */
   async wait(timeoutMs: number): Promise<RunRecord | undefined> {
-    const current = loadRecord(this.ctx.storage.sql);
+    const current = this.#store.record();
     if (current === undefined || current.status !== "running") return current;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, timeoutMs);
@@ -113,7 +126,7 @@ export abstract class RunObject extends DurableObject<Env> {
       const listeners = this.#listeners;
       listeners.add(listener);
     });
-    return loadRecord(this.ctx.storage.sql);
+    return this.#store.record();
   }
 
   /**
@@ -139,9 +152,9 @@ export abstract class RunObject extends DurableObject<Env> {
       if (ends(event)) close();
     };
     const listener = (event: RunEvent) => send(event);
-    const stored = eventsAfter(this.ctx.storage.sql, after);
+    const stored = this.#store.eventsAfter(after);
     for (const event of stored) send(event);
-    const record = loadRecord(this.ctx.storage.sql);
+    const record = this.#store.record();
     if (record === undefined || isTerminal(record.status) || (untilApproval && record.status === "awaiting_approval")) close();
     else this.#listeners.add(listener);
     return readable;
@@ -149,7 +162,7 @@ export abstract class RunObject extends DurableObject<Env> {
 
   /** Cancels the run: no further step; a step in progress finishes its calls but the model is not asked again. */
   async cancel(): Promise<RunRecord | undefined> {
-    const record = loadRecord(this.ctx.storage.sql);
+    const record = this.#store.record();
     if (record === undefined || isTerminal(record.status)) return record;
     await this.ctx.storage.deleteAlarm();
     return this.#finish(record, "cancelled", { error: { code: "CANCELLED", message: "The run was cancelled (POST /v1/runs/{id}/cancel)." } });
@@ -157,7 +170,7 @@ export abstract class RunObject extends DurableObject<Env> {
 
   /** Called by the approval's Session object when it settles. */
   async approvalSettled(approvalId: string, approval: ApprovalView): Promise<void> {
-    const record = loadRecord(this.ctx.storage.sql);
+    const record = this.#store.record();
     if (record === undefined || record.status !== "awaiting_approval") return;
     if (!record.pending.some((p) => p.approvalId === approvalId)) return;
     await this.#applySettled(record, [approval]);
@@ -169,7 +182,7 @@ export abstract class RunObject extends DurableObject<Env> {
    * the runtime, so the loop is as durable, and a step costs no alarm write.
    */
   override async alarm(): Promise<void> {
-    let record = loadRecord(this.ctx.storage.sql);
+    let record = this.#store.record();
     if (record === undefined || isTerminal(record.status)) return;
     if (record.inflight.length > 0) record = this.#recoverInflight(record);
     const started = Date.now();
@@ -178,7 +191,7 @@ export abstract class RunObject extends DurableObject<Env> {
       if (record.status === "awaiting_approval") await this.#refreshPending(record);
       else await this.#step(record);
       for (;;) {
-        record = loadRecord(this.ctx.storage.sql);
+        record = this.#store.record();
         if (record === undefined || record.status !== "running") break;
         if (Date.now() - started >= STEP_LOOP_MS) {
           await this.ctx.storage.setAlarm(Date.now());
@@ -196,7 +209,6 @@ export abstract class RunObject extends DurableObject<Env> {
 
   /** One model turn and its calls. */
   async #step(start: RunRecord): Promise<void> {
-    const { sql } = this.ctx.storage;
     let record = start;
     const settings = runSettings(this.env);
     const limit = this.#limitReached(record);
@@ -204,13 +216,12 @@ export abstract class RunObject extends DurableObject<Env> {
 
     const model = resolveModel(this.env, record.model.name, record.keyId);
     if ("kind" in model) return void (await this.#finish(record, "failed", { error: { code: "MODEL_NOT_CONFIGURED", message: `The run's model '${record.model.name}' is not usable now (${model.kind}).` } }));
-    const opened = await this.gateway.open(this.env, record, (promise) => void this.#background.push(promise));
+    const opened = await this.#open(record);
     if (!opened.ok) return void (await this.#finish(record, "failed", { error: { code: "PERMISSION_DENIED", message: opened.message } }));
-    const { scope } = opened;
+    const { scope, tools } = opened;
 
-    const tools = [...(await this.gateway.tools(scope, record)), ...record.clientTools];
     const modelStarted = Date.now();
-    const answer = await callModel(model, { messages: loadMessages(sql), tools }, {
+    const answer = await callModel(model, { messages: this.#store.messages(), tools }, {
       deadlineAt: record.limits.deadlineAt,
       timeoutMs: settings.modelTimeoutMs,
       attempts: settings.modelAttempts,
@@ -218,7 +229,7 @@ export abstract class RunObject extends DurableObject<Env> {
     });
     const modelMs = Date.now() - modelStarted;
     // Re-read: a cancel may have landed while the model was asked.
-    record = loadRecord(sql) ?? record;
+    record = this.#store.record() ?? record;
     if (isTerminal(record.status)) return;
     if (!answer.ok) return void (await this.#finish(record, "failed", { error: { code: answer.code, message: `${answer.message} (after ${answer.attempts} attempt(s))` } }));
 
@@ -229,7 +240,7 @@ export abstract class RunObject extends DurableObject<Env> {
     const { own, client } = splitCalls(toolCalls, record.clientTools);
     const step = { turn, model_ms: modelMs, tools_ms: 0, finish_reason: answer.finishReason, calls: client.map((call) => ({ id: call.id, tool: nameOf(call), status: "client" as const, error_code: null, duration_ms: 0 })) };
     record = { ...record, turns: turn, usage, updatedAt: Date.now(), steps: [...record.steps, step] };
-    appendMessages(sql, [assistant]);
+    this.#store.appendMessages([assistant]);
     this.#emit("model.turn", { turn, content: assistant.content, tool_calls: toolCalls, finish_reason: answer.finishReason, usage: answer.usage ?? null });
 
     if (own.length === 0) {
@@ -241,11 +252,11 @@ export abstract class RunObject extends DurableObject<Env> {
     }
     // Stored before any call runs: what a restart finds still in flight was cut short.
     record = { ...record, toolCalls: record.toolCalls + own.length, inflight: own.map((call) => ({ id: call.id, tool: nameOf(call) })) };
-    saveRecord(sql, record);
+    this.#store.save(record);
 
     const toolsStarted = Date.now();
     const outcomes = await this.gateway.serve(own.map(callInputOf), scope);
-    const after = loadRecord(sql) ?? record;
+    const after = this.#store.record() ?? record;
     const calls = outcomes.map(stepCallOf);
     const pending = outcomes.flatMap((outcome) => pendingOf(outcome) ?? []);
     const held = outcomes.map((outcome) => ({ callId: outcome.callId, content: outcome.status === "pending_approval" ? null : outcome.content }));
@@ -257,10 +268,10 @@ export abstract class RunObject extends DurableObject<Env> {
       if (outcome.status === "pending_approval") this.#emit("approval.pending", { call_id: call.id, tool: call.tool, approval: call.approval ?? null });
       else this.#emit("tool.result", { ...call, content: outcome.content });
     });
-    if (isTerminal(after.status)) return void saveRecord(sql, record);
+    if (isTerminal(after.status)) return void this.#store.save(record);
     if (pending.length > 0) {
       record = { ...record, status: "awaiting_approval" };
-      saveRecord(sql, record);
+      this.#store.save(record);
       await this.#setFallbackAlarm(record);
       await writeRunIndex(this.env.DB, record);
       return;
@@ -268,14 +279,29 @@ export abstract class RunObject extends DurableObject<Env> {
     await this.#release(record);
   }
 
+  /**
+   * The step's scope and the tools offered to the model: built once, then reused by the next
+   * steps for RUN_ACCESS_TTL_MS, the bound a key's revocation has on reaching a run anyway. A run
+   * steps in a loop, and rebuilding both (toolsets resolved, access compiled, every definition
+   * serialised and parsed) on each turn cost more than the turn's call.
+   */
+  async #open(record: RunRecord): Promise<StepTools | { ok: false; message: string }> {
+    const reused = this.#opened;
+    if (reused !== undefined && Date.now() - reused.at < RUN_ACCESS_TTL_MS) return reused;
+    const opened = await this.gateway.open(this.env, record, (promise) => void this.#background.push(promise));
+    if (!opened.ok) return opened;
+    const tools = [...(await this.gateway.tools(opened.scope, record)), ...record.clientTools];
+    this.#opened = { ok: true, scope: opened.scope, tools, at: Date.now() };
+    return this.#opened;
+  }
+
   /** No call waits: the held tool messages go into the transcript in call order, and the run goes on. */
   async #release(record: RunRecord): Promise<void> {
-    const { sql } = this.ctx.storage;
-    appendMessages(sql, record.held.map((h): Message => ({ role: "tool", tool_call_id: h.callId, content: h.content ?? "" })));
+    this.#store.appendMessages(record.held.map((h): Message => ({ role: "tool", tool_call_id: h.callId, content: h.content ?? "" })));
     const client = record.clientToolCalls;
     const next: RunRecord = { ...record, status: "running", held: [], pending: [], updatedAt: Date.now() };
     if (client.length > 0) return void (await this.#finish(next, "completed", { clientToolCalls: client, finishReason: "tool_calls" }));
-    saveRecord(sql, { ...next, nextStepAt: Date.now() });
+    this.#store.save({ ...next, nextStepAt: Date.now() });
     if (!this.#stepping) await this.ctx.storage.setAlarm(Date.now());
     if (record.status !== "running") await writeRunIndex(this.env.DB, next);
   }
@@ -295,7 +321,7 @@ export abstract class RunObject extends DurableObject<Env> {
     }
     const next = { ...record, held, pending, updatedAt: Date.now() };
     if (pending.length > 0) {
-      saveRecord(this.ctx.storage.sql, next);
+      this.#store.save(next);
       await this.#setFallbackAlarm(next);
       return;
     }
@@ -320,9 +346,9 @@ export abstract class RunObject extends DurableObject<Env> {
     const held = record.inflight.map((call) => ({ callId: call.id, content: outcomeOfFailure(call.tool, call.id, { kind: "run_interrupted", name: call.tool, runId: record.id }, {}).content }));
     for (const call of record.inflight) this.#emit("tool.result", { id: call.id, tool: call.tool, status: "error", error_code: "EXECUTION_FAILED", duration_ms: 0, interrupted: true });
     const recovered: RunRecord = { ...record, inflight: [], held, pending: [] };
-    appendMessages(this.ctx.storage.sql, held.map((h): Message => ({ role: "tool", tool_call_id: h.callId, content: h.content })));
+    this.#store.appendMessages(held.map((h): Message => ({ role: "tool", tool_call_id: h.callId, content: h.content })));
     const next = { ...recovered, held: [] };
-    saveRecord(this.ctx.storage.sql, next);
+    this.#store.save(next);
     return next;
   }
 
@@ -336,14 +362,14 @@ export abstract class RunObject extends DurableObject<Env> {
 
   async #finish(record: RunRecord, status: RunStatus, fields: Partial<Pick<RunRecord, "answer" | "error" | "clientToolCalls" | "finishReason">>): Promise<RunRecord> {
     const done: RunRecord = { ...record, ...fields, status, nextStepAt: null, updatedAt: Date.now() };
-    saveRecord(this.ctx.storage.sql, done);
+    this.#store.save(done);
     this.#emit("run.finished", { status, answer: done.answer, finish_reason: done.finishReason, client_tool_calls: done.clientToolCalls, error: done.error, usage: done.usage, turns: done.turns, tool_calls: done.toolCalls });
     await writeRunIndex(this.env.DB, done);
     return done;
   }
 
   #emit(type: RunEventType, data: Record<string, unknown>): void {
-    const event = appendEvent(this.ctx.storage.sql, type, data);
+    const event = this.#store.appendEvent(type, data);
     for (const listener of [...this.#listeners]) listener(event);
   }
 }

@@ -1,39 +1,72 @@
 /**
- * Reads and writes of one Run object's storage. Every function is synchronous (the object's SQL
+ * Reads and writes of one Run object's storage. Every method is synchronous (the object's SQL
  * API is), so a step's record, messages and events are written with no await between them and
  * land together in the object's next write batch.
+ *
+ * The record, the transcript and the last event number are read once per instance and then kept
+ * in memory: only this object writes its storage, so the copy cannot go stale, and a step then
+ * neither re-parses the growing record three times nor re-reads the whole transcript to send it.
+ * A copy changes only after its write succeeded.
  */
 import type { Message, RunEvent, RunEventType, RunRecord } from "./run-types.ts";
 import { RUN_EVENTS_TABLE, RUN_MESSAGES_TABLE, RUN_RECORD_TABLE } from "./run-schema.ts";
 
-export function loadRecord(sql: SqlStorage): RunRecord | undefined {
-  const row = sql.exec<{ record: string }>(`SELECT record FROM ${RUN_RECORD_TABLE} WHERE id = 'run'`).toArray()[0];
-  return row === undefined ? undefined : (JSON.parse(row.record) as RunRecord);
-}
+export class RunStore {
+  readonly #sql: SqlStorage;
+  /** undefined: not read yet; null: no run here. */
+  #record: RunRecord | null | undefined;
+  #messages: Message[] | undefined;
+  #lastSeq: number | undefined;
 
-export function saveRecord(sql: SqlStorage, record: RunRecord): void {
-  sql.exec(`INSERT INTO ${RUN_RECORD_TABLE} (id, record) VALUES ('run', ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record`, JSON.stringify(record));
-}
+  constructor(sql: SqlStorage) {
+    this.#sql = sql;
+  }
 
-export function loadMessages(sql: SqlStorage): Message[] {
-  return sql.exec<{ message: string }>(`SELECT message FROM ${RUN_MESSAGES_TABLE} ORDER BY seq`).toArray().map((row) => JSON.parse(row.message) as Message);
-}
+  /** The run's record, or undefined when no run has started in this object. */
+  record(): RunRecord | undefined {
+    if (this.#record === undefined) {
+      const row = this.#sql.exec<{ record: string }>(`SELECT record FROM ${RUN_RECORD_TABLE} WHERE id = 'run'`).toArray()[0];
+      this.#record = row === undefined ? null : (JSON.parse(row.record) as RunRecord);
+    }
+    return this.#record ?? undefined;
+  }
 
-export function appendMessages(sql: SqlStorage, messages: readonly Message[]): void {
-  const next = sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM ${RUN_MESSAGES_TABLE}`).one().n;
-  messages.forEach((message, i) => sql.exec(`INSERT INTO ${RUN_MESSAGES_TABLE} (seq, message) VALUES (?, ?)`, next + i, JSON.stringify(message)));
-}
+  save(record: RunRecord): void {
+    this.#sql.exec(`INSERT INTO ${RUN_RECORD_TABLE} (id, record) VALUES ('run', ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record`, JSON.stringify(record));
+    this.#record = record;
+  }
 
-/** Appends an event and returns it with its number. */
-export function appendEvent(sql: SqlStorage, type: RunEventType, data: Record<string, unknown>, at = Date.now()): RunEvent {
-  const seq = sql.exec<{ n: number }>(`SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM ${RUN_EVENTS_TABLE}`).one().n;
-  sql.exec(`INSERT INTO ${RUN_EVENTS_TABLE} (seq, at, type, data) VALUES (?, ?, ?, ?)`, seq, at, type, JSON.stringify(data));
-  return { seq, at, type, data };
-}
+  /** The transcript in order; the caller must not change it. */
+  messages(): readonly Message[] {
+    return this.#transcript();
+  }
 
-export function eventsAfter(sql: SqlStorage, after: number): RunEvent[] {
-  return sql
-    .exec<{ seq: number; at: number; type: string; data: string }>(`SELECT seq, at, type, data FROM ${RUN_EVENTS_TABLE} WHERE seq > ? ORDER BY seq`, after)
-    .toArray()
-    .map((row) => ({ seq: row.seq, at: row.at, type: row.type as RunEvent["type"], data: JSON.parse(row.data) as Record<string, unknown> }));
+  appendMessages(messages: readonly Message[]): void {
+    const transcript = this.#transcript();
+    for (const message of messages) {
+      this.#sql.exec(`INSERT INTO ${RUN_MESSAGES_TABLE} (seq, message) VALUES (?, ?)`, transcript.length, JSON.stringify(message));
+      transcript.push(message);
+    }
+  }
+
+  /** Appends an event and returns it with its number. */
+  appendEvent(type: RunEventType, data: Record<string, unknown>, at = Date.now()): RunEvent {
+    this.#lastSeq ??= this.#sql.exec<{ n: number }>(`SELECT COALESCE(MAX(seq), 0) AS n FROM ${RUN_EVENTS_TABLE}`).one().n;
+    const seq = this.#lastSeq + 1;
+    this.#sql.exec(`INSERT INTO ${RUN_EVENTS_TABLE} (seq, at, type, data) VALUES (?, ?, ?, ?)`, seq, at, type, JSON.stringify(data));
+    this.#lastSeq = seq;
+    return { seq, at, type, data };
+  }
+
+  #transcript(): Message[] {
+    this.#messages ??= this.#sql.exec<{ message: string }>(`SELECT message FROM ${RUN_MESSAGES_TABLE} ORDER BY seq`).toArray().map((row) => JSON.parse(row.message) as Message);
+    return this.#messages;
+  }
+
+  eventsAfter(after: number): RunEvent[] {
+    return this.#sql
+      .exec<{ seq: number; at: number; type: string; data: string }>(`SELECT seq, at, type, data FROM ${RUN_EVENTS_TABLE} WHERE seq > ? ORDER BY seq`, after)
+      .toArray()
+      .map((row) => ({ seq: row.seq, at: row.at, type: row.type as RunEvent["type"], data: JSON.parse(row.data) as Record<string, unknown> }));
+  }
 }
