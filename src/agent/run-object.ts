@@ -226,6 +226,8 @@ export abstract class RunObject extends DurableObject<Env> {
       timeoutMs: settings.modelTimeoutMs,
       attempts: settings.modelAttempts,
       backoffMs: settings.modelBackoffMs,
+      // Live only: the step stores the whole message once the stream ends (docs/formats.md).
+      onDelta: (content) => this.#broadcast({ seq: this.#store.lastSeq(), at: Date.now(), type: "delta", data: { turn: record.turns + 1, content } }),
     });
     const modelMs = Date.now() - modelStarted;
     // Re-read: a cancel may have landed while the model was asked.
@@ -369,7 +371,11 @@ export abstract class RunObject extends DurableObject<Env> {
   }
 
   #emit(type: RunEventType, data: Record<string, unknown>): void {
-    const event = this.#store.appendEvent(type, data);
+    this.#broadcast(this.#store.appendEvent(type, data));
+  }
+
+  /** Hands an event to this instance's readers; a `delta` goes only here, never to storage. */
+  #broadcast(event: RunEvent): void {
     for (const listener of [...this.#listeners]) listener(event);
   }
 }
