@@ -57,6 +57,13 @@ export class RunStore {
     return { seq, at, type, data };
   }
 
+  /** Drops the copies in memory, after the storage under them was deleted. */
+  forget(): void {
+    this.#record = undefined;
+    this.#messages = undefined;
+    this.#lastSeq = undefined;
+  }
+
   /** The number of the last stored event (0 before the first). */
   lastSeq(): number {
     this.#lastSeq ??= this.#sql.exec<{ n: number }>(`SELECT COALESCE(MAX(seq), 0) AS n FROM ${RUN_EVENTS_TABLE}`).one().n;
