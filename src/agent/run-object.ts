@@ -69,6 +69,8 @@ export abstract class RunObject extends DurableObject<Env> {
   readonly #background: Promise<unknown>[] = [];
   /** Set while the alarm loops over steps: a step that goes on then needs no alarm of its own. */
   #stepping = false;
+  /** The text the model has streamed so far in the turn in progress: a reader joining mid-turn gets it first. */
+  #live: { turn: number; text: string } | undefined;
   /** The last step's scope and tools (#open). */
   #opened: StepTools | undefined;
   readonly #store: RunStore;
@@ -163,6 +165,7 @@ export abstract class RunObject extends DurableObject<Env> {
     const stored = this.#store.eventsAfter(after);
     for (const event of stored) send(event);
     const record = this.#store.record();
+    if (this.#live !== undefined) send({ seq: this.#store.lastSeq(), at: Date.now(), type: "delta", data: { turn: this.#live.turn, content: this.#live.text } });
     if (record === undefined || isTerminal(record.status) || (untilApproval && record.status === "awaiting_approval")) close();
     else this.#listeners.add(listener);
     return readable;
@@ -236,8 +239,14 @@ export abstract class RunObject extends DurableObject<Env> {
       attempts: settings.modelAttempts,
       backoffMs: settings.modelBackoffMs,
       // Live only: the step stores the whole message once the stream ends (docs/formats.md).
-      onDelta: (content) => this.#broadcast({ seq: this.#store.lastSeq(), at: Date.now(), type: "delta", data: { turn: record.turns + 1, content } }),
+      onDelta: (content) => {
+        const turn = record.turns + 1;
+        this.#live = { turn, text: this.#live?.turn === turn ? this.#live.text + content : content };
+        this.#broadcast({ seq: this.#store.lastSeq(), at: Date.now(), type: "delta", data: { turn, content } });
+      },
     });
+    // No await from here to the turn's stored event: a reader joins either before (and gets the text so far) or after.
+    this.#live = undefined;
     const modelMs = Date.now() - modelStarted;
     // Re-read: a cancel may have landed while the model was asked.
     record = this.#store.record() ?? record;

@@ -44,6 +44,20 @@ describe("the model's answer streams token by token", () => {
     expect(resumed).toContain(JSON.stringify(ANSWER));
   });
 
+  it("gives a reader joining mid-answer the text so far in one delta, then the rest", async () => {
+    const script = await scriptModel([{ content: ANSWER, chunk_chars: 3, chunk_delay_ms: 60 }]);
+    const { id } = await startRun({ input: `${marker(script)} join late` });
+    // A first reader, to know when the answer is under way.
+    const early = ((await api(`/v1/runs/${id}/events`)).body as ReadableStream<Uint8Array>).getReader();
+    let seen = "";
+    while ((seen.match(/event: delta\n/g) ?? []).length < 3) seen += new TextDecoder().decode((await early.read()).value);
+    const late = (await (await api(`/v1/runs/${id}/events`)).text()).split("\n\n").filter((m) => m.includes("event: delta\n"));
+    await early.cancel();
+    const pieces = late.map((m) => (JSON.parse(m.slice(m.indexOf("data: ") + 6)) as { content: string }).content);
+    expect(pieces.join("")).toBe(ANSWER);
+    expect(pieces[0]?.length).toBeGreaterThanOrEqual(9);
+  });
+
   it("assembles tool calls whose arguments arrive split across chunks", async () => {
     const args = [JSON.stringify({ text: "split \"across\" chunks", times: 2 }), JSON.stringify({ text: "second call" })];
     const script = await scriptModel([
