@@ -13,11 +13,15 @@
  * Approvals: a call needing one leaves the run `awaiting_approval`; the approval's Session
  * object calls `approvalSettled` when a person decides or it expires (src/approvals/
  * run-wakeups.ts), and the alarm is set to the approval's expiry as a fallback, never a poll.
+ *
+ * Retention: a finished run sets its alarm RUN_RETENTION_DAYS ahead; that alarm deletes the
+ * object's whole storage, after which the object answers as one that never held a run (404).
  */
 import { DurableObject } from "cloudflare:workers";
 import type { ChatCompletionTool } from "openai/resources/chat/completions";
 import { isSettled, type ApprovalView } from "../approvals/approval-view.ts";
 import { sessionStub } from "../approvals/session-stub.ts";
+import { loadConfig } from "../config/config.ts";
 import { outcomeOfFailure } from "../pipeline/outcome.ts";
 import type { KeyScope } from "../pipeline/types.ts";
 import { resolveModel } from "./model-config.ts";
@@ -34,6 +38,10 @@ import { isTerminal, type Message, type RunEvent, type RunEventType, type RunRec
 const WAKE_FALLBACK_MS = 30_000;
 /** How long one alarm steps before handing over to the next (an alarm handler's wall time is bounded). */
 const STEP_LOOP_MS = 5 * 60_000;
+
+/** When a finished run's storage is deleted: RUN_RETENTION_DAYS after its last change. */
+const expiresAt = (env: Env, record: RunRecord): number => record.updatedAt + loadConfig(env).runRetentionDays * DAY_MS;
+const DAY_MS = 86_400_000;
 
 /** A step's scope and the definitions the model is offered, and when they were built. */
 interface StepTools {
@@ -61,6 +69,8 @@ export abstract class RunObject extends DurableObject<Env> {
   readonly #background: Promise<unknown>[] = [];
   /** Set while the alarm loops over steps: a step that goes on then needs no alarm of its own. */
   #stepping = false;
+  /** The text the model has streamed so far in the turn in progress: a reader joining mid-turn gets it first. */
+  #live: { turn: number; text: string } | undefined;
   /** The last step's scope and tools (#open). */
   #opened: StepTools | undefined;
   readonly #store: RunStore;
@@ -155,6 +165,7 @@ export abstract class RunObject extends DurableObject<Env> {
     const stored = this.#store.eventsAfter(after);
     for (const event of stored) send(event);
     const record = this.#store.record();
+    if (this.#live !== undefined) send({ seq: this.#store.lastSeq(), at: Date.now(), type: "delta", data: { turn: this.#live.turn, content: this.#live.text } });
     if (record === undefined || isTerminal(record.status) || (untilApproval && record.status === "awaiting_approval")) close();
     else this.#listeners.add(listener);
     return readable;
@@ -183,7 +194,8 @@ export abstract class RunObject extends DurableObject<Env> {
    */
   override async alarm(): Promise<void> {
     let record = this.#store.record();
-    if (record === undefined || isTerminal(record.status)) return;
+    if (record === undefined) return;
+    if (isTerminal(record.status)) return this.#expire(record);
     if (record.inflight.length > 0) record = this.#recoverInflight(record);
     const started = Date.now();
     this.#stepping = true;
@@ -226,7 +238,15 @@ export abstract class RunObject extends DurableObject<Env> {
       timeoutMs: settings.modelTimeoutMs,
       attempts: settings.modelAttempts,
       backoffMs: settings.modelBackoffMs,
+      // Live only: the step stores the whole message once the stream ends (docs/formats.md).
+      onDelta: (content) => {
+        const turn = record.turns + 1;
+        this.#live = { turn, text: this.#live?.turn === turn ? this.#live.text + content : content };
+        this.#broadcast({ seq: this.#store.lastSeq(), at: Date.now(), type: "delta", data: { turn, content } });
+      },
     });
+    // No await from here to the turn's stored event: a reader joins either before (and gets the text so far) or after.
+    this.#live = undefined;
     const modelMs = Date.now() - modelStarted;
     // Re-read: a cancel may have landed while the model was asked.
     record = this.#store.record() ?? record;
@@ -364,12 +384,29 @@ export abstract class RunObject extends DurableObject<Env> {
     const done: RunRecord = { ...record, ...fields, status, nextStepAt: null, updatedAt: Date.now() };
     this.#store.save(done);
     this.#emit("run.finished", { status, answer: done.answer, finish_reason: done.finishReason, client_tool_calls: done.clientToolCalls, error: done.error, usage: done.usage, turns: done.turns, tool_calls: done.toolCalls });
+    await this.ctx.storage.setAlarm(expiresAt(this.env, done));
     await writeRunIndex(this.env.DB, done);
     return done;
   }
 
+  /** A finished run's alarm: past its retention, the object's storage goes (the cron deletes its D1 row). */
+  async #expire(record: RunRecord): Promise<void> {
+    const at = expiresAt(this.env, record);
+    if (Date.now() < at) return void (await this.ctx.storage.setAlarm(at));
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    // deleteAll drops the tables too; this instance may still be asked about the run.
+    this.ctx.storage.sql.exec(RUN_SCHEMA_SQL);
+    this.#store.forget();
+    this.#opened = undefined;
+  }
+
   #emit(type: RunEventType, data: Record<string, unknown>): void {
-    const event = this.#store.appendEvent(type, data);
+    this.#broadcast(this.#store.appendEvent(type, data));
+  }
+
+  /** Hands an event to this instance's readers; a `delta` goes only here, never to storage. */
+  #broadcast(event: RunEvent): void {
     for (const listener of [...this.#listeners]) listener(event);
   }
 }
