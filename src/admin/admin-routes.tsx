@@ -17,6 +17,7 @@
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
 import { listApprovals } from "../approvals/approvals.ts";
 import { formField, pageAuth } from "../approvals-page/page-auth.tsx";
 import type { PageEnv } from "../approvals-page/page-env.ts";
@@ -140,7 +141,7 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
   /** The keys page, with whatever the last action left to say. */
   async function keysPage(c: AdminContext, extra: { values?: KeyFormValues; error?: string; created?: CreatedKeyWire; done?: string } = {}, status: 200 | 201 | ReturnType<typeof shownStatus> = 200) {
     const answer = await apiRequest(c, c.get("principal"), "GET", "/v1/keys");
-    if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), "Keys are for admins", apiErrorText(answer));
+    if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), answer.status === 403 ? "Keys are for admins" : "Keys could not be listed", apiErrorText(answer));
     const { keys } = answer.body as { keys: KeyWire[] };
     return renderPage(c, <KeysPage viewer={c.get("viewer")} keys={keys} {...extra} />, status);
   }
@@ -219,8 +220,11 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
   page.all(`${ADMIN_BASE}/*`, (c) => errorPage(c, 404, "Page not found", `There is no page at ${c.req.path}.`));
 
   page.onError(function adminError(error, c) {
+    if (error instanceof HTTPException && error.status < 500) return errorPage(c, 400, "The request could not be read", "The form or address was not one a console page sends. Reload the page and try again.");
     console.error("admin console error", error);
-    return errorPage(c, 500, "Something went wrong", "The page could not be shown; the failure was logged. A store may be unavailable: try again in a moment.");
+    // Everything a page does before rendering is a read of a store (the sign-in in KV, keys in D1,
+    // the lists behind it): a throw there is a store that did not answer, a state to retry, so 503.
+    return errorPage(c, 503, "Temporarily unavailable", "This page could not be shown: a store it reads (D1, KV or a Durable Object) did not answer. The failure was logged; try again in a moment.");
   });
   return page;
 }
