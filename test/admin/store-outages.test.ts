@@ -9,7 +9,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { federation } from "../../src/mcp/federation/federation.ts";
 import { api } from "../support/api.ts";
 import { FAKE_MCP_HOST, TEST_ADMIN_TOKEN } from "../support/test-env.ts";
-import { adminSignIn, PageClient } from "./admin-client.ts";
+import { adminSignIn, consoleCsrf, PageClient } from "./admin-client.ts";
 import { consoleWith, d1WithoutTables, INTERNALS, KV_OUTAGE, kvRefusing } from "./failing-stores.ts";
 
 let brokenDb: D1Database;
@@ -82,6 +82,29 @@ describe("console pages with D1 down", () => {
     expect(client.lastPage).toContain('data-tool="echo"');
     await client.get("/admin/webhooks");
     expect(client.lastPage).toContain('data-hook="generic"');
+  });
+});
+
+describe("console changes a store cannot take", () => {
+  it("answers a key created with D1 down, or a server added with KV down, with 503 and the error page; nothing is kept", async () => {
+    const keyName = `outage-key-${crypto.randomUUID().slice(0, 8)}`;
+    const d1Down = consoleWith({ DB: brokenDb }, admin);
+    const csrf = await consoleCsrf(d1Down);
+    let log = watchLog();
+    expect((await d1Down.post("/admin/keys", { csrf, name: keyName, role: "agent" })).status).toBe(503);
+    expectConsolePage(d1Down.lastPage, /did not answer/);
+    expect(log()).toMatch(/admin console: POST \/v1\/keys failed[\s\S]*no such table/);
+    vi.restoreAllMocks();
+    const keys = (await (await api("/v1/keys")).json()) as { keys: { name: string }[] };
+    expect(keys.keys.map((k) => k.name)).not.toContain(keyName);
+
+    const serverName = `outage-add-${crypto.randomUUID().slice(0, 8)}`;
+    const kvDown = consoleWith({ KV: kvRefusing(["mcp:"]) }, admin);
+    log = watchLog();
+    expect((await kvDown.post("/admin/mcp-servers", { csrf, name: serverName, url: `http://${FAKE_MCP_HOST}/pinned`, headers: "", pin: "warn" })).status).toBe(503);
+    expectConsolePage(kvDown.lastPage, /did not answer|could not be read/);
+    expect(log()).toContain(KV_OUTAGE);
+    expect((await api(`/v1/mcp-servers/${serverName}`)).status).toBe(404);
   });
 });
 
