@@ -17,7 +17,6 @@
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { HTTPException } from "hono/http-exception";
 import { listApprovals } from "../approvals/approvals.ts";
 import { formField, pageAuth } from "../approvals-page/page-auth.tsx";
 import type { PageEnv } from "../approvals-page/page-env.ts";
@@ -70,6 +69,17 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
   page.use(`${ADMIN_BASE}/*`, securityHeaders());
   page.post(`${ADMIN_BASE}/*`, bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => errorPage(c, 413, "Form too large", `A form may send at most ${MAX_FORM_BYTES} bytes.`) }));
   page.post(`${ADMIN_BASE}/*`, requireSameOrigin());
+  // A body the runtime cannot parse (a broken multipart) is the sender's mistake, not a store
+  // down: answered here, before the sign-in check reads its CSRF field. Hono keeps the parsed
+  // body, so the handlers' reads cost nothing more.
+  page.post(`${ADMIN_BASE}/*`, async function readableForm(c, next) {
+    try {
+      await c.req.parseBody();
+    } catch {
+      return errorPage(c, 400, "The form could not be read", "Its body is not a form this page sends. Reload the page and send it again.");
+    }
+    return next();
+  });
 
   page.get(`${ADMIN_BASE}/page.css`, (c) => c.body(ADMIN_CSS, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=300" }));
   page.post(`${ADMIN_BASE}/sign-in`, signIn);
@@ -220,7 +230,6 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
   page.all(`${ADMIN_BASE}/*`, (c) => errorPage(c, 404, "Page not found", `There is no page at ${c.req.path}.`));
 
   page.onError(function adminError(error, c) {
-    if (error instanceof HTTPException && error.status < 500) return errorPage(c, 400, "The request could not be read", "The form or address was not one a console page sends. Reload the page and try again.");
     console.error("admin console error", error);
     // Everything a page does before rendering is a read of a store (the sign-in in KV, keys in D1,
     // the lists behind it): a throw there is a store that did not answer, a state to retry, so 503.

@@ -9,7 +9,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { federation } from "../../src/mcp/federation/federation.ts";
 import { api } from "../support/api.ts";
 import { FAKE_MCP_HOST, TEST_ADMIN_TOKEN } from "../support/test-env.ts";
-import { adminSignIn, consoleCsrf, PageClient } from "./admin-client.ts";
+import { adminSignIn, consoleCsrf, ORIGIN, PageClient } from "./admin-client.ts";
 import { consoleWith, d1WithoutTables, INTERNALS, KV_OUTAGE, kvRefusing } from "./failing-stores.ts";
 
 let brokenDb: D1Database;
@@ -33,7 +33,7 @@ function watchLog(): () => string {
 
 /** The page is the console's (its layout and navigation), with no internals in it. */
 function expectConsolePage(html: string, title: RegExp): void {
-  expect(html).toContain('<nav class="site"');
+  expect(html).toContain('<header class="site"><h1><a href="/admin">toolgate admin</a></h1>');
   expect(html).toMatch(title);
   for (const internal of INTERNALS) expect(html).not.toMatch(internal);
 }
@@ -105,6 +105,18 @@ describe("console changes a store cannot take", () => {
     expectConsolePage(kvDown.lastPage, /did not answer|could not be read/);
     expect(log()).toContain(KV_OUTAGE);
     expect((await api(`/v1/mcp-servers/${serverName}`)).status).toBe(404);
+  });
+});
+
+describe("not an outage", () => {
+  it("answers a form body the runtime cannot parse with 400, not the outage page", async () => {
+    const client = consoleWith({}, admin);
+    const csrf = await consoleCsrf(client);
+    for (const contentType of ["multipart/form-data; boundary=zzz", "multipart/form-data"]) {
+      const response = await client.post("/admin/keys", new URLSearchParams({ csrf, name: "x" }), { origin: ORIGIN, "sec-fetch-site": "same-origin", "content-type": contentType });
+      expect([contentType, response.status]).toEqual([contentType, 400]);
+      expectConsolePage(client.lastPage, /The form could not be read/);
+    }
   });
 });
 
