@@ -24,18 +24,23 @@ export async function d1WithoutTables(): Promise<D1Database> {
 /** Why a refused KV operation fails: the text workerd gives when KV answers 503. */
 export const KV_OUTAGE = "KV GET failed: 503 Service Unavailable";
 
-/** The real KV namespace, with every operation on a key (or list) under one of `prefixes` rejected. */
-export function kvRefusing(prefixes: readonly string[]): KVNamespace {
-  const refused = (first: unknown): boolean => {
+/**
+ * The real KV namespace, with every operation on a key (or list) under one of `prefixes`
+ * rejected; each refused key is pushed to `refused`, so a test can see the store was asked.
+ */
+export function kvRefusing(prefixes: readonly string[], refused: string[] = []): KVNamespace {
+  const refuses = (first: unknown): boolean => {
     const key = typeof first === "string" ? first : typeof first === "object" && first !== null ? String((first as { prefix?: unknown }).prefix ?? "") : "";
-    return prefixes.some((prefix) => key.startsWith(prefix));
+    if (!prefixes.some((prefix) => key.startsWith(prefix))) return false;
+    refused.push(key);
+    return true;
   };
   return new Proxy(env.KV, {
     get(target, prop) {
       const value = Reflect.get(target, prop) as unknown;
       if (typeof value !== "function") return value;
       const method = value as (...args: unknown[]) => unknown;
-      return (...args: unknown[]) => (refused(args[0]) ? Promise.reject(new Error(KV_OUTAGE)) : method.apply(target, args));
+      return (...args: unknown[]) => (refuses(args[0]) ? Promise.reject(new Error(KV_OUTAGE)) : method.apply(target, args));
     },
   });
 }

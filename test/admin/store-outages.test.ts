@@ -152,6 +152,18 @@ describe("console pages with KV down", () => {
     await api(`/v1/mcp-servers/${name}`, { method: "DELETE" });
   });
 
+  it("keeps the tools page when the availability cache in KV cannot be read: checks run in the isolate instead", async () => {
+    const refused: string[] = [];
+    const client = consoleWith({ KV: kvRefusing(["avail:", "toolset:"], refused) }, admin);
+    // Every check runs now, past both cache levels: its KV write is refused.
+    const csrf = await consoleCsrf(client);
+    expect((await client.post("/admin/tools/recheck", { csrf })).status).toBe(200);
+    expect((await client.get("/admin/tools")).status).toBe(200);
+    expectConsolePage(client.lastPage, /<h2>Tools \(\d+\)<\/h2>/);
+    expect(client.lastPage).toContain('data-tool="echo"');
+    expect(refused.some((key) => key.startsWith("avail:"))).toBe(true);
+  });
+
   it("answers every page with 503 and the error page when the sign-in store cannot be read", async () => {
     const client = consoleWith({ KV: kvRefusing(["approvals-session:"]) }, admin);
     for (const path of ["/admin", "/admin/audit", "/admin/keys", "/admin/tools", "/admin/mcp-servers", "/admin/webhooks"]) {
