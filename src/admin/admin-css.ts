@@ -27,7 +27,7 @@ svg .axis { stroke: #8a8a84; stroke-width: 1; } svg text { font: 11px system-ui,
 form.filters { display: flex; flex-wrap: wrap; gap: .5rem; align-items: flex-end; margin: 0 0 1rem; }
 form.filters .field { flex: 1 1 10rem; min-width: 8rem; }
 select { font: inherit; padding: .5rem; border: 1px solid #8a8a84; border-radius: 6px; width: 100%; background: #fff; }
-input[type=number], input[type=datetime-local] { font: inherit; padding: .5rem; border: 1px solid #8a8a84; border-radius: 6px; width: 100%; }
+input[type=number], input[type=datetime-local], input[type=url] { font: inherit; padding: .5rem; border: 1px solid #8a8a84; border-radius: 6px; width: 100%; }
 .secret { font-family: ui-monospace, monospace; font-size: 1.05rem; background: #fff8e1; padding: .75rem; border: 2px dashed #8a5a00; border-radius: 6px; overflow-wrap: anywhere; user-select: all; }
 .pager { display: flex; gap: 1rem; margin: 1rem 0; }
 .side-by-side { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: 1rem; }

@@ -69,6 +69,17 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
   page.use(`${ADMIN_BASE}/*`, securityHeaders());
   page.post(`${ADMIN_BASE}/*`, bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => errorPage(c, 413, "Form too large", `A form may send at most ${MAX_FORM_BYTES} bytes.`) }));
   page.post(`${ADMIN_BASE}/*`, requireSameOrigin());
+  // A body the runtime cannot parse (a broken multipart) is the sender's mistake, not a store
+  // down: answered here, before the sign-in check reads its CSRF field. Hono keeps the parsed
+  // body, so the handlers' reads cost nothing more.
+  page.post(`${ADMIN_BASE}/*`, async function readableForm(c, next) {
+    try {
+      await c.req.parseBody();
+    } catch {
+      return errorPage(c, 400, "The form could not be read", "Its body is not a form this page sends. Reload the page and send it again.");
+    }
+    return next();
+  });
 
   page.get(`${ADMIN_BASE}/page.css`, (c) => c.body(ADMIN_CSS, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=300" }));
   page.post(`${ADMIN_BASE}/sign-in`, signIn);
@@ -140,7 +151,7 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
   /** The keys page, with whatever the last action left to say. */
   async function keysPage(c: AdminContext, extra: { values?: KeyFormValues; error?: string; created?: CreatedKeyWire; done?: string } = {}, status: 200 | 201 | ReturnType<typeof shownStatus> = 200) {
     const answer = await apiRequest(c, c.get("principal"), "GET", "/v1/keys");
-    if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), "Keys are for admins", apiErrorText(answer));
+    if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), answer.status === 403 ? "Keys are for admins" : "Keys could not be listed", apiErrorText(answer));
     const { keys } = answer.body as { keys: KeyWire[] };
     return renderPage(c, <KeysPage viewer={c.get("viewer")} keys={keys} {...extra} />, status);
   }
@@ -220,7 +231,9 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
 
   page.onError(function adminError(error, c) {
     console.error("admin console error", error);
-    return errorPage(c, 500, "Something went wrong", "The page could not be shown; the failure was logged. A store may be unavailable: try again in a moment.");
+    // Everything a page does before rendering is a read of a store (the sign-in in KV, keys in D1,
+    // the lists behind it): a throw there is a store that did not answer, a state to retry, so 503.
+    return errorPage(c, 503, "Temporarily unavailable", "This page could not be shown: a store it reads (D1, KV or a Durable Object) did not answer. The failure was logged; try again in a moment.");
   });
   return page;
 }

@@ -6,6 +6,7 @@
  * object itself (a WeakMap), not in a header anyone could send.
  */
 import { Hono, type Context } from "hono";
+import { failureResponse } from "../http/request-failure.ts";
 import type { AuthEnv } from "../auth/auth-env.ts";
 import type { Principal } from "../auth/principal.ts";
 import { auditRoutes } from "../audit/audit-routes.ts";
@@ -40,6 +41,13 @@ inner.route("/", toolsRoutes);
 inner.route("/", runsRoutes);
 inner.route("/", mcpServersRoutes);
 inner.route("/", webhooksRoutes);
+// A route that throws met a store that did not answer (D1, KV, a Durable Object): the API's own
+// edge would say INTERNAL, which tells the person at the page nothing to do. The console says
+// what could not be read and to retry; the error itself goes to the log, never to the page.
+inner.onError(function apiRouteFailed(error, c) {
+  console.error(`admin console: ${c.req.method} ${c.req.path} failed`, error);
+  return failureResponse(c, { kind: "unavailable", message: `The API's ${c.req.method} ${c.req.path} failed: a store it needs (D1, KV or a Durable Object) did not answer. The failure was logged; try again in a moment.`, retryAfterSeconds: 30 });
+});
 
 /**
  * Sends `method path` with a JSON `body` to the API routes as `principal`.

@@ -101,7 +101,8 @@ export const AuditListPage: FC<AuditListProps> = ({ viewer, values, records, nex
     <Notices error={error} />
     <Filters values={values} />
     {viewer.role === "admin" ? null : <p class="muted">As an {viewer.role}, you see your own key's calls only (the API's rule).</p>}
-    {records.length === 0 ? <p class="muted">No calls match{nextHref === null ? "." : " on this page; older ones may."}</p> : <RecordTable records={records} caption="Newest first. Calls reach the log a few seconds after they end." />}
+    {/* A refusal or an outage says so above; "no calls match" would then be untrue. */}
+    {error !== undefined ? null : records.length === 0 ? <p class="muted">No calls match{nextHref === null ? "." : " on this page; older ones may."}</p> : <RecordTable records={records} caption="Newest first. Calls reach the log a few seconds after they end." />}
     <p class="pager">
       <a href={`${ADMIN_BASE}/audit`}>First page, no filters</a>
       {nextHref === null ? null : <a href={nextHref}>Older calls</a>}

@@ -1417,6 +1417,15 @@ export interface paths {
                         "application/json": components["schemas"]["RequestError"];
                     };
                 };
+                /** @description A service the route needs is not configured or not available now; the body names what to set or when to retry. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
             };
         };
         put?: never;

@@ -47,6 +47,11 @@ export class Federation {
   #syncing: Promise<void> | undefined;
   /** This isolate's own configuration writes, which KV's `list` may not show for a minute. */
   readonly #ownWrites: OwnWrites;
+  /**
+   * Whether the last read of the configurations failed (KV did not answer). The servers in memory
+   * are then what this isolate last knew, or nothing at all, so a listing would be untrue.
+   */
+  #configsUnread = false;
 
   constructor(now: () => number = () => Date.now()) {
     this.#now = now;
@@ -109,9 +114,13 @@ export class Federation {
     return { status: statusOf(state), ...(error === undefined ? {} : { error }) };
   }
 
-  /** Every configured server's status, after a sync. */
-  async statuses(env: Env): Promise<ServerStatus[]> {
+  /**
+   * Every configured server's status, after a sync; `undefined` when the configurations could
+   * not be read just now (the failure is logged), rather than a list that may be stale or empty.
+   */
+  async statuses(env: Env): Promise<ServerStatus[] | undefined> {
     await this.ensure(env);
+    if (this.#configsUnread) return undefined;
     return [...this.#servers.values()].map((state) => statusOf(state));
   }
 
@@ -156,6 +165,7 @@ export class Federation {
     for (const state of this.#servers.values()) unregisterToolList(state);
     this.#servers.clear();
     this.#configLoadedAt = Number.NEGATIVE_INFINITY;
+    this.#configsUnread = false;
   }
 
   #due(env: Env): boolean {
@@ -176,7 +186,15 @@ export class Federation {
 
   /** Reads the configurations and pins, and drops, adds or resets servers to match. */
   async #loadConfigs(env: Env): Promise<void> {
-    const servers = this.#ownWrites.applyTo(await loadServers(env));
+    let stored: Awaited<ReturnType<typeof loadServers>>;
+    try {
+      stored = await loadServers(env);
+    } catch (error) {
+      this.#configsUnread = true;
+      throw error;
+    }
+    this.#configsUnread = false;
+    const servers = this.#ownWrites.applyTo(stored);
     this.#configLoadedAt = this.#now();
     const seen = new Set<string>();
     for (const { config, source } of servers) {

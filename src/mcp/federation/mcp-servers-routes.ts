@@ -36,7 +36,7 @@ const listServers = createRoute({
   method: "get",
   path: "/v1/mcp-servers",
   summary: "Configured remote MCP servers and their tools",
-  responses: { 200: { description: "Every server, sorted by name.", content: { "application/json": { schema: z.object({ servers: z.array(McpServerStatusSchema) }) } } }, ...errorResponses(403) },
+  responses: { 200: { description: "Every server, sorted by name.", content: { "application/json": { schema: z.object({ servers: z.array(McpServerStatusSchema) }) } } }, ...errorResponses(403, 503) },
 });
 
 const createServer = createRoute({
@@ -110,7 +110,13 @@ export const mcpServersRoutes = new OpenAPIHono<AuthEnv>({ defaultHook: validati
 mcpServersRoutes.use("/v1/mcp-servers/*", requireRole("admin"));
 
 mcpServersRoutes
-  .openapi(listServers, async (c) => c.json({ servers: (await federation.statuses(c.env)).map(toWireStatus) }, 200))
+  .openapi(listServers, async (c) => {
+    const statuses = await federation.statuses(c.env);
+    if (statuses === undefined) {
+      return failureResponse(c, { kind: "unavailable", message: "The MCP server configurations could not be read from KV just now, so the list would be out of date or empty; the failure was logged.", retryAfterSeconds: 30 });
+    }
+    return c.json({ servers: statuses.map(toWireStatus) }, 200);
+  })
   .openapi(createServer, async (c) => {
     const config = c.req.valid("json");
     const refused = refusedUrl(config, c.env);

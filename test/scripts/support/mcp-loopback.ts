@@ -1,0 +1,37 @@
+/**
+ * The scripted MCP server of the Worker tests (test/support/fake-mcp-server.ts), served on a
+ * loopback port of this Node process for a Worker run by wrangler, which has no outbound
+ * stand-in. It answers only requests carrying `X-Token: <token>`, so a test sees that the header
+ * secret it configured by name reached the server.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fakeMcpServer } from "../../support/fake-mcp-server.ts";
+
+export interface McpLoopback {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Starts the server on 127.0.0.1, on a port the system picks. */
+export async function startMcpLoopback(token: string): Promise<McpLoopback> {
+  const server = createServer(async function serveMcp(req, res) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (req.headers["x-token"] !== token) {
+      res.writeHead(403, { "content-type": "text/plain" }).end("X-Token is missing or wrong");
+      return;
+    }
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
+    const hasBody = req.method !== "GET" && req.method !== "HEAD";
+    const response = await fakeMcpServer(new Request(`http://127.0.0.1${req.url ?? "/"}`, { method: req.method ?? "GET", headers, ...(hasBody ? { body: Buffer.concat(chunks) } : {}) }));
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(Buffer.from(await response.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
