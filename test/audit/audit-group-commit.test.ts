@@ -89,4 +89,64 @@ describe("audit group commit", () => {
     await firstSent;
     expect(sends.map((s) => s.ids)).toEqual([first.map(auditRecordId)]);
   });
+
+  it("builds records added for later only when their group is sent, so no request waits on building", async () => {
+    const { sends, sink } = watchedQueue();
+    const group = new AuditGroupCommit({ maxDelayMs: 20 });
+    const built = records("gc-later", 2);
+    let builds = 0;
+    const sent = group.addLater(sink, built.length, () => {
+      builds += 1;
+      return built;
+    });
+    expect(builds).toBe(0);
+    await sent;
+    expect(builds).toBe(1);
+    expect(sends.map((s) => s.ids)).toEqual([built.map(auditRecordId)]);
+  });
+
+  it("counts records added for later towards a full group, and builds them after the adding code has run", async () => {
+    const { sends, sink } = watchedQueue();
+    const group = new AuditGroupCommit({ maxRecords: 3, maxDelayMs: 60_000 });
+    let builds = 0;
+    const build = (n: number) => () => {
+      builds += 1;
+      return records(`gc-later-full-${n}`, n);
+    };
+    void group.addLater(sink, 1, build(1));
+    const full = group.addLater(sink, 2, build(2));
+    // Full, the group is sent, but not inside the caller's own turn (it may not have answered).
+    expect(builds).toBe(0);
+    await full;
+    expect(builds).toBe(2);
+    expect(sends.map((s) => s.ids.length)).toEqual([3]);
+  });
+
+  it("loses only a failing builder's records, and sends the rest of its group", async () => {
+    const { sends, sink } = watchedQueue();
+    const group = new AuditGroupCommit({ maxDelayMs: 5 });
+    const kept = records("gc-later-kept", 2);
+    const opened = group.addLater(sink, 1, () => {
+      throw new Error("cannot build");
+    });
+    group.addLater(sink, kept.length, () => kept);
+    await opened;
+    expect(sends.map((s) => s.ids)).toEqual([kept.map(auditRecordId)]);
+  });
+
+  it("gives the request that opens a group, and one that sends it early, the flush to wait on, and a request that only joins nothing", async () => {
+    const { sends, sink } = watchedQueue();
+    const group = new AuditGroupCommit({ maxRecords: 4, maxDelayMs: 60_000 });
+    const opener = group.addLater(sink, 1, () => records("gc-keep-open", 1));
+    const joiner = group.addLater(sink, 1, () => records("gc-keep-join", 1));
+    const sender = group.addLater(sink, 2, () => records("gc-keep-send", 2));
+    expect(opener).toBeInstanceOf(Promise);
+    expect(joiner).toBeUndefined();
+    expect(sender).toBeInstanceOf(Promise);
+    // Either one settling means the joiner's record is with the queue too.
+    await sender;
+    expect(sends.map((s) => s.ids.length)).toEqual([4]);
+    expect(sends[0]?.done).toBe(true);
+    await opener;
+  });
 });
