@@ -13,6 +13,9 @@
  * Approvals: a call needing one leaves the run `awaiting_approval`; the approval's Session
  * object calls `approvalSettled` when a person decides or it expires (src/approvals/
  * run-wakeups.ts), and the alarm is set to the approval's expiry as a fallback, never a poll.
+ *
+ * A run a webhook delivery started tells that delivery when it ends, the same way: a
+ * `run_finished` message on the hooks queue, with the alarm as the retry until the queue takes it.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { ChatCompletionTool } from "openai/resources/chat/completions";
@@ -28,12 +31,15 @@ import { RUN_SCHEMA_SQL } from "./run-schema.ts";
 import { runSettings } from "./run-settings.ts";
 import { RunStore } from "./run-store.ts";
 import { callInputOf, nameOf, pendingOf, splitCalls, stepCallOf } from "./step-calls.ts";
+import type { RunFinishedMessage } from "../webhooks/webhook-message.ts";
 import { isTerminal, type Message, type RunEvent, type RunEventType, type RunRecord, type RunStart, type RunStatus } from "./run-types.ts";
 
 /** How long after an approval's expiry the run reads it itself, if no wake came. */
 const WAKE_FALLBACK_MS = 30_000;
 /** How long one alarm steps before handing over to the next (an alarm handler's wall time is bounded). */
 const STEP_LOOP_MS = 5 * 60_000;
+/** When a webhook run's end notice is sent again if the queue has not taken it by then. */
+const HOOK_NOTICE_RETRY_MS = 30_000;
 
 /** A step's scope and the definitions the model is offered, and when they were built. */
 interface StepTools {
@@ -183,6 +189,7 @@ export abstract class RunObject extends DurableObject<Env> {
    */
   override async alarm(): Promise<void> {
     let record = this.#store.record();
+    if (record !== undefined && isTerminal(record.status) && record.hook !== undefined && record.hookNotified !== true) return void (await this.#tellHook(record));
     if (record === undefined || isTerminal(record.status)) return;
     if (record.inflight.length > 0) record = this.#recoverInflight(record);
     const started = Date.now();
@@ -365,7 +372,25 @@ export abstract class RunObject extends DurableObject<Env> {
     this.#store.save(done);
     this.#emit("run.finished", { status, answer: done.answer, finish_reason: done.finishReason, client_tool_calls: done.clientToolCalls, error: done.error, usage: done.usage, turns: done.turns, tool_calls: done.toolCalls });
     await writeRunIndex(this.env.DB, done);
-    return done;
+    if (done.hook !== undefined) {
+      // Set before the send: if this instance dies before the queue takes it, the alarm sends it.
+      await this.ctx.storage.setAlarm(Date.now() + HOOK_NOTICE_RETRY_MS);
+      await this.#tellHook(done);
+    }
+    return this.#store.record() ?? done;
+  }
+
+  /** Queues the `run_finished` notice to the delivery behind the run; a refused send waits for the alarm. */
+  async #tellHook(record: RunRecord): Promise<void> {
+    if (record.hook === undefined) return;
+    const notice: RunFinishedMessage = { kind: "run_finished", deliveryId: record.hook.deliveryId, runId: record.id };
+    try {
+      await this.env.HOOKS_QUEUE.send(notice, { contentType: "json" });
+      this.#store.save({ ...(this.#store.record() ?? record), hookNotified: true });
+    } catch (error) {
+      console.warn(`run ${record.id}: the end notice to delivery ${record.hook.deliveryId} was not queued, the alarm retries: ${String(error)}`);
+      await this.ctx.storage.setAlarm(Date.now() + HOOK_NOTICE_RETRY_MS);
+    }
   }
 
   #emit(type: RunEventType, data: Record<string, unknown>): void {
