@@ -5,16 +5,19 @@
  * GitHub stand-in (test/support/upstream.ts) as one comment. The queue consumer and the Run
  * object are the Worker's own; only the model and GitHub are stand-ins.
  */
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { noteRunWaiting, noteSettledForRun } from "../../src/approvals/run-wakeups.ts";
 import { insertDelivery } from "../../src/webhooks/delivery-store.ts";
 import { defineWebhook, webhookRegistry, type WebhookSpec } from "../../src/webhooks/webhook-registry.ts";
 import { api } from "../support/api.ts";
 import { readInbox } from "../support/inbox.ts";
 import { json } from "../support/json.ts";
 import { marker, scriptModel, sentToModel } from "../support/model-script.ts";
-import { getRun } from "../support/runs.ts";
+import { getRun, runUntil } from "../support/runs.ts";
+import { signedInAs } from "../admin/admin-client.ts";
 import { consume, genericHeaders, githubHeaders, hmacHex, post, waitForDelivery, type DeliveryView } from "./support.ts";
 import { TEST_WEBHOOK_SECRET } from "../support/test-env.ts";
 
@@ -168,6 +171,51 @@ describe("a delivery to a run webhook", () => {
     expect(rerun.status).toBe(202);
     const done = (await waitForDelivery(id, finished)) as RunDeliveryView;
     expect(done).toMatchObject({ status: "done", run: { status: "completed", answer: "configured now" } });
+  });
+});
+
+describe("a run webhook's run in the rest of toolgate", () => {
+  it("waits for a person on a risky call, as hook:<name>, and finishes the delivery once it is decided", async () => {
+    const Req = z.object({ ask: z.string() });
+    if (webhookRegistry.get("approve-run") === undefined) {
+      const spec: WebhookSpec<typeof Req> = { name: "approve-run", description: "test: a run that deletes", verify: "hmac", secretEnv: "HOOK_TEST_SECRET", toolsets: ["maintenance"], payload: Req, run: { prompt: ({ payload }) => payload.ask } };
+      expect(webhookRegistry.register(defineWebhook(spec))).toEqual({ ok: true });
+    }
+    const script = await scriptModel([{ tool_calls: [{ id: "del_1", name: "delete_result", arguments: JSON.stringify({ handle: "0b6a1d2e-5b8c-4f61-9d7e-3f2a1c0b9e88" }) }] }, { content: "left it alone" }]);
+    const { delivery_id: id } = await json<{ delivery_id: string }>(await deliver("approve-run", { ask: `${marker(script)} delete it` }));
+    const started = (await waitForDelivery(id, (v) => (v as RunDeliveryView).run !== null)) as RunDeliveryView;
+    const waiting = await runUntil(started.run?.id ?? "", ["awaiting_approval", "completed", "failed"]);
+    expect(waiting.status).toBe("awaiting_approval");
+    expect((await waitForDelivery(id, () => true)).status).toBe("running");
+
+    const approval = waiting.pending_approvals[0]?.approval_id ?? "";
+    const decided = await api(`/v1/approvals/${approval}?session_id=${id}`, { body: { decision: "deny", scope: "once", reason: "keep it" } });
+    expect(decided.status).toBe(200);
+    const done = (await waitForDelivery(id, finished)) as RunDeliveryView;
+    expect(done).toMatchObject({ status: "done", error: null, run: { status: "completed", answer: "left it alone" } });
+    const audit = await env.DB.prepare("SELECT COUNT(*) AS n FROM hook_events WHERE delivery_id = ? AND outcome IN ('approval_settled', 'dead_lettered', 'failed')").bind(id).first<{ n: number }>();
+    expect(audit?.n).toBe(0);
+  });
+
+  it("tells the Session object which settled approvals a run waits on, so no delivery notice is sent for them", async () => {
+    // A webhook run's calls ask as hook:<name> like a delivery's own calls; only the latter's settlements go to the delivery.
+    const session = env.SESSIONS.get(env.SESSIONS.idFromName(`hook-run-wakeups-${crypto.randomUUID()}`));
+    await runInDurableObject(session, (_instance, state) => {
+      noteRunWaiting(state.storage.sql, "appr_run", "run_1");
+      expect(noteSettledForRun(state.storage.sql, "appr_run")).toBe(true);
+      expect(noteSettledForRun(state.storage.sql, "appr_delivery")).toBe(false);
+    });
+  });
+
+  it("is linked from the admin console's webhooks page", async () => {
+    registerAskWebhook();
+    const script = await scriptModel([{ content: "linked" }]);
+    const { delivery_id: id } = await json<{ delivery_id: string }>(await deliver("ask-run", { question: `${marker(script)} link?` }));
+    const view = (await waitForDelivery(id, finished)) as RunDeliveryView;
+    const { client } = await signedInAs("admin");
+    expect((await client.get("/admin/webhooks")).status).toBe(200);
+    const row = new RegExp(`<tr data-delivery="${id}">[\\s\\S]*?</tr>`).exec(client.lastPage)?.[0] ?? "";
+    expect(row).toContain(`href="/chat/runs/${view.run?.id ?? "?"}"`);
   });
 });
 
