@@ -7,8 +7,8 @@
  * without the `github` one.
  *
  * Loop guard: comments by bots (`type: "Bot"`, a `[bot]` login) and by the handle's own account
- * start nothing, so the answer it posts, which quotes nobody but may mention the handle, never
- * starts another run. Only `issue_comment` events with action `created` count; edits and
+ * start nothing, so a posted answer that mentions the handle (a GitHub App posts as a bot, a
+ * token as its account) never starts another run. Only `issue_comment` events with action `created` count; edits and
  * deletions start nothing either.
  *
  * The run's model may read the web (toolset `web`: search, pages, github_repo); only the reply,
