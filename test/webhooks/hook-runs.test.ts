@@ -10,6 +10,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { noteRunWaiting, noteSettledForRun } from "../../src/approvals/run-wakeups.ts";
+import { stuckDeliveries, STUCK_AFTER_MS } from "../../src/admin/stuck-deliveries.ts";
+import { claimRunDelivery, setDeliveryRun } from "../../src/webhooks/delivery-runs.ts";
 import { insertDelivery } from "../../src/webhooks/delivery-store.ts";
 import { defineWebhook, webhookRegistry, type WebhookSpec } from "../../src/webhooks/webhook-registry.ts";
 import { api } from "../support/api.ts";
@@ -205,6 +207,20 @@ describe("a run webhook's run in the rest of toolgate", () => {
       expect(noteSettledForRun(state.storage.sql, "appr_run")).toBe(true);
       expect(noteSettledForRun(state.storage.sql, "appr_delivery")).toBe(false);
     });
+  });
+
+  it("is not listed as stuck while its run goes on, unlike a delivery whose run never started", async () => {
+    const plan = { messages: [{ role: "user" as const, content: "hi" }], model: undefined, max_turns: undefined, toolsets: undefined, reply: undefined };
+    const long = Date.now() - 2 * STUCK_AFTER_MS;
+    const [withRun, withoutRun] = [crypto.randomUUID(), crypto.randomUUID()];
+    for (const id of [withRun, withoutRun]) {
+      await insertDelivery(env.DB, { id, hook: "ask-run", providerDeliveryId: id, receivedAt: long, calls: [], status: "queued", callbackPending: false, runPlan: plan });
+      expect(await claimRunDelivery(env.DB, id, long)).toBe(1);
+    }
+    expect(await setDeliveryRun(env.DB, withRun, `${withRun}-r1`, long)).toBe(true);
+    const stuck = (await stuckDeliveries(env.DB, Date.now())).map((d) => d.id);
+    expect(stuck).toContain(withoutRun);
+    expect(stuck).not.toContain(withRun);
   });
 
   it("is linked from the admin console's webhooks page", async () => {
