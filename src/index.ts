@@ -15,6 +15,7 @@ import { createParts } from "./compose.ts";
 import { createApp } from "./http/app.ts";
 import { RunObject } from "./agent/run-object.ts";
 import { runGatewayWith } from "./agent/run-gateway.ts";
+import { deleteExpiredRuns } from "./agent/run-retention.ts";
 import "./registry/tools.gen.ts";
 import { handleWebhookQueue } from "./webhooks/handle-webhook-queue.ts";
 import { isWebhookQueue } from "./webhooks/webhook-message.ts";
@@ -59,5 +60,6 @@ export default {
     ctx.waitUntil(archiveOrExpireAudit(auditShards(env), archive, loadConfig(env), controller.scheduledTime).then(() => undefined));
     ctx.waitUntil(deleteExpiredDeliveries(env.DB, loadConfig(env).webhookDeliveryRetentionDays, controller.scheduledTime).then(() => undefined));
     ctx.waitUntil(deleteSettledApprovals(env.DB, loadConfig(env).approval.retentionDays, controller.scheduledTime).then(() => undefined));
+    ctx.waitUntil(deleteExpiredRuns(env.DB, loadConfig(env).runRetentionDays, controller.scheduledTime).then(() => undefined));
   },
 } satisfies ExportedHandler<Env>;

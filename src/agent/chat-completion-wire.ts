@@ -46,33 +46,50 @@ export function toChatCompletion(record: RunRecord, created: number) {
   };
 }
 
-/** The SSE text of the chunks one run event becomes. */
-export function chunksOf(event: RunEvent, base: { id: string; created: number; model: string }): string {
+/**
+ * Turns run events into the SSE text of chunks, for one stream: it remembers the text of the
+ * turn it has streamed, so a final answer whose first pieces went by before this reader joined
+ * is completed from its `model.turn`, and nothing is sent twice.
+ */
+export function chunkWriter(base: { id: string; created: number; model: string }): (event: RunEvent) => string {
+  let streamed = "";
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => `data: ${JSON.stringify({ id: base.id, object: "chat.completion.chunk", created: base.created, model: base.model, choices, ...extra })}\n\n`;
-  const step = () => chunk([], { toolgate: { event: event.type, seq: event.seq, ...event.data } });
   const delta = (d: Record<string, unknown>, finish: string | null = null) => chunk([{ index: 0, delta: d, finish_reason: finish, logprobs: null }]);
-  switch (event.type) {
-    case "run.started":
-      return step() + delta({ role: "assistant", content: "" });
-    case "model.turn": {
-      const calls = event.data.tool_calls;
-      // Only the final answer is the completion's text; a turn that calls tools is a step.
-      if (Array.isArray(calls) && calls.length > 0) return step();
-      return typeof event.data.content === "string" && event.data.content !== "" ? delta({ content: event.data.content }) : "";
+  return function chunksOf(event: RunEvent): string {
+    const step = () => chunk([], { toolgate: { event: event.type, seq: event.seq, ...event.data } });
+    switch (event.type) {
+      case "run.started":
+        return step() + delta({ role: "assistant", content: "" });
+      case "delta": {
+        const content = typeof event.data.content === "string" ? event.data.content : "";
+        streamed += content;
+        return content === "" ? "" : delta({ content });
+      }
+      case "model.turn": {
+        const calls = event.data.tool_calls;
+        const sent = streamed;
+        streamed = "";
+        // Only the final answer is the completion's text; a turn that calls tools is a step
+        // (text it streamed before its calls has gone out already, as the model wrote it).
+        if (Array.isArray(calls) && calls.length > 0) return step();
+        const content = typeof event.data.content === "string" ? event.data.content : "";
+        const rest = content.startsWith(sent) ? content.slice(sent.length) : "";
+        return rest === "" ? "" : delta({ content: rest });
+      }
+      case "tool.result":
+      case "approval.settled":
+        return step();
+      case "approval.pending":
+        return step() + delta({ content: awaitingText({ id: String(event.data.run_id ?? base.id.replace(/^chatcmpl-/, "")), pending: [pendingOf(event)] }) }, "stop") + "data: [DONE]\n\n";
+      case "run.finished": {
+        const clientCalls = Array.isArray(event.data.client_tool_calls) ? event.data.client_tool_calls : [];
+        const finish = event.data.status === "limit_reached" ? "length" : clientCalls.length > 0 ? "tool_calls" : "stop";
+        const toolCalls = clientCalls.length === 0 ? {} : { tool_calls: clientCalls.map((call, index) => ({ index, ...(call as Record<string, unknown>) })) };
+        const usage = event.data.usage as { promptTokens: number; completionTokens: number; totalTokens: number } | undefined;
+        return step() + delta(toolCalls, finish) + chunk([], { usage: { prompt_tokens: usage?.promptTokens ?? 0, completion_tokens: usage?.completionTokens ?? 0, total_tokens: usage?.totalTokens ?? 0 } }) + "data: [DONE]\n\n";
+      }
     }
-    case "tool.result":
-    case "approval.settled":
-      return step();
-    case "approval.pending":
-      return step() + delta({ content: awaitingText({ id: String(event.data.run_id ?? base.id.replace(/^chatcmpl-/, "")), pending: [pendingOf(event)] }) }, "stop") + "data: [DONE]\n\n";
-    case "run.finished": {
-      const clientCalls = Array.isArray(event.data.client_tool_calls) ? event.data.client_tool_calls : [];
-      const finish = event.data.status === "limit_reached" ? "length" : clientCalls.length > 0 ? "tool_calls" : "stop";
-      const toolCalls = clientCalls.length === 0 ? {} : { tool_calls: clientCalls.map((call, index) => ({ index, ...(call as Record<string, unknown>) })) };
-      const usage = event.data.usage as { promptTokens: number; completionTokens: number; totalTokens: number } | undefined;
-      return step() + delta(toolCalls, finish) + chunk([], { usage: { prompt_tokens: usage?.promptTokens ?? 0, completion_tokens: usage?.completionTokens ?? 0, total_tokens: usage?.totalTokens ?? 0 } }) + "data: [DONE]\n\n";
-    }
-  }
+  };
 }
 
 function pendingOf(event: RunEvent): RunRecord["pending"][number] {

@@ -12,7 +12,7 @@ import { failureResponse } from "../http/request-failure.ts";
 import { requestOrigin } from "../http/request-origin.ts";
 import { errorResponses } from "../http/schemas.ts";
 import type { AppEnv } from "../http/types.ts";
-import { chunksOf, toChatCompletion } from "./chat-completion-wire.ts";
+import { chunkWriter, toChatCompletion } from "./chat-completion-wire.ts";
 import { mapEvents, SSE_HEADERS } from "./event-lines.ts";
 import { runStub } from "./run-stub.ts";
 import type { ClientTool, Message, RunRecord } from "./run-types.ts";
@@ -59,7 +59,7 @@ export const chatCompletionsRoutes = new OpenAPIHono<AppEnv>().openapi(postChat,
   if (body.stream === true) {
     const base = { id: `chatcmpl-${record.id}`, created, model: record.model.model };
     const events = (await stub.events(0, true)) as ReadableStream<Uint8Array>;
-    return new Response(mapEvents(events, (event) => chunksOf(event, base)), { status: 200, headers: SSE_HEADERS }) as never;
+    return new Response(mapEvents(events, chunkWriter(base)), { status: 200, headers: SSE_HEADERS }) as never;
   }
   const settled = ((await stub.wait(WAIT_MS)) as RunRecord | undefined) ?? record;
   if (settled.status === "failed" || settled.status === "cancelled") {

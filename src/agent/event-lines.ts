@@ -33,7 +33,12 @@ export function mapEvents(source: ReadableStream<Uint8Array>, map: (event: RunEv
   );
 }
 
-/** One SSE message; the id is the event's number, which Last-Event-ID resumes after. */
-export const sseOf = (event: RunEvent): string => `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify({ ...event.data, seq: event.seq, at: event.at })}\n\n`;
+/**
+ * One SSE message; the id is the event's number, which Last-Event-ID resumes after. A `delta` has
+ * none, so a client's last id stays that of the last stored event: resuming, it gets the whole
+ * `model.turn` in place of the pieces it missed.
+ */
+export const sseOf = (event: RunEvent): string =>
+  `${event.type === "delta" ? "" : `id: ${event.seq}\n`}event: ${event.type}\ndata: ${JSON.stringify({ ...event.data, seq: event.seq, at: event.at })}\n\n`;
 
 export const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" } as const;

@@ -1,38 +1,43 @@
 /**
  * One model turn over the OpenAI Chat Completions protocol, through the `openai` package (it runs
- * on Workers with the platform's fetch, and keeps the protocol's details, streaming included, out
- * of our code). The package's own retries are off: ours retry 429 and 5xx with backoff, honour
- * Retry-After, and never wait past the run's deadline, so a failing upstream ends the step with
- * a clear status instead of hanging the run.
+ * on Workers with the platform's fetch, and keeps the protocol's details, its SSE parsing
+ * included, out of our code). The turn is always streamed (`stream: true`, usage asked for with
+ * `stream_options.include_usage`), so content reaches the run's listeners as the model writes it;
+ * TurnAssembler puts the chunks back into the one message the run stores.
+ *
+ * The package's own retries are off: ours retry 429 and 5xx with backoff, honour Retry-After,
+ * and never wait past the run's deadline, so a failing upstream ends the step with a clear status
+ * instead of hanging the run. A stream that breaks is retried only while none of its content was
+ * forwarded: text a client has already shown cannot be taken back, so after that the turn fails
+ * with MODEL_STREAM_INTERRUPTED (docs/errors.md).
  */
 import OpenAI from "openai";
 import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import type { ModelTarget } from "./model-config.ts";
+import { TurnAssembler, type TurnUsage } from "./turn-assembler.ts";
+
+export type { TurnUsage };
 
 export interface ModelRequest {
   messages: readonly ChatCompletionMessageParam[];
   tools: readonly ChatCompletionTool[];
 }
 
-/** Token counts of one turn, when the upstream reports them. */
-export interface TurnUsage {
-  promptTokens: number;
-  completionTokens: number;
-  totalTokens: number;
-}
-
 export type ModelAnswer = { ok: true; message: ChatCompletion.Choice["message"]; finishReason: string; usage: TurnUsage | undefined; attempts: number };
 
 /** How a turn failed: the run ends its step with this status and message. */
-export type ModelFailure = { ok: false; code: "MODEL_TIMEOUT" | "MODEL_RATE_LIMITED" | "MODEL_UPSTREAM_ERROR" | "MODEL_REFUSED" | "MODEL_BAD_RESPONSE"; message: string; attempts: number };
+export type ModelFailure = { ok: false; code: "MODEL_TIMEOUT" | "MODEL_RATE_LIMITED" | "MODEL_UPSTREAM_ERROR" | "MODEL_REFUSED" | "MODEL_BAD_RESPONSE" | "MODEL_STREAM_INTERRUPTED"; message: string; attempts: number };
 
 export interface CallOptions {
   /** Epoch ms: no attempt starts, and no wait lasts, past it. */
   deadlineAt: number;
+  /** Until the response's headers, then the longest silence between two chunks. */
   timeoutMs: number;
   attempts: number;
   backoffMs: number;
   signal?: AbortSignal;
+  /** Each piece of the answer's text, as it arrives. */
+  onDelta?: (content: string) => void;
 }
 
 const clients = new Map<string, OpenAI>();
@@ -55,7 +60,7 @@ export async function callModel(target: ModelTarget, request: ModelRequest, opti
   for (let attempt = 1; attempt <= options.attempts; attempt++) {
     const left = options.deadlineAt - Date.now();
     if (left <= 0) return { ...last, attempts: attempt - 1 };
-    const outcome = await attemptOnce(target, request, Math.min(options.timeoutMs, left), options.signal);
+    const outcome = await attemptOnce(target, request, Math.min(options.timeoutMs, left), options);
     if (outcome.ok) return { ...outcome, attempts: attempt };
     last = { ...outcome.failure, attempts: attempt };
     if (outcome.retryAfterMs === undefined || attempt === options.attempts) break;
@@ -69,19 +74,53 @@ export async function callModel(target: ModelTarget, request: ModelRequest, opti
 
 type Attempt = { ok: true; message: ChatCompletion.Choice["message"]; finishReason: string; usage: TurnUsage | undefined } | { ok: false; failure: Omit<ModelFailure, "attempts">; retryAfterMs?: number };
 
-async function attemptOnce(target: ModelTarget, request: ModelRequest, timeoutMs: number, signal: AbortSignal | undefined): Promise<Attempt> {
+async function attemptOnce(target: ModelTarget, request: ModelRequest, timeoutMs: number, options: CallOptions): Promise<Attempt> {
+  // The package's timeout ends at the response's headers; a stream that then goes quiet is
+  // ended by this idle timer instead, so a stalled upstream cannot hang the run.
+  const idle = new AbortController();
+  const stopOnCaller = () => idle.abort();
+  options.signal?.addEventListener("abort", stopOnCaller, { once: true });
+  let stalled = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const rearm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => ((stalled = true), idle.abort()), timeoutMs);
+  };
+  const turn = new TurnAssembler();
+  let opened = false;
+  let forwarded = false;
   try {
-    const completion = await clientFor(target).chat.completions.create(
-      { model: target.model, messages: [...request.messages], ...(request.tools.length === 0 ? {} : { tools: [...request.tools] }) },
-      { timeout: timeoutMs, maxRetries: 0, ...(signal === undefined ? {} : { signal }) },
+    const stream = await clientFor(target).chat.completions.create(
+      { model: target.model, messages: [...request.messages], stream: true, stream_options: { include_usage: true }, ...(request.tools.length === 0 ? {} : { tools: [...request.tools] }) },
+      { timeout: timeoutMs, maxRetries: 0, signal: idle.signal },
     );
-    const choice = completion.choices?.[0];
-    if (choice?.message === undefined) return { ok: false, failure: { ok: false, code: "MODEL_BAD_RESPONSE", message: "the model's answer has no choices[0].message" } };
-    const usage = completion.usage === undefined || completion.usage === null ? undefined : { promptTokens: completion.usage.prompt_tokens ?? 0, completionTokens: completion.usage.completion_tokens ?? 0, totalTokens: completion.usage.total_tokens ?? 0 };
-    return { ok: true, message: choice.message, finishReason: choice.finish_reason ?? "stop", usage };
+    opened = true;
+    rearm();
+    for await (const chunk of stream) {
+      rearm();
+      const text = turn.add(chunk);
+      if (text === "") continue;
+      forwarded = true;
+      options.onDelta?.(text);
+    }
   } catch (error) {
-    return classify(error, timeoutMs);
+    if (!opened || options.signal?.aborted === true) return classify(error, timeoutMs);
+    return cut(`the model's stream broke: ${String(error).slice(0, 300)}`, forwarded);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", stopOnCaller);
   }
+  // The package ends an aborted stream quietly, so a stall shows only as this flag.
+  if (stalled) return { ok: false, failure: { ok: false, code: "MODEL_TIMEOUT", message: `the model's stream sent nothing for ${timeoutMs} ms` } };
+  if (options.signal?.aborted === true) return { ok: false, failure: { ok: false, code: "MODEL_TIMEOUT", message: "the model request was cancelled" } };
+  if (turn.finishReason === undefined) return cut("the model's stream ended before a chunk with a finish_reason", forwarded);
+  return { ok: true, message: turn.message(), finishReason: turn.finishReason, usage: turn.usage };
+}
+
+/** A stream that broke after it opened: asked again only if none of its text reached a listener. */
+function cut(message: string, forwarded: boolean): Attempt {
+  const failure = { ok: false as const, code: "MODEL_STREAM_INTERRUPTED" as const, message: forwarded ? `${message}, after part of the answer was streamed` : message };
+  return forwarded ? { ok: false, failure } : { ok: false, failure, retryAfterMs: 0 };
 }
 
 function classify(error: unknown, timeoutMs: number): Attempt {

@@ -16,11 +16,15 @@
  *
  * A run a webhook delivery started tells that delivery when it ends, the same way: a
  * `run_finished` message on the hooks queue, with the alarm as the retry until the queue takes it.
+ *
+ * Retention: a finished run sets its alarm RUN_RETENTION_DAYS ahead; that alarm deletes the
+ * object's whole storage, after which the object answers as one that never held a run (404).
  */
 import { DurableObject } from "cloudflare:workers";
 import type { ChatCompletionTool } from "openai/resources/chat/completions";
 import { isSettled, type ApprovalView } from "../approvals/approval-view.ts";
 import { sessionStub } from "../approvals/session-stub.ts";
+import { loadConfig } from "../config/config.ts";
 import { outcomeOfFailure } from "../pipeline/outcome.ts";
 import type { KeyScope } from "../pipeline/types.ts";
 import { resolveModel } from "./model-config.ts";
@@ -40,6 +44,10 @@ const WAKE_FALLBACK_MS = 30_000;
 const STEP_LOOP_MS = 5 * 60_000;
 /** When a webhook run's end notice is sent again if the queue has not taken it by then. */
 const HOOK_NOTICE_RETRY_MS = 30_000;
+
+/** When a finished run's storage is deleted: RUN_RETENTION_DAYS after its last change. */
+const expiresAt = (env: Env, record: RunRecord): number => record.updatedAt + loadConfig(env).runRetentionDays * DAY_MS;
+const DAY_MS = 86_400_000;
 
 /** A step's scope and the definitions the model is offered, and when they were built. */
 interface StepTools {
@@ -67,6 +75,8 @@ export abstract class RunObject extends DurableObject<Env> {
   readonly #background: Promise<unknown>[] = [];
   /** Set while the alarm loops over steps: a step that goes on then needs no alarm of its own. */
   #stepping = false;
+  /** The text the model has streamed so far in the turn in progress: a reader joining mid-turn gets it first. */
+  #live: { turn: number; text: string } | undefined;
   /** The last step's scope and tools (#open). */
   #opened: StepTools | undefined;
   readonly #store: RunStore;
@@ -161,6 +171,7 @@ export abstract class RunObject extends DurableObject<Env> {
     const stored = this.#store.eventsAfter(after);
     for (const event of stored) send(event);
     const record = this.#store.record();
+    if (this.#live !== undefined) send({ seq: this.#store.lastSeq(), at: Date.now(), type: "delta", data: { turn: this.#live.turn, content: this.#live.text } });
     if (record === undefined || isTerminal(record.status) || (untilApproval && record.status === "awaiting_approval")) close();
     else this.#listeners.add(listener);
     return readable;
@@ -189,8 +200,9 @@ export abstract class RunObject extends DurableObject<Env> {
    */
   override async alarm(): Promise<void> {
     let record = this.#store.record();
-    if (record !== undefined && isTerminal(record.status) && record.hook !== undefined && record.hookNotified !== true) return void (await this.#tellHook(record));
-    if (record === undefined || isTerminal(record.status)) return;
+    if (record === undefined) return;
+    if (isTerminal(record.status) && record.hook !== undefined && record.hookNotified !== true) return void (await this.#tellHook(record));
+    if (isTerminal(record.status)) return this.#expire(record);
     if (record.inflight.length > 0) record = this.#recoverInflight(record);
     const started = Date.now();
     this.#stepping = true;
@@ -233,7 +245,15 @@ export abstract class RunObject extends DurableObject<Env> {
       timeoutMs: settings.modelTimeoutMs,
       attempts: settings.modelAttempts,
       backoffMs: settings.modelBackoffMs,
+      // Live only: the step stores the whole message once the stream ends (docs/formats.md).
+      onDelta: (content) => {
+        const turn = record.turns + 1;
+        this.#live = { turn, text: this.#live?.turn === turn ? this.#live.text + content : content };
+        this.#broadcast({ seq: this.#store.lastSeq(), at: Date.now(), type: "delta", data: { turn, content } });
+      },
     });
+    // No await from here to the turn's stored event: a reader joins either before (and gets the text so far) or after.
+    this.#live = undefined;
     const modelMs = Date.now() - modelStarted;
     // Re-read: a cancel may have landed while the model was asked.
     record = this.#store.record() ?? record;
@@ -371,12 +391,11 @@ export abstract class RunObject extends DurableObject<Env> {
     const done: RunRecord = { ...record, ...fields, status, nextStepAt: null, updatedAt: Date.now() };
     this.#store.save(done);
     this.#emit("run.finished", { status, answer: done.answer, finish_reason: done.finishReason, client_tool_calls: done.clientToolCalls, error: done.error, usage: done.usage, turns: done.turns, tool_calls: done.toolCalls });
+    // A webhook run's alarm first stands behind its end notice (set before the send: if this
+    // instance dies before the queue takes it, the alarm sends it); #expire then sets retention's.
+    await this.ctx.storage.setAlarm(done.hook === undefined ? expiresAt(this.env, done) : Date.now() + HOOK_NOTICE_RETRY_MS);
     await writeRunIndex(this.env.DB, done);
-    if (done.hook !== undefined) {
-      // Set before the send: if this instance dies before the queue takes it, the alarm sends it.
-      await this.ctx.storage.setAlarm(Date.now() + HOOK_NOTICE_RETRY_MS);
-      await this.#tellHook(done);
-    }
+    if (done.hook !== undefined) await this.#tellHook(done);
     return this.#store.record() ?? done;
   }
 
@@ -393,8 +412,24 @@ export abstract class RunObject extends DurableObject<Env> {
     }
   }
 
+  /** A finished run's alarm: past its retention, the object's storage goes (the cron deletes its D1 row). */
+  async #expire(record: RunRecord): Promise<void> {
+    const at = expiresAt(this.env, record);
+    if (Date.now() < at) return void (await this.ctx.storage.setAlarm(at));
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    // deleteAll drops the tables too; this instance may still be asked about the run.
+    this.ctx.storage.sql.exec(RUN_SCHEMA_SQL);
+    this.#store.forget();
+    this.#opened = undefined;
+  }
+
   #emit(type: RunEventType, data: Record<string, unknown>): void {
-    const event = this.#store.appendEvent(type, data);
+    this.#broadcast(this.#store.appendEvent(type, data));
+  }
+
+  /** Hands an event to this instance's readers; a `delta` goes only here, never to storage. */
+  #broadcast(event: RunEvent): void {
     for (const listener of [...this.#listeners]) listener(event);
   }
 }

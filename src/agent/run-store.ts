@@ -51,11 +51,23 @@ export class RunStore {
 
   /** Appends an event and returns it with its number. */
   appendEvent(type: RunEventType, data: Record<string, unknown>, at = Date.now()): RunEvent {
-    this.#lastSeq ??= this.#sql.exec<{ n: number }>(`SELECT COALESCE(MAX(seq), 0) AS n FROM ${RUN_EVENTS_TABLE}`).one().n;
-    const seq = this.#lastSeq + 1;
+    const seq = this.lastSeq() + 1;
     this.#sql.exec(`INSERT INTO ${RUN_EVENTS_TABLE} (seq, at, type, data) VALUES (?, ?, ?, ?)`, seq, at, type, JSON.stringify(data));
     this.#lastSeq = seq;
     return { seq, at, type, data };
+  }
+
+  /** Drops the copies in memory, after the storage under them was deleted. */
+  forget(): void {
+    this.#record = undefined;
+    this.#messages = undefined;
+    this.#lastSeq = undefined;
+  }
+
+  /** The number of the last stored event (0 before the first). */
+  lastSeq(): number {
+    this.#lastSeq ??= this.#sql.exec<{ n: number }>(`SELECT COALESCE(MAX(seq), 0) AS n FROM ${RUN_EVENTS_TABLE}`).one().n;
+    return this.#lastSeq;
   }
 
   #transcript(): Message[] {

@@ -111,7 +111,11 @@ export interface RunRecord extends Omit<RunStart, "messages"> {
   hookNotified?: boolean;
 }
 
-/** An event of the run, numbered in order (the SSE id, resumable with Last-Event-ID). */
+/**
+ * An event of the run, numbered in order (the SSE id, resumable with Last-Event-ID). A `delta`
+ * (a piece of the model's text as it streams) is sent to live readers only and never stored: it
+ * carries the number of the stored event it follows, and no SSE id of its own.
+ */
 export interface RunEvent {
   seq: number;
   at: number;
@@ -119,4 +123,4 @@ export interface RunEvent {
   data: Record<string, unknown>;
 }
 
-export type RunEventType = "run.started" | "model.turn" | "tool.result" | "approval.pending" | "approval.settled" | "run.finished";
+export type RunEventType = "run.started" | "delta" | "model.turn" | "tool.result" | "approval.pending" | "approval.settled" | "run.finished";

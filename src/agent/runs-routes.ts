@@ -56,7 +56,7 @@ const getEvents = createRoute({
   method: "get",
   path: "/v1/runs/{id}/events",
   summary: "The run's events as Server-Sent Events",
-  description: "`run.started`, `model.turn`, `tool.result`, `approval.pending`, `approval.settled`, `run.finished`; each `id:` is the event's number. Send `Last-Event-ID` (or `?after=`) to resume. The stream ends after `run.finished`.",
+  description: "`run.started`, `model.turn`, `tool.result`, `approval.pending`, `approval.settled`, `run.finished`; each `id:` is the event's number. Send `Last-Event-ID` (or `?after=`) to resume. While the model writes, `delta` events carry its text as it arrives: they have no `id:` and are not stored, so a resumed stream has the whole `model.turn` instead (docs/formats.md). The stream ends after `run.finished`.",
   request: { params: IdParam, query: z.object({ after: z.coerce.number().int().min(0).optional() }) },
   responses: { 200: { description: "text/event-stream", content: { "text/event-stream": { schema: z.string() } } }, ...errorResponses(404) },
 });

@@ -4,7 +4,6 @@
  * derived from a secret (a plain hash of a short password is a dictionary-attack oracle).
  */
 import type { CallOutcome } from "../pipeline/types.ts";
-import type { ErrorCode } from "../errors/tool-failure.ts";
 import { MAX_ARGUMENT_BYTES, MAX_ID_CHARS, MAX_REQUEST_ID_CHARS, MAX_REASON_CHARS, MAX_RECORDED_COERCIONS, newRid, type AuditRecord, type AuditStatus } from "./audit-record.ts";
 import { failureMessageOf } from "./failure-message.ts";
 import { sha256Hex } from "../crypto/sha256.ts";
@@ -12,6 +11,7 @@ import { canonicalJson } from "./canonical-json.ts";
 import { capJson } from "./cap-json.ts";
 import { redactSecrets, redactSecretsInText } from "./redact-secrets.ts";
 import { currentRequestId } from "../tracing/request-context.ts";
+import { auditStatusOf } from "../formats/outcome-wire.ts";
 
 /**
  * The parts of a CallOutcome the record uses. `policy` is optional so this accepts outcomes from
@@ -92,41 +92,6 @@ export function toAuditRecord(outcome: AuditableOutcome, rawArguments: unknown, 
           },
         }),
   };
-}
-
-/**
- * The audit status an outcome implies. Exhaustive over ErrorCode, so a new code does not compile
- * until someone decides how the audit log names it.
- */
-export function auditStatusOf(outcome: Pick<AuditableOutcome, "errorCode" | "envelope">, approved = false): AuditStatus {
-  const code: ErrorCode | undefined = outcome.errorCode;
-  switch (code) {
-    case undefined:
-      return approved ? "approved" : "ok";
-    case "TOOL_TIMEOUT":
-      return "timed_out";
-    case "PERMISSION_DENIED":
-      return outcome.envelope?.stage === "policy" || outcome.envelope?.stage === "pre_hook" ? "blocked" : "error";
-    case "APPROVAL_REQUIRED":
-      return "pending_approval";
-    case "APPROVAL_DENIED":
-      return "denied";
-    case "APPROVAL_EXPIRED":
-      return "expired";
-    case "UNKNOWN_TOOL":
-    case "INVALID_ARGUMENTS":
-    case "CALL_ID_REUSED":
-    case "TOOL_UNAVAILABLE":
-    case "RATE_LIMITED":
-    case "DEPENDENCY_FAILED":
-    case "UPSTREAM_ERROR":
-    case "EXECUTION_FAILED":
-      return "error";
-    default: {
-      const unmapped: never = code;
-      return unmapped;
-    }
-  }
 }
 
 /**

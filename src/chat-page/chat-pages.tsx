@@ -144,6 +144,13 @@ export const RunSection: FC<{ viewer: Viewer; run: RunWire }> = ({ viewer, run }
             </li>
           ),
         )}
+        {/* The answer as it streams in: the page's script fills it from the run's `delta` events, as text. */}
+        {isTerminal(run.status) ? null : (
+          <li class="assistant live" hidden>
+            <p class="who">Agent</p>
+            <p class="text" id="live-text"></p>
+          </li>
+        )}
       </ol>
       {run.pending_approvals.length === 0 ? null : (
         <div class="notice" role="status">

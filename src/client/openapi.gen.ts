@@ -2317,7 +2317,7 @@ export interface paths {
         };
         /**
          * The run's events as Server-Sent Events
-         * @description `run.started`, `model.turn`, `tool.result`, `approval.pending`, `approval.settled`, `run.finished`; each `id:` is the event's number. Send `Last-Event-ID` (or `?after=`) to resume. The stream ends after `run.finished`.
+         * @description `run.started`, `model.turn`, `tool.result`, `approval.pending`, `approval.settled`, `run.finished`; each `id:` is the event's number. Send `Last-Event-ID` (or `?after=`) to resume. While the model writes, `delta` events carry its text as it arrives: they have no `id:` and are not stored, so a resumed stream has the whole `model.turn` instead (docs/formats.md). The stream ends after `run.finished`.
          */
         get: {
             parameters: {

@@ -97,6 +97,8 @@ const ConfigSchema = z.object({
   APPROVAL_RETENTION_DAYS: wholeNumber(30, 1, 3_650),
   /** Webhook deliveries (and their events) older than this are deleted; also the replay window. */
   HOOK_DELIVERY_RETENTION_DAYS: wholeNumber(30, 1, 3_650),
+  /** Agent runs finished this long ago are deleted: their Run objects' storage and their D1 rows. */
+  RUN_RETENTION_DAYS: wholeNumber(30, 1, 3_650),
   /**
    * Whose files the files toolset sees: one workspace per key, or per key and session. Checked
    * here so a typo stops the load; the tools read the var themselves (tools/lib/workspace/).
@@ -205,6 +207,8 @@ export interface GatewayConfig {
   outboundAllow: readonly string[];
   approval: { requiredFor: readonly string[]; ttlSeconds: number; retentionDays: number; notify?: { url: string; secret: string } };
   webhookDeliveryRetentionDays: number;
+  /** RUN_RETENTION_DAYS: src/agent/run-retention.ts and the Run object's retention alarm. */
+  runRetentionDays: number;
   /** MCP_ALLOWED_HOSTS; undefined when unset. */
   mcpAllowedHosts: readonly string[] | undefined;
   mcpServers: readonly McpServerConfig[];
@@ -263,6 +267,7 @@ export function loadConfig(env: Env): GatewayConfig {
     outboundAllow: v.OUTBOUND_ALLOW,
     approval: { requiredFor: v.APPROVAL_REQUIRED_FOR, ttlSeconds: v.APPROVAL_TTL_SECONDS, retentionDays: v.APPROVAL_RETENTION_DAYS, ...notifyConfig(v.APPROVAL_NOTIFY_URL, v.APPROVAL_NOTIFY_SECRET, v.OUTBOUND_ALLOW) },
     webhookDeliveryRetentionDays: v.HOOK_DELIVERY_RETENTION_DAYS,
+    runRetentionDays: v.RUN_RETENTION_DAYS,
     mcpAllowedHosts: v.MCP_ALLOWED_HOSTS,
     mcpServers: v.MCP_SERVERS,
     mcpToolsTtlSeconds: v.MCP_TOOLS_TTL_SECONDS,

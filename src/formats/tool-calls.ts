@@ -5,6 +5,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import type { CallOutcome } from "../pipeline/types.ts";
+import { isFailedMessage } from "./outcome-wire.ts";
 
 export const OpenAIToolCallSchema = z
   .object({
@@ -157,13 +158,13 @@ function resultMessage(call: NormalizedCall, outcome: CallOutcome): ResultMessag
     case "openai":
       return { role: "tool", tool_call_id: call.id, content: outcome.content };
     case "anthropic":
-      return { type: "tool_result", tool_use_id: call.id, content: outcome.content, is_error: outcome.status !== "ok" };
+      return { type: "tool_result", tool_use_id: call.id, content: outcome.content, is_error: isFailedMessage(outcome) };
     case "responses":
       return { type: "function_call_output", call_id: call.id, output: outcome.content };
     case "gemini": {
       // The same text the other shapes carry, as data: Gemini's `response` is a JSON object.
       const data = parsedContent(outcome.content);
-      const response = outcome.status === "ok" ? { output: data } : { error: data };
+      const response = isFailedMessage(outcome) ? { error: data } : { output: data };
       return { functionResponse: call.generatedId === true ? { name: call.name, response } : { id: call.id, name: call.name, response } };
     }
   }

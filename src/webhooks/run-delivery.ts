@@ -16,10 +16,11 @@ import type { Delivery, StoredCallResult } from "./delivery-store.ts";
 import { webhookPrincipal } from "./webhook-principal.ts";
 import type { WebhookEntry } from "./webhook-registry.ts";
 import { withRequestId } from "../tracing/request-context.ts";
+import { deliveryStatusOf } from "../formats/outcome-wire.ts";
 
 /** What a finished run leaves on the delivery. */
 export interface DeliveryRun {
-  status: "done" | "awaiting_approval";
+  status: ReturnType<typeof deliveryStatusOf>;
   results: StoredCallResult[];
 }
 
@@ -58,13 +59,5 @@ export async function runDelivery(
   // The calls' log lines name the request that delivered them, as their audit rows do.
   const outcomes = await (requestId === undefined ? serve() : withRequestId(requestId, serve));
   const results = outcomes.map(storedResult);
-  return { status: runStatus(results), results };
-}
-
-/**
- * A delivery waits for approval while any of its calls does; otherwise it is done, errors and
- * all. A settled call keeps its `approval` (which approval decided it), so only the status counts.
- */
-export function runStatus(results: readonly StoredCallResult[]): DeliveryRun["status"] {
-  return results.some((r) => r.status === "pending_approval") ? "awaiting_approval" : "done";
+  return { status: deliveryStatusOf(results), results };
 }

@@ -6,7 +6,7 @@
  */
 import { settleDeliveryResults } from "./delivery-store.ts";
 import { postCallback } from "./post-callback.ts";
-import { runStatus } from "./run-delivery.ts";
+import { deliveryStatusOf } from "../formats/outcome-wire.ts";
 import { settledResults } from "./settled-results.ts";
 import type { ApprovalSettledMessage } from "./webhook-message.ts";
 import { queueEvent, readDelivery, RetryLater, type WebhookQueueDeps } from "./webhook-queue-deps.ts";
@@ -36,7 +36,7 @@ export async function settleApproval(message: Message<unknown>, notice: Approval
       message.ack();
       return;
     }
-    const status = runStatus(results);
+    const status = deliveryStatusOf(results);
     if (!(await settleDeliveryResults(deps.db, id, delivery.results ?? [], results, status, deps.now()))) continue;
     for (const call of changed) queueEvent(deps, delivery.hook, "approval_settled", id, `call ${call.id} (${call.tool}), approval ${call.approval?.id ?? "?"}: ${call.status}${call.error_code === null ? "" : ` ${call.error_code}`}`);
     if (status === "done") {

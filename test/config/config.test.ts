@@ -23,6 +23,7 @@ describe("configuration", () => {
       outboundAllow: [],
       approval: { requiredFor: [], ttlSeconds: 900, retentionDays: 30 },
       webhookDeliveryRetentionDays: 30,
+      runRetentionDays: 30,
       mcpAllowedHosts: undefined,
       mcpServers: [],
       mcpToolsTtlSeconds: 300,
@@ -30,6 +31,12 @@ describe("configuration", () => {
       httpRequestSecrets: [],
       webSearchProvider: undefined,
     });
+  });
+
+  it("reads RUN_RETENTION_DAYS and refuses one below a day, naming it", () => {
+    expect(loadConfig(withVars({ RUN_RETENTION_DAYS: "7" })).runRetentionDays).toBe(7);
+    expect(() => loadConfig(withVars({ RUN_RETENTION_DAYS: "0" }))).toThrow(/RUN_RETENTION_DAYS must be a whole number from 1 to 3650, got "0"/);
+    expect(() => loadConfig(withVars({ RUN_RETENTION_DAYS: "a month" }))).toThrow(ConfigError);
   });
 
   it("reads HTTP_REQUEST_SECRETS as secret-to-host grants and refuses an entry without a host", () => {

@@ -37,7 +37,8 @@ describe.skipIf(!availability.run)("the chat page in chromium", () => {
   beforeAll(async () => {
     await mkdir(ARTIFACTS, { recursive: true });
     // Each model turn takes a while, so the run page is first shown while the run still goes on.
-    model = await startScriptedModel({ delayMs: 1500, callFor: (text) => (text.includes("delete") ? { name: "delete_result", arguments: { handle: "0b6a1d2e-5b8c-4f61-9d7e-3f2a1c0b9e88" } } : undefined) });
+    // Streamed chunks come 120 ms apart, so the answer is seen growing before the run completes.
+    model = await startScriptedModel({ delayMs: 1500, chunkDelayMs: 120, callFor: (text) => (text.includes("delete") ? { name: "delete_result", arguments: { handle: "0b6a1d2e-5b8c-4f61-9d7e-3f2a1c0b9e88" } } : undefined) });
     worker = await startLocalWorker({ port: 0, secrets: { ADMIN_TOKEN, MODEL_API_KEY: "scripted" }, vars: { MODEL_BASE_URL: `${model.origin}/v1`, MODEL_NAME: "scripted-model" } });
     const created = await fetch(`${worker.origin}/v1/keys`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" }, body: JSON.stringify({ name: "browser-chat", role: "agent" }) });
     expect(created.status).toBe(201);
@@ -74,6 +75,9 @@ describe.skipIf(!availability.run)("the chat page in chromium", () => {
     // A mark on this document: if the page reloaded, it would be gone.
     await page.evaluate("window.stillTheSamePage = true");
     await shot("02-running");
+    // The live item exists only while the run goes on: text in it is the answer streaming in.
+    await eventually(() => page.locator("#live-text").textContent()).toContain(ANSWER_PREFIX.slice(0, 8));
+    await shot("02b-streaming");
     await eventually(() => page.locator("#run").textContent()).toContain(ANSWER_PREFIX);
     await eventually(() => page.locator("#run .status").first().textContent()).toBe("completed");
     expect(await page.evaluate("window.stillTheSamePage")).toBe(true);

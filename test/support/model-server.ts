@@ -12,8 +12,16 @@
  * A turn: `{content?, tool_calls?, usage?}` answers; `fail: [{status, retry_after?}]` answers those
  * errors on its first attempts; `delay_ms` waits before answering. `repeat: true` on the last
  * turn answers it forever (a model that never stops calling tools).
+ *
+ * A request with `stream: true` is answered as OpenAI streams: real SSE, `chat.completion.chunk`s
+ * of `chunk_chars` characters (default 3), so content and each call's `arguments` arrive split
+ * (a call's id and name in its first piece), then a chunk with the finish reason, then, when
+ * asked with `stream_options.include_usage`, a usage chunk with empty `choices` (none when the
+ * turn has no `usage`, as servers that report none), then `[DONE]`. `chunk_delay_ms` spaces the
+ * chunks; `cut: {after, attempts?}` drops the connection after that many chunks (on the first
+ * `attempts` attempts, default all); `stall_after` sends that many chunks and then nothing.
  */
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface ScriptedTurn {
@@ -23,6 +31,10 @@ export interface ScriptedTurn {
   fail?: { status: number; retry_after?: string }[];
   delay_ms?: number;
   repeat?: boolean;
+  chunk_chars?: number;
+  chunk_delay_ms?: number;
+  cut?: { after: number; attempts?: number };
+  stall_after?: number;
 }
 
 interface Script {
@@ -46,7 +58,8 @@ export function modelServerPort(): Promise<number> {
   state.port ??= new Promise<number>((resolve) => {
     const server: Server = createServer((request, response) => {
       handle(request).then(
-        ({ status, body, headers }) => {
+        ({ status, body, headers, stream }) => {
+          if (stream !== undefined) return void writeStream(response, stream).catch(() => response.destroy());
           response.writeHead(status, { "content-type": "application/json", ...headers });
           response.end(JSON.stringify(body));
         },
@@ -68,7 +81,52 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-type Answer = { status: number; body: unknown; headers?: Record<string, string> };
+type Answer = { status: number; body: unknown; headers?: Record<string, string>; stream?: ChunkPlan };
+
+/** A streamed answer: its chunks, their spacing, and where the connection breaks or goes quiet. */
+interface ChunkPlan {
+  chunks: unknown[];
+  delayMs: number;
+  cutAfter: number | undefined;
+  stallAfter: number | undefined;
+}
+
+async function writeStream(response: ServerResponse, plan: ChunkPlan): Promise<void> {
+  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  for (const [i, chunk] of plan.chunks.entries()) {
+    if (i === plan.cutAfter) {
+      // Let what was written reach the client first, as a connection lost mid-answer would.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return void response.destroy();
+    }
+    // Quiet but open: the client's idle timeout has to end it. Dropped later all the same, so
+    // no socket outlives the test run (a client's abort need not reach this side).
+    if (i === plan.stallAfter) return void setTimeout(() => response.destroy(), 5_000).unref();
+    if (plan.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, plan.delayMs));
+    response.write(`data: ${JSON.stringify(chunk)}\n\n`);
+  }
+  response.end("data: [DONE]\n\n");
+}
+
+const pieces = (text: string, size: number): string[] => (text === "" ? [] : Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size)));
+
+/** The chunks of one streamed turn, as OpenAI sends them. */
+function chunksOf(turn: ScriptedTurn, base: Record<string, unknown>, includeUsage: boolean): unknown[] {
+  const size = turn.chunk_chars ?? 3;
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
+  const calls = (turn.tool_calls ?? []).flatMap((call, index) => {
+    const args = pieces(call.arguments, size);
+    const first = { index, id: call.id, type: "function", function: { name: call.name, arguments: args[0] ?? "" } };
+    return [first, ...args.slice(1).map((part) => ({ index, function: { arguments: part } }))].map((piece) => chunk({ tool_calls: [piece] }));
+  });
+  return [
+    chunk({ role: "assistant", content: "" }),
+    ...pieces(turn.content ?? "", size).map((content) => chunk({ content })),
+    ...calls,
+    chunk({}, turn.tool_calls === undefined ? "stop" : "tool_calls"),
+    ...(includeUsage && turn.usage !== undefined ? [{ ...base, choices: [], usage: turn.usage }] : []),
+  ];
+}
 
 async function handle(request: IncomingMessage): Promise<Answer> {
   const url = new URL(request.url ?? "/", "http://localhost");
@@ -84,7 +142,7 @@ async function handle(request: IncomingMessage): Promise<Answer> {
     return { status: 200, body: { requests: script?.requests ?? [], authorization: script?.authorization ?? [] } };
   }
   if (url.pathname !== "/v1/chat/completions" || request.method !== "POST") return { status: 404, body: { error: { message: `no route ${url.pathname}` } } };
-  const body = JSON.parse(await readBody(request)) as { model: string; messages: { role: string; content?: unknown }[] };
+  const body = JSON.parse(await readBody(request)) as { model: string; messages: { role: string; content?: unknown }[]; stream?: boolean; stream_options?: { include_usage?: boolean } };
   // The first message carrying a marker names the script (a delegated run opens with a system prompt).
   const id = body.messages.map((m) => /\[script:([\w-]+)\]/.exec(JSON.stringify(m.content ?? ""))?.[1]).find((found) => found !== undefined);
   const script = id === undefined ? undefined : state.scripts.get(id);
@@ -100,6 +158,11 @@ async function handle(request: IncomingMessage): Promise<Answer> {
   const failure = turn.fail?.[attempt];
   if (failure !== undefined) return { status: failure.status, body: { error: { message: `scripted failure ${failure.status}` } }, headers: failure.retry_after === undefined ? {} : { "retry-after": failure.retry_after } };
   if (turn.delay_ms !== undefined) await new Promise((resolve) => setTimeout(resolve, turn.delay_ms));
+  if (body.stream === true) {
+    const base = { id: `chatcmpl-scripted-${index}`, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: body.model };
+    const cuts = turn.cut !== undefined && attempt < (turn.cut.attempts ?? Number.POSITIVE_INFINITY);
+    return { status: 200, body: null, stream: { chunks: chunksOf(turn, base, body.stream_options?.include_usage === true), delayMs: turn.chunk_delay_ms ?? 0, cutAfter: cuts ? turn.cut?.after : undefined, stallAfter: turn.stall_after } };
+  }
   const toolCalls = turn.tool_calls?.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } }));
   return {
     status: 200,

@@ -7,7 +7,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { CallOutcome } from "../../src/pipeline/types.ts";
 import { claimDelivery, finishDelivery, insertDelivery } from "../../src/webhooks/delivery-store.ts";
-import { runStatus, storedResult } from "../../src/webhooks/run-delivery.ts";
+import { storedResult } from "../../src/webhooks/run-delivery.ts";
+import { deliveryStatusOf } from "../../src/formats/outcome-wire.ts";
 import { api } from "../support/api.ts";
 import { json } from "../support/json.ts";
 
@@ -23,9 +24,9 @@ const pending: CallOutcome = {
 describe("a delivery with a call waiting for approval", () => {
   it("is awaiting_approval, and its result carries the approval", () => {
     const results = [storedResult(base), storedResult(pending)];
-    expect(runStatus(results)).toBe("awaiting_approval");
+    expect(deliveryStatusOf(results)).toBe("awaiting_approval");
     expect(results[1]).toMatchObject({ status: "pending_approval", error_code: "APPROVAL_REQUIRED", approval: { id: "appr_1", expires_at: 1_900_000_000_000, url: "https://toolgate.test/approvals/appr_1" } });
-    expect(runStatus([storedResult(base), storedResult({ ...base, status: "error", errorCode: "EXECUTION_FAILED" })])).toBe("done");
+    expect(deliveryStatusOf([storedResult(base), storedResult({ ...base, status: "error", errorCode: "EXECUTION_FAILED" })])).toBe("done");
   });
 
   it("shows its approval ids on GET /v1/hooks/deliveries/{id}", async () => {
@@ -33,7 +34,7 @@ describe("a delivery with a call waiting for approval", () => {
     await insertDelivery(env.DB, { id, hook: "generic", providerDeliveryId: id, receivedAt: Date.now(), calls: [], status: "queued", callbackPending: false });
     expect(await claimDelivery(env.DB, id, Date.now())).toBe(true);
     const results = [storedResult(base), storedResult(pending)];
-    expect(await finishDelivery(env.DB, id, runStatus(results), results, Date.now())).toBe(true);
+    expect(await finishDelivery(env.DB, id, deliveryStatusOf(results), results, Date.now())).toBe(true);
     const view = await json<{ status: string; approvals: unknown[] }>(await api(`/v1/hooks/deliveries/${id}`));
     expect(view.status).toBe("awaiting_approval");
     expect(view.approvals).toEqual([{ call_id: "c2", id: "appr_1", expires_at: 1_900_000_000_000, url: "https://toolgate.test/approvals/appr_1" }]);

@@ -4,7 +4,7 @@
  * (tool-operations.ts) point at these by `$ref`, so 500 operations do not repeat them.
  */
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import { ERROR_CODE_STATUS } from "../../errors/http-status.ts";
+import { ERROR_CODE_STATUS } from "../../formats/outcome-wire.ts";
 import type { ErrorEnvelope } from "../../errors/error-envelope.ts";
 import type { ErrorCode } from "../../errors/tool-failure.ts";
 import { ErrorBodySchema, JsonSchemaObject } from "../schemas.ts";

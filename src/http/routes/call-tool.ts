@@ -2,14 +2,14 @@
  * `POST /v1/tools/{name}/call`: one tool as one HTTP operation, for clients that call tools
  * described by OpenAPI (Open WebUI's tool servers, GPT Actions, generated clients). The body is
  * the arguments object; the answer is the tool's result, or the envelope with a status that
- * follows its error code (errors/http-status.ts). The call is a batch of one through
+ * follows its error code (formats/outcome-wire.ts). The call is a batch of one through
  * serveCalls, so policy, approvals, rate limits and the audit log treat it like any other.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { serveCalls } from "../../batch/serve-calls.ts";
 import type { GatewayParts } from "../../compose.ts";
 import { loadConfig } from "../../config/config.ts";
-import { ERROR_CODE_STATUS } from "../../errors/http-status.ts";
+import { httpStatusOf } from "../../formats/outcome-wire.ts";
 import { openScope } from "../../pipeline/request-scope.ts";
 import type { CallOutcome } from "../../pipeline/types.ts";
 import { keyScopeInput, SESSION_ID_PATTERN, SESSION_ID_RULE } from "../key-scope-input.ts";
@@ -42,7 +42,7 @@ export function callToolRoutes(parts: GatewayParts): OpenAPIHono<AppEnv> {
     c.header("X-Toolgate-Session", sessionId);
     c.header("X-Toolgate-Call-Id", callId);
     if (outcome.status === "ok") return c.body(outcome.content, 200, { "content-type": isJson(outcome.content) ? "application/json" : "text/plain; charset=utf-8" });
-    const status = outcome.errorCode === undefined ? 500 : ERROR_CODE_STATUS[outcome.errorCode];
+    const status = httpStatusOf(outcome);
     const retryAfterMs = outcome.envelope?.retry_after_ms;
     if (retryAfterMs !== undefined) c.header("Retry-After", String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
     return c.body(outcome.content, status, { "content-type": "application/json" });

@@ -19,50 +19,14 @@ import { McpClientError, resultOf, type JsonRpcNotification, type JsonRpcRequest
 import { LegacySseTransport } from "./legacy-sse.ts";
 import { createOutboundFetch } from "./outbound-fetch.ts";
 import { LEGACY_FALLBACK_STATUSES, StreamableHttpTransport, type TransportOptions } from "./streamable-http.ts";
+import type { McpTarget, TransportKind } from "./mcp-target.ts";
+import { toRemoteTool, type RemoteCallResult, type RemoteTool } from "./remote-tool.ts";
 
+export type { McpAuth, McpTarget, TransportKind } from "./mcp-target.ts";
+export type { RemoteCallResult, RemoteTool } from "./remote-tool.ts";
 
 /** The reference client's page cap: a server that keeps returning cursors cannot hold us. */
 const MAX_LIST_PAGES = 50;
-
-export interface McpTarget {
-  /** The server's configured name, for messages. */
-  name: string;
-  url: string;
-  /** Resolved header values (secrets already read). */
-  headers: Readonly<Record<string, string>>;
-  timeoutMs: number;
-  /** OUTBOUND_ALLOW patterns the SSRF guard lets through. */
-  allow: readonly string[];
-  /** OAuth for servers that require sign-in: the bearer token to send, renewed on a 401. */
-  auth?: McpAuth;
-}
-
-/** A token source for one server (src/mcp/federation/server-auth.ts in the Worker). */
-export interface McpAuth {
-  /** The `Authorization` header value to send now (refreshed first when due), or undefined when there is no sign-in. */
-  authorization(signal: AbortSignal): Promise<string | undefined>;
-  /**
-   * Called once per operation when the server answered 401 (or 403 `insufficient_scope`): true
-   * when a new token is ready and the operation is repeated, false when a person must sign in.
-   */
-  renew(error: McpClientError, signal: AbortSignal): Promise<boolean>;
-}
-
-/** A tool as `tools/list` describes it. */
-export interface RemoteTool {
-  name: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-}
-
-/** A `tools/call` result (content blocks, optional structured content, isError). */
-export interface RemoteCallResult {
-  content: readonly Record<string, unknown>[];
-  structuredContent?: unknown;
-  isError: boolean;
-}
-
-export type TransportKind = "streamable-http" | "sse";
 
 interface Transport {
   readonly kind: TransportKind;
@@ -262,12 +226,4 @@ function parseUrl(target: McpTarget): URL {
   } catch {
     throw new McpClientError("refused", `MCP server '${target.name}' has an invalid URL`);
   }
-}
-
-function toRemoteTool(value: unknown): RemoteTool {
-  if (typeof value !== "object" || value === null) throw new McpClientError("protocol", "tools/list returned a tool that is not an object");
-  const tool = value as { name?: unknown; description?: unknown; inputSchema?: unknown };
-  if (typeof tool.name !== "string" || tool.name === "") throw new McpClientError("protocol", "tools/list returned a tool without a name");
-  const inputSchema = typeof tool.inputSchema === "object" && tool.inputSchema !== null && !Array.isArray(tool.inputSchema) ? (tool.inputSchema as Record<string, unknown>) : { type: "object", properties: {} };
-  return { name: tool.name, ...(typeof tool.description === "string" ? { description: tool.description } : {}), inputSchema };
 }

@@ -1,14 +1,14 @@
 /**
- * How a finished call answers `tools/call` (MCP server/tools, "Error Handling"): a caller's
- * mistake (an unknown tool, invalid arguments, a reused tool call id) is a JSON-RPC error; anything that happened to
- * the call itself (the tool failed, a policy or rate limit refused it, it awaits approval) is a
- * result with `isError`, whose text carries the envelope's message and suggestion so the model
- * can read what happened and what to do next.
+ * How a finished call answers `tools/call` (MCP server/tools, "Error Handling"): a result's
+ * content blocks, and the pending-approval texts, which are this door's own (an MCP call cannot
+ * be sent again to read its outcome). A failure's answer, JSON-RPC error or `isError` result, is
+ * every door's one failure map's (formats/outcome-wire.ts).
  */
 import { MAX_WAIT_SECONDS } from "../../approvals/approval-url.ts";
 import type { CallOutcome } from "../../pipeline/types.ts";
 import { isContentResult, type ContentBlock } from "../../registry/tool-content.ts";
-import { RPC_INVALID_PARAMS, type RpcError } from "./json-rpc.ts";
+import { mcpFailureOf } from "../../formats/outcome-wire.ts";
+import type { RpcError } from "./json-rpc.ts";
 import { storedResultUri } from "./stored-result-resources.ts";
 
 /** The approvals layer's ticket on a call that waits for a person (the outcome contract). */
@@ -39,16 +39,7 @@ export type ToolCallAnswer = { result: CallToolResult } | { error: RpcError };
 export function toToolCallAnswer(outcome: AnswerableOutcome, protocolVersion: string, inSession = false): ToolCallAnswer {
   if (outcome.status === "ok") return { result: { content: okContent(outcome, protocolVersion) } };
   if (outcome.approval !== undefined || outcome.status === "pending_approval") return { result: inSession ? pendingInSession(outcome) : pendingApproval(outcome) };
-  const envelope = outcome.envelope;
-  if (envelope === undefined) {
-    // A tool's own toolError(...) text, passed through as the tool wrote it.
-    return { result: { content: [{ type: "text", text: outcome.content }], isError: true } };
-  }
-  // Whose fault it is was decided once, from the failure's kind (errors/fault.ts).
-  if (outcome.fault === "caller") {
-    return { error: { code: RPC_INVALID_PARAMS, message: `${envelope.error} ${envelope.suggestion}`, data: envelope } };
-  }
-  return { result: { content: [{ type: "text", text: `${envelope.error}\n${envelope.suggestion}` }], isError: true } };
+  return mcpFailureOf(outcome);
 }
 
 function okContent(outcome: AnswerableOutcome, protocolVersion: string): ContentBlock[] {

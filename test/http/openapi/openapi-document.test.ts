@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { ERROR_CODE_STATUS } from "../../../src/errors/http-status.ts";
+import { ERROR_CODE_STATUS } from "../../../src/formats/outcome-wire.ts";
 import { registry } from "../../../src/registry/registry.ts";
 import { api } from "../../support/api.ts";
 import { createKey } from "../../support/create-key.ts";

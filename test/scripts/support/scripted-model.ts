@@ -5,7 +5,9 @@
  * (`...:generateContent`): while the conversation holds no tool result, it asks for one `echo` call
  * (with the string "2" an OpenAI model would send); once it does, it answers with that result's
  * text. A request that does not offer `echo` among its tools gets a 400, as a real model API
- * refuses a call of a tool it was not given.
+ * refuses a call of a tool it was not given. An OpenAI request with `stream: true` is answered
+ * as OpenAI streams (SSE `chat.completion.chunk`s, the text in pieces of a few characters
+ * `chunkDelayMs` apart, usage last when `stream_options.include_usage` asks for it).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -25,12 +27,12 @@ type Json = Record<string, unknown>;
 /** A tool call the model makes instead of `echo`, chosen by the conversation's first user message. */
 export type CallFor = (firstUserText: string) => { name: string; arguments: Json } | undefined;
 
-/** Starts the model on an ephemeral loopback port; `delayMs` before each answer. */
-export async function startScriptedModel({ delayMs = 0, callFor = () => undefined }: { delayMs?: number; callFor?: CallFor } = {}): Promise<ScriptedModel> {
+/** Starts the model on an ephemeral loopback port; `delayMs` before each answer, `chunkDelayMs` between streamed chunks. */
+export async function startScriptedModel({ delayMs = 0, chunkDelayMs = 0, callFor = () => undefined }: { delayMs?: number; chunkDelayMs?: number; callFor?: CallFor } = {}): Promise<ScriptedModel> {
   const requests: ScriptedModel["requests"] = [];
   const server = createServer((request, response) => {
     // A delay keeps a run going long enough for a page to watch it progress.
-    void new Promise((resolve) => setTimeout(resolve, delayMs)).then(() => answer(request, response, requests, callFor)).catch((error: unknown) => send(response, 500, { error: { message: String(error) } }));
+    void new Promise((resolve) => setTimeout(resolve, delayMs)).then(() => answer(request, response, requests, callFor, chunkDelayMs)).catch((error: unknown) => send(response, 500, { error: { message: String(error) } }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -41,14 +43,14 @@ export async function startScriptedModel({ delayMs = 0, callFor = () => undefine
   };
 }
 
-async function answer(request: IncomingMessage, response: ServerResponse, requests: ScriptedModel["requests"], callFor: CallFor): Promise<void> {
+async function answer(request: IncomingMessage, response: ServerResponse, requests: ScriptedModel["requests"], callFor: CallFor, chunkDelayMs: number): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   const path = new URL(request.url ?? "/", "http://model").pathname;
   const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Json;
   requests.push({ path, body });
   if (request.method !== "POST") return send(response, 405, { error: { message: `${request.method} ${path}: only POST` } });
-  if (path.endsWith("/chat/completions")) return openaiTurn(body, response, callFor);
+  if (path.endsWith("/chat/completions")) return openaiTurn(body, response, callFor, chunkDelayMs);
   if (path.endsWith("/messages")) return anthropicTurn(body, response);
   if (path.endsWith("/responses")) return responsesTurn(body, response);
   if (path.endsWith(":generateContent")) return geminiTurn(body, response);
@@ -59,7 +61,7 @@ function offersEcho(tools: unknown, nameOf: (tool: Json) => unknown): boolean {
   return Array.isArray(tools) && tools.some((tool) => nameOf(tool as Json) === "echo");
 }
 
-function openaiTurn(body: Json, response: ServerResponse, callFor: CallFor): void {
+async function openaiTurn(body: Json, response: ServerResponse, callFor: CallFor, chunkDelayMs: number): Promise<void> {
   if (!offersEcho(body.tools, (tool) => (tool.function as Json | undefined)?.name)) return send(response, 400, { error: { message: "tools: echo is not offered" } });
   const messages = body.messages as Json[];
   const toolMessage = messages.findLast((message) => message.role === "tool");
@@ -69,14 +71,31 @@ function openaiTurn(body: Json, response: ServerResponse, callFor: CallFor): voi
     toolMessage === undefined
       ? { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] }
       : { role: "assistant", content: `${ANSWER_PREFIX}${String(toolMessage.content)}` };
+  const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+  if (body.stream === true) return streamTurn(response, { id: `chatcmpl-${messages.length}`, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: body.model }, message, (body.stream_options as Json | undefined)?.include_usage === true ? usage : undefined, chunkDelayMs);
   send(response, 200, {
     id: `chatcmpl-${messages.length}`,
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
     model: body.model,
     choices: [{ index: 0, message, finish_reason: toolMessage === undefined ? "tool_calls" : "stop", logprobs: null }],
-    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    usage,
   });
+}
+
+/** The message as OpenAI streams it: its text in pieces, a tool call whole, the finish reason, then usage. */
+async function streamTurn(response: ServerResponse, base: Json, message: { content: string | null; tool_calls?: Json[] }, usage: Json | undefined, chunkDelayMs: number): Promise<void> {
+  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  const chunk = (delta: Json, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
+  const text = message.content ?? "";
+  const pieces = Array.from({ length: Math.ceil(text.length / 4) }, (_, i) => chunk({ content: text.slice(i * 4, i * 4 + 4) }));
+  const calls = (message.tool_calls ?? []).map((call, index) => chunk({ tool_calls: [{ index, ...call }] }));
+  const chunks = [chunk({ role: "assistant", content: "" }), ...pieces, ...calls, chunk({}, calls.length > 0 ? "tool_calls" : "stop"), ...(usage === undefined ? [] : [{ ...base, choices: [], usage }])];
+  for (const item of chunks) {
+    if (chunkDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, chunkDelayMs));
+    response.write(`data: ${JSON.stringify(item)}\n\n`);
+  }
+  response.end("data: [DONE]\n\n");
 }
 
 function anthropicTurn(body: Json, response: ServerResponse): void {
