@@ -39,6 +39,10 @@ export default defineConfig({
                 HOOK_GITHUB_SECRET: TEST_WEBHOOK_SECRET,
                 HOOK_SLACK_SECRET: TEST_WEBHOOK_SECRET,
                 HOOK_TEST_SECRET: TEST_WEBHOOK_SECRET,
+                HOOK_GITHUB_MENTION_SECRET: TEST_WEBHOOK_SECRET,
+                // github_comment's own token, so a webhook run's reply can post to the GitHub stand-in
+                // (test/support/upstream.ts) while github_repo, which reads GITHUB_TOKEN, stays unavailable.
+                GITHUB_COMMENT_TOKEN: "ghp_test_comment_token",
                 // The shipped example plugins (plugins/), switched on for every test file so
                 // test/plugins/ can prove them through the real doors. Values no other test sends
                 // or returns, so the plugins stay invisible elsewhere.

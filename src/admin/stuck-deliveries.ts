@@ -1,7 +1,11 @@
 /** Webhook deliveries that need a person: dead-lettered ones, and ones queued or running for too long. */
 import { HOOK_DELIVERIES_TABLE, type DeliveryStatus } from "../webhooks/delivery-store.ts";
 
-/** Queued or running longer than this is stuck: a consumer normally takes seconds. */
+/**
+ * Queued or running longer than this is stuck: a consumer normally takes seconds. Not a delivery
+ * whose agent run has started (run_id, migration 0009): a run may wait minutes for a person, is
+ * bounded by its own deadline and reports its end itself.
+ */
 export const STUCK_AFTER_MS = 10 * 60_000;
 /** How far back the overview looks; older deliveries are the retention job's. */
 const LOOK_BACK_MS = 7 * 86_400_000;
@@ -20,7 +24,7 @@ export async function stuckDeliveries(db: D1Database, now: number): Promise<Stuc
   const { results } = await db
     .prepare(
       `SELECT id, hook, status, received_at, error FROM ${HOOK_DELIVERIES_TABLE}
-       WHERE received_at >= ? AND (status = 'failed' OR (status IN ('queued', 'running') AND updated_at < ?))
+       WHERE received_at >= ? AND (status = 'failed' OR (status IN ('queued', 'running') AND updated_at < ? AND run_id IS NULL))
        ORDER BY received_at DESC LIMIT ${SHOWN}`,
     )
     .bind(now - LOOK_BACK_MS, now - STUCK_AFTER_MS)

@@ -10,6 +10,7 @@ import { DELIVERY_STATUSES } from "../webhooks/delivery-store.ts";
 import { PostButton } from "./post-button.tsx";
 import { TableHead } from "./table-head.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
+import { CHAT_BASE } from "../chat-page/chat-site.ts";
 import { Notices } from "./notices.tsx";
 import { whenLoaded, type Loaded } from "./loaded.tsx";
 import type { RecentDelivery } from "./recent-deliveries.ts";
@@ -104,6 +105,11 @@ export const WebhooksPage: FC<WebhooksPageProps> = ({ viewer, hooks, deliveries,
                   <tr data-delivery={d.id}>
                     <td>
                       <a href={`${ADMIN_BASE}/audit?${new URLSearchParams({ session_id: d.id }).toString()}`}>{d.id}</a>
+                      {d.runId === null ? null : (
+                        <div class="muted">
+                          run <a href={`${CHAT_BASE}/runs/${encodeURIComponent(d.runId)}`}>{d.runId}</a>
+                        </div>
+                      )}
                     </td>
                     <td>{d.hook}</td>
                     <td>

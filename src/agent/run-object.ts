@@ -14,6 +14,9 @@
  * object calls `approvalSettled` when a person decides or it expires (src/approvals/
  * run-wakeups.ts), and the alarm is set to the approval's expiry as a fallback, never a poll.
  *
+ * A run a webhook delivery started tells that delivery when it ends, the same way: a
+ * `run_finished` message on the hooks queue, with the alarm as the retry until the queue takes it.
+ *
  * Retention: a finished run sets its alarm RUN_RETENTION_DAYS ahead; that alarm deletes the
  * object's whole storage, after which the object answers as one that never held a run (404).
  */
@@ -32,12 +35,15 @@ import { RUN_SCHEMA_SQL } from "./run-schema.ts";
 import { runSettings } from "./run-settings.ts";
 import { RunStore } from "./run-store.ts";
 import { callInputOf, nameOf, pendingOf, splitCalls, stepCallOf } from "./step-calls.ts";
+import type { RunFinishedMessage } from "../webhooks/webhook-message.ts";
 import { isTerminal, type Message, type RunEvent, type RunEventType, type RunRecord, type RunStart, type RunStatus } from "./run-types.ts";
 
 /** How long after an approval's expiry the run reads it itself, if no wake came. */
 const WAKE_FALLBACK_MS = 30_000;
 /** How long one alarm steps before handing over to the next (an alarm handler's wall time is bounded). */
 const STEP_LOOP_MS = 5 * 60_000;
+/** When a webhook run's end notice is sent again if the queue has not taken it by then. */
+const HOOK_NOTICE_RETRY_MS = 30_000;
 
 /** When a finished run's storage is deleted: RUN_RETENTION_DAYS after its last change. */
 const expiresAt = (env: Env, record: RunRecord): number => record.updatedAt + loadConfig(env).runRetentionDays * DAY_MS;
@@ -195,6 +201,7 @@ export abstract class RunObject extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     let record = this.#store.record();
     if (record === undefined) return;
+    if (isTerminal(record.status) && record.hook !== undefined && record.hookNotified !== true) return void (await this.#tellHook(record));
     if (isTerminal(record.status)) return this.#expire(record);
     if (record.inflight.length > 0) record = this.#recoverInflight(record);
     const started = Date.now();
@@ -384,9 +391,25 @@ export abstract class RunObject extends DurableObject<Env> {
     const done: RunRecord = { ...record, ...fields, status, nextStepAt: null, updatedAt: Date.now() };
     this.#store.save(done);
     this.#emit("run.finished", { status, answer: done.answer, finish_reason: done.finishReason, client_tool_calls: done.clientToolCalls, error: done.error, usage: done.usage, turns: done.turns, tool_calls: done.toolCalls });
-    await this.ctx.storage.setAlarm(expiresAt(this.env, done));
+    // A webhook run's alarm first stands behind its end notice (set before the send: if this
+    // instance dies before the queue takes it, the alarm sends it); #expire then sets retention's.
+    await this.ctx.storage.setAlarm(done.hook === undefined ? expiresAt(this.env, done) : Date.now() + HOOK_NOTICE_RETRY_MS);
     await writeRunIndex(this.env.DB, done);
-    return done;
+    if (done.hook !== undefined) await this.#tellHook(done);
+    return this.#store.record() ?? done;
+  }
+
+  /** Queues the `run_finished` notice to the delivery behind the run; a refused send waits for the alarm. */
+  async #tellHook(record: RunRecord): Promise<void> {
+    if (record.hook === undefined) return;
+    const notice: RunFinishedMessage = { kind: "run_finished", deliveryId: record.hook.deliveryId, runId: record.id };
+    try {
+      await this.env.HOOKS_QUEUE.send(notice, { contentType: "json" });
+      this.#store.save({ ...(this.#store.record() ?? record), hookNotified: true });
+    } catch (error) {
+      console.warn(`run ${record.id}: the end notice to delivery ${record.hook.deliveryId} was not queued, the alarm retries: ${String(error)}`);
+      await this.ctx.storage.setAlarm(Date.now() + HOOK_NOTICE_RETRY_MS);
+    }
   }
 
   /** A finished run's alarm: past its retention, the object's storage goes (the cron deletes its D1 row). */

@@ -70,6 +70,14 @@ export interface RunStart {
   /** Set on a delegate_task child: the parent run, whose audit trail it joins. */
   parentRunId?: string;
   depth: number;
+  /** Set on a run a webhook delivery started: the object tells the delivery when the run ends. */
+  hook?: RunHookOrigin;
+}
+
+/** The webhook delivery behind a run (src/webhooks/start-delivery-run.ts). */
+export interface RunHookOrigin {
+  name: string;
+  deliveryId: string;
 }
 
 /** The run as stored and as GET /v1/runs/{id} shows it (with the transcript). */
@@ -99,6 +107,8 @@ export interface RunRecord extends Omit<RunStart, "messages"> {
   error: { code: string; message: string } | null;
   /** Set when a step is due; the object's alarm is the clock. */
   nextStepAt: number | null;
+  /** A webhook run's end was queued to its delivery (run-object.ts retries by alarm until it is). */
+  hookNotified?: boolean;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { RequestFailure } from "../http/request-failure.ts";
 import { resolveModel } from "./model-config.ts";
 import { runSettings } from "./run-settings.ts";
 import { runStub } from "./run-stub.ts";
-import type { ClientTool, Message, RunRecord } from "./run-types.ts";
+import type { ClientTool, Message, RunHookOrigin, RunRecord } from "./run-types.ts";
 
 /** An OpenAI chat message, kept as sent (the model's own fields pass through). */
 export const MessageSchema = z.looseObject({ role: z.enum(["system", "developer", "user", "assistant", "tool"]) }).openapi("ChatMessage");
@@ -40,6 +40,9 @@ export interface RunOwner {
   lookup: CustomToolsetLookup;
   parentRunId?: string;
   depth?: number;
+  /** A webhook delivery's run: its id is derived from the delivery, so a second start finds the first. */
+  runId?: string;
+  hook?: RunHookOrigin;
 }
 
 /** Why a run cannot start: each kind has its status in request-failure.ts. */
@@ -56,7 +59,7 @@ export async function startRun(env: Env, request: RunRequest, owner: RunOwner): 
     request.maxToolCalls !== undefined && request.maxToolCalls > settings.maxToolCalls ? { path: "max_tool_calls", message: `at most ${settings.maxToolCalls} (RUN_MAX_TOOL_CALLS), got ${request.maxToolCalls}` } : undefined,
   ].flatMap((issue) => (issue === undefined ? [] : [issue]));
   if (over.length > 0) return { ok: false, failure: { kind: "invalid_request", issues: over } };
-  const id = crypto.randomUUID();
+  const id = owner.runId ?? crypto.randomUUID();
   const budget = [request.tokenBudget, settings.tokenBudget].filter((b): b is number => b !== undefined);
   const record = await runStub(env, id).start({
     id,
@@ -76,6 +79,7 @@ export async function startRun(env: Env, request: RunRequest, owner: RunOwner): 
     origin: owner.origin,
     ...(owner.parentRunId === undefined ? {} : { parentRunId: owner.parentRunId }),
     depth: owner.depth ?? 0,
+    ...(owner.hook === undefined ? {} : { hook: owner.hook }),
   });
   return { ok: true, record: record as RunRecord };
 }

@@ -20,9 +20,11 @@ export function noteRunWaiting(sql: SqlStorage, approvalId: string, runId: strin
   sql.exec(`INSERT OR IGNORE INTO ${SESSION_RUN_WAKEUPS_TABLE} (approval_id, run_id, settled) VALUES (?, ?, 0)`, approvalId, runId);
 }
 
-/** In the step that settles an approval: marks its run's wake-up due. */
-export function noteSettledForRun(sql: SqlStorage, approvalId: string): void {
-  sql.exec(`UPDATE ${SESSION_RUN_WAKEUPS_TABLE} SET settled = 1 WHERE approval_id = ?`, approvalId);
+/** In the step that settles an approval: marks its run's wake-up due. Whether a run asked for it. */
+export function noteSettledForRun(sql: SqlStorage, approvalId: string): boolean {
+  const cursor = sql.exec(`UPDATE ${SESSION_RUN_WAKEUPS_TABLE} SET settled = 1 WHERE approval_id = ?`, approvalId);
+  cursor.toArray();
+  return cursor.rowsWritten > 0;
 }
 
 /** Tells every run whose approval settled; `view` reads the approval as it is now. */

@@ -252,7 +252,8 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
 
   /** In the same synchronous step as a settled outcome: a webhook delivery's notice (webhook-notices.ts). */
   #noteSettled(row: ApprovalRow): boolean {
-    noteSettledForRun(this.ctx.storage.sql, row.id);
+    // A run started by a webhook asks as `hook:<name>` too, but its run is told, not a delivery.
+    if (noteSettledForRun(this.ctx.storage.sql, row.id)) return false;
     return noteSettledForWebhook(this.ctx.storage.sql, row);
   }
 

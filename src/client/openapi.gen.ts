@@ -991,7 +991,7 @@ export interface paths {
                     delivery_id?: string;
                     hook?: string;
                     limit?: string;
-                    outcome?: "accepted" | "replay" | "missing_signature" | "bad_signature" | "stale_timestamp" | "no_secret" | "too_large" | "unsupported_media_type" | "malformed_payload" | "rejected_payload" | "queue_unavailable" | "handshake" | "done" | "failed" | "awaiting_approval" | "dead_lettered" | "requeued" | "callback_delivered" | "callback_failed" | "callback_refused" | "approval_settled";
+                    outcome?: "accepted" | "replay" | "missing_signature" | "bad_signature" | "stale_timestamp" | "no_secret" | "too_large" | "unsupported_media_type" | "malformed_payload" | "rejected_payload" | "queue_unavailable" | "handshake" | "done" | "failed" | "awaiting_approval" | "dead_lettered" | "requeued" | "callback_delivered" | "callback_failed" | "callback_refused" | "approval_settled" | "run_started" | "run_finished";
                 };
                 header?: never;
                 path?: never;
@@ -3291,6 +3291,17 @@ export interface components {
                 status: string;
                 tool: string;
             }[] | null;
+            /** @description A run webhook's agent run, once started (`url` is `GET /v1/runs/{id}`): `status` is `running` until the run reports its end, then its final status and answer. `results` then holds the reply call's result. */
+            run: {
+                answer: string | null;
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+                id: string;
+                status: string;
+                url: string;
+            } | null;
             /** @enum {string} */
             status: "queued" | "running" | "done" | "failed" | "awaiting_approval";
             updated_at: string;
@@ -3300,6 +3311,8 @@ export interface components {
             delivery_id: string;
             hook: string;
             replay: boolean;
+            /** @description A run webhook: whether this delivery starts an agent run (false when the payload asks for none). */
+            run?: boolean;
             /** @enum {string} */
             status: "queued" | "running" | "done" | "failed" | "awaiting_approval";
         };
@@ -3310,7 +3323,7 @@ export interface components {
             hook: string;
             id: string;
             /** @enum {string} */
-            outcome: "accepted" | "replay" | "missing_signature" | "bad_signature" | "stale_timestamp" | "no_secret" | "too_large" | "unsupported_media_type" | "malformed_payload" | "rejected_payload" | "queue_unavailable" | "handshake" | "done" | "failed" | "awaiting_approval" | "dead_lettered" | "requeued" | "callback_delivered" | "callback_failed" | "callback_refused" | "approval_settled";
+            outcome: "accepted" | "replay" | "missing_signature" | "bad_signature" | "stale_timestamp" | "no_secret" | "too_large" | "unsupported_media_type" | "malformed_payload" | "rejected_payload" | "queue_unavailable" | "handshake" | "done" | "failed" | "awaiting_approval" | "dead_lettered" | "requeued" | "callback_delivered" | "callback_failed" | "callback_refused" | "approval_settled" | "run_started" | "run_finished";
         };
         HookEvents: {
             events: components["schemas"]["HookEvent"][];
@@ -3608,6 +3621,11 @@ export interface components {
                 message: string;
             } | null;
             finish_reason: string | null;
+            /** @description The webhook delivery that started the run (`GET /v1/hooks/deliveries/{id}`), or null. */
+            hook: {
+                delivery_id: string;
+                name: string;
+            } | null;
             id: string;
             limits: {
                 deadline_at: string;

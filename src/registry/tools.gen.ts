@@ -12,6 +12,7 @@ import "../../tools/delete-result.ts";
 import "../../tools/echo.ts";
 import "../../tools/execute-code.ts";
 import "../../tools/generate-lines.ts";
+import "../../tools/github-comment.ts";
 import "../../tools/github-repo.ts";
 import "../../tools/http-request.ts";
 import "../../tools/list-files.ts";
@@ -39,6 +40,7 @@ export const TOOL_MODULES = [
   "tools/echo.ts",
   "tools/execute-code.ts",
   "tools/generate-lines.ts",
+  "tools/github-comment.ts",
   "tools/github-repo.ts",
   "tools/http-request.ts",
   "tools/list-files.ts",
@@ -65,6 +67,7 @@ export const DISCOVERED_TOOLS = [
   { name: "echo", toolset: "core", file: "tools/echo.ts", dependsOn: [] },
   { name: "execute_code", toolset: "code", file: "tools/execute-code.ts", dependsOn: [] },
   { name: "generate_lines", toolset: "core", file: "tools/generate-lines.ts", dependsOn: [] },
+  { name: "github_comment", toolset: "github", file: "tools/github-comment.ts", dependsOn: [] },
   { name: "github_repo", toolset: "web", file: "tools/github-repo.ts", dependsOn: [] },
   { name: "http_request", toolset: "http", file: "tools/http-request.ts", dependsOn: [] },
   { name: "json_schema_2020_12_tool", toolset: "conformance", file: "tools/conformance/json-schema-tool.ts", dependsOn: [] },

@@ -5,7 +5,7 @@
  *
  * size (413) → secret configured (401) → signature and timestamp (401) → JSON (415/400) →
  * payload schema (400) → the sender's URL handshake, if it is one (200 with the webhook's answer) →
- * mapping (400) → replay check (200 with the first delivery) → queue → 202.
+ * mapping or the run's plan (400) → replay check (200 with the first delivery) → queue → 202.
  *
  * Every outcome after the webhook lookup is written to `hook_events`.
  */
@@ -14,7 +14,8 @@ import { loadConfig } from "../config/config.ts";
 import { jsonText } from "../http/json-text.ts";
 import { failureResponse, type FailureResponse, type RequestFailure } from "../http/request-failure.ts";
 import type { AppEnv } from "../http/types.ts";
-import { deleteDelivery, insertDelivery, type DeliveryStatus, type StoredCall } from "./delivery-store.ts";
+import { deleteDelivery, insertDelivery, type DeliveryStatus, type RunPlan, type StoredCall } from "./delivery-store.ts";
+import { planRun } from "./plan-run.ts";
 import { webhookCallbackUrl, webhookSecret } from "./webhook-principal.ts";
 import { recordWebhookEvent, type WebhookEventOutcome } from "./webhook-events.ts";
 import type { WebhookMessage } from "./webhook-message.ts";
@@ -70,7 +71,7 @@ export async function acceptDelivery(c: Context<AppEnv>, name: string) {
     return refuse("malformed_payload", { kind: "malformed_body", detail }, detail);
   }
 
-  const mapped = mapPayload(hook, json, c.req.raw.headers, config.maxToolCalls);
+  const mapped = mapPayload(hook, json, c.req.raw.headers, c.env, config.maxToolCalls);
   if (!mapped.ok) return refuse("rejected_payload", mapped.failure, mapped.detail);
   if ("handshake" in mapped) {
     waitUntil(recordWebhookEvent(c.env.DB, { hook: hook.name, outcome: "handshake", deliveryId: null, detail: "the sender checked the URL; nothing runs" }));
@@ -80,7 +81,8 @@ export async function acceptDelivery(c: Context<AppEnv>, name: string) {
   const providerDeliveryId = mapped.deliveryId ?? verdict.deliveryId;
   const deliveryId = crypto.randomUUID();
   const now = Date.now();
-  const hasCalls = mapped.calls.length > 0;
+  // A delivery with nothing to do (no calls, no run) is done on arrival.
+  const hasCalls = mapped.calls.length > 0 || mapped.runPlan !== undefined;
   const stored = await insertDelivery(c.env.DB, {
     id: deliveryId,
     hook: hook.name,
@@ -90,6 +92,7 @@ export async function acceptDelivery(c: Context<AppEnv>, name: string) {
     status: hasCalls ? "queued" : "done",
     callbackPending: hasCalls && webhookCallbackUrl(c.env, hook) !== undefined,
     requestId: currentRequestId() ?? crypto.randomUUID(),
+    ...(mapped.runPlan === undefined ? {} : { runPlan: mapped.runPlan }),
   });
   if (!stored.inserted) {
     waitUntil(recordWebhookEvent(c.env.DB, { hook: hook.name, outcome: "replay", deliveryId: stored.first.id, detail: `sender id ${providerDeliveryId}` }));
@@ -106,32 +109,34 @@ export async function acceptDelivery(c: Context<AppEnv>, name: string) {
       return refuse("queue_unavailable", { kind: "unavailable", message: "The delivery could not be queued; nothing was run.", retryAfterSeconds: 30 }, detail);
     }
   }
-  waitUntil(recordWebhookEvent(c.env.DB, { hook: hook.name, outcome: "accepted", deliveryId, detail: `${mapped.calls.length} call(s); sender id ${providerDeliveryId}`, at: now }));
+  waitUntil(recordWebhookEvent(c.env.DB, { hook: hook.name, outcome: "accepted", deliveryId, detail: `${mapped.runPlan === undefined ? `${mapped.calls.length} call(s)` : "an agent run"}; sender id ${providerDeliveryId}`, at: now }));
   const status: DeliveryStatus = hasCalls ? "queued" : "done";
-  return c.json({ delivery_id: deliveryId, hook: hook.name, status, calls: mapped.calls.length, replay: false }, 202);
+  return c.json({ delivery_id: deliveryId, hook: hook.name, status, calls: mapped.calls.length, ...(hook.run === undefined ? {} : { run: mapped.runPlan !== undefined }), replay: false }, 202);
 }
 
 type Mapped =
-  | { ok: true; calls: StoredCall[]; deliveryId: string | undefined }
+  | { ok: true; calls: StoredCall[]; runPlan: RunPlan | undefined; deliveryId: string | undefined }
   /** The webhook's answer to the sender's URL check, as JSON text. */
   | { ok: true; handshake: string }
   | { ok: false; failure: Extract<RequestFailure, { kind: "invalid_request" | "too_many_calls" }>; detail: string };
 
 /** The webhook's schema and mapping, with whatever they throw turned into a 400 that names it. */
-function mapPayload(hook: WebhookEntry, json: unknown, headers: Headers, maxCalls: number): Mapped {
+function mapPayload(hook: WebhookEntry, json: unknown, headers: Headers, env: Env, maxCalls: number): Mapped {
   const parsed = hook.payload.safeParse(json);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
     return { ok: false, failure: { kind: "invalid_request", issues }, detail: issues.map((i) => `${i.path || "body"}: ${i.message}`).join("; ") };
   }
-  const input = { payload: parsed.data, headers };
-  let calls: StoredCall[];
+  const input = { payload: parsed.data, headers, env };
+  let calls: StoredCall[] = [];
+  let runPlan: RunPlan | undefined;
   let deliveryId: string | undefined;
   try {
     const handshake = hook.handshake?.(input);
     // Serialised here, so an answer JSON cannot hold (a BigInt, a cycle) is the webhook's 400 too.
     if (handshake !== undefined) return { ok: true, handshake: JSON.stringify(handshake) ?? "null" };
-    calls = hook.map(input).map((call, i) => ({ id: call.id ?? `call_${i}`, name: call.name, arguments: call.arguments }));
+    if (hook.run !== undefined) runPlan = planRun(hook.run, input);
+    else calls = (hook.map?.(input) ?? []).map((call, i) => ({ id: call.id ?? `call_${i}`, name: call.name, arguments: call.arguments }));
     deliveryId = hook.deliveryId?.(input);
   } catch (error) {
     const message = `the hook could not map this payload: ${error instanceof Error ? error.message : String(error)}`;
@@ -144,5 +149,5 @@ function mapPayload(hook: WebhookEntry, json: unknown, headers: Headers, maxCall
     const message = `the hook's deliveryId must be 1-200 printable ASCII characters, got ${JSON.stringify(deliveryId.slice(0, 50))}`;
     return { ok: false, failure: { kind: "invalid_request", issues: [{ path: "", message }] }, detail: message };
   }
-  return { ok: true, calls, deliveryId };
+  return { ok: true, calls, runPlan, deliveryId };
 }

@@ -35,7 +35,7 @@ export async function deadLetterDelivery(message: Message<unknown>, deps: Webhoo
   } else if (state.status === "awaiting_approval") {
     // An approval_settled message gave up. Its approval may have been the delivery's last, and
     // then no other message comes to re-read them: settle once more here (it is idempotent).
-    if ("kind" in parsed.data) {
+    if ("kind" in parsed.data && parsed.data.kind === "approval_settled") {
       try {
         await settleApproval(message, parsed.data, deps);
         return;

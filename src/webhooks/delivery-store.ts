@@ -34,6 +34,24 @@ export interface StoredCallResult {
   approval?: { id: string; expires_at: number; url: string };
 }
 
+/** What a run webhook's delivery starts (column `run_plan`), decided from the payload at acceptance. */
+export interface RunPlan {
+  messages: { role: "system" | "user"; content: string }[];
+  model: string | undefined;
+  max_turns: number | undefined;
+  toolsets: string[] | undefined;
+  /** The call the answer fills (WebhookReplyCall), if the webhook makes one. */
+  reply: { name: string; arguments: Record<string, unknown>; answer_argument: string } | undefined;
+}
+
+/** How a delivery's run ended (column `run_outcome`), as the callback and the delivery view show it. */
+export interface RunOutcome {
+  id: string;
+  status: string;
+  answer: string | null;
+  error: { code: string; message: string } | null;
+}
+
 export interface Delivery {
   id: string;
   hook: string;
@@ -51,6 +69,10 @@ export interface Delivery {
   callbackError: string | null;
   /** The x-request-id of the POST that delivered it (migration 0006); its calls' audit rows carry it too. Null on older rows. */
   requestId?: string | null;
+  /** Run webhooks only (migration 0009): the plan, the run started, and how it ended. */
+  runPlan?: RunPlan | null;
+  runId?: string | null;
+  runOutcome?: RunOutcome | null;
 }
 
 interface Row {
@@ -70,6 +92,10 @@ interface Row {
   callback_error: string | null;
   /** Absent before 0006_request_ids.sql. */
   request_id?: string | null;
+  /** Absent before 0009_hook_runs.sql. */
+  run_plan?: string | null;
+  run_id?: string | null;
+  run_outcome?: string | null;
 }
 
 /** The database calls this module makes; tests pass a D1 that fails on a schedule. */
@@ -83,9 +109,13 @@ export class CorruptDeliveryError extends Error {
 function fromRow(row: Row): Delivery {
   let calls: StoredCall[];
   let results: StoredCallResult[] | null;
+  let runPlan: RunPlan | null;
+  let runOutcome: RunOutcome | null;
   try {
     calls = JSON.parse(row.calls) as StoredCall[];
     results = row.results === null ? null : (JSON.parse(row.results) as StoredCallResult[]);
+    runPlan = row.run_plan === undefined || row.run_plan === null ? null : (JSON.parse(row.run_plan) as RunPlan);
+    runOutcome = row.run_outcome === undefined || row.run_outcome === null ? null : (JSON.parse(row.run_outcome) as RunOutcome);
   } catch (error) {
     throw new CorruptDeliveryError(`delivery ${row.id} has unreadable stored calls or results: ${String(error)}`);
   }
@@ -106,6 +136,9 @@ function fromRow(row: Row): Delivery {
     callbackAttempts: row.callback_attempts,
     callbackError: row.callback_error,
     requestId: row.request_id ?? null,
+    runPlan,
+    runId: row.run_id ?? null,
+    runOutcome,
   };
 }
 
@@ -120,6 +153,8 @@ export interface NewDelivery {
   callbackPending: boolean;
   /** The x-request-id of the POST that delivered it. */
   requestId?: string;
+  /** A run webhook's plan (needs migration 0009; a `map` webhook's delivery never writes the column). */
+  runPlan?: RunPlan;
 }
 
 /**
@@ -128,13 +163,14 @@ export interface NewDelivery {
  */
 export async function insertDelivery(db: DeliveryDatabase, d: NewDelivery): Promise<{ inserted: true } | { inserted: false; first: { id: string; status: DeliveryStatus } }> {
   const values = [d.id, d.hook, d.providerDeliveryId, d.receivedAt, d.status, JSON.stringify(d.calls), d.status === "done" ? "[]" : null, d.receivedAt, d.callbackPending ? "pending" : null];
+  const plan = d.runPlan === undefined ? [] : [JSON.stringify(d.runPlan)];
   const insert = (withRequestId: boolean) =>
     db
       .prepare(
-        `INSERT INTO ${HOOK_DELIVERIES_TABLE} (id, hook, provider_delivery_id, received_at, status, calls, results, updated_at, callback_status${withRequestId ? ", request_id" : ""})
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?${withRequestId ? ", ?" : ""}) ON CONFLICT (hook, provider_delivery_id) DO NOTHING`,
+        `INSERT INTO ${HOOK_DELIVERIES_TABLE} (id, hook, provider_delivery_id, received_at, status, calls, results, updated_at, callback_status${withRequestId ? ", request_id" : ""}${plan.length === 0 ? "" : ", run_plan"})
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?${withRequestId ? ", ?" : ""}${plan.length === 0 ? "" : ", ?"}) ON CONFLICT (hook, provider_delivery_id) DO NOTHING`,
       )
-      .bind(...values, ...(withRequestId ? [d.requestId ?? null] : []))
+      .bind(...values, ...(withRequestId ? [d.requestId ?? null] : []), ...plan)
       .run();
   // A Worker deployed ahead of 0006_request_ids.sql still accepts deliveries, without the id.
   const result = await insert(true).catch((error: unknown) => {

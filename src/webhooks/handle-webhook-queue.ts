@@ -16,7 +16,9 @@
  *   waiting out the backoff; the reason is kept on the row.
  * - Dead-lettered: dead-letter-delivery.ts.
  *
- * A delivery whose calls wait for approval is stored `awaiting_approval` and calls back nothing
+ * A run webhook's delivery starts an agent run instead (start-delivery-run.ts) and stays
+ * `running` until its Run object reports the end in a `run_finished` message
+ * (finish-delivery-run.ts). A delivery whose calls wait for approval is stored `awaiting_approval` and calls back nothing
  * yet. Each approval that settles sends an `approval_settled` message (from the Session object),
  * which settle-approval.ts applies.
  */
@@ -28,6 +30,8 @@ import { deadLetterDelivery } from "./dead-letter-delivery.ts";
 import { postCallback } from "./post-callback.ts";
 import { runDelivery, type DeliveryRun } from "./run-delivery.ts";
 import { settleApproval } from "./settle-approval.ts";
+import { finishDeliveryRun } from "./finish-delivery-run.ts";
+import { startDeliveryRun } from "./start-delivery-run.ts";
 import { HOOKS_DLQ_NAME, WebhookMessageSchema } from "./webhook-message.ts";
 import { PoisonMessage, queueEvent, readDelivery, RetryLater, type WebhookQueueDeps } from "./webhook-queue-deps.ts";
 
@@ -79,9 +83,10 @@ async function noteLastError(db: DeliveryDatabase, body: unknown, error: string,
 async function work(message: Message<unknown>, deps: WebhookQueueDeps): Promise<void> {
   const parsed = WebhookMessageSchema.safeParse(message.body);
   if (!parsed.success) throw new PoisonMessage(`not a hook delivery message: ${JSON.stringify(message.body)?.slice(0, 200)}`);
-  if ("kind" in parsed.data) return settleApproval(message, parsed.data, deps);
+  if ("kind" in parsed.data) return parsed.data.kind === "approval_settled" ? settleApproval(message, parsed.data, deps) : finishDeliveryRun(message, parsed.data, deps);
   const id = parsed.data.deliveryId;
   const { delivery, hook } = await readDelivery(deps, id);
+  if (hook.run !== undefined) return startDeliveryRun(message, delivery, hook, deps);
 
   let run: DeliveryRun | undefined;
   if (delivery.status === "queued") {

@@ -9,7 +9,7 @@
  * backoff, so retries survive the isolate and are spaced by the queue, not by a sleeping Worker.
  */
 import { fetchOutbound, OutboundUrlError } from "../net/outbound-url.ts";
-import type { Delivery, StoredCallResult } from "./delivery-store.ts";
+import type { Delivery, RunOutcome, StoredCallResult } from "./delivery-store.ts";
 import { signToolgate } from "./verify-signature.ts";
 
 /** One attempt's wait for the receiver; a slower receiver is retried later. */
@@ -24,6 +24,8 @@ export interface CallbackBody {
   provider_delivery_id: string;
   status: string;
   results: readonly StoredCallResult[];
+  /** A run webhook's run: its id, how it ended and its answer; `results` then holds the reply call's. */
+  run?: RunOutcome;
 }
 
 const encoder = new TextEncoder();
@@ -31,12 +33,12 @@ const encoder = new TextEncoder();
 /** One signed POST of the results; never throws. */
 export async function sendCallback(
   url: string,
-  delivery: Pick<Delivery, "id" | "hook" | "providerDeliveryId">,
+  delivery: Pick<Delivery, "id" | "hook" | "providerDeliveryId" | "runOutcome">,
   outcome: { status: string; results: readonly StoredCallResult[] },
   secret: string,
   allow: readonly string[],
 ): Promise<CallbackAttempt> {
-  const body: CallbackBody = { delivery_id: delivery.id, hook: delivery.hook, provider_delivery_id: delivery.providerDeliveryId, status: outcome.status, results: outcome.results };
+  const body: CallbackBody = { delivery_id: delivery.id, hook: delivery.hook, provider_delivery_id: delivery.providerDeliveryId, status: outcome.status, results: outcome.results, ...(delivery.runOutcome == null ? {} : { run: delivery.runOutcome }) };
   const bytes = encoder.encode(JSON.stringify(body));
   const headers = { "content-type": "application/json", "user-agent": "toolgate-webhooks", ...(await signToolgate(secret, bytes, Date.now(), delivery.id)) };
   try {

@@ -33,6 +33,8 @@ export const WEBHOOK_EVENT_OUTCOMES = [
   "callback_failed",
   "callback_refused",
   "approval_settled",
+  "run_started",
+  "run_finished",
 ] as const;
 export type WebhookEventOutcome = (typeof WEBHOOK_EVENT_OUTCOMES)[number];
 

@@ -31,10 +31,22 @@ const ApprovalSettledMessageSchema = z.strictObject({
   approvalId: z.string().min(1).max(64),
 });
 
-export const WebhookMessageSchema = z.union([ApprovalSettledMessageSchema, RunDeliveryMessageSchema]);
+/**
+ * The agent run a delivery started has ended (completed, failed, limit_reached, cancelled). Sent
+ * by the Run object (src/agent/run-object.ts), retried by its alarm until the queue takes it; the
+ * consumer reads the outcome from that object, so the message only says where to look.
+ */
+const RunFinishedMessageSchema = z.strictObject({
+  kind: z.literal("run_finished"),
+  deliveryId: z.string().min(1).max(64),
+  runId: z.string().min(1).max(64),
+});
+
+export const WebhookMessageSchema = z.union([ApprovalSettledMessageSchema, RunFinishedMessageSchema, RunDeliveryMessageSchema]);
 
 export type WebhookMessage = z.infer<typeof WebhookMessageSchema>;
 export type ApprovalSettledMessage = z.infer<typeof ApprovalSettledMessageSchema>;
+export type RunFinishedMessage = z.infer<typeof RunFinishedMessageSchema>;
 
 /** Whether a batch came from one of the webhook queues (the Worker's one `queue` handler serves all). */
 export const isWebhookQueue = (queue: string): boolean => queue === HOOKS_QUEUE_NAME || queue === HOOKS_DLQ_NAME;

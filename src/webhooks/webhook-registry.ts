@@ -3,8 +3,9 @@
  * into when src/webhooks/webhooks.gen.ts imports it (discovery is codegen, as for tools).
  *
  * A webhook says who may call it (a signature scheme and the env var holding its secret), what its
- * calls may use (toolsets; none unless listed, so a forgotten list fails closed), and how a
- * verified payload becomes tool calls. Unlike tools, a second registration of a name is always
+ * calls may use (toolsets; none unless listed, so a forgotten list fails closed), and what a
+ * verified payload becomes: fixed tool calls (`map`) or an agent run (`run`), exactly one of the
+ * two. Unlike tools, a second registration of a name is always
  * refused: two webhooks behind one URL would make which one verifies a delivery an accident of
  * import order.
  */
@@ -28,10 +29,70 @@ export interface WebhookCall {
   arguments: unknown;
 }
 
-/** What a webhook's functions get: the payload (parsed by its schema) and the request headers. */
+/** What a webhook's functions get: the payload (parsed by its schema), the request headers and the Worker's env (its settings). */
 export interface WebhookInput<P> {
   payload: P;
   headers: Headers;
+  env: Env;
+}
+
+/**
+ * A call made with a run's final answer (a comment posted back): its target is decided from the
+ * verified payload when the delivery is accepted, and the answer fills `answerArgument` when the
+ * run completes. Kept as data rather than a function of the answer, because the payload is not
+ * stored: the delivery keeps only what its run and its reply need.
+ */
+export interface WebhookReplyCall {
+  name: string;
+  /** The call's other arguments. */
+  arguments: Record<string, unknown>;
+  /** The argument the answer goes into, e.g. `body` for a comment. */
+  answerArgument: string;
+}
+
+/**
+ * A webhook that starts an agent run (src/agent/) instead of fixed calls. The run is the same as
+ * `POST /v1/runs` makes (its limits, its Run object), as principal `hook:<name>` with the
+ * webhook's toolsets, session id = delivery id.
+ */
+export interface WebhookRunSpec<P> {
+  /**
+   * The run's first user message, from the verified, parsed payload; undefined starts nothing
+   * (the delivery is done at once: a loop guard, an event of no interest). A function rather
+   * than a `{{path}}` template: the payload's schema types it, so a misspelt field fails tsc
+   * instead of filling in an empty string, and payload text can only ever be inserted as text.
+   * Quote payload text with `payloadText`, which caps it; the whole prompt is capped too.
+   */
+  prompt: (input: WebhookInput<P>) => string | undefined;
+  /** The run's system message. */
+  system?: string;
+  /** A model name (`default`, or one of MODELS); the default model when absent. */
+  model?: string;
+  /** Model turns; RUN_MAX_TURNS when absent, and never more. */
+  maxTurns?: number;
+  /**
+   * The toolsets the run's model may use, each one of the webhook's `toolsets`; all of them when
+   * absent. The reply call may use any of the webhook's, so a run can be kept from posting itself.
+   */
+  toolsets?: readonly string[];
+  /**
+   * A tool call to make with the answer once the run completes, through the same pipeline,
+   * policy, approvals and audit as every call of the webhook. The signed callback (`callbackUrl`)
+   * gets the run's id, status and answer whether or not there is one.
+   */
+  reply?: (input: WebhookInput<P>) => WebhookReplyCall | undefined;
+}
+
+/** The longest prompt a run webhook may start a run with; longer ones are cut, saying so. */
+export const RUN_PROMPT_MAX_CHARS = 16_000;
+
+/**
+ * Payload text for a prompt: a string as it is, anything else as JSON, cut at `maxChars` with a
+ * note of how much was left out. Text is only ever quoted, never evaluated or expanded.
+ */
+export function payloadText(value: unknown, maxChars = 4_000): string {
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "");
+  return text.length <= maxChars ? text : `${text.slice(0, maxChars)} [... ${text.length - maxChars} more characters cut]`;
 }
 
 export interface WebhookSpec<S extends z.ZodType = z.ZodType> {
@@ -51,8 +112,10 @@ export interface WebhookSpec<S extends z.ZodType = z.ZodType> {
    * Undefined for an ordinary delivery. Throwing refuses the delivery (400).
    */
   handshake?: (input: WebhookInput<z.output<S>>) => unknown;
-  /** Turns a verified payload into zero or more tool calls. Throwing refuses the delivery (400). */
-  map: (input: WebhookInput<z.output<S>>) => readonly WebhookCall[];
+  /** Turns a verified payload into zero or more tool calls. Throwing refuses the delivery (400). Exclusive with `run`. */
+  map?: (input: WebhookInput<z.output<S>>) => readonly WebhookCall[];
+  /** Starts an agent run from a verified payload instead of fixed calls. Exclusive with `map`. */
+  run?: WebhookRunSpec<z.output<S>>;
   /**
    * The sender's id for this delivery, when the payload carries a better one than the scheme's
    * (a Stripe event id survives Stripe's re-signed retries; the signature does not).
@@ -98,6 +161,13 @@ export class WebhookRegistry {
     if (!(VERIFY_SCHEMES as readonly string[]).includes(spec.verify)) return refuse(`hook '${spec.name}': verify must be one of ${VERIFY_SCHEMES.join(", ")}.`);
     if (RESERVED_NAMES.has(spec.name)) return refuse(`'${spec.name}' is reserved: /v1/hooks/${spec.name} is a route of its own.`);
     if (this.#hooks.has(spec.name)) return refuse(`hook '${spec.name}' is already registered; hook names must be unique.`);
+    if ((spec.map === undefined) === (spec.run === undefined)) {
+      return refuse(`hook '${spec.name}' must declare exactly one of map (fixed tool calls) and run (an agent run); it declares ${spec.map === undefined ? "neither" : "both"}.`);
+    }
+    const outside = (spec.run?.toolsets ?? []).filter((t) => !(spec.toolsets ?? []).includes(t));
+    if (outside.length > 0) return refuse(`hook '${spec.name}': run.toolsets must be among the hook's toolsets (${(spec.toolsets ?? []).join(", ") || "none"}); ${outside.join(", ")} is not.`);
+    const maxTurns = spec.run?.maxTurns;
+    if (maxTurns !== undefined && (!Number.isInteger(maxTurns) || maxTurns < 1)) return refuse(`hook '${spec.name}': run.maxTurns must be a whole number of at least 1, got ${maxTurns}.`);
     const erased = defineWebhook(spec);
     this.#hooks.set(spec.name, { ...erased, toolsets: [...(erased.toolsets ?? [])], payload: erased.payload ?? z.unknown() });
     return { ok: true };

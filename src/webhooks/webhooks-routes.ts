@@ -24,6 +24,7 @@ const Accepted = z
     hook: z.string(),
     status: z.enum(DELIVERY_STATUSES),
     calls: z.number().int().optional(),
+    run: z.boolean().optional().openapi({ description: "A run webhook: whether this delivery starts an agent run (false when the payload asks for none)." }),
     replay: z.boolean(),
   })
   .openapi("HookDeliveryAccepted");
@@ -85,6 +86,10 @@ const DeliveryWire = z
     callback: z.object({ status: z.enum(["pending", "delivered", "failed", "refused"]), attempts: z.number().int(), error: z.string().nullable() }).nullable(),
     events: z.array(EventWire),
     request_id: z.string().nullable().openapi({ description: "The x-request-id of the POST that delivered it, also on the audit rows of its calls; null for a delivery stored before request ids were kept." }),
+    run: z
+      .object({ id: z.string(), url: z.string(), status: z.string(), answer: z.string().nullable(), error: z.object({ code: z.string(), message: z.string() }).nullable() })
+      .nullable()
+      .openapi({ description: "A run webhook's agent run, once started (`url` is `GET /v1/runs/{id}`): `status` is `running` until the run reports its end, then its final status and answer. `results` then holds the reply call's result." }),
   })
   .openapi("HookDelivery");
 
@@ -183,7 +188,15 @@ function deliveryWire(d: Delivery, events: readonly WebhookEvent[]) {
     callback: d.callbackStatus === null ? null : { status: d.callbackStatus, attempts: d.callbackAttempts, error: d.callbackError },
     events: events.map(eventWire),
     request_id: d.requestId ?? null,
+    run: runWire(d),
   };
+}
+
+function runWire(d: Delivery) {
+  const id = d.runId ?? null;
+  if (id === null) return null;
+  const outcome = d.runOutcome ?? null;
+  return { id, url: `/v1/runs/${id}`, status: outcome?.status ?? "running", answer: outcome?.answer ?? null, error: outcome?.error ?? null };
 }
 
 const adminOnly = requireRole("admin");

@@ -2,12 +2,14 @@
 // Importing a module runs its top-level webhookRegistry.register(...) calls. A file under webhooks/ is
 // listed iff it has such a call as a top-level statement; helper modules are not.
 import "../../webhooks/generic.ts";
+import "../../webhooks/github-mention.ts";
 import "../../webhooks/github.ts";
 import "../../webhooks/slack.ts";
 
 /** The webhook modules imported above, in import order (project-relative paths). */
 export const WEBHOOK_MODULES = [
   "webhooks/generic.ts",
+  "webhooks/github-mention.ts",
   "webhooks/github.ts",
   "webhooks/slack.ts",
 ] as const;
@@ -16,5 +18,6 @@ export const WEBHOOK_MODULES = [
 export const DISCOVERED_WEBHOOKS = [
   { name: "generic", verify: "hmac", secretEnv: "HOOK_GENERIC_SECRET", toolsets: ["core"], file: "webhooks/generic.ts" },
   { name: "github", verify: "github", secretEnv: "HOOK_GITHUB_SECRET", toolsets: ["web"], file: "webhooks/github.ts" },
+  { name: "github-mention", verify: "github", secretEnv: "HOOK_GITHUB_MENTION_SECRET", toolsets: ["web", "github"], file: "webhooks/github-mention.ts" },
   { name: "slack", verify: "slack", secretEnv: "HOOK_SLACK_SECRET", toolsets: ["core"], file: "webhooks/slack.ts" },
 ] as const;

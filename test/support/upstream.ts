@@ -15,7 +15,8 @@ import { braveSearch, EXAMPLE_HOST, examplePage, MIRROR_HOST, searxSearch, SEARX
  *
  *   /ok                         200 {"ok":true}
  *   /status/<code>?retry_after=  that status, with Retry-After when given
- *   /api.github.com/...          see githubStub
+ *   /api.github.com/...          see githubStub; POST .../issues/<n>/comments is kept in inbox
+ *                                `github-comments` (GET /inbox/github-comments lists them)
  *   /hook-callback/ok            200 when the webhook callback's signature checks out with
  *                                TEST_WEBHOOK_SECRET, else 401
  *   /hook-callback/flaky         503 the first time a delivery (X-Toolgate-Delivery) calls
@@ -47,7 +48,7 @@ export async function upstream(request: Request): Promise<Response> {
   if (url.hostname === OAUTH_MCP_CONTROL_HOST) return Response.json({ port: await startOAuthMcp() });
   if (url.hostname === FAKE_MCP_HOST) return fakeMcpServer(request);
   if (url.hostname === MODEL_HOST) return forwardToModelServer(request);
-  if (url.hostname === "api.github.com") return githubStub(url);
+  if (url.hostname === "api.github.com") return request.method === "POST" ? githubPostStub(request, url) : githubStub(url);
   if (url.hostname === WEB_HOST || url.hostname === MIRROR_HOST) return webPages(request, url);
   if (url.hostname === "api.search.brave.com") return braveSearch(request, url);
   if (url.hostname === "api.tavily.com") return tavilySearch(request, url);
@@ -94,6 +95,17 @@ function githubStub(url: URL): Response {
     });
   }
   return Response.json({ message: "Not Found" }, { status: 404 });
+}
+
+/** GitHub's comment endpoint: the request is kept for the test to read, and answered as GitHub does. */
+async function githubPostStub(request: Request, url: URL): Promise<Response> {
+  const issue = /^\/repos\/([\w.-]+)\/([\w.-]+)\/issues\/(\d+)\/comments$/.exec(url.pathname);
+  if (issue === null) return Response.json({ message: "Not Found" }, { status: 404 });
+  const kept = inboxes.get("github-comments") ?? [];
+  inboxes.set("github-comments", kept);
+  kept.push({ headers: Object.fromEntries(request.headers), body: await request.text() });
+  const id = kept.length;
+  return Response.json({ id, html_url: `https://github.com/${issue[1]}/${issue[2]}/issues/${issue[3]}#issuecomment-${id}` }, { status: 201 });
 }
 
 const callbacksSeen = new Set<string>();

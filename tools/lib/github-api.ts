@@ -10,13 +10,19 @@ export const GITHUB_API = "https://api.github.com";
  * retries, the host's circuit breaker); the availability probe passes the plain fetch.
  */
 export function githubGet(fetcher: typeof fetch, path: string, token: string, signal: AbortSignal): Promise<Response> {
-  return fetcher(`${GITHUB_API}${path}`, {
-    headers: {
-      accept: "application/vnd.github+json",
-      authorization: `Bearer ${token}`,
-      "user-agent": "toolgate",
-      "x-github-api-version": "2022-11-28",
-    },
-    signal,
-  });
+  return fetcher(`${GITHUB_API}${path}`, { headers: githubHeaders(token), signal });
+}
+
+/** POSTs JSON to a GitHub API path with the deployment's token, through the call's `ctx.fetch`. */
+export function githubPost(fetcher: typeof fetch, path: string, token: string, body: unknown, signal: AbortSignal): Promise<Response> {
+  return fetcher(`${GITHUB_API}${path}`, { method: "POST", headers: { ...githubHeaders(token), "content-type": "application/json" }, body: JSON.stringify(body), signal });
+}
+
+function githubHeaders(token: string): Record<string, string> {
+  return {
+    accept: "application/vnd.github+json",
+    authorization: `Bearer ${token}`,
+    "user-agent": "toolgate",
+    "x-github-api-version": "2022-11-28",
+  };
 }
