@@ -78,6 +78,13 @@ export class Registry {
   readonly #tools = new Map<string, ToolEntry>();
   #generation = 0;
   #sortedNames: string[] | undefined;
+  /**
+   * Names per toolset and the sorted toolset names, built once per generation: toolset
+   * resolution asks for them on every key's access and every run's turn, and a filter over every
+   * registered tool each time cost ~0.9 ms per agent run with the bench's 500 synthetic tools.
+   */
+  #byToolset: Map<string, string[]> | undefined;
+  #toolsets: string[] | undefined;
 
   /** Bumped on every successful mutation, so derived views can cache per generation. */
   get generation(): number {
@@ -142,17 +149,32 @@ export class Registry {
 
   /** Names of the tools registered in one toolset, sorted. */
   namesInToolset(toolset: string): string[] {
-    return this.names().filter((name) => this.#tools.get(name)?.toolset === toolset);
+    if (this.#byToolset === undefined) {
+      const byToolset = new Map<string, string[]>();
+      for (const name of this.names()) {
+        const set = this.#tools.get(name)?.toolset;
+        if (set === undefined) continue;
+        const names = byToolset.get(set);
+        if (names === undefined) byToolset.set(set, [name]);
+        else names.push(name);
+      }
+      this.#byToolset = byToolset;
+    }
+    // A copy: callers own what they are given, and the cached list must outlive them.
+    return [...(this.#byToolset.get(toolset) ?? [])];
   }
 
   /** Every toolset some tool is registered in, sorted. */
   toolsets(): string[] {
-    return [...new Set([...this.#tools.values()].map((entry) => entry.toolset))].sort();
+    this.#toolsets ??= [...new Set([...this.#tools.values()].map((entry) => entry.toolset))].sort();
+    return [...this.#toolsets];
   }
 
   #changed(): void {
     this.#generation += 1;
     this.#sortedNames = undefined;
+    this.#byToolset = undefined;
+    this.#toolsets = undefined;
   }
 }
 
