@@ -93,6 +93,11 @@ export default defineConfig({
           name: "scripts",
           environment: "node",
           include: ["test/scripts/**/*.test.ts"],
+          // One file at a time, after the workerd files: two files each starting a local Worker
+          // (wrangler's unstable_startWorker) at once both hung in their beforeAll until its
+          // 120 s timeout. A later group may set its own maxWorkers.
+          sequence: { groupOrder: 1 },
+          maxWorkers: 1,
         },
       },
     ],
