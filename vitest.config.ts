@@ -3,75 +3,12 @@ import { EVERYTHING_PORT_VAR, EVERYTHING_SSE_PORT_VAR } from "./test/support/run
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { MODEL_HOST, STRAY_REJECTION_MARK, TEST_ADMIN_TOKEN, TEST_MODEL_KEY, TEST_MODEL_NAME, TEST_WEBHOOK_SECRET } from "./test/support/test-env.ts";
-import { FRESH_ISOLATE_FILES } from "./test/support/fresh-isolate-files.ts";
 import { upstream } from "./test/support/upstream.ts";
 
-// Everything that ships in the Worker runs inside workerd against real local bindings; the
-// build-time generator (scripts/) is a Node program, so its tests run in Node.
+// Two projects: everything that ships in the Worker runs inside workerd against real local
+// bindings; the build-time generator (scripts/) is a Node program, so its tests run in Node.
 // D1 migrations, read once here (Node side) and applied inside workerd by test/setup.ts.
 const migrations = await readD1Migrations(new URL("./migrations", import.meta.url).pathname);
-
-// The Worker's bindings and outbound stand-in, the same for both workerd projects below. A fresh
-// plugin per project: the plugin keeps per-project state.
-const workerPool = () =>
-  cloudflareTest({
-    wrangler: { configPath: "./wrangler.toml" },
-    miniflare: {
-      // Outbound fetches go to a local stand-in for the outside network, never out.
-      outboundService: upstream,
-      // Two more D1 databases, as audit shards for test/audit/audit-shards.test.ts, which
-      // sets AUDIT_SHARDS on its own env; every other test keeps one database.
-      d1Databases: ["DB_AUDIT_1", "DB_AUDIT_2"],
-      bindings: {
-        TEST_MIGRATIONS: migrations,
-        // This run's server-everything ports (test/support/run-ports.ts), for test-env.ts.
-        [EVERYTHING_PORT_VAR]: process.env[EVERYTHING_PORT_VAR] ?? "",
-        [EVERYTHING_SSE_PORT_VAR]: process.env[EVERYTHING_SSE_PORT_VAR] ?? "",
-        ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-        // Webhook secrets: the shipped webhooks' and the test webhooks' (test/webhooks/); HOOK_UNSET_SECRET stays unset.
-        HOOK_GENERIC_SECRET: TEST_WEBHOOK_SECRET,
-        HOOK_GITHUB_SECRET: TEST_WEBHOOK_SECRET,
-        HOOK_SLACK_SECRET: TEST_WEBHOOK_SECRET,
-        HOOK_TEST_SECRET: TEST_WEBHOOK_SECRET,
-        // The shipped example plugins (plugins/), switched on for every test file so
-        // test/plugins/ can prove them through the real doors. Values no other test sends
-        // or returns, so the plugins stay invisible elsewhere.
-        PLUGIN_BLOCK_ARGUMENT_PATTERN: String.raw`rm\s+-rf\s+/`,
-        PLUGIN_REDACT_RESULT_FIELDS: "api_token, session_cookie",
-        // Agent runs talk to the scripted model (test/support/model-server.ts); short
-        // timeouts and backoff keep its failure scenarios quick.
-        MODEL_BASE_URL: `http://${MODEL_HOST}/v1`,
-        MODEL_API_KEY: TEST_MODEL_KEY,
-        MODEL_NAME: TEST_MODEL_NAME,
-        MODEL_TIMEOUT_MS: "1500",
-        MODEL_BACKOFF_MS: "20",
-      },
-    },
-  });
-
-/**
- * A project whose files run inside workerd. `isolate: false` reuses one workerd and its loaded
- * modules across files (starting workerd and loading the Worker's modules again for each file
- * took longer than most files' tests); `isolate: true` gives each file a fresh workerd.
- */
-function workerProject(name: string, isolate: boolean, include: string[], exclude: string[]) {
-  return {
-    plugins: [workerPool()],
-    // The Worker's zod (wrangler.toml [alias], src/bundle/zod.ts), so tests run what ships.
-    // Exact match only: zod's own subpaths (zod/v4/...) stay zod's.
-    resolve: { alias: [{ find: /^zod$/, replacement: new URL("./src/bundle/zod.ts", import.meta.url).pathname }] },
-    test: {
-      name,
-      isolate,
-      include,
-      exclude,
-      setupFiles: ["./test/setup.ts"],
-      // The real server-everything on loopback for the MCP federation tests, stopped by PID after
-      // the run. Both projects list it (either may run alone); a second start in one run is a no-op.
-      globalSetup: ["./test/support/everything-global-setup.ts"],
-    },
-  };
-}
 
 export default defineConfig({
   test: {
@@ -84,10 +21,60 @@ export default defineConfig({
     // prove the call is unaffected. Only that rejection, recognised by its text, is not a failure.
     onUnhandledError: (error) => (String(error.message).includes(STRAY_REJECTION_MARK) ? false : undefined),
     projects: [
-      // One workerd for the files, reused: test/setup.ts empties its storage before each file.
-      workerProject("worker", false, ["test/**/*.test.ts"], ["test/scripts/**", ...FRESH_ISOLATE_FILES]),
-      // A fresh workerd per file, for the files that need module state no other file has touched.
-      ...(FRESH_ISOLATE_FILES.length > 0 ? [workerProject("worker-isolated", true, FRESH_ISOLATE_FILES, [])] : []),
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              // Outbound fetches go to a local stand-in for the outside network, never out.
+              outboundService: upstream,
+              // Two more D1 databases, as audit shards for test/audit/audit-shards.test.ts, which
+              // sets AUDIT_SHARDS on its own env; every other test keeps one database.
+              d1Databases: ["DB_AUDIT_1", "DB_AUDIT_2"],
+              bindings: {
+                TEST_MIGRATIONS: migrations,
+                // This run's server-everything ports (test/support/run-ports.ts), for test-env.ts.
+                [EVERYTHING_PORT_VAR]: process.env[EVERYTHING_PORT_VAR] ?? "",
+                [EVERYTHING_SSE_PORT_VAR]: process.env[EVERYTHING_SSE_PORT_VAR] ?? "",
+                ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+                // Webhook secrets: the shipped webhooks' and the test webhooks' (test/webhooks/); HOOK_UNSET_SECRET stays unset.
+                HOOK_GENERIC_SECRET: TEST_WEBHOOK_SECRET,
+                HOOK_GITHUB_SECRET: TEST_WEBHOOK_SECRET,
+                HOOK_SLACK_SECRET: TEST_WEBHOOK_SECRET,
+                HOOK_TEST_SECRET: TEST_WEBHOOK_SECRET,
+                // The shipped example plugins (plugins/), switched on for every test file so
+                // test/plugins/ can prove them through the real doors. Values no other test sends
+                // or returns, so the plugins stay invisible elsewhere.
+                PLUGIN_BLOCK_ARGUMENT_PATTERN: String.raw`rm\s+-rf\s+/`,
+                PLUGIN_REDACT_RESULT_FIELDS: "api_token, session_cookie",
+                // Agent runs talk to the scripted model (test/support/model-server.ts); short
+                // timeouts and backoff keep its failure scenarios quick.
+                MODEL_BASE_URL: `http://${MODEL_HOST}/v1`,
+                MODEL_API_KEY: TEST_MODEL_KEY,
+                MODEL_NAME: TEST_MODEL_NAME,
+                MODEL_TIMEOUT_MS: "1500",
+                MODEL_BACKOFF_MS: "20",
+              },
+            },
+          }),
+        ],
+        // The Worker's zod (wrangler.toml [alias], src/bundle/zod.ts), so tests run what ships.
+        // Exact match only: zod's own subpaths (zod/v4/...) stay zod's.
+        resolve: { alias: [{ find: /^zod$/, replacement: new URL("./src/bundle/zod.ts", import.meta.url).pathname }] },
+        test: {
+          name: "worker",
+          // One workerd and its loaded modules, reused for every file: starting workerd and loading
+          // the Worker's modules again for each file took longer than most files' tests. Each file
+          // still starts from empty storage (test/setup.ts); isolate-wide state (caches, circuit
+          // breakers) carries over, as in one Worker isolate serving many requests.
+          isolate: false,
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/scripts/**"],
+          setupFiles: ["./test/setup.ts"],
+          // The real server-everything on loopback for the MCP federation tests, stopped by PID after the run.
+          globalSetup: ["./test/support/everything-global-setup.ts"],
+        },
+      },
       {
         test: {
           name: "scripts",
