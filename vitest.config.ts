@@ -3,6 +3,7 @@ import { EVERYTHING_PORT_VAR, EVERYTHING_SSE_PORT_VAR } from "./test/support/run
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { MODEL_HOST, STRAY_REJECTION_MARK, TEST_ADMIN_TOKEN, TEST_MODEL_KEY, TEST_MODEL_NAME, TEST_WEBHOOK_SECRET } from "./test/support/test-env.ts";
+import { withFreshIsolates } from "./test/support/fresh-isolate-files.ts";
 import { upstream } from "./test/support/upstream.ts";
 
 // Two projects: everything that ships in the Worker runs inside workerd against real local
@@ -20,7 +21,8 @@ export default defineConfig({
     // One gateway test has a tool leave a promise rejecting after it returned, on purpose, to
     // prove the call is unaffected. Only that rejection, recognised by its text, is not a failure.
     onUnhandledError: (error) => (String(error.message).includes(STRAY_REJECTION_MARK) ? false : undefined),
-    projects: [
+    // A few files get a workerd of their own: test/support/fresh-isolate-files.ts.
+    projects: withFreshIsolates([
       {
         plugins: [
           cloudflareTest({
@@ -87,6 +89,6 @@ export default defineConfig({
           maxWorkers: 1,
         },
       },
-    ],
+    ]),
   },
 });
