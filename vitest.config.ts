@@ -3,6 +3,7 @@ import { EVERYTHING_PORT_VAR, EVERYTHING_SSE_PORT_VAR } from "./test/support/run
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { MODEL_HOST, STRAY_REJECTION_MARK, TEST_ADMIN_TOKEN, TEST_MODEL_KEY, TEST_MODEL_NAME, TEST_WEBHOOK_SECRET } from "./test/support/test-env.ts";
+import { withFreshIsolates } from "./test/support/fresh-isolate-files.ts";
 import { upstream } from "./test/support/upstream.ts";
 
 // Two projects: everything that ships in the Worker runs inside workerd against real local
@@ -14,10 +15,14 @@ export default defineConfig({
   test: {
     // Pipeline tests provoke failures on purpose; print their logs only when a test fails.
     silent: "passed-only",
+    // vitest's default on a 2-core machine is one file at a time; most files wait on workerd,
+    // loopback servers or Chromium rather than on a core, so two at a time finish sooner.
+    maxWorkers: 2,
     // One gateway test has a tool leave a promise rejecting after it returned, on purpose, to
     // prove the call is unaffected. Only that rejection, recognised by its text, is not a failure.
     onUnhandledError: (error) => (String(error.message).includes(STRAY_REJECTION_MARK) ? false : undefined),
-    projects: [
+    // A few files get a workerd of their own: test/support/fresh-isolate-files.ts.
+    projects: withFreshIsolates([
       {
         plugins: [
           cloudflareTest({
@@ -64,6 +69,11 @@ export default defineConfig({
         resolve: { alias: [{ find: /^zod$/, replacement: new URL("./src/bundle/zod.ts", import.meta.url).pathname }] },
         test: {
           name: "worker",
+          // One workerd and its loaded modules, reused for every file: starting workerd and loading
+          // the Worker's modules again for each file took longer than most files' tests. Each file
+          // still starts from empty storage (test/setup.ts); isolate-wide state (caches, circuit
+          // breakers) carries over, as in one Worker isolate serving many requests.
+          isolate: false,
           include: ["test/**/*.test.ts"],
           exclude: ["test/scripts/**"],
           setupFiles: ["./test/setup.ts"],
@@ -76,8 +86,13 @@ export default defineConfig({
           name: "scripts",
           environment: "node",
           include: ["test/scripts/**/*.test.ts"],
+          // One file at a time, after the workerd files: two files each starting a local Worker
+          // (wrangler's unstable_startWorker) at once both hung in their beforeAll until its
+          // 120 s timeout. A later group may set its own maxWorkers.
+          sequence: { groupOrder: 1 },
+          maxWorkers: 1,
         },
       },
-    ],
+    ]),
   },
 });
