@@ -21,7 +21,6 @@ import type { CallOutcome } from "../pipeline/types.ts";
 import { recordApprovalAudit } from "./approval-audit.ts";
 import { notifyApprovalRequested } from "./approval-notify.ts";
 import { approvalPageUrl } from "./approval-url.ts";
-import { writeApprovalIndex } from "./approval-index.ts";
 import { pendingRow, toApprovalView, type ApprovalRow } from "./approval-row.ts";
 import { deleteGrants, dueApprovals, findApproval, findApprovalByBinding, findApprovalById, findApprovalByCallId, findGrant, insertApproval, insertGrant, runningApprovals, saveApproval } from "./approval-store.ts";
 import { decidedRow, doneRow, expiredRow, interruptedOutcome } from "./approval-transitions.ts";
@@ -31,8 +30,10 @@ import type { ApprovalRequest, DecisionAnswer, DecisionInput, RequestAnswer, Run
 import { noteSettledForWebhook, sendWebhookNotices } from "./webhook-notices.ts";
 import { noteRunWaiting, noteSettledForRun, wakeRuns } from "./run-wakeups.ts";
 import { scheduleSessionAlarm } from "./session-alarm.ts";
-import { SESSION_SCHEMA_SQL, sessionTodoKey } from "./session-schema.ts";
-import { applyTodoUpdate, EMPTY_TODO_LIST, type TodoList } from "../todo/todo-list.ts";
+import { SESSION_SCHEMA_SQL } from "./session-schema.ts";
+import { sessionTodo } from "./session-todo.ts";
+import { publishApproval } from "./publish-approval.ts";
+import { runApprovedCall } from "./approved-call.ts";
 import { withRequestId } from "../tracing/request-context.ts";
 
 /**
@@ -84,7 +85,7 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
     insertApproval(sql, row);
     if (input.runId !== undefined) noteRunWaiting(sql, row.id, input.runId);
     await this.#scheduleAlarm();
-    await Promise.all([this.#publish(row), this.#flushWrites()]);
+    await Promise.all([publishApproval(this.env.DB, row), this.#flushWrites()]);
     const approval = toApprovalView(row);
     if (input.notify !== undefined) {
       const stillPending = () => findApproval(sql, row.id, row.session_id)?.status === "pending";
@@ -151,25 +152,16 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
     this.#waiters.wake(row.id);
     await this.#scheduleAlarm();
     if (denial !== undefined) {
-      await Promise.all([this.#publish(decided), this.#audit(decided, denial), this.#flushWrites()]);
+      await Promise.all([publishApproval(this.env.DB, decided), this.#audit(decided, denial), this.#flushWrites()]);
       return { ok: true, approval: toApprovalView(decided) };
     }
-    await Promise.all([this.#publish(decided), this.#flushWrites()]);
+    await Promise.all([publishApproval(this.env.DB, decided), this.#flushWrites()]);
     return { ok: true, approval: toApprovalView(await this.#run(decided)) };
   }
 
-  /**
-   * Reads or changes the calling key's todo list in this session. Read, apply and write happen
-   * with no `await` between them, so concurrent calls of one session each see the other's result.
-   */
-  async todo({ keyId, todos, merge }: TodoUpdate): Promise<TodoAnswer> {
-    const { kv } = this.ctx.storage;
-    const current = kv.get<TodoList>(sessionTodoKey(keyId)) ?? EMPTY_TODO_LIST;
-    if (todos === undefined) return { ok: true, list: current, changed: false };
-    const result = applyTodoUpdate(current, todos, merge);
-    if (!result.ok) return { ok: false, issues: result.issues, list: current };
-    if (result.changed) kv.put(sessionTodoKey(keyId), result.list);
-    return result;
+  /** Reads or changes the calling key's todo list in this session (session-todo.ts). */
+  async todo(update: TodoUpdate): Promise<TodoAnswer> {
+    return sessionTodo(this.ctx.storage.kv, update);
   }
 
   async endGrants(keyId: string): Promise<number> {
@@ -184,34 +176,15 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
     await this.#flushWrites();
   }
 
-  /**
-   * Runs an approved call through the whole pipeline, bound to the approved arguments, with the
-   * requester's access as it is now: a key revoked, deleted or narrowed since it asked gets
-   * PERMISSION_DENIED and the call does not run.
-   */
+  /** Runs an approved call (approved-call.ts) and records its outcome. */
   async #run(row: ApprovalRow): Promise<ApprovalRow> {
-    let outcome: CallOutcome;
-    try {
-      outcome = await this.runApproved(this.env, {
-        tool: row.tool,
-        callId: row.tool_call_id,
-        sessionId: row.session_id,
-        requestedBy: row.requested_by,
-        arguments: JSON.parse(row.call_arguments) as Record<string, unknown>,
-        approved: { approvalId: row.id, bindingSha256: row.binding_sha256 },
-        waitUntil: (promise) => this.ctx.waitUntil(promise),
-      });
-    } catch (error) {
-      // The pipeline never throws; this guards the bookkeeping around it all the same.
-      console.error(`approval ${row.id}: run failed unexpectedly: ${String(error)}`);
-      outcome = interruptedOutcome(row);
-    }
+    const outcome = await runApprovedCall(this.runApproved, this.env, row, (promise) => this.ctx.waitUntil(promise));
     const done = doneRow(row, outcome);
     saveApproval(this.ctx.storage.sql, done);
     const noted = this.#noteSettled(done);
     this.#waiters.wake(row.id);
     if (noted) await this.#scheduleAlarm();
-    await Promise.all([this.#publish(done), this.#audit(done, outcome)]);
+    await Promise.all([publishApproval(this.env.DB, done), this.#audit(done, outcome)]);
     await this.#sendWebhookNotices();
     return done;
   }
@@ -227,7 +200,7 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
       const done = doneRow(row, outcome);
       saveApproval(this.ctx.storage.sql, done);
       this.#noteSettled(done);
-      this.#writes.push(this.#publish(done), this.#audit(done, outcome));
+      this.#writes.push(publishApproval(this.env.DB, done), this.#audit(done, outcome));
     }
   }
 
@@ -238,7 +211,7 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
     saveApproval(this.ctx.storage.sql, expired);
     this.#noteSettled(expired);
     this.#waiters.wake(row.id);
-    this.#writes.push(this.#publish(expired), this.#audit(expired, outcome));
+    this.#writes.push(publishApproval(this.env.DB, expired), this.#audit(expired, outcome));
     return expired;
   }
 
@@ -269,15 +242,6 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
   /** The alarm is always set to the next expiry of a pending approval or retry of a hook notice. */
   async #scheduleAlarm(): Promise<void> {
     await scheduleSessionAlarm(this.ctx.storage);
-  }
-
-  /** Writes the index row; a failure is logged and healed by the row's next change. */
-  async #publish(row: ApprovalRow): Promise<void> {
-    try {
-      await writeApprovalIndex(this.env.DB, row);
-    } catch (error) {
-      console.error(`approval ${row.id}: D1 index write failed (version ${row.version}): ${String(error)}`);
-    }
   }
 
   #audit(row: ApprovalRow, outcome: CallOutcome): Promise<void> {

@@ -8,44 +8,9 @@ import { z } from "zod";
 import { parseMcpServersVar, type McpServerConfig } from "../mcp/federation/server-config.ts";
 import { checkOutboundUrl } from "../net/outbound-url.ts";
 import { compileGlob } from "../policy/glob.ts";
-
-const numberSetting = (fallback: number, min: number, max: number, whole: boolean) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value.trim() === "") return fallback;
-      const n = Number(value);
-      if (!(whole ? Number.isInteger(n) : Number.isFinite(n)) || n < min || n > max) {
-        ctx.addIssue({ code: "custom", message: `must be a ${whole ? "whole number" : "number"} from ${min} to ${max}, got ${JSON.stringify(value)}` });
-        return z.NEVER;
-      }
-      return n;
-    });
-
-const wholeNumber = (fallback: number, min: number, max: number) => numberSetting(fallback, min, max, true);
-// A growth factor needs fractions (the default is 1.5).
-const decimal = (fallback: number, min: number, max: number) => numberSetting(fallback, min, max, false);
-
-const flag = (fallback: boolean) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value.trim() === "") return fallback;
-      if (value === "true" || value === "false") return value === "true";
-      ctx.addIssue({ code: "custom", message: `must be "true" or "false", got ${JSON.stringify(value)}` });
-      return z.NEVER;
-    });
+import { decimal, flag, list, wholeNumber } from "./setting-parsers.ts";
 
 const DAY_MS = 86_400_000;
-
-/** A comma-separated list; blanks and empty entries dropped. */
-const list = () =>
-  z
-    .string()
-    .optional()
-    .transform((value) => (value ?? "").split(",").map((item) => item.trim()).filter((item) => item !== ""));
 
 const ConfigSchema = z.object({
   /** Largest request body accepted, in bytes. */
