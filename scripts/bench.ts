@@ -28,7 +28,7 @@ import { LoadClient } from "./bench/load.ts";
 import { cleanUp } from "./bench/clean-up.ts";
 import { buildPeers, ensurePeersInstalled, type BuiltPeer } from "./bench/peers.ts";
 import { formatRun, writeResults, type BenchResults } from "./bench/report.ts";
-import { createAgentKey } from "./bench/agent-key.ts";
+import { KEYS_PATH } from "./bench/requests.ts";
 import { describeError, runScenarios, untilAborted, type ScenariosRun } from "./bench/run-scenarios.ts";
 import type { BenchContext, BenchSettings } from "./bench/scenario.ts";
 import { SCENARIOS } from "./bench/scenarios/index.ts";
@@ -63,6 +63,18 @@ const roundMs = numberFlag("round-ms");
 const settings: BenchSettings = { ...(quick ? QUICK : FULL), ...(rounds === undefined ? {} : { rounds }), ...(roundMs === undefined ? {} : { roundMs }) };
 const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length).split(",");
 const scenarios = only === undefined ? SCENARIOS : SCENARIOS.filter((s) => only.includes(s.id));
+
+/**
+ * Creates the agent key the full app's figures use, through the real admin route: every
+ * toolset, the default policy, and a per-minute limit the bench never reaches.
+ */
+async function createAgentKey(client: LoadClient): Promise<string> {
+  const body = JSON.stringify({ name: "bench-agent", role: "agent", toolsets: null, rate_limit_per_minute: 1_000_000 });
+  const { status, body: answer } = await client.send({ method: "POST", path: KEYS_PATH, body });
+  const key = status === 201 || status === 200 ? (JSON.parse(answer) as { key?: unknown }).key : undefined;
+  if (typeof key !== "string") throw new Error(`bench: POST ${KEYS_PATH} answered ${status}: ${answer.slice(0, 500)}`);
+  return key;
+}
 
 /** Serves the bench Worker (and the peers) and makes the context every scenario runs with. */
 async function setUp(scriptPath: string, built: readonly BuiltPeer[], served: Served): Promise<BenchContext> {

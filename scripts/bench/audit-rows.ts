@@ -45,13 +45,3 @@ export async function drainAuditRows(client: LoadClient, expected: number, timeo
   }
   return { rows, waitedMs: performance.now() - t0 };
 }
-
-/**
- * How long a full-app round's CPU reading goes on after its load stops, so the audit work it
- * left (records held up to 200 ms by the group commit, then up to the consumer's 1 s batch
- * timeout in wrangler.toml, then the D1 write) is its own and not the next contender's.
- * Without it, the contender that most often followed a full round (the admin token, in this
- * order) was charged for the other's records: its rounds wrote 1.1-1.3x their own calls' rows.
- */
-export const AUDIT_SETTLE_MS = 1_500;
-

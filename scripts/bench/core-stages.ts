@@ -7,8 +7,7 @@
 // This module runs in workerd; Env, through the stage types, is a Worker global.
 /// <reference path="../../worker-configuration.d.ts" />
 import type { MiddlewareHandler } from "hono";
-import { AuditGroupCommit } from "../../src/audit/audit-group-commit.ts";
-import { buildAuditRecords, type RecordBatch } from "../../src/audit/record-batch.ts";
+import { buildAfterResponse, type RecordBatch } from "../../src/audit/record-batch.ts";
 import { ADMIN_TOKEN_PRINCIPAL } from "../../src/auth/admin-token.ts";
 import type { AppEnv } from "../../src/http/types.ts";
 import type { chargeCalls } from "../../src/rate-limit/charge-calls.ts";
@@ -27,16 +26,10 @@ export const noCharge: typeof chargeCalls = async function noCharge(_env, _princ
 /** Records nothing. */
 export const noRecord: RecordBatch = function noRecord() {};
 
-/** A queue that takes every batch and keeps none. */
-const discardQueue: Pick<Queue, "sendBatch"> = { sendBatch: async () => ({ metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } } }) };
-const discardGroups = new AuditGroupCommit();
-
 /**
- * Builds and packs every call's audit record (redaction, canonical JSON, messages) in groups as
- * the real stage does, and sends none: with the full app, the difference to the real stage is
- * what the queue send, its consumer and D1 cost.
+ * Builds every call's audit record (redaction, canonical JSON, hash) and sends none: with the
+ * full app, the difference to the real stage is what the queue, its consumer and D1 cost.
  */
-export const buildRecordsOnly: RecordBatch = function buildRecordsOnly(env, waitUntil, calls, meta) {
-  const keepAlive = discardGroups.addLater({ DB: env.DB, AUDIT_QUEUE: discardQueue }, calls.length, () => buildAuditRecords(calls, meta));
-  if (keepAlive !== undefined) waitUntil(keepAlive);
+export const buildRecordsOnly: RecordBatch = function buildRecordsOnly(_env, waitUntil, calls, meta) {
+  waitUntil(buildAfterResponse(calls, meta));
 };

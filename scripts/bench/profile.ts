@@ -13,7 +13,6 @@
  * ```sh
  * node scripts/bench/profile.ts --pipeline=full --seconds=6
  * node scripts/bench/profile.ts --pipeline=core --port=9251
- * node scripts/bench/profile.ts --agent-key      # as an agent key made through POST /v1/keys, not ADMIN_TOKEN
  * node scripts/bench/profile.ts --mcp            # POST /mcp tools/call echo (full app)
  * node scripts/bench/profile.ts --chat           # POST /v1/chat/completions: an agent run of two turns
  * ```
@@ -21,7 +20,6 @@
 import { writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createAgentKey } from "./agent-key.ts";
 import { buildBenchWorker } from "./build-worker.ts";
 import { LoadClient, type RequestSpec } from "./load.ts";
 import { ECHO_CALL_BODY, FULL_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH } from "./requests.ts";
@@ -110,7 +108,6 @@ try {
     : process.argv.includes("--chat")
       ? { method: "POST" as const, path: "/v1/chat/completions", body: CHAT_BODY, headers: { "content-type": "application/json" } }
       : { method: "POST" as const, path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY, headers: { [PIPELINE_HEADER]: pipeline } };
-  if (process.argv.includes("--agent-key")) request.headers = { ...request.headers, authorization: `Bearer ${await createAgentKey(client, "profile-agent")}` };
   await client.round(request, { concurrency: 8, durationMs: 2_000 });
   const session = await connect(target.webSocketDebuggerUrl);
   await session.send("Profiler.enable");

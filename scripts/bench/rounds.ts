@@ -41,12 +41,6 @@ export interface RoundPlan {
   roundMs: number;
   warmupMs: number;
   hooks?: RoundHooks;
-  /**
-   * How long after each round its CPU reading goes on, idle: work a round leaves behind (the
-   * audit queue's consumer writing its records to D1, a second or so later) then counts in its
-   * own CPU per request instead of the next contender's. Throughput is the round's alone.
-   */
-  settleMs?: number;
 }
 
 /** Runs `plan.rounds` alternating rounds of every contender; throws if one does not answer 200. */
@@ -70,7 +64,6 @@ export async function alternatingRounds(ctx: BenchContext, contenders: readonly 
       await plan.hooks?.before?.(i, round);
       const cpuBefore = cpuMs(ctx.serverPid);
       const result = await (contender.client ?? ctx.client).round(contender.request, { concurrency: plan.concurrency, durationMs: plan.roundMs });
-      if (plan.settleMs !== undefined) await new Promise((resolve) => setTimeout(resolve, plan.settleMs));
       figures.serverCpuUs[round] = ((cpuMs(ctx.serverPid) - cpuBefore) * 1000) / result.requests;
       figures.sent += result.requests;
       await plan.hooks?.after?.(i, round, result);

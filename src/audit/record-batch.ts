@@ -5,14 +5,11 @@
  *
  * Building is synchronous, so "after the response" takes a timer: a microtask, or an async
  * function's first stretch, would still run before the handler's Response reaches the runtime.
- * The group's timer serves (the group commit builds its records when it sends them): a timer of
- * each request's own cost it more CPU than building its record did.
  */
 import type { CallOutcome } from "../pipeline/types.ts";
 import type { AuditGroupCommit } from "./audit-group-commit.ts";
 import type { AuditRecord } from "./audit-record.ts";
 import { toAuditRecord } from "./to-audit-record.ts";
-import { currentRequestId } from "../tracing/request-context.ts";
 
 export interface AuditedCall {
   /** The arguments exactly as the model sent them (malformed text is kept). */
@@ -31,8 +28,7 @@ export type RecordBatch = (env: Env, waitUntil: (promise: Promise<unknown>) => v
 export interface BatchMeta {
   keyId: string;
   sessionId: string;
-  /** Absent: the current request's; null: none. */
-  requestId?: string | null | undefined;
+  requestId?: string | undefined;
   runId?: string;
 }
 
@@ -61,15 +57,17 @@ export function buildAuditRecords(calls: readonly AuditedCall[], meta: BatchMeta
   return records;
 }
 
+/** The batch's records, built on a later turn of the event loop than the one that answers. */
+export async function buildAfterResponse(calls: readonly AuditedCall[], meta: BatchMeta): Promise<AuditRecord[]> {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return buildAuditRecords(calls, meta);
+}
+
 /** The audit stage over an isolate's group commit, which the composition root builds once. */
 export function createRecordBatch(groupCommit: AuditGroupCommit): RecordBatch {
   return function recordBatch(env, waitUntil, calls, meta) {
-    // The records are built in the timer of whichever request opened the group, where the
-    // current request id is that request's: this batch's is fixed now.
-    const fixed: BatchMeta = meta.requestId === undefined ? { ...meta, requestId: currentRequestId() ?? null } : meta;
-    // Awaited inside waitUntil when this request opens or sends the group: the isolate stays up
-    // until the group carrying these records has been handed to the queue.
-    const keepAlive = groupCommit.addLater(env, calls.length, () => buildAuditRecords(calls, fixed));
-    if (keepAlive !== undefined) waitUntil(keepAlive);
+    // Awaited inside waitUntil: the isolate stays up until the group carrying these records has
+    // been handed to the queue.
+    waitUntil(buildAfterResponse(calls, meta).then((records) => groupCommit.add(env, records)));
   };
 }

@@ -39,10 +39,9 @@ export interface AuditMeta {
   runId?: string;
   /**
    * The request's x-request-id; when absent, the request this code runs for (pin events, an
-   * approval's outcome), or none (a cron run, a Durable Object's alarm). Null: none, whatever
-   * request this code runs for (a record built after its own request, in another's timer).
+   * approval's outcome), or none (a cron run, a Durable Object's alarm).
    */
-  requestId?: string | null;
+  requestId?: string;
 }
 
 /**
@@ -117,7 +116,7 @@ function redactedArguments(raw: unknown): unknown {
 }
 
 function requestIdOf(meta: AuditMeta): string | null {
-  const id = meta.requestId === null ? undefined : (meta.requestId ?? currentRequestId());
+  const id = meta.requestId ?? currentRequestId();
   return id === undefined ? null : id.slice(0, MAX_REQUEST_ID_CHARS);
 }
 

@@ -7,7 +7,6 @@
  * explains full-overhead's figure, so it takes three rounds, not five (six arms are the
  * bench's longest alternation).
  */
-import { AUDIT_SETTLE_MS } from "../audit-rows.ts";
 import type { RequestSpec } from "../load.ts";
 import { CORE_PIPELINE, ECHO_CALL_BODY, FULL_BUILD_AUDIT_PIPELINE, FULL_NO_AUDIT_PIPELINE, FULL_NO_LIMITS_PIPELINE, FULL_PIPELINE, GATEWAY_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH } from "../requests.ts";
 import { alternatingRounds, paired, perRound } from "../rounds.ts";
@@ -36,11 +35,11 @@ export const fullBreakdown: Scenario = {
       { label: "gateway (no auth, policy, limits, audit)", request: call(GATEWAY_PIPELINE) },
       { label: "core", request: call(CORE_PIPELINE) },
     ];
-    const figures = await alternatingRounds(ctx, contenders, { concurrency, rounds, roundMs, warmupMs, settleMs: AUDIT_SETTLE_MS });
+    const figures = await alternatingRounds(ctx, contenders, { concurrency, rounds, roundMs, warmupMs });
     const core = figures.at(-1);
     if (core === undefined) throw new Error("bench: full-breakdown lost the core contender");
     return {
-      method: `${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up, CPU read until ${AUDIT_SETTLE_MS / 1000} s after each; x core = median of per-round req/s ratios; CPU x core = core CPU/req over this one's`,
+      method: `${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; x core = median of per-round req/s ratios; CPU x core = core CPU/req over this one's`,
       columns: versusColumns("core"),
       rows: figures.map((f) => ({
         label: f.label,

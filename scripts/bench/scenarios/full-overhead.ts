@@ -12,7 +12,7 @@
  * waited on (bounded) until every call of the scenario has its row. Target (issue 4): each full
  * variant keeps at least 0.8x the core pipeline's requests/s.
  */
-import { AUDIT_SETTLE_MS, auditRows, drainAuditRows, settledAuditRows } from "../audit-rows.ts";
+import { auditRows, drainAuditRows, settledAuditRows } from "../audit-rows.ts";
 import type { RequestSpec } from "../load.ts";
 import { CORE_PIPELINE, ECHO_CALL_BODY, FULL_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH } from "../requests.ts";
 import { alternatingRounds, paired, perRound, type ContenderRounds } from "../rounds.ts";
@@ -63,7 +63,6 @@ export const fullOverhead: Scenario = {
       rounds,
       roundMs,
       warmupMs,
-      settleMs: AUDIT_SETTLE_MS,
       hooks: {
         async before(i) {
           if (isFull(i)) mark = { rows: await auditRows(ctx.client), at: performance.now() };
@@ -119,7 +118,7 @@ export const fullOverhead: Scenario = {
     const [adminRow, agentRow] = rows;
     if (adminRow === undefined || agentRow === undefined) throw new Error("bench: full-overhead lost a row");
     return {
-      method: `${PIPELINE_HEADER} picks the app; ${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up, CPU read until ${AUDIT_SETTLE_MS / 1000} s after each; x core = median of per-round req/s ratios; CPU x core = core CPU/req over this one's; audit rows/s = audit rows written during the round per second (x calls: over the round's calls/s); then ${(drained.waitedMs / 1000).toFixed(1)} s waiting for the queue: ${written} rows for ${calls} calls`,
+      method: `${PIPELINE_HEADER} picks the app; ${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; x core = median of per-round req/s ratios; CPU x core = core CPU/req over this one's; audit rows/s = audit rows written during the round per second (x calls: over the round's calls/s); then ${(drained.waitedMs / 1000).toFixed(1)} s waiting for the queue: ${written} rows for ${calls} calls`,
       columns: [
         ...versusColumns("core"),
         { key: "auditRowsPerS", header: "audit rows/s", digits: 0 },
