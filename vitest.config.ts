@@ -69,11 +69,13 @@ export default defineConfig({
         resolve: { alias: [{ find: /^zod$/, replacement: new URL("./src/bundle/zod.ts", import.meta.url).pathname }] },
         test: {
           name: "worker",
-          // One workerd and its loaded modules, reused for every file: starting workerd and loading
-          // the Worker's modules again for each file took longer than most files' tests. Each file
-          // still starts from empty storage (test/setup.ts); isolate-wide state (caches, circuit
-          // breakers) carries over, as in one Worker isolate serving many requests.
-          isolate: false,
+          // A workerd per file. Reusing one for every file (isolate: false, with test/setup.ts
+          // emptying storage) ran the suite in 6 min instead of 18, but background work a file
+          // left (audit queue batches, runs' alarms) reached the next file's storage: audit rows
+          // counted in another file's archive, a child run's audit row missing, in 2 of 5 runs
+          // on 2026-12-01. A red CI costs more than the minutes, so files stay isolated until
+          // each file waits out its own background work. Two files run at once (maxWorkers).
+          isolate: true,
           include: ["test/**/*.test.ts"],
           exclude: ["test/scripts/**"],
           setupFiles: ["./test/setup.ts"],

@@ -49,7 +49,7 @@ export const chatCompletionsRoutes = new OpenAPIHono<AppEnv>().openapi(postChat,
   const body = c.req.valid("json");
   const started = await startRun(
     c.env,
-    { messages: body.messages as unknown as Message[], tools: (body.tools ?? []) as unknown as ClientTool[], toolset: body.toolset, model: body.model, maxTurns: body.max_turns, maxToolCalls: undefined, tokenBudget: undefined, sessionId: body.session_id },
+    { messages: body.messages as unknown as Message[], tools: (body.tools ?? []) as unknown as ClientTool[], toolset: body.toolset, model: body.model, maxTurns: body.max_turns, maxToolCalls: undefined, tokenBudget: undefined, sessionId: body.session_id, stream: body.stream === true },
     { keyId: c.get("principal").keyId, origin: requestOrigin(c.req.url), lookup: toolsetLookupOf(c) },
   );
   if (!started.ok) return failureResponse(c, started.failure);

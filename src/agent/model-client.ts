@@ -1,9 +1,11 @@
 /**
  * One model turn over the OpenAI Chat Completions protocol, through the `openai` package (it runs
  * on Workers with the platform's fetch, and keeps the protocol's details, its SSE parsing
- * included, out of our code). The turn is always streamed (`stream: true`, usage asked for with
+ * included, out of our code). A turn is streamed (`stream: true`, usage asked for with
  * `stream_options.include_usage`), so content reaches the run's listeners as the model writes it;
- * TurnAssembler puts the chunks back into the one message the run stores.
+ * TurnAssembler puts the chunks back into the one message the run stores. A run whose caller
+ * reads no text as it arrives asks for the turn whole instead (`stream: false`, one plain JSON
+ * answer), which spares the SSE parsing.
  *
  * The package's own retries are off: ours retry 429 and 5xx with backoff, honour Retry-After,
  * and never wait past the run's deadline, so a failing upstream ends the step with a clear status
@@ -36,8 +38,10 @@ export interface CallOptions {
   attempts: number;
   backoffMs: number;
   signal?: AbortSignal;
-  /** Each piece of the answer's text, as it arrives. */
+  /** Each piece of the answer's text, as it arrives (streamed turns only). */
   onDelta?: (content: string) => void;
+  /** False: ask for the turn whole (no SSE). Default true. */
+  stream?: boolean;
 }
 
 const clients = new Map<string, OpenAI>();
@@ -75,6 +79,7 @@ export async function callModel(target: ModelTarget, request: ModelRequest, opti
 type Attempt = { ok: true; message: ChatCompletion.Choice["message"]; finishReason: string; usage: TurnUsage | undefined } | { ok: false; failure: Omit<ModelFailure, "attempts">; retryAfterMs?: number };
 
 async function attemptOnce(target: ModelTarget, request: ModelRequest, timeoutMs: number, options: CallOptions): Promise<Attempt> {
+  if (options.stream === false) return wholeAttempt(target, request, timeoutMs, options.signal);
   // The package's timeout ends at the response's headers; a stream that then goes quiet is
   // ended by this idle timer instead, so a stalled upstream cannot hang the run.
   const idle = new AbortController();
@@ -115,6 +120,28 @@ async function attemptOnce(target: ModelTarget, request: ModelRequest, timeoutMs
   if (options.signal?.aborted === true) return { ok: false, failure: { ok: false, code: "MODEL_TIMEOUT", message: "the model request was cancelled" } };
   if (turn.finishReason === undefined) return cut("the model's stream ended before a chunk with a finish_reason", forwarded);
   return { ok: true, message: turn.message(), finishReason: turn.finishReason, usage: turn.usage };
+}
+
+/** One turn asked for whole: the package's timeout covers the whole answer, as nothing streams. */
+async function wholeAttempt(target: ModelTarget, request: ModelRequest, timeoutMs: number, signal: AbortSignal | undefined): Promise<Attempt> {
+  let completion: ChatCompletion;
+  try {
+    completion = await clientFor(target).chat.completions.create(
+      { model: target.model, messages: [...request.messages], ...(request.tools.length === 0 ? {} : { tools: [...request.tools] }) },
+      { timeout: timeoutMs, maxRetries: 0, ...(signal === undefined ? {} : { signal }) },
+    );
+  } catch (error) {
+    return classify(error, timeoutMs);
+  }
+  const choice = completion.choices?.[0];
+  if (choice?.message === undefined) return { ok: false, failure: { ok: false, code: "MODEL_BAD_RESPONSE", message: "the model's answer has no choices" } };
+  const usage = completion.usage ?? undefined;
+  return {
+    ok: true,
+    message: choice.message,
+    finishReason: choice.finish_reason ?? "stop",
+    usage: usage === undefined ? undefined : { promptTokens: usage.prompt_tokens ?? 0, completionTokens: usage.completion_tokens ?? 0, totalTokens: usage.total_tokens ?? 0 },
+  };
 }
 
 /** A stream that broke after it opened: asked again only if none of its text reached a listener. */

@@ -31,6 +31,7 @@ export async function runStep(host: RunHost, start: RunRecord): Promise<void> {
     timeoutMs: settings.modelTimeoutMs,
     attempts: settings.modelAttempts,
     backoffMs: settings.modelBackoffMs,
+    stream: record.streamTurns !== false,
     // Live only: the step stores the whole message once the stream ends (docs/formats.md).
     onDelta: (content) => events.delta(record.turns + 1, content),
   });

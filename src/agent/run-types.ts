@@ -72,6 +72,12 @@ export interface RunStart {
   depth: number;
   /** Set on a run a webhook delivery started: the object tells the delivery when the run ends. */
   hook?: RunHookOrigin;
+  /**
+   * False on a run whose caller reads no text as it arrives (a chat completion without `stream`):
+   * its turns are asked for whole, in one plain request, since streaming them costs ~0.5 ms of
+   * SSE parsing per turn in the `openai` package for nobody. Absent means streamed.
+   */
+  streamTurns?: boolean;
 }
 
 /** The webhook delivery behind a run (src/webhooks/start-delivery-run.ts). */

@@ -32,6 +32,8 @@ export interface RunRequest {
   maxToolCalls: number | undefined;
   tokenBudget: number | undefined;
   sessionId: string | undefined;
+  /** False when the caller reads no text as it arrives (run-types.ts `streamTurns`). */
+  stream?: boolean;
 }
 
 export interface RunOwner {
@@ -80,6 +82,7 @@ export async function startRun(env: Env, request: RunRequest, owner: RunOwner): 
     ...(owner.parentRunId === undefined ? {} : { parentRunId: owner.parentRunId }),
     depth: owner.depth ?? 0,
     ...(owner.hook === undefined ? {} : { hook: owner.hook }),
+    ...(request.stream === false ? { streamTurns: false } : {}),
   });
   return { ok: true, record: record as RunRecord };
 }

@@ -34,6 +34,15 @@ describe("POST /v1/chat/completions with the openai package", () => {
     expect(sent).toEqual({ role: "tool", tool_call_id: "call_e", content: '{"text":"ping"}' });
   });
 
+  it("asks the model for whole turns when the caller does not stream, and streamed ones when it does", async () => {
+    const whole = await scriptModel([{ content: "whole" }]);
+    await client.chat.completions.create({ model: TEST_MODEL_NAME, messages: [{ role: "user", content: `${marker(whole)} hi` }] });
+    expect((await sentToModel(whole)).requests[0]).not.toHaveProperty("stream");
+    const streamed = await scriptModel([{ content: "streamed" }]);
+    for await (const chunk of await client.chat.completions.create({ model: TEST_MODEL_NAME, stream: true, messages: [{ role: "user", content: `${marker(streamed)} hi` }] })) void chunk;
+    expect((await sentToModel(streamed)).requests[0]).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+  });
+
   it("streams ordinary chunks the SDK reads, with tool steps in chunks it reads past", async () => {
     const script = await scriptModel([echoTurn, { content: "streamed pong" }]);
     const stream = await client.chat.completions.create({ model: TEST_MODEL_NAME, stream: true, messages: [{ role: "user", content: `${marker(script)} ping` }] });
