@@ -3,7 +3,6 @@ import { EVERYTHING_PORT_VAR, EVERYTHING_SSE_PORT_VAR } from "./test/support/run
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { MODEL_HOST, STRAY_REJECTION_MARK, TEST_ADMIN_TOKEN, TEST_MODEL_KEY, TEST_MODEL_NAME, TEST_WEBHOOK_SECRET } from "./test/support/test-env.ts";
-import { withFreshIsolates } from "./test/support/fresh-isolate-files.ts";
 import { upstream } from "./test/support/upstream.ts";
 
 // Two projects: everything that ships in the Worker runs inside workerd against real local
@@ -21,8 +20,7 @@ export default defineConfig({
     // One gateway test has a tool leave a promise rejecting after it returned, on purpose, to
     // prove the call is unaffected. Only that rejection, recognised by its text, is not a failure.
     onUnhandledError: (error) => (String(error.message).includes(STRAY_REJECTION_MARK) ? false : undefined),
-    // A few files get a workerd of their own: test/support/fresh-isolate-files.ts.
-    projects: withFreshIsolates([
+    projects: [
       {
         plugins: [
           cloudflareTest({
@@ -69,12 +67,13 @@ export default defineConfig({
         resolve: { alias: [{ find: /^zod$/, replacement: new URL("./src/bundle/zod.ts", import.meta.url).pathname }] },
         test: {
           name: "worker",
-          // A workerd per file. Reusing one for every file (isolate: false, with test/setup.ts
-          // emptying storage) ran the suite in 6 min instead of 18, but background work a file
-          // left (audit queue batches, runs' alarms) reached the next file's storage: audit rows
-          // counted in another file's archive, a child run's audit row missing, in 2 of 5 runs
-          // on 2026-12-01. A red CI costs more than the minutes, so files stay isolated until
-          // each file waits out its own background work. Two files run at once (maxWorkers).
+          // A workerd per file. Reusing one for every file (isolate: false, with setup emptying
+          // storage through cloudflare:test's reset()) ran the suite in 6 min instead of 15, but
+          // background work a file left (audit queue batches, runs' alarms) reached the next
+          // file's storage: audit rows counted in another file's archive, a child run's audit row
+          // missing, in 2 of 5 runs on 2026-12-01. A red CI costs more than the minutes, so files
+          // stay isolated until each file waits out its own background work. Two files run at
+          // once (maxWorkers).
           isolate: true,
           include: ["test/**/*.test.ts"],
           exclude: ["test/scripts/**"],
@@ -95,6 +94,6 @@ export default defineConfig({
           maxWorkers: 1,
         },
       },
-    ]),
+    ],
   },
 });
