@@ -13,18 +13,15 @@
  */
 import { z } from "zod";
 import { ToolFailureError } from "../src/errors/tool-failure.ts";
+import { secretValue } from "../src/net/secret-headers.ts";
 import { registry } from "../src/registry/registry.ts";
 import { githubPost } from "./lib/github-api.ts";
 
 const CALL_TIMEOUT_MS = 10_000;
 
+/** The first of the two tokens that is set; blank counts as unset, as for every secret (secretValue). */
 function token(env: Env): string {
-  const vars = env as unknown as Record<string, unknown>;
-  for (const name of ["GITHUB_COMMENT_TOKEN", "GITHUB_TOKEN"]) {
-    const value = vars[name];
-    if (typeof value === "string" && value.trim() !== "") return value.trim();
-  }
-  return "";
+  return (secretValue(env, "GITHUB_COMMENT_TOKEN") ?? secretValue(env, "GITHUB_TOKEN") ?? "").trim();
 }
 
 registry.register({
