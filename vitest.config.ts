@@ -51,12 +51,14 @@ export default defineConfig({
                 // or returns, so the plugins stay invisible elsewhere.
                 PLUGIN_BLOCK_ARGUMENT_PATTERN: String.raw`rm\s+-rf\s+/`,
                 PLUGIN_REDACT_RESULT_FIELDS: "api_token, session_cookie",
-                // Agent runs talk to the scripted model (test/support/model-server.ts); short
-                // timeouts and backoff keep its failure scenarios quick.
+                // Agent runs talk to the scripted model (test/support/model-server.ts), which answers
+                // from vitest's own process: with two files transforming there it was once slower
+                // than 1.5 s (a CI run failed a run that should have completed), so 4 s; backoff
+                // stays short to keep the retry scenarios quick.
                 MODEL_BASE_URL: `http://${MODEL_HOST}/v1`,
                 MODEL_API_KEY: TEST_MODEL_KEY,
                 MODEL_NAME: TEST_MODEL_NAME,
-                MODEL_TIMEOUT_MS: "1500",
+                MODEL_TIMEOUT_MS: "4000",
                 MODEL_BACKOFF_MS: "20",
               },
             },

@@ -108,6 +108,6 @@ describe("POST /v1/chat/completions with the openai package", () => {
     const runId = /"run_id":"([0-9a-f-]+)"/.exec(first)?.[1] ?? /chatcmpl-([0-9a-f-]+)/.exec(first)?.[1];
     await reader.cancel();
     expect(runId).toBeDefined();
-    expect(await runUntil(String(runId), FINISHED)).toMatchObject({ status: "completed", answer: "finished without you" });
+    expect(await runUntil(String(runId), FINISHED)).toMatchObject({ status: "completed", answer: "finished without you", error: null });
   });
 });

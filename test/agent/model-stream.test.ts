@@ -105,10 +105,10 @@ describe("the model's answer streams token by token", () => {
   it("ends a stream that goes quiet with MODEL_TIMEOUT instead of hanging the run", async () => {
     const script = await scriptModel([{ content: "and then silence", stall_after: 2 }]);
     const started = Date.now();
-    const run = await runUntil((await startRun({ input: `${marker(script)} stall` })).id, FINISHED);
+    const run = await runUntil((await startRun({ input: `${marker(script)} stall` })).id, FINISHED, 15_000);
     expect(run.status).toBe("failed");
     expect(run.error?.code).toBe("MODEL_TIMEOUT");
-    expect(run.error?.message).toContain("sent nothing for 1500 ms");
-    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(run.error?.message).toContain("sent nothing for 4000 ms");
+    expect(Date.now() - started).toBeLessThan(12_000);
   });
 });

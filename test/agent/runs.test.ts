@@ -92,10 +92,10 @@ describe("POST /v1/runs", () => {
   });
 
   it("fails the run with MODEL_TIMEOUT when the model does not answer in time, never hanging", async () => {
-    const script = await scriptModel([{ content: "too late", delay_ms: 2_500 }]);
+    const script = await scriptModel([{ content: "too late", delay_ms: 6_000 }]);
     const run = await runUntil((await startRun({ input: `${marker(script)} slow` })).id, FINISHED, 20_000);
     expect(run).toMatchObject({ status: "failed", error: { code: "MODEL_TIMEOUT" } });
-    expect(run.error?.message).toContain("1500 ms");
+    expect(run.error?.message).toContain("4000 ms");
   });
 
   it("returns calls of tools the client declared, unexecuted, with finish_reason tool_calls", async () => {
