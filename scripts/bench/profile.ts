@@ -15,6 +15,7 @@
  * node scripts/bench/profile.ts --pipeline=core --port=9251
  * node scripts/bench/profile.ts --mcp            # POST /mcp tools/call echo (full app)
  * node scripts/bench/profile.ts --chat           # POST /v1/chat/completions: an agent run of two turns
+ * node scripts/bench/profile.ts --all            # every isolate at once (queue broker, D1, KV too)
  * ```
  */
 import { writeFileSync } from "node:fs";
@@ -96,6 +97,26 @@ function summarise(profile: Profile): { functions: [string, number][]; files: [s
   return { functions: top(functions), files: top(files), totalMs };
 }
 
+async function profileOne(target: { webSocketDebuggerUrl: string }, request: RequestSpec): Promise<void> {
+  const session = await connect(target.webSocketDebuggerUrl);
+    await session.send("Profiler.enable");
+    await session.send("Profiler.setSamplingInterval", { interval: 100 });
+    await session.send("Profiler.start");
+    const load = await client.round(request, { concurrency: 8, durationMs: seconds * 1000 });
+    const { profile } = (await session.send("Profiler.stop")) as { profile: Profile };
+    session.close();
+    const out = join(root, ".bench", `${label}.cpuprofile`);
+    writeFileSync(out, JSON.stringify(profile));
+    const { functions, files, totalMs } = summarise(profile);
+    const perRequest = (ms: number) => `${((ms * 1000) / load.requests).toFixed(1).padStart(7)} us/req`;
+    console.log(`${label}: ${load.requests} requests in ${seconds} s; isolate samples ${totalMs.toFixed(0)} ms (${perRequest(totalMs)}, idle included)`);
+    console.log("\nfiles");
+    for (const [file, ms] of files.slice(0, 12)) console.log(`${perRequest(ms)}  ${file}`);
+    console.log("\nfunctions (self)");
+    for (const [name, ms] of functions.slice(0, 40)) console.log(`${perRequest(ms)}  ${name}`);
+    console.log(`\nWrote ${out} (open it in Chrome DevTools' Performance panel)`);
+}
+
 const scriptPath = await buildBenchWorker(root, join(root, ".bench"), { minify: false });
 const worker = await serveWorker(scriptPath, join(root, "wrangler.toml"), { inspectorPort });
 const client = new LoadClient(worker.url, 8, { authorization: `Bearer ${worker.adminToken}` });
@@ -109,23 +130,32 @@ try {
       ? { method: "POST" as const, path: "/v1/chat/completions", body: CHAT_BODY, headers: { "content-type": "application/json" } }
       : { method: "POST" as const, path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY, headers: { [PIPELINE_HEADER]: pipeline } };
   await client.round(request, { concurrency: 8, durationMs: 2_000 });
-  const session = await connect(target.webSocketDebuggerUrl);
-  await session.send("Profiler.enable");
-  await session.send("Profiler.setSamplingInterval", { interval: 100 });
-  await session.send("Profiler.start");
-  const load = await client.round(request, { concurrency: 8, durationMs: seconds * 1000 });
-  const { profile } = (await session.send("Profiler.stop")) as { profile: Profile };
-  session.close();
-  const out = join(root, ".bench", `${label}.cpuprofile`);
-  writeFileSync(out, JSON.stringify(profile));
-  const { functions, files, totalMs } = summarise(profile);
-  const perRequest = (ms: number) => `${((ms * 1000) / load.requests).toFixed(1).padStart(7)} us/req`;
-  console.log(`${label}: ${load.requests} requests in ${seconds} s; isolate samples ${totalMs.toFixed(0)} ms (${perRequest(totalMs)}, idle included)`);
-  console.log("\nfiles");
-  for (const [file, ms] of files.slice(0, 12)) console.log(`${perRequest(ms)}  ${file}`);
-  console.log("\nfunctions (self)");
-  for (const [name, ms] of functions.slice(0, 40)) console.log(`${perRequest(ms)}  ${name}`);
-  console.log(`\nWrote ${out} (open it in Chrome DevTools' Performance panel)`);
+  if (process.argv.includes("--all")) {
+    // Every isolate workerd serves (Miniflare's queue broker, D1 and KV simulators included),
+    // profiled over the same load: which isolates a request's cost reaches, and in what. The
+    // isolates share workerd's threads and each sampler counts its own isolate's waits as time,
+    // so compare the figures within one isolate, not across isolates or with workerd's CPU.
+    const sessions = await Promise.all(targets.map(async (t) => ({ title: t.title ?? t.webSocketDebuggerUrl, session: await connect(t.webSocketDebuggerUrl) })));
+    for (const { session } of sessions) {
+      await session.send("Profiler.enable");
+      await session.send("Profiler.setSamplingInterval", { interval: 100 });
+      await session.send("Profiler.start");
+    }
+    const load = await client.round(request, { concurrency: 8, durationMs: seconds * 1000 });
+    const perRequest = (ms: number) => `${((ms * 1000) / load.requests).toFixed(1).padStart(7)} us/req`;
+    console.log(`${label}: ${load.requests} requests in ${seconds} s, every isolate`);
+    for (const { title, session } of sessions) {
+      const { profile } = (await session.send("Profiler.stop")) as { profile: Profile };
+      session.close();
+      const { functions, totalMs } = summarise(profile);
+      const busy = functions.filter(([name]) => !name.startsWith("(idle)") && !name.startsWith("(program)") && !name.startsWith("(garbage collector)"));
+      const busyMs = busy.reduce((sum, [, ms]) => sum + ms, 0);
+      console.log(`\n${title}: ${perRequest(busyMs)} in JS and native calls (${perRequest(totalMs)} with idle, program and GC)`);
+      for (const [name, ms] of functions.slice(0, 12)) console.log(`${perRequest(ms)}  ${name}`);
+    }
+  } else {
+    await profileOne(target, request);
+  }
 } finally {
   await client.close();
   await worker.dispose();
