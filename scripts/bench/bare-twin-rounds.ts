@@ -10,9 +10,13 @@ import { alternatingRounds, paired, perRound, type ContenderRounds } from "./rou
 import type { BenchContext, Check, Row, ScenarioReport } from "./scenario.ts";
 import { median } from "./stats.ts";
 
-/** ~1,000 samples a round at one in flight is plenty for a p50, and keeps the run short. */
+/**
+ * 600 ms rounds give several hundred samples at one in flight, plenty for a p50, and keep the
+ * full bench within its 4 minutes (issue 16): tools-listing and openapi-document alternate ten
+ * contenders between them.
+ */
 const ROUNDS = 3;
-const ROUND_MS = 2_000;
+const ROUND_MS = 600;
 
 export interface TwinQuery {
   /** Appended to both paths, e.g. `?defer=true`. */
