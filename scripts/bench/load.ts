@@ -8,7 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Pool } from "undici";
 
 export interface RequestSpec {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   /** Path and query, such as `/v1/tools?toolset=bench`. */
   path: string;
   body?: string;

@@ -54,7 +54,8 @@ export const adminOverview: Scenario = {
   async run(ctx) {
     // Spread over the last day, ending a minute ago: all inside the page's day window.
     const until = Date.now() - 60_000;
-    const seeded = await ctx.client.send({ method: "POST", path: `${AUDIT_SEED_PATH}?rows=${RECORDS}&since=${until - DAY_MS + 3_600_000}&until=${until}` });
+    const window = `since=${until - DAY_MS + 3_600_000}&until=${until}`;
+    const seeded = await ctx.client.send({ method: "POST", path: `${AUDIT_SEED_PATH}?rows=${RECORDS}&${window}` });
     if (seeded.status !== 200) throw new Error(`bench: ${AUDIT_SEED_PATH} answered ${seeded.status}: ${seeded.body.slice(0, 300)}`);
     const signedIn = await ctx.client.send({ method: "POST", path: ADMIN_COOKIE_PATH });
     if (signedIn.status !== 200) throw new Error(`bench: ${ADMIN_COOKIE_PATH} answered ${signedIn.status}: ${signedIn.body.slice(0, 300)}`);
@@ -81,6 +82,8 @@ export const adminOverview: Scenario = {
       sql.push(await cpuPerRequest(ctx, ADMIN_OVERVIEW_SQL_PATH, {}, checkSql));
       render.push(await renderCpuMs(ctx));
     }
+    const unseeded = await ctx.client.send({ method: "DELETE", path: `${AUDIT_SEED_PATH}?${window}` });
+    if (unseeded.status !== 200 || (JSON.parse(unseeded.body) as { rows: number }).rows !== RECORDS) throw new Error(`bench: DELETE ${AUDIT_SEED_PATH} answered ${unseeded.status}: ${unseeded.body.slice(0, 300)}`);
     // The page less its reads, floored at the rendering alone (the difference is within the clock's ticks).
     const rest = page.map((p, i) => p - (sql[i] ?? Number.NaN));
     const workerMs = Math.max(median(render), median(rest));
