@@ -69,6 +69,8 @@ export const AUDIT_ROWS_WRITTEN_PATH = "/__bench/audit-rows-written";
 export const AUDIT_COUNT_PATH = "/__bench/audit-count";
 /** Bench-only: `availability.stats()` of the Worker's isolate (src/registry/availability.ts). */
 export const AVAILABILITY_STATS_PATH = "/__bench/availability-stats";
+/** The audit group commit's groups so far (audit-group-commit.ts stats()). */
+export const AUDIT_GROUPS_PATH = "/__bench/audit-groups";
 export const KEYS_PATH = "/v1/keys";
 
 export const JSON_HEADERS = { "content-type": "application/json" } as const;

@@ -41,6 +41,7 @@ import { SessionObject } from "../../src/approvals/session.ts";
 import { RunObject } from "../../src/agent/run-object.ts";
 import { runGatewayWith } from "../../src/agent/run-gateway.ts";
 import { installScriptedModel } from "./scripted-model.ts";
+import { auditGroupCommit } from "../../src/audit/audit-group-commit.ts";
 import { createParts } from "../../src/compose.ts";
 import { createApp, type AppOptions } from "../../src/http/app.ts";
 import { availability } from "../../src/registry/availability.ts";
@@ -56,6 +57,7 @@ import {
   AUDIT_ROWS_WRITTEN_PATH,
   AUDIT_STAGE_PARAM,
   AVAILABILITY_STATS_PATH,
+  AUDIT_GROUPS_PATH,
   BARE_CALL_PATH,
   BARE_OPENAPI_PATH,
   BARE_TOOLS_PATH,
@@ -143,7 +145,11 @@ function benchApp(replaced: Parameters<typeof createParts>[0], options: AppOptio
   app.get(BARE_OPENAPI_PATH, bareGet(OPENAPI_PATH));
 
   app.get(AUDIT_COUNT_PATH, async function auditCount(c) {
-    const rows = await c.env.DB.prepare(`SELECT COUNT(*) AS n FROM ${AUDIT_TABLE}`).first<number>("n");
+    const since = c.req.query("since");
+    const rows = await (since === undefined
+      ? c.env.DB.prepare(`SELECT COUNT(*) AS n FROM ${AUDIT_TABLE}`)
+      : c.env.DB.prepare(`SELECT COUNT(*) AS n FROM ${AUDIT_TABLE} WHERE at >= ?`).bind(Number(since))
+    ).first<number>("n");
     return c.json({ rows });
   });
 
@@ -171,6 +177,10 @@ function benchApp(replaced: Parameters<typeof createParts>[0], options: AppOptio
     if (!(records > 0)) return c.json({ error: "records=N, and failed=1 for failed calls" }, 400);
     const built = Array.from({ length: records }, (_, i) => echoRecord(i, failed ? "UPSTREAM_ERROR" : undefined));
     return c.json(await measureRowsWritten(c.env.DB, built));
+  });
+
+  app.get(AUDIT_GROUPS_PATH, function auditGroups(c) {
+    return c.json(auditGroupCommit.stats());
   });
 
   app.get(AVAILABILITY_STATS_PATH, function availabilityStats(c) {

@@ -62,6 +62,8 @@ export class AuditGroupCommit {
   readonly #maxDelayMs: number;
   readonly #open = new WeakMap<AuditSinkEnv["AUDIT_QUEUE"], Group>();
   readonly #now: () => number;
+  /** Groups sent and the records they carried, since the isolate started. */
+  readonly #sent = { groups: 0, records: 0 };
 
   constructor({ maxRecords = GROUP_MAX_RECORDS, maxDelayMs = GROUP_MAX_DELAY_MS, now = () => Date.now() }: GroupCommitOptions = {}) {
     this.#maxRecords = maxRecords;
@@ -80,6 +82,11 @@ export class AuditGroupCommit {
     return group.sent;
   }
 
+  /** How large the groups sent so far were: the benchmark models the queue's cost by it. */
+  stats(): { groups: number; records: number } {
+    return { ...this.#sent };
+  }
+
   #openGroup(env: AuditSinkEnv): Group {
     const { promise, resolve } = Promise.withResolvers<void>();
     const group: Group = {
@@ -92,6 +99,8 @@ export class AuditGroupCommit {
         // Closed before the flush starts: records added from now on open the next group.
         this.#open.delete(env.AUDIT_QUEUE);
         clearTimeout(group.timer);
+        this.#sent.groups += 1;
+        this.#sent.records += group.buffer.size;
         resolve(group.buffer.flush(env));
       },
     };

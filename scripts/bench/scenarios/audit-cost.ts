@@ -11,11 +11,11 @@
  * meta.rows_written for the real writer's batch, with the count from the schema beside it.
  *
  * The bench Worker's AUDIT_PATH_PATH route does the work (worker.ts). CPU is read from /proc
- * around each stage; the queue stage ends when every record is a row (the row counts polled
- * every 200 ms until then are in its figure), the others when the route answers.
+ * around each stage; the queue stage ends when every record is a row (the counts of the stage's
+ * rows polled every 200 ms until then are in its figure), the others when the route answers.
  */
 import { auditRows, drainAuditRows, settledAuditRows } from "../audit-rows.ts";
-import { AUDIT_PATH_PATH, AUDIT_ROWS_WRITTEN_PATH, AUDIT_STAGE_PARAM, CORE_PIPELINE, ECHO_CALL_BODY, PIPELINE_HEADER, TOOL_CALLS_PATH, type AuditStage } from "../requests.ts";
+import { AUDIT_GROUPS_PATH, AUDIT_PATH_PATH, AUDIT_ROWS_WRITTEN_PATH, AUDIT_STAGE_PARAM, CORE_PIPELINE, ECHO_CALL_BODY, FULL_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH, type AuditStage } from "../requests.ts";
 import type { RowsWritten } from "../rows-written.ts";
 import type { BenchContext, Row, Scenario } from "../scenario.ts";
 import { cpuMs } from "../server-cpu.ts";
@@ -26,8 +26,33 @@ import { median } from "../stats.ts";
  * round (~2,000 calls/s here), so a stage's CPU reading is as long as a round's.
  */
 const RECORDS_PER_ROUND_MS = 2;
-/** Records per flush: what the group commit gathers under the bench's load (about 57 measured). */
-const QUEUE_GROUP = 60;
+/**
+ * Records per flush when the full app's calls are all the load there was to group: the group
+ * commit's own count (AUDIT_GROUPS_PATH), over the full-app scenarios before this one, or over
+ * a round of full-app calls made here when it runs alone.
+ */
+async function measuredGroupSize(ctx: BenchContext): Promise<{ size: number; groups: number }> {
+  const read = async () => {
+    const { status, body } = await ctx.client.send({ method: "GET", path: AUDIT_GROUPS_PATH });
+    if (status !== 200) throw new Error(`bench: ${AUDIT_GROUPS_PATH} answered ${status}: ${body.slice(0, 300)}`);
+    return JSON.parse(body) as { groups: number; records: number };
+  };
+  let stats = await read();
+  if (stats.groups < MIN_GROUPS) {
+    // Alone (`--only`): a warm-up round, then the groups of one round of full-app calls.
+    const request = { method: "POST" as const, path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY, headers: { [PIPELINE_HEADER]: FULL_PIPELINE, authorization: `Bearer ${ctx.agentKey}` } };
+    await ctx.client.round(request, { concurrency: ctx.settings.concurrency, durationMs: ctx.settings.roundMs });
+    await settledAuditRows(ctx.client);
+    const before = await read();
+    await ctx.client.round(request, { concurrency: ctx.settings.concurrency, durationMs: 2 * ctx.settings.roundMs });
+    await settledAuditRows(ctx.client);
+    const after = await read();
+    stats = { groups: after.groups - before.groups, records: after.records - before.records };
+  }
+  return { size: Math.max(1, Math.round(stats.records / Math.max(1, stats.groups))), groups: stats.groups };
+}
+/** Fewer groups than this say little about their size under load. */
+const MIN_GROUPS = 5;
 /** Rows per D1 batch for the insert alone: what the consumer writes at once under that load. */
 const D1_BATCH = 1_000;
 /** Issue 16's target for the whole audit of one call. */
@@ -42,8 +67,10 @@ export const MAX_ROWS_WRITTEN = 3;
  * Runs one stage over `records` records, from a known row count (nothing else is auditing
  * meanwhile), and returns its workerd CPU per record and the row count after it.
  */
-async function stageCpuUs(ctx: BenchContext, stage: AuditStage, records: number, rowsBefore: number): Promise<{ cpuUs: number; rows: number }> {
-  const group = stage === "d1" ? D1_BATCH : QUEUE_GROUP;
+async function stageCpuUs(ctx: BenchContext, stage: AuditStage, records: number, rowsBefore: number, queueGroup: number): Promise<{ cpuUs: number; rows: number }> {
+  const group = stage === "d1" ? D1_BATCH : queueGroup;
+  // Every record the stage builds is stamped after this (the request reaches the Worker later).
+  const since = Date.now();
   const before = cpuMs(ctx.serverPid);
   const { status, body } = await ctx.client.send({ method: "POST", path: `${AUDIT_PATH_PATH}?records=${records}&group=${group}&${AUDIT_STAGE_PARAM}=${stage}` });
   if (status !== 200) throw new Error(`bench: ${AUDIT_PATH_PATH} (${stage}) answered ${status}: ${body.slice(0, 300)}`);
@@ -51,9 +78,10 @@ async function stageCpuUs(ctx: BenchContext, stage: AuditStage, records: number,
   // The window closes there, so the row counts that check the result are not counted as cost.
   let rows = rowsBefore;
   if (stage === "queue") {
-    const drained = await drainAuditRows(ctx.client, rowsBefore + records, DRAIN_TIMEOUT_MS);
-    if (drained.rows < rowsBefore + records) throw new Error(`bench: audit-cost ${stage}: ${drained.rows - rowsBefore} of ${records} rows after ${DRAIN_TIMEOUT_MS / 1000} s`);
-    rows = drained.rows;
+    // Counting only this stage's rows: a count over the whole table grows with every scenario before.
+    const drained = await drainAuditRows(ctx.client, records, DRAIN_TIMEOUT_MS, since);
+    if (drained.rows < records) throw new Error(`bench: audit-cost ${stage}: ${drained.rows} of ${records} rows after ${DRAIN_TIMEOUT_MS / 1000} s`);
+    rows = rowsBefore + drained.rows;
   }
   const cpuUs = ((cpuMs(ctx.serverPid) - before) * 1000) / records;
   if (stage === "d1") rows = await auditRows(ctx.client);
@@ -82,14 +110,15 @@ export const auditCost: Scenario = {
     const records = RECORDS_PER_ROUND_MS * ctx.settings.roundMs;
     const cpu: Record<AuditStage | "core", number[]> = { build: [], queue: [], d1: [], core: [] };
     // Earlier scenarios' records must all be rows first, so every count below is exact.
+    const group = await measuredGroupSize(ctx);
     const rowsAtStart = await settledAuditRows(ctx.client);
     // Warm-up: JIT, the consumer, D1's statement cache.
-    let rows = (await stageCpuUs(ctx, "queue", records, rowsAtStart)).rows;
+    let rows = (await stageCpuUs(ctx, "queue", records, rowsAtStart, group.size)).rows;
     await coreCpuUs(ctx);
     for (let round = 0; round < rounds; round++) {
       cpu.core.push(await coreCpuUs(ctx));
       for (const stage of ["build", "queue", "d1"] as const) {
-        const result = await stageCpuUs(ctx, stage, records, rows);
+        const result = await stageCpuUs(ctx, stage, records, rows, group.size);
         cpu[stage].push(result.cpuUs);
         rows = result.rows;
       }
@@ -116,7 +145,7 @@ export const auditCost: Scenario = {
     const worst = Math.max(counted(written.ok), counted(written.failed));
     const source = written.ok.perRecord === null || written.failed.perRecord === null ? "from the schema" : "D1 meta.rows_written";
     return {
-      method: `${records} echo-call records per stage, ${rounds} rounds, medians; queue: ${QUEUE_GROUP} records per flush (the group commit's size under load), consumer as wrangler.toml sets it; D1 alone: ${D1_BATCH}-row batches; core: one ${ctx.settings.roundMs / 1000} s round of ${ctx.settings.concurrency} in flight. Ceiling = core / (core + audit): the best full-app/core throughput ratio this audit path allows here, even if authentication, policy and rate limits cost nothing. Rows written: ${ROWS_WRITTEN_RECORDS} records per kind through the consumer's writer`,
+      method: `${records} echo-call records per stage, ${rounds} rounds, medians; queue: ${group.size} records per flush (the mean of the group commit's ${group.groups} groups under the full app's load so far), consumer as wrangler.toml sets it; D1 alone: ${D1_BATCH}-row batches; core: one ${ctx.settings.roundMs / 1000} s round of ${ctx.settings.concurrency} in flight. Ceiling = core / (core + audit): the best full-app/core throughput ratio this audit path allows here, even if authentication, policy and rate limits cost nothing. Rows written: ${ROWS_WRITTEN_RECORDS} records per kind through the consumer's writer`,
       columns: [
         { key: "cpuUs", header: "workerd CPU us", digits: 1 },
         { key: "xCore", header: "x core request", digits: 2 },
