@@ -7,7 +7,7 @@
 // This module runs in workerd; Env, through the stage types, is a Worker global.
 /// <reference path="../../worker-configuration.d.ts" />
 import type { MiddlewareHandler } from "hono";
-import { buildAfterResponse, type RecordBatch } from "../../src/audit/record-batch.ts";
+import { buildAuditRecords, type RecordBatch } from "../../src/audit/record-batch.ts";
 import { ADMIN_TOKEN_PRINCIPAL } from "../../src/auth/admin-token.ts";
 import type { AppEnv } from "../../src/http/types.ts";
 import type { chargeCalls } from "../../src/rate-limit/charge-calls.ts";
@@ -30,6 +30,6 @@ export const noRecord: RecordBatch = function noRecord() {};
  * Builds every call's audit record (redaction, canonical JSON, hash) and sends none: with the
  * full app, the difference to the real stage is what the queue, its consumer and D1 cost.
  */
-export const buildRecordsOnly: RecordBatch = function buildRecordsOnly(_env, waitUntil, calls, meta) {
-  waitUntil(buildAfterResponse(calls, meta));
+export const buildRecordsOnly: RecordBatch = function buildRecordsOnly(_env, _waitUntil, calls, meta) {
+  buildAuditRecords(calls, meta);
 };

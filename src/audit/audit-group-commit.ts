@@ -2,12 +2,13 @@
  * Group commit for audit records: the records of concurrent requests in one isolate go to the
  * queue together, in one `sendBatch`, instead of one `sendBatch` per request. A send costs about
  * the same for one record as for a hundred, so under load this divides the audit's cost by the
- * group size; a lone request waits at most `maxDelayMs` (after its response) for company.
+ * group size; a lone request's records wait at most `maxDelayMs` (after its response) for company.
  *
- * Durability is unchanged: each request's `waitUntil` awaits the flush that carries its own
- * records, so the platform keeps the isolate alive until they are with the queue (or, if the
- * queue refuses, in D1, or logged whole: AuditBuffer.flush). Nothing is acknowledged to anyone
- * before that, and a record is never in two groups.
+ * Durability is unchanged: the flush that carries a request's records is kept alive by a
+ * `waitUntil` (the group opener's, or that of the request that sent the group), so the platform
+ * keeps the isolate up until they are with the queue (or, if the queue refuses, in D1, or logged
+ * whole: AuditBuffer.flush). Nothing is acknowledged to anyone before that, and a record is never
+ * in two groups.
  */
 import { AuditBuffer, type AuditSinkEnv } from "./audit-buffer.ts";
 import type { AuditRecord } from "./audit-record.ts";
@@ -17,7 +18,7 @@ import type { AuditRecord } from "./audit-record.ts";
  * has a fixed cost, so per record the queue path cost about 90-150 us in groups of 10, 50-80 in
  * groups of 30, 45-55 in groups of 60 and 33-47 in groups of 200. At the bench's few hundred calls
  * a second, 50 ms gathered groups of 20-50; 200 ms gathers several times more. The price is
- * that a request's waitUntil lasts up to 200 ms after its response, and that an isolate which
+ * that a group opener's waitUntil lasts up to 200 ms after its response, and that an isolate which
  * dies in that time loses the records it holds, as it would at 50 ms. Records travel several to
  * a message, so a group is no longer bounded by the 100 messages of one sendBatch (a full group
  * is a few messages).
@@ -46,8 +47,8 @@ interface Group {
   openedAt: number;
   sent: Promise<void>;
   timer: ReturnType<typeof setTimeout> | undefined;
-  /** Closes the group and flushes it; later calls do nothing. */
-  send: () => void;
+  /** Closes the group and flushes it, resolving when the flush is done; later calls resolve at once. */
+  send: () => Promise<void>;
 }
 
 /**
@@ -71,15 +72,35 @@ export class AuditGroupCommit {
     this.#now = now;
   }
 
-  /** Adds `records` to the open group; resolves once that group's flush is done. Never rejects. */
-  add(env: AuditSinkEnv, records: readonly AuditRecord[]): Promise<void> {
-    if (records.length === 0) return Promise.resolve();
+  /**
+   * Adds `records` to the open group. Returns the flush the caller must keep alive (its
+   * `waitUntil`), or undefined when another request already does: the group's opener waits for
+   * it (its timer sends the group), and a request that sends a group itself (full, or left
+   * stale) waits for that send. Never rejects.
+   *
+   * Only one waitUntil per group, not one per request: in workerd each waitUntil is a native
+   * call that holds its request's context open until the group is sent (up to maxDelayMs, so a
+   * few hundred contexts at a time under load), and together they cost more CPU than the
+   * records' send. The records are as safe: they are in the opener's group, whose flush the
+   * opener's waitUntil keeps alive, and if the opener's timer never runs, the next request to
+   * add records sends the group and waits for that.
+   */
+  add(env: AuditSinkEnv, records: readonly AuditRecord[]): Promise<void> | undefined {
+    if (records.length === 0) return undefined;
+    let mine: Promise<void> | undefined;
     const stale = this.#open.get(env.AUDIT_QUEUE);
-    if (stale !== undefined && this.#now() - stale.openedAt >= STALE_GROUP_MS) stale.send();
-    const group = this.#open.get(env.AUDIT_QUEUE) ?? this.#openGroup(env);
+    if (stale !== undefined && this.#now() - stale.openedAt >= STALE_GROUP_MS) mine = stale.send();
+    let group = this.#open.get(env.AUDIT_QUEUE);
+    if (group === undefined) {
+      group = this.#openGroup(env);
+      mine = mine === undefined ? group.sent : Promise.all([mine, group.sent]).then(() => undefined);
+    }
     for (const record of records) group.buffer.add(record);
-    if (group.buffer.size >= this.#maxRecords) group.send();
-    return group.sent;
+    if (group.buffer.size >= this.#maxRecords) {
+      const sent = group.send();
+      if (mine === undefined) mine = sent;
+    }
+    return mine;
   }
 
   /** How large the groups sent so far were: the benchmark models the queue's cost by it. */
@@ -95,16 +116,17 @@ export class AuditGroupCommit {
       sent: promise,
       timer: undefined,
       send: () => {
-        if (this.#open.get(env.AUDIT_QUEUE) !== group) return;
+        if (this.#open.get(env.AUDIT_QUEUE) !== group) return group.sent;
         // Closed before the flush starts: records added from now on open the next group.
         this.#open.delete(env.AUDIT_QUEUE);
         clearTimeout(group.timer);
         this.#sent.groups += 1;
         this.#sent.records += group.buffer.size;
         resolve(group.buffer.flush(env));
+        return group.sent;
       },
     };
-    group.timer = setTimeout(group.send, this.#maxDelayMs);
+    group.timer = setTimeout(() => void group.send(), this.#maxDelayMs);
     this.#open.set(env.AUDIT_QUEUE, group);
     return group;
   }

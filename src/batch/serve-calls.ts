@@ -2,7 +2,7 @@
  * What every door does with a key's tool calls, around the pipeline: admit them (parse, look
  * up, decide access: once per call), charge those that will reach their handler against the
  * key's rate limits, run them (runBatch: deadlines, retries, breakers, ordering), and record one
- * audit record per call after the response. POST /v1/tool-calls, the MCP door's tools/call and
+ * audit record per call, sent after the response. POST /v1/tool-calls, the MCP door's tools/call and
  * webhook deliveries all go through here, so a call is limited, run and audited the same way
  * whichever door it came in by.
  */

@@ -35,19 +35,32 @@ function watchedQueue() {
 const records = (keyId: string, n: number) => Array.from({ length: n }, (_, i) => auditRecord({ keyId, toolCallId: `call_${i}` }));
 
 describe("audit group commit", () => {
-  it("sends the records of concurrent requests in one sendBatch, and each request's promise settles only after it", async () => {
+  it("sends the records of concurrent requests in one sendBatch, handing only the group's opener the flush to wait for", async () => {
     const { sends, sink } = watchedQueue();
     const group = new AuditGroupCommit({ maxDelayMs: 20 });
     const [a, b, c] = [records("gc-a", 1), records("gc-b", 2), records("gc-c", 1)];
-    const waits = [a, b, c].map((batch) =>
-      group.add(sink, batch).then(() => {
-        // Settling means the send that carried this request's records has finished.
-        for (const record of batch) expect(sends.find((s) => s.ids.includes(auditRecordId(record)))?.done).toBe(true);
-      }),
-    );
-    await Promise.all(waits);
+    const [opener, ...others] = [a, b, c].map((batch) => group.add(sink, batch));
+    // The others' records ride on the opener's group: their requests need no waitUntil of their own.
+    expect(others).toEqual([undefined, undefined]);
+    expect(opener).toBeInstanceOf(Promise);
+    await opener;
+    // Settling means the send that carried every request's records has finished.
     expect(sends).toHaveLength(1);
+    expect(sends[0]?.done).toBe(true);
     expect(sends[0]?.ids).toEqual([...a, ...b, ...c].map(auditRecordId));
+  });
+
+  it("hands a request that fills another's group the send it started", async () => {
+    const { sends, sink } = watchedQueue();
+    const group = new AuditGroupCommit({ maxRecords: 3, maxDelayMs: 60_000 });
+    const opener = group.add(sink, records("gc-fill-a", 1));
+    expect(group.add(sink, records("gc-fill-b", 1))).toBeUndefined();
+    const filler = group.add(sink, records("gc-fill-c", 1));
+    expect(filler).toBeInstanceOf(Promise);
+    await filler;
+    expect(sends.map((s) => [s.ids.length, s.done])).toEqual([[3, true]]);
+    // The opener's wait is the same send: it settles too, without its 60 s timer.
+    await opener;
   });
 
   it("sends a group as soon as it is full, and starts the next one for later records", async () => {
@@ -57,6 +70,7 @@ describe("audit group commit", () => {
     await first;
     expect(sends.map((s) => s.ids.length)).toEqual([3]);
     const later = group.add(sink, records("gc-full-later", 1));
+    if (later === undefined) throw new Error("the next group's opener must be handed its flush");
     const settled = await Promise.race([later.then(() => "sent"), new Promise((resolve) => setTimeout(() => resolve("waiting"), 50))]);
     // The next group waits for company (up to its delay) instead of riding on the full one.
     expect(settled).toBe("waiting");
@@ -85,8 +99,10 @@ describe("audit group commit", () => {
     const first = records("gc-stale", 2);
     const firstSent = group.add(sink, first);
     now += STALE_GROUP_MS;
-    void group.add(sink, records("gc-stale-next", 1));
+    const next = group.add(sink, records("gc-stale-next", 1));
     await firstSent;
     expect(sends.map((s) => s.ids)).toEqual([first.map(auditRecordId)]);
+    // The request that sent the stale group waits for that send (and opens the next group).
+    expect(next).toBeInstanceOf(Promise);
   });
 });
