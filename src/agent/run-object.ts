@@ -130,12 +130,15 @@ export abstract class RunObject extends DurableObject<Env> {
     return this.#events.stream(after, untilApproval);
   }
 
-  /** Cancels the run: no further step; a step in progress finishes its calls but the model is not asked again. */
-  async cancel(): Promise<RunRecord | undefined> {
+  /**
+   * Cancels the run: no further step; a step in progress finishes its calls but the model is not
+   * asked again. `message` says why (a webhook re-run superseding it); the caller's cancel by default.
+   */
+  async cancel(message = "The run was cancelled (POST /v1/runs/{id}/cancel)."): Promise<RunRecord | undefined> {
     const record = this.#store.record();
     if (record === undefined || isTerminal(record.status)) return record;
     await this.ctx.storage.deleteAlarm();
-    return finishRun(this.#host, record, "cancelled", { error: { code: "CANCELLED", message: "The run was cancelled (POST /v1/runs/{id}/cancel)." } });
+    return finishRun(this.#host, record, "cancelled", { error: { code: "CANCELLED", message } });
   }
 
   /** Called by the approval's Session object when it settles. */
