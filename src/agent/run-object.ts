@@ -157,7 +157,12 @@ export abstract class RunObject extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     let record = this.#store.record();
     if (record === undefined) return;
-    if (isTerminal(record.status) && record.hook !== undefined && record.hookNotified !== true) return void (await tellHook(this.#host, record));
+    if (isTerminal(record.status) && record.hook !== undefined && record.hookNotified !== true) {
+      await tellHook(this.#host, record);
+      // Queued at last: retention's alarm takes over, or nothing would ever delete the run.
+      record = this.#store.record() ?? record;
+      if (record.hookNotified !== true) return;
+    }
     if (isTerminal(record.status)) return this.#expire(record);
     if (record.inflight.length > 0) record = this.#recoverInflight(record);
     const started = Date.now();
