@@ -57,7 +57,24 @@ function dropAfter(response: Response, cutsAfter: (message: string) => boolean):
   return new Response(body, { status: response.status, headers: response.headers });
 }
 
-const firstMessage = () => true;
+/**
+ * A client of a new key whose first event stream drops after the message `cutsAfter` picks;
+ * `sent` collects the Last-Event-ID of each stream it opens.
+ */
+async function droppingFirstStream(name: string, cutsAfter: (message: string) => boolean): Promise<{ flaky: ToolgateClient; sent: (string | null)[] }> {
+  const sent: (string | null)[] = [];
+  const flaky = createClient({
+    baseUrl: BASE_URL,
+    key: (await createKey({ name, role: "agent" })).key,
+    fetch: async (request) => {
+      const response = await send(request);
+      if (!new URL(request.url).pathname.endsWith("/events")) return response;
+      sent.push(request.headers.get("last-event-id"));
+      return sent.length === 1 ? dropAfter(response, cutsAfter) : response;
+    },
+  });
+  return { flaky, sent };
+}
 
 describe("the typed client's agent runs", () => {
   it("starts a run and follows its events in order until run.finished", async () => {
@@ -75,17 +92,7 @@ describe("the typed client's agent runs", () => {
 
   it("resumes with Last-Event-ID after the connection drops, seeing each event once", async () => {
     const script = await scriptModel([{ tool_calls: [echo("cr_2", "dropped")] }, { content: "Resumed." }]);
-    const sent: (string | null)[] = [];
-    const flaky = createClient({
-      baseUrl: BASE_URL,
-      key: (await createKey({ name: "client-runs-flaky", role: "agent" })).key,
-      fetch: async (request) => {
-        const response = await send(request);
-        if (!new URL(request.url).pathname.endsWith("/events")) return response;
-        sent.push(request.headers.get("last-event-id"));
-        return sent.length === 1 ? dropAfter(response, firstMessage) : response;
-      },
-    });
+    const { flaky, sent } = await droppingFirstStream("client-runs-flaky", () => true);
     const { id } = await flaky.startRun({ input: `${marker(script)} drop me` });
     const events = await collect(flaky.followRun(id));
     expect(sent).toEqual([null, "1"]);
@@ -121,19 +128,9 @@ describe("the typed client's agent runs", () => {
   it("resumes after a drop mid-turn without handing onDelta any text twice", async () => {
     const answer = "This answer is cut off midway and then resumed.";
     const script = await scriptModel([{ content: answer, chunk_chars: 3, chunk_delay_ms: 40 }]);
-    const sent: (string | null)[] = [];
-    const flaky = createClient({
-      baseUrl: BASE_URL,
-      key: (await createKey({ name: "client-runs-delta-drop", role: "agent" })).key,
-      fetch: async (request) => {
-        const response = await send(request);
-        if (!new URL(request.url).pathname.endsWith("/events")) return response;
-        sent.push(request.headers.get("last-event-id"));
-        // Dropped after the second piece of text: the stored events stop at run.started (id 1).
-        let deltas = 0;
-        return sent.length === 1 ? dropAfter(response, (message) => message.startsWith("event: delta") && ++deltas === 2) : response;
-      },
-    });
+    // Dropped after the second piece of text: the stored events stop at run.started (id 1).
+    let pieces = 0;
+    const { flaky, sent } = await droppingFirstStream("client-runs-delta-drop", (message) => message.startsWith("event: delta") && ++pieces === 2);
     const { id } = await flaky.startRun({ input: `${marker(script)} drop mid-turn` });
     const deltas: RunDelta[] = [];
     const events = await collect(flaky.followRun(id, { onDelta: (delta) => deltas.push(delta) }));
