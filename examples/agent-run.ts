@@ -20,7 +20,10 @@ const run = await toolgate.startRun({ input: env.PROMPT ?? "Use the echo tool to
 const stop = new AbortController();
 process.once("SIGINT", () => stop.abort(new Error("stopped following")));
 
-for await (const event of toolgate.followRun(run.id, { signal: stop.signal })) {
+// The model's text is printed as it is written; stderr, so stdout keeps the final answer alone.
+const onDelta = ({ content }: { content: string }) => void process.stderr.write(content);
+for await (const event of toolgate.followRun(run.id, { signal: stop.signal, onDelta })) {
+  if (event.type === "model.turn" && typeof event.data.content === "string" && event.data.content !== "") process.stderr.write("\n");
   if (event.type === "tool.result") console.error(`${String(event.data.tool)}: ${String(event.data.status)}`);
   if (event.type === "approval.pending") console.error(`waiting for approval of ${String(event.data.tool)}`);
   if (event.type === "run.finished") {

@@ -5,7 +5,9 @@
  * `stream_options.include_usage`), so content reaches the run's listeners as the model writes it;
  * TurnAssembler puts the chunks back into the one message the run stores. A run whose caller
  * reads no text as it arrives asks for the turn whole instead (`stream: false`, one plain JSON
- * answer), which spares the SSE parsing.
+ * answer), which spares the SSE parsing. A server that ignores `stream` and answers a streamed
+ * request with one whole `application/json` chat.completion (the raw response's content type,
+ * through the package's `.withResponse()`) gives the turn whole too, with no text streamed.
  *
  * The package's own retries are off: ours retry 429 and 5xx with backoff, honour Retry-After,
  * and never wait past the run's deadline, so a failing upstream ends the step with a clear status
@@ -95,12 +97,17 @@ async function attemptOnce(target: ModelTarget, request: ModelRequest, timeoutMs
   let opened = false;
   let forwarded = false;
   try {
-    const stream = await clientFor(target).chat.completions.create(
-      { model: target.model, messages: [...request.messages], stream: true, stream_options: { include_usage: true }, ...(request.tools.length === 0 ? {} : { tools: [...request.tools] }) },
-      { timeout: timeoutMs, maxRetries: 0, signal: idle.signal },
-    );
+    const { data: stream, response } = await clientFor(target)
+      .chat.completions.create(
+        { model: target.model, messages: [...request.messages], stream: true, stream_options: { include_usage: true }, ...(request.tools.length === 0 ? {} : { tools: [...request.tools] }) },
+        { timeout: timeoutMs, maxRetries: 0, signal: idle.signal },
+      )
+      .withResponse();
     opened = true;
     rearm();
+    // Some OpenAI-compatible servers ignore `stream` and answer one whole chat.completion; the
+    // package would find no SSE in it, so it is read as the turn asked for whole.
+    if (isJson(response)) return await bodyAnswer(response, () => stalled, timeoutMs, options.signal);
     for await (const chunk of stream) {
       rearm();
       const text = turn.add(chunk);
@@ -133,6 +140,26 @@ async function wholeAttempt(target: ModelTarget, request: ModelRequest, timeoutM
   } catch (error) {
     return classify(error, timeoutMs);
   }
+  return answerOf(completion);
+}
+
+/**
+ * The turn of a streamed request answered with one JSON body: its read is bounded by the same
+ * idle timer as a stream's chunks, which makes a stalled body a timeout, not a bad answer.
+ */
+async function bodyAnswer(response: Response, stalled: () => boolean, timeoutMs: number, signal: AbortSignal | undefined): Promise<Attempt> {
+  const completion = await response.json().then(
+    (body: unknown) => body as ChatCompletion,
+    () => undefined,
+  );
+  if (completion !== undefined) return answerOf(completion);
+  if (stalled()) return { ok: false, failure: { ok: false, code: "MODEL_TIMEOUT", message: `the model's whole answer did not arrive within ${timeoutMs} ms` } };
+  if (signal?.aborted === true) return { ok: false, failure: { ok: false, code: "MODEL_TIMEOUT", message: "the model request was cancelled" } };
+  return { ok: false, failure: { ok: false, code: "MODEL_BAD_RESPONSE", message: "the model answered a streamed request with a JSON body that could not be read" } };
+}
+
+/** The turn a whole chat.completion carries. */
+function answerOf(completion: ChatCompletion): Attempt {
   const choice = completion.choices?.[0];
   if (choice?.message === undefined) return { ok: false, failure: { ok: false, code: "MODEL_BAD_RESPONSE", message: "the model's answer has no choices" } };
   const usage = completion.usage ?? undefined;
@@ -142,6 +169,12 @@ async function wholeAttempt(target: ModelTarget, request: ModelRequest, timeoutM
     finishReason: choice.finish_reason ?? "stop",
     usage: usage === undefined ? undefined : { promptTokens: usage.prompt_tokens ?? 0, completionTokens: usage.completion_tokens ?? 0, totalTokens: usage.total_tokens ?? 0 },
   };
+}
+
+/** The package's own test for a JSON body (internal/parse.mjs), on the response's media type. */
+function isJson(response: Response): boolean {
+  const type = response.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
+  return type.includes("application/json") || type.endsWith("+json");
 }
 
 /** A stream that broke after it opened: asked again only if none of its text reached a listener. */

@@ -130,12 +130,15 @@ export abstract class RunObject extends DurableObject<Env> {
     return this.#events.stream(after, untilApproval);
   }
 
-  /** Cancels the run: no further step; a step in progress finishes its calls but the model is not asked again. */
-  async cancel(): Promise<RunRecord | undefined> {
+  /**
+   * Cancels the run: no further step; a step in progress finishes its calls but the model is not
+   * asked again. `message` says why (a webhook re-run superseding it); the caller's cancel by default.
+   */
+  async cancel(message = "The run was cancelled (POST /v1/runs/{id}/cancel)."): Promise<RunRecord | undefined> {
     const record = this.#store.record();
     if (record === undefined || isTerminal(record.status)) return record;
     await this.ctx.storage.deleteAlarm();
-    return finishRun(this.#host, record, "cancelled", { error: { code: "CANCELLED", message: "The run was cancelled (POST /v1/runs/{id}/cancel)." } });
+    return finishRun(this.#host, record, "cancelled", { error: { code: "CANCELLED", message } });
   }
 
   /** Called by the approval's Session object when it settles. */
@@ -154,7 +157,12 @@ export abstract class RunObject extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     let record = this.#store.record();
     if (record === undefined) return;
-    if (isTerminal(record.status) && record.hook !== undefined && record.hookNotified !== true) return void (await tellHook(this.#host, record));
+    if (isTerminal(record.status) && record.hook !== undefined && record.hookNotified !== true) {
+      await tellHook(this.#host, record);
+      // Queued at last: retention's alarm takes over, or nothing would ever delete the run.
+      record = this.#store.record() ?? record;
+      if (record.hookNotified !== true) return;
+    }
     if (isTerminal(record.status)) return this.#expire(record);
     if (record.inflight.length > 0) record = this.#recoverInflight(record);
     const started = Date.now();

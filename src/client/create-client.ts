@@ -57,7 +57,10 @@ export interface ToolgateClient {
   getRun(id: string): Promise<Run>;
   /** POST /v1/runs/{id}/cancel: the run, `cancelled` unless it had already ended. */
   cancelRun(id: string): Promise<Run>;
-  /** The run's events until `run.finished`, resuming with Last-Event-ID after a dropped connection. */
+  /**
+   * The run's events until `run.finished`, resuming with Last-Event-ID after a dropped
+   * connection; `options.onDelta` gets the model's text as it streams.
+   */
   followRun(id: string, options?: FollowOptions): AsyncGenerator<RunEvent, void, undefined>;
 }
 

@@ -17,6 +17,6 @@ export {
   type ToolList,
   type WaitOptions,
 } from "./create-client.ts";
-export type { FollowOptions, RunEvent, RunEventType } from "./follow-run.ts";
+export type { FollowOptions, RunDelta, RunEvent, RunEventType } from "./follow-run.ts";
 export { ToolgateRequestError, type RequestErrorBody } from "./request-error.ts";
 export type { components, paths } from "./openapi.gen.ts";

@@ -901,7 +901,7 @@ export interface paths {
         put?: never;
         /**
          * Run a failed (or dead-lettered) delivery's calls again
-         * @description Queues the delivery again with its stored calls; its results, error and callback start over. Only a `failed` delivery can be re-run (409 otherwise).
+         * @description Queues the delivery again with its stored calls; its results, error and callback start over. Only a `failed` delivery can be re-run (409 otherwise). A run webhook's delivery starts a new run: the run of its earlier attempt, if still going or waiting on approval, is cancelled first as superseded and its pending approvals denied (503 if that cannot be done; the delivery stays failed).
          */
         post: {
             parameters: {

@@ -13,6 +13,7 @@ import { acceptDelivery } from "./accept-delivery.ts";
 import { deliveryWire, DeliveryWire, eventWire, EventWire } from "./delivery-wire.ts";
 import { DELIVERY_STATUSES, failDelivery, getDelivery, requeueDelivery } from "./delivery-store.ts";
 import type { WebhookMessage } from "./webhook-message.ts";
+import { supersedeRun, type SupersededRun } from "./supersede-run.ts";
 import { webhookCallbackUrl, webhookKeyId, webhookSecret } from "./webhook-principal.ts";
 import { WEBHOOK_EVENT_OUTCOMES, listWebhookEvents, recordWebhookEvent } from "./webhook-events.ts";
 import { webhookRegistry } from "./webhook-registry.ts";
@@ -70,7 +71,8 @@ const rerunDeliveryRoute = createRoute({
   method: "post",
   path: "/v1/hooks/deliveries/{id}/rerun",
   summary: "Run a failed (or dead-lettered) delivery's calls again",
-  description: "Queues the delivery again with its stored calls; its results, error and callback start over. Only a `failed` delivery can be re-run (409 otherwise).",
+  description:
+    "Queues the delivery again with its stored calls; its results, error and callback start over. Only a `failed` delivery can be re-run (409 otherwise). A run webhook's delivery starts a new run: the run of its earlier attempt, if still going or waiting on approval, is cancelled first as superseded and its pending approvals denied (503 if that cannot be done; the delivery stays failed).",
   request: { params: z.object({ id: z.string() }) },
   responses: {
     202: { description: "Queued again.", content: { "application/json": { schema: DeliveryWire } } },
@@ -182,9 +184,16 @@ webhooksRoutes
     if (delivery === undefined) return failureResponse(c, { kind: "unknown_delivery", id });
     const hook = webhookRegistry.get(delivery.hook);
     const callbackPending = hook !== undefined && webhookCallbackUrl(c.env, hook) !== undefined;
-    if (!(await requeueDelivery(c.env.DB, id, callbackPending, Date.now()))) {
-      return failureResponse(c, { kind: "conflict", message: `Delivery ${id} is ${delivery.status}; only a failed delivery can be re-run.` });
+    const conflict = () => failureResponse(c, { kind: "conflict", message: `Delivery ${id} is ${delivery.status}; only a failed delivery can be re-run.` });
+    if (delivery.status !== "failed") return conflict();
+    let superseded: SupersededRun | undefined;
+    try {
+      superseded = await supersedeRun(c.env, delivery, c.get("principal").keyId);
+    } catch (error) {
+      console.error(`hooks: re-run of delivery ${id} refused, its earlier run could not be cancelled: ${String(error)}`);
+      return failureResponse(c, { kind: "unavailable", message: "The run of the delivery's earlier attempt could not be cancelled, so no new one is started; the delivery stays failed. Try the re-run again.", retryAfterSeconds: 30 });
     }
+    if (!(await requeueDelivery(c.env.DB, id, callbackPending, Date.now()))) return conflict();
     try {
       await c.env.HOOKS_QUEUE.send({ deliveryId: id } satisfies WebhookMessage, { contentType: "json" });
     } catch (error) {
@@ -192,7 +201,8 @@ webhooksRoutes
       await failDelivery(c.env.DB, id, `a re-run could not be queued: ${String(error)}`, Date.now());
       return failureResponse(c, { kind: "unavailable", message: "The delivery could not be queued again; it stays failed.", retryAfterSeconds: 30 });
     }
-    await recordWebhookEvent(c.env.DB, { hook: delivery.hook, outcome: "requeued", deliveryId: id, detail: `re-run by key ${c.get("principal").keyId}` });
+    const supersededDetail = superseded?.cancelled === true ? `; run ${superseded.runId} of the earlier attempt cancelled, ${superseded.denied} approval(s) denied` : "";
+    await recordWebhookEvent(c.env.DB, { hook: delivery.hook, outcome: "requeued", deliveryId: id, detail: `re-run by key ${c.get("principal").keyId}${supersededDetail}` });
     const [again, events] = await Promise.all([getDelivery(c.env.DB, id), listWebhookEvents(c.env.DB, { deliveryId: id, limit: 100 })]);
     return c.json(deliveryWire(again ?? delivery, events), 202);
   })

@@ -112,3 +112,35 @@ describe("the model's answer streams token by token", () => {
     expect(Date.now() - started).toBeLessThan(12_000);
   });
 });
+
+describe("a model server that ignores stream: true and answers whole JSON", () => {
+  it("runs each turn from the whole chat.completion: tool calls, answer and usage, with no deltas", async () => {
+    const script = await scriptModel([
+      { tool_calls: [{ id: "w_1", name: "echo", arguments: '{"text":"whole"}' }], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 }, ignore_stream: true },
+      { content: "It answered whole.", usage: { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 }, ignore_stream: true },
+    ]);
+    const run = await runUntil((await startRun({ input: `${marker(script)} no stream` })).id, FINISHED);
+    expect(run).toMatchObject({ status: "completed", answer: "It answered whole.", tool_calls: 1, usage: { prompt_tokens: 14, completion_tokens: 6, total_tokens: 20 } });
+    expect(run.steps[0]?.calls.map((c) => [c.id, c.status])).toEqual([["w_1", "ok"]]);
+    const sent = (await sentToModel(script)).requests as unknown as { stream?: boolean; messages: unknown[] }[];
+    // Asked to stream both times, answered once each: the JSON body is the turn, not a failure to retry.
+    expect(sent.map((request) => request.stream)).toEqual([true, true]);
+    expect(sent[1]?.messages.at(-1)).toEqual({ role: "tool", tool_call_id: "w_1", content: '{"text":"whole"}' });
+    const events = await (await api(`/v1/runs/${run.id}/events`)).text();
+    expect([...events.matchAll(/^event: (.+)$/gm)].map((m) => m[1])).toEqual(["run.started", "model.turn", "tool.result", "model.turn", "run.finished"]);
+  });
+
+  it("still streams a chat completion to an openai client, the answer arriving in one piece", async () => {
+    const script = await scriptModel([{ content: "One piece, not streamed upstream.", ignore_stream: true }]);
+    const stream = await client.chat.completions.create({ model: TEST_MODEL_NAME, stream: true, messages: [{ role: "user", content: `${marker(script)} stream anyway` }] });
+    let text = "";
+    let finish: string | null = null;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta?.content ?? "";
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+    expect(text).toBe("One piece, not streamed upstream.");
+    expect(finish).toBe("stop");
+    expect((await sentToModel(script)).requests[0]).toMatchObject({ stream: true });
+  });
+});

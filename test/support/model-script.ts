@@ -11,9 +11,11 @@ export interface SentRequest {
   tools?: { type: string; function: { name: string } }[];
 }
 
-/** Registers a script and returns its id; put `marker(id)` in the run's first message. */
-export async function scriptModel(turns: ScriptedTurn[]): Promise<string> {
-  const id = crypto.randomUUID().replaceAll("-", "");
+/**
+ * Registers a script and returns its id; put `marker(id)` in the run's first message. Given an
+ * id, replaces that script: a run started later with the same first message gets the new turns.
+ */
+export async function scriptModel(turns: ScriptedTurn[], id = crypto.randomUUID().replaceAll("-", "")): Promise<string> {
   const response = await fetch(`http://${MODEL_HOST}/__script/${id}`, { method: "POST", body: JSON.stringify({ turns }) });
   if (!response.ok) throw new Error(`scripting the model failed: ${response.status}`);
   return id;

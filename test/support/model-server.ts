@@ -20,6 +20,8 @@
  * turn has no `usage`, as servers that report none), then `[DONE]`. `chunk_delay_ms` spaces the
  * chunks; `cut: {after, attempts?}` drops the connection after that many chunks (on the first
  * `attempts` attempts, default all); `stall_after` sends that many chunks and then nothing.
+ * `ignore_stream: true` answers a streamed request with one whole `application/json`
+ * chat.completion, as some OpenAI-compatible servers do.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -35,6 +37,7 @@ export interface ScriptedTurn {
   chunk_delay_ms?: number;
   cut?: { after: number; attempts?: number };
   stall_after?: number;
+  ignore_stream?: boolean;
 }
 
 interface Script {
@@ -158,7 +161,7 @@ async function handle(request: IncomingMessage): Promise<Answer> {
   const failure = turn.fail?.[attempt];
   if (failure !== undefined) return { status: failure.status, body: { error: { message: `scripted failure ${failure.status}` } }, headers: failure.retry_after === undefined ? {} : { "retry-after": failure.retry_after } };
   if (turn.delay_ms !== undefined) await new Promise((resolve) => setTimeout(resolve, turn.delay_ms));
-  if (body.stream === true) {
+  if (body.stream === true && turn.ignore_stream !== true) {
     const base = { id: `chatcmpl-scripted-${index}`, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: body.model };
     const cuts = turn.cut !== undefined && attempt < (turn.cut.attempts ?? Number.POSITIVE_INFINITY);
     return { status: 200, body: null, stream: { chunks: chunksOf(turn, base, body.stream_options?.include_usage === true), delayMs: turn.chunk_delay_ms ?? 0, cutAfter: cuts ? turn.cut?.after : undefined, stallAfter: turn.stall_after } };
