@@ -5,7 +5,9 @@
  * `stream_options.include_usage`), so content reaches the run's listeners as the model writes it;
  * TurnAssembler puts the chunks back into the one message the run stores. A run whose caller
  * reads no text as it arrives asks for the turn whole instead (`stream: false`, one plain JSON
- * answer), which spares the SSE parsing.
+ * answer), which spares the SSE parsing. The body goes through the client's `post` as text joined
+ * from pieces serialised once (model-request-body.ts), so the package still sends the request,
+ * applies its timeout and reads the answer, but no longer serialises the transcript every turn.
  *
  * The package's own retries are off: ours retry 429 and 5xx with backoff, honour Retry-After,
  * and never wait past the run's deadline, so a failing upstream ends the step with a clear status
@@ -14,16 +16,16 @@
  * with MODEL_STREAM_INTERRUPTED (docs/errors.md).
  */
 import OpenAI from "openai";
-import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
+import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
+import type { Stream } from "openai/streaming";
 import type { ModelTarget } from "./model-config.ts";
+import { modelRequestBody, type ModelRequest } from "./model-request-body.ts";
 import { TurnAssembler, type TurnUsage } from "./turn-assembler.ts";
 
-export type { TurnUsage };
+export type { ModelRequest, TurnUsage };
 
-export interface ModelRequest {
-  messages: readonly ChatCompletionMessageParam[];
-  tools: readonly ChatCompletionTool[];
-}
+/** The request's body is text we joined (model-request-body.ts): the package sends a string with this header as it is. */
+const JSON_BODY = { "content-type": "application/json" };
 
 export type ModelAnswer = { ok: true; message: ChatCompletion.Choice["message"]; finishReason: string; usage: TurnUsage | undefined; attempts: number };
 
@@ -95,10 +97,14 @@ async function attemptOnce(target: ModelTarget, request: ModelRequest, timeoutMs
   let opened = false;
   let forwarded = false;
   try {
-    const stream = await clientFor(target).chat.completions.create(
-      { model: target.model, messages: [...request.messages], stream: true, stream_options: { include_usage: true }, ...(request.tools.length === 0 ? {} : { tools: [...request.tools] }) },
-      { timeout: timeoutMs, maxRetries: 0, signal: idle.signal },
-    );
+    const stream = await clientFor(target).post<Stream<ChatCompletionChunk>>("/chat/completions", {
+      body: modelRequestBody(target.model, request, true),
+      headers: JSON_BODY,
+      stream: true,
+      timeout: timeoutMs,
+      maxRetries: 0,
+      signal: idle.signal,
+    });
     opened = true;
     rearm();
     for await (const chunk of stream) {
@@ -126,10 +132,13 @@ async function attemptOnce(target: ModelTarget, request: ModelRequest, timeoutMs
 async function wholeAttempt(target: ModelTarget, request: ModelRequest, timeoutMs: number, signal: AbortSignal | undefined): Promise<Attempt> {
   let completion: ChatCompletion;
   try {
-    completion = await clientFor(target).chat.completions.create(
-      { model: target.model, messages: [...request.messages], ...(request.tools.length === 0 ? {} : { tools: [...request.tools] }) },
-      { timeout: timeoutMs, maxRetries: 0, ...(signal === undefined ? {} : { signal }) },
-    );
+    completion = await clientFor(target).post<ChatCompletion>("/chat/completions", {
+      body: modelRequestBody(target.model, request, false),
+      headers: JSON_BODY,
+      timeout: timeoutMs,
+      maxRetries: 0,
+      ...(signal === undefined ? {} : { signal }),
+    });
   } catch (error) {
     return classify(error, timeoutMs);
   }
