@@ -15,6 +15,7 @@
  * node scripts/bench/profile.ts --pipeline=core --port=9251
  * node scripts/bench/profile.ts --mcp            # POST /mcp tools/call echo (full app)
  * node scripts/bench/profile.ts --chat           # POST /v1/chat/completions: an agent run of two turns
+ * node scripts/bench/profile.ts --chat --turns=6 # the same with 6 echo turns, where the per-turn cost dominates
  * node scripts/bench/profile.ts --all            # every isolate at once (queue broker, D1, KV too)
  * ```
  */
@@ -26,7 +27,7 @@ import { LoadClient, type RequestSpec } from "./load.ts";
 import { ECHO_CALL_BODY, FULL_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH } from "./requests.ts";
 import { MCP_ECHO_CALL, MCP_PATH, MCP_PROTOCOL_VERSION } from "./scenarios/mcp-peers.ts";
 import { serveWorker } from "./serve.ts";
-import { CHAT_BODY } from "./scenarios/agent-turn.ts";
+import { chatBody } from "./scenarios/agent-turn.ts";
 
 interface ProfileNode {
   id: number;
@@ -127,7 +128,7 @@ try {
   const request: RequestSpec = process.argv.includes("--mcp")
     ? { method: "POST" as const, path: MCP_PATH, body: MCP_ECHO_CALL, headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": MCP_PROTOCOL_VERSION } }
     : process.argv.includes("--chat")
-      ? { method: "POST" as const, path: "/v1/chat/completions", body: CHAT_BODY, headers: { "content-type": "application/json" } }
+      ? { method: "POST" as const, path: "/v1/chat/completions", body: chatBody(Number(arg("turns", "1"))), headers: { "content-type": "application/json" } }
       : { method: "POST" as const, path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY, headers: { [PIPELINE_HEADER]: pipeline } };
   await client.round(request, { concurrency: 8, durationMs: 2_000 });
   if (process.argv.includes("--all")) {

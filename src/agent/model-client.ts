@@ -8,6 +8,9 @@
  * answer), which spares the SSE parsing. A server that ignores `stream` and answers a streamed
  * request with one whole `application/json` chat.completion (the raw response's content type,
  * through the package's `.withResponse()`) gives the turn whole too, with no text streamed.
+ * The body goes through the client's `post` as text joined from pieces serialised once
+ * (model-request-body.ts), so the package still sends the request, applies its timeout and reads
+ * the answer, but no longer serialises the transcript every turn.
  *
  * The package's own retries are off: ours retry 429 and 5xx with backoff, honour Retry-After,
  * and never wait past the run's deadline, so a failing upstream ends the step with a clear status
@@ -16,16 +19,16 @@
  * with MODEL_STREAM_INTERRUPTED (docs/errors.md).
  */
 import OpenAI from "openai";
-import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
+import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
+import type { Stream } from "openai/streaming";
 import type { ModelTarget } from "./model-config.ts";
+import { modelRequestBody, type ModelRequest } from "./model-request-body.ts";
 import { TurnAssembler, type TurnUsage } from "./turn-assembler.ts";
 
-export type { TurnUsage };
+export type { ModelRequest, TurnUsage };
 
-export interface ModelRequest {
-  messages: readonly ChatCompletionMessageParam[];
-  tools: readonly ChatCompletionTool[];
-}
+/** The request's body is text we joined (model-request-body.ts): the package sends a string with this header as it is. */
+const JSON_BODY = { "content-type": "application/json" };
 
 export type ModelAnswer = { ok: true; message: ChatCompletion.Choice["message"]; finishReason: string; usage: TurnUsage | undefined; attempts: number };
 
@@ -98,10 +101,14 @@ async function attemptOnce(target: ModelTarget, request: ModelRequest, timeoutMs
   let forwarded = false;
   try {
     const { data: stream, response } = await clientFor(target)
-      .chat.completions.create(
-        { model: target.model, messages: [...request.messages], stream: true, stream_options: { include_usage: true }, ...(request.tools.length === 0 ? {} : { tools: [...request.tools] }) },
-        { timeout: timeoutMs, maxRetries: 0, signal: idle.signal },
-      )
+      .post<Stream<ChatCompletionChunk>>("/chat/completions", {
+        body: modelRequestBody(target.model, request, true),
+        headers: JSON_BODY,
+        stream: true,
+        timeout: timeoutMs,
+        maxRetries: 0,
+        signal: idle.signal,
+      })
       .withResponse();
     opened = true;
     rearm();
@@ -133,10 +140,13 @@ async function attemptOnce(target: ModelTarget, request: ModelRequest, timeoutMs
 async function wholeAttempt(target: ModelTarget, request: ModelRequest, timeoutMs: number, signal: AbortSignal | undefined): Promise<Attempt> {
   let completion: ChatCompletion;
   try {
-    completion = await clientFor(target).chat.completions.create(
-      { model: target.model, messages: [...request.messages], ...(request.tools.length === 0 ? {} : { tools: [...request.tools] }) },
-      { timeout: timeoutMs, maxRetries: 0, ...(signal === undefined ? {} : { signal }) },
-    );
+    completion = await clientFor(target).post<ChatCompletion>("/chat/completions", {
+      body: modelRequestBody(target.model, request, false),
+      headers: JSON_BODY,
+      timeout: timeoutMs,
+      maxRetries: 0,
+      ...(signal === undefined ? {} : { signal }),
+    });
   } catch (error) {
     return classify(error, timeoutMs);
   }

@@ -5,13 +5,12 @@
  * approvals, deadlines, audit), as the run's key with its access as it is at this step (a key
  * revoked mid-run stops the run).
  */
-import type { ChatCompletionTool } from "openai/resources/chat/completions";
 import { currentPrincipal } from "../approvals/requester-access.ts";
 import { KEY_CACHE_TTL_MS } from "../auth/key-cache.ts";
 import type { Principal } from "../auth/principal.ts";
 import { serveCalls } from "../batch/serve-calls.ts";
 import type { GatewayParts } from "../compose.ts";
-import { definitionsJson } from "../formats/definitions-json.ts";
+import { definitionPieces } from "../formats/definitions-json.ts";
 import { openScope, openToolsetScope } from "../pipeline/request-scope.ts";
 import type { CallInput, CallOutcome, KeyScope } from "../pipeline/types.ts";
 import { createToolAccess } from "../policy/tool-access.ts";
@@ -30,8 +29,8 @@ export type StepScope = { ok: true; scope: KeyScope } | { ok: false; message: st
 export interface RunGateway {
   /** Opens the scope of one step's calls. */
   open(env: Env, run: RunRecord, waitUntil: (promise: Promise<unknown>) => void): Promise<StepScope>;
-  /** The OpenAI definitions of the tools the scope may use. */
-  tools(scope: KeyScope, run: RunRecord): Promise<ChatCompletionTool[]>;
+  /** The OpenAI definitions of the tools the scope may use, each as JSON text (model-request-body.ts joins them). */
+  tools(scope: KeyScope, run: RunRecord): Promise<string[]>;
   /** Runs calls through rate limits, the pipeline and the audit log; one outcome per call, in order. */
   serve(calls: readonly CallInput[], scope: KeyScope): Promise<CallOutcome[]>;
 }
@@ -81,8 +80,9 @@ export function runGatewayWith(parts: GatewayParts): RunGateway {
         (name) => scope.access.decide(name).allowed && !(name === DELEGATE_TOOL && run.depth > 0),
       );
       const entries = await availableEntries(names, scope.env);
-      // The cached per-tool JSON that GET /v1/tools serves, so the model sees the same definitions.
-      return JSON.parse(definitionsJson(entries, "openai", scope.env)) as ChatCompletionTool[];
+      // The cached per-tool JSON that GET /v1/tools serves, so the model sees the same definitions,
+      // sent as it is: parsing it only for the model client to serialise it again cost every turn.
+      return definitionPieces(entries, "openai", scope.env);
     },
     serve(calls, scope) {
       return serveCalls(calls, scope, scope.config.maxParallelCalls, parts.batch);

@@ -3,18 +3,17 @@
  * run-finish.ts, run-approval-wait.ts), so they read its storage and call back into it
  * without importing the object itself.
  */
-import type { ChatCompletionTool } from "openai/resources/chat/completions";
 import type { KeyScope } from "../pipeline/types.ts";
 import type { RunEventHub } from "./run-event-hub.ts";
 import type { RunGateway } from "./run-gateway.ts";
 import type { RunStore } from "./run-store.ts";
 import type { RunRecord, RunStatus } from "./run-types.ts";
 
-/** A step's scope and the definitions the model is offered, and when they were built. */
+/** A step's scope and the definitions the model is offered (each as JSON text), and when they were built. */
 export interface StepTools {
   ok: true;
   scope: KeyScope;
-  tools: ChatCompletionTool[];
+  tools: string[];
   at: number;
 }
 

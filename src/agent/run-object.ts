@@ -191,14 +191,14 @@ export abstract class RunObject extends DurableObject<Env> {
    * The step's scope and the tools offered to the model: built once, then reused by the next
    * steps for RUN_ACCESS_TTL_MS, the bound a key's revocation has on reaching a run anyway. A run
    * steps in a loop, and rebuilding both (toolsets resolved, access compiled, every definition
-   * serialised and parsed) on each turn cost more than the turn's call.
+   * looked up) on each turn cost more than the turn's call.
    */
   async #open(record: RunRecord): Promise<StepTools | { ok: false; message: string }> {
     const reused = this.#opened;
     if (reused !== undefined && Date.now() - reused.at < RUN_ACCESS_TTL_MS) return reused;
     const opened = await this.gateway.open(this.env, record, (promise) => void this.#background.push(promise));
     if (!opened.ok) return opened;
-    const tools = [...(await this.gateway.tools(opened.scope, record)), ...record.clientTools];
+    const tools = [...(await this.gateway.tools(opened.scope, record)), ...record.clientTools.map((tool) => JSON.stringify(tool))];
     this.#opened = { ok: true, scope: opened.scope, tools, at: Date.now() };
     return this.#opened;
   }

@@ -26,7 +26,7 @@ export async function runStep(host: RunHost, start: RunRecord): Promise<void> {
   const { scope, tools } = opened;
 
   const modelStarted = Date.now();
-  const answer = await callModel(model, { messages: store.messages(), tools }, {
+  const answer = await callModel(model, { messages: store.messageTexts(), tools }, {
     deadlineAt: record.limits.deadlineAt,
     timeoutMs: settings.modelTimeoutMs,
     attempts: settings.modelAttempts,

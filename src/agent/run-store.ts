@@ -6,6 +6,8 @@
  * The record, the transcript and the last event number are read once per instance and then kept
  * in memory: only this object writes its storage, so the copy cannot go stale, and a step then
  * neither re-parses the growing record three times nor re-reads the whole transcript to send it.
+ * The transcript is kept as the JSON text it is stored as too, which is what the model request
+ * is joined from (model-request-body.ts), so no message is serialised twice.
  * A copy changes only after its write succeeded.
  */
 import type { Message, RunEvent, RunEventType, RunRecord } from "./run-types.ts";
@@ -15,7 +17,7 @@ export class RunStore {
   readonly #sql: SqlStorage;
   /** undefined: not read yet; null: no run here. */
   #record: RunRecord | null | undefined;
-  #messages: Message[] | undefined;
+  #messages: { parsed: Message[]; texts: string[] } | undefined;
   #lastSeq: number | undefined;
 
   constructor(sql: SqlStorage) {
@@ -38,14 +40,21 @@ export class RunStore {
 
   /** The transcript in order; the caller must not change it. */
   messages(): readonly Message[] {
-    return this.#transcript();
+    return this.#transcript().parsed;
+  }
+
+  /** The transcript in order, each message as its stored JSON text. */
+  messageTexts(): readonly string[] {
+    return this.#transcript().texts;
   }
 
   appendMessages(messages: readonly Message[]): void {
     const transcript = this.#transcript();
     for (const message of messages) {
-      this.#sql.exec(`INSERT INTO ${RUN_MESSAGES_TABLE} (seq, message) VALUES (?, ?)`, transcript.length, JSON.stringify(message));
-      transcript.push(message);
+      const text = JSON.stringify(message);
+      this.#sql.exec(`INSERT INTO ${RUN_MESSAGES_TABLE} (seq, message) VALUES (?, ?)`, transcript.texts.length, text);
+      transcript.parsed.push(message);
+      transcript.texts.push(text);
     }
   }
 
@@ -70,8 +79,11 @@ export class RunStore {
     return this.#lastSeq;
   }
 
-  #transcript(): Message[] {
-    this.#messages ??= this.#sql.exec<{ message: string }>(`SELECT message FROM ${RUN_MESSAGES_TABLE} ORDER BY seq`).toArray().map((row) => JSON.parse(row.message) as Message);
+  #transcript(): { parsed: Message[]; texts: string[] } {
+    if (this.#messages === undefined) {
+      const texts = this.#sql.exec<{ message: string }>(`SELECT message FROM ${RUN_MESSAGES_TABLE} ORDER BY seq`).toArray().map((row) => row.message);
+      this.#messages = { parsed: texts.map((text) => JSON.parse(text) as Message), texts };
+    }
     return this.#messages;
   }
 

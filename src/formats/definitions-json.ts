@@ -27,7 +27,12 @@ function pieceFor(entry: ToolEntry, format: DefinitionFormat, env: Env): string 
   return piece;
 }
 
+/** Each entry's definition as JSON text, in the entries' order (an agent run joins them into its model requests). */
+export function definitionPieces(entries: readonly ToolEntry[], format: DefinitionFormat, env: Env): string[] {
+  return entries.map((entry) => pieceFor(entry, format, env));
+}
+
 /** `[def, def, ...]` as JSON text, in the entries' order. */
 export function definitionsJson(entries: readonly ToolEntry[], format: DefinitionFormat, env: Env): string {
-  return `[${entries.map((entry) => pieceFor(entry, format, env)).join(",")}]`;
+  return `[${definitionPieces(entries, format, env).join(",")}]`;
 }

@@ -89,6 +89,10 @@ describe("POST /v1/chat/completions with the openai package", () => {
     });
     expect(completion.choices[0]?.finish_reason).toBe("tool_calls");
     expect(completion.choices[0]?.message.tool_calls).toEqual([{ id: "call_c", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }]);
+    // The model is offered toolgate's definitions and, after them, the client's as it declared it.
+    const tools = (await sentToModel(script)).requests[0]?.tools ?? [];
+    expect(tools.map((t) => t.function.name)).toContain("echo");
+    expect(tools.at(-1)).toEqual({ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } } });
   });
 
   it("surfaces a failed run as an APIError the SDK throws", async () => {

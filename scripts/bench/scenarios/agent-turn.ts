@@ -17,10 +17,8 @@ import { median } from "../stats.ts";
 const MAX_RATIO = 1.5;
 const LONG_TURNS = 6;
 
-/** A run whose model calls echo in `turns` turns, then answers (scripts/bench/scripted-model.ts). */
+/** A run whose model calls echo in `turns` turns, then answers (scripts/bench/scripted-model.ts); scripts/bench/profile.ts --chat profiles it too. */
 export const chatBody = (turns: number): string => JSON.stringify({ model: "default", toolset: "core", max_turns: turns + 1, messages: [{ role: "user", content: `echo ${turns}` }] });
-/** The measured chat completion (scripts/bench/profile.ts --chat profiles it too). */
-export const CHAT_BODY = chatBody(1);
 
 export const agentTurn: Scenario = {
   id: "agent-turn",
@@ -51,7 +49,7 @@ export const agentTurn: Scenario = {
     const ratio = perTurn / callCpu;
     const row = (figures: typeof call, values: Record<string, number>) => ({ label: figures.label, values: { p50: median(figures.p50Ms), rps: median(figures.rps), cpuUs: median(figures.serverCpuUs), ...values }, perRound: perRound(figures) });
     return {
-      method: `4 in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; workerd CPU per request (the run's Durable Object, its storage, D1, events and audit included, the scripted model's JSON too); per turn = (CPU of the ${LONG_TURNS}-turn run - CPU of the 1-turn run) / ${LONG_TURNS - 1}; fixed = the rest of a run (its object created, the chat request, the answer turn)`,
+      method: `4 in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; workerd CPU per request (the run's Durable Object, its storage, D1, events and audit included; the scripted model too, a stub that takes each request's whole body as text, counts its tool messages without parsing it and answers one of four prebuilt OpenAI responses); per turn = (CPU of the ${LONG_TURNS}-turn run - CPU of the 1-turn run) / ${LONG_TURNS - 1}; fixed = the rest of a run (its object created, the chat request, the answer turn)`,
       columns: [
         { key: "p50", header: "p50 ms", digits: 2 },
         { key: "rps", header: "req/s", digits: 0 },
