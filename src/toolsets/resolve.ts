@@ -27,6 +27,14 @@ const noCustom: CustomToolsetLookup = () => Promise.resolve(undefined);
 
 const staticToolsets: Readonly<Record<string, StaticToolset>> = STATIC_TOOLSETS;
 
+/**
+ * Resolutions that read only built-in toolsets, per registry generation: they change only when a
+ * tool is registered or removed, and every request resolves its key's toolsets (tool-access.ts),
+ * which showed in the /mcp profile. A custom toolset is never cached (KV is its truth), nor is any
+ * resolution that reached one; built-in names shadow custom ones, so the two cannot mix up.
+ */
+let builtInClosures: { generation: number; tools: Map<string, readonly string[]> } = { generation: -1, tools: new Map() };
+
 /** True for names that belong to the built-in namespace (static or registered toolsets). */
 export function isBuiltInToolset(name: string): boolean {
   return ALL_TOOLSETS.has(name) || isPreset(name) || Object.hasOwn(staticToolsets, name) || registry.toolsets().includes(name);
@@ -67,8 +75,10 @@ export async function findToolset(
   name: string,
   custom: CustomToolsetLookup = noCustom,
 ): Promise<Omit<ToolsetInfo, "resolvedTools"> | undefined> {
-  const found = builtIn(name);
-  if (found !== undefined) return found;
+  return builtIn(name) ?? (await customToolset(name, custom));
+}
+
+async function customToolset(name: string, custom: CustomToolsetLookup): Promise<Omit<ToolsetInfo, "resolvedTools"> | undefined> {
   const record = await custom(name);
   if (record === undefined) return undefined;
   return { name, description: record.description, kind: "custom", tools: [...record.tools], includes: [...record.includes] };
@@ -77,20 +87,30 @@ export async function findToolset(
 /** Resolves a toolset to its sorted tool names; an unknown name resolves to undefined. */
 export async function resolveToolset(name: string, custom: CustomToolsetLookup = noCustom): Promise<string[] | undefined> {
   if (ALL_TOOLSETS.has(name)) return everyTool();
+  if (builtInClosures.generation !== registry.generation) builtInClosures = { generation: registry.generation, tools: new Map() };
+  const closures = builtInClosures;
+  const cached = closures.tools.get(name);
+  if (cached !== undefined) return [...cached];
   const tools = new Set<string>();
   const visited = new Set<string>();
+  let askedCustom = false;
   const visit = async (current: string): Promise<boolean> => {
     // A shared visited set dedupes diamonds and stops cycles (reference §5.3 rule 2).
     if (visited.has(current)) return true;
     visited.add(current);
-    const toolset = await findToolset(current, custom);
+    const found = builtIn(current);
+    askedCustom ||= found === undefined;
+    const toolset = found ?? (await customToolset(current, custom));
     if (toolset === undefined) return false;
     for (const tool of toolset.tools) tools.add(tool);
     for (const include of toolset.includes) await visit(include);
     return true;
   };
   if (!(await visit(name))) return undefined;
-  return [...tools].sort();
+  const resolved = [...tools].sort();
+  // Only a closure of built-in toolsets is kept: a custom one can change in KV at any time.
+  if (!askedCustom && closures.generation === registry.generation) closures.tools.set(name, resolved);
+  return [...resolved];
 }
 
 /** The full API view of one toolset. */

@@ -57,4 +57,30 @@ describe("resolveToolset", () => {
   it("lets a built-in win over a custom record of the same name", async () => {
     expect((await findToolset("core", lookupOf({ core: set(["evil"]) })))?.tools).not.toContain("evil");
   });
+
+  it("follows a tool registered into, then removed from, a built-in toolset it already resolved", async () => {
+    const before = await resolveToolset("rs-registry-only");
+    registry.register({ name: "rs_only_late", toolset: "rs-registry-only", schema: z.object({}), handler: () => "" });
+    try {
+      expect(await resolveToolset("rs-registry-only")).toEqual([...(before ?? []), "rs_only_late"].sort());
+    } finally {
+      registry.deregister("rs_only_late");
+    }
+    expect(await resolveToolset("rs-registry-only")).toEqual(before);
+  });
+
+  it("reads a custom toolset again on every resolution, so a changed record shows at once", async () => {
+    const records: Record<string, StaticToolset> = { mine: set(["first"], ["core"]) };
+    expect(await resolveToolset("mine", lookupOf(records))).toContain("first");
+    records.mine = set(["second"], ["core"]);
+    const again = await resolveToolset("mine", lookupOf(records));
+    expect(again).toContain("second");
+    expect(again).not.toContain("first");
+  });
+
+  it("hands each caller its own array, so changing one result cannot change the next", async () => {
+    const first = await resolveToolset("core");
+    first?.push("tampered");
+    expect(await resolveToolset("core")).not.toContain("tampered");
+  });
 });

@@ -14,7 +14,7 @@ import type { GatewayParts } from "../../compose.ts";
 import { loadConfig } from "../../config/config.ts";
 import { openScope, openToolsetScope } from "../../pipeline/request-scope.ts";
 import { accessOf, toolsetLookupOf } from "../../http/access.ts";
-import { readRawBody } from "../../http/read-raw-body.ts";
+import { readBodyText } from "../../http/read-raw-body.ts";
 import type { AppEnv } from "../../http/types.ts";
 import { waitUntilOf } from "../../http/wait-until.ts";
 import { errorText, parseBody } from "../server/json-rpc.ts";
@@ -24,9 +24,6 @@ import { allowsBatches, DEFAULT_NEGOTIATED_PROTOCOL_VERSION, isSupportedProtocol
 import { rebindingRefusal } from "./allowed-hosts.ts";
 import { rpcFailureResponse } from "./rpc-failure-response.ts";
 import { requestHost, requestOrigin } from "../../http/request-origin.ts";
-
-/** Non-fatal, as Request.text() decodes: a stray byte becomes U+FFFD and JSON parsing judges the rest. */
-const decoder = new TextDecoder();
 import { ResponseStream, STREAM_OPENED } from "./response-stream.ts";
 import { endSession, MCP_SESSION_HEADER, newSessionHeaders, sessionOfRequest } from "./mcp-sessions.ts";
 
@@ -78,11 +75,11 @@ async function serve(c: Context<AppEnv>, toolset: string | undefined, parts: Gat
   if (versionHeader !== undefined && !isSupportedProtocolVersion(versionHeader)) {
     return rpcFailureResponse({ kind: "unsupported_protocol_version", received: versionHeader, supported: SUPPORTED_PROTOCOL_VERSIONS });
   }
-  // The raw body, not c.req.text(): nothing else reads it, and Hono's body cache showed in the profile.
-  const body = await readRawBody(c.req.raw, config.maxBodyBytes);
+  // The raw request's text, not c.req.text(): nothing else reads it, and Hono's body cache showed in the profile.
+  const body = await readBodyText(c.req.raw, config.maxBodyBytes);
   if (!body.ok) return rpcFailureResponse({ kind: "payload_too_large", limitBytes: config.maxBodyBytes });
 
-  const parsed = parseBody(decoder.decode(body.bytes));
+  const parsed = parseBody(body.text);
   // Not JSON, or an empty batch: JSON-RPC's own errors (section 5.1), answered as it defines them.
   if (!parsed.ok) return new Response(errorText(null, parsed.error), { status: 400, headers: JSON_HEADERS });
   // A batch's messages all run at once, so it is held to the same count as a /v1 batch.

@@ -39,7 +39,8 @@ export async function processMessages(messages: readonly RpcMessage[], batch: bo
         break;
     }
   }
-  await Promise.all(deliveries);
+  // Most bodies carry no client answers: no promise and no extra turn for an empty list.
+  if (deliveries.length > 0) await Promise.all(deliveries);
   return Promise.all(answers);
 }
 
