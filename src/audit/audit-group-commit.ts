@@ -4,11 +4,11 @@
  * the same for one record as for a hundred, so under load this divides the audit's cost by the
  * group size; a lone request's records wait at most `maxDelayMs` (after its response) for company.
  *
- * Durability is unchanged: the flush that carries a request's records is kept alive by a
- * `waitUntil` (the group opener's, or that of the request that sent the group), so the platform
- * keeps the isolate up until they are with the queue (or, if the queue refuses, in D1, or logged
- * whole: AuditBuffer.flush). Nothing is acknowledged to anyone before that, and a record is never
- * in two groups.
+ * Durability is unchanged: the flush that carries a request's records is kept alive by the
+ * `waitUntil` of the request that sends the group (its opener, at its timer, or the one that
+ * filled it or found it stale), so the platform keeps the isolate up until they are with the
+ * queue (or, if the queue refuses, in D1, or logged whole: AuditBuffer.flush). Nothing is
+ * acknowledged to anyone before that, and a record is never in two groups.
  */
 import { AuditBuffer, type AuditSinkEnv } from "./audit-buffer.ts";
 import type { AuditRecord } from "./audit-record.ts";
@@ -45,18 +45,22 @@ export const STALE_GROUP_MS = 1_000;
 interface Group {
   buffer: AuditBuffer;
   openedAt: number;
-  sent: Promise<void>;
-  timer: ReturnType<typeof setTimeout> | undefined;
-  /** Closes the group and flushes it, resolving when the flush is done; later calls resolve at once. */
-  send: () => Promise<void>;
 }
 
 /**
  * Coalesces audit records into shared flushes, one open group per queue binding (the isolate's
  * env normally has one; tests may pass several).
  *
+ * No promise is shared between requests: in workerd a request's `waitUntil` may only be settled
+ * by that request's own I/O and timers. A group sent by another request than its opener (full, or
+ * stale) is awaited by that request alone, and the opener's wait ends on its own timer, which no
+ * other request clears. (Sharing the group's promise let a request that filled a group clear the
+ * opener's timer and settle the opener's wait from its own flush: workerd then reported "Promise
+ * will never complete" and "Cannot perform I/O on behalf of a different request".)
+ *
  * @example
- * ctx.waitUntil(auditGroupCommit.add(env, records));
+ * const flush = auditGroupCommit.add(env, records);
+ * if (flush !== undefined) ctx.waitUntil(flush);
  */
 export class AuditGroupCommit {
   readonly #maxRecords: number;
@@ -73,34 +77,33 @@ export class AuditGroupCommit {
   }
 
   /**
-   * Adds `records` to the open group. Returns the flush the caller must keep alive (its
-   * `waitUntil`), or undefined when another request already does: the group's opener waits for
-   * it (its timer sends the group), and a request that sends a group itself (full, or left
-   * stale) waits for that send. Never rejects.
+   * Adds `records` to the open group. Returns what the caller must keep alive with its
+   * `waitUntil`, or undefined when it need not: the group's opener gets its timer's wait (which
+   * sends the group, unless another request already has), and a request that sends a group
+   * itself (full, or left stale) gets that send. Never rejects.
    *
-   * Only one waitUntil per group, not one per request: in workerd each waitUntil is a native
-   * call that holds its request's context open until the group is sent (up to maxDelayMs, so a
-   * few hundred contexts at a time under load), and together they cost more CPU than the
-   * records' send. The records are as safe: they are in the opener's group, whose flush the
-   * opener's waitUntil keeps alive, and if the opener's timer never runs, the next request to
-   * add records sends the group and waits for that.
+   * One waitUntil per group rather than per request: in workerd each waitUntil is a native call
+   * that holds its request's context open until the group goes (up to maxDelayMs, so a few
+   * hundred contexts at a time under load), and together they cost more CPU than the send. The
+   * records are as safe: they sit in a group whose opener's waitUntil lasts until its timer
+   * sends it, and if that timer never runs (its request is gone), the next request to add records
+   * sends the group and waits for that.
    */
   add(env: AuditSinkEnv, records: readonly AuditRecord[]): Promise<void> | undefined {
     if (records.length === 0) return undefined;
-    let mine: Promise<void> | undefined;
+    const waits: Promise<void>[] = [];
     const stale = this.#open.get(env.AUDIT_QUEUE);
-    if (stale !== undefined && this.#now() - stale.openedAt >= STALE_GROUP_MS) mine = stale.send();
+    if (stale !== undefined && this.#now() - stale.openedAt >= STALE_GROUP_MS) waits.push(this.#send(env, stale));
     let group = this.#open.get(env.AUDIT_QUEUE);
     if (group === undefined) {
-      group = this.#openGroup(env);
-      mine = mine === undefined ? group.sent : Promise.all([mine, group.sent]).then(() => undefined);
+      group = { buffer: new AuditBuffer(), openedAt: this.#now() };
+      this.#open.set(env.AUDIT_QUEUE, group);
+      waits.push(this.#openerWait(env, group));
     }
     for (const record of records) group.buffer.add(record);
-    if (group.buffer.size >= this.#maxRecords) {
-      const sent = group.send();
-      if (mine === undefined) mine = sent;
-    }
-    return mine;
+    if (group.buffer.size >= this.#maxRecords) waits.push(this.#send(env, group));
+    if (waits.length === 0) return undefined;
+    return waits.length === 1 ? waits[0] : Promise.all(waits).then(() => undefined);
   }
 
   /** How large the groups sent so far were: the benchmark models the queue's cost by it. */
@@ -108,27 +111,21 @@ export class AuditGroupCommit {
     return { ...this.#sent };
   }
 
-  #openGroup(env: AuditSinkEnv): Group {
-    const { promise, resolve } = Promise.withResolvers<void>();
-    const group: Group = {
-      buffer: new AuditBuffer(),
-      openedAt: this.#now(),
-      sent: promise,
-      timer: undefined,
-      send: () => {
-        if (this.#open.get(env.AUDIT_QUEUE) !== group) return group.sent;
-        // Closed before the flush starts: records added from now on open the next group.
-        this.#open.delete(env.AUDIT_QUEUE);
-        clearTimeout(group.timer);
-        this.#sent.groups += 1;
-        this.#sent.records += group.buffer.size;
-        resolve(group.buffer.flush(env));
-        return group.sent;
-      },
-    };
-    group.timer = setTimeout(() => void group.send(), this.#maxDelayMs);
-    this.#open.set(env.AUDIT_QUEUE, group);
-    return group;
+  /** The opener's wait: its own timer sends the group, if no other request has by then. */
+  #openerWait(env: AuditSinkEnv, group: Group): Promise<void> {
+    return new Promise<void>((resolve) => {
+      setTimeout(() => resolve(this.#send(env, group)), this.#maxDelayMs);
+    });
+  }
+
+  /** Closes `group` and flushes it from the calling request; a group already sent resolves at once. */
+  #send(env: AuditSinkEnv, group: Group): Promise<void> {
+    if (this.#open.get(env.AUDIT_QUEUE) !== group) return Promise.resolve();
+    // Closed before the flush starts: records added from now on open the next group.
+    this.#open.delete(env.AUDIT_QUEUE);
+    this.#sent.groups += 1;
+    this.#sent.records += group.buffer.size;
+    return group.buffer.flush(env);
   }
 }
 
