@@ -9,8 +9,9 @@
  * real queue, whose consumer writes them to D1. Miniflare runs all three in the same workerd
  * process as the Worker, so their CPU is in "workerd CPU us/req"; in production they are not
  * this Worker's CPU. Audit rows are counted before and after each full round, then the queue is
- * waited on (bounded) until every call of the scenario has its row. Target (issue 4): each full
- * variant keeps at least 0.8x the core pipeline's requests/s.
+ * waited on (bounded) until every call of the scenario has its row. Targets (issue 16): the full
+ * app keeps at least 0.8x the core pipeline's requests/s with an agent key, 0.85x with the admin
+ * token.
  */
 import { auditRows, drainAuditRows, settledAuditRows } from "../audit-rows.ts";
 import type { RequestSpec } from "../load.ts";
@@ -19,7 +20,8 @@ import { alternatingRounds, paired, perRound, type ContenderRounds } from "../ro
 import { type BenchContext, type Scenario, versusColumns } from "../scenario.ts";
 import { median } from "../stats.ts";
 
-const MIN_RATIO = 0.8;
+/** Issue 16's targets: the agent key keeps 0.8x of core's throughput, the admin token (no policy) 0.85x. */
+const MIN_RATIO = { agent: 0.8, admin: 0.85 };
 /** How long the queue may take, after the last round, to deliver every record. */
 const DRAIN_TIMEOUT_MS = 20_000;
 
@@ -109,11 +111,11 @@ export const fullOverhead: Scenario = {
       };
     };
     const rows = [row(admin, 0), row(agent, 1), row(core, 2)];
-    const ratioCheck = (r: (typeof rows)[number], what: string) => ({
+    const ratioCheck = (r: (typeof rows)[number], what: string, min: number) => ({
       label: `single-call throughput, full app (${what}) vs core pipeline`,
-      target: `>= ${MIN_RATIO.toFixed(2)}x`,
+      target: `>= ${min.toFixed(2)}x`,
       actual: `${r.values.vsCore.toFixed(2)}x`,
-      pass: r.values.vsCore >= MIN_RATIO,
+      pass: r.values.vsCore >= min,
     });
     const [adminRow, agentRow] = rows;
     if (adminRow === undefined || agentRow === undefined) throw new Error("bench: full-overhead lost a row");
@@ -126,8 +128,8 @@ export const fullOverhead: Scenario = {
       ],
       rows,
       checks: [
-        ratioCheck(adminRow, "admin token"),
-        ratioCheck(agentRow, "agent key"),
+        ratioCheck(adminRow, "admin token", MIN_RATIO.admin),
+        ratioCheck(agentRow, "agent key", MIN_RATIO.agent),
         {
           label: `audit rows in D1 for the full app's calls, queue drained within ${DRAIN_TIMEOUT_MS / 1000} s`,
           target: "== calls",
