@@ -30,7 +30,6 @@ import { RUN_ACCESS_TTL_MS, type RunGateway } from "./run-gateway.ts";
 import type { RunHost, StepTools } from "./run-host.ts";
 import { writeRunIndex } from "./run-index.ts";
 import { expiresAt } from "./run-expiry.ts";
-import { RUN_SCHEMA_SQL } from "./run-schema.ts";
 import { runStep } from "./run-step.ts";
 import { RunStore } from "./run-store.ts";
 import { isTerminal, type Message, type RunRecord, type RunStart } from "./run-types.ts";
@@ -63,7 +62,6 @@ export abstract class RunObject extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    ctx.storage.sql.exec(RUN_SCHEMA_SQL);
     this.#store = new RunStore(ctx.storage.sql);
     this.#events = new RunEventHub(this.#store);
     this.#host = {
@@ -231,8 +229,7 @@ export abstract class RunObject extends DurableObject<Env> {
     if (Date.now() < at) return void (await this.ctx.storage.setAlarm(at));
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
-    // deleteAll drops the tables too; this instance may still be asked about the run.
-    this.ctx.storage.sql.exec(RUN_SCHEMA_SQL);
+    // deleteAll drops the tables too: this instance, if asked again, finds no run and writes nothing.
     this.#store.forget();
     this.#opened = undefined;
   }

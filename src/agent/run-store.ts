@@ -9,9 +9,13 @@
  * The transcript is kept as the JSON text it is stored as too, which is what the model request
  * is joined from (model-request-body.ts), so no message is serialised twice.
  * A copy changes only after its write succeeded.
+ *
+ * The tables are made by the object's first write, not when it starts: any id can be asked about
+ * (GET /v1/runs/{id} with a made-up id, a webhook re-run cancelling a run its attempt never
+ * started), and a read must not leave storage behind. Until then every read finds no run.
  */
 import type { Message, RunEvent, RunEventType, RunRecord } from "./run-types.ts";
-import { RUN_EVENTS_TABLE, RUN_MESSAGES_TABLE, RUN_RECORD_TABLE } from "./run-schema.ts";
+import { RUN_EVENTS_TABLE, RUN_MESSAGES_TABLE, RUN_RECORD_TABLE, RUN_SCHEMA_SQL } from "./run-schema.ts";
 
 export class RunStore {
   readonly #sql: SqlStorage;
@@ -19,21 +23,27 @@ export class RunStore {
   #record: RunRecord | null | undefined;
   #messages: { parsed: Message[]; texts: string[] } | undefined;
   #lastSeq: number | undefined;
+  /** Whether the object's tables exist (made by its first write). */
+  #tables: boolean;
 
   constructor(sql: SqlStorage) {
     this.#sql = sql;
+    this.#tables = sql.exec(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`, RUN_RECORD_TABLE).toArray().length > 0;
+    // An object made by an older version gets the tables added since.
+    if (this.#tables) sql.exec(RUN_SCHEMA_SQL);
   }
 
   /** The run's record, or undefined when no run has started in this object. */
   record(): RunRecord | undefined {
     if (this.#record === undefined) {
-      const row = this.#sql.exec<{ record: string }>(`SELECT record FROM ${RUN_RECORD_TABLE} WHERE id = 'run'`).toArray()[0];
+      const row = !this.#tables ? undefined : this.#sql.exec<{ record: string }>(`SELECT record FROM ${RUN_RECORD_TABLE} WHERE id = 'run'`).toArray()[0];
       this.#record = row === undefined ? null : (JSON.parse(row.record) as RunRecord);
     }
     return this.#record ?? undefined;
   }
 
   save(record: RunRecord): void {
+    this.#makeTables();
     this.#sql.exec(`INSERT INTO ${RUN_RECORD_TABLE} (id, record) VALUES ('run', ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record`, JSON.stringify(record));
     this.#record = record;
   }
@@ -50,6 +60,7 @@ export class RunStore {
 
   appendMessages(messages: readonly Message[]): void {
     const transcript = this.#transcript();
+    this.#makeTables();
     for (const message of messages) {
       const text = JSON.stringify(message);
       this.#sql.exec(`INSERT INTO ${RUN_MESSAGES_TABLE} (seq, message) VALUES (?, ?)`, transcript.texts.length, text);
@@ -61,13 +72,15 @@ export class RunStore {
   /** Appends an event and returns it with its number. */
   appendEvent(type: RunEventType, data: Record<string, unknown>, at = Date.now()): RunEvent {
     const seq = this.lastSeq() + 1;
+    this.#makeTables();
     this.#sql.exec(`INSERT INTO ${RUN_EVENTS_TABLE} (seq, at, type, data) VALUES (?, ?, ?, ?)`, seq, at, type, JSON.stringify(data));
     this.#lastSeq = seq;
     return { seq, at, type, data };
   }
 
-  /** Drops the copies in memory, after the storage under them was deleted. */
+  /** Drops the copies in memory, after the storage under them (tables included) was deleted. */
   forget(): void {
+    this.#tables = false;
     this.#record = undefined;
     this.#messages = undefined;
     this.#lastSeq = undefined;
@@ -75,22 +88,29 @@ export class RunStore {
 
   /** The number of the last stored event (0 before the first). */
   lastSeq(): number {
-    this.#lastSeq ??= this.#sql.exec<{ n: number }>(`SELECT COALESCE(MAX(seq), 0) AS n FROM ${RUN_EVENTS_TABLE}`).one().n;
+    this.#lastSeq ??= !this.#tables ? 0 : this.#sql.exec<{ n: number }>(`SELECT COALESCE(MAX(seq), 0) AS n FROM ${RUN_EVENTS_TABLE}`).one().n;
     return this.#lastSeq;
   }
 
   #transcript(): { parsed: Message[]; texts: string[] } {
     if (this.#messages === undefined) {
-      const texts = this.#sql.exec<{ message: string }>(`SELECT message FROM ${RUN_MESSAGES_TABLE} ORDER BY seq`).toArray().map((row) => row.message);
+      const texts = !this.#tables ? [] : this.#sql.exec<{ message: string }>(`SELECT message FROM ${RUN_MESSAGES_TABLE} ORDER BY seq`).toArray().map((row) => row.message);
       this.#messages = { parsed: texts.map((text) => JSON.parse(text) as Message), texts };
     }
     return this.#messages;
   }
 
   eventsAfter(after: number): RunEvent[] {
+    if (!this.#tables) return [];
     return this.#sql
       .exec<{ seq: number; at: number; type: string; data: string }>(`SELECT seq, at, type, data FROM ${RUN_EVENTS_TABLE} WHERE seq > ? ORDER BY seq`, after)
       .toArray()
       .map((row) => ({ seq: row.seq, at: row.at, type: row.type as RunEvent["type"], data: JSON.parse(row.data) as Record<string, unknown> }));
+  }
+
+  #makeTables(): void {
+    if (this.#tables) return;
+    this.#sql.exec(RUN_SCHEMA_SQL);
+    this.#tables = true;
   }
 }

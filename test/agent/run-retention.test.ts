@@ -18,6 +18,12 @@ import { runUntil, startRun } from "../support/runs.ts";
 const DAY_MS = 86_400_000;
 const FINISHED = ["completed", "failed", "limit_reached", "cancelled"];
 const stubOf = (id: string) => env.RUNS.get(env.RUNS.idFromName(id));
+/** The object's own tables (SQLite's and Cloudflare's internal ones aside). */
+const tablesOf = (state: DurableObjectState): string[] =>
+  state.storage.sql
+    .exec<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY name`)
+    .toArray()
+    .map((row) => row.name);
 
 async function finishedRun(text: string): Promise<{ id: string; updatedAt: number }> {
   const script = await scriptModel([{ content: text }]);
@@ -51,11 +57,26 @@ describe("a finished Run object", () => {
     expect(gone.status).toBe(404);
     expect(await json<{ error_code: string }>(gone)).toMatchObject({ error_code: "UNKNOWN_RUN" });
     expect((await api(`/v1/runs/${id}/events`)).status).toBe(404);
-    const left = await runInDurableObject(stubOf(id), async (_instance, state) => ({
-      alarm: await state.storage.getAlarm(),
-      rows: [RUN_RECORD_TABLE, RUN_MESSAGES_TABLE, RUN_EVENTS_TABLE].map((table) => state.storage.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`).one().n),
-    }));
-    expect(left).toEqual({ alarm: null, rows: [0, 0, 0] });
+    const left = await runInDurableObject(stubOf(id), async (_instance, state) => ({ alarm: await state.storage.getAlarm(), tables: tablesOf(state) }));
+    // Nothing is left, not even the empty tables: asking about the run afterwards wrote none.
+    expect(left).toEqual({ alarm: null, tables: [] });
+  });
+});
+
+describe("a Run object asked about a run it never had", () => {
+  it("answers 404 UNKNOWN_RUN to a read, the events and a cancel, and leaves no storage behind", async () => {
+    const id = crypto.randomUUID();
+    for (const [path, method] of [[`/v1/runs/${id}`, "GET"], [`/v1/runs/${id}/events`, "GET"], [`/v1/runs/${id}/cancel`, "POST"]] as const) {
+      const response = await api(path, { method });
+      expect(response.status, `${method} ${path}`).toBe(404);
+      expect(await json<{ error_code: string }>(response)).toMatchObject({ error_code: "UNKNOWN_RUN" });
+    }
+    expect(await runInDurableObject(stubOf(id), async (_instance, state) => ({ alarm: await state.storage.getAlarm(), tables: tablesOf(state) }))).toEqual({ alarm: null, tables: [] });
+  });
+
+  it("makes its tables with the run's first write", async () => {
+    const { id } = await finishedRun("tables");
+    expect(await runInDurableObject(stubOf(id), (_instance, state) => tablesOf(state))).toEqual([RUN_EVENTS_TABLE, RUN_MESSAGES_TABLE, RUN_RECORD_TABLE].sort());
   });
 });
 
