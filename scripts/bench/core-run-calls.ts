@@ -15,12 +15,23 @@ import type { CallOutcome } from "../../src/pipeline/types.ts";
 
 /**
  * `execute` without its policies: exactly one plain attempt, with the request's signal (or one
- * that never fires) and the platform's fetch, as the core pipeline ran handlers before the
- * gateway layer.
+ * that never fires, made when the handler asks) and the platform's fetch, as the core pipeline
+ * ran handlers before the gateway layer.
  */
 export const directExecutor: Executor = async function directExecutor(entry, args, base, parent, policy) {
-  const signal = parent ?? new AbortController().signal;
-  const run = await runHandler(entry, args, { ...base, attempt: 1, deadlineAt: policy.deadlineAt, signal, fetch: globalThis.fetch.bind(globalThis) });
+  // Read when the handler asks, as execute does: making the request's signal costs CPU.
+  let signal: AbortSignal | undefined;
+  const context = {
+    ...base,
+    attempt: 1,
+    deadlineAt: policy.deadlineAt,
+    get signal() {
+      signal ??= parent.signal ?? new AbortController().signal;
+      return signal;
+    },
+    fetch: globalThis.fetch.bind(globalThis),
+  };
+  const run = await runHandler(entry, args, context);
   return { run, attempts: 1 };
 };
 

@@ -114,7 +114,7 @@ async function profileOne(target: { webSocketDebuggerUrl: string }, request: Req
     console.log("\nfiles");
     for (const [file, ms] of files.slice(0, 12)) console.log(`${perRequest(ms)}  ${file}`);
     console.log("\nfunctions (self)");
-    for (const [name, ms] of functions.slice(0, 40)) console.log(`${perRequest(ms)}  ${name}`);
+    for (const [name, ms] of functions.slice(0, Number(arg("top", "40")))) console.log(`${perRequest(ms)}  ${name}`);
     console.log(`\nWrote ${out} (open it in Chrome DevTools' Performance panel)`);
 }
 

@@ -17,6 +17,13 @@ export interface BenchSettings {
   concurrency: number;
 }
 
+/**
+ * Round length of scenarios no ratio target rides on (they explain or describe): 0.6 s, not the
+ * full bench's 1 s, so the whole bench ends within issue 16's 4 minutes with a margin. Never
+ * longer than the settings' own rounds (`--quick`).
+ */
+export const diagnosticRoundMs = (settings: BenchSettings): number => Math.min(settings.roundMs, 600);
+
 export interface BenchContext {
   /** Absolute project root. */
   root: string;

@@ -34,11 +34,19 @@ export interface Execution {
   attempts: number;
 }
 
+/**
+ * Where the client's abort signal is read, when a call needs it: a request's signal costs CPU to
+ * make, so the executor reads it only for a handler that asks, a retry or a failed call.
+ */
+export interface ClientSignal {
+  readonly signal: AbortSignal | undefined;
+}
+
 /** What a handler's context holds before an attempt adds its number, signal and fetch. */
 export type BaseContext = Omit<ToolContext, "attempt" | "signal" | "fetch" | "deadlineAt">;
 
 /** How the pipeline runs a handler; the benchmark hands in a single plain attempt instead. */
-export type Executor = (entry: ToolEntry, args: Record<string, unknown>, base: BaseContext, parent: AbortSignal | undefined, policy: ExecutionPolicy) => Promise<Execution>;
+export type Executor = (entry: ToolEntry, args: Record<string, unknown>, base: BaseContext, parent: ClientSignal, policy: ExecutionPolicy) => Promise<Execution>;
 
 /** Whether another attempt could help, by the retry policy. */
 export function isRetryable(failure: ToolFailure, retry: RetryConfig): boolean {
@@ -93,14 +101,15 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 const QUICK_TURNS = 8;
 
 /** One attempt, raced against the deadline. */
-async function attemptOnce(breakers: BreakerRegistry, entry: ToolEntry, args: Record<string, unknown>, base: BaseContext, attempt: number, parent: AbortSignal | undefined, policy: ExecutionPolicy): Promise<HandlerRun | typeof DEADLINE> {
+async function attemptOnce(breakers: BreakerRegistry, entry: ToolEntry, args: Record<string, unknown>, base: BaseContext, attempt: number, parent: ClientSignal, policy: ExecutionPolicy): Promise<HandlerRun | typeof DEADLINE> {
   // Built only when the handler (or ctx.fetch) asks for the signal or the deadline fires.
   let controller: AbortController | undefined;
   let signal: AbortSignal | undefined;
   const signalOf = (): AbortSignal => {
     controller ??= new AbortController();
     // The handler stops at the deadline (controller) or when the client goes away (parent).
-    signal ??= parent === undefined ? controller.signal : AbortSignal.any([controller.signal, parent]);
+    const client = parent.signal;
+    signal ??= client === undefined ? controller.signal : AbortSignal.any([controller.signal, client]);
     return signal;
   };
   let upstreamFetch: ToolContext["fetch"] | undefined;
@@ -153,7 +162,7 @@ function timeoutOf(entry: ToolEntry, policy: ExecutionPolicy): ToolFailure {
 }
 
 /** Runs a handler under the tool's breaker, deadline and retry policy. */
-async function executeWith(breakers: BreakerRegistry, entry: ToolEntry, args: Record<string, unknown>, base: BaseContext, parent: AbortSignal | undefined, policy: ExecutionPolicy): Promise<Execution> {
+async function executeWith(breakers: BreakerRegistry, entry: ToolEntry, args: Record<string, unknown>, base: BaseContext, parent: ClientSignal, policy: ExecutionPolicy): Promise<Execution> {
   // A deadline already spent (the wait for approval, a dependency or the batch used it up) ends
   // the call before the handler can start side effects no one will see the result of. The race
   // below cannot promise that: a handler that settles within a few turns beats any timer. It is
@@ -169,7 +178,7 @@ async function executeWith(breakers: BreakerRegistry, entry: ToolEntry, args: Re
   }
   const maxAttempts = Math.max(1, policy.retry.maxAttempts);
   // Read through a function: the signal changes while we await, which narrowing cannot see.
-  const clientGone = (): boolean => parent?.aborted === true;
+  const clientGone = (): boolean => parent.signal?.aborted === true;
   let attempt = 0;
   let run: HandlerRun;
   for (;;) {
@@ -184,11 +193,12 @@ async function executeWith(breakers: BreakerRegistry, entry: ToolEntry, args: Re
     const wait = Math.max(backoffMs(attempt, policy.retry.backoffBaseMs, policy.retry.backoffFactor, policy.random), "retryAfterMs" in run.failure ? (run.failure.retryAfterMs ?? 0) : 0);
     // Retries stay inside the deadline: a wait that would pass it ends the call with this failure.
     if (Date.now() + wait >= policy.deadlineAt) break;
-    await sleep(wait, parent);
+    await sleep(wait, parent.signal);
     // The client left during the wait: another attempt would repeat side effects for no one.
     if (clientGone()) break;
   }
-  if (clientGone()) {
+  // A call that succeeded is not asked whether its client left (asking makes the request's signal).
+  if (!run.ok && clientGone()) {
     // The client went away, so the handler was aborted: that says nothing about the tool.
     breaker.released(admission.probe);
   } else if (!run.ok && countsAgainstTool(run.failure, policy.retry)) {

@@ -61,6 +61,14 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
     // A webhook delivery counts its own bytes, so an oversized one is recorded as well as refused.
     if (isWebhookDelivery(c.req.method, c.req.path)) return next();
     const { maxBodyBytes } = loadConfig(c.env);
+    // A framed body (Content-Length, no Transfer-Encoding) is judged by its header alone, as
+    // Hono's bodyLimit does too, but without first reading `Request.body`: making that stream
+    // showed in every call's profile, and the route reads the body without it.
+    const { headers } = c.req.raw;
+    const declared = headers.get("content-length");
+    if (declared !== null && !headers.has("transfer-encoding")) {
+      return Number.parseInt(declared, 10) > maxBodyBytes ? failureResponse(c, { kind: "payload_too_large", limitBytes: maxBodyBytes }) : next();
+    }
     let limiter = limiters.get(maxBodyBytes);
     if (limiter === undefined) {
       limiter = bodyLimit({ maxSize: maxBodyBytes, onError: (ctx) => failureResponse(ctx, { kind: "payload_too_large", limitBytes: maxBodyBytes }) });

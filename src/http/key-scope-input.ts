@@ -7,7 +7,7 @@ import type { Context } from "hono";
 import type { GatewayConfig } from "../config/config.ts";
 import type { ScopeInput } from "../pipeline/request-scope.ts";
 import { accessOf } from "./access.ts";
-import { requestOrigin } from "./request-origin.ts";
+import { requestConnection } from "./request-connection.ts";
 import type { AppEnv } from "./types.ts";
 import { waitUntilOf } from "./wait-until.ts";
 
@@ -26,8 +26,7 @@ export function keyScopeInput(c: Context<AppEnv>, config: GatewayConfig, session
     principal: c.get("principal"),
     access: () => accessOf(c),
     sessionId,
-    signal: c.req.raw.signal,
+    connection: requestConnection(c.req.raw),
     waitUntil: waitUntilOf(c),
-    origin: requestOrigin(c.req.url),
   } satisfies ScopeInput;
 }

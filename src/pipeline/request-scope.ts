@@ -11,7 +11,7 @@ import { resolveToolset, type CustomToolsetLookup } from "../toolsets/resolve.ts
 import type { ClientChannel } from "../registry/types.ts";
 import type { Principal } from "../auth/principal.ts";
 import { currentRequestId } from "../tracing/request-context.ts";
-import type { AllowedTools, KeyScope, PipelineParts, RequestScope, RunScope } from "./types.ts";
+import type { AllowedTools, Connection, KeyScope, PipelineParts, RequestScope, RunScope } from "./types.ts";
 
 /** Key id recorded as the requester when a door does not name one (the approvals layer refuses it). */
 const UNKNOWN_REQUESTER = "unknown";
@@ -35,6 +35,8 @@ export interface ScopeInput {
   signal?: AbortSignal;
   waitUntil?: (promise: Promise<unknown>) => void;
   origin?: string;
+  /** The request's connection, for a door that reads `signal` and `origin` only on demand (instead of those two). */
+  connection?: Connection;
   client?: ClientChannel;
   /** The agent run the calls belong to. */
   run?: RunScope;
@@ -59,9 +61,8 @@ export async function openScope(parts: PipelineParts, input: ScopeInput): Promis
     access: typeof input.access === "function" ? await input.access() : input.access,
     allowedTools: input.allowedTools,
     sessionId: input.sessionId,
-    signal: input.signal,
+    connection: input.connection ?? { signal: input.signal, origin: input.origin },
     waitUntil: input.waitUntil ?? IGNORE_WAIT_UNTIL,
-    origin: input.origin,
     client: input.client ?? SILENT_CLIENT,
     ...(input.matchApprovalsByArguments === true ? { matchApprovalsByArguments: true } : {}),
     catalog,

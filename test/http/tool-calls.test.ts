@@ -106,6 +106,21 @@ describe("request-level errors", () => {
     expect(await json(res)).toMatchObject({ error_code: "PAYLOAD_TOO_LARGE" });
   });
 
+  it("answers 413 to a body over the limit sent without a Content-Length (chunked), and runs one within it", async () => {
+    const chunked = (text: string) =>
+      exports.default.fetch("http://gateway.test/v1/tool-calls", {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+        body: new Blob([text]).stream(),
+      });
+    const over = await chunked(JSON.stringify({ tool_calls: [openaiCall("c1", "echo", JSON.stringify({ text: "x".repeat(1_100_000) }))] }));
+    expect(over.status).toBe(413);
+    expect(await json(over)).toMatchObject({ error_code: "PAYLOAD_TOO_LARGE" });
+    const within = await chunked(JSON.stringify({ tool_calls: [openaiCall("c1", "echo", '{"text":"a"}')] }));
+    expect(within.status).toBe(200);
+    expect((await json<Batch>(within)).results[0]?.message).toEqual({ role: "tool", tool_call_id: "c1", content: '{"text":"a"}' });
+  });
+
   it("answers a batch over the call limit with 413 naming the limit", async () => {
     const calls = Array.from({ length: 65 }, (_, i) => openaiCall(`c${i}`, "echo", '{"text":"x"}'));
     const res = await api("/v1/tool-calls", { body: { tool_calls: calls } });

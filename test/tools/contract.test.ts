@@ -299,7 +299,7 @@ describe.for(TOOLS)("%s keeps the tool contract", (name) => {
     const execute = createExecutor(new BreakerRegistry());
     const now = Date.now();
     const policy = { deadlineAt: now + ms, limit: { kind: "call" as const, ms }, startedAt: now, retry: { ...config.retry, maxAttempts: 1 }, breaker: config.breaker };
-    return { ...(await execute(wrapped, args, base, undefined, policy)), seen: observed.ctx };
+    return { ...(await execute(wrapped, args, base, { signal: undefined }, policy)), seen: observed.ctx };
   }
 
   it("ends with TOOL_TIMEOUT, its handler never started, when its deadline has passed", async () => {

@@ -4,13 +4,13 @@
  * the core pipeline, all on POST /v1/tool-calls with one echo call, in alternating rounds.
  * Miniflare runs the queue broker, its consumer, D1 and the RateLimiter object in the same
  * workerd process, so "workerd CPU us/req" includes their share. No target of its own: it
- * explains full-overhead's figure, so it takes three rounds, not five (six arms are the
- * bench's longest alternation).
+ * explains full-overhead's figure, so it takes three short rounds, not five of 1 s (six arms
+ * are the bench's longest alternation).
  */
 import type { RequestSpec } from "../load.ts";
 import { CORE_PIPELINE, ECHO_CALL_BODY, FULL_BUILD_AUDIT_PIPELINE, FULL_NO_AUDIT_PIPELINE, FULL_NO_LIMITS_PIPELINE, FULL_PIPELINE, GATEWAY_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH } from "../requests.ts";
 import { alternatingRounds, paired, perRound } from "../rounds.ts";
-import { type Scenario, versusColumns } from "../scenario.ts";
+import { diagnosticRoundMs, type Scenario, versusColumns } from "../scenario.ts";
 import { median } from "../stats.ts";
 
 const MAX_ROUNDS = 3;
@@ -19,8 +19,9 @@ export const fullBreakdown: Scenario = {
   id: "full-breakdown",
   title: "POST /v1/tool-calls, one echo call: the full app (agent key) less one stage at a time",
   async run(ctx) {
-    const { concurrency, roundMs, warmupMs } = ctx.settings;
+    const { concurrency, warmupMs } = ctx.settings;
     const rounds = Math.min(MAX_ROUNDS, ctx.settings.rounds);
+    const roundMs = diagnosticRoundMs(ctx.settings);
     const call = (pipeline: string, authorization = `Bearer ${ctx.agentKey}`): RequestSpec => ({
       method: "POST",
       path: TOOL_CALLS_PATH,

@@ -10,12 +10,12 @@
 import type { LoadClient, RequestSpec } from "../load.ts";
 import { ECHO_CALL_BODY, TOOL_CALLS_PATH, toolCallsBody } from "../requests.ts";
 import { alternatingRounds, perRound } from "../rounds.ts";
-import type { Scenario } from "../scenario.ts";
+import { diagnosticRoundMs, type Scenario } from "../scenario.ts";
 import { median } from "../stats.ts";
 
 const FILES = 1_000;
 const LINES_PER_FILE = 40;
-/** No ratio target rides on these figures, so three rounds do (the full bench must fit 4 minutes). */
+/** No ratio target rides on these figures, so three short rounds do (the full bench must fit 4 minutes). */
 const MAX_ROUNDS = 3;
 /** Calls per seeding request, within the Worker's MAX_TOOL_CALLS (64). */
 const SEED_BATCH = 50;
@@ -52,7 +52,8 @@ export const workspaceFiles: Scenario = {
     const content = JSON.parse((JSON.parse(probe.body) as { results: { message: { content: string } }[] }).results[0]?.message.content ?? "{}") as Record<string, unknown>;
     const complete = content.files_searched === FILES && content.limit_reason === undefined && content.total_count === FILES / 100;
 
-    const { roundMs, warmupMs } = ctx.settings;
+    const { warmupMs } = ctx.settings;
+    const roundMs = diagnosticRoundMs(ctx.settings);
     const rounds = Math.min(MAX_ROUNDS, ctx.settings.rounds);
     // Two in flight: a content search reads 1,000 objects, so more would measure R2's queue.
     const concurrency = 2;

@@ -24,6 +24,7 @@ import { allowsBatches, DEFAULT_NEGOTIATED_PROTOCOL_VERSION, isSupportedProtocol
 import { rebindingRefusal } from "./allowed-hosts.ts";
 import { rpcFailureResponse } from "./rpc-failure-response.ts";
 import { requestHost, requestOrigin } from "../../http/request-origin.ts";
+import { requestConnection } from "../../http/request-connection.ts";
 import { ResponseStream, STREAM_OPENED } from "./response-stream.ts";
 import { endSession, MCP_SESSION_HEADER, newSessionHeaders, sessionOfRequest } from "./mcp-sessions.ts";
 
@@ -101,9 +102,8 @@ async function serve(c: Context<AppEnv>, toolset: string | undefined, parts: Gat
     // Without an MCP session each tools/call gets a session of its own (handle-request.ts).
     sessionId: sessionId ?? "",
     matchApprovalsByArguments: sessionId !== undefined,
-    signal: c.req.raw.signal,
+    connection: requestConnection(c.req.raw),
     waitUntil: waitUntilOf(c),
-    origin: requestOrigin(c.req.url),
   };
   const opened = toolset === undefined ? await openScope(parts.pipeline, input) : await openToolsetScope(parts.pipeline, input, toolset, toolsetLookupOf(c));
   if ("unknownToolset" in opened) return rpcFailureResponse({ kind: "unknown_toolset", name: opened.unknownToolset });

@@ -62,7 +62,7 @@ async function forwarded<T>(
   audited: { name: string; toolset: string; server: string | undefined; arguments: Record<string, unknown> },
   run: (content: ContentContext) => Promise<T> | T,
 ): Promise<Answer> {
-  const content: ContentContext = { env: ctx.scope.env, signal: ctx.scope.signal };
+  const content: ContentContext = { env: ctx.scope.env, signal: ctx.scope.connection.signal };
   if (audited.server === undefined) return { result: JSON.stringify(await run(content)) };
   const startedAt = Date.now();
   let text: string;

@@ -51,7 +51,7 @@ async function ask(call: CallState, scope: RequestScope, exact: string, bindingS
       requestedBy: scope.keyId,
       matchArguments: scope.matchApprovalsByArguments === true,
       ttlMs: config.approval.ttlSeconds * 1000,
-      origin: scope.origin,
+      origin: scope.connection.origin,
       notify: config.approval.notify,
       outboundAllow: config.outboundAllow,
       ...(scope.run === undefined ? {} : { runId: scope.run.id }),
@@ -88,7 +88,7 @@ function pending(view: ApprovalView, scope: RequestScope): StageResult {
       name: view.tool,
       approvalId: view.id,
       expiresAt: view.expiresAt,
-      url: approvalPageUrl(scope.origin, view.id),
+      url: approvalPageUrl(scope.connection.origin, view.id),
       pollPath: approvalPollPath(view.id, view.sessionId),
     },
   };

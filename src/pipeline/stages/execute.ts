@@ -34,7 +34,7 @@ export async function execute(call: CallState, scope: RequestScope): Promise<Cal
       callTool: nestedCallOf(call, scope, deadlineAt),
       ...(scope.run === undefined ? {} : { run: scope.run }),
     },
-    scope.signal,
+    scope.connection,
     {
       deadlineAt,
       limit: batchDeadline < callDeadline ? { kind: "batch", ms: batch?.timeoutMs ?? 0 } : { kind: "call", ms: timeoutMs },
@@ -68,7 +68,7 @@ function nestedCallOf(call: CallState, scope: RequestScope, deadlineAt: number):
   return async function callTool(name, args, signal) {
     made += 1;
     const input = { id: `${parentCallId}.${made}`, name, arguments: args };
-    const outcome = await serve(input, { ...scope, signal, parentCallId }, Math.max(0, deadlineAt - Date.now()));
+    const outcome = await serve(input, { ...scope, connection: { signal, origin: scope.connection.origin }, parentCallId }, Math.max(0, deadlineAt - Date.now()));
     return nestedResult(outcome);
   };
 }
