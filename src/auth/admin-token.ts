@@ -32,7 +32,7 @@ let configuredDigest: { secret: string; digest: string } | undefined;
  * An unset or blank secret never matches.
  */
 export function isAdminTokenDigest(presentedDigest: string, configured: string | undefined): boolean {
-  if (configured === undefined || configured.trim() === "") return false;
-  if (configuredDigest?.secret !== configured) configuredDigest = { secret: configured, digest: hashApiKey(configured) };
-  return digestsEqual(presentedDigest, configuredDigest.digest);
+  if (configured === undefined) return false;
+  if (configuredDigest?.secret !== configured) configuredDigest = { secret: configured, digest: configured.trim() === "" ? "" : hashApiKey(configured) };
+  return configuredDigest.digest !== "" && digestsEqual(presentedDigest, configuredDigest.digest);
 }

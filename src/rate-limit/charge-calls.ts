@@ -33,14 +33,23 @@ export async function chargeCalls(
   config: GatewayConfig,
   leases: LeaseClient = isolateLeases,
 ): Promise<(ToolFailure | undefined)[]> {
-  const charged = tools.flatMap((tool, i) => (tool === undefined ? [] : [{ tool, i }]));
-  const verdicts = new Array<ToolFailure | undefined>(tools.length).fill(undefined);
-  if (charged.length === 0) return verdicts;
+  // Plain loops, not flatMap/fill/map chains: this runs on every call a key makes, and those
+  // showed in the full app's profile.
+  const verdicts: (ToolFailure | undefined)[] = [];
+  const charged: { tool: string; i: number }[] = [];
+  const requests: BucketRequest[][] = [];
   const perKey = principal.rateLimitPerMinute ?? config.rateLimit.perMinute;
-  const requests: BucketRequest[][] = charged.map(({ tool }) => [
-    { bucket: KEY_BUCKET, limit: perKey, windowMs: MINUTE_MS },
-    { bucket: toolBucket(tool), limit: config.rateLimit.perToolPerMinute, windowMs: MINUTE_MS },
-  ]);
+  for (let i = 0; i < tools.length; i++) {
+    verdicts.push(undefined);
+    const tool = tools[i];
+    if (tool === undefined) continue;
+    charged.push({ tool, i });
+    requests.push([
+      { bucket: KEY_BUCKET, limit: perKey, windowMs: MINUTE_MS },
+      { bucket: toolBucket(tool), limit: config.rateLimit.perToolPerMinute, windowMs: MINUTE_MS },
+    ]);
+  }
+  if (charged.length === 0) return verdicts;
   try {
     const limiter = () => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(principal.keyId));
     const results = await leases.charge(principal.keyId, limiter, requests);

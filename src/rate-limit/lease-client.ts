@@ -74,6 +74,8 @@ export interface LeaseClientOptions {
  */
 export class LeaseClient {
   readonly #keys = new Map<string, KeyState>();
+  /** The key used last, already at the end of #keys' recency order. */
+  #lastKeyId: string | undefined;
   readonly #clock: (() => number) | undefined;
   readonly #maxKeys: number;
 
@@ -152,6 +154,9 @@ export class LeaseClient {
 
   #state(keyId: string): KeyState {
     let state = this.#keys.get(keyId);
+    // The same key again (one busy key, the common case) is already the most recent.
+    if (state !== undefined && keyId === this.#lastKeyId) return state;
+    this.#lastKeyId = keyId;
     if (state !== undefined) {
       // Map order is recency order: re-insert on use, drop from the front when full.
       this.#keys.delete(keyId);
