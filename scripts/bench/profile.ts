@@ -17,6 +17,7 @@
  * node scripts/bench/profile.ts --chat           # POST /v1/chat/completions: an agent run of two turns
  * node scripts/bench/profile.ts --chat --turns=6 # the same with 6 echo turns, where the per-turn cost dominates
  * node scripts/bench/profile.ts --all            # every isolate at once (queue broker, D1, KV too)
+ * node scripts/bench/profile.ts --heap           # bytes allocated per request, by function (what feeds GC)
  * ```
  */
 import { writeFileSync } from "node:fs";
@@ -118,6 +119,39 @@ async function profileOne(target: { webSocketDebuggerUrl: string }, request: Req
     console.log(`\nWrote ${out} (open it in Chrome DevTools' Performance panel)`);
 }
 
+interface HeapNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/**
+ * `--heap`: bytes allocated per request by function, from V8's sampling heap profiler with the
+ * objects young and old collections freed counted too, so it shows what feeds the garbage
+ * collector (a live-objects-only profile would not).
+ */
+async function heapProfile(target: { webSocketDebuggerUrl: string }, request: RequestSpec): Promise<void> {
+  const session = await connect(target.webSocketDebuggerUrl);
+  await session.send("HeapProfiler.enable");
+  await session.send("HeapProfiler.startSampling", { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  const load = await client.round(request, { concurrency: 8, durationMs: seconds * 1000 });
+  const { profile } = (await session.send("HeapProfiler.stopSampling")) as { profile: { head: HeapNode } };
+  session.close();
+  const bytes = new Map<string, number>();
+  let total = 0;
+  const visit = (node: HeapNode) => {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const name = `${functionName || "(anonymous)"}  ${url === "" ? "(native)" : url.replace(/^.*\//, "")}:${lineNumber + 1}`;
+    bytes.set(name, (bytes.get(name) ?? 0) + node.selfSize);
+    total += node.selfSize;
+    for (const child of node.children) visit(child);
+  };
+  visit(profile.head);
+  const perRequest = (b: number) => `${(b / load.requests).toFixed(0).padStart(7)} B/req`;
+  console.log(`${label}: ${load.requests} requests in ${seconds} s; ${perRequest(total)} allocated (sampled)`);
+  for (const [name, b] of [...bytes].sort((x, y) => y[1] - x[1]).slice(0, Number(arg("top", "40")))) console.log(`${perRequest(b)}  ${name}`);
+}
+
 const scriptPath = await buildBenchWorker(root, join(root, ".bench"), { minify: false });
 const worker = await serveWorker(scriptPath, join(root, "wrangler.toml"), { inspectorPort });
 const client = new LoadClient(worker.url, 8, { authorization: `Bearer ${worker.adminToken}` });
@@ -131,7 +165,9 @@ try {
       ? { method: "POST" as const, path: "/v1/chat/completions", body: chatBody(Number(arg("turns", "1"))), headers: { "content-type": "application/json" } }
       : { method: "POST" as const, path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY, headers: { [PIPELINE_HEADER]: pipeline } };
   await client.round(request, { concurrency: 8, durationMs: 2_000 });
-  if (process.argv.includes("--all")) {
+  if (process.argv.includes("--heap")) {
+    await heapProfile(target, request);
+  } else if (process.argv.includes("--all")) {
     // Every isolate workerd serves (Miniflare's queue broker, D1 and KV simulators included),
     // profiled over the same load: which isolates a request's cost reaches, and in what. The
     // isolates share workerd's threads and each sampler counts its own isolate's waits as time,
