@@ -63,6 +63,12 @@ export type AuditRowValues = (string | number | null)[];
  * Its one parameter is a JSON array of rows (AuditRowValues), so one statement carries many rows
  * and the queue consumer can bind message bodies without parsing them. `WHERE true` is SQLite's
  * required disambiguation between a SELECT's join and an upsert's ON CONFLICT.
+ *
+ * The rows go through a MATERIALIZED CTE because SQLite otherwise flattens the SELECT into the
+ * INSERT and evaluates json_each's `value` (which renders the row's JSON text afresh) once per
+ * column read from it: 28 renderings per row instead of one. Measured in workerd's CPU with
+ * 1,000-row statements (2026-12-02): about 25 us per row flattened, 12-15 materialized, of which
+ * the 28 `->>` are ~4.5, the three B-tree inserts ~4 and the JSON's transport and parse ~4.
  */
 export const INSERT_AUDIT_ROWS_SQL = insertSql(AUDIT_COLUMNS);
 
@@ -75,7 +81,7 @@ export const INSERT_AUDIT_ROWS_WITHOUT_REQUEST_ID_SQL = insertSql(AUDIT_COLUMNS.
 export const INSERT_AUDIT_ROWS_WITHOUT_RUN_ID_SQL = insertSql(AUDIT_COLUMNS.filter((column) => column !== "run_id"));
 
 function insertSql(columns: readonly (typeof AUDIT_COLUMNS)[number][]): string {
-  return `INSERT INTO ${AUDIT_TABLE} (${columns.join(", ")}) SELECT ${columns.map((column) => `value ->> ${AUDIT_COLUMNS.indexOf(column)}`).join(", ")} FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`;
+  return `WITH audit_rows(row) AS MATERIALIZED (SELECT value FROM json_each(?)) INSERT INTO ${AUDIT_TABLE} (${columns.join(", ")}) SELECT ${columns.map((column) => `row ->> ${AUDIT_COLUMNS.indexOf(column)}`).join(", ")} FROM audit_rows WHERE true ON CONFLICT DO NOTHING`;
 }
 
 /** The row of a record, in AUDIT_COLUMNS order. */

@@ -16,9 +16,9 @@ const position = (column: (typeof AUDIT_COLUMNS)[number]) => AUDIT_COLUMNS.index
 /**
  * The same one-parameter INSERT over the same rows (a JSON array of AuditRowValues); the TEXT id
  * is `<at>-<rid>`, so a redelivered record is still skipped. The error message has no column
- * here and is dropped.
+ * here and is dropped. Materialized for the reason INSERT_AUDIT_ROWS_SQL is (audit-table.ts).
  */
-export const LEGACY_INSERT_AUDIT_ROWS_SQL = `INSERT INTO ${LEGACY_AUDIT_TABLE} (id, ${LEGACY_COLUMNS.join(", ")}) SELECT (value ->> ${position("at")}) || '-' || (value ->> ${position("rid")}), ${LEGACY_COLUMNS.map((column) => `value ->> ${position(column)}`).join(", ")} FROM json_each(?) WHERE true ON CONFLICT (id) DO NOTHING`;
+export const LEGACY_INSERT_AUDIT_ROWS_SQL = `WITH audit_rows(row) AS MATERIALIZED (SELECT value FROM json_each(?)) INSERT INTO ${LEGACY_AUDIT_TABLE} (id, ${LEGACY_COLUMNS.join(", ")}) SELECT (row ->> ${position("at")}) || '-' || (row ->> ${position("rid")}), ${LEGACY_COLUMNS.map((column) => `row ->> ${position(column)}`).join(", ")} FROM audit_rows WHERE true ON CONFLICT (id) DO NOTHING`;
 
 /** A row of audit_log: the TEXT id instead of rid, no error message. */
 export type LegacyAuditRow = Omit<AuditRow, "rid" | "error_message" | "request_id" | "run_id"> & { id: string };

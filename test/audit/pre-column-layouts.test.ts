@@ -1,0 +1,38 @@
+/**
+ * A Worker deployed before migrations 0006 (request_id) and 0007 (run_id) have run: the audit
+ * INSERT falls back to the layout without the missing column (audit-layout.ts), so no record
+ * is lost, and the columns it has are filled as before.
+ */
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
+import { listAudit } from "../../src/audit/list-audit.ts";
+import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
+import { auditRecord } from "./support.ts";
+
+describe("the audit INSERT on a table that lacks the newest columns", () => {
+  beforeAll(async () => {
+    // This file's D1 back to audit_records before 0007 (no run_id).
+    await env.DB.prepare(`ALTER TABLE ${AUDIT_TABLE} DROP COLUMN run_id`).run();
+  });
+
+  it("writes every record once without run_id while 0007 has not run, and lists it with everything else it had", async () => {
+    const records = Array.from({ length: 3 }, (_, i) => auditRecord({ keyId: "key-pre-0007", toolCallId: `call_${i}`, runId: "run_1", requestId: `req_${i}` }));
+    await writeAuditRecords(env.DB, records);
+    await writeAuditRecords(env.DB, records);
+    const page = await listAudit(env.DB, { keyId: "key-pre-0007" }, { limit: 10 });
+    expect(page.records).toHaveLength(3);
+    expect(page.records.map((r) => r.requestId).sort()).toEqual(["req_0", "req_1", "req_2"]);
+    expect(page.records.every((r) => r.runId === undefined)).toBe(true);
+  });
+
+  it("writes every record once without request_id while 0006 has not run either", async () => {
+    await env.DB.prepare(`ALTER TABLE ${AUDIT_TABLE} DROP COLUMN request_id`).run();
+    const records = Array.from({ length: 3 }, (_, i) => auditRecord({ keyId: "key-pre-0006", toolCallId: `call_${i}`, requestId: `req_${i}`, errorCode: "UPSTREAM_ERROR", errorMessage: "upstream said no", status: "error" }));
+    await writeAuditRecords(env.DB, records);
+    await writeAuditRecords(env.DB, records);
+    const page = await listAudit(env.DB, { keyId: "key-pre-0006" }, { limit: 10 });
+    expect(page.records).toHaveLength(3);
+    expect(page.records.map((r) => [r.requestId, r.errorMessage])).toEqual(Array.from({ length: 3 }, () => [null, "upstream said no"]));
+  });
+});
