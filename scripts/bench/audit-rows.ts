@@ -38,14 +38,17 @@ export async function settledAuditRows(client: LoadClient): Promise<number> {
 
 /**
  * Polls until audit_log holds at least `expected` rows (recorded from `since` on, when given)
- * or `timeoutMs` passes; returns the last count and how long the wait took.
+ * or `timeoutMs` passes; returns the last count, how long the wait took and how many counts it
+ * asked for (each is a request and a D1 query in the measured process).
  */
-export async function drainAuditRows(client: LoadClient, expected: number, timeoutMs: number, since?: number): Promise<{ rows: number; waitedMs: number }> {
+export async function drainAuditRows(client: LoadClient, expected: number, timeoutMs: number, since?: number): Promise<{ rows: number; waitedMs: number; polls: number }> {
   const t0 = performance.now();
   let rows = await auditRows(client, since);
+  let polls = 1;
   while (rows < expected && performance.now() - t0 < timeoutMs) {
     await sleep(POLL_MS);
     rows = await auditRows(client, since);
+    polls += 1;
   }
-  return { rows, waitedMs: performance.now() - t0 };
+  return { rows, waitedMs: performance.now() - t0, polls };
 }
