@@ -10,17 +10,29 @@
  * is joined from (model-request-body.ts), so no message is serialised twice.
  * A copy changes only after its write succeeded.
  *
+ * The record is stored in parts (run-record-rows.ts): a save writes the `state` row, the `start`
+ * row only with the run's first save, and a step's row once, when its calls have ended. A run
+ * stored by an older version as one `run` row is split into the parts on its first load.
+ *
  * The tables are made by the object's first write, not when it starts: any id can be asked about
  * (GET /v1/runs/{id} with a made-up id, a webhook re-run cancelling a run its attempt never
  * started), and a read must not leave storage behind. Until then every read finds no run.
  */
-import type { Message, RunEvent, RunEventType, RunRecord } from "./run-types.ts";
-import { RUN_EVENTS_TABLE, RUN_MESSAGES_TABLE, RUN_RECORD_TABLE, RUN_SCHEMA_SQL } from "./run-schema.ts";
+import { closedSteps, fixedOf, joinRecord, stateOf, type StoredState } from "./run-record-rows.ts";
+import type { Message, RunEvent, RunEventType, RunRecord, RunStep } from "./run-types.ts";
+import { LEGACY_RUN_ROW, RUN_EVENTS_TABLE, RUN_FIXED_ROW, RUN_MESSAGES_TABLE, RUN_RECORD_TABLE, RUN_SCHEMA_SQL, RUN_STATE_ROW, RUN_STEPS_TABLE } from "./run-schema.ts";
+
+const UPSERT_RECORD_ROW = `INSERT INTO ${RUN_RECORD_TABLE} (id, record) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record`;
+const UPSERT_STEP = `INSERT INTO ${RUN_STEPS_TABLE} (seq, step) VALUES (?, ?) ON CONFLICT (seq) DO UPDATE SET step = excluded.step`;
 
 export class RunStore {
   readonly #sql: SqlStorage;
   /** undefined: not read yet; null: no run here. */
   #record: RunRecord | null | undefined;
+  /** The steps as their rows hold them (by position), so a save writes only the ones that changed. */
+  #storedSteps: RunStep[] = [];
+  /** Whether the `start` row is written. */
+  #fixedStored = false;
   #messages: { parsed: Message[]; texts: string[] } | undefined;
   #lastSeq: number | undefined;
   /** Whether the object's tables exist (made by its first write). */
@@ -35,17 +47,44 @@ export class RunStore {
 
   /** The run's record, or undefined when no run has started in this object. */
   record(): RunRecord | undefined {
-    if (this.#record === undefined) {
-      const row = !this.#tables ? undefined : this.#sql.exec<{ record: string }>(`SELECT record FROM ${RUN_RECORD_TABLE} WHERE id = 'run'`).toArray()[0];
-      this.#record = row === undefined ? null : (JSON.parse(row.record) as RunRecord);
-    }
+    if (this.#record === undefined) this.#record = this.#tables ? this.#load() : null;
     return this.#record ?? undefined;
   }
 
+  /** Stores the record: its `state` row, and whatever else of it changed since the last save. */
   save(record: RunRecord): void {
     this.#makeTables();
-    this.#sql.exec(`INSERT INTO ${RUN_RECORD_TABLE} (id, record) VALUES ('run', ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record`, JSON.stringify(record));
+    if (!this.#fixedStored) {
+      this.#sql.exec(UPSERT_RECORD_ROW, RUN_FIXED_ROW, JSON.stringify(fixedOf(record)));
+      this.#fixedStored = true;
+    }
+    const closed = closedSteps(record);
+    for (let i = 0; i < closed; i++) {
+      const step = record.steps[i];
+      if (step === undefined || step === this.#storedSteps[i]) continue;
+      this.#sql.exec(UPSERT_STEP, i, JSON.stringify(step));
+      this.#storedSteps[i] = step;
+    }
+    this.#sql.exec(UPSERT_RECORD_ROW, RUN_STATE_ROW, JSON.stringify(stateOf(record, closed)));
     this.#record = record;
+  }
+
+  #load(): RunRecord | null {
+    const rows = new Map(this.#sql.exec<{ id: string; record: string }>(`SELECT id, record FROM ${RUN_RECORD_TABLE}`).toArray().map((row) => [row.id, row.record]));
+    const fixed = rows.get(RUN_FIXED_ROW);
+    const state = rows.get(RUN_STATE_ROW);
+    if (fixed !== undefined && state !== undefined) {
+      this.#storedSteps = this.#sql.exec<{ step: string }>(`SELECT step FROM ${RUN_STEPS_TABLE} ORDER BY seq`).toArray().map((row) => JSON.parse(row.step) as RunStep);
+      this.#fixedStored = true;
+      return joinRecord(JSON.parse(fixed) as Record<string, unknown>, JSON.parse(state) as StoredState, this.#storedSteps);
+    }
+    const legacy = rows.get(LEGACY_RUN_ROW);
+    if (legacy === undefined) return null;
+    // Split into its parts with no await in between, so the object's next write batch holds the whole move.
+    const record = JSON.parse(legacy) as RunRecord;
+    this.save(record);
+    this.#sql.exec(`DELETE FROM ${RUN_RECORD_TABLE} WHERE id = ?`, LEGACY_RUN_ROW);
+    return record;
   }
 
   /** The transcript in order; the caller must not change it. */
@@ -82,6 +121,8 @@ export class RunStore {
   forget(): void {
     this.#tables = false;
     this.#record = undefined;
+    this.#storedSteps = [];
+    this.#fixedStored = false;
     this.#messages = undefined;
     this.#lastSeq = undefined;
   }

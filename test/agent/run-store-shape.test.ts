@@ -1,0 +1,91 @@
+/**
+ * How a Run object stores its record (run-schema.ts, run-record-rows.ts): the fixed part once,
+ * the changing part as one small row, each finished step as its own row written once; and a run
+ * stored by an older version as one whole-record row, which is split on its first load and goes on.
+ */
+import { env } from "cloudflare:workers";
+import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { LEGACY_RUN_ROW, RUN_FIXED_ROW, RUN_RECORD_TABLE, RUN_STATE_ROW, RUN_STEPS_TABLE } from "../../src/agent/run-schema.ts";
+import { RunStore } from "../../src/agent/run-store.ts";
+import type { RunRecord } from "../../src/agent/run-types.ts";
+import { api } from "../support/api.ts";
+import { marker, scriptModel, sentToModel } from "../support/model-script.ts";
+import { runUntil, startRun } from "../support/runs.ts";
+
+const FINISHED = ["completed", "failed", "limit_reached", "cancelled"];
+const stubOf = (id: string) => env.RUNS.get(env.RUNS.idFromName(id));
+const echo = (id: string) => ({ id, name: "echo", arguments: JSON.stringify({ text: id }) });
+const deleteCall = (id: string) => ({ id, name: "delete_result", arguments: JSON.stringify({ handle: "0b6a1d2e-5b8c-4f61-9d7e-3f2a1c0b9e88" }) });
+
+interface Rows {
+  record: Record<string, string>;
+  steps: { seq: number; turn: number }[];
+}
+
+const rowsOf = (state: DurableObjectState): Rows => ({
+  record: Object.fromEntries(state.storage.sql.exec<{ id: string; record: string }>(`SELECT id, record FROM ${RUN_RECORD_TABLE}`).toArray().map((row) => [row.id, row.record])),
+  steps: state.storage.sql
+    .exec<{ seq: number; step: string }>(`SELECT seq, step FROM ${RUN_STEPS_TABLE} ORDER BY seq`)
+    .toArray()
+    .map((row) => ({ seq: row.seq, turn: (JSON.parse(row.step) as { turn: number }).turn })),
+});
+
+describe("a Run object's stored record", () => {
+  it("keeps each finished step in its own row and no steps in the rows rewritten at every change", async () => {
+    const script = await scriptModel([{ tool_calls: [echo("s_1")] }, { tool_calls: [echo("s_2")] }, { content: "two echoes" }]);
+    const run = await runUntil((await startRun({ input: `${marker(script)} two` })).id, FINISHED);
+    expect(run).toMatchObject({ status: "completed", turns: 3 });
+    const rows = await runInDurableObject(stubOf(run.id), (_instance, state) => rowsOf(state));
+    expect(Object.keys(rows.record).sort()).toEqual([RUN_STATE_ROW, RUN_FIXED_ROW].sort());
+    expect(rows.steps).toEqual([
+      { seq: 0, turn: 1 },
+      { seq: 1, turn: 2 },
+      { seq: 2, turn: 3 },
+    ]);
+    const state = JSON.parse(rows.record[RUN_STATE_ROW] ?? "{}") as Record<string, unknown>;
+    expect(state).toMatchObject({ status: "completed", turns: 3, answer: "two echoes" });
+    expect(state).not.toHaveProperty("steps");
+    expect(state).not.toHaveProperty("openStep");
+    expect(JSON.parse(rows.record[RUN_FIXED_ROW] ?? "{}")).not.toHaveProperty("status");
+  });
+
+  it("reads back, in a fresh instance, the record it saved, a step whose calls still run included", async () => {
+    const script = await scriptModel([{ content: "short" }]);
+    const run = await runUntil((await startRun({ input: `${marker(script)} round trip` })).id, FINISHED);
+    const { saved, read } = await runInDurableObject(stubOf(run.id), (_instance, state) => {
+      const store = new RunStore(state.storage.sql);
+      const done = store.record() as RunRecord;
+      const step = { turn: 2, model_ms: 1, tools_ms: 0, finish_reason: "tool_calls", calls: [] };
+      const saved: RunRecord = { ...done, status: "running", turns: 2, steps: [...done.steps, step], inflight: [{ id: "c_open", tool: "echo" }] };
+      store.save(saved);
+      return { saved, read: new RunStore(state.storage.sql).record() };
+    });
+    expect(read).toEqual(saved);
+  });
+
+  it("splits a run stored in the old one-row shape on its first load, and the run goes on", async () => {
+    const script = await scriptModel([{ tool_calls: [deleteCall("d_old")] }, { content: "carried on" }]);
+    const run = await runUntil((await startRun({ input: `${marker(script)} old shape`, session_id: "run-old-shape" })).id, ["awaiting_approval", ...FINISHED]);
+    expect(run.status).toBe("awaiting_approval");
+    // The run as a version before run_steps stored it: one row with the whole record, no steps table.
+    await runInDurableObject(stubOf(run.id), (_instance, state) => {
+      const record = new RunStore(state.storage.sql).record();
+      state.storage.sql.exec(`DELETE FROM ${RUN_RECORD_TABLE}`);
+      state.storage.sql.exec(`DROP TABLE ${RUN_STEPS_TABLE}`);
+      state.storage.sql.exec(`INSERT INTO ${RUN_RECORD_TABLE} (id, record) VALUES (?, ?)`, LEGACY_RUN_ROW, JSON.stringify(record));
+    });
+    await abortAllDurableObjects();
+
+    const approval = run.pending_approvals[0];
+    const decided = await api(`/v1/approvals/${approval?.approval_id}?session_id=run-old-shape`, { body: { decision: "approve", scope: "once" } });
+    expect(decided.status).toBe(200);
+    const done = await runUntil(run.id, FINISHED);
+    expect(done).toMatchObject({ status: "completed", answer: "carried on", turns: 2, tool_calls: 1 });
+    expect(done.steps.map((s) => s.turn)).toEqual([1, 2]);
+    expect((await sentToModel(script)).requests).toHaveLength(2);
+    const rows = await runInDurableObject(stubOf(run.id), (_instance, state) => rowsOf(state));
+    expect(Object.keys(rows.record).sort()).toEqual([RUN_STATE_ROW, RUN_FIXED_ROW].sort());
+    expect(rows.steps.map((s) => s.turn)).toEqual([1, 2]);
+  });
+});
