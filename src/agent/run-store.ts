@@ -10,9 +10,9 @@
  * is joined from (model-request-body.ts), so no message is serialised twice.
  * A copy changes only after its write succeeded.
  *
- * The record is stored in parts (run-record-rows.ts): a save writes the `state` row, the `start`
- * row only with the run's first save, and a step's row once, when its calls have ended. A run
- * stored by an older version as one `run` row is split into the parts on its first load.
+ * The record is stored in parts (run-record-rows.ts), one statement a save: the `state` row, the
+ * `start` row only with the run's first save, and a step's row once, when its calls have ended.
+ * A run stored by an older version as one `run` row is split into the parts on its first load.
  *
  * The tables are made by the object's first write, not when it starts: any id can be asked about
  * (GET /v1/runs/{id} with a made-up id, a webhook re-run cancelling a run its attempt never
@@ -20,10 +20,11 @@
  */
 import { closedSteps, fixedOf, joinRecord, stateOf, type StoredState } from "./run-record-rows.ts";
 import type { Message, RunEvent, RunEventType, RunRecord, RunStep } from "./run-types.ts";
-import { LEGACY_RUN_ROW, RUN_EVENTS_TABLE, RUN_FIXED_ROW, RUN_MESSAGES_TABLE, RUN_RECORD_TABLE, RUN_SCHEMA_SQL, RUN_STATE_ROW, RUN_STEPS_TABLE } from "./run-schema.ts";
+import { LEGACY_RUN_ROW, RUN_EVENTS_TABLE, RUN_FIXED_ROW, RUN_MESSAGES_TABLE, RUN_RECORD_TABLE, RUN_SCHEMA_SQL, RUN_STATE_ROW, RUN_STEP_ROW_PREFIX, stepRowId } from "./run-schema.ts";
 
-const UPSERT_RECORD_ROW = `INSERT INTO ${RUN_RECORD_TABLE} (id, record) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record`;
-const UPSERT_STEP = `INSERT INTO ${RUN_STEPS_TABLE} (seq, step) VALUES (?, ?) ON CONFLICT (seq) DO UPDATE SET step = excluded.step`;
+/** Writes `rows` record rows in one statement: in a Run object a statement costs more than its bytes. */
+const upsertRecordRows = (rows: number): string =>
+  `INSERT INTO ${RUN_RECORD_TABLE} (id, record) VALUES ${Array.from({ length: rows }, () => "(?, ?)").join(", ")} ON CONFLICT (id) DO UPDATE SET record = excluded.record`;
 
 export class RunStore {
   readonly #sql: SqlStorage;
@@ -51,34 +52,34 @@ export class RunStore {
     return this.#record ?? undefined;
   }
 
-  /** Stores the record: its `state` row, and whatever else of it changed since the last save. */
+  /** Stores the record: its `state` row, and whatever else of it changed since the last save, in one statement. */
   save(record: RunRecord): void {
     this.#makeTables();
-    if (!this.#fixedStored) {
-      this.#sql.exec(UPSERT_RECORD_ROW, RUN_FIXED_ROW, JSON.stringify(fixedOf(record)));
-      this.#fixedStored = true;
-    }
+    const values: string[] = [];
+    if (!this.#fixedStored) values.push(RUN_FIXED_ROW, JSON.stringify(fixedOf(record)));
     const closed = closedSteps(record);
     for (let i = 0; i < closed; i++) {
       const step = record.steps[i];
-      if (step === undefined || step === this.#storedSteps[i]) continue;
-      this.#sql.exec(UPSERT_STEP, i, JSON.stringify(step));
-      this.#storedSteps[i] = step;
+      if (step !== undefined && step !== this.#storedSteps[i]) values.push(stepRowId(i), JSON.stringify(step));
     }
-    this.#sql.exec(UPSERT_RECORD_ROW, RUN_STATE_ROW, JSON.stringify(stateOf(record, closed)));
+    values.push(RUN_STATE_ROW, JSON.stringify(stateOf(record, closed)));
+    this.#sql.exec(upsertRecordRows(values.length / 2), ...values);
+    this.#fixedStored = true;
+    this.#storedSteps = record.steps.slice(0, closed);
     this.#record = record;
   }
 
   #load(): RunRecord | null {
-    const rows = new Map(this.#sql.exec<{ id: string; record: string }>(`SELECT id, record FROM ${RUN_RECORD_TABLE}`).toArray().map((row) => [row.id, row.record]));
-    const fixed = rows.get(RUN_FIXED_ROW);
-    const state = rows.get(RUN_STATE_ROW);
+    const rows = this.#sql.exec<{ id: string; record: string }>(`SELECT id, record FROM ${RUN_RECORD_TABLE} ORDER BY id`).toArray();
+    const part = (id: string) => rows.find((row) => row.id === id)?.record;
+    const fixed = part(RUN_FIXED_ROW);
+    const state = part(RUN_STATE_ROW);
     if (fixed !== undefined && state !== undefined) {
-      this.#storedSteps = this.#sql.exec<{ step: string }>(`SELECT step FROM ${RUN_STEPS_TABLE} ORDER BY seq`).toArray().map((row) => JSON.parse(row.step) as RunStep);
+      this.#storedSteps = rows.filter((row) => row.id.startsWith(RUN_STEP_ROW_PREFIX)).map((row) => JSON.parse(row.record) as RunStep);
       this.#fixedStored = true;
       return joinRecord(JSON.parse(fixed) as Record<string, unknown>, JSON.parse(state) as StoredState, this.#storedSteps);
     }
-    const legacy = rows.get(LEGACY_RUN_ROW);
+    const legacy = part(LEGACY_RUN_ROW);
     if (legacy === undefined) return null;
     // Split into its parts with no await in between, so the object's next write batch holds the whole move.
     const record = JSON.parse(legacy) as RunRecord;

@@ -8,7 +8,7 @@ import { abortAllDurableObjects, createExecutionContext, createScheduledControll
 import { describe, expect, it } from "vitest";
 import { RUNS_TABLE } from "../../src/agent/run-index.ts";
 import { deleteExpiredRuns, RUNS_UPDATED_INDEX } from "../../src/agent/run-retention.ts";
-import { RUN_EVENTS_TABLE, RUN_MESSAGES_TABLE, RUN_RECORD_TABLE, RUN_STATE_ROW, RUN_STEPS_TABLE } from "../../src/agent/run-schema.ts";
+import { RUN_EVENTS_TABLE, RUN_MESSAGES_TABLE, RUN_RECORD_TABLE, RUN_STATE_ROW } from "../../src/agent/run-schema.ts";
 import worker from "../../src/index.ts";
 import { api } from "../support/api.ts";
 import { json } from "../support/json.ts";
@@ -76,7 +76,7 @@ describe("a Run object asked about a run it never had", () => {
 
   it("makes its tables with the run's first write", async () => {
     const { id } = await finishedRun("tables");
-    expect(await runInDurableObject(stubOf(id), (_instance, state) => tablesOf(state))).toEqual([RUN_EVENTS_TABLE, RUN_MESSAGES_TABLE, RUN_RECORD_TABLE, RUN_STEPS_TABLE].sort());
+    expect(await runInDurableObject(stubOf(id), (_instance, state) => tablesOf(state))).toEqual([RUN_EVENTS_TABLE, RUN_MESSAGES_TABLE, RUN_RECORD_TABLE].sort());
   });
 });
 

@@ -1,12 +1,13 @@
 /**
  * How a Run object stores its record (run-schema.ts, run-record-rows.ts): the fixed part once,
- * the changing part as one small row, each finished step as its own row written once; and a run
+ * the changing part as one small row, each finished step as its own row written once, all one
+ * statement a save; and a run
  * stored by an older version as one whole-record row, which is split on its first load and goes on.
  */
 import { env } from "cloudflare:workers";
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { LEGACY_RUN_ROW, RUN_FIXED_ROW, RUN_RECORD_TABLE, RUN_STATE_ROW, RUN_STEPS_TABLE } from "../../src/agent/run-schema.ts";
+import { LEGACY_RUN_ROW, RUN_FIXED_ROW, RUN_RECORD_TABLE, RUN_STATE_ROW, stepRowId } from "../../src/agent/run-schema.ts";
 import { RunStore } from "../../src/agent/run-store.ts";
 import type { RunRecord } from "../../src/agent/run-types.ts";
 import { api } from "../support/api.ts";
@@ -18,18 +19,10 @@ const stubOf = (id: string) => env.RUNS.get(env.RUNS.idFromName(id));
 const echo = (id: string) => ({ id, name: "echo", arguments: JSON.stringify({ text: id }) });
 const deleteCall = (id: string) => ({ id, name: "delete_result", arguments: JSON.stringify({ handle: "0b6a1d2e-5b8c-4f61-9d7e-3f2a1c0b9e88" }) });
 
-interface Rows {
-  record: Record<string, string>;
-  steps: { seq: number; turn: number }[];
-}
-
-const rowsOf = (state: DurableObjectState): Rows => ({
-  record: Object.fromEntries(state.storage.sql.exec<{ id: string; record: string }>(`SELECT id, record FROM ${RUN_RECORD_TABLE}`).toArray().map((row) => [row.id, row.record])),
-  steps: state.storage.sql
-    .exec<{ seq: number; step: string }>(`SELECT seq, step FROM ${RUN_STEPS_TABLE} ORDER BY seq`)
-    .toArray()
-    .map((row) => ({ seq: row.seq, turn: (JSON.parse(row.step) as { turn: number }).turn })),
-});
+/** The object's record rows, by id. */
+const rowsOf = (state: DurableObjectState): Record<string, string> =>
+  Object.fromEntries(state.storage.sql.exec<{ id: string; record: string }>(`SELECT id, record FROM ${RUN_RECORD_TABLE}`).toArray().map((row) => [row.id, row.record]));
+const turnOf = (row: string | undefined): number | undefined => (row === undefined ? undefined : (JSON.parse(row) as { turn: number }).turn);
 
 describe("a Run object's stored record", () => {
   it("keeps each finished step in its own row and no steps in the rows rewritten at every change", async () => {
@@ -37,17 +30,13 @@ describe("a Run object's stored record", () => {
     const run = await runUntil((await startRun({ input: `${marker(script)} two` })).id, FINISHED);
     expect(run).toMatchObject({ status: "completed", turns: 3 });
     const rows = await runInDurableObject(stubOf(run.id), (_instance, state) => rowsOf(state));
-    expect(Object.keys(rows.record).sort()).toEqual([RUN_STATE_ROW, RUN_FIXED_ROW].sort());
-    expect(rows.steps).toEqual([
-      { seq: 0, turn: 1 },
-      { seq: 1, turn: 2 },
-      { seq: 2, turn: 3 },
-    ]);
-    const state = JSON.parse(rows.record[RUN_STATE_ROW] ?? "{}") as Record<string, unknown>;
+    expect(Object.keys(rows).sort()).toEqual([RUN_FIXED_ROW, RUN_STATE_ROW, stepRowId(0), stepRowId(1), stepRowId(2)].sort());
+    expect([0, 1, 2].map((seq) => turnOf(rows[stepRowId(seq)]))).toEqual([1, 2, 3]);
+    const state = JSON.parse(rows[RUN_STATE_ROW] ?? "{}") as Record<string, unknown>;
     expect(state).toMatchObject({ status: "completed", turns: 3, answer: "two echoes" });
     expect(state).not.toHaveProperty("steps");
     expect(state).not.toHaveProperty("openStep");
-    expect(JSON.parse(rows.record[RUN_FIXED_ROW] ?? "{}")).not.toHaveProperty("status");
+    expect(JSON.parse(rows[RUN_FIXED_ROW] ?? "{}")).not.toHaveProperty("status");
   });
 
   it("reads back, in a fresh instance, the record it saved, a step whose calls still run included", async () => {
@@ -68,11 +57,10 @@ describe("a Run object's stored record", () => {
     const script = await scriptModel([{ tool_calls: [deleteCall("d_old")] }, { content: "carried on" }]);
     const run = await runUntil((await startRun({ input: `${marker(script)} old shape`, session_id: "run-old-shape" })).id, ["awaiting_approval", ...FINISHED]);
     expect(run.status).toBe("awaiting_approval");
-    // The run as a version before run_steps stored it: one row with the whole record, no steps table.
+    // The run as a version before the parts stored it: one row with the whole record.
     await runInDurableObject(stubOf(run.id), (_instance, state) => {
       const record = new RunStore(state.storage.sql).record();
       state.storage.sql.exec(`DELETE FROM ${RUN_RECORD_TABLE}`);
-      state.storage.sql.exec(`DROP TABLE ${RUN_STEPS_TABLE}`);
       state.storage.sql.exec(`INSERT INTO ${RUN_RECORD_TABLE} (id, record) VALUES (?, ?)`, LEGACY_RUN_ROW, JSON.stringify(record));
     });
     await abortAllDurableObjects();
@@ -85,7 +73,7 @@ describe("a Run object's stored record", () => {
     expect(done.steps.map((s) => s.turn)).toEqual([1, 2]);
     expect((await sentToModel(script)).requests).toHaveLength(2);
     const rows = await runInDurableObject(stubOf(run.id), (_instance, state) => rowsOf(state));
-    expect(Object.keys(rows.record).sort()).toEqual([RUN_STATE_ROW, RUN_FIXED_ROW].sort());
-    expect(rows.steps.map((s) => s.turn)).toEqual([1, 2]);
+    expect(Object.keys(rows).sort()).toEqual([RUN_FIXED_ROW, RUN_STATE_ROW, stepRowId(0), stepRowId(1)].sort());
+    expect([turnOf(rows[stepRowId(0)]), turnOf(rows[stepRowId(1)])]).toEqual([1, 2]);
   });
 });
