@@ -18,13 +18,14 @@
  * (GET /v1/runs/{id} with a made-up id, a webhook re-run cancelling a run its attempt never
  * started), and a read must not leave storage behind. Until then every read finds no run.
  */
+import { insertRows } from "./insert-rows.ts";
 import { closedSteps, fixedOf, joinRecord, stateOf, type StoredState } from "./run-record-rows.ts";
-import type { Message, RunEvent, RunEventType, RunRecord, RunStep } from "./run-types.ts";
+import type { Message, RunEvent, RunRecord, RunStep } from "./run-types.ts";
 import { LEGACY_RUN_ROW, RUN_EVENTS_TABLE, RUN_FIXED_ROW, RUN_MESSAGES_TABLE, RUN_RECORD_TABLE, RUN_SCHEMA_SQL, RUN_STATE_ROW, RUN_STEP_ROW_PREFIX, stepRowId } from "./run-schema.ts";
 
-/** Writes `rows` record rows in one statement: in a Run object a statement costs more than its bytes. */
-const upsertRecordRows = (rows: number): string =>
-  `INSERT INTO ${RUN_RECORD_TABLE} (id, record) VALUES ${Array.from({ length: rows }, () => "(?, ?)").join(", ")} ON CONFLICT (id) DO UPDATE SET record = excluded.record`;
+const RECORD_ROWS = [`INSERT INTO ${RUN_RECORD_TABLE} (id, record) VALUES`, "ON CONFLICT (id) DO UPDATE SET record = excluded.record"] as const;
+const MESSAGE_ROWS = `INSERT INTO ${RUN_MESSAGES_TABLE} (seq, message) VALUES`;
+const EVENT_ROWS = `INSERT INTO ${RUN_EVENTS_TABLE} (seq, at, type, data) VALUES`;
 
 export class RunStore {
   readonly #sql: SqlStorage;
@@ -63,7 +64,7 @@ export class RunStore {
       if (step !== undefined && step !== this.#storedSteps[i]) values.push(stepRowId(i), JSON.stringify(step));
     }
     values.push(RUN_STATE_ROW, JSON.stringify(stateOf(record, closed)));
-    this.#sql.exec(upsertRecordRows(values.length / 2), ...values);
+    insertRows(this.#sql, ...RECORD_ROWS, 2, values);
     this.#fixedStored = true;
     this.#storedSteps = record.steps.slice(0, closed);
     this.#record = record;
@@ -98,24 +99,26 @@ export class RunStore {
     return this.#transcript().texts;
   }
 
+  /** Appends messages to the transcript, in one statement. */
   appendMessages(messages: readonly Message[]): void {
+    if (messages.length === 0) return;
     const transcript = this.#transcript();
     this.#makeTables();
-    for (const message of messages) {
-      const text = JSON.stringify(message);
-      this.#sql.exec(`INSERT INTO ${RUN_MESSAGES_TABLE} (seq, message) VALUES (?, ?)`, transcript.texts.length, text);
-      transcript.parsed.push(message);
-      transcript.texts.push(text);
-    }
+    const texts = messages.map((message) => JSON.stringify(message));
+    insertRows(this.#sql, MESSAGE_ROWS, "", 2, texts.flatMap((text, i) => [transcript.texts.length + i, text]));
+    transcript.parsed.push(...messages);
+    transcript.texts.push(...texts);
   }
 
-  /** Appends an event and returns it with its number. */
-  appendEvent(type: RunEventType, data: Record<string, unknown>, at = Date.now()): RunEvent {
-    const seq = this.lastSeq() + 1;
+  /** Appends events, in one statement, and returns them with their numbers. */
+  appendEvents(events: readonly Pick<RunEvent, "type" | "data">[], at = Date.now()): RunEvent[] {
+    const first = this.lastSeq() + 1;
+    const stored = events.map((event, i): RunEvent => ({ seq: first + i, at, type: event.type, data: event.data }));
+    if (stored.length === 0) return stored;
     this.#makeTables();
-    this.#sql.exec(`INSERT INTO ${RUN_EVENTS_TABLE} (seq, at, type, data) VALUES (?, ?, ?, ?)`, seq, at, type, JSON.stringify(data));
-    this.#lastSeq = seq;
-    return { seq, at, type, data };
+    insertRows(this.#sql, EVENT_ROWS, "", 4, stored.flatMap((event) => [event.seq, at, event.type, JSON.stringify(event.data)]));
+    this.#lastSeq = first + stored.length - 1;
+    return stored;
   }
 
   /** Drops the copies in memory, after the storage under them (tables included) was deleted. */

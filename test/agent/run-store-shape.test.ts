@@ -7,7 +7,7 @@
 import { env } from "cloudflare:workers";
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { LEGACY_RUN_ROW, RUN_FIXED_ROW, RUN_RECORD_TABLE, RUN_STATE_ROW, stepRowId } from "../../src/agent/run-schema.ts";
+import { LEGACY_RUN_ROW, RUN_FIXED_ROW, RUN_MESSAGES_TABLE, RUN_RECORD_TABLE, RUN_STATE_ROW, stepRowId } from "../../src/agent/run-schema.ts";
 import { RunStore } from "../../src/agent/run-store.ts";
 import type { RunRecord } from "../../src/agent/run-types.ts";
 import { api } from "../support/api.ts";
@@ -75,5 +75,24 @@ describe("a Run object's stored record", () => {
     const rows = await runInDurableObject(stubOf(run.id), (_instance, state) => rowsOf(state));
     expect(Object.keys(rows).sort()).toEqual([RUN_FIXED_ROW, RUN_STATE_ROW, stepRowId(0), stepRowId(1)].sort());
     expect([turnOf(rows[stepRowId(0)]), turnOf(rows[stepRowId(1)])]).toEqual([1, 2]);
+  });
+
+  it("stores a long history, past the 100 parameters a statement may bind, whole and in order", async () => {
+    const script = await scriptModel([{ content: "read it all" }]);
+    const history = Array.from({ length: 70 }, (_, i) => ({ role: "user", content: i === 0 ? `${marker(script)} line 0` : `line ${i}` }));
+    const run = await runUntil((await startRun({ messages: history })).id, FINISHED);
+    expect(run.status).toBe("completed");
+    expect((await sentToModel(script)).requests[0]?.messages.map((m) => m.content)).toEqual(history.map((m) => m.content));
+    const stored = await runInDurableObject(stubOf(run.id), (_instance, state) => state.storage.sql.exec<{ n: number; last: number }>(`SELECT COUNT(*) AS n, MAX(seq) AS last FROM ${RUN_MESSAGES_TABLE}`).one());
+    expect(stored).toEqual({ n: 71, last: 70 });
+  });
+
+  it("numbers a turn's tool results, stored together, in the order the model emitted the calls", async () => {
+    const script = await scriptModel([{ tool_calls: [echo("p_2"), echo("p_1"), echo("p_3")] }, { content: "three" }]);
+    const run = await runUntil((await startRun({ input: `${marker(script)} parallel` })).id, FINISHED);
+    const text = await (await api(`/v1/runs/${run.id}/events`)).text();
+    const events = [...text.matchAll(/^id: (\d+)\nevent: (.+)\ndata: (.+)$/gm)].map((m) => ({ seq: Number(m[1]), type: m[2], data: JSON.parse(m[3] ?? "{}") as { id?: string } }));
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events.filter((e) => e.type === "tool.result").map((e) => e.data.id)).toEqual(["p_2", "p_1", "p_3"]);
   });
 });
