@@ -8,22 +8,22 @@
  * neither re-parses the growing record three times nor re-reads the whole transcript to send it.
  * The transcript is kept as the JSON text it is stored as too, which is what the model request
  * is joined from (model-request-body.ts), so no message is serialised twice.
- * A copy changes only after its write succeeded.
+ * A copy changes only after its write succeeded. Rows written together (a turn's tool results,
+ * a start's history) go in one statement (insert-rows.ts).
  *
- * The record is stored in parts (run-record-rows.ts), one statement a save: the `state` row, the
- * `start` row only with the run's first save, and a step's row once, when its calls have ended.
- * A run stored by an older version as one `run` row is split into the parts on its first load.
+ * The record stays one row, rewritten whole by each save, steps included. Splitting it (a fixed
+ * row, a small state row, a row per finished step) was tried and profiled (scripts/bench/
+ * profile.ts --chat, 6 and 19 turns): no difference in the storage's share of CPU, since a
+ * statement costs far more than its bytes here, and it wrote one more row per step.
  *
  * The tables are made by the object's first write, not when it starts: any id can be asked about
  * (GET /v1/runs/{id} with a made-up id, a webhook re-run cancelling a run its attempt never
  * started), and a read must not leave storage behind. Until then every read finds no run.
  */
 import { insertRows } from "./insert-rows.ts";
-import { closedSteps, fixedOf, joinRecord, stateOf, type StoredState } from "./run-record-rows.ts";
-import type { Message, RunEvent, RunRecord, RunStep } from "./run-types.ts";
-import { LEGACY_RUN_ROW, RUN_EVENTS_TABLE, RUN_FIXED_ROW, RUN_MESSAGES_TABLE, RUN_RECORD_TABLE, RUN_SCHEMA_SQL, RUN_STATE_ROW, RUN_STEP_ROW_PREFIX, stepRowId } from "./run-schema.ts";
+import type { Message, RunEvent, RunRecord } from "./run-types.ts";
+import { RUN_EVENTS_TABLE, RUN_MESSAGES_TABLE, RUN_RECORD_TABLE, RUN_SCHEMA_SQL } from "./run-schema.ts";
 
-const RECORD_ROWS = [`INSERT INTO ${RUN_RECORD_TABLE} (id, record) VALUES`, "ON CONFLICT (id) DO UPDATE SET record = excluded.record"] as const;
 const MESSAGE_ROWS = `INSERT INTO ${RUN_MESSAGES_TABLE} (seq, message) VALUES`;
 const EVENT_ROWS = `INSERT INTO ${RUN_EVENTS_TABLE} (seq, at, type, data) VALUES`;
 
@@ -31,10 +31,6 @@ export class RunStore {
   readonly #sql: SqlStorage;
   /** undefined: not read yet; null: no run here. */
   #record: RunRecord | null | undefined;
-  /** The steps as their rows hold them (by position), so a save writes only the ones that changed. */
-  #storedSteps: RunStep[] = [];
-  /** Whether the `start` row is written. */
-  #fixedStored = false;
   #messages: { parsed: Message[]; texts: string[] } | undefined;
   #lastSeq: number | undefined;
   /** Whether the object's tables exist (made by its first write). */
@@ -49,44 +45,17 @@ export class RunStore {
 
   /** The run's record, or undefined when no run has started in this object. */
   record(): RunRecord | undefined {
-    if (this.#record === undefined) this.#record = this.#tables ? this.#load() : null;
+    if (this.#record === undefined) {
+      const row = !this.#tables ? undefined : this.#sql.exec<{ record: string }>(`SELECT record FROM ${RUN_RECORD_TABLE} WHERE id = 'run'`).toArray()[0];
+      this.#record = row === undefined ? null : (JSON.parse(row.record) as RunRecord);
+    }
     return this.#record ?? undefined;
   }
 
-  /** Stores the record: its `state` row, and whatever else of it changed since the last save, in one statement. */
   save(record: RunRecord): void {
     this.#makeTables();
-    const values: string[] = [];
-    if (!this.#fixedStored) values.push(RUN_FIXED_ROW, JSON.stringify(fixedOf(record)));
-    const closed = closedSteps(record);
-    for (let i = 0; i < closed; i++) {
-      const step = record.steps[i];
-      if (step !== undefined && step !== this.#storedSteps[i]) values.push(stepRowId(i), JSON.stringify(step));
-    }
-    values.push(RUN_STATE_ROW, JSON.stringify(stateOf(record, closed)));
-    insertRows(this.#sql, ...RECORD_ROWS, 2, values);
-    this.#fixedStored = true;
-    this.#storedSteps = record.steps.slice(0, closed);
+    this.#sql.exec(`INSERT INTO ${RUN_RECORD_TABLE} (id, record) VALUES ('run', ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record`, JSON.stringify(record));
     this.#record = record;
-  }
-
-  #load(): RunRecord | null {
-    const rows = this.#sql.exec<{ id: string; record: string }>(`SELECT id, record FROM ${RUN_RECORD_TABLE} ORDER BY id`).toArray();
-    const part = (id: string) => rows.find((row) => row.id === id)?.record;
-    const fixed = part(RUN_FIXED_ROW);
-    const state = part(RUN_STATE_ROW);
-    if (fixed !== undefined && state !== undefined) {
-      this.#storedSteps = rows.filter((row) => row.id.startsWith(RUN_STEP_ROW_PREFIX)).map((row) => JSON.parse(row.record) as RunStep);
-      this.#fixedStored = true;
-      return joinRecord(JSON.parse(fixed) as Record<string, unknown>, JSON.parse(state) as StoredState, this.#storedSteps);
-    }
-    const legacy = part(LEGACY_RUN_ROW);
-    if (legacy === undefined) return null;
-    // Split into its parts with no await in between, so the object's next write batch holds the whole move.
-    const record = JSON.parse(legacy) as RunRecord;
-    this.save(record);
-    this.#sql.exec(`DELETE FROM ${RUN_RECORD_TABLE} WHERE id = ?`, LEGACY_RUN_ROW);
-    return record;
   }
 
   /** The transcript in order; the caller must not change it. */
@@ -125,8 +94,6 @@ export class RunStore {
   forget(): void {
     this.#tables = false;
     this.#record = undefined;
-    this.#storedSteps = [];
-    this.#fixedStored = false;
     this.#messages = undefined;
     this.#lastSeq = undefined;
   }

@@ -86,10 +86,7 @@ export interface RunHookOrigin {
   deliveryId: string;
 }
 
-/**
- * The run as stored and as GET /v1/runs/{id} shows it (with the transcript). A field that can
- * change after the start belongs in run-record-rows.ts's STATE_KEYS: the others are stored once.
- */
+/** The run as stored and as GET /v1/runs/{id} shows it (with the transcript). */
 export interface RunRecord extends Omit<RunStart, "messages"> {
   status: RunStatus;
   createdAt: number;

@@ -12,8 +12,7 @@ import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } fro
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { RUN_FIXED_ROW, RUN_RECORD_TABLE } from "../../src/agent/run-schema.ts";
-import { RunStore } from "../../src/agent/run-store.ts";
+import { RUN_RECORD_TABLE } from "../../src/agent/run-schema.ts";
 import type { RunRecord } from "../../src/agent/run-types.ts";
 import { startRun } from "../../src/agent/start-run.ts";
 import { kvToolsetLookup } from "../../src/toolsets/custom-toolsets.ts";
@@ -34,8 +33,7 @@ const OVERSIZED_ID = "d".repeat(130 * 1024);
 const stubOf = (id: string) => env.RUNS.get(env.RUNS.idFromName(id));
 const stored = (id: string) =>
   runInDurableObject(stubOf(id), async (_instance, state) => ({
-    // A store of its own reads what is stored, not the instance's copy in memory.
-    record: new RunStore(state.storage.sql).record() as RunRecord,
+    record: JSON.parse(state.storage.sql.exec<{ record: string }>(`SELECT record FROM ${RUN_RECORD_TABLE}`).one().record) as RunRecord,
     alarm: await state.storage.getAlarm(),
   }));
 
@@ -92,7 +90,7 @@ describe("a webhook run's end notice refused by the hooks queue", () => {
 
     // The queue takes it now: the alarm sends the notice, and the delivery finishes.
     await runInDurableObject(stubOf(runId), (_instance, state) => {
-      state.storage.sql.exec(`UPDATE ${RUN_RECORD_TABLE} SET record = json_set(record, '$.hook.deliveryId', ?) WHERE id = ?`, deliveryId, RUN_FIXED_ROW);
+      state.storage.sql.exec(`UPDATE ${RUN_RECORD_TABLE} SET record = json_set(record, '$.hook.deliveryId', ?)`, deliveryId);
     });
     await abortAllDurableObjects();
     expect(await runDurableObjectAlarm(stubOf(runId))).toBe(true);

@@ -8,7 +8,7 @@ import { abortAllDurableObjects, createExecutionContext, createScheduledControll
 import { describe, expect, it } from "vitest";
 import { RUNS_TABLE } from "../../src/agent/run-index.ts";
 import { deleteExpiredRuns, RUNS_UPDATED_INDEX } from "../../src/agent/run-retention.ts";
-import { RUN_EVENTS_TABLE, RUN_MESSAGES_TABLE, RUN_RECORD_TABLE, RUN_STATE_ROW } from "../../src/agent/run-schema.ts";
+import { RUN_EVENTS_TABLE, RUN_MESSAGES_TABLE, RUN_RECORD_TABLE } from "../../src/agent/run-schema.ts";
 import worker from "../../src/index.ts";
 import { api } from "../support/api.ts";
 import { json } from "../support/json.ts";
@@ -48,7 +48,7 @@ describe("a finished Run object", () => {
     // As if it had finished 31 days ago: the record is rewritten, and the instance (which keeps
     // a copy in memory) restarted.
     await runInDurableObject(stubOf(id), (_instance, state) => {
-      state.storage.sql.exec(`UPDATE ${RUN_RECORD_TABLE} SET record = json_set(record, '$.updatedAt', ?) WHERE id = ?`, Date.now() - 31 * DAY_MS, RUN_STATE_ROW);
+      state.storage.sql.exec(`UPDATE ${RUN_RECORD_TABLE} SET record = json_set(record, '$.updatedAt', ?)`, Date.now() - 31 * DAY_MS);
     });
     await abortAllDurableObjects();
     expect(await runDurableObjectAlarm(stubOf(id))).toBe(true);
