@@ -18,8 +18,8 @@ import type { ModelTarget } from "./model-config.ts";
 /** One attempt's request. */
 export interface ModelFetch {
   body: string;
-  /** Aborts the request: the caller's timer (timed out) or the caller's own signal (cancelled). */
-  controller: AbortController;
+  /** Ends the request: the caller's timer (timed out) or the caller's own signal (cancelled). */
+  signal: AbortSignal;
   /** Whether an abort was the caller's timer. */
   timedOut: () => boolean;
   /** The caller's own signal: its abort is a cancellation, not a timeout. */
@@ -40,7 +40,7 @@ export async function fetchModel(target: ModelTarget, request: ModelFetch): Prom
       method: "POST",
       headers: { authorization: `Bearer ${target.apiKey}`, "content-type": "application/json", accept: "application/json" },
       body: request.body,
-      signal: request.controller.signal,
+      signal: request.signal,
     });
   } catch (error) {
     throw connectionError(error, request.timedOut(), request.callerSignal);
