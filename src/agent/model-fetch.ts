@@ -9,8 +9,9 @@
  * sources, redacted the URL for a log line nobody reads, and set up per-request bookkeeping on
  * every turn, about 0.4 ms of a model turn's CPU (scripts/bench/profile.ts --chat), while a run
  * needs none of it: the body is text we joined, the headers are fixed per endpoint and key, and
- * retries and timeouts are ours (model-client.ts). The package's `post` does nothing with a string
- * body but send it, so the bytes on the wire are what they were.
+ * retries and timeouts are ours (model-client.ts). The package's `post` sent a string body as it
+ * is, so the body on the wire is what it was; the package's own User-Agent and X-Stainless-*
+ * headers are no longer sent (the protocol needs only the key and the content type).
  */
 import OpenAI from "openai";
 import type { ModelTarget } from "./model-config.ts";
