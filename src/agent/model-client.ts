@@ -6,13 +6,12 @@
  * TurnAssembler puts the chunks back into the one message the run stores. A run whose caller
  * reads no text as it arrives asks for the turn whole instead (`stream: false`, one plain JSON
  * answer), which spares the SSE parsing. A server that ignores `stream` and answers a streamed
- * request with one whole `application/json` chat.completion (the raw response's content type,
- * through the package's `.withResponse()`) gives the turn whole too, with no text streamed.
- * The body goes through the client's `post` as text joined from pieces serialised once
- * (model-request-body.ts), so the package still sends the request, applies its timeout and reads
- * the answer, but no longer serialises the transcript every turn.
+ * request with one whole `application/json` chat.completion gives the turn whole too, with no
+ * text streamed. The request itself is sent by model-fetch.ts with the platform's fetch (its body
+ * joined from pieces serialised once, model-request-body.ts); the package reads the answer: its
+ * SSE parser (`Stream.fromSSEResponse`), its error classes (`APIError.generate`).
  *
- * The package's own retries are off: ours retry 429 and 5xx with backoff, honour Retry-After,
+ * The package's retries are not used: ours retry 429 and 5xx with backoff, honour Retry-After,
  * and never wait past the run's deadline, so a failing upstream ends the step with a clear status
  * instead of hanging the run. A stream that breaks is retried only while none of its content was
  * forwarded: text a client has already shown cannot be taken back, so after that the turn fails
@@ -20,15 +19,13 @@
  */
 import OpenAI from "openai";
 import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
-import type { Stream } from "openai/streaming";
+import { Stream } from "openai/core/streaming";
 import type { ModelTarget } from "./model-config.ts";
+import { fetchModel } from "./model-fetch.ts";
 import { modelRequestBody, type ModelRequest } from "./model-request-body.ts";
 import { TurnAssembler, type TurnUsage } from "./turn-assembler.ts";
 
 export type { ModelRequest, TurnUsage };
-
-/** The request's body is text we joined (model-request-body.ts): the package sends a string with this header as it is. */
-const JSON_BODY = { "content-type": "application/json" };
 
 export type ModelAnswer = { ok: true; message: ChatCompletion.Choice["message"]; finishReason: string; usage: TurnUsage | undefined; attempts: number };
 
@@ -38,7 +35,7 @@ export type ModelFailure = { ok: false; code: "MODEL_TIMEOUT" | "MODEL_RATE_LIMI
 export interface CallOptions {
   /** Epoch ms: no attempt starts, and no wait lasts, past it. */
   deadlineAt: number;
-  /** Until the response's headers, then the longest silence between two chunks. */
+  /** Until the response's headers, then the longest silence between two chunks (or the rest of a whole answer). */
   timeoutMs: number;
   attempts: number;
   backoffMs: number;
@@ -47,20 +44,6 @@ export interface CallOptions {
   onDelta?: (content: string) => void;
   /** False: ask for the turn whole (no SSE). Default true. */
   stream?: boolean;
-}
-
-const clients = new Map<string, OpenAI>();
-
-/** One client per endpoint and key in the isolate: building one parses options and headers. */
-function clientFor(target: ModelTarget): OpenAI {
-  const cacheKey = `${target.baseUrl}\n${target.apiKey}`;
-  let client = clients.get(cacheKey);
-  if (client === undefined) {
-    // fetch wrapped, so the global is looked up per call (tests and workerd may replace it).
-    client = new OpenAI({ baseURL: target.baseUrl, apiKey: target.apiKey, maxRetries: 0, fetch: (input, init) => fetch(input, init) });
-    clients.set(cacheKey, client);
-  }
-  return client;
 }
 
 /** Asks the model for its next turn; never rejects. */
@@ -85,37 +68,60 @@ type Attempt = { ok: true; message: ChatCompletion.Choice["message"]; finishReas
 
 async function attemptOnce(target: ModelTarget, request: ModelRequest, timeoutMs: number, options: CallOptions): Promise<Attempt> {
   if (options.stream === false) return wholeAttempt(target, request, timeoutMs, options.signal);
-  // The package's timeout ends at the response's headers; a stream that then goes quiet is
-  // ended by this idle timer instead, so a stalled upstream cannot hang the run.
-  const idle = new AbortController();
-  const stopOnCaller = () => idle.abort();
+  // One timer bounds the attempt: until the response's headers, then the longest silence between
+  // two chunks, so a stalled upstream cannot hang the run.
+  const controller = new AbortController();
+  const stopOnCaller = () => controller.abort();
   options.signal?.addEventListener("abort", stopOnCaller, { once: true });
   let stalled = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const rearm = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => ((stalled = true), idle.abort()), timeoutMs);
+    timer = setTimeout(() => ((stalled = true), controller.abort()), timeoutMs);
   };
-  const turn = new TurnAssembler();
-  let opened = false;
-  let forwarded = false;
+  rearm();
   try {
-    const { data: stream, response } = await clientFor(target)
-      .post<Stream<ChatCompletionChunk>>("/chat/completions", {
-        body: modelRequestBody(target.model, request, true),
-        headers: JSON_BODY,
-        stream: true,
-        timeout: timeoutMs,
-        maxRetries: 0,
-        signal: idle.signal,
-      })
-      .withResponse();
-    opened = true;
-    rearm();
+    let response: Response;
+    try {
+      response = await fetchModel(target, { body: modelRequestBody(target.model, request, true), signal: controller.signal, timedOut: () => stalled, callerSignal: options.signal });
+    } catch (error) {
+      return classify(error, timeoutMs);
+    }
     // Some OpenAI-compatible servers ignore `stream` and answer one whole chat.completion; the
     // package would find no SSE in it, so it is read as the turn asked for whole.
     if (isJson(response)) return await bodyAnswer(response, () => stalled, timeoutMs, options.signal);
-    for await (const chunk of stream) {
+    rearm();
+    return await streamAnswer(response, controller, rearm, timeoutMs, options);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", stopOnCaller);
+  }
+}
+
+/**
+ * A turn asked for whole: nothing to re-arm, so its bound (headers and body) is the platform's
+ * own timeout signal rather than a timer set and cleared by us each turn (~0.1 ms of a turn's CPU
+ * through the Node-compatible timers, scripts/bench/profile.ts --chat).
+ */
+async function wholeAttempt(target: ModelTarget, request: ModelRequest, timeoutMs: number, callerSignal: AbortSignal | undefined): Promise<Attempt> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = callerSignal === undefined ? timeout : AbortSignal.any([timeout, callerSignal]);
+  const timedOut = () => timeout.aborted;
+  let response: Response;
+  try {
+    response = await fetchModel(target, { body: modelRequestBody(target.model, request, false), signal, timedOut, callerSignal });
+  } catch (error) {
+    return classify(error, timeoutMs);
+  }
+  return bodyAnswer(response, timedOut, timeoutMs, callerSignal);
+}
+
+/** A streamed turn, its SSE read by the package (`Stream.fromSSEResponse`), each chunk re-arming the idle timer. */
+async function streamAnswer(response: Response, controller: AbortController, rearm: () => void, timeoutMs: number, options: CallOptions): Promise<Attempt> {
+  const turn = new TurnAssembler();
+  let forwarded = false;
+  try {
+    for await (const chunk of Stream.fromSSEResponse<ChatCompletionChunk>(response, controller)) {
       rearm();
       const text = turn.add(chunk);
       if (text === "") continue;
@@ -123,39 +129,18 @@ async function attemptOnce(target: ModelTarget, request: ModelRequest, timeoutMs
       options.onDelta?.(text);
     }
   } catch (error) {
-    if (!opened || options.signal?.aborted === true) return classify(error, timeoutMs);
-    return cut(`the model's stream broke: ${String(error).slice(0, 300)}`, forwarded);
-  } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener("abort", stopOnCaller);
+    if (!controller.signal.aborted) return cut(`the model's stream broke: ${String(error).slice(0, 300)}`, forwarded);
   }
-  // The package ends an aborted stream quietly, so a stall shows only as this flag.
-  if (stalled) return { ok: false, failure: { ok: false, code: "MODEL_TIMEOUT", message: `the model's stream sent nothing for ${timeoutMs} ms` } };
+  // The package ends an aborted stream quietly, so a stall shows only as the abort.
   if (options.signal?.aborted === true) return { ok: false, failure: { ok: false, code: "MODEL_TIMEOUT", message: "the model request was cancelled" } };
+  if (controller.signal.aborted) return { ok: false, failure: { ok: false, code: "MODEL_TIMEOUT", message: `the model's stream sent nothing for ${timeoutMs} ms` } };
   if (turn.finishReason === undefined) return cut("the model's stream ended before a chunk with a finish_reason", forwarded);
   return { ok: true, message: turn.message(), finishReason: turn.finishReason, usage: turn.usage };
 }
 
-/** One turn asked for whole: the package's timeout covers the whole answer, as nothing streams. */
-async function wholeAttempt(target: ModelTarget, request: ModelRequest, timeoutMs: number, signal: AbortSignal | undefined): Promise<Attempt> {
-  let completion: ChatCompletion;
-  try {
-    completion = await clientFor(target).post<ChatCompletion>("/chat/completions", {
-      body: modelRequestBody(target.model, request, false),
-      headers: JSON_BODY,
-      timeout: timeoutMs,
-      maxRetries: 0,
-      ...(signal === undefined ? {} : { signal }),
-    });
-  } catch (error) {
-    return classify(error, timeoutMs);
-  }
-  return answerOf(completion);
-}
-
 /**
- * The turn of a streamed request answered with one JSON body: its read is bounded by the same
- * idle timer as a stream's chunks, which makes a stalled body a timeout, not a bad answer.
+ * A whole answer: a turn asked for whole, or a streamed request answered with one JSON body.
+ * Its read is bounded by the attempt's timer, which makes a stalled body a timeout, not a bad answer.
  */
 async function bodyAnswer(response: Response, stalled: () => boolean, timeoutMs: number, signal: AbortSignal | undefined): Promise<Attempt> {
   const completion = await response.json().then(
@@ -165,7 +150,7 @@ async function bodyAnswer(response: Response, stalled: () => boolean, timeoutMs:
   if (completion !== undefined) return answerOf(completion);
   if (stalled()) return { ok: false, failure: { ok: false, code: "MODEL_TIMEOUT", message: `the model's whole answer did not arrive within ${timeoutMs} ms` } };
   if (signal?.aborted === true) return { ok: false, failure: { ok: false, code: "MODEL_TIMEOUT", message: "the model request was cancelled" } };
-  return { ok: false, failure: { ok: false, code: "MODEL_BAD_RESPONSE", message: "the model answered a streamed request with a JSON body that could not be read" } };
+  return { ok: false, failure: { ok: false, code: "MODEL_BAD_RESPONSE", message: "the model's answer is not a JSON chat.completion" } };
 }
 
 /** The turn a whole chat.completion carries. */

@@ -3,8 +3,7 @@
  * transcript message as RunStore stored it, each tool definition as the definitions cache holds
  * it. A run sends its whole transcript and every definition on every turn, and handing the
  * `openai` package objects made it serialise all of them again each time (after the definitions
- * had been parsed from their cached text only for that); the package sends a string body with a
- * JSON content type as it is (`client.post`, its README's "Undocumented endpoints").
+ * had been parsed from their cached text only for that); model-fetch.ts sends the text as it is.
  */
 
 /** What one turn sends besides the model's name: the transcript and the offered tools, each piece JSON text. */

@@ -21,7 +21,12 @@ export class RunEventHub {
 
   /** Stores an event and hands it to this instance's readers. */
   emit(type: RunEventType, data: Record<string, unknown>): void {
-    this.broadcast(this.#store.appendEvent(type, data));
+    this.emitAll([{ type, data }]);
+  }
+
+  /** Stores events together (one statement) and hands them to this instance's readers in order. */
+  emitAll(events: readonly Pick<RunEvent, "type" | "data">[]): void {
+    for (const event of this.#store.appendEvents(events)) this.broadcast(event);
   }
 
   /** Hands an event to this instance's readers; a `delta` goes only here, never to storage. */

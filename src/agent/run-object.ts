@@ -32,7 +32,7 @@ import { writeRunIndex } from "./run-index.ts";
 import { expiresAt } from "./run-expiry.ts";
 import { runStep } from "./run-step.ts";
 import { RunStore } from "./run-store.ts";
-import { isTerminal, type Message, type RunRecord, type RunStart } from "./run-types.ts";
+import { isTerminal, type Message, type RunEvent, type RunRecord, type RunStart } from "./run-types.ts";
 
 /** How long one alarm steps before handing over to the next (an alarm handler's wall time is bounded). */
 const STEP_LOOP_MS = 5 * 60_000;
@@ -215,7 +215,7 @@ export abstract class RunObject extends DurableObject<Env> {
   /** Calls a dead predecessor left in flight: each gets run_interrupted, none runs again. */
   #recoverInflight(record: RunRecord): RunRecord {
     const held = record.inflight.map((call) => ({ callId: call.id, content: outcomeOfFailure(call.tool, call.id, { kind: "run_interrupted", name: call.tool, runId: record.id }, {}).content }));
-    for (const call of record.inflight) this.#events.emit("tool.result", { id: call.id, tool: call.tool, status: "error", error_code: "EXECUTION_FAILED", duration_ms: 0, interrupted: true });
+    this.#events.emitAll(record.inflight.map((call): Pick<RunEvent, "type" | "data"> => ({ type: "tool.result", data: { id: call.id, tool: call.tool, status: "error", error_code: "EXECUTION_FAILED", duration_ms: 0, interrupted: true } })));
     const recovered: RunRecord = { ...record, inflight: [], held, pending: [] };
     this.#store.appendMessages(held.map((h): Message => ({ role: "tool", tool_call_id: h.callId, content: h.content })));
     const next = { ...recovered, held: [] };

@@ -9,7 +9,7 @@ import type { RunHost } from "./run-host.ts";
 import { writeRunIndex } from "./run-index.ts";
 import { runSettings } from "./run-settings.ts";
 import { callInputOf, nameOf, pendingOf, splitCalls, stepCallOf } from "./step-calls.ts";
-import { isTerminal, type Message, type RunRecord } from "./run-types.ts";
+import { isTerminal, type Message, type RunEvent, type RunRecord } from "./run-types.ts";
 
 /** One model turn and its calls. */
 export async function runStep(host: RunHost, start: RunRecord): Promise<void> {
@@ -72,12 +72,14 @@ export async function runStep(host: RunHost, start: RunRecord): Promise<void> {
   const held = outcomes.map((outcome) => ({ callId: outcome.callId, content: outcome.status === "pending_approval" ? null : outcome.content }));
   const steps = after.steps.map((s) => (s.turn === turn ? { ...s, tools_ms: Date.now() - toolsStarted, calls: [...calls, ...s.calls] } : s));
   record = { ...after, inflight: [], steps, pending, held, clientToolCalls: client, updatedAt: Date.now() };
-  outcomes.forEach((outcome, i) => {
-    const call = calls[i];
-    if (call === undefined) return;
-    if (outcome.status === "pending_approval") events.emit("approval.pending", { call_id: call.id, tool: call.tool, approval: call.approval ?? null });
-    else events.emit("tool.result", { ...call, content: outcome.content });
-  });
+  events.emitAll(
+    outcomes.flatMap((outcome, i): Pick<RunEvent, "type" | "data">[] => {
+      const call = calls[i];
+      if (call === undefined) return [];
+      if (outcome.status === "pending_approval") return [{ type: "approval.pending", data: { call_id: call.id, tool: call.tool, approval: call.approval ?? null } }];
+      return [{ type: "tool.result", data: { ...call, content: outcome.content } }];
+    }),
+  );
   if (isTerminal(after.status)) return void store.save(record);
   if (pending.length > 0) {
     record = { ...record, status: "awaiting_approval" };

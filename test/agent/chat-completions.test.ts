@@ -100,6 +100,15 @@ describe("POST /v1/chat/completions with the openai package", () => {
     await expect(client.chat.completions.create({ model: TEST_MODEL_NAME, messages: [{ role: "user", content: `${marker(script)} down` }] })).rejects.toMatchObject({ status: 502 });
   });
 
+  it("ends a turn asked for whole that the model does not answer in time with MODEL_TIMEOUT, never hanging", async () => {
+    const script = await scriptModel([{ content: "too late", delay_ms: 6_000 }]);
+    const failure = await client.chat.completions.create({ model: TEST_MODEL_NAME, messages: [{ role: "user", content: `${marker(script)} slow whole` }] }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect(failure).toMatchObject({ status: 502 });
+    expect(String((failure as Error).message)).toContain("the model did not answer within 4000 ms");
+    expect((await sentToModel(script)).requests).toHaveLength(1);
+  }, 15_000);
+
   it("keeps the run going when the client hangs up mid-stream", async () => {
     const script = await scriptModel([echoTurn, { content: "finished without you", delay_ms: 300 }]);
     const response = await exports.default.fetch("https://toolgate.test/v1/chat/completions", {

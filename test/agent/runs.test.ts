@@ -91,6 +91,14 @@ describe("POST /v1/runs", () => {
     expect(run.error?.message).toMatch(/HTTP 500.*after 4 attempt/);
   });
 
+  it("fails the run with MODEL_REFUSED and the upstream's own message on a 4xx, without asking again", async () => {
+    const script = await scriptModel([{ content: "never", fail: [{ status: 401 }] }]);
+    const run = await runUntil((await startRun({ input: `${marker(script)} refused` })).id, FINISHED);
+    expect(run).toMatchObject({ status: "failed", error: { code: "MODEL_REFUSED" } });
+    expect(run.error?.message).toContain("HTTP 401: 401 scripted failure 401");
+    expect((await sentToModel(script)).requests).toHaveLength(1);
+  });
+
   it("fails the run with MODEL_TIMEOUT when the model does not answer in time, never hanging", async () => {
     const script = await scriptModel([{ content: "too late", delay_ms: 6_000 }]);
     const run = await runUntil((await startRun({ input: `${marker(script)} slow` })).id, FINISHED, 20_000);
