@@ -15,7 +15,13 @@ import type { Scenario } from "../scenario.ts";
 import { median } from "../stats.ts";
 
 const MAX_RATIO = 1.5;
-const LONG_TURNS = 6;
+/**
+ * Turns of the long run. The per-turn figure is the difference of two runs' CPU over the turns
+ * between them, so more turns shrink what each run's noise does to it (with 6 it swung from
+ * 0.9x to 2x of a tool call between runs on this machine); and a longer transcript makes each
+ * later turn's request and storage bigger, so the figure is a fair average, not a flattering one.
+ */
+const LONG_TURNS = 11;
 
 /** A run whose model calls echo in `turns` turns, then answers (scripts/bench/scripted-model.ts); scripts/bench/profile.ts --chat profiles it too. */
 export const chatBody = (turns: number): string => JSON.stringify({ model: "default", toolset: "core", max_turns: turns + 1, messages: [{ role: "user", content: `echo ${turns}` }] });
