@@ -87,11 +87,12 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.post("/v1/toolsets", requireRole("admin"));
   // Remote MCP tools join the registry at run time: the catalog is opened before any /v1 route
   // lists tools, and only for an authenticated request, so a stranger cannot make us call remote
-  // servers. Routes that run calls open it again through their request scope (free: nothing is
-  // due by then), as /mcp and the webhook consumer do, which authenticate on their own.
+  // servers. Routes that run calls hand the opened catalog to their request scope, which would
+  // otherwise open it again (a second federation check per call, ~1% of the core pipeline's
+  // samples); /mcp and the webhook consumer, which authenticate on their own, open it there.
   const catalog = parts.pipeline.catalog;
   app.use("/v1/*", async function openCatalog(c, next) {
-    if (!isWebhookDelivery(c.req.method, c.req.path)) await catalog.open(c.env);
+    if (!isWebhookDelivery(c.req.method, c.req.path)) c.set("catalog", await catalog.open(c.env));
     return next();
   });
 

@@ -27,6 +27,7 @@ export function keyScopeInput(c: Context<AppEnv>, config: GatewayConfig, session
     access: () => accessOf(c),
     sessionId,
     connection: requestConnection(c.req.raw),
+    catalog: c.get("catalog"),
     waitUntil: waitUntilOf(c),
   } satisfies ScopeInput;
 }

@@ -1,14 +1,16 @@
 /**
  * Builds a request's scope, once per request: every door (the /v1 routes, /mcp, a webhook
  * delivery, an approved call's run) calls this and passes the result by reference. Opening the
- * catalog here is what makes remote MCP tools visible, so no door has to remember it; and it
- * comes first, because a key's toolsets and the request's toolset may name a remote server's
- * toolset (`mcp-<server>`), which resolves only once that server's tools are registered.
+ * catalog here (or taking the one the door opened for this same request) is what makes remote
+ * MCP tools visible, so no door has to remember it; and it comes first, because a key's toolsets
+ * and the request's toolset may name a remote server's toolset (`mcp-<server>`), which resolves
+ * only once that server's tools are registered.
  */
 import { loadConfig, type GatewayConfig } from "../config/config.ts";
 import type { ToolAccess } from "../policy/tool-access.ts";
 import { resolveToolset, type CustomToolsetLookup } from "../toolsets/resolve.ts";
 import type { ClientChannel } from "../registry/types.ts";
+import type { CatalogView } from "../catalog/catalog.ts";
 import type { Principal } from "../auth/principal.ts";
 import { currentRequestId } from "../tracing/request-context.ts";
 import type { AllowedTools, Connection, KeyScope, PipelineParts, RequestScope, RunScope } from "./types.ts";
@@ -43,6 +45,8 @@ export interface ScopeInput {
   matchApprovalsByArguments?: boolean;
   /** The request's id; the current one (request-context.ts) when absent. */
   requestId?: string;
+  /** The catalog, when the door already opened it for this request; opened here otherwise. */
+  catalog?: CatalogView | undefined;
 }
 
 /** A request a key made names the key and its access. */
@@ -52,7 +56,7 @@ type KeyScopeInput = ScopeInput & { principal: Principal; access: NonNullable<Sc
 export function openScope(parts: PipelineParts, input: KeyScopeInput): Promise<KeyScope>;
 export function openScope(parts: PipelineParts, input: ScopeInput): Promise<RequestScope>;
 export async function openScope(parts: PipelineParts, input: ScopeInput): Promise<RequestScope> {
-  const catalog = await parts.catalog.open(input.env);
+  const catalog = input.catalog ?? (await parts.catalog.open(input.env));
   return {
     env: input.env,
     config: input.config ?? loadConfig(input.env),
