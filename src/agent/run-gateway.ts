@@ -63,7 +63,7 @@ export function runGatewayWith(parts: GatewayParts): RunGateway {
         access: () => createToolAccess(principal, lookup),
         sessionId: run.sessionId,
         waitUntil,
-        origin: run.origin,
+        connection: { signal: undefined, origin: run.origin },
         run: { id: run.id, auditId: run.parentRunId ?? run.id, depth: run.depth, toolset: run.toolset, model: run.model.name, origin: run.origin },
       };
       const opened = run.toolset === undefined ? await openScope(parts.pipeline, input) : await openToolsetScope(parts.pipeline, input, run.toolset, lookup);

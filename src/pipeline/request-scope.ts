@@ -23,6 +23,8 @@ const SILENT_CLIENT: ClientChannel = Object.freeze({ progress: () => undefined, 
 
 const IGNORE_WAIT_UNTIL = (): void => undefined;
 
+const NO_CONNECTION: Connection = Object.freeze({ signal: undefined, origin: undefined });
+
 /** What a door knows about its request; everything else has a default. */
 export interface ScopeInput {
   env: Env;
@@ -34,10 +36,8 @@ export interface ScopeInput {
   /** The key's access, or how to resolve it once the catalog is open. */
   access?: ToolAccess | (() => Promise<ToolAccess>);
   allowedTools?: AllowedTools;
-  signal?: AbortSignal;
   waitUntil?: (promise: Promise<unknown>) => void;
-  origin?: string;
-  /** The request's connection, for a door that reads `signal` and `origin` only on demand (instead of those two). */
+  /** The caller's abort signal and origin; none when the door has no client to lose (a queue, an alarm). */
   connection?: Connection;
   client?: ClientChannel;
   /** The agent run the calls belong to. */
@@ -65,7 +65,7 @@ export async function openScope(parts: PipelineParts, input: ScopeInput): Promis
     access: typeof input.access === "function" ? await input.access() : input.access,
     allowedTools: input.allowedTools,
     sessionId: input.sessionId,
-    connection: input.connection ?? { signal: input.signal, origin: input.origin },
+    connection: input.connection ?? NO_CONNECTION,
     waitUntil: input.waitUntil ?? IGNORE_WAIT_UNTIL,
     client: input.client ?? SILENT_CLIENT,
     ...(input.matchApprovalsByArguments === true ? { matchApprovalsByArguments: true } : {}),

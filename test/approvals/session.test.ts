@@ -169,7 +169,7 @@ describe("restarts", () => {
 describe("the notification", () => {
   const secret = "aps-notify-secret-0123456789";
   /** A call context whose approvals notify `url`, from a page served at https://gate.example. */
-  const notifying = (session: string, url: string, callId = "c1"): CallContext => ({ ...context(session, callId, { requiredFor: [], ttlSeconds: 900, notify: { url, secret } }), origin: "https://gate.example" });
+  const notifying = (session: string, url: string, callId = "c1"): CallContext => ({ ...context(session, callId, { requiredFor: [], ttlSeconds: 900, notify: { url, secret } }), connection: { signal: undefined, origin: "https://gate.example" } });
   /** What the upstream's inbox `name` holds once its first message arrived (and a little after, so a second would show). */
   async function inboxOnceArrived(name: string, polls: number): Promise<InboxMessage[]> {
     for (let i = 0; i < polls && (await readInbox(name)).length === 0; i++) await sleep(20);
