@@ -5,9 +5,10 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { ConfigError, loadConfig } from "../config/config.ts";
 import { failureResponse, validationHook } from "./request-failure.ts";
+import { framedLength } from "./read-raw-body.ts";
 import { auditRoutes } from "../audit/audit-routes.ts";
 import { authenticate } from "../auth/authenticate.ts";
 import { keysRoutes } from "../auth/keys-routes.ts";
@@ -61,17 +62,15 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
     // A webhook delivery counts its own bytes, so an oversized one is recorded as well as refused.
     if (isWebhookDelivery(c.req.method, c.req.path)) return next();
     const { maxBodyBytes } = loadConfig(c.env);
-    // A framed body (Content-Length, no Transfer-Encoding) is judged by its header alone, as
-    // Hono's bodyLimit does too, but without first reading `Request.body`: making that stream
-    // showed in every call's profile, and the route reads the body without it.
-    const { headers } = c.req.raw;
-    const declared = headers.get("content-length");
-    if (declared !== null && !headers.has("transfer-encoding")) {
-      return Number.parseInt(declared, 10) > maxBodyBytes ? failureResponse(c, { kind: "payload_too_large", limitBytes: maxBodyBytes }) : next();
-    }
+    const tooLarge = (ctx: Context<AppEnv>) => failureResponse(ctx, { kind: "payload_too_large", limitBytes: maxBodyBytes });
+    // A framed body is judged by its header alone, as Hono's bodyLimit does too, but without
+    // first reading `Request.body`: making that stream showed in every call's profile, and the
+    // route reads the body without it. Only a body counted as it arrives needs Hono's.
+    const declared = framedLength(c.req.raw);
+    if (declared !== undefined) return declared > maxBodyBytes ? tooLarge(c) : next();
     let limiter = limiters.get(maxBodyBytes);
     if (limiter === undefined) {
-      limiter = bodyLimit({ maxSize: maxBodyBytes, onError: (ctx) => failureResponse(ctx, { kind: "payload_too_large", limitBytes: maxBodyBytes }) });
+      limiter = bodyLimit({ maxSize: maxBodyBytes, onError: tooLarge });
       limiters.set(maxBodyBytes, limiter);
     }
     return limiter(c, next);

@@ -3,7 +3,7 @@
  * themselves (a webhook delivery, whose signature is over these exact bytes; /mcp). A body with a
  * Content-Length is refused or read by it (the runtime holds a request to its declared length); one
  * without (chunked) is counted as it arrives, so an oversized body is refused before it is all in
- * memory.
+ * memory. framedLength is the one reading of that header, the /v1 body limit's too.
  */
 
 export type RawBody = { ok: true; bytes: Uint8Array } | { ok: false; tooLarge: true };
@@ -13,18 +13,29 @@ export type BodyText = { ok: true; text: string } | { ok: false; tooLarge: true 
 /** Non-fatal and BOM-dropping, as Request.text() decodes: a stray byte becomes U+FFFD. */
 const decoder = new TextDecoder();
 
+/**
+ * The body's length as its Content-Length declares it, when that header frames the body (a whole,
+ * non-negative number, and no Transfer-Encoding, which would override it): the runtime holds the
+ * request to it. Undefined otherwise, and the body must be counted as it arrives.
+ */
+export function framedLength(request: Request): number | undefined {
+  const header = request.headers.get("content-length");
+  if (header === null || request.headers.has("transfer-encoding")) return undefined;
+  const declared = Number(header);
+  return Number.isSafeInteger(declared) && declared >= 0 ? declared : undefined;
+}
+
 /** The body's bytes, or `tooLarge` as soon as it passes `limit` (the rest is not read). */
 export async function readRawBody(request: Request, limit: number): Promise<RawBody> {
-  const header = request.headers.get("content-length");
-  const declared = Number(header ?? "0");
-  if (Number.isFinite(declared) && declared > limit) {
+  const declared = framedLength(request);
+  if (declared !== undefined && declared > limit) {
     await request.body?.cancel();
     return { ok: false, tooLarge: true };
   }
   if (request.body === null) return { ok: true, bytes: new Uint8Array(0) };
-  // A declared length within the limit is the body's length: the runtime frames the request by
-  // it. Read in one call then, which costs less than the chunk loop below (the common case).
-  if (header !== null && Number.isSafeInteger(declared) && declared >= 0) return { ok: true, bytes: new Uint8Array(await request.arrayBuffer()) };
+  // A framed body within the limit is read in one call, which costs less than the chunk loop
+  // below (the common case).
+  if (declared !== undefined) return { ok: true, bytes: new Uint8Array(await request.arrayBuffer()) };
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -54,9 +65,8 @@ export async function readRawBody(request: Request, limit: number): Promise<RawB
  * /mcp's profile); any other body goes through readRawBody and is decoded the same way.
  */
 export async function readBodyText(request: Request, limit: number): Promise<BodyText> {
-  const header = request.headers.get("content-length");
-  const declared = header === null ? Number.NaN : Number(header);
-  if (Number.isSafeInteger(declared) && declared >= 0 && declared <= limit) return { ok: true, text: await request.text() };
+  const declared = framedLength(request);
+  if (declared !== undefined && declared <= limit) return { ok: true, text: await request.text() };
   const raw = await readRawBody(request, limit);
   return raw.ok ? { ok: true, text: decoder.decode(raw.bytes) } : raw;
 }
