@@ -107,12 +107,16 @@ describe("request-level errors", () => {
   });
 
   it("answers 413 to a body over the limit sent without a Content-Length (chunked), and runs one within it", async () => {
-    const chunked = (text: string) =>
-      exports.default.fetch("http://gateway.test/v1/tool-calls", {
+    const chunked = (text: string) => {
+      const request = new Request("http://gateway.test/v1/tool-calls", {
         method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
         body: new Blob([text]).stream(),
       });
+      // What makes it the counted path: no length for the limit to judge by.
+      expect(request.headers.get("content-length")).toBeNull();
+      return exports.default.fetch(request);
+    };
     const over = await chunked(JSON.stringify({ tool_calls: [openaiCall("c1", "echo", JSON.stringify({ text: "x".repeat(1_100_000) }))] }));
     expect(over.status).toBe(413);
     expect(await json(over)).toMatchObject({ error_code: "PAYLOAD_TOO_LARGE" });
