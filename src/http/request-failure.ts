@@ -106,6 +106,10 @@ interface ValidationIssue {
  * INVALID_REQUEST naming each field, never Hono's default answer.
  */
 export function validationHook(result: { success: true } | { success: false; error: { issues: readonly ValidationIssue[] } }, c: Context): Response | undefined {
-  if (result.success) return undefined;
-  return failureResponse(c, { kind: "invalid_request", issues: result.error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message })) });
+  return result.success ? undefined : invalidRequest(c, result.error.issues);
+}
+
+/** INVALID_REQUEST naming each field zod refused, for a route that checks its own body (json-body.ts). */
+export function invalidRequest(c: Context, issues: readonly ValidationIssue[]): FailureResponse<{ kind: "invalid_request"; issues: RequestIssue[] }> {
+  return failureResponse(c, { kind: "invalid_request", issues: issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message })) });
 }

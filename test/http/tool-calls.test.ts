@@ -100,6 +100,21 @@ describe("request-level errors", () => {
     expect(await json(res)).toMatchObject({ error_code: "UNSUPPORTED_MEDIA_TYPE", error: expect.stringContaining("text/plain") });
   });
 
+  it("takes JSON under any of its media types, and refuses a body sent without a content type", async () => {
+    const post = (headers: Record<string, string>, body: string) =>
+      exports.default.fetch("https://toolgate.test/v1/tool-calls", { method: "POST", headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...headers }, body });
+    const echo = JSON.stringify({ tool_calls: [openaiCall("c1", "echo", '{"text":"hi"}')] });
+    for (const type of ["application/json; charset=utf-8", "application/vnd.toolgate+json", "APPLICATION/JSON"]) {
+      const res = await post({ "content-type": type }, echo);
+      expect(res.status, type).toBe(200);
+    }
+    const untyped = await post({}, echo);
+    expect(untyped.status).toBe(415);
+    expect(await json(untyped)).toMatchObject({ error_code: "UNSUPPORTED_MEDIA_TYPE" });
+    const malformed = await post({ "content-type": "application/json" }, "{not json");
+    expect(await json(malformed)).toMatchObject({ error_code: "MALFORMED_BODY", error: expect.stringContaining("Malformed JSON in request body") });
+  });
+
   it("answers a body over the limit with 413", async () => {
     const res = await api("/v1/tool-calls", { body: { tool_calls: [openaiCall("c1", "echo", JSON.stringify({ text: "x".repeat(1_100_000) }))] } });
     expect(res.status).toBe(413);

@@ -9,7 +9,8 @@ import { GeminiFunctionCallPartSchema, normalizeCall, toCallResult, ToolCallSche
 import { loadConfig } from "../../config/config.ts";
 import { toolsetLookupOf } from "../access.ts";
 import { keyScopeInput, SESSION_ID_PATTERN, SESSION_ID_RULE } from "../key-scope-input.ts";
-import { failureResponse, validationHook } from "../request-failure.ts";
+import { failureResponse, invalidRequest } from "../request-failure.ts";
+import { readJsonBody } from "../json-body.ts";
 import { errorResponses } from "../schemas.ts";
 import type { AppEnv } from "../types.ts";
 import { streamResults, wantsEventStream } from "./tool-calls-stream.ts";
@@ -101,10 +102,17 @@ const postToolCalls = createRoute({
   },
 });
 
-/** The route, running calls on the isolate's parts. */
+/**
+ * The route, running calls on the isolate's parts. Documented by its OpenAPI definition but
+ * served as a plain route that reads its own body (json-body.ts says why).
+ */
 export const toolCallsRoutes = (parts: GatewayParts) => {
-  return new OpenAPIHono<AppEnv>().openapi(postToolCalls, async (c) => {
-    const body = c.req.valid("json");
+  const app = new OpenAPIHono<AppEnv>();
+  app.openAPIRegistry.registerPath(postToolCalls);
+  app.post(postToolCalls.path, async function toolCalls(c) {
+    const read = await readJsonBody(c, ToolCallsBody, invalidBody);
+    if (!read.ok) return read.response;
+    const body = read.body;
     const config = loadConfig(c.env);
     if (body.tool_calls.length > config.maxToolCalls) {
       return failureResponse(c, { kind: "too_many_calls", count: body.tool_calls.length, limit: config.maxToolCalls });
@@ -124,27 +132,26 @@ export const toolCallsRoutes = (parts: GatewayParts) => {
     if (wantsEventStream(c.req.header("accept"))) return streamResults(c, sessionId, calls, (onResult) => serveCalls(calls, opened, maxParallel, parts.batch, onResult));
     const outcomes = await serveCalls(calls, opened, maxParallel, parts.batch);
     return c.json({ session_id: sessionId, results: calls.map((call, i) => toCallResult(call, outcomes[i] as CallOutcome)) }, 200);
-  }, bodyHook);
+  });
+  return app;
 };
 
 /**
- * The route's validation answer. A `tool_calls` entry that matches none of the shapes is one
- * zod union issue naming no field; the entry's own shape (a Gemini part has `functionCall`, the
- * others a `type`) decides which shape's issues name the bad fields instead.
+ * The route's answer to a body its schema refused. A `tool_calls` entry that matches none of
+ * the shapes is one zod union issue naming no field; the entry's own shape (a Gemini part has
+ * `functionCall`, the others a `type`) decides which shape's issues name the bad fields instead.
  */
-function bodyHook(result: { success: true } | { success: false; error: { issues: readonly BodyIssue[] } }, c: Context) {
-  if (result.success) return undefined;
-  // zod-validator hands the hook the body it validated as `data`, on failure too.
-  const sent = (result as { data?: { tool_calls?: unknown } }).data?.tool_calls;
-  const issues = result.error.issues.flatMap((issue): readonly BodyIssue[] => {
+function invalidBody(bodyIssues: readonly BodyIssue[], sent: unknown, c: Context): Response {
+  const sentCalls = typeof sent === "object" && sent !== null ? (sent as { tool_calls?: unknown }).tool_calls : undefined;
+  const issues = bodyIssues.flatMap((issue): readonly BodyIssue[] => {
     const [field, index] = issue.path;
-    if (issue.code !== "invalid_union" || field !== "tool_calls" || typeof index !== "number" || issue.path.length !== 2 || !Array.isArray(sent)) return [issue];
-    const entry: unknown = sent[index];
+    if (issue.code !== "invalid_union" || field !== "tool_calls" || typeof index !== "number" || issue.path.length !== 2 || !Array.isArray(sentCalls)) return [issue];
+    const entry: unknown = sentCalls[index];
     const shape = typeof entry === "object" && entry !== null && "functionCall" in entry ? GeminiFunctionCallPartSchema : TypedToolCallSchema;
     const parsed = shape.safeParse(entry);
     return parsed.success ? [issue] : parsed.error.issues.map((own) => ({ path: [field, index, ...own.path], message: own.message }));
   });
-  return validationHook({ success: false, error: { issues } }, c);
+  return invalidRequest(c, issues);
 }
 
 interface BodyIssue {
