@@ -3,6 +3,7 @@
  * then they take turns, round after round, so drift on a noisy machine (other processes, CPU
  * frequency) hits all of them alike. Compare them round by round (paired), then take medians.
  */
+import { drainAuditRows } from "./audit-rows.ts";
 import type { LoadClient, RequestSpec, RoundResult } from "./load.ts";
 import { versusKey, type BenchContext, type Reference, type Row } from "./scenario.ts";
 import { cpuMs } from "./server-cpu.ts";
@@ -13,6 +14,14 @@ export interface Contender {
   request: RequestSpec;
   /** Where to send it: another Worker's socket (an MCP peer); the bench Worker when absent. */
   client?: LoadClient;
+  /**
+   * Every request leaves one audit record (the full app). The queue hands records to its
+   * consumer up to max_batch_timeout (1 s) later, so nearly all of a 1 s round's audit writes
+   * would run during the next contender's round and be counted as its cost. Set, the round is
+   * followed by an untimed wait until its records are in D1, and the CPU spent meanwhile (the
+   * consumer, D1, the count requests) is counted in this contender's CPU per request.
+   */
+  audited?: boolean;
 }
 
 /** Per-round figures of one contender, index i being round i. */
@@ -27,6 +36,21 @@ export interface ContenderRounds {
   bodyBytes: number;
   /** Every request it sent: the priming one, the warm-up and the timed rounds. */
   sent: number;
+  /** An audited contender's records that reached D1 for each round, over the round's requests (1 when none is lost). */
+  auditRowsPerCall: number[];
+}
+
+/** How long an audited round's records may take to reach D1 before the bench gives up on them. */
+const AUDIT_DRAIN_TIMEOUT_MS = 20_000;
+
+/**
+ * Waits until the audit records of `requests` requests made from `since` (epoch ms) on are in
+ * D1; returns how many are, or throws if they do not all arrive in time (records lost).
+ */
+async function awaitAuditRows(client: LoadClient, label: string, since: number, requests: number): Promise<number> {
+  const { rows } = await drainAuditRows(client, requests, AUDIT_DRAIN_TIMEOUT_MS, since);
+  if (rows < requests) throw new Error(`bench: ${label}: ${rows} audit rows for ${requests} requests after ${AUDIT_DRAIN_TIMEOUT_MS / 1000} s`);
+  return rows;
 }
 
 /** Work around each timed round, outside its timing and its CPU reading (an audit count, say). */
@@ -46,13 +70,16 @@ export interface RoundPlan {
 /** Runs `plan.rounds` alternating rounds of every contender; throws if one does not answer 200. */
 export async function alternatingRounds(ctx: BenchContext, contenders: readonly Contender[], plan: RoundPlan): Promise<ContenderRounds[]> {
   const results: ContenderRounds[] = [];
-  for (const { label, request, client = ctx.client } of contenders) {
+  for (const { label, request, client = ctx.client, audited } of contenders) {
+    const since = Date.now();
     // One lone request first: it must succeed, and it lets a bare route capture its body
     // before concurrent requests arrive (workerd warns about promises shared across requests).
     const primed = await client.send(request);
     if (primed.status !== 200) throw new Error(`bench: ${label} (${request.method} ${request.path}) answered ${primed.status}: ${primed.body.slice(0, 500)}`);
     const warmup = await client.round(request, { concurrency: plan.concurrency, durationMs: plan.warmupMs });
-    results.push({ label, rps: [], p50Ms: [], p99Ms: [], serverCpuUs: [], bodyBytes: Buffer.byteLength(primed.body), sent: 1 + warmup.requests });
+    // The queue may deliver the warm-up's records over a second later, past the next warm-ups.
+    if (audited === true) await awaitAuditRows(ctx.client, `${label} (warm-up)`, since, 1 + warmup.requests);
+    results.push({ label, rps: [], p50Ms: [], p99Ms: [], serverCpuUs: [], bodyBytes: Buffer.byteLength(primed.body), sent: 1 + warmup.requests, auditRowsPerCall: [] });
   }
   for (let round = 0; round < plan.rounds; round++) {
     // Reverse the order every other round so no contender always follows the same one.
@@ -62,8 +89,10 @@ export async function alternatingRounds(ctx: BenchContext, contenders: readonly 
       const figures = results[i];
       if (contender === undefined || figures === undefined) continue;
       await plan.hooks?.before?.(i, round);
+      const since = Date.now();
       const cpuBefore = cpuMs(ctx.serverPid);
       const result = await (contender.client ?? ctx.client).round(contender.request, { concurrency: plan.concurrency, durationMs: plan.roundMs });
+      if (contender.audited === true) figures.auditRowsPerCall[round] = (await awaitAuditRows(ctx.client, contender.label, since, result.requests)) / result.requests;
       figures.serverCpuUs[round] = ((cpuMs(ctx.serverPid) - cpuBefore) * 1000) / result.requests;
       figures.sent += result.requests;
       await plan.hooks?.after?.(i, round, result);

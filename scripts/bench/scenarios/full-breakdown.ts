@@ -29,10 +29,10 @@ export const fullBreakdown: Scenario = {
       headers: { [PIPELINE_HEADER]: pipeline, authorization },
     });
     const contenders = [
-      { label: "full", request: call(FULL_PIPELINE) },
+      { label: "full", request: call(FULL_PIPELINE), audited: true },
       { label: "full less audit", request: call(FULL_NO_AUDIT_PIPELINE) },
       { label: "full less audit sending (records built)", request: call(FULL_BUILD_AUDIT_PIPELINE) },
-      { label: "full less rate limits", request: call(FULL_NO_LIMITS_PIPELINE) },
+      { label: "full less rate limits", request: call(FULL_NO_LIMITS_PIPELINE), audited: true },
       { label: "gateway (no auth, policy, limits, audit)", request: call(GATEWAY_PIPELINE) },
       { label: "core", request: call(CORE_PIPELINE) },
     ];

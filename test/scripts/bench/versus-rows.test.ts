@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { versusRows, type ContenderRounds } from "../../../scripts/bench/rounds.ts";
 import { versusColumns } from "../../../scripts/bench/scenario.ts";
 
-const figures = (label: string, rps: number[], serverCpuUs: number[]): ContenderRounds => ({ label, rps, p50Ms: rps.map(() => 1), p99Ms: rps.map(() => 2), serverCpuUs, bodyBytes: 10, sent: 1 });
+const figures = (label: string, rps: number[], serverCpuUs: number[]): ContenderRounds => ({ label, rps, p50Ms: rps.map(() => 1), p99Ms: rps.map(() => 2), serverCpuUs, bodyBytes: 10, sent: 1, auditRowsPerCall: [] });
 
 describe("versusRows", () => {
   it("fills every column of versusColumns with paired per-round ratios, the reference's being 1", () => {
