@@ -3,12 +3,11 @@
  * page or a stack trace. Every request-level failure goes through request-failure.ts.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
-import type { Context, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import { ConfigError, loadConfig } from "../config/config.ts";
 import { failureResponse, validationHook } from "./request-failure.ts";
-import { framedLength } from "./read-raw-body.ts";
+import { refuseOversizedBody } from "./body-limit.ts";
 import { auditRoutes } from "../audit/audit-routes.ts";
 import { authenticate } from "../auth/authenticate.ts";
 import { keysRoutes } from "../auth/keys-routes.ts";
@@ -56,44 +55,32 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   // every log line the request writes names it.
   app.use("*", requestId());
 
-  // One bodyLimit middleware per configured size, built once rather than per request.
-  const limiters = new Map<number, MiddlewareHandler<AppEnv>>();
-  app.use("/v1/*", async function limitBody(c, next) {
-    // A webhook delivery counts its own bytes, so an oversized one is recorded as well as refused.
-    if (isWebhookDelivery(c.req.method, c.req.path)) return next();
-    const { maxBodyBytes } = loadConfig(c.env);
-    const tooLarge = (ctx: Context<AppEnv>) => failureResponse(ctx, { kind: "payload_too_large", limitBytes: maxBodyBytes });
-    // A framed body is judged by its header alone, as Hono's bodyLimit does too, but without
-    // first reading `Request.body`: making that stream showed in every call's profile, and the
-    // route reads the body without it. Only a body counted as it arrives needs Hono's.
-    const declared = framedLength(c.req.raw);
-    if (declared !== undefined) return declared > maxBodyBytes ? tooLarge(c) : next();
-    let limiter = limiters.get(maxBodyBytes);
-    if (limiter === undefined) {
-      limiter = bodyLimit({ maxSize: maxBodyBytes, onError: tooLarge });
-      limiters.set(maxBodyBytes, limiter);
-    }
-    return limiter(c, next);
-  });
-
-  // Every /v1 route needs a key; /, /health, /openapi.json and /docs stay public. The one
-  // exception is exactly `POST /v1/hooks/{name}`: webhook senders cannot send our key, so a
-  // delivery is authenticated by the webhook's signature instead (src/webhooks/accept-delivery.ts).
+  // The /v1 door, in this order: the body limit (body-limit.ts), the bearer key, then the
+  // catalog. Every /v1 route needs a key; /, /health, /openapi.json and /docs stay public. The
+  // one exception is exactly `POST /v1/hooks/{name}`: webhook senders cannot send our key, so a
+  // delivery is authenticated by the webhook's signature instead and counts its own bytes
+  // (src/webhooks/accept-delivery.ts). Remote MCP tools join the registry at run time: the
+  // catalog is opened only for an authenticated request, so a stranger cannot make us call
+  // remote servers, and routes that run calls hand the opened catalog to their request scope
+  // (opening it again was a second federation check per call). One middleware, not three: each
+  // Hono layer is a dispatch frame and a promise on every call, and the core pipeline's profile
+  // showed them. /mcp and the webhook consumer, which authenticate on their own, open the
+  // catalog there.
   const bearer = options.authenticate ?? authenticate();
-  app.use("/v1/*", (c, next) => (isWebhookDelivery(c.req.method, c.req.path) ? next() : bearer(c, next)));
+  const catalog = parts.pipeline.catalog;
+  app.use("/v1/*", async function v1Door(c, next) {
+    if (isWebhookDelivery(c.req.method, c.req.path)) return next();
+    const limited = refuseOversizedBody(c);
+    const tooLarge = limited instanceof Promise ? await limited : limited;
+    if (tooLarge !== undefined) return tooLarge;
+    return bearer(c, async function openCatalog() {
+      c.set("catalog", await catalog.open(c.env));
+      await next();
+    });
+  });
   // Changing what exists (toolsets, keys, re-checks, the whole audit log) is for admins.
   app.on(["POST", "DELETE"], "/v1/toolsets/*", requireRole("admin"));
   app.post("/v1/toolsets", requireRole("admin"));
-  // Remote MCP tools join the registry at run time: the catalog is opened before any /v1 route
-  // lists tools, and only for an authenticated request, so a stranger cannot make us call remote
-  // servers. Routes that run calls hand the opened catalog to their request scope, which would
-  // otherwise open it again (a second federation check per call, ~1% of the core pipeline's
-  // samples); /mcp and the webhook consumer, which authenticate on their own, open it there.
-  const catalog = parts.pipeline.catalog;
-  app.use("/v1/*", async function openCatalog(c, next) {
-    if (!isWebhookDelivery(c.req.method, c.req.path)) c.set("catalog", await catalog.open(c.env));
-    return next();
-  });
 
   app.route("/", metaRoutes);
   app.route("/", keysRoutes);
