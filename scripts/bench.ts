@@ -34,6 +34,7 @@ import type { BenchContext, BenchSettings } from "./bench/scenario.ts";
 import { SCENARIOS } from "./bench/scenarios/index.ts";
 import { serveWorker, type ServedWorker } from "./bench/serve.ts";
 import { findChildProcess } from "./bench/server-cpu.ts";
+import { warmUpCallPath } from "./bench/warm-up.ts";
 import { WORKERD_VERSION } from "./bench/workerd.ts";
 import { numberFlag } from "./number-flag.ts";
 
@@ -131,6 +132,8 @@ async function main(): Promise<number> {
     }
     progress("starting workerd (Miniflare, direct sockets)");
     const ctx = await untilAborted(setUp(scriptPath, built, served), stop.signal);
+    progress("warming up the tool-call path");
+    await untilAborted(warmUpCallPath(ctx.client, settings), stop.signal);
     run = await runScenarios(scenarios, ctx, stop.signal, progress);
   } catch (error) {
     // Before the first scenario: nothing was measured, but the report still says why.
