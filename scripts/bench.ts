@@ -44,7 +44,8 @@ import { numberFlag } from "./number-flag.ts";
  * 2-core machine the spread between rounds comes from other processes, not from round length
  * (measured under load: per-round ratios spread as widely with 3 s rounds as with 1 s ones), and
  * shorter alternating rounds put the paired arms closer in time. The 0.3 s warm-up is over a
- * thousand requests per arm after its priming one, and a slow first round is outvoted anyway.
+ * thousand requests per arm after its priming one; the tool-call path gets a longer one before
+ * the first scenario (bench/warm-up.ts), and a slow first round is outvoted anyway.
  */
 const FULL: BenchSettings = { rounds: 5, roundMs: 1_000, warmupMs: 300, concurrency: 8 };
 /** Proves every scenario runs and answers; its figures are not for comparing. */
