@@ -75,7 +75,7 @@ interface Attempt {
 export function coerceArguments(args: unknown, schema: JsonSchema): CoercionResult {
   try {
     const out: Coercion[] = [];
-    const value = coerceAt(args, schema, { root: schema, path: "", out }, new Set());
+    const value = coerceAt(args, schema, { root: schema, path: "", out }, NONE_ENTERED);
     return Object.is(value, args) ? { value: args, coercions: [] } : { value, coercions: out };
   } catch {
     // A schema or value shape nobody foresaw (or one nested past the stack): the arguments go
@@ -85,11 +85,14 @@ export function coerceArguments(args: unknown, schema: JsonSchema): CoercionResu
 }
 
 // `seen` holds the schemas already entered at this same position, so a schema cycle that does
-// not descend into the value (allOf: [{$ref: "#"}]) stops instead of recursing forever.
-function coerceAt(value: unknown, node: unknown, walk: Walk, seen: ReadonlySet<JsonSchema>): unknown {
+// not descend into the value (allOf: [{$ref: "#"}]) stops instead of recursing forever. A short
+// array (a position rarely enters more than two), shared while empty: most calls need no other.
+const NONE_ENTERED: readonly JsonSchema[] = [];
+
+function coerceAt(value: unknown, node: unknown, walk: Walk, seen: readonly JsonSchema[]): unknown {
   const schema = resolveSchema(node, walk.root);
-  if (typeof schema === "boolean" || seen.has(schema) || acceptsAsMeant(value, schema, walk.root)) return value;
-  const inner = new Set(seen).add(schema);
+  if (typeof schema === "boolean" || seen.includes(schema) || acceptsAsMeant(value, schema, walk.root)) return value;
+  const inner = [...seen, schema];
   const branches = unionBranches(schema, walk.root);
   const repairs = attemptEach(value, branches, walk, (branch, w) => repairBranch(value, branch, w, inner));
   const valid = (a: Attempt) => a.valid;
@@ -140,7 +143,7 @@ function admitsKindOf(branch: JsonSchema, value: unknown): boolean {
 }
 
 /** Repairs `value` against one flattened branch (at most one `type`) and its `allOf` members. */
-function repairBranch(value: unknown, branch: JsonSchema, walk: Walk, seen: ReadonlySet<JsonSchema>): unknown {
+function repairBranch(value: unknown, branch: JsonSchema, walk: Walk, seen: readonly JsonSchema[]): unknown {
   const members = branch.allOf;
   if (!Array.isArray(members)) return repairOwn(value, branch, walk);
   // allOf members repair in turn, and a later one can hand an earlier one a shape it has not
@@ -198,7 +201,7 @@ function repairItems(items: unknown[], branch: JsonSchema, walk: Walk): unknown[
   let copy: unknown[] | undefined;
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    const repaired = coerceAt(item, itemSchemaAt(branch, i), at(walk, String(i)), new Set());
+    const repaired = coerceAt(item, itemSchemaAt(branch, i), at(walk, String(i)), NONE_ENTERED);
     if (!Object.is(repaired, item)) (copy ??= items.slice())[i] = repaired;
   }
   return copy ?? items;
@@ -207,7 +210,7 @@ function repairItems(items: unknown[], branch: JsonSchema, walk: Walk): unknown[
 function repairProperties(record: Record<string, unknown>, branch: JsonSchema, walk: Walk): Record<string, unknown> {
   let copy: Record<string, unknown> | undefined;
   for (const [key, v] of Object.entries(record)) {
-    const repaired = coerceAt(v, propertySchemaFor(branch, key), at(walk, key), new Set());
+    const repaired = coerceAt(v, propertySchemaFor(branch, key), at(walk, key), NONE_ENTERED);
     if (Object.is(repaired, v)) continue;
     copy ??= { ...record };
     // defineProperty, not assignment: a key named "__proto__" must stay a plain property.

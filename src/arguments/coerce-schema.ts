@@ -155,17 +155,20 @@ export function isTextMeantAsValue(text: string, schema: JsonSchema, root: JsonS
  * checked). `undefined` properties count as absent, as JSON has none. `oneOf` is read as
  * `anyOf`: permissive, so that a value a validator accepts is never touched.
  */
-export function accepts(value: unknown, node: unknown, root: JsonSchema, stack = new Set<JsonSchema>(), asMeant = false): boolean {
+export function accepts(value: unknown, node: unknown, root: JsonSchema, stack: JsonSchema[] = [], asMeant = false): boolean {
   const schema = resolveSchema(node, root);
   if (typeof schema === "boolean") return schema;
   // A schema cycle that never descends into the value (allOf: [{$ref: "#"}]) adds nothing.
-  if (stack.has(schema)) return true;
+  if (stack.includes(schema)) return true;
   if (asMeant && typeof value === "string" && isTextMeantAsValue(value, schema, root)) return false;
-  stack.add(schema);
+  // An array, not a Set: it holds the one or two schemas entered at this position, and every
+  // call makes one per field of its arguments (as Sets, 650 B per echo call in the core
+  // pipeline's allocation profile).
+  stack.push(schema);
   try {
     return fitsKeywords(value, schema, root, stack, asMeant) && fitsChildren(value, schema, root, asMeant);
   } finally {
-    stack.delete(schema);
+    stack.pop();
   }
 }
 
@@ -174,10 +177,10 @@ export function accepts(value: unknown, node: unknown, root: JsonSchema, stack =
  * as sent, so coercion goes in and rereads it.
  */
 export function acceptsAsMeant(value: unknown, node: unknown, root: JsonSchema): boolean {
-  return accepts(value, node, root, new Set(), true);
+  return accepts(value, node, root, [], true);
 }
 
-function fitsKeywords(value: unknown, schema: JsonSchema, root: JsonSchema, stack: Set<JsonSchema>, asMeant: boolean): boolean {
+function fitsKeywords(value: unknown, schema: JsonSchema, root: JsonSchema, stack: JsonSchema[], asMeant: boolean): boolean {
   if ("const" in schema && !jsonEqual(value, schema.const)) return false;
   if (Array.isArray(schema.enum) && !schema.enum.some((member) => jsonEqual(value, member))) return false;
   const types = typeof schema.type === "string" ? [schema.type] : Array.isArray(schema.type) ? schema.type : undefined;
@@ -192,12 +195,12 @@ function fitsKeywords(value: unknown, schema: JsonSchema, root: JsonSchema, stac
 
 function fitsChildren(value: unknown, schema: JsonSchema, root: JsonSchema, asMeant: boolean): boolean {
   if (Array.isArray(value)) {
-    return value.every((item, i) => accepts(item, itemSchemaAt(schema, i), root, new Set(), asMeant));
+    return value.every((item, i) => accepts(item, itemSchemaAt(schema, i), root, [], asMeant));
   }
   if (!isPlainRecord(value)) return true;
   const present = (key: unknown) => typeof key === "string" && Object.hasOwn(value, key) && value[key] !== undefined;
   if (Array.isArray(schema.required) && !schema.required.every(present)) return false;
-  return Object.entries(value).every(([key, v]) => v === undefined || accepts(v, propertySchemaFor(schema, key), root, new Set(), asMeant));
+  return Object.entries(value).every(([key, v]) => v === undefined || accepts(v, propertySchemaFor(schema, key), root, [], asMeant));
 }
 
 /** Deep equality over JSON values (used for `enum`, `const` and comparing candidate repairs). */
