@@ -112,10 +112,7 @@ export class LeaseClient {
     const round = this.#clock === undefined ? stub().lease(remote, returns) : stub().lease(remote, returns, this.#clock());
     // What other requests wait on: settles either way, so a failed round trip (handled below)
     // is not also an unhandled rejection when nobody happened to wait.
-    const done = round.then(
-      () => undefined,
-      () => undefined,
-    );
+    const done = round.then(() => undefined, () => undefined);
     state.inflight = done;
     let answer: LeaseAnswer;
     try {
