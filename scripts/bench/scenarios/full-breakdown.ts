@@ -4,8 +4,8 @@
  * the core pipeline, all on POST /v1/tool-calls with one echo call, in alternating rounds.
  * Miniflare runs the queue broker, its consumer, D1 and the RateLimiter object in the same
  * workerd process, so "workerd CPU us/req" includes their share. No target of its own: it
- * explains full-overhead's figure, so it takes three short rounds, not five of 1 s (six arms
- * are the bench's longest alternation).
+ * explains full-overhead's figure, so it takes two short rounds, not five of 1 s (six arms
+ * are the bench's longest alternation, and its audited arms wait for D1 after each round).
  */
 import type { RequestSpec } from "../load.ts";
 import { CORE_PIPELINE, ECHO_CALL_BODY, FULL_BUILD_AUDIT_PIPELINE, FULL_NO_AUDIT_PIPELINE, FULL_NO_LIMITS_PIPELINE, FULL_PIPELINE, GATEWAY_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH } from "../requests.ts";
@@ -13,7 +13,7 @@ import { alternatingRounds, paired, perRound } from "../rounds.ts";
 import { diagnosticRoundMs, type Scenario, versusColumns } from "../scenario.ts";
 import { median } from "../stats.ts";
 
-const MAX_ROUNDS = 3;
+const MAX_ROUNDS = 2;
 
 export const fullBreakdown: Scenario = {
   id: "full-breakdown",
