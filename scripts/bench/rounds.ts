@@ -4,7 +4,7 @@
  * frequency) hits all of them alike. Compare them round by round (paired), then take medians.
  */
 import { drainAuditRows } from "./audit-rows.ts";
-import type { LoadClient, RequestSpec, RoundResult } from "./load.ts";
+import type { LoadClient, RequestSpec } from "./load.ts";
 import { versusKey, type BenchContext, type Reference, type Row } from "./scenario.ts";
 import { cpuMs } from "./server-cpu.ts";
 import { median, percentile } from "./stats.ts";
@@ -53,18 +53,11 @@ async function awaitAuditRows(client: LoadClient, label: string, since: number, 
   return rows;
 }
 
-/** Work around each timed round, outside its timing and its CPU reading (an audit count, say). */
-export interface RoundHooks {
-  before?(contender: number, round: number): Promise<void>;
-  after?(contender: number, round: number, result: RoundResult): Promise<void>;
-}
-
 export interface RoundPlan {
   concurrency: number;
   rounds: number;
   roundMs: number;
   warmupMs: number;
-  hooks?: RoundHooks;
 }
 
 /** Runs `plan.rounds` alternating rounds of every contender; throws if one does not answer 200. */
@@ -88,14 +81,12 @@ export async function alternatingRounds(ctx: BenchContext, contenders: readonly 
       const contender = contenders[i];
       const figures = results[i];
       if (contender === undefined || figures === undefined) continue;
-      await plan.hooks?.before?.(i, round);
       const since = Date.now();
       const cpuBefore = cpuMs(ctx.serverPid);
       const result = await (contender.client ?? ctx.client).round(contender.request, { concurrency: plan.concurrency, durationMs: plan.roundMs });
       if (contender.audited === true) figures.auditRowsPerCall[round] = (await awaitAuditRows(ctx.client, contender.label, since, result.requests)) / result.requests;
       figures.serverCpuUs[round] = ((cpuMs(ctx.serverPid) - cpuBefore) * 1000) / result.requests;
       figures.sent += result.requests;
-      await plan.hooks?.after?.(i, round, result);
       figures.rps[round] = (result.requests * 1000) / result.elapsedMs;
       figures.p50Ms[round] = percentile(result.latenciesMs, 50);
       figures.p99Ms[round] = percentile(result.latenciesMs, 99);
