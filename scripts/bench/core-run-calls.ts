@@ -9,6 +9,7 @@
 /// <reference path="../../worker-configuration.d.ts" />
 import type { RunCalls } from "../../src/batch/serve-calls.ts";
 import type { Executor } from "../../src/execution/execute.ts";
+import { AttemptContext } from "../../src/execution/attempt-context.ts";
 import { runHandler } from "../../src/execution/run-handler.ts";
 import { endUnrun, runCall } from "../../src/pipeline/run-call.ts";
 import type { CallOutcome } from "../../src/pipeline/types.ts";
@@ -19,18 +20,11 @@ import type { CallOutcome } from "../../src/pipeline/types.ts";
  * ran handlers before the gateway layer.
  */
 export const directExecutor: Executor = async function directExecutor(entry, args, base, parent, policy) {
-  // Read when the handler asks, as execute does: making the request's signal costs CPU.
-  let signal: AbortSignal | undefined;
-  const context = {
-    ...base,
-    attempt: 1,
-    deadlineAt: policy.deadlineAt,
-    get signal() {
-      signal ??= parent.signal ?? new AbortController().signal;
-      return signal;
-    },
-    fetch: globalThis.fetch.bind(globalThis),
-  };
+  // Made when the handler asks, as execute does: making the request's signal costs CPU.
+  const context = new AttemptContext(base, 1, policy.deadlineAt, {
+    signal: () => parent.signal ?? new AbortController().signal,
+    fetch: () => globalThis.fetch.bind(globalThis),
+  });
   const run = await runHandler(entry, args, context);
   return { run, attempts: 1 };
 };

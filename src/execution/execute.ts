@@ -12,7 +12,8 @@ import { RETRYABLE_STATUSES } from "../errors/retryable-statuses.ts";
 import type { ToolFailure } from "../errors/tool-failure.ts";
 import { runHandler, type HandlerRun } from "./run-handler.ts";
 import { sanitizeErrorText } from "./sanitize-error.ts";
-import type { ToolContext, ToolEntry } from "../registry/types.ts";
+import type { ToolEntry } from "../registry/types.ts";
+import { AttemptContext, type BaseContext } from "./attempt-context.ts";
 import { backoffMs } from "./backoff.ts";
 import { toolBreakerKey, type BreakerRegistry, type BreakerSettings } from "./circuit-breaker.ts";
 import { createUpstreamFetch } from "./upstream-fetch.ts";
@@ -41,9 +42,6 @@ export interface Execution {
 export interface ClientSignal {
   readonly signal: AbortSignal | undefined;
 }
-
-/** What a handler's context holds before an attempt adds its number, signal and fetch. */
-export type BaseContext = Omit<ToolContext, "attempt" | "signal" | "fetch" | "deadlineAt">;
 
 /** How the pipeline runs a handler; the benchmark hands in a single plain attempt instead. */
 export type Executor = (entry: ToolEntry, args: Record<string, unknown>, base: BaseContext, parent: ClientSignal, policy: ExecutionPolicy) => Promise<Execution>;
@@ -112,19 +110,10 @@ async function attemptOnce(breakers: BreakerRegistry, entry: ToolEntry, args: Re
     signal ??= client === undefined ? controller.signal : AbortSignal.any([controller.signal, client]);
     return signal;
   };
-  let upstreamFetch: ToolContext["fetch"] | undefined;
-  const context: ToolContext = {
-    ...base,
-    attempt,
-    deadlineAt: policy.deadlineAt,
-    get signal() {
-      return signalOf();
-    },
-    get fetch() {
-      upstreamFetch ??= createUpstreamFetch(entry.name, signalOf(), policy.breaker, breakers);
-      return upstreamFetch;
-    },
-  };
+  const context = new AttemptContext(base, attempt, policy.deadlineAt, {
+    signal: signalOf,
+    fetch: () => createUpstreamFetch(entry.name, signalOf(), policy.breaker, breakers),
+  });
 
   let settled: HandlerRun | undefined;
   const running = runHandler(entry, args, context).then((run) => (settled = run));
