@@ -22,6 +22,6 @@ export function runApprovedWith(parts: PipelineParts): RunApproved {
       return { ...refused, policy: { decision: "deny", rule: requester.rule } };
     }
     const scope = await openScope(parts, { env, sessionId: run.sessionId, keyId: run.requestedBy, access: requester.access, waitUntil: run.waitUntil });
-    return dispatchCall({ id: run.callId, name: run.tool, arguments: run.arguments }, scope, { approved: run.approved });
+    return dispatchCall({ id: run.callId, name: run.tool, arguments: run.arguments }, scope, { dependencyResults: undefined, batch: undefined, approved: run.approved });
   };
 }

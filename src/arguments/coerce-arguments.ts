@@ -238,5 +238,6 @@ function note(walk: Walk, from: string, to: string): void {
 }
 
 function at(walk: Walk, key: string): Walk {
-  return { ...walk, path: walk.path === "" ? key : `${walk.path}.${key}` };
+  // Spelled out, not spread: this runs for every field of every call (outcome.ts says why).
+  return { root: walk.root, path: walk.path === "" ? key : `${walk.path}.${key}`, out: walk.out };
 }

@@ -46,7 +46,7 @@ async function runLoneCall(call: CallState, scope: RequestScope, options: BatchO
   if (refusal !== undefined) {
     outcome = await endUnrun(call, refusal, scope);
   } else {
-    call.run = { ...call.run, dependencyResults: NO_DEPENDENCY_RESULTS, batch };
+    call.run = { dependencyResults: NO_DEPENDENCY_RESULTS, batch, approved: call.run.approved };
     outcome = await runCall(call, scope);
   }
   tellOutcome(options, outcome, 0);
@@ -107,7 +107,7 @@ export function runBatch(admitted: readonly CallState[], scope: RequestScope, op
         dependencyResults.set(outcome.callId, result);
         dependencyResults.set(outcome.tool, result);
       }
-      call.run = { ...call.run, dependencyResults, batch };
+      call.run = { dependencyResults, batch, approved: call.run.approved };
       return call;
     }
 

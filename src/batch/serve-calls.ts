@@ -48,7 +48,7 @@ export async function serveCalls(calls: readonly CallInput[], scope: KeyScope, m
     // Parsed once, in the pipeline: the record reuses the object, or keeps text that did not parse.
     return { rawArguments: outcome.unparsedArguments ?? outcome.arguments, outcome, finishedAt: finishedAt[i] ?? Date.now() };
   });
-  stages.recordBatch(env, scope.waitUntil, audited, { keyId: principal.keyId, sessionId: scope.sessionId, requestId: scope.requestId, ...(scope.run === undefined ? {} : { runId: scope.run.auditId }) });
+  stages.recordBatch(env, scope.waitUntil, audited, { keyId: principal.keyId, sessionId: scope.sessionId, requestId: scope.requestId, runId: scope.run?.auditId });
   return outcomes;
 }
 

@@ -68,10 +68,11 @@ export async function openScope(parts: PipelineParts, input: ScopeInput): Promis
     connection: input.connection ?? NO_CONNECTION,
     waitUntil: input.waitUntil ?? IGNORE_WAIT_UNTIL,
     client: input.client ?? SILENT_CLIENT,
-    ...(input.matchApprovalsByArguments === true ? { matchApprovalsByArguments: true } : {}),
+    // Fields present even when undefined: a literal of fixed shape, not spreads (outcome.ts says why).
+    matchApprovalsByArguments: input.matchApprovalsByArguments === true,
     catalog,
     parts,
-    ...(input.run === undefined ? {} : { run: input.run }),
+    run: input.run,
     requestId: input.requestId ?? currentRequestId(),
   };
 }

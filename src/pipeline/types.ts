@@ -118,13 +118,15 @@ export interface CallInput {
 }
 
 /** What the batch layer adds to a call it runs. */
+// Every field required, even when undefined: the batch layer rebuilds a call's run field by
+// field (a literal, not a spread, on the path of every call), so a new field must be named there.
 export interface CallRun {
   /** Parsed results of the calls this one depends on, by call id and by tool name. */
-  dependencyResults?: ReadonlyMap<string, unknown>;
+  dependencyResults: ReadonlyMap<string, unknown> | undefined;
   /** The batch's deadline (epoch ms) and timeout; the call's own deadline never passes it. */
-  batch?: { deadlineAt: number; timeoutMs: number };
+  batch: { deadlineAt: number; timeoutMs: number } | undefined;
   /** Set only when the Session object runs a call a person approved. */
-  approved?: ApprovedCall;
+  approved: ApprovedCall | undefined;
 }
 
 /** An access decision about one tool for the calling key, with the rule that made it. */

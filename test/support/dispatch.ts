@@ -10,7 +10,7 @@ import { admit, dispatchCall as runOne, endUnrun, handleFunctionCall as runHerme
 import type { CallInput, CallOutcome, CallRun, RequestScope } from "../../src/pipeline/types.ts";
 
 /** A test's view of one call: who calls and how, and the call's own id and run. */
-export interface CallContext extends ScopeInput, CallRun {
+export interface CallContext extends ScopeInput, Partial<CallRun> {
   callId: string;
 }
 
@@ -27,7 +27,7 @@ export function scopeOf(context: Omit<CallContext, "callId">): Promise<RequestSc
 /** Admits and runs one call. */
 export async function dispatchCall(name: string, rawArguments: unknown, context: CallContext): Promise<CallOutcome> {
   const { dependencyResults, batch, approved } = context;
-  const run: CallRun = { ...(dependencyResults === undefined ? {} : { dependencyResults }), ...(batch === undefined ? {} : { batch }), ...(approved === undefined ? {} : { approved }) };
+  const run: CallRun = { dependencyResults, batch, approved };
   return runOne({ id: context.callId, name, arguments: rawArguments }, await scopeOf(context), run);
 }
 

@@ -32,14 +32,14 @@ export async function execute(call: CallState, scope: RequestScope): Promise<Cal
       mayUse: (tool) => mayUse(tool, scope),
       format: call.input.format ?? "openai",
       callTool: nestedCallOf(call, scope, deadlineAt),
-      ...(scope.run === undefined ? {} : { run: scope.run }),
+      run: scope.run,
     },
     scope.connection,
     {
       deadlineAt,
       limit: batchDeadline < callDeadline ? { kind: "batch", ms: batch?.timeoutMs ?? 0 } : { kind: "call", ms: timeoutMs },
       startedAt: call.startedAt,
-      retry: { ...config.retry, ...entry.retry },
+      retry: entry.retry === undefined ? config.retry : { ...config.retry, ...entry.retry },
       breaker: config.breaker,
     },
   );
