@@ -42,7 +42,7 @@ const tools = [
   defineTool({
     name: "pl_return",
     toolset: "pipeline",
-    schema: z.object({ kind: z.enum(["undefined", "function", "nan", "date", "bigint", "cycle", "string", "null"]) }),
+    schema: z.object({ kind: z.enum(["undefined", "function", "nan", "date", "bigint", "cycle", "nested", "string", "null"]) }),
     handler: ({ kind }) => {
       const cycle: Record<string, unknown> = {};
       cycle.self = cycle;
@@ -53,6 +53,7 @@ const tools = [
         date: new Date(0),
         bigint: 1n,
         cycle,
+        nested: { rows: [{ ok: true }, { ok: true, at: [1, 2, Number.POSITIVE_INFINITY] }] },
         string: "plain text",
         null: null,
       };
@@ -264,6 +265,7 @@ describe("execution stage", () => {
     ["date", "Date at result"],
     ["bigint", "bigint at result"],
     ["cycle", "a circular reference at result.self"],
+    ["nested", "Infinity at result.rows[1].at[2]"],
   ])("refuses a %s result as a contract error naming the tool", async (kind, detail) => {
     const body = envelope((await dispatchCall("pl_return", { kind }, ctx())).content);
     expect(body).toMatchObject({ error_code: "EXECUTION_FAILED", stage: "result" });
