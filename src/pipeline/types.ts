@@ -117,9 +117,11 @@ export interface CallInput {
   format?: CallFormat;
 }
 
-/** What the batch layer adds to a call it runs. */
-// Every field required, even when undefined: the batch layer rebuilds a call's run field by
-// field (a literal, not a spread, on the path of every call), so a new field must be named there.
+/**
+ * What the batch layer adds to a call it runs. Every field is required, even when undefined: the
+ * batch layer rebuilds a call's run field by field (a literal, not a spread, on the path of every
+ * call), so a new field must be named there.
+ */
 export interface CallRun {
   /** Parsed results of the calls this one depends on, by call id and by tool name. */
   dependencyResults: ReadonlyMap<string, unknown> | undefined;
