@@ -1,4 +1,6 @@
-// First: it picks this run's loopback ports, which test-env.ts reads when it loads.
+// First, as a side-effect import (which import sorting never moves): it picks this run's
+// loopback ports, which test-env.ts reads when it loads.
+import "./test/support/run-ports.ts";
 import { EVERYTHING_PORT_VAR, EVERYTHING_SSE_PORT_VAR } from "./test/support/run-ports.ts";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
