@@ -1,9 +1,9 @@
 // First, as a side-effect import (which import sorting never moves): it picks this run's
 // loopback ports, which test-env.ts reads when it loads.
 import "./test/support/run-ports.ts";
-import { EVERYTHING_PORT_VAR, EVERYTHING_SSE_PORT_VAR } from "./test/support/run-ports.ts";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { EVERYTHING_PORT_VAR, EVERYTHING_SSE_PORT_VAR } from "./test/support/run-ports.ts";
 import { MODEL_HOST, STRAY_REJECTION_MARK, TEST_ADMIN_TOKEN, TEST_MODEL_KEY, TEST_MODEL_NAME, TEST_WEBHOOK_SECRET } from "./test/support/test-env.ts";
 import { upstream } from "./test/support/upstream.ts";
 

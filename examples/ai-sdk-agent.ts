@@ -9,7 +9,7 @@
  * MODEL, PROMPT.
  */
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { generateText, jsonSchema, stepCountIs, tool, type JSONSchema7, type ToolSet } from "ai";
+import { generateText, type JSONSchema7, jsonSchema, stepCountIs, type ToolSet, tool } from "ai";
 import { createClient } from "toolgate/client";
 
 const env = process.env;

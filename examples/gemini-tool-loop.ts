@@ -8,12 +8,15 @@
  * Env: TOOLGATE_URL (default http://localhost:8787), TOOLGATE_KEY; MODEL_BASE_URL (Google's by
  * default), MODEL_API_KEY, MODEL, PROMPT.
  */
-import { GoogleGenAI, type Content, type FunctionDeclaration, type Part } from "@google/genai";
+import { type Content, type FunctionDeclaration, GoogleGenAI, type Part } from "@google/genai";
 import { createClient } from "toolgate/client";
 
 const env = process.env;
 const toolgate = createClient({ baseUrl: env.TOOLGATE_URL ?? "http://localhost:8787", key: required("TOOLGATE_KEY") });
-const gemini = new GoogleGenAI({ apiKey: required("MODEL_API_KEY"), ...(env.MODEL_BASE_URL === undefined ? {} : { httpOptions: { baseUrl: env.MODEL_BASE_URL } }) });
+const gemini = new GoogleGenAI({
+  apiKey: required("MODEL_API_KEY"),
+  ...(env.MODEL_BASE_URL === undefined ? {} : { httpOptions: { baseUrl: env.MODEL_BASE_URL } }),
+});
 const model = env.MODEL ?? "gemini-2.5-flash";
 
 const { tools } = await toolgate.listTools({ format: "gemini" });

@@ -21,7 +21,12 @@ const client = new Client({ name: "toolgate-example", version: "1.0.0" });
 await client.connect(transport);
 
 const { tools } = await client.listTools();
-console.log(`${tools.length} tools, among them: ${tools.slice(0, 5).map((tool) => tool.name).join(", ")}`);
+console.log(
+  `${tools.length} tools, among them: ${tools
+    .slice(0, 5)
+    .map((tool) => tool.name)
+    .join(", ")}`,
+);
 const result = await client.callTool({ name: "echo", arguments: { text: "hello", times: 2 } });
 for (const block of result.content as { type: string; text?: string }[]) if (block.type === "text") console.log(block.text);
 await client.close();

@@ -17,7 +17,9 @@ const blockPattern = settingReader(SETTING, (source) => {
   try {
     return new RegExp(source);
   } catch (error) {
-    throw new Error(`${SETTING} is not a valid JavaScript regular expression (${JSON.stringify(source)}): ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `${SETTING} is not a valid JavaScript regular expression (${JSON.stringify(source)}): ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 });
 

@@ -24,15 +24,15 @@ import { cpus } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildBenchWorker } from "./bench/build-worker.ts";
-import { LoadClient } from "./bench/load.ts";
 import { cleanUp } from "./bench/clean-up.ts";
-import { buildPeers, ensurePeersInstalled, type BuiltPeer } from "./bench/peers.ts";
-import { formatRun, writeResults, type BenchResults } from "./bench/report.ts";
+import { LoadClient } from "./bench/load.ts";
+import { type BuiltPeer, buildPeers, ensurePeersInstalled } from "./bench/peers.ts";
+import { type BenchResults, formatRun, writeResults } from "./bench/report.ts";
 import { KEYS_PATH } from "./bench/requests.ts";
-import { describeError, runScenarios, untilAborted, type ScenariosRun } from "./bench/run-scenarios.ts";
+import { describeError, runScenarios, type ScenariosRun, untilAborted } from "./bench/run-scenarios.ts";
 import type { BenchContext, BenchSettings } from "./bench/scenario.ts";
 import { SCENARIOS } from "./bench/scenarios/index.ts";
-import { serveWorker, type ServedWorker } from "./bench/serve.ts";
+import { type ServedWorker, serveWorker } from "./bench/serve.ts";
 import { findChildProcess } from "./bench/server-cpu.ts";
 import { warmUpCallPath } from "./bench/warm-up.ts";
 import { WORKERD_VERSION } from "./bench/workerd.ts";
@@ -65,7 +65,10 @@ const quick = process.argv.includes("--quick");
 const rounds = numberFlag("rounds");
 const roundMs = numberFlag("round-ms");
 const settings: BenchSettings = { ...(quick ? QUICK : FULL), ...(rounds === undefined ? {} : { rounds }), ...(roundMs === undefined ? {} : { roundMs }) };
-const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length).split(",");
+const only = process.argv
+  .find((arg) => arg.startsWith("--only="))
+  ?.slice("--only=".length)
+  .split(",");
 const scenarios = only === undefined ? SCENARIOS : SCENARIOS.filter((s) => only.includes(s.id));
 
 /**
@@ -139,7 +142,13 @@ async function main(): Promise<number> {
   } catch (error) {
     // Before the first scenario: nothing was measured, but the report still says why.
     if (stop.signal.aborted) run.stopped = { reason: describeError(stop.signal.reason), scenario: "setup" };
-    else run.failures.push({ id: "setup", title: "bundling, starting workerd, creating the agent key", seconds: 0, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    else
+      run.failures.push({
+        id: "setup",
+        title: "bundling, starting workerd, creating the agent key",
+        seconds: 0,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      });
   }
   clearTimeout(watchdog);
 
@@ -152,7 +161,16 @@ async function main(): Promise<number> {
     served: "Miniflare, unsafeDirectSockets (no entry Worker), local KV/D1/Durable Object/queues in the same workerd",
   };
   const complete = run.stopped === undefined && run.failures.length === 0;
-  const results: BenchResults = { startedAt: startedAt.toISOString(), seconds, complete, ...(run.stopped === undefined ? {} : { stopped: run.stopped }), failures: run.failures, environment, settings, scenarios: run.outcomes };
+  const results: BenchResults = {
+    startedAt: startedAt.toISOString(),
+    seconds,
+    complete,
+    ...(run.stopped === undefined ? {} : { stopped: run.stopped }),
+    failures: run.failures,
+    environment,
+    settings,
+    scenarios: run.outcomes,
+  };
   const header = `toolgate bench  ${startedAt.toISOString()}  ${seconds.toFixed(0)} s  node ${environment.node}  workerd ${environment.workerd}  ${environment.cpus} CPUs${quick ? "  QUICK" : ""}${complete ? "" : "  INCOMPLETE"}`;
   console.log(`\n${formatRun(results, header)}`);
   const resultsPath = join(benchDir, "results.json");

@@ -10,11 +10,12 @@
  * node scripts/gen-client.ts --check  # exit 1 if it is stale (CI, `npm run check`)
  * ```
  */
-import { build } from "esbuild";
+
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "esbuild";
 import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
 import { workerAlias } from "./bench/build-worker.ts";
 

@@ -14,16 +14,23 @@
  * node scripts/gen-registry.ts --check  # exit 1 if it is stale (CI)
  * ```
  */
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { checkRegistry } from "./gen-registry/checks.ts";
 import { listToolFiles, readRegistrations } from "./gen-registry/discover.ts";
-import { checkWebhooks, WEBHOOKS_OUT_FILE, listWebhookFiles, readWebhookRegistrations, renderWebhooksModule, type WebhookRegistration } from "./gen-registry/webhooks.ts";
 import { parseFiles } from "./gen-registry/parse.ts";
-import { checkPlugins, PLUGINS_OUT_FILE, readPluginRegistrations, renderPluginsModule, type PluginRegistration } from "./gen-registry/plugins.ts";
+import { checkPlugins, PLUGINS_OUT_FILE, type PluginRegistration, readPluginRegistrations, renderPluginsModule } from "./gen-registry/plugins.ts";
 import { renderManifest } from "./gen-registry/render.ts";
 import { readStaticToolsets } from "./gen-registry/static-toolsets.ts";
 import { compareGenErrors, formatGenError, type GenError, type Registration, type StaticToolsetDecl } from "./gen-registry/types.ts";
+import {
+  checkWebhooks,
+  listWebhookFiles,
+  readWebhookRegistrations,
+  renderWebhooksModule,
+  WEBHOOKS_OUT_FILE,
+  type WebhookRegistration,
+} from "./gen-registry/webhooks.ts";
 
 export { formatGenError, type GenError } from "./gen-registry/types.ts";
 

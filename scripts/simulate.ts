@@ -15,7 +15,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MAX_ROWS_WRITTEN } from "./bench/scenarios/audit-cost.ts";
 import { numberFlag } from "./number-flag.ts";
-import { keysWithinLimit, limitsHit, LIMITS, storeRates, type Load, type StoreConstants, type StoreRates } from "./simulate/model.ts";
+import { keysWithinLimit, LIMITS, type Load, limitsHit, type StoreConstants, type StoreRates, storeRates } from "./simulate/model.ts";
 import { readConstants } from "./simulate/read-constants.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -37,7 +37,11 @@ const keysFlag = numberFlag("keys");
 /** One load per total calls/s, or the one the flags name. */
 function loads(): Load[] {
   const rate = rateFlag ?? DEFAULT_CALLS_PER_ISOLATE;
-  const perTotal = (total: number, isolates: number): Load => ({ isolates, callsPerIsolatePerS: total / isolates, keys: keysFlag ?? keysWithinLimit(total, constants) });
+  const perTotal = (total: number, isolates: number): Load => ({
+    isolates,
+    callsPerIsolatePerS: total / isolates,
+    keys: keysFlag ?? keysWithinLimit(total, constants),
+  });
   if (isolatesFlag !== undefined) return [perTotal(isolatesFlag * rate, isolatesFlag)];
   return TABLE_TOTALS.map((total) => perTotal(total, Math.max(1, Math.ceil(total / rate))));
 }

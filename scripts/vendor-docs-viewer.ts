@@ -29,7 +29,11 @@ if (version === undefined || !/^\d+\.\d+\.\d+$/.test(version)) {
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const work = mkdtempSync(join(tmpdir(), "toolgate-viewer-"));
 try {
-  const tarball = execFileSync("npm", ["pack", `${PACKAGE}@${version}`, "--pack-destination", work, "--silent"], { encoding: "utf8" }).trim().split("\n").pop() ?? "";
+  const tarball =
+    execFileSync("npm", ["pack", `${PACKAGE}@${version}`, "--pack-destination", work, "--silent"], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .pop() ?? "";
   execFileSync("tar", ["-xzf", join(work, tarball), "-C", work, BUNDLE]);
   const bytes = readFileSync(join(work, BUNDLE));
   const out = join(root, "assets/docs/viewer", `scalar-api-reference-${version}.js`);

@@ -39,7 +39,14 @@ export function createParts(replaced: { pipeline?: Partial<PipelineParts>; batch
   };
   return {
     // Calls a handler makes (execute_code) go through the same batch stages as a door's.
-    pipeline: { catalog: new Catalog(registry, federation), availability, hooks, execute: createExecutor(breakers), serveNested: createServeNested(batch), ...replaced.pipeline },
+    pipeline: {
+      catalog: new Catalog(registry, federation),
+      availability,
+      hooks,
+      execute: createExecutor(breakers),
+      serveNested: createServeNested(batch),
+      ...replaced.pipeline,
+    },
     batch,
   };
 }

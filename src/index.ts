@@ -4,23 +4,23 @@
  * must be static).
  */
 import { env } from "cloudflare:workers";
-import { handleAuditQueue } from "./audit/handle-audit-queue.ts";
+import { runGatewayWith } from "./agent/run-gateway.ts";
+import { RunObject } from "./agent/run-object.ts";
+import { deleteExpiredRuns } from "./agent/run-retention.ts";
 import { deleteSettledApprovals } from "./approvals/retention.ts";
-import { auditShards } from "./audit/audit-shards.ts";
-import { archiveOrExpireAudit } from "./audit/retention.ts";
-import { loadConfig } from "./config/config.ts";
 import { runApprovedWith } from "./approvals/run-approved.ts";
 import { SessionObject } from "./approvals/session.ts";
+import { auditShards } from "./audit/audit-shards.ts";
+import { handleAuditQueue } from "./audit/handle-audit-queue.ts";
+import { archiveOrExpireAudit } from "./audit/retention.ts";
 import { createParts } from "./compose.ts";
+import { loadConfig } from "./config/config.ts";
 import { createApp } from "./http/app.ts";
-import { RunObject } from "./agent/run-object.ts";
-import { runGatewayWith } from "./agent/run-gateway.ts";
-import { deleteExpiredRuns } from "./agent/run-retention.ts";
 import "./registry/tools.gen.ts";
-import { handleWebhookQueue } from "./webhooks/handle-webhook-queue.ts";
-import { isWebhookQueue } from "./webhooks/webhook-message.ts";
-import { deleteExpiredDeliveries } from "./webhooks/retention.ts";
 import { tagConsoleWithRequestId } from "./tracing/tag-console.ts";
+import { handleWebhookQueue } from "./webhooks/handle-webhook-queue.ts";
+import { deleteExpiredDeliveries } from "./webhooks/retention.ts";
+import { isWebhookQueue } from "./webhooks/webhook-message.ts";
 import "./webhooks/webhooks.gen.ts";
 import "./plugins/plugins.gen.ts";
 

@@ -5,16 +5,15 @@
  * the parent's run id. Hidden without a model (MODEL_* unset), and refused outside an agent run.
  */
 import { z } from "zod";
-import { resolveToolset } from "../src/toolsets/resolve.ts";
-import { builtInToolsetNames } from "../src/toolsets/resolve.ts";
-import { kvToolsetLookup } from "../src/toolsets/custom-toolsets.ts";
-import { registry } from "../src/registry/registry.ts";
-import { toolError, toolResult } from "../src/registry/tool-result.ts";
-import type { JsonSchema } from "../src/registry/types.ts";
 import { MODEL_VARIABLES } from "../src/agent/model-config.ts";
 import { runStub } from "../src/agent/run-stub.ts";
 import type { RunRecord } from "../src/agent/run-types.ts";
 import { startRun } from "../src/agent/start-run.ts";
+import { registry } from "../src/registry/registry.ts";
+import { toolError, toolResult } from "../src/registry/tool-result.ts";
+import type { JsonSchema } from "../src/registry/types.ts";
+import { kvToolsetLookup } from "../src/toolsets/custom-toolsets.ts";
+import { builtInToolsetNames, resolveToolset } from "../src/toolsets/resolve.ts";
 
 const NAME = "delegate_task";
 /** The child's wait is bounded by this call's deadline; the batch's (BATCH_TIMEOUT_MS) may be nearer. */
@@ -32,17 +31,29 @@ registry.register({
   example: { goal: "Find out what time it is in Tokyo and report it.", toolsets: ["core"], max_turns: 5 },
   schema: z
     .object({
-      goal: z.string().min(1).max(20_000).describe("What the child agent must achieve, self-contained: it sees nothing of this conversation but `goal` and `context`."),
+      goal: z
+        .string()
+        .min(1)
+        .max(20_000)
+        .describe("What the child agent must achieve, self-contained: it sees nothing of this conversation but `goal` and `context`."),
       context: z.string().max(20_000).optional().describe("Facts the child needs (file names, ids, constraints)."),
-      toolsets: z.array(z.string()).min(1).max(16).optional().describe("The toolsets the child may use, each within this run's own; this run's toolset when absent."),
+      toolsets: z
+        .array(z.string())
+        .min(1)
+        .max(16)
+        .optional()
+        .describe("The toolsets the child may use, each within this run's own; this run's toolset when absent."),
       max_turns: z.number().int().min(1).max(20).default(10).describe("Model turns the child may take, 1-20."),
     })
-    .describe("Hands a self-contained sub-task to a child agent with its own tools and turn limit, and returns its final answer. Use it for work that needs many tool calls whose details this conversation does not need."),
+    .describe(
+      "Hands a self-contained sub-task to a child agent with its own tools and turn limit, and returns its final answer. Use it for work that needs many tool calls whose details this conversation does not need.",
+    ),
   // The toolsets that exist when definitions are made: the model picks from them.
   dynamicSchemaOverrides: () => ({ parameters: withToolsetEnum(builtInToolsetNames()) }),
   handler: async ({ goal, context, toolsets, max_turns }, ctx) => {
     const run = ctx.run;
-    if (run === undefined) return toolError("delegate_task works only inside an agent run (POST /v1/runs or /v1/chat/completions): there is no run to be the parent.");
+    if (run === undefined)
+      return toolError("delegate_task works only inside an agent run (POST /v1/runs or /v1/chat/completions): there is no run to be the parent.");
     if (run.depth > 0) return toolError("A delegated task cannot delegate again (depth 1); do the work with your own tools.");
     const lookup = kvToolsetLookup(ctx.env.KV);
     const parentTools = run.toolset === undefined ? undefined : new Set((await resolveToolset(run.toolset, lookup)) ?? []);
@@ -50,7 +61,11 @@ registry.register({
       const names = await resolveToolset(toolset, lookup);
       if (names === undefined) return toolError(`Unknown toolset '${toolset}'.`, { error_code: "INVALID_ARGUMENTS" });
       const outside = parentTools === undefined ? [] : names.filter((name) => !parentTools.has(name));
-      if (outside.length > 0) return toolError(`Toolset '${toolset}' has tools this run may not use (${outside.slice(0, 5).join(", ")}); a child gets a subset of its parent's toolsets.`, { error_code: "INVALID_ARGUMENTS" });
+      if (outside.length > 0)
+        return toolError(
+          `Toolset '${toolset}' has tools this run may not use (${outside.slice(0, 5).join(", ")}); a child gets a subset of its parent's toolsets.`,
+          { error_code: "INVALID_ARGUMENTS" },
+        );
     }
     const started = await startRun(
       ctx.env,
@@ -75,8 +90,13 @@ registry.register({
     const record = child ?? started.record;
     const summary = { run_id: record.id, status: record.status, turns: record.turns, tool_calls: record.toolCalls, tokens: record.usage.totalTokens };
     if (record.status === "completed") return toolResult({ ...summary, answer: record.answer ?? "" });
-    if (record.status === "awaiting_approval") return toolError(`The child run ${record.id} is waiting for a person's approval (${record.pending.map((p) => p.url).join(", ")}); it goes on once decided. Its answer is at GET /v1/runs/${record.id}.`, summary);
-    if (record.status === "running") return toolError(`The child run ${record.id} did not finish in time; it goes on, and its answer will be at GET /v1/runs/${record.id}.`, summary);
+    if (record.status === "awaiting_approval")
+      return toolError(
+        `The child run ${record.id} is waiting for a person's approval (${record.pending.map((p) => p.url).join(", ")}); it goes on once decided. Its answer is at GET /v1/runs/${record.id}.`,
+        summary,
+      );
+    if (record.status === "running")
+      return toolError(`The child run ${record.id} did not finish in time; it goes on, and its answer will be at GET /v1/runs/${record.id}.`, summary);
     return toolError(`The child run ended ${record.status}: ${record.error?.message ?? "no answer"}.`, summary);
   },
 });

@@ -73,7 +73,14 @@ registry.register({
     // The call's deadline (the tool's or the batch's) may come before timeout_ms. A script that
     // spins keeps the executor's deadline timer from firing, so its own budget must end it there.
     const budgetMs = Math.min(timeout_ms, Math.max(0, ctx.deadlineAt - Date.now()));
-    const limits = { timeoutMs: budgetMs, memoryBytes: MEMORY_BYTES, stackBytes: STACK_BYTES, maxToolCalls: MAX_TOOL_CALLS, maxLogChars: MAX_LOG_CHARS, maxTicksPerSlice: budgetMs * TICKS_PER_MS };
+    const limits = {
+      timeoutMs: budgetMs,
+      memoryBytes: MEMORY_BYTES,
+      stackBytes: STACK_BYTES,
+      maxToolCalls: MAX_TOOL_CALLS,
+      maxLogChars: MAX_LOG_CHARS,
+      maxTicksPerSlice: budgetMs * TICKS_PER_MS,
+    };
     // A module whose runtime would not free cleanly is dropped: the next script gets a fresh
     // instance rather than a heap in doubt.
     const run = await runScript(module, code, limits, callTool, ctx.signal, discardQuickJS).finally(() => ended.abort());
@@ -81,7 +88,8 @@ registry.register({
     if (run.ok) return { result: run.result, logs, tool_calls: run.toolCalls };
     const error = run.error ?? { kind: "exception", message: "the script failed" };
     // Stopped by the call's deadline rather than by its own timeout_ms: the call timed out.
-    if (error.kind === "timeout" && budgetMs < timeout_ms) throw new ToolFailureError({ kind: "timeout", name: NAME, elapsedMs: budgetMs, timeoutMs: budgetMs, limit: "call" });
+    if (error.kind === "timeout" && budgetMs < timeout_ms)
+      throw new ToolFailureError({ kind: "timeout", name: NAME, elapsedMs: budgetMs, timeoutMs: budgetMs, limit: "call" });
     const tail = logs.length === 0 ? "" : ` Console output before it ended: ${JSON.stringify(logs.slice(-20))}`;
     throw new ToolFailureError({
       kind: "script_failed",
@@ -97,11 +105,31 @@ function scriptToolCall(ctx: ToolContext, signal: AbortSignal): ScriptToolCall {
   const callTool = ctx.callTool;
   if (callTool === undefined) {
     return (name) =>
-      Promise.resolve({ callId: "", status: "error", error: { error: `tools.${name}: tool calls are not available to this script (it runs inside another tool call)`, error_code: "PERMISSION_DENIED", stage: "policy", suggestion: "Call the tool directly instead of from a script.", retryable: false } });
+      Promise.resolve({
+        callId: "",
+        status: "error",
+        error: {
+          error: `tools.${name}: tool calls are not available to this script (it runs inside another tool call)`,
+          error_code: "PERMISSION_DENIED",
+          stage: "policy",
+          suggestion: "Call the tool directly instead of from a script.",
+          retryable: false,
+        },
+      });
   }
   return (name, args) => {
     if (name === NAME) {
-      return Promise.resolve({ callId: "", status: "error", error: { error: "execute_code cannot call execute_code: a script runs one level deep", error_code: "PERMISSION_DENIED", stage: "policy", suggestion: "Do the work in this script instead of starting another.", retryable: false } });
+      return Promise.resolve({
+        callId: "",
+        status: "error",
+        error: {
+          error: "execute_code cannot call execute_code: a script runs one level deep",
+          error_code: "PERMISSION_DENIED",
+          stage: "policy",
+          suggestion: "Do the work in this script instead of starting another.",
+          retryable: false,
+        },
+      });
     }
     return callTool(name, args, signal);
   };
@@ -109,6 +137,9 @@ function scriptToolCall(ctx: ToolContext, signal: AbortSignal): ScriptToolCall {
 
 /** The script's own frames of a stack trace (the prelude's are ours, not the model's to fix). */
 function whereIn(stack: string | undefined): string {
-  const frames = (stack ?? "").split("\n").map((line) => line.trim()).filter((line) => line.includes("script.js"));
+  const frames = (stack ?? "")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line.includes("script.js"));
   return frames.length === 0 ? "" : ` at ${frames.slice(0, 3).join(" | ")}`;
 }

@@ -33,8 +33,14 @@ registry.register({
   retry: { maxAttempts: 1 },
   example: { owner: "octo-org", repo: "octo-repo", issue_number: 1, body: "Thanks, looking into it." },
   schema: z.object({
-    owner: z.string().regex(/^[A-Za-z0-9-]{1,39}$/, "must be a GitHub user or organisation name").describe("Owner, for example 'cloudflare'."),
-    repo: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, "must be a repository name").describe("Repository, for example 'workers-sdk'."),
+    owner: z
+      .string()
+      .regex(/^[A-Za-z0-9-]{1,39}$/, "must be a GitHub user or organisation name")
+      .describe("Owner, for example 'cloudflare'."),
+    repo: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,100}$/, "must be a repository name")
+      .describe("Repository, for example 'workers-sdk'."),
     issue_number: z.number().int().min(1).describe("The issue or pull request number."),
     body: z.string().min(1).max(65_536).describe("The comment, in GitHub Markdown (at most 65,536 characters)."),
   }),
@@ -42,7 +48,13 @@ registry.register({
   timeoutMs: 20_000,
   handler: async ({ owner, repo, issue_number: issue, body }, { env, fetch: upstreamFetch }) => {
     const res = await githubPost(upstreamFetch, `/repos/${owner}/${repo}/issues/${issue}/comments`, token(env), { body }, AbortSignal.timeout(CALL_TIMEOUT_MS));
-    if (res.status === 404) throw new ToolFailureError({ kind: "upstream", name: "github_comment", status: 404, detail: `No issue ${owner}/${repo}#${issue} that the token may comment on.` });
+    if (res.status === 404)
+      throw new ToolFailureError({
+        kind: "upstream",
+        name: "github_comment",
+        status: 404,
+        detail: `No issue ${owner}/${repo}#${issue} that the token may comment on.`,
+      });
     if (!res.ok) throw new ToolFailureError({ kind: "upstream", name: "github_comment", status: res.status, detail: (await res.text()).slice(0, 300) });
     const data = (await res.json()) as Record<string, unknown>;
     return { posted: true, id: data.id, url: data.html_url };

@@ -24,8 +24,14 @@ registry.register({
   example: { owner: "cloudflare", repo: "workers-sdk" },
   requiresEnv: ["GITHUB_TOKEN"],
   schema: z.object({
-    owner: z.string().regex(/^[A-Za-z0-9-]{1,39}$/, "must be a GitHub user or organisation name").describe("Owner, for example 'cloudflare'."),
-    repo: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, "must be a repository name").describe("Repository, for example 'workers-sdk'."),
+    owner: z
+      .string()
+      .regex(/^[A-Za-z0-9-]{1,39}$/, "must be a GitHub user or organisation name")
+      .describe("Owner, for example 'cloudflare'."),
+    repo: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,100}$/, "must be a repository name")
+      .describe("Repository, for example 'workers-sdk'."),
   }),
   description: "Looks up a public GitHub repository: description, stars, forks, open issues, default branch, licence and last push.",
   check: async (env) => {

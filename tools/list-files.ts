@@ -4,8 +4,8 @@
  */
 import { z } from "zod";
 import { registry } from "../src/registry/registry.ts";
-import { MAX_PATH_BYTES, normalizePath, WHOLE_WORKSPACE } from "./lib/workspace/workspace-path.ts";
 import { openWorkspace, workspaceAvailable } from "./lib/workspace/workspace.ts";
+import { MAX_PATH_BYTES, normalizePath, WHOLE_WORKSPACE } from "./lib/workspace/workspace-path.ts";
 
 const MAX_LIMIT = 1000;
 
@@ -41,7 +41,9 @@ registry.register({
       path: dir,
       entries,
       ...(listed.truncated ? { next_cursor: listed.cursor, hint: "More entries exist: call list_files again with this next_cursor." } : {}),
-      ...(entries.length === 0 && cursor === undefined ? { hint: dir === "" ? "The workspace is empty; write_file creates files." : `Nothing under '${dir}'.` } : {}),
+      ...(entries.length === 0 && cursor === undefined
+        ? { hint: dir === "" ? "The workspace is empty; write_file creates files." : `Nothing under '${dir}'.` }
+        : {}),
     };
   },
 });

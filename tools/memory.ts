@@ -22,13 +22,17 @@ const content = z
   .string()
   .max(MAX_TEXT)
   .optional()
-  .describe(`The entry's full text, for add and replace: one fact or preference per entry, plain text, 1-${MAX_TEXT} characters (the store's whole budget is the real bound).`)
+  .describe(
+    `The entry's full text, for add and replace: one fact or preference per entry, plain text, 1-${MAX_TEXT} characters (the store's whole budget is the real bound).`,
+  )
   .meta({ examples: ["Prefers answers in British English."] });
 const oldText = z
   .string()
   .max(MAX_TEXT)
   .optional()
-  .describe("For replace and remove: a short piece of the existing entry's text, exact and case-sensitive, that appears in that entry only (1-200 characters is typical).")
+  .describe(
+    "For replace and remove: a short piece of the existing entry's text, exact and case-sensitive, that appears in that entry only (1-200 characters is typical).",
+  )
   .meta({ examples: ["British English"] });
 
 type Fields = { action?: string | undefined; content?: string | undefined; old_text?: string | undefined };
@@ -36,7 +40,8 @@ type Fields = { action?: string | undefined; content?: string | undefined; old_t
 /** What each action needs, checked here so a missing field is named like any schema error. */
 function requireFields(fields: Fields, path: (string | number)[], ctx: z.RefinementCtx): void {
   const needs = (field: "content" | "old_text") => {
-    if ((fields[field] ?? "").trim() === "") ctx.addIssue({ code: "custom", path: [...path, field], message: `${field} is required (and must not be blank) when action is "${fields.action ?? ""}"` });
+    if ((fields[field] ?? "").trim() === "")
+      ctx.addIssue({ code: "custom", path: [...path, field], message: `${field} is required (and must not be blank) when action is "${fields.action ?? ""}"` });
   };
   if (fields.action === "add" || fields.action === "replace") needs("content");
   if (fields.action === "replace" || fields.action === "remove") needs("old_text");
@@ -46,11 +51,15 @@ const schema = z
   .object({
     target: z
       .enum(MEMORY_TARGETS)
-      .describe(`Which store: "memory" for your own notes about the work and environment (budget ${MEMORY_CHAR_LIMITS.memory} characters), "user" for what you learn about the user (budget ${MEMORY_CHAR_LIMITS.user} characters).`),
+      .describe(
+        `Which store: "memory" for your own notes about the work and environment (budget ${MEMORY_CHAR_LIMITS.memory} characters), "user" for what you learn about the user (budget ${MEMORY_CHAR_LIMITS.user} characters).`,
+      ),
     action: z
       .enum(ACTIONS)
       .optional()
-      .describe('"add" a new entry (needs content), "replace" the entry containing old_text (needs old_text and content), "remove" the entry containing old_text (needs old_text), or "read" the entries. Required unless operations is given.'),
+      .describe(
+        '"add" a new entry (needs content), "replace" the entry containing old_text (needs old_text and content), "remove" the entry containing old_text (needs old_text), or "read" the entries. Required unless operations is given.',
+      ),
     content,
     old_text: oldText,
     operations: z
@@ -58,7 +67,9 @@ const schema = z
       .min(1)
       .max(MAX_OPERATIONS)
       .optional()
-      .describe(`Instead of action: 1-${MAX_OPERATIONS} changes to the one target, applied in order and all or none; the budget is checked on the result only, so remove or shorten entries first to make room for an add.`),
+      .describe(
+        `Instead of action: 1-${MAX_OPERATIONS} changes to the one target, applied in order and all or none; the budget is checked on the result only, so remove or shorten entries first to make room for an add.`,
+      ),
   })
   .superRefine((args, ctx) => {
     if (args.operations === undefined) {
@@ -73,10 +84,25 @@ const schema = z
 /** Usage as Hermes prints it: "P% — C/L chars". */
 const usage = ({ chars, limit }: MemoryStoreView): string => `${Math.round((chars / limit) * 100)}% — ${chars}/${limit} chars`;
 
-const storeFields = (store: MemoryStoreView) => ({ target: store.target, entries: store.entries, entry_count: store.entries.length, usage: usage(store), chars: store.chars, limit: store.limit });
+const storeFields = (store: MemoryStoreView) => ({
+  target: store.target,
+  entries: store.entries,
+  entry_count: store.entries.length,
+  usage: usage(store),
+  chars: store.chars,
+  limit: store.limit,
+});
 
 /** One change as the store takes it: texts trimmed, as Hermes trims them. */
-function toChange({ action, content, old_text }: { action: (typeof CHANGES)[number]; content?: string | undefined; old_text?: string | undefined }): MemoryChange {
+function toChange({
+  action,
+  content,
+  old_text,
+}: {
+  action: (typeof CHANGES)[number];
+  content?: string | undefined;
+  old_text?: string | undefined;
+}): MemoryChange {
   const text = (content ?? "").trim();
   const oldText = (old_text ?? "").trim();
   return action === "add" ? { action, content: text } : action === "replace" ? { action, oldText, content: text } : { action, oldText };
@@ -88,11 +114,14 @@ function blockedContent(changes: readonly MemoryChange[]): string | undefined {
     const why = change.action === "remove" ? undefined : memoryThreat(change.content);
     if (why === undefined) continue;
     const where = changes.length === 1 ? "" : ` (change ${index})`;
-    return toolError(`Memory refused this content${where}: ${why}. Entries are shown to the model in later sessions, so they must hold facts and preferences, not instructions; nothing was changed.`, {
-      success: false,
-      reason: "content_blocked",
-      ...(changes.length === 1 ? {} : { operation_index: index }),
-    });
+    return toolError(
+      `Memory refused this content${where}: ${why}. Entries are shown to the model in later sessions, so they must hold facts and preferences, not instructions; nothing was changed.`,
+      {
+        success: false,
+        reason: "content_blocked",
+        ...(changes.length === 1 ? {} : { operation_index: index }),
+      },
+    );
   }
   return undefined;
 }
@@ -111,7 +140,8 @@ function refusal(answer: Extract<MemoryAnswer, { ok: false }>): string {
     limit: store.limit,
   };
   if (answer.reason === "ambiguous_match") return toolError(answer.message, { ...fields, match_count: answer.matchCount, matches: answer.matches });
-  if (answer.reason === "no_match") return toolError(answer.message, { ...fields, match_count: 0, suggestion: "Pick old_text from current_entries, copied exactly." });
+  if (answer.reason === "no_match")
+    return toolError(answer.message, { ...fields, match_count: 0, suggestion: "Pick old_text from current_entries, copied exactly." });
   return toolError(answer.message, fields);
 }
 
@@ -124,7 +154,7 @@ registry.register({
   writes: ["memory"],
   example: { target: "user", action: "add", content: "Prefers answers in British English." },
   description:
-    "Saves, changes, removes or reads durable notes that persist across sessions for this API key. Two stores: \"memory\" (your notes: environment facts, conventions, lessons learned) and \"user\" (who the user is: name, role, preferences). " +
+    'Saves, changes, removes or reads durable notes that persist across sessions for this API key. Two stores: "memory" (your notes: environment facts, conventions, lessons learned) and "user" (who the user is: name, role, preferences). ' +
     `Each store has a character budget (memory ${MEMORY_CHAR_LIMITS.memory}, user ${MEMORY_CHAR_LIMITS.user}, counting entries joined by a 3-character separator); a change that would pass it is refused and nothing is lost: consolidate first. ` +
     "replace and remove find the entry by old_text, a substring that must occur in exactly one entry. Several changes to one store can go in operations, applied all or none. Every answer returns the store's current entries. Save what will matter in later sessions, not task progress (use todo for that). " +
     'Example: {"target": "user", "action": "add", "content": "Prefers answers in British English."}.',

@@ -10,8 +10,8 @@ import { z } from "zod";
 import { registry } from "../src/registry/registry.ts";
 import { toolError } from "../src/registry/tool-result.ts";
 import { findSpans, lineNumberAt, nearLines, reindent } from "./lib/workspace/fuzzy-find.ts";
-import { fileResource, MAX_PATH_BYTES, normalizePath } from "./lib/workspace/workspace-path.ts";
 import { checkFileSize, openWorkspace, readTextFile, workspaceAvailable } from "./lib/workspace/workspace.ts";
+import { fileResource, MAX_PATH_BYTES, normalizePath } from "./lib/workspace/workspace-path.ts";
 
 const encoder = new TextEncoder();
 
@@ -22,8 +22,17 @@ registry.register({
   check: workspaceAvailable,
   writes: fileResource,
   schema: z.object({
-    path: z.string().min(1).max(MAX_PATH_BYTES).describe(`Workspace-relative path of an existing file, '/'-separated; no leading '/', no '..'. Example: 'src/app.ts'.`),
-    old_string: z.string().min(1).describe("The exact text to replace, with enough surrounding lines to occur only once. Without read_file's 'N|' prefixes. Leading/trailing whitespace per line may differ from the file."),
+    path: z
+      .string()
+      .min(1)
+      .max(MAX_PATH_BYTES)
+      .describe(`Workspace-relative path of an existing file, '/'-separated; no leading '/', no '..'. Example: 'src/app.ts'.`),
+    old_string: z
+      .string()
+      .min(1)
+      .describe(
+        "The exact text to replace, with enough surrounding lines to occur only once. Without read_file's 'N|' prefixes. Leading/trailing whitespace per line may differ from the file.",
+      ),
     new_string: z.string().describe("The text to put in its place; an empty string deletes old_string."),
     replace_all: z.boolean().default(false).describe("Replace every occurrence instead of requiring exactly one. Default false."),
   }),
@@ -46,7 +55,12 @@ registry.register({
     if (found === undefined) {
       // Hermes's "already applied": a resend of a patch that went through is a success, not a retry loop.
       if (newString.trim().length >= 8 && before.includes(newString)) {
-        return { success: true, no_change: true, path, note: "The file already contains new_string and not old_string: this patch was applied already; do not send it again." };
+        return {
+          success: true,
+          no_change: true,
+          path,
+          note: "The file already contains new_string and not old_string: this patch was applied already; do not send it again.",
+        };
       }
       const near = nearLines(before, oldString);
       return toolError(
@@ -55,7 +69,9 @@ registry.register({
       );
     }
     if (found.spans.length > 1 && !replaceAll) {
-      const where = found.spans.slice(0, 5).map((s) => `  L${lineNumberAt(before, s.start)}: ${before.slice(s.start, s.end).split("\n")[0]?.trim().slice(0, 80) ?? ""}`);
+      const where = found.spans
+        .slice(0, 5)
+        .map((s) => `  L${lineNumberAt(before, s.start)}: ${before.slice(s.start, s.end).split("\n")[0]?.trim().slice(0, 80) ?? ""}`);
       const more = found.spans.length > 5 ? `\n  ... and ${found.spans.length - 5} more` : "";
       return toolError(
         `Found ${found.spans.length} matches for old_string in ${path}. Add surrounding lines to old_string so it matches once, or set replace_all to true. Matches:\n${where.join("\n")}${more}`,
@@ -74,7 +90,10 @@ registry.register({
     }
     const bytes = encoder.encode(after);
     checkFileSize(bytes.length, path, "patch", "new_string");
-    const written = await ws.bucket.put(ws.prefix + path, bytes, { onlyIf: { etagMatches: stored.etag }, httpMetadata: { contentType: "text/plain; charset=utf-8" } });
+    const written = await ws.bucket.put(ws.prefix + path, bytes, {
+      onlyIf: { etagMatches: stored.etag },
+      httpMetadata: { contentType: "text/plain; charset=utf-8" },
+    });
     if (written === null) return toolError(`${path} changed while it was being patched (another call wrote it); read it again and resend the patch.`, { path });
     return {
       success: true,

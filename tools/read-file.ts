@@ -6,8 +6,8 @@
 import { z } from "zod";
 import { registry } from "../src/registry/registry.ts";
 import { splitLines } from "./lib/workspace/text-file.ts";
-import { fileResource, MAX_PATH_BYTES, normalizePath } from "./lib/workspace/workspace-path.ts";
 import { formatBytes, MAX_FILE_BYTES, openWorkspace, readTextFile, workspaceAvailable } from "./lib/workspace/workspace.ts";
+import { fileResource, MAX_PATH_BYTES, normalizePath } from "./lib/workspace/workspace-path.ts";
 
 const MAX_LIMIT = 2000;
 /** Longer lines are cut: one minified line must not fill the window. */
@@ -25,7 +25,11 @@ registry.register({
   check: workspaceAvailable,
   reads: fileResource,
   schema: z.object({
-    path: z.string().min(1).max(MAX_PATH_BYTES).describe(`Workspace-relative file path, '/'-separated, at most ${MAX_PATH_BYTES} bytes; no leading '/', no '..'. Example: 'src/app.ts'.`),
+    path: z
+      .string()
+      .min(1)
+      .max(MAX_PATH_BYTES)
+      .describe(`Workspace-relative file path, '/'-separated, at most ${MAX_PATH_BYTES} bytes; no leading '/', no '..'. Example: 'src/app.ts'.`),
     offset: z.number().int().min(1).default(1).describe("First line to return, 1-based (1 = the first line). Default 1."),
     limit: z.number().int().min(1).max(MAX_LIMIT).default(500).describe(`How many lines to return, 1-${MAX_LIMIT}. Default 500.`),
   }),
@@ -43,7 +47,13 @@ registry.register({
     const total = lines.length;
     const base = { path, total_lines: total, file_size: stored.size, is_binary: false };
     if (total === 0) return { ...base, content: "", truncated: false, hint: `The file is empty (${stored.size} bytes).` };
-    if (offset > total) return { ...base, content: "", truncated: false, hint: `offset ${offset} is past the end: the file has ${total} lines; use an offset from 1 to ${total}.` };
+    if (offset > total)
+      return {
+        ...base,
+        content: "",
+        truncated: false,
+        hint: `offset ${offset} is past the end: the file has ${total} lines; use an offset from 1 to ${total}.`,
+      };
     const out: string[] = [];
     let chars = 0;
     let last = offset - 1;

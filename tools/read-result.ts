@@ -3,9 +3,9 @@
  * (its own `limit` bounds it), so reading a stored result never stores another one.
  */
 import { z } from "zod";
-import type { StoredResult } from "../src/results/limit-result.ts";
 import { registry } from "../src/registry/registry.ts";
 import { toolError } from "../src/registry/tool-result.ts";
+import type { StoredResult } from "../src/results/limit-result.ts";
 import { storedResultKey } from "../src/storage/keys.ts";
 
 const MAX_PAGE = 50_000;

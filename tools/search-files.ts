@@ -11,8 +11,8 @@ import { compileGlob } from "./lib/workspace/glob.ts";
 import { listPaths } from "./lib/workspace/list-paths.ts";
 import { loadRe2, type Re2 } from "./lib/workspace/re2.ts";
 import { filePrefilter, scanContent } from "./lib/workspace/scan-content.ts";
-import { MAX_PATH_BYTES, normalizePath, WHOLE_WORKSPACE } from "./lib/workspace/workspace-path.ts";
 import { openWorkspace, workspaceAvailable } from "./lib/workspace/workspace.ts";
+import { MAX_PATH_BYTES, normalizePath, WHOLE_WORKSPACE } from "./lib/workspace/workspace-path.ts";
 
 /** Files a content search reads at most; a bigger tree is searched by narrowing path or file_glob. */
 export const MAX_CONTENT_FILES = 1000;
@@ -36,7 +36,12 @@ function compileOrRefuse<T>(compile: () => T, field: string, kind: string, value
     throw new ToolFailureError({
       kind: "invalid_arguments",
       name: "search_files",
-      issues: [{ path: field, message: `'${value.slice(0, 100)}' is not a valid ${kind}: ${reason}. Patterns use RE2 syntax (no look-around, no back-references); escape metacharacters such as '(' as '\\\\('.` }],
+      issues: [
+        {
+          path: field,
+          message: `'${value.slice(0, 100)}' is not a valid ${kind}: ${reason}. Patterns use RE2 syntax (no look-around, no back-references); escape metacharacters such as '(' as '\\\\('.`,
+        },
+      ],
     });
   }
 }
@@ -56,11 +61,23 @@ registry.register({
       .string()
       .min(1)
       .max(1000)
-      .describe("target 'content': a regular expression in RE2 syntax (as ripgrep: no look-around or back-references), tested on each line; start it with (?i) to ignore case. Example: 'TODO|FIXME'. target 'files': a glob on file names, or on whole paths when it has a '/'. Example: '*.test.ts'."),
-    target: z.enum(["content", "files"]).default("content").describe("'content' searches inside files (grep), 'files' matches file names (find). Default 'content'."),
-    path: z.string().max(MAX_PATH_BYTES).default("").describe("Directory or file to search, workspace-relative; '' or '.' for the whole workspace. Example: 'src'."),
+      .describe(
+        "target 'content': a regular expression in RE2 syntax (as ripgrep: no look-around or back-references), tested on each line; start it with (?i) to ignore case. Example: 'TODO|FIXME'. target 'files': a glob on file names, or on whole paths when it has a '/'. Example: '*.test.ts'.",
+      ),
+    target: z
+      .enum(["content", "files"])
+      .default("content")
+      .describe("'content' searches inside files (grep), 'files' matches file names (find). Default 'content'."),
+    path: z
+      .string()
+      .max(MAX_PATH_BYTES)
+      .default("")
+      .describe("Directory or file to search, workspace-relative; '' or '.' for the whole workspace. Example: 'src'."),
     file_glob: z.string().min(1).max(200).optional().describe("target 'content' only: search only files whose names match this glob. Example: '*.md'."),
-    output_mode: z.enum(["content", "files_only", "count"]).default("content").describe("target 'content' only: 'content' lists matching lines, 'files_only' the files with a match, 'count' matches per file. Default 'content'."),
+    output_mode: z
+      .enum(["content", "files_only", "count"])
+      .default("content")
+      .describe("target 'content' only: 'content' lists matching lines, 'files_only' the files with a match, 'count' matches per file. Default 'content'."),
     limit: z.number().int().min(1).max(MAX_LIMIT).default(50).describe(`Results to return, 1-${MAX_LIMIT}. Default 50.`),
     offset: z.number().int().min(0).max(100_000).default(0).describe("Results to skip, for paging: the previous offset plus limit. Default 0."),
   }),
@@ -84,13 +101,16 @@ registry.register({
         total_count: files.length,
         files: page(files, offset, limit),
         truncated,
-        ...(listing.truncated ? { total_count_is_lower_bound: true, limit_reason: `only the first ${MAX_LISTED_FILES} files were looked at; narrow path` } : {}),
+        ...(listing.truncated
+          ? { total_count_is_lower_bound: true, limit_reason: `only the first ${MAX_LISTED_FILES} files were looked at; narrow path` }
+          : {}),
         ...(offset + limit < files.length ? { hint: `Use offset=${offset + limit} to see more.` } : {}),
       };
     }
 
     const re = compileOrRefuse(() => re2.compile(args.pattern), "pattern", "regular expression", args.pattern);
-    const inGlob = args.file_glob === undefined ? () => true : compileOrRefuse(() => compileGlob(re2, args.file_glob ?? ""), "file_glob", "glob", args.file_glob);
+    const inGlob =
+      args.file_glob === undefined ? () => true : compileOrRefuse(() => compileGlob(re2, args.file_glob ?? ""), "file_glob", "glob", args.file_glob);
     const listing = await listPaths(ws, dir, MAX_LISTED_FILES);
     const candidates = listing.files.filter((f) => inGlob(f.path));
     const scanned = candidates.slice(0, MAX_CONTENT_FILES);
@@ -115,8 +135,8 @@ registry.register({
         : scan.stoppedBy === "work_budget"
           ? `work_budget: stopped after testing ${MAX_SEARCH_CHARS / (1024 * 1024)} MiB of text; narrow path or file_glob`
           : cappedFiles
-          ? `only the first ${MAX_CONTENT_FILES} files were searched; narrow path or file_glob`
-          : undefined;
+            ? `only the first ${MAX_CONTENT_FILES} files were searched; narrow path or file_glob`
+            : undefined;
     const base = { files_searched: scan.filesScanned, ...(limitReason === undefined ? {} : { limit_reason: limitReason }), ...skipped };
     const more = scan.stoppedBy === "limit";
     const hint = more ? { hint: `Results truncated. Use offset=${offset + limit} to see more, or narrow the search.` } : {};
@@ -126,7 +146,10 @@ registry.register({
       const total = [...scan.counts.values()].reduce((a, b) => a + b, 0);
       return { total_count: total, counts, truncated: partial, ...(partial ? { total_count_is_lower_bound: true } : {}), ...base };
     }
-    const found = args.output_mode === "files_only" ? { total_count: scan.counts.size, files: page([...scan.counts.keys()], offset, limit) } : { total_count: scan.matches.length, matches: page(scan.matches, offset, limit) };
+    const found =
+      args.output_mode === "files_only"
+        ? { total_count: scan.counts.size, files: page([...scan.counts.keys()], offset, limit) }
+        : { total_count: scan.matches.length, matches: page(scan.matches, offset, limit) };
     return {
       ...found,
       truncated: partial,

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { sessionStub } from "../src/approvals/session-stub.ts";
 import { ToolFailureError } from "../src/errors/tool-failure.ts";
 import { registry } from "../src/registry/registry.ts";
-import { MAX_TODO_CONTENT_CHARS, MAX_TODO_ITEMS, TODO_STATUSES, todoSummary, type TodoList } from "../src/todo/todo-list.ts";
+import { MAX_TODO_CONTENT_CHARS, MAX_TODO_ITEMS, TODO_STATUSES, type TodoList, todoSummary } from "../src/todo/todo-list.ts";
 
 const MAX_ID_CHARS = 64;
 
@@ -28,8 +28,14 @@ const item = z
     status: z
       .enum(TODO_STATUSES)
       .optional()
-      .describe("pending (not started, the default for a new item), in_progress (being done now; keep one at a time), completed, or cancelled (no longer needed)."),
-    parent: z.string().max(MAX_ID_CHARS).optional().describe('Optional id of the item this one is a step of; "" removes the parent. A parent that names no item, or would make a cycle, is dropped.'),
+      .describe(
+        "pending (not started, the default for a new item), in_progress (being done now; keep one at a time), completed, or cancelled (no longer needed).",
+      ),
+    parent: z
+      .string()
+      .max(MAX_ID_CHARS)
+      .optional()
+      .describe('Optional id of the item this one is a step of; "" removes the parent. A parent that names no item, or would make a cycle, is dropped.'),
   })
   .strict();
 
@@ -42,7 +48,9 @@ const schema = z.object({
   merge: z
     .boolean()
     .default(false)
-    .describe("false (default): todos becomes the whole list. true: each item updates the item with its id (only the fields given) or is appended when the id is new."),
+    .describe(
+      "false (default): todos becomes the whole list. true: each item updates the item with its id (only the fields given) or is appended when the id is new.",
+    ),
 });
 
 const answer = (list: TodoList) => ({ todos: list.items, revision: list.revision, summary: todoSummary(list.items) });
@@ -53,7 +61,13 @@ registry.register({
   emoji: "📋",
   schema,
   writes: ["todo"],
-  example: { todos: [{ id: "1", content: "Read the failing test", status: "in_progress" }, { id: "2", content: "Fix the parser", status: "pending" }], merge: false },
+  example: {
+    todos: [
+      { id: "1", content: "Read the failing test", status: "in_progress" },
+      { id: "2", content: "Fix the parser", status: "pending" },
+    ],
+    merge: false,
+  },
   description:
     "Reads and writes this session's task list, to plan work of three or more steps and track where you are. Each item has an id, content and a status (pending, in_progress, completed, cancelled). " +
     "Send the whole list with merge false to (re)plan; send only changed items with merge true to update them (for example one item's status); send no todos to read. " +
@@ -62,7 +76,12 @@ registry.register({
   handler: async ({ todos, merge }, { env, sessionId, keyId, toolName }) => {
     const result = await sessionStub(env, sessionId).todo({ keyId, todos, merge });
     if (!result.ok) {
-      throw new ToolFailureError({ kind: "invalid_arguments", name: toolName, issues: result.issues, example: '{"todos": [{"id": "1", "content": "Write the tests", "status": "pending"}]}' });
+      throw new ToolFailureError({
+        kind: "invalid_arguments",
+        name: toolName,
+        issues: result.issues,
+        example: '{"todos": [{"id": "1", "content": "Write the tests", "status": "pending"}]}',
+      });
     }
     return answer(result.list);
   },

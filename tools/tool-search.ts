@@ -28,7 +28,9 @@ registry.register({
       .trim()
       .min(1)
       .max(200)
-      .describe("Words to look for in tool names, descriptions and parameter names, 1-200 characters, for example 'github repository stars'. Prefixes and small typos still match."),
+      .describe(
+        "Words to look for in tool names, descriptions and parameter names, 1-200 characters, for example 'github repository stars'. Prefixes and small typos still match.",
+      ),
     limit: z.number().int().min(1).max(MAX_LIMIT).default(5).describe(`How many tools to return, best match first, 1-${MAX_LIMIT}.`),
     format: z
       .enum(DEFINITION_FORMATS)

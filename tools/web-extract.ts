@@ -22,14 +22,18 @@ const schema = z.object({
     .array(z.url({ protocol: /^https?$/, error: "must be an absolute http or https URL, such as https://example.com/page" }))
     .min(1)
     .max(MAX_URLS)
-    .describe(`1-${MAX_URLS} absolute http(s) URLs to read, fetched in parallel. Example: ["https://example.com/docs/page"]. Private, loopback and link-local addresses are refused.`),
+    .describe(
+      `1-${MAX_URLS} absolute http(s) URLs to read, fetched in parallel. Example: ["https://example.com/docs/page"]. Private, loopback and link-local addresses are refused.`,
+    ),
   max_chars: z
     .number()
     .int()
     .min(500)
     .max(MAX_CHARS)
     .default(DEFAULT_MAX_CHARS)
-    .describe(`Characters of content returned per page, ${500}-${MAX_CHARS} (default ${DEFAULT_MAX_CHARS}). Beyond it the page's head and tail are shown and the full text is stored for read_result.`),
+    .describe(
+      `Characters of content returned per page, ${500}-${MAX_CHARS} (default ${DEFAULT_MAX_CHARS}). Beyond it the page's head and tail are shown and the full text is stored for read_result.`,
+    ),
 });
 
 async function extract(ctx: ToolContext, url: string, index: number, maxChars: number) {
@@ -63,4 +67,9 @@ async function handler({ urls, max_chars }: z.output<typeof schema>, ctx: ToolCo
 const shared = { emoji: "📄", readOnly: true, schema, example: EXAMPLE, timeoutMs: 30_000, maxResultSizeChars: MAX_URLS * MAX_CHARS + 10_000, handler };
 
 registry.register({ name: "web_extract", toolset: "web", description: DESCRIPTION, ...shared });
-registry.register({ name: "web_fetch", toolset: "web", description: `Same as web_extract (an alias for agents that know this name). ${DESCRIPTION}`, ...shared });
+registry.register({
+  name: "web_fetch",
+  toolset: "web",
+  description: `Same as web_extract (an alias for agents that know this name). ${DESCRIPTION}`,
+  ...shared,
+});

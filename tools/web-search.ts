@@ -39,7 +39,12 @@ registry.register({
   requiresAnyEnv: Object.values(PROVIDER_VARS),
   example: EXAMPLE,
   schema: z.object({
-    query: z.string().trim().min(1).max(400).describe(`What to search the web for, 1-400 characters, as you would type it into a search engine. Example: "${EXAMPLE.query}".`),
+    query: z
+      .string()
+      .trim()
+      .min(1)
+      .max(400)
+      .describe(`What to search the web for, 1-400 characters, as you would type it into a search engine. Example: "${EXAMPLE.query}".`),
     count: z.number().int().min(1).max(20).default(5).describe("How many results to return, 1-20 (default 5), best first."),
   }),
   description:
@@ -50,7 +55,8 @@ registry.register({
     const { name, setting } = provider(ctx);
     if (name === "searxng") {
       const check = checkOutboundUrl(setting, loadConfig(ctx.env).outboundAllow);
-      if (!check.ok) throw new ToolFailureError({ kind: "unavailable", name: ctx.toolName, reason: `SEARXNG_URL is refused by the outbound guard: ${check.reason}` });
+      if (!check.ok)
+        throw new ToolFailureError({ kind: "unavailable", name: ctx.toolName, reason: `SEARXNG_URL is refused by the outbound guard: ${check.reason}` });
     }
     const results = await PROVIDERS[name](ctx, { query, count, setting });
     return { query, provider: name, results };

@@ -6,8 +6,8 @@
 import { z } from "zod";
 import { ToolFailureError } from "../src/errors/tool-failure.ts";
 import { registry } from "../src/registry/registry.ts";
-import { fileResource, MAX_PATH_BYTES, normalizePath } from "./lib/workspace/workspace-path.ts";
 import { checkFileSize, formatBytes, MAX_FILE_BYTES, openWorkspace, workspaceAvailable } from "./lib/workspace/workspace.ts";
+import { fileResource, MAX_PATH_BYTES, normalizePath } from "./lib/workspace/workspace-path.ts";
 
 const NUMBERED_LINE = /^\s*\d+\|/;
 
@@ -27,8 +27,17 @@ registry.register({
   check: workspaceAvailable,
   writes: fileResource,
   schema: z.object({
-    path: z.string().min(1).max(MAX_PATH_BYTES).describe(`Workspace-relative file path, '/'-separated, at most ${MAX_PATH_BYTES} bytes; no leading '/', no '..'. Directories are implied by the path. Example: 'src/app.ts'.`),
-    content: z.string().max(MAX_FILE_BYTES).describe(`The whole new file body, UTF-8 text, at most ${formatBytes(MAX_FILE_BYTES)}. Replaces any existing content. No line-number prefixes.`),
+    path: z
+      .string()
+      .min(1)
+      .max(MAX_PATH_BYTES)
+      .describe(
+        `Workspace-relative file path, '/'-separated, at most ${MAX_PATH_BYTES} bytes; no leading '/', no '..'. Directories are implied by the path. Example: 'src/app.ts'.`,
+      ),
+    content: z
+      .string()
+      .max(MAX_FILE_BYTES)
+      .describe(`The whole new file body, UTF-8 text, at most ${formatBytes(MAX_FILE_BYTES)}. Replaces any existing content. No line-number prefixes.`),
   }),
   description:
     `Creates a file in your workspace, or replaces its whole content. For a small change to an existing file use patch instead. ` +
@@ -42,7 +51,12 @@ registry.register({
       throw new ToolFailureError({
         kind: "invalid_arguments",
         name: "write_file",
-        issues: [{ path: "content", message: "The content looks like read_file output ('12|text' lines); strip the line-number prefixes and write the file's text itself." }],
+        issues: [
+          {
+            path: "content",
+            message: "The content looks like read_file output ('12|text' lines); strip the line-number prefixes and write the file's text itself.",
+          },
+        ],
       });
     }
     const ws = openWorkspace(ctx);

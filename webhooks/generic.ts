@@ -12,7 +12,7 @@ import { webhookRegistry } from "../src/webhooks/webhook-registry.ts";
 
 webhookRegistry.register({
   name: "generic",
-  description: "Runs the tool calls in the body ({\"tool_calls\": [...]}, OpenAI shape) with the core toolset.",
+  description: 'Runs the tool calls in the body ({"tool_calls": [...]}, OpenAI shape) with the core toolset.',
   verify: "hmac",
   secretEnv: "HOOK_GENERIC_SECRET",
   toolsets: ["core"],

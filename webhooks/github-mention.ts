@@ -56,7 +56,8 @@ function mentionOf(payload: z.output<typeof IssueCommentEvent>, headers: Headers
 
 webhookRegistry.register({
   name: "github-mention",
-  description: "A GitHub issue or pull request comment mentioning GITHUB_APP_HANDLE (default @toolgate) starts an agent run; its answer is posted back as a comment (github_comment).",
+  description:
+    "A GitHub issue or pull request comment mentioning GITHUB_APP_HANDLE (default @toolgate) starts an agent run; its answer is posted back as a comment (github_comment).",
   verify: "github",
   secretEnv: "HOOK_GITHUB_MENTION_SECRET",
   toolsets: ["web", "github"],

@@ -6,8 +6,9 @@
  * (`responseMode: "json"` applies to 2026-era requests only, and logs a warning at startup).
  * No Durable Object and no compatibility flag beyond toolgate's (nodejs_compat) is needed.
  */
-import { createMcpHandler } from "agents/mcp/server";
+
 import { McpServer } from "@modelcontextprotocol/server";
+import { createMcpHandler } from "agents/mcp/server";
 import { ECHO_DESCRIPTION, ECHO_NAME, echoInput, echoResult } from "./echo-tool.ts";
 
 const handler = createMcpHandler(

@@ -5,7 +5,12 @@ export const REDACTED = "[redacted]";
 
 /** `a, b ,c` → {a, b, c}; empty entries are dropped. */
 export function parseFieldList(value: string): ReadonlySet<string> {
-  return new Set(value.split(",").map((field) => field.trim()).filter((field) => field !== ""));
+  return new Set(
+    value
+      .split(",")
+      .map((field) => field.trim())
+      .filter((field) => field !== ""),
+  );
 }
 
 /**

@@ -6,16 +6,16 @@
  */
 /// <reference path="../../worker-configuration.d.ts" />
 import type { Hono } from "hono";
-import type { AppEnv } from "../../src/http/types.ts";
-import { listApprovals } from "../../src/approvals/approvals.ts";
 import { ADMIN_SITE } from "../../src/admin/admin-site.ts";
 import { OverviewPage } from "../../src/admin/overview-page.tsx";
 import { overviewStats } from "../../src/admin/overview-stats.ts";
 import { stuckDeliveries } from "../../src/admin/stuck-deliveries.ts";
+import { listApprovals } from "../../src/approvals/approvals.ts";
 import { createPageSignIn } from "../../src/approvals-page/sign-in-store.ts";
+import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
 import { ADMIN_TOKEN_PRINCIPAL } from "../../src/auth/admin-token.ts";
 import { hashApiKey } from "../../src/auth/key-hash.ts";
-import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
+import type { AppEnv } from "../../src/http/types.ts";
 import { ADMIN_COOKIE_PATH, ADMIN_OVERVIEW_RENDER_PATH, ADMIN_OVERVIEW_SQL_PATH, AUDIT_SEED_PATH } from "./requests.ts";
 
 const TOOLS = 40;
@@ -53,7 +53,11 @@ export function adminOverviewRoutes(app: Hono<AppEnv>): void {
     const since = Number(c.req.query("since"));
     const until = Number(c.req.query("until"));
     if (!(since < until)) return c.json({ error: "since=ms&until=ms" }, 400);
-    const { meta } = await c.env.DB.prepare(`DELETE FROM ${AUDIT_TABLE} WHERE at >= ?1 AND at <= ?2 AND toolset = 'bench' AND tool LIKE 'bench\\_tool\\_%' ESCAPE '\\'`).bind(since, until).run();
+    const { meta } = await c.env.DB.prepare(
+      `DELETE FROM ${AUDIT_TABLE} WHERE at >= ?1 AND at <= ?2 AND toolset = 'bench' AND tool LIKE 'bench\\_tool\\_%' ESCAPE '\\'`,
+    )
+      .bind(since, until)
+      .run();
     return c.json({ rows: meta.changes });
   });
 
@@ -66,7 +70,11 @@ export function adminOverviewRoutes(app: Hono<AppEnv>): void {
 
   app.get(ADMIN_OVERVIEW_SQL_PATH, async function overviewSql(c) {
     const now = Date.now();
-    const [overview, pending, stuck] = await Promise.all([overviewStats(c.env, "day", now), listApprovals(c.env, { status: "pending", limit: 20 }), stuckDeliveries(c.env.DB, now)]);
+    const [overview, pending, stuck] = await Promise.all([
+      overviewStats(c.env, "day", now),
+      listApprovals(c.env, { status: "pending", limit: 20 }),
+      stuckDeliveries(c.env.DB, now),
+    ]);
     return c.json({ calls: overview.stats.total.calls, pending: pending.length, stuck: stuck.length });
   });
 
@@ -76,11 +84,21 @@ export function adminOverviewRoutes(app: Hono<AppEnv>): void {
     const times = Number(c.req.query("times"));
     if (!(times >= 1 && times <= 1000)) return c.json({ error: "times=1..1000" }, 400);
     const now = Date.now();
-    const [overview, pending, stuck] = await Promise.all([overviewStats(c.env, "day", now), listApprovals(c.env, { status: "pending", limit: 20 }), stuckDeliveries(c.env.DB, now)]);
+    const [overview, pending, stuck] = await Promise.all([
+      overviewStats(c.env, "day", now),
+      listApprovals(c.env, { status: "pending", limit: 20 }),
+      stuckDeliveries(c.env.DB, now),
+    ]);
     const viewer = { keyId: ADMIN_TOKEN_PRINCIPAL.keyId, name: ADMIN_TOKEN_PRINCIPAL.name, role: ADMIN_TOKEN_PRINCIPAL.role, csrfToken: "x".repeat(43) };
     let bytes = 0;
     for (let i = 0; i < times; i++) {
-      const page = OverviewPage({ viewer, window: "day", overview: { ok: true, value: overview }, pending: { ok: true, value: pending }, stuck: { ok: true, value: stuck } });
+      const page = OverviewPage({
+        viewer,
+        window: "day",
+        overview: { ok: true, value: overview },
+        pending: { ok: true, value: pending },
+        stuck: { ok: true, value: stuck },
+      });
       bytes += String(await page?.toString()).length;
     }
     return c.json({ bytes });

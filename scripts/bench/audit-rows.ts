@@ -41,7 +41,12 @@ export async function settledAuditRows(client: LoadClient): Promise<number> {
  * or `timeoutMs` passes; returns the last count, how long the wait took and how many counts it
  * asked for (each is a request and a D1 query in the measured process).
  */
-export async function drainAuditRows(client: LoadClient, expected: number, timeoutMs: number, since?: number): Promise<{ rows: number; waitedMs: number; polls: number }> {
+export async function drainAuditRows(
+  client: LoadClient,
+  expected: number,
+  timeoutMs: number,
+  since?: number,
+): Promise<{ rows: number; waitedMs: number; polls: number }> {
   const t0 = performance.now();
   let rows = await auditRows(client, since);
   let polls = 1;

@@ -6,7 +6,7 @@
  * difference is the route's own work. Two figures per query: p50 latency, route minus twin
  * ("server ms"), and workerd's CPU per request from /proc, route minus twin ("CPU delta").
  */
-import { alternatingRounds, paired, perRound, type ContenderRounds } from "./rounds.ts";
+import { alternatingRounds, type ContenderRounds, paired, perRound } from "./rounds.ts";
 import type { BenchContext, Check, Row, ScenarioReport } from "./scenario.ts";
 import { median } from "./stats.ts";
 
@@ -31,7 +31,13 @@ export interface TwinFigures {
 }
 
 /** Measures `path` against `barePath` for each query and reports them, with `check` deciding each target. */
-export async function bareTwinRounds(ctx: BenchContext, path: string, barePath: string, queries: readonly TwinQuery[], check: (figures: TwinFigures) => Check): Promise<ScenarioReport> {
+export async function bareTwinRounds(
+  ctx: BenchContext,
+  path: string,
+  barePath: string,
+  queries: readonly TwinQuery[],
+  check: (figures: TwinFigures) => Check,
+): Promise<ScenarioReport> {
   const rounds = Math.min(ROUNDS, ctx.settings.rounds);
   const roundMs = Math.min(ROUND_MS, ctx.settings.roundMs);
   const contenders = queries.flatMap(({ query }) => [

@@ -4,9 +4,10 @@
  * toolgate's own code, its `[alias]`), so the code paths measured are the shipped ones. The bench Worker and the MCP peers
  * (scripts/bench/peers.ts) are all bundled by this one function, so their sizes compare.
  */
-import { build, type Plugin } from "esbuild";
+
 import { copyFileSync, mkdirSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { build, type Plugin } from "esbuild";
 import { unstable_readConfig } from "wrangler";
 
 export interface BundleOptions {

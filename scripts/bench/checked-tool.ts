@@ -14,7 +14,9 @@ export function registerCheckedTool(registry: Registry): void {
   const outcome = registry.register({
     name: CHECKED_TOOL,
     toolset: CHECKED_TOOLSET,
-    schema: z.object({ text: z.string().max(100).describe("Text to answer with.") }).describe("Answers its text; has an availability check, for the benchmark's check-cache figure."),
+    schema: z
+      .object({ text: z.string().max(100).describe("Text to answer with.") })
+      .describe("Answers its text; has an availability check, for the benchmark's check-cache figure."),
     handler: ({ text }) => ({ text }),
     check: () => true,
   });

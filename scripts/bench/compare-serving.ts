@@ -85,7 +85,12 @@ const targets = [
 ];
 try {
   await waitUntilServing(rawClient);
-  const requests: RequestSpec[] = [BARE_CALL_PATH, TOOL_CALLS_PATH].map((path) => ({ method: "POST", path, body: ECHO_CALL_BODY, headers: { [PIPELINE_HEADER]: CORE_PIPELINE } }));
+  const requests: RequestSpec[] = [BARE_CALL_PATH, TOOL_CALLS_PATH].map((path) => ({
+    method: "POST",
+    path,
+    body: ECHO_CALL_BODY,
+    headers: { [PIPELINE_HEADER]: CORE_PIPELINE },
+  }));
   const rps = new Map<string, number[]>();
   for (let round = 0; round <= ROUNDS; round++) {
     for (const { name, client } of targets) {

@@ -8,8 +8,8 @@
 // This module runs in workerd; Env, through the scope, is a Worker global.
 /// <reference path="../../worker-configuration.d.ts" />
 import type { RunCalls } from "../../src/batch/serve-calls.ts";
-import type { Executor } from "../../src/execution/execute.ts";
 import { AttemptContext } from "../../src/execution/attempt-context.ts";
+import type { Executor } from "../../src/execution/execute.ts";
 import { runHandler } from "../../src/execution/run-handler.ts";
 import { endUnrun, runCall } from "../../src/pipeline/run-call.ts";
 import type { CallOutcome } from "../../src/pipeline/types.ts";

@@ -34,7 +34,12 @@ export function ensurePeersInstalled(root: string, progress: (message: string) =
   // --prefer-offline: the lockfile pins every version and its integrity, so a tarball already in
   // npm's cache is the one the registry would send; skipping the revalidation round trips took
   // the install from 40-50 s to about 30 s on the shared 2-core machine.
-  const run = spawnSync("npm", ["ci", "--prefix", dir, "--no-audit", "--no-fund", "--prefer-offline"], { cwd: root, encoding: "utf8", env: { ...process.env, PATH }, timeout: 300_000 });
+  const run = spawnSync("npm", ["ci", "--prefix", dir, "--no-audit", "--no-fund", "--prefer-offline"], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, PATH },
+    timeout: 300_000,
+  });
   if (run.status !== 0) throw new Error(`bench: npm ci --prefix bench failed (exit ${String(run.status ?? run.signal)}):\n${run.stdout}\n${run.stderr}`);
 }
 

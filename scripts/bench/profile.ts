@@ -26,9 +26,9 @@ import { fileURLToPath } from "node:url";
 import { buildBenchWorker } from "./build-worker.ts";
 import { LoadClient, type RequestSpec } from "./load.ts";
 import { ECHO_CALL_BODY, FULL_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH } from "./requests.ts";
+import { chatBody } from "./scenarios/agent-turn.ts";
 import { MCP_ECHO_CALL, MCP_PATH, MCP_PROTOCOL_VERSION } from "./scenarios/mcp-peers.ts";
 import { serveWorker } from "./serve.ts";
-import { chatBody } from "./scenarios/agent-turn.ts";
 
 interface ProfileNode {
   id: number;
@@ -101,22 +101,22 @@ function summarise(profile: Profile): { functions: [string, number][]; files: [s
 
 async function profileOne(target: { webSocketDebuggerUrl: string }, request: RequestSpec): Promise<void> {
   const session = await connect(target.webSocketDebuggerUrl);
-    await session.send("Profiler.enable");
-    await session.send("Profiler.setSamplingInterval", { interval: 100 });
-    await session.send("Profiler.start");
-    const load = await client.round(request, { concurrency: 8, durationMs: seconds * 1000 });
-    const { profile } = (await session.send("Profiler.stop")) as { profile: Profile };
-    session.close();
-    const out = join(root, ".bench", `${label}.cpuprofile`);
-    writeFileSync(out, JSON.stringify(profile));
-    const { functions, files, totalMs } = summarise(profile);
-    const perRequest = (ms: number) => `${((ms * 1000) / load.requests).toFixed(1).padStart(7)} us/req`;
-    console.log(`${label}: ${load.requests} requests in ${seconds} s; isolate samples ${totalMs.toFixed(0)} ms (${perRequest(totalMs)}, idle included)`);
-    console.log("\nfiles");
-    for (const [file, ms] of files.slice(0, 12)) console.log(`${perRequest(ms)}  ${file}`);
-    console.log("\nfunctions (self)");
-    for (const [name, ms] of functions.slice(0, Number(arg("top", "40")))) console.log(`${perRequest(ms)}  ${name}`);
-    console.log(`\nWrote ${out} (open it in Chrome DevTools' Performance panel)`);
+  await session.send("Profiler.enable");
+  await session.send("Profiler.setSamplingInterval", { interval: 100 });
+  await session.send("Profiler.start");
+  const load = await client.round(request, { concurrency: 8, durationMs: seconds * 1000 });
+  const { profile } = (await session.send("Profiler.stop")) as { profile: Profile };
+  session.close();
+  const out = join(root, ".bench", `${label}.cpuprofile`);
+  writeFileSync(out, JSON.stringify(profile));
+  const { functions, files, totalMs } = summarise(profile);
+  const perRequest = (ms: number) => `${((ms * 1000) / load.requests).toFixed(1).padStart(7)} us/req`;
+  console.log(`${label}: ${load.requests} requests in ${seconds} s; isolate samples ${totalMs.toFixed(0)} ms (${perRequest(totalMs)}, idle included)`);
+  console.log("\nfiles");
+  for (const [file, ms] of files.slice(0, 12)) console.log(`${perRequest(ms)}  ${file}`);
+  console.log("\nfunctions (self)");
+  for (const [name, ms] of functions.slice(0, Number(arg("top", "40")))) console.log(`${perRequest(ms)}  ${name}`);
+  console.log(`\nWrote ${out} (open it in Chrome DevTools' Performance panel)`);
 }
 
 interface HeapNode {
@@ -160,7 +160,12 @@ try {
   const target = targets.find((t) => t.webSocketDebuggerUrl.includes("toolgate-bench")) ?? targets[0];
   if (target === undefined) throw new Error("profile: workerd's inspector lists no isolate");
   const request: RequestSpec = process.argv.includes("--mcp")
-    ? { method: "POST" as const, path: MCP_PATH, body: MCP_ECHO_CALL, headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": MCP_PROTOCOL_VERSION } }
+    ? {
+        method: "POST" as const,
+        path: MCP_PATH,
+        body: MCP_ECHO_CALL,
+        headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": MCP_PROTOCOL_VERSION },
+      }
     : process.argv.includes("--chat")
       ? { method: "POST" as const, path: "/v1/chat/completions", body: chatBody(Number(arg("turns", "1"))), headers: { "content-type": "application/json" } }
       : { method: "POST" as const, path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY, headers: { [PIPELINE_HEADER]: pipeline } };
@@ -172,7 +177,9 @@ try {
     // profiled over the same load: which isolates a request's cost reaches, and in what. The
     // isolates share workerd's threads and each sampler counts its own isolate's waits as time,
     // so compare the figures within one isolate, not across isolates or with workerd's CPU.
-    const sessions = await Promise.all(targets.map(async (t) => ({ title: t.title ?? t.webSocketDebuggerUrl, session: await connect(t.webSocketDebuggerUrl) })));
+    const sessions = await Promise.all(
+      targets.map(async (t) => ({ title: t.title ?? t.webSocketDebuggerUrl, session: await connect(t.webSocketDebuggerUrl) })),
+    );
     for (const { session } of sessions) {
       await session.send("Profiler.enable");
       await session.send("Profiler.setSamplingInterval", { interval: 100 });

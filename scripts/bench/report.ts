@@ -75,8 +75,10 @@ export function formatChecks(outcomes: readonly ScenarioOutcome[]): string {
  */
 export function formatRun(results: BenchResults, header: string): string {
   const parts = [header, ...results.scenarios.map((outcome, i) => formatScenario(i + 1, outcome))];
-  for (const failure of results.failures) parts.push(`FAILED  ${failure.id} (${failure.title}) after ${failure.seconds.toFixed(0)} s:\n  ${failure.error.replaceAll("\n", "\n  ")}`);
-  if (results.stopped !== undefined) parts.push(`INCOMPLETE  ${results.stopped.reason}; stopped at ${results.stopped.scenario}, so it and the scenarios after it have no figures`);
+  for (const failure of results.failures)
+    parts.push(`FAILED  ${failure.id} (${failure.title}) after ${failure.seconds.toFixed(0)} s:\n  ${failure.error.replaceAll("\n", "\n  ")}`);
+  if (results.stopped !== undefined)
+    parts.push(`INCOMPLETE  ${results.stopped.reason}; stopped at ${results.stopped.scenario}, so it and the scenarios after it have no figures`);
   parts.push(formatChecks(results.scenarios));
   return parts.join("\n\n");
 }

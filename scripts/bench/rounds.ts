@@ -5,7 +5,7 @@
  */
 import { drainAuditRows } from "./audit-rows.ts";
 import type { LoadClient, RequestSpec } from "./load.ts";
-import { versusKey, type BenchContext, type Reference, type Row } from "./scenario.ts";
+import { type BenchContext, type Reference, type Row, versusKey } from "./scenario.ts";
 import { cpuMs } from "./server-cpu.ts";
 import { median, percentile } from "./stats.ts";
 
@@ -72,7 +72,16 @@ export async function alternatingRounds(ctx: BenchContext, contenders: readonly 
     const warmup = await client.round(request, { concurrency: plan.concurrency, durationMs: plan.warmupMs });
     // The queue may deliver the warm-up's records over a second later, past the next warm-ups.
     if (audited === true) await awaitAuditRows(ctx.client, `${label} (warm-up)`, since, 1 + warmup.requests);
-    results.push({ label, rps: [], p50Ms: [], p99Ms: [], serverCpuUs: [], bodyBytes: Buffer.byteLength(primed.body), sent: 1 + warmup.requests, auditRowsPerCall: [] });
+    results.push({
+      label,
+      rps: [],
+      p50Ms: [],
+      p99Ms: [],
+      serverCpuUs: [],
+      bodyBytes: Buffer.byteLength(primed.body),
+      sent: 1 + warmup.requests,
+      auditRowsPerCall: [],
+    });
   }
   for (let round = 0; round < plan.rounds; round++) {
     // Reverse the order every other round so no contender always follows the same one.
@@ -84,7 +93,8 @@ export async function alternatingRounds(ctx: BenchContext, contenders: readonly 
       const since = Date.now();
       const cpuBefore = cpuMs(ctx.serverPid);
       const result = await (contender.client ?? ctx.client).round(contender.request, { concurrency: plan.concurrency, durationMs: plan.roundMs });
-      if (contender.audited === true) figures.auditRowsPerCall[round] = (await awaitAuditRows(ctx.client, contender.label, since, result.requests)) / result.requests;
+      if (contender.audited === true)
+        figures.auditRowsPerCall[round] = (await awaitAuditRows(ctx.client, contender.label, since, result.requests)) / result.requests;
       figures.serverCpuUs[round] = ((cpuMs(ctx.serverPid) - cpuBefore) * 1000) / result.requests;
       figures.sent += result.requests;
       figures.rps[round] = (result.requests * 1000) / result.elapsedMs;
@@ -115,7 +125,14 @@ export function versusRows(contender: ContenderRounds, reference: ContenderRound
   const cpuRatio = median(paired(reference.serverCpuUs, contender.serverCpuUs, (r, c) => r / c));
   const row = (figures: ContenderRounds, vs: number, cpuVs: number): Row => ({
     label: figures.label,
-    values: { rps: median(figures.rps), p50: median(figures.p50Ms), p99: median(figures.p99Ms), [versusKey(name)]: vs, cpuUs: median(figures.serverCpuUs), [versusKey(name, "cpu")]: cpuVs },
+    values: {
+      rps: median(figures.rps),
+      p50: median(figures.p50Ms),
+      p99: median(figures.p99Ms),
+      [versusKey(name)]: vs,
+      cpuUs: median(figures.serverCpuUs),
+      [versusKey(name, "cpu")]: cpuVs,
+    },
     note: `req/s per round ${figures.rps.map((r) => r.toFixed(0)).join(" ")}`,
     perRound: perRound(figures),
   });

@@ -14,7 +14,7 @@
 /// <reference path="../../worker-configuration.d.ts" />
 import type { AuditRecord } from "../../src/audit/audit-record.ts";
 import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
-import { writeAuditRecords, type AuditDatabase } from "../../src/audit/write-audit-records.ts";
+import { type AuditDatabase, writeAuditRecords } from "../../src/audit/write-audit-records.ts";
 
 export interface RowsWritten {
   records: number;

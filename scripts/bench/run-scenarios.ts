@@ -64,7 +64,12 @@ export async function runScenarios(
         break;
       }
       progress(`${scenario.id} failed after ${seconds().toFixed(1)} s: ${describeError(error)}`);
-      run.failures.push({ id: scenario.id, title: scenario.title, seconds: seconds(), error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      run.failures.push({
+        id: scenario.id,
+        title: scenario.title,
+        seconds: seconds(),
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      });
     }
   }
   return run;

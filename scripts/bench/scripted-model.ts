@@ -17,13 +17,22 @@ const ORIGIN = `http://${BENCH_MODEL_HOST}/`;
 
 /** The four answers (a call of echo, or "done"; whole or as the few SSE chunks a real server sends), as text. */
 function answers(): { whole: [string, string]; stream: [string, string] } {
-  const call = { role: "assistant", content: null, tool_calls: [{ id: "call_bench", type: "function", function: { name: "echo", arguments: '{"text":"hi"}' } }] };
+  const call = {
+    role: "assistant",
+    content: null,
+    tool_calls: [{ id: "call_bench", type: "function", function: { name: "echo", arguments: '{"text":"hi"}' } }],
+  };
   const done = { role: "assistant", content: "done" };
   const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
   const head = { id: "chatcmpl-bench", created: 0, model: "bench-model" };
-  const whole = (message: object, finish: string) => JSON.stringify({ ...head, object: "chat.completion", choices: [{ index: 0, message, finish_reason: finish, logprobs: null }], usage });
+  const whole = (message: object, finish: string) =>
+    JSON.stringify({ ...head, object: "chat.completion", choices: [{ index: 0, message, finish_reason: finish, logprobs: null }], usage });
   const chunk = (extra: object) => `data: ${JSON.stringify({ ...head, object: "chat.completion.chunk", ...extra })}\n\n`;
-  const stream = (delta: object, finish: string) => chunk({ choices: [{ index: 0, delta, finish_reason: null }] }) + chunk({ choices: [{ index: 0, delta: {}, finish_reason: finish }] }) + chunk({ choices: [], usage }) + "data: [DONE]\n\n";
+  const stream = (delta: object, finish: string) =>
+    chunk({ choices: [{ index: 0, delta, finish_reason: null }] }) +
+    chunk({ choices: [{ index: 0, delta: {}, finish_reason: finish }] }) +
+    chunk({ choices: [], usage }) +
+    "data: [DONE]\n\n";
   const streamedCall = { ...call, tool_calls: call.tool_calls.map((c) => ({ index: 0, ...c })) };
   return { whole: [whole(call, "tool_calls"), whole(done, "stop")], stream: [stream(streamedCall, "tool_calls"), stream(done, "stop")] };
 }

@@ -24,7 +24,15 @@ const WORKER_NAME = "toolgate-bench";
 /** What we take from wrangler.toml: the runtime settings and the bindings, not its `main`. */
 export type ConfigOptions = Pick<
   V4WorkerOptions,
-  "compatibilityDate" | "compatibilityFlags" | "bindings" | "kvNamespaces" | "d1Databases" | "r2Buckets" | "durableObjects" | "queueProducers" | "queueConsumers"
+  | "compatibilityDate"
+  | "compatibilityFlags"
+  | "bindings"
+  | "kvNamespaces"
+  | "d1Databases"
+  | "r2Buckets"
+  | "durableObjects"
+  | "queueProducers"
+  | "queueConsumers"
 >;
 
 /**
@@ -34,7 +42,14 @@ export type ConfigOptions = Pick<
  * (scenarios/web-extract-page.ts); wrangler.toml, and so production, leaves it closed.
  */
 // The agent-turn scenario's model is answered inside the Worker (scripts/bench/scripted-model.ts).
-const BENCH_VARS = { RATE_LIMIT_PER_MINUTE: "1000000", RATE_LIMIT_PER_TOOL_PER_MINUTE: "1000000", OUTBOUND_ALLOW: "127.0.0.1", MODEL_BASE_URL: "http://model.bench/v1", MODEL_API_KEY: "bench", MODEL_NAME: "bench-scripted" };
+const BENCH_VARS = {
+  RATE_LIMIT_PER_MINUTE: "1000000",
+  RATE_LIMIT_PER_TOOL_PER_MINUTE: "1000000",
+  OUTBOUND_ALLOW: "127.0.0.1",
+  MODEL_BASE_URL: "http://model.bench/v1",
+  MODEL_API_KEY: "bench",
+  MODEL_NAME: "bench-scripted",
+};
 
 /** Another Worker to serve in the same workerd: one bundled module, no bindings. */
 export interface PeerWorker {
@@ -78,7 +93,11 @@ export function migrationStatements(configPath: string): string[] {
   return readdirSync(dir)
     .filter((name) => name.endsWith(".sql"))
     .sort()
-    .flatMap((name) => readFileSync(join(dir, name), "utf8").replace(/--[^\n]*/g, "").split(";"))
+    .flatMap((name) =>
+      readFileSync(join(dir, name), "utf8")
+        .replace(/--[^\n]*/g, "")
+        .split(";"),
+    )
     .map((statement) => statement.trim())
     .filter((statement) => statement !== "");
 }
@@ -89,7 +108,9 @@ export function migrationStatements(configPath: string): string[] {
  */
 export function workerModules(scriptPath: string): { type: "ESModule" | "CompiledWasm"; path: string }[] {
   const dir = dirname(scriptPath);
-  const wasm = readdirSync(dir).filter((name) => name.endsWith(".wasm")).sort();
+  const wasm = readdirSync(dir)
+    .filter((name) => name.endsWith(".wasm"))
+    .sort();
   return [{ type: "ESModule", path: scriptPath }, ...wasm.map((name) => ({ type: "CompiledWasm" as const, path: join(dir, name) }))];
 }
 
@@ -103,44 +124,46 @@ export async function serveWorker(scriptPath: string, configPath: string, { insp
   const directSocket = [{ host: "127.0.0.1", port: 0 }];
   // This Miniflare (5.x beta) takes a new options shape; the converter accepts the documented
   // v4 shape, which is also what wrangler's config reader returns.
-  const mf = new Miniflare(convertV4MiniflareOptions({
-    // No resourcePersistencePath: KV, D1 and the object's storage live in a temp dir that
-    // dispose() deletes.
-    host: "127.0.0.1",
-    port: 0,
-    // Placeholder `cf` values: the real one is fetched from the internet, which we do not have.
-    cf: false,
-    enableDevRegistry: false,
-    log: new Log(LogLevel.WARN),
-    // Only scripts/bench/profile.ts sets it: workerd then serves the V8 inspector there.
-    ...(inspectorPort === undefined ? {} : { inspectorPort }),
-    workers: [
-      {
-        name: WORKER_NAME,
-        modules: workerModules(scriptPath),
-        compatibilityDate: fromConfig.compatibilityDate,
-        compatibilityFlags: fromConfig.compatibilityFlags,
-        bindings: { ...fromConfig.bindings, ...BENCH_VARS, ADMIN_TOKEN: adminToken },
-        kvNamespaces: fromConfig.kvNamespaces,
-        d1Databases: fromConfig.d1Databases,
-        // The files toolset's WORKSPACE bucket (workspace-files scenario).
-        r2Buckets: fromConfig.r2Buckets,
-        durableObjects: fromConfig.durableObjects,
-        queueProducers: fromConfig.queueProducers,
-        queueConsumers: fromConfig.queueConsumers,
-        unsafeDirectSockets: directSocket,
-      },
-      // Peers run with toolgate's runtime settings and no bindings: each is one module.
-      ...peers.map((peer) => ({
-        name: peer.name,
-        modules: true,
-        scriptPath: peer.scriptPath,
-        compatibilityDate: fromConfig.compatibilityDate,
-        compatibilityFlags: fromConfig.compatibilityFlags,
-        unsafeDirectSockets: directSocket,
-      })),
-    ],
-  }));
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      // No resourcePersistencePath: KV, D1 and the object's storage live in a temp dir that
+      // dispose() deletes.
+      host: "127.0.0.1",
+      port: 0,
+      // Placeholder `cf` values: the real one is fetched from the internet, which we do not have.
+      cf: false,
+      enableDevRegistry: false,
+      log: new Log(LogLevel.WARN),
+      // Only scripts/bench/profile.ts sets it: workerd then serves the V8 inspector there.
+      ...(inspectorPort === undefined ? {} : { inspectorPort }),
+      workers: [
+        {
+          name: WORKER_NAME,
+          modules: workerModules(scriptPath),
+          compatibilityDate: fromConfig.compatibilityDate,
+          compatibilityFlags: fromConfig.compatibilityFlags,
+          bindings: { ...fromConfig.bindings, ...BENCH_VARS, ADMIN_TOKEN: adminToken },
+          kvNamespaces: fromConfig.kvNamespaces,
+          d1Databases: fromConfig.d1Databases,
+          // The files toolset's WORKSPACE bucket (workspace-files scenario).
+          r2Buckets: fromConfig.r2Buckets,
+          durableObjects: fromConfig.durableObjects,
+          queueProducers: fromConfig.queueProducers,
+          queueConsumers: fromConfig.queueConsumers,
+          unsafeDirectSockets: directSocket,
+        },
+        // Peers run with toolgate's runtime settings and no bindings: each is one module.
+        ...peers.map((peer) => ({
+          name: peer.name,
+          modules: true,
+          scriptPath: peer.scriptPath,
+          compatibilityDate: fromConfig.compatibilityDate,
+          compatibilityFlags: fromConfig.compatibilityFlags,
+          unsafeDirectSockets: directSocket,
+        })),
+      ],
+    }),
+  );
   try {
     const entryUrl = await mf.ready;
     const url = await mf.unsafeGetDirectURL(WORKER_NAME);

@@ -14,12 +14,28 @@ export const SYNTHETIC_TOOL_COUNT = 500;
  * offset, so the JSON Schemas differ in size and structure the way a real catalogue's do.
  */
 const FIELD_KINDS: ReadonlyArray<(i: number) => z.ZodType> = [
-  (i) => z.string().min(1).max(200 + i).describe("Free text the tool works on."),
-  (i) => z.number().int().min(0).max(1_000 + i).default(10).describe("How many items to return."),
+  (i) =>
+    z
+      .string()
+      .min(1)
+      .max(200 + i)
+      .describe("Free text the tool works on."),
+  (i) =>
+    z
+      .number()
+      .int()
+      .min(0)
+      .max(1_000 + i)
+      .default(10)
+      .describe("How many items to return."),
   () => z.boolean().default(false).describe("Include archived items as well."),
   () => z.enum(["asc", "desc", "relevance"]).default("relevance").describe("Sort order of the results."),
   () => z.array(z.string().max(64)).max(20).optional().describe("Labels to filter by; all must match."),
-  () => z.object({ id: z.string(), weight: z.number().min(0).max(1) }).optional().describe("An item to rank against."),
+  () =>
+    z
+      .object({ id: z.string(), weight: z.number().min(0).max(1) })
+      .optional()
+      .describe("An item to rank against."),
   () => z.url().optional().describe("A page the tool may read."),
   () => z.string().nullable().describe("A cursor from a previous page, or null for the first page."),
 ];

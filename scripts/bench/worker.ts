@@ -30,34 +30,33 @@
 /// <reference path="../../worker-configuration.d.ts" />
 import type { Context, ExecutionContext } from "hono";
 import "../../src/registry/tools.gen.ts";
+import { runGatewayWith } from "../../src/agent/run-gateway.ts";
+import { RunObject } from "../../src/agent/run-object.ts";
+import { runApprovedWith } from "../../src/approvals/run-approved.ts";
+import { SessionObject } from "../../src/approvals/session.ts";
 import { AuditBuffer } from "../../src/audit/audit-buffer.ts";
+import { auditGroupCommit } from "../../src/audit/audit-group-commit.ts";
 import type { AuditRecord } from "../../src/audit/audit-record.ts";
 import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
 import { handleAuditQueue } from "../../src/audit/handle-audit-queue.ts";
 import { toAuditRecord } from "../../src/audit/to-audit-record.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
-import { runApprovedWith } from "../../src/approvals/run-approved.ts";
-import { SessionObject } from "../../src/approvals/session.ts";
-import { RunObject } from "../../src/agent/run-object.ts";
-import { runGatewayWith } from "../../src/agent/run-gateway.ts";
-import { installScriptedModel } from "./scripted-model.ts";
-import { auditGroupCommit } from "../../src/audit/audit-group-commit.ts";
 import { createParts } from "../../src/compose.ts";
-import { createApp, type AppOptions } from "../../src/http/app.ts";
-import { availability } from "../../src/registry/availability.ts";
 import type { ErrorCode } from "../../src/errors/tool-failure.ts";
+import { type AppOptions, createApp } from "../../src/http/app.ts";
+import { availability } from "../../src/registry/availability.ts";
 import { registry } from "../../src/registry/registry.ts";
 import { adminOverviewRoutes } from "./admin-overview-routes.ts";
 import { registerCheckedTool } from "./checked-tool.ts";
-import { buildRecordsOnly, noCharge, noRecord, setAdminPrincipal } from "./core-stages.ts";
 import { coreRunCalls, directExecutor } from "./core-run-calls.ts";
+import { buildRecordsOnly, noCharge, noRecord, setAdminPrincipal } from "./core-stages.ts";
 import {
   AUDIT_COUNT_PATH,
+  AUDIT_GROUPS_PATH,
   AUDIT_PATH_PATH,
   AUDIT_ROWS_WRITTEN_PATH,
   AUDIT_STAGE_PARAM,
   AVAILABILITY_STATS_PATH,
-  AUDIT_GROUPS_PATH,
   BARE_CALL_PATH,
   BARE_OPENAPI_PATH,
   BARE_TOOLS_PATH,
@@ -73,6 +72,7 @@ import {
   TOOLS_PATH,
 } from "./requests.ts";
 import { measureRowsWritten } from "./rows-written.ts";
+import { installScriptedModel } from "./scripted-model.ts";
 import { registerSleepTool } from "./sleep-tool.ts";
 import { registerSyntheticTools } from "./synthetic-tools.ts";
 
@@ -92,7 +92,18 @@ const ECHO_ARGUMENTS = JSON.stringify({ text: "hi" });
 
 /** The record an echo call of the full app makes (to-audit-record.ts), built the same way. */
 function echoRecord(i: number, errorCode?: ErrorCode): AuditRecord {
-  const outcome = { callId: `c${i}`, tool: "echo", toolset: "core", errorCode, envelope: undefined, durationMs: 0, attempts: 1, coercions: [], truncated: false, resultChars: 13 };
+  const outcome = {
+    callId: `c${i}`,
+    tool: "echo",
+    toolset: "core",
+    errorCode,
+    envelope: undefined,
+    durationMs: 0,
+    attempts: 1,
+    coercions: [],
+    truncated: false,
+    resultChars: 13,
+  };
   return toAuditRecord(outcome, ECHO_ARGUMENTS, { keyId: "bench-audit-path", sessionId: "bench-audit-path", policy: { decision: "allow", rule: "default" } });
 }
 
@@ -132,7 +143,11 @@ function benchApp(replaced: Parameters<typeof createParts>[0], options: AppOptio
   // Bare routes are outside /v1, so they skip authentication; the replay passes the key on.
   app.post(BARE_CALL_PATH, async function bareCall(c) {
     const makeRequest = () =>
-      new Request(new URL(TOOL_CALLS_PATH, c.req.url), { method: "POST", headers: { "content-type": "application/json", authorization: c.req.header("authorization") ?? "" }, body: ECHO_CALL_BODY });
+      new Request(new URL(TOOL_CALLS_PATH, c.req.url), {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: c.req.header("authorization") ?? "" },
+        body: ECHO_CALL_BODY,
+      });
     const { body, contentType } = await capture("call", makeRequest, c.env, c.executionCtx);
     return c.body(body, 200, { "content-type": contentType });
   });
@@ -162,7 +177,8 @@ function benchApp(replaced: Parameters<typeof createParts>[0], options: AppOptio
     const records = Number(c.req.query("records"));
     const group = Number(c.req.query("group"));
     const stage = c.req.query(AUDIT_STAGE_PARAM);
-    if (!(records > 0 && group > 0) || (stage !== "build" && stage !== "queue" && stage !== "d1")) return c.json({ error: "records, group and stage=build|queue|d1" }, 400);
+    if (!(records > 0 && group > 0) || (stage !== "build" && stage !== "queue" && stage !== "d1"))
+      return c.json({ error: "records, group and stage=build|queue|d1" }, 400);
     for (let sent = 0; sent < records; sent += group) {
       const built = [];
       for (let i = sent; i < Math.min(records, sent + group); i++) built.push(echoRecord(i));
@@ -204,7 +220,10 @@ const fullNoAuditApp = benchApp({ batch: { recordBatch: noRecord } });
 const fullBuildAuditApp = benchApp({ batch: { recordBatch: buildRecordsOnly } });
 const fullNoLimitsApp = benchApp({ batch: { chargeCalls: noCharge } });
 const gatewayApp = benchApp({ batch: { chargeCalls: noCharge, recordBatch: noRecord } }, { authenticate: setAdminPrincipal });
-const coreApp = benchApp({ batch: { runCalls: coreRunCalls, chargeCalls: noCharge, recordBatch: noRecord }, pipeline: { execute: directExecutor } }, { authenticate: setAdminPrincipal });
+const coreApp = benchApp(
+  { batch: { runCalls: coreRunCalls, chargeCalls: noCharge, recordBatch: noRecord }, pipeline: { execute: directExecutor } },
+  { authenticate: setAdminPrincipal },
+);
 
 export default {
   fetch(request, env, ctx) {

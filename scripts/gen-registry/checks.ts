@@ -80,7 +80,10 @@ export function checkRegistry(
     }
   }
   for (const [name, reg] of winners) {
-    dependencyGraph.set(name, reg.dependsOn.filter((dep) => winners.has(dep.value)).map((dep) => ({ to: dep.value, ref: dep })));
+    dependencyGraph.set(
+      name,
+      reg.dependsOn.filter((dep) => winners.has(dep.value)).map((dep) => ({ to: dep.value, ref: dep })),
+    );
   }
   for (const cycle of findCycles(dependencyGraph)) {
     fail(cycle.ref, `dependsOn cycle: ${cycle.path.join(" -> ")}; a tool cannot wait for its own result.`);

@@ -5,9 +5,9 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { CallExpression, Expression, Node, SourceFile } from "typescript";
-import { ts } from "./typescript.ts";
-import { locate, objectProps, readString, readStringList, topLevelStringConsts, unwrap, type ParsedFile } from "./parse.ts";
+import { locate, objectProps, type ParsedFile, readString, readStringList, topLevelStringConsts, unwrap } from "./parse.ts";
 import type { GenError, Registration, StringRef } from "./types.ts";
+import { ts } from "./typescript.ts";
 
 /**
  * Every candidate tool module under `toolsDir`, project-relative with '/' separators, sorted by
@@ -41,12 +41,7 @@ export function findRegisterCalls(sf: SourceFile, receiver = "registry"): CallEx
   for (const statement of sf.statements) {
     if (!ts.isExpressionStatement(statement) || !ts.isCallExpression(statement.expression)) continue;
     const callee = statement.expression.expression;
-    if (
-      ts.isPropertyAccessExpression(callee) &&
-      ts.isIdentifier(callee.expression) &&
-      callee.expression.text === receiver &&
-      callee.name.text === "register"
-    ) {
+    if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === receiver && callee.name.text === "register") {
       calls.push(statement.expression);
     }
   }
@@ -57,7 +52,12 @@ export function findRegisterCalls(sf: SourceFile, receiver = "registry"): CallEx
  * The properties of each top-level `<receiver>.register({...})` call's object literal, with the
  * call. A call passed anything else is reported with `usage`, since discovery could not check it.
  */
-export function registerSpecs(file: ParsedFile, receiver: string, usage: string, fail: (node: Node, message: string) => void): { call: CallExpression; props: Map<string, Expression> }[] {
+export function registerSpecs(
+  file: ParsedFile,
+  receiver: string,
+  usage: string,
+  fail: (node: Node, message: string) => void,
+): { call: CallExpression; props: Map<string, Expression> }[] {
   const specs: { call: CallExpression; props: Map<string, Expression> }[] = [];
   for (const call of findRegisterCalls(file.sf, receiver)) {
     const [arg] = call.arguments;
@@ -85,7 +85,7 @@ export function readRegistrations(file: ParsedFile): { registrations: Registrati
     const [arg] = call.arguments;
     const spec = arg === undefined ? undefined : unwrap(arg);
     if (spec === undefined || !ts.isObjectLiteralExpression(spec)) {
-      fail(call, "registry.register(...) must be passed an object literal ({ name: \"...\", toolset: \"...\", ... }) so discovery can read it.");
+      fail(call, 'registry.register(...) must be passed an object literal ({ name: "...", toolset: "...", ... }) so discovery can read it.');
       continue;
     }
     const props = objectProps(spec);
@@ -109,7 +109,7 @@ export function readRegistrations(file: ParsedFile): { registrations: Registrati
       dependsNode === undefined
         ? []
         : readStringList(file, dependsNode, consts, fail, {
-            notList: "registry.register: `dependsOn` must be an array literal of tool names, e.g. dependsOn: [\"fetch_url\"].",
+            notList: 'registry.register: `dependsOn` must be an array literal of tool names, e.g. dependsOn: ["fetch_url"].',
             notString: "registry.register: each `dependsOn` entry must be a string literal tool name.",
           });
 

@@ -3,8 +3,8 @@
  * small static evaluator that reads string literals out of them.
  */
 import type { CompilerHost, CompilerOptions, Expression, Node, ObjectLiteralExpression, PropertyName, SourceFile } from "typescript";
-import { ts } from "./typescript.ts";
 import type { GenError, Location, StringRef } from "./types.ts";
+import { ts } from "./typescript.ts";
 
 /** A parsed file and its project-relative path. */
 export interface ParsedFile {

@@ -7,7 +7,7 @@
  */
 import type { Node } from "typescript";
 import { registerSpecs } from "./discover.ts";
-import { locate, readString, topLevelStringConsts, type ParsedFile } from "./parse.ts";
+import { locate, type ParsedFile, readString, topLevelStringConsts } from "./parse.ts";
 import { importPath, list } from "./render.ts";
 import { formatLocation, type GenError, type Location, type StringRef } from "./types.ts";
 
@@ -34,7 +34,8 @@ export function readPluginRegistrations(file: ParsedFile): { registrations: Plug
   for (const { call, props } of registerSpecs(file, "plugins", usage, fail)) {
     const value = props.get("name");
     const name = value === undefined ? undefined : readString(file, value, consts);
-    if (name === undefined) fail(value ?? call, 'plugins.register: `name` must be a string literal (or a top-level const bound to one), e.g. name: "block-argument-pattern".');
+    if (name === undefined)
+      fail(value ?? call, 'plugins.register: `name` must be a string literal (or a top-level const bound to one), e.g. name: "block-argument-pattern".');
     else registrations.push({ name, at: locate(file, call) });
   }
   return { registrations, errors };
@@ -46,10 +47,15 @@ export function checkPlugins(registrations: readonly PluginRegistration[]): GenE
   const seen = new Map<string, PluginRegistration>();
   for (const reg of registrations) {
     const name = reg.name.value;
-    if (!PLUGIN_NAME_PATTERN.test(name)) errors.push({ ...reg.name.at, message: `"${name}" is not a valid plugin name: it must match ${PLUGIN_NAME_PATTERN.source}.` });
+    if (!PLUGIN_NAME_PATTERN.test(name))
+      errors.push({ ...reg.name.at, message: `"${name}" is not a valid plugin name: it must match ${PLUGIN_NAME_PATTERN.source}.` });
     const first = seen.get(name);
     if (first === undefined) seen.set(name, reg);
-    else errors.push({ ...reg.name.at, message: `plugin "${name}" is registered twice: ${formatLocation(first.name.at)} and ${formatLocation(reg.name.at)}; plugin names must be unique.` });
+    else
+      errors.push({
+        ...reg.name.at,
+        message: `plugin "${name}" is registered twice: ${formatLocation(first.name.at)} and ${formatLocation(reg.name.at)}; plugin names must be unique.`,
+      });
   }
   return errors;
 }

@@ -4,9 +4,9 @@
  * import would pull the Worker's module graph into a build script.
  */
 import type { Expression, Node, ObjectLiteralExpression, SourceFile } from "typescript";
-import { ts } from "./typescript.ts";
-import { locate, propertyName, readString, topLevelStringConsts, unwrap, type ParsedFile } from "./parse.ts";
+import { locate, type ParsedFile, propertyName, readString, topLevelStringConsts, unwrap } from "./parse.ts";
 import type { GenError, StaticToolsetDecl, StringRef } from "./types.ts";
+import { ts } from "./typescript.ts";
 
 const EXPORT_NAME = "STATIC_TOOLSETS";
 const SHAPE_HINT = `${EXPORT_NAME} must be an object literal of { description: "...", tools: ["tool"], includes: ["toolset"] } entries`;

@@ -8,8 +8,8 @@
  */
 import type { Node } from "typescript";
 import { listToolFiles, registerSpecs } from "./discover.ts";
+import { locate, type ParsedFile, readString, readStringList, topLevelStringConsts } from "./parse.ts";
 import { importPath, list } from "./render.ts";
-import { locate, readString, readStringList, topLevelStringConsts, type ParsedFile } from "./parse.ts";
 import { formatLocation, type GenError, type Location, type StringRef } from "./types.ts";
 
 // Same rules as src/webhooks/webhook-registry.ts (not imported: that pulls in zod).
@@ -41,12 +41,14 @@ export function readWebhookRegistrations(file: ParsedFile): { registrations: Web
   const fail = (node: Node, message: string): void => {
     errors.push({ ...locate(file, node), message });
   };
-  const usage = 'webhookRegistry.register(...) must be passed an object literal ({ name: "...", verify: "...", secretEnv: "...", ... }) so discovery can read it.';
+  const usage =
+    'webhookRegistry.register(...) must be passed an object literal ({ name: "...", verify: "...", secretEnv: "...", ... }) so discovery can read it.';
   for (const { call, props } of registerSpecs(file, "webhookRegistry", usage, fail)) {
     const required = (key: "name" | "verify" | "secretEnv", example: string): StringRef | undefined => {
       const value = props.get(key);
       const ref = value === undefined ? undefined : readString(file, value, consts);
-      if (ref === undefined) fail(value ?? call, `webhookRegistry.register: \`${key}\` must be a string literal (or a top-level const bound to one), e.g. ${key}: "${example}".`);
+      if (ref === undefined)
+        fail(value ?? call, `webhookRegistry.register: \`${key}\` must be a string literal (or a top-level const bound to one), e.g. ${key}: "${example}".`);
       return ref;
     };
     const name = required("name", "github");
@@ -60,7 +62,8 @@ export function readWebhookRegistrations(file: ParsedFile): { registrations: Web
             notList: 'webhookRegistry.register: `toolsets` must be an array literal of toolset names, e.g. toolsets: ["web"].',
             notString: "webhookRegistry.register: each `toolsets` entry must be a string literal toolset name.",
           });
-    if (name !== undefined && verify !== undefined && secretEnv !== undefined) registrations.push({ name, verify, secretEnv, toolsets, at: locate(file, call) });
+    if (name !== undefined && verify !== undefined && secretEnv !== undefined)
+      registrations.push({ name, verify, secretEnv, toolsets, at: locate(file, call) });
   }
   return { registrations, errors };
 }
@@ -78,16 +81,26 @@ export function checkWebhooks(registrations: readonly WebhookRegistration[], too
   const seen = new Map<string, WebhookRegistration>();
   for (const reg of registrations) {
     const name = reg.name.value;
-    if (!WEBHOOK_NAME_PATTERN.test(name)) fail(reg.name, `"${name}" is not a valid webhook name: it is a URL segment and must match ${WEBHOOK_NAME_PATTERN.source}.`);
+    if (!WEBHOOK_NAME_PATTERN.test(name))
+      fail(reg.name, `"${name}" is not a valid webhook name: it is a URL segment and must match ${WEBHOOK_NAME_PATTERN.source}.`);
     if (RESERVED_NAMES.has(name)) fail(reg.name, `"${name}" is reserved: /v1/hooks/${name} is a route of its own; pick another name.`);
     const first = seen.get(name);
-    if (first !== undefined) fail(reg.name, `webhook "${name}" is registered twice: ${formatLocation(first.name.at)} and ${formatLocation(reg.name.at)}; webhook names must be unique.`);
+    if (first !== undefined)
+      fail(
+        reg.name,
+        `webhook "${name}" is registered twice: ${formatLocation(first.name.at)} and ${formatLocation(reg.name.at)}; webhook names must be unique.`,
+      );
     else seen.set(name, reg);
-    if (!VERIFY_SCHEMES.includes(reg.verify.value)) fail(reg.verify, `webhook "${name}": verify "${reg.verify.value}" is not a scheme; use one of ${VERIFY_SCHEMES.join(", ")}.`);
-    if (!SECRET_ENV_PATTERN.test(reg.secretEnv.value)) fail(reg.secretEnv, `webhook "${name}": secretEnv "${reg.secretEnv.value}" must be an env var name such as HOOK_GITHUB_SECRET.`);
+    if (!VERIFY_SCHEMES.includes(reg.verify.value))
+      fail(reg.verify, `webhook "${name}": verify "${reg.verify.value}" is not a scheme; use one of ${VERIFY_SCHEMES.join(", ")}.`);
+    if (!SECRET_ENV_PATTERN.test(reg.secretEnv.value))
+      fail(reg.secretEnv, `webhook "${name}": secretEnv "${reg.secretEnv.value}" must be an env var name such as HOOK_GITHUB_SECRET.`);
     for (const toolset of reg.toolsets) {
       if (!toolsetNames.has(toolset.value) && !ALL_TOOLSETS.has(toolset.value)) {
-        fail(toolset, `webhook "${name}" lists toolset "${toolset.value}", which is not a built-in toolset (known: ${[...toolsetNames].sort().join(", ") || "none"}); custom toolsets cannot be used by webhooks.`);
+        fail(
+          toolset,
+          `webhook "${name}" lists toolset "${toolset.value}", which is not a built-in toolset (known: ${[...toolsetNames].sort().join(", ") || "none"}); custom toolsets cannot be used by webhooks.`,
+        );
       }
     }
   }

@@ -15,7 +15,13 @@ export interface AuthProxy {
 export function startAuthProxy(port: number, target: URL, key: string): Promise<AuthProxy> {
   const server: Server = createServer((incoming, outgoing) => {
     const forwarded = request(
-      { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, authorization: `Bearer ${key}` } },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: { ...incoming.headers, authorization: `Bearer ${key}` },
+      },
       (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(outgoing);

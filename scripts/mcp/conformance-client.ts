@@ -12,7 +12,7 @@
  * test/mcp/federation/oauth-sign-in.test.ts.
  */
 import { McpClientError } from "../../src/mcp/client/json-rpc.ts";
-import { McpClient, type McpAuth } from "../../src/mcp/client/mcp-client.ts";
+import { type McpAuth, McpClient } from "../../src/mcp/client/mcp-client.ts";
 import { createOAuthFetch } from "../../src/mcp/client/oauth/oauth-fetch.ts";
 import { grantExpired, type OAuthGrant } from "../../src/mcp/client/oauth/oauth-grant.ts";
 import { beginSignIn, finishSignIn, refreshGrant } from "../../src/mcp/client/oauth/sign-in-flow.ts";
@@ -60,7 +60,10 @@ async function main(): Promise<void> {
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
   const serverUrl = process.argv.at(-1) ?? "";
   const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as { client_id?: string; client_secret?: string };
-  const preRegistered = context.client_id === undefined ? undefined : { client_id: context.client_id, ...(context.client_secret === undefined ? {} : { client_secret: context.client_secret }) };
+  const preRegistered =
+    context.client_id === undefined
+      ? undefined
+      : { client_id: context.client_id, ...(context.client_secret === undefined ? {} : { client_secret: context.client_secret }) };
   const client = new McpClient({
     name: "conformance",
     url: serverUrl,

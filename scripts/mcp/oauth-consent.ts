@@ -56,7 +56,8 @@ export async function consentAs(approverKey: string, authorizationUrl: URL, tool
   for (const name of toolsets) form.append("toolset", name);
   const answer = await browser.send("/oauth/authorize", form);
   const location = answer.response.headers.get("location");
-  if (answer.response.status !== 302 || location === null) throw new Error(`oauth-consent: allowing answered ${answer.response.status}:\n${answer.html.slice(0, 600)}`);
+  if (answer.response.status !== 302 || location === null)
+    throw new Error(`oauth-consent: allowing answered ${answer.response.status}:\n${answer.html.slice(0, 600)}`);
   return new URL(location);
 }
 
@@ -64,23 +65,46 @@ export async function consentAs(approverKey: string, authorizationUrl: URL, tool
  * The whole flow as a client runs it: register a public client, authorize with PKCE (S256) at
  * `/mcp`, consent as `approverKey` to `toolsets`, exchange the code. Returns the token response.
  */
-export async function oauthTokens(origin: string, approverKey: string, toolsets: readonly string[]): Promise<{ access_token: string; refresh_token: string; expires_in: number }> {
+export async function oauthTokens(
+  origin: string,
+  approverKey: string,
+  toolsets: readonly string[],
+): Promise<{ access_token: string; refresh_token: string; expires_in: number }> {
   const redirectUri = "http://127.0.0.1:1/callback";
   const registered = await fetch(`${origin}/oauth/register`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ client_name: "toolgate script", redirect_uris: [redirectUri], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"] }),
+    body: JSON.stringify({
+      client_name: "toolgate script",
+      redirect_uris: [redirectUri],
+      token_endpoint_auth_method: "none",
+      grant_types: ["authorization_code", "refresh_token"],
+    }),
   });
   if (registered.status !== 201) throw new Error(`oauth-consent: registration answered ${registered.status}: ${await registered.text()}`);
   const { client_id: clientId } = (await registered.json()) as { client_id: string };
   const verifier = randomBytes(32).toString("base64url");
   const challenge = createHash("sha256").update(verifier).digest("base64url");
-  const query = new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: "S256", state: "s", resource: `${origin}/mcp` });
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    state: "s",
+    resource: `${origin}/mcp`,
+  });
   const landed = await consentAs(approverKey, new URL(`/oauth/authorize?${query}`, origin), toolsets);
   const token = await fetch(`${origin}/oauth/token`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "authorization_code", code: landed.searchParams.get("code") ?? "", redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier }),
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      code: landed.searchParams.get("code") ?? "",
+      redirect_uri: redirectUri,
+      client_id: clientId,
+      code_verifier: verifier,
+    }),
   });
   if (token.status !== 200) throw new Error(`oauth-consent: the token endpoint answered ${token.status}: ${await token.text()}`);
   return (await token.json()) as { access_token: string; refresh_token: string; expires_in: number };

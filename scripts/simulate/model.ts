@@ -102,7 +102,11 @@ export function limiterTripsPerIsolatePerS(callsPerS: number, c: Pick<StoreConst
  * each window, and every call past the limit, since refusals only come from the object) are
  * one round trip each.
  */
-export function limiterRequestsPerS(callsPerS: number, isolates: number, c: Pick<StoreConstants, "keyLimitPerMinute" | "leaseMaxShare" | "leaseTrafficMs" | "unleasedShare">): number {
+export function limiterRequestsPerS(
+  callsPerS: number,
+  isolates: number,
+  c: Pick<StoreConstants, "keyLimitPerMinute" | "leaseMaxShare" | "leaseTrafficMs" | "unleasedShare">,
+): number {
   const leasedPerS = Math.min(callsPerS, (c.keyLimitPerMinute / 60) * (1 - c.unleasedShare));
   return isolates * limiterTripsPerIsolatePerS(leasedPerS / isolates, c) + (callsPerS - leasedPerS);
 }
@@ -134,9 +138,17 @@ export function keysWithinLimit(callsPerS: number, c: Pick<StoreConstants, "keyL
 /** The limits `rates` would hit, one line each; empty when none. */
 export function limitsHit(rates: StoreRates, c: Pick<StoreConstants, "keyLimitPerMinute">): string[] {
   const hit: string[] = [];
-  if (rates.queueMessagesPerS > LIMITS.queueMessagesPerS) hit.push(`Queues: ${rates.queueMessagesPerS.toFixed(0)} messages/s on the audit queue, over its ${LIMITS.queueMessagesPerS}/s per queue`);
-  if (rates.rateLimiterRequestsPerS > LIMITS.durableObjectRequestsPerS) hit.push(`Durable Object: ${rates.rateLimiterRequestsPerS.toFixed(0)} requests/s to one key's RateLimiter, over ~${LIMITS.durableObjectRequestsPerS}/s per object`);
-  if (rates.kvWritesPerToolKeyPerS > LIMITS.kvWritesPerKeyPerS) hit.push(`KV: up to ${rates.kvWritesPerToolKeyPerS.toFixed(1)} writes/s to one tool's availability key, over ${LIMITS.kvWritesPerKeyPerS}/s per key`);
-  if (rates.callsPerKeyPerS * 60 > c.keyLimitPerMinute) hit.push(`rate limit: a key at ${(rates.callsPerKeyPerS * 60).toFixed(0)} calls/min is refused past its ${c.keyLimitPerMinute}/min, each refusal a round trip to its object`);
+  if (rates.queueMessagesPerS > LIMITS.queueMessagesPerS)
+    hit.push(`Queues: ${rates.queueMessagesPerS.toFixed(0)} messages/s on the audit queue, over its ${LIMITS.queueMessagesPerS}/s per queue`);
+  if (rates.rateLimiterRequestsPerS > LIMITS.durableObjectRequestsPerS)
+    hit.push(
+      `Durable Object: ${rates.rateLimiterRequestsPerS.toFixed(0)} requests/s to one key's RateLimiter, over ~${LIMITS.durableObjectRequestsPerS}/s per object`,
+    );
+  if (rates.kvWritesPerToolKeyPerS > LIMITS.kvWritesPerKeyPerS)
+    hit.push(`KV: up to ${rates.kvWritesPerToolKeyPerS.toFixed(1)} writes/s to one tool's availability key, over ${LIMITS.kvWritesPerKeyPerS}/s per key`);
+  if (rates.callsPerKeyPerS * 60 > c.keyLimitPerMinute)
+    hit.push(
+      `rate limit: a key at ${(rates.callsPerKeyPerS * 60).toFixed(0)} calls/min is refused past its ${c.keyLimitPerMinute}/min, each refusal a round trip to its object`,
+    );
   return hit;
 }

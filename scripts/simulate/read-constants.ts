@@ -34,7 +34,8 @@ function auditConsumer(root: string): { maxBatch: number; maxWaitS: number } {
   const consumers: { queue: string; max_batch_size?: number; max_batch_timeout?: number }[] = config.queues.consumers ?? [];
   const producer = producers.find((p) => p.binding === "AUDIT_QUEUE");
   const consumer = consumers.find((c) => c.queue === producer?.queue);
-  if (consumer?.max_batch_size === undefined || consumer.max_batch_timeout === undefined) throw new Error("simulate: wrangler.toml has no consumer with max_batch_size and max_batch_timeout for AUDIT_QUEUE's queue");
+  if (consumer?.max_batch_size === undefined || consumer.max_batch_timeout === undefined)
+    throw new Error("simulate: wrangler.toml has no consumer with max_batch_size and max_batch_timeout for AUDIT_QUEUE's queue");
   return { maxBatch: consumer.max_batch_size, maxWaitS: consumer.max_batch_timeout };
 }
 

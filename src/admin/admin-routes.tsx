@@ -23,22 +23,22 @@ import type { PageEnv } from "../approvals-page/page-env.ts";
 import { renderPage } from "../approvals-page/render-page.ts";
 import { securityHeaders } from "../approvals-page/security-headers.ts";
 import type { AuditRecordWire } from "../audit/audit-wire.ts";
-import { ADMIN_CSS } from "./admin-css.ts";
-import { errorPage, shownStatus, type AdminContext } from "./admin-error.tsx";
-import { mcpServerPages } from "./mcp-server-pages.tsx";
-import { webhookPages } from "./webhook-pages.tsx";
-import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
-import { apiErrorText, apiRequest } from "./api-request.ts";
-import { AUDIT_FILTERS, AuditListPage, CallDetailPage, SessionTimelinePage, type AuditFilterValues } from "./audit-page.tsx";
-import { createKeyBody, keyAccessBody } from "./key-form.ts";
-import { KeysPage, type CreatedKeyWire, type KeyFormValues, type KeyWire } from "./keys-page.tsx";
-import { load } from "./loaded.tsx";
-import { OverviewPage } from "./overview-page.tsx";
-import { isOverviewWindow, overviewStats, windowStats } from "./overview-stats.ts";
-import { ToolDetailPage, ToolsPage, type ToolDetailWire, type ToolHealthWire } from "./tools-page.tsx";
 import type { GatewayParts } from "../compose.ts";
 import { serverOfToolset } from "../mcp/federation/remote-tool-name.ts";
+import { ADMIN_CSS } from "./admin-css.ts";
+import { type AdminContext, errorPage, shownStatus } from "./admin-error.tsx";
+import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
+import { apiErrorText, apiRequest } from "./api-request.ts";
+import { AUDIT_FILTERS, type AuditFilterValues, AuditListPage, CallDetailPage, SessionTimelinePage } from "./audit-page.tsx";
+import { createKeyBody, keyAccessBody } from "./key-form.ts";
+import { type CreatedKeyWire, type KeyFormValues, KeysPage, type KeyWire } from "./keys-page.tsx";
+import { load } from "./loaded.tsx";
+import { mcpServerPages } from "./mcp-server-pages.tsx";
+import { OverviewPage } from "./overview-page.tsx";
+import { isOverviewWindow, overviewStats, windowStats } from "./overview-stats.ts";
 import { stuckDeliveries } from "./stuck-deliveries.ts";
+import { ToolDetailPage, type ToolDetailWire, type ToolHealthWire, ToolsPage } from "./tools-page.tsx";
+import { webhookPages } from "./webhook-pages.tsx";
 
 /** Forms carry a few short fields; a key's toolsets and patterns are the longest. */
 const MAX_FORM_BYTES = 16 * 1024;
@@ -67,7 +67,10 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
   const { requirePageSignIn, requireSameOrigin, signIn, signInResponse, signOut } = pageAuth(ADMIN_SITE);
   // "/admin/*" matches "/admin" itself too, so each middleware is registered once.
   page.use(`${ADMIN_BASE}/*`, securityHeaders());
-  page.post(`${ADMIN_BASE}/*`, bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => errorPage(c, 413, "Form too large", `A form may send at most ${MAX_FORM_BYTES} bytes.`) }));
+  page.post(
+    `${ADMIN_BASE}/*`,
+    bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => errorPage(c, 413, "Form too large", `A form may send at most ${MAX_FORM_BYTES} bytes.`) }),
+  );
   page.post(`${ADMIN_BASE}/*`, requireSameOrigin());
   // A body the runtime cannot parse (a broken multipart) is the sender's mistake, not a store
   // down: answered here, before the sign-in check reads its CSRF field. Hono keeps the parsed
@@ -119,7 +122,11 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
     const answer = await apiRequest(c, c.get("principal"), "GET", `/v1/audit?${query.toString()}`);
     const viewer = c.get("viewer");
     if (answer.status !== 200) {
-      return renderPage(c, <AuditListPage viewer={viewer} values={values} records={[]} nextHref={null} error={apiErrorText(answer)} />, shownStatus(answer.status));
+      return renderPage(
+        c,
+        <AuditListPage viewer={viewer} values={values} records={[]} nextHref={null} error={apiErrorText(answer)} />,
+        shownStatus(answer.status),
+      );
     }
     const body = answer.body as { records: AuditRecordWire[]; next_cursor: string | null };
     const nextHref = body.next_cursor === null ? null : `${ADMIN_BASE}/audit?${new URLSearchParams({ ...values, cursor: body.next_cursor }).toString()}`;
@@ -135,7 +142,8 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
     const answer = await apiRequest(c, c.get("principal"), "GET", `/v1/audit?since=${at}&until=${at + 1}&limit=200`);
     if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), "The call could not be read", apiErrorText(answer));
     const record = (answer.body as { records: AuditRecordWire[] }).records.find((r) => r.id === id);
-    if (record === undefined) return errorPage(c, 404, "No such call", `The audit log has no call ${id} that this key may see. It may have passed the retention period.`);
+    if (record === undefined)
+      return errorPage(c, 404, "No such call", `The audit log has no call ${id} that this key may see. It may have passed the retention period.`);
     return renderPage(c, <CallDetailPage viewer={c.get("viewer")} record={record} />);
   });
 
@@ -145,13 +153,21 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
     const answer = await apiRequest(c, c.get("principal"), "GET", `/v1/audit?${query.toString()}`);
     if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), "The session could not be read", apiErrorText(answer));
     const body = answer.body as { records: AuditRecordWire[]; next_cursor: string | null };
-    return renderPage(c, <SessionTimelinePage viewer={c.get("viewer")} sessionId={sessionId} records={[...body.records].reverse()} more={body.next_cursor !== null} />);
+    return renderPage(
+      c,
+      <SessionTimelinePage viewer={c.get("viewer")} sessionId={sessionId} records={[...body.records].reverse()} more={body.next_cursor !== null} />,
+    );
   });
 
   /** The keys page, with whatever the last action left to say. */
-  async function keysPage(c: AdminContext, extra: { values?: KeyFormValues; error?: string; created?: CreatedKeyWire; done?: string } = {}, status: 200 | 201 | ReturnType<typeof shownStatus> = 200) {
+  async function keysPage(
+    c: AdminContext,
+    extra: { values?: KeyFormValues; error?: string; created?: CreatedKeyWire; done?: string } = {},
+    status: 200 | 201 | ReturnType<typeof shownStatus> = 200,
+  ) {
     const answer = await apiRequest(c, c.get("principal"), "GET", "/v1/keys");
-    if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), answer.status === 403 ? "Keys are for admins" : "Keys could not be listed", apiErrorText(answer));
+    if (answer.status !== 200)
+      return errorPage(c, shownStatus(answer.status), answer.status === 403 ? "Keys are for admins" : "Keys could not be listed", apiErrorText(answer));
     const { keys } = answer.body as { keys: KeyWire[] };
     return renderPage(c, <KeysPage viewer={c.get("viewer")} keys={keys} {...extra} />, status);
   }
@@ -233,7 +249,12 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
     console.error("admin console error", error);
     // Everything a page does before rendering is a read of a store (the sign-in in KV, keys in D1,
     // the lists behind it): a throw there is a store that did not answer, a state to retry, so 503.
-    return errorPage(c, 503, "Temporarily unavailable", "This page could not be shown: a store it reads (D1, KV or a Durable Object) did not answer. The failure was logged; try again in a moment.");
+    return errorPage(
+      c,
+      503,
+      "Temporarily unavailable",
+      "This page could not be shown: a store it reads (D1, KV or a Durable Object) did not answer. The failure was logged; try again in a moment.",
+    );
   });
   return page;
 }

@@ -5,15 +5,15 @@
  * on an inner app that is never reachable from outside; the principal rides on the Request
  * object itself (a WeakMap), not in a header anyone could send.
  */
-import { Hono, type Context } from "hono";
-import { failureResponse } from "../http/request-failure.ts";
-import type { AuthEnv } from "../auth/auth-env.ts";
-import type { Principal } from "../auth/principal.ts";
+import { type Context, Hono } from "hono";
+import { runsRoutes } from "../agent/runs-routes.ts";
 import { auditRoutes } from "../audit/audit-routes.ts";
+import type { AuthEnv } from "../auth/auth-env.ts";
 import { keysRoutes } from "../auth/keys-routes.ts";
+import type { Principal } from "../auth/principal.ts";
+import { failureResponse } from "../http/request-failure.ts";
 import { healthRoutes } from "../http/routes/health.ts";
 import { toolsRoutes } from "../http/routes/tools.ts";
-import { runsRoutes } from "../agent/runs-routes.ts";
 import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
 import { webhooksRoutes } from "../webhooks/webhooks-routes.ts";
 
@@ -46,7 +46,11 @@ inner.route("/", webhooksRoutes);
 // what could not be read and to retry; the error itself goes to the log, never to the page.
 inner.onError(function apiRouteFailed(error, c) {
   console.error(`admin console: ${c.req.method} ${c.req.path} failed`, error);
-  return failureResponse(c, { kind: "unavailable", message: `The API's ${c.req.method} ${c.req.path} failed: a store it needs (D1, KV or a Durable Object) did not answer. The failure was logged; try again in a moment.`, retryAfterSeconds: 30 });
+  return failureResponse(c, {
+    kind: "unavailable",
+    message: `The API's ${c.req.method} ${c.req.path} failed: a store it needs (D1, KV or a Durable Object) did not answer. The failure was logged; try again in a moment.`,
+    retryAfterSeconds: 30,
+  });
 });
 
 /**
@@ -57,14 +61,32 @@ inner.onError(function apiRouteFailed(error, c) {
  * const answer = await apiRequest(c, principal, "DELETE", `/v1/keys/${id}`);
  * ```
  */
-export async function apiRequest(c: Context, principal: Principal, method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: string, body?: unknown): Promise<ApiAnswer> {
-  const response = await apiResponse(c, principal, method, path, body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+export async function apiRequest(
+  c: Context,
+  principal: Principal,
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+  path: string,
+  body?: unknown,
+): Promise<ApiAnswer> {
+  const response = await apiResponse(
+    c,
+    principal,
+    method,
+    path,
+    body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } },
+  );
   const text = await response.text();
   return { status: response.status, body: text === "" ? null : (JSON.parse(text) as unknown) };
 }
 
 /** The same, answering the route's own Response: for a stream (a run's events) the page passes on. */
-export async function apiResponse(c: Context, principal: Principal, method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: string, init: { body?: string; headers?: Record<string, string> } = {}): Promise<Response> {
+export async function apiResponse(
+  c: Context,
+  principal: Principal,
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+  path: string,
+  init: { body?: string; headers?: Record<string, string> } = {},
+): Promise<Response> {
   const request = new Request(new URL(path, c.req.url), { method, ...init });
   principals.set(request, principal);
   return inner.fetch(request, c.env, executionContextOf(c));

@@ -10,9 +10,9 @@ import { formatInstant } from "../approvals-page/format-time.ts";
 import { Layout, type Viewer } from "../approvals-page/layout.tsx";
 import { AUDIT_STATUSES } from "../audit/audit-record.ts";
 import type { AuditRecordWire } from "../audit/audit-wire.ts";
-import { TableHead } from "./table-head.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
 import { Notices } from "./notices.tsx";
+import { TableHead } from "./table-head.tsx";
 
 /** The listing's filters, as the form sends them and GET /v1/audit takes them. */
 export const AUDIT_FILTERS = ["session_id", "key_id", "tool", "status", "error_code", "since", "until"] as const;
@@ -102,7 +102,11 @@ export const AuditListPage: FC<AuditListProps> = ({ viewer, values, records, nex
     <Filters values={values} />
     {viewer.role === "admin" ? null : <p class="muted">As an {viewer.role}, you see your own key's calls only (the API's rule).</p>}
     {/* A refusal or an outage says so above; "no calls match" would then be untrue. */}
-    {error !== undefined ? null : records.length === 0 ? <p class="muted">No calls match{nextHref === null ? "." : " on this page; older ones may."}</p> : <RecordTable records={records} caption="Newest first. Calls reach the log a few seconds after they end." />}
+    {error !== undefined ? null : records.length === 0 ? (
+      <p class="muted">No calls match{nextHref === null ? "." : " on this page; older ones may."}</p>
+    ) : (
+      <RecordTable records={records} caption="Newest first. Calls reach the log a few seconds after they end." />
+    )}
     <p class="pager">
       <a href={`${ADMIN_BASE}/audit`}>First page, no filters</a>
       {nextHref === null ? null : <a href={nextHref}>Older calls</a>}
@@ -141,7 +145,11 @@ export const CallDetailPage: FC<{ viewer: Viewer; record: AuditRecordWire }> = (
         <Fact term="Policy">{r.policy_decision === null ? "–" : `${r.policy_decision}${r.policy_rule === null ? "" : ` (rule ${r.policy_rule})`}`}</Fact>
         <dt>Approval</dt>
         <dd>{r.approval_id === null ? "–" : <a href={`/approvals/${encodeURIComponent(r.approval_id)}`}>{r.approval_id}</a>}</dd>
-        <Fact term="Decision">{r.decision === undefined ? "–" : `${r.decision.scope ?? "expired"} by ${r.decision.by ?? "nobody"} at ${r.decision.time}${r.decision.reason === null ? "" : `: ${r.decision.reason}`}`}</Fact>
+        <Fact term="Decision">
+          {r.decision === undefined
+            ? "–"
+            : `${r.decision.scope ?? "expired"} by ${r.decision.by ?? "nobody"} at ${r.decision.time}${r.decision.reason === null ? "" : `: ${r.decision.reason}`}`}
+        </Fact>
         <Fact term="Attempts">{String(r.attempts)}</Fact>
         <Fact term="Duration">{`${r.duration_ms} ms`}</Fact>
         <Fact term="Result size">{`${r.result_chars} characters${r.truncated ? " (cut for the model)" : ""}`}</Fact>
@@ -162,7 +170,12 @@ export const CallDetailPage: FC<{ viewer: Viewer; record: AuditRecordWire }> = (
   </Layout>
 );
 
-export const SessionTimelinePage: FC<{ viewer: Viewer; sessionId: string; records: readonly AuditRecordWire[]; more: boolean }> = ({ viewer, sessionId, records, more }) => (
+export const SessionTimelinePage: FC<{ viewer: Viewer; sessionId: string; records: readonly AuditRecordWire[]; more: boolean }> = ({
+  viewer,
+  sessionId,
+  records,
+  more,
+}) => (
   <Layout title={`Session ${sessionId}`} viewer={viewer} site={ADMIN_SITE}>
     <h2>
       Session <code>{sessionId}</code>

@@ -3,15 +3,16 @@
  * API keys: the list, the create form, the new key shown once, revoke; OAuth grants apart. The page only gathers
  * what a person typed; POST /v1/keys and DELETE /v1/keys/{id} check it (api-request.ts).
  */
+
+import type { z } from "@hono/zod-openapi";
 import type { FC } from "hono/jsx";
 import { CsrfField, Layout, type Viewer } from "../approvals-page/layout.tsx";
-import { ROLES } from "../auth/principal.ts";
 import type { ApiKeySchema, CreatedKeySchema } from "../auth/keys-schemas.ts";
-import type { z } from "@hono/zod-openapi";
-import { PostButton } from "./post-button.tsx";
-import { TableHead } from "./table-head.tsx";
+import { ROLES } from "../auth/principal.ts";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
 import { Notices } from "./notices.tsx";
+import { PostButton } from "./post-button.tsx";
+import { TableHead } from "./table-head.tsx";
 
 export type KeyWire = z.infer<typeof ApiKeySchema>;
 export type CreatedKeyWire = z.infer<typeof CreatedKeySchema>;
@@ -19,7 +20,8 @@ export type CreatedKeyWire = z.infer<typeof CreatedKeySchema>;
 /** What the create form had in it, to show again after a refusal. */
 export type KeyFormValues = Partial<Record<"name" | "role" | "toolsets" | "policy_mode" | "patterns" | "rate_limit", string>>;
 
-const policyText = (k: KeyWire) => (k.policy.patterns.length === 0 ? (k.policy.mode === "deny" ? "all tools" : "no tools") : `${k.policy.mode}: ${k.policy.patterns.join(", ")}`);
+const policyText = (k: KeyWire) =>
+  k.policy.patterns.length === 0 ? (k.policy.mode === "deny" ? "all tools" : "no tools") : `${k.policy.mode}: ${k.policy.patterns.join(", ")}`;
 
 /** Toolsets, policy and rate limit of one key, prefilled, behind a disclosure. */
 const AccessForm: FC<{ k: KeyWire; viewer: Viewer }> = ({ k, viewer }) => {
@@ -36,8 +38,12 @@ const AccessForm: FC<{ k: KeyWire; viewer: Viewer }> = ({ k, viewer }) => {
         <div class="field">
           <label for={id("policy")}>Policy</label>
           <select id={id("policy")} name="policy_mode">
-            <option value="deny" selected={k.policy.mode === "deny"}>deny the listed tools</option>
-            <option value="whitelist" selected={k.policy.mode === "whitelist"}>allow only the listed tools</option>
+            <option value="deny" selected={k.policy.mode === "deny"}>
+              deny the listed tools
+            </option>
+            <option value="whitelist" selected={k.policy.mode === "whitelist"}>
+              allow only the listed tools
+            </option>
           </select>
         </div>
         <div class="field">
@@ -46,7 +52,14 @@ const AccessForm: FC<{ k: KeyWire; viewer: Viewer }> = ({ k, viewer }) => {
         </div>
         <div class="field">
           <label for={id("rate")}>Calls per minute (empty for the default)</label>
-          <input id={id("rate")} name="rate_limit" type="text" inputmode="numeric" value={k.rate_limit_per_minute === null ? "" : String(k.rate_limit_per_minute)} autocomplete="off" />
+          <input
+            id={id("rate")}
+            name="rate_limit"
+            type="text"
+            inputmode="numeric"
+            value={k.rate_limit_per_minute === null ? "" : String(k.rate_limit_per_minute)}
+            autocomplete="off"
+          />
         </div>
         <button type="submit" aria-label={`Save access of ${k.name}`}>
           Save
@@ -110,8 +123,12 @@ const CreateForm: FC<{ viewer: Viewer; values: KeyFormValues }> = ({ viewer, val
     <div class="field">
       <label for="k-policy">Policy</label>
       <select id="k-policy" name="policy_mode">
-        <option value="deny" selected={values.policy_mode !== "whitelist"}>deny the listed tools</option>
-        <option value="whitelist" selected={values.policy_mode === "whitelist"}>allow only the listed tools</option>
+        <option value="deny" selected={values.policy_mode !== "whitelist"}>
+          deny the listed tools
+        </option>
+        <option value="whitelist" selected={values.policy_mode === "whitelist"}>
+          allow only the listed tools
+        </option>
       </select>
     </div>
     <div class="field">
@@ -151,7 +168,13 @@ const GrantsSection: FC<{ grants: readonly KeyWire[]; viewer: Viewer }> = ({ gra
                 <td>{g.revoked_at === null ? <span class="status approved">active</span> : <span class="status denied">revoked {g.revoked_at}</span>}</td>
                 <td>
                   {g.revoked_at !== null || viewer.role !== "admin" ? null : (
-                    <PostButton viewer={viewer} action={`${ADMIN_BASE}/keys/${encodeURIComponent(g.id)}/revoke`} label="Revoke" ariaLabel={`Revoke the grant to ${g.name}`} kind="deny" />
+                    <PostButton
+                      viewer={viewer}
+                      action={`${ADMIN_BASE}/keys/${encodeURIComponent(g.id)}/revoke`}
+                      label="Revoke"
+                      ariaLabel={`Revoke the grant to ${g.name}`}
+                      kind="deny"
+                    />
                   )}
                 </td>
               </tr>

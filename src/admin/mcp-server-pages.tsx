@@ -8,11 +8,11 @@ import type { Hono } from "hono";
 import { formField } from "../approvals-page/page-auth.tsx";
 import type { PageEnv } from "../approvals-page/page-env.ts";
 import { renderPage } from "../approvals-page/render-page.ts";
-import { errorPage, shownStatus, type AdminContext } from "./admin-error.tsx";
+import { type AdminContext, errorPage, shownStatus } from "./admin-error.tsx";
 import { ADMIN_BASE } from "./admin-site.ts";
 import { apiErrorText, apiRequest } from "./api-request.ts";
 import { createServerBody, enabledBody } from "./mcp-server-form.ts";
-import { McpServersPage, type McpServerFormValues, type McpServersPageProps, type McpServerWire } from "./mcp-servers-page.tsx";
+import { type McpServerFormValues, McpServersPage, type McpServersPageProps, type McpServerWire } from "./mcp-servers-page.tsx";
 
 const LIST = `${ADMIN_BASE}/mcp-servers`;
 const apiPath = (name: string) => `/v1/mcp-servers/${encodeURIComponent(name)}`;
@@ -25,15 +25,26 @@ const DONE: Record<string, (name: string) => string> = {
   removed: (name) => `${name} removed, with its pins and sign-in.`,
 };
 
-async function serversPage(c: AdminContext, extra: Omit<McpServersPageProps, "viewer" | "servers"> = {}, status: 200 | 201 | ReturnType<typeof shownStatus> = 200) {
+async function serversPage(
+  c: AdminContext,
+  extra: Omit<McpServersPageProps, "viewer" | "servers"> = {},
+  status: 200 | 201 | ReturnType<typeof shownStatus> = 200,
+) {
   const answer = await apiRequest(c, c.get("principal"), "GET", "/v1/mcp-servers");
-  if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), answer.status === 403 ? "MCP servers are for admins" : "MCP servers could not be listed", apiErrorText(answer));
+  if (answer.status !== 200)
+    return errorPage(
+      c,
+      shownStatus(answer.status),
+      answer.status === 403 ? "MCP servers are for admins" : "MCP servers could not be listed",
+      apiErrorText(answer),
+    );
   const { servers } = answer.body as { servers: McpServerWire[] };
   return renderPage(c, <McpServersPage viewer={c.get("viewer")} servers={servers} {...extra} />, status);
 }
 
 /** A change's refusal: a page naming the API's reason. */
-const refused = (c: AdminContext, answer: { status: number; body: unknown }, title: string) => errorPage(c, shownStatus(answer.status), answer.status === 403 ? "Not allowed" : title, apiErrorText(answer));
+const refused = (c: AdminContext, answer: { status: number; body: unknown }, title: string) =>
+  errorPage(c, shownStatus(answer.status), answer.status === 403 ? "Not allowed" : title, apiErrorText(answer));
 
 const done = (c: AdminContext, what: keyof typeof DONE, name: string) => c.redirect(`${LIST}?${new URLSearchParams({ [what]: name }).toString()}`, 303);
 

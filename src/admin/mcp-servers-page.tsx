@@ -4,14 +4,15 @@
  * the tools it offers and those refused with the reason; admins add, enable or disable, refresh,
  * sign in and remove, each through the /v1/mcp-servers route (api-request.ts).
  */
-import type { FC } from "hono/jsx";
+
 import type { z } from "@hono/zod-openapi";
+import type { FC } from "hono/jsx";
 import { CsrfField, Layout, type Viewer } from "../approvals-page/layout.tsx";
 import type { McpServerStatusSchema } from "../mcp/federation/mcp-servers-schemas.ts";
-import { PostButton } from "./post-button.tsx";
-import { TableHead } from "./table-head.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
 import { Notices } from "./notices.tsx";
+import { PostButton } from "./post-button.tsx";
+import { TableHead } from "./table-head.tsx";
 
 export type McpServerWire = z.infer<typeof McpServerStatusSchema>;
 
@@ -22,7 +23,13 @@ export const serverHref = (name: string) => `${ADMIN_BASE}/mcp-servers/${encodeU
 
 /** A button posting to one of a server's actions. */
 const Action: FC<{ viewer: Viewer; server: string; action: string; label: string; danger?: boolean }> = ({ viewer, server, action, label, danger }) => (
-  <PostButton viewer={viewer} action={`${serverHref(server)}/${action}`} label={label} ariaLabel={`${label} ${server}`} {...(danger === true ? { kind: "deny" as const } : {})} />
+  <PostButton
+    viewer={viewer}
+    action={`${serverHref(server)}/${action}`}
+    label={label}
+    ariaLabel={`${label} ${server}`}
+    {...(danger === true ? { kind: "deny" as const } : {})}
+  />
 );
 
 const AuthState: FC<{ server: McpServerWire; viewer: Viewer }> = ({ server, viewer }) => {
@@ -40,7 +47,9 @@ const AuthState: FC<{ server: McpServerWire; viewer: Viewer }> = ({ server, view
           </a>
         </p>
       )}
-      {viewer.role === "admin" && server.auth.sign_in_url === null ? <Action viewer={viewer} server={server.name} action="sign-in" label="Start sign-in" /> : null}
+      {viewer.role === "admin" && server.auth.sign_in_url === null ? (
+        <Action viewer={viewer} server={server.name} action="sign-in" label="Start sign-in" />
+      ) : null}
     </div>
   );
 };
@@ -129,8 +138,12 @@ const AddForm: FC<{ viewer: Viewer; values: McpServerFormValues }> = ({ viewer, 
     <div class="field">
       <label for="m-pin">A changed tool definition</label>
       <select id="m-pin" name="pin">
-        <option value="warn" selected={values.pin !== "block"}>is flagged</option>
-        <option value="block" selected={values.pin === "block"}>is blocked until accepted</option>
+        <option value="warn" selected={values.pin !== "block"}>
+          is flagged
+        </option>
+        <option value="block" selected={values.pin === "block"}>
+          is blocked until accepted
+        </option>
       </select>
     </div>
     <button type="submit" class="approve">

@@ -4,12 +4,12 @@ import type { FC } from "hono/jsx";
 import type { ApprovalView } from "../approvals/approval-view.ts";
 import { formatInstant, isoOf } from "../approvals-page/format-time.ts";
 import { Layout, type Viewer } from "../approvals-page/layout.tsx";
-import { TableHead } from "./table-head.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
-import { whenLoaded, type Loaded } from "./loaded.tsx";
+import { type Loaded, whenLoaded } from "./loaded.tsx";
 import { OVERVIEW_WINDOWS, type Overview, type OverviewWindow } from "./overview-stats.ts";
 import type { StuckDelivery } from "./stuck-deliveries.ts";
 import { CallsChart, DurationChart } from "./svg-charts.tsx";
+import { TableHead } from "./table-head.tsx";
 
 export interface OverviewPageProps {
   viewer: Viewer;
@@ -49,10 +49,16 @@ const Figures: FC<{ overview: Overview }> = ({ overview }) => {
   return (
     <ul class="figures" aria-label="Totals">
       <li>
-        <span class="value" data-figure="calls">{total.calls}</span> calls
+        <span class="value" data-figure="calls">
+          {total.calls}
+        </span>{" "}
+        calls
       </li>
       <li>
-        <span class="value" data-figure="errors">{total.errors}</span> errors
+        <span class="value" data-figure="errors">
+          {total.errors}
+        </span>{" "}
+        errors
       </li>
       <li>
         <span class="value">{percent(total.errorRate)}</span> error rate
@@ -147,7 +153,8 @@ const Waiting: FC<{ pending: Loaded<ApprovalView[]>; stuck: Loaded<StuckDelivery
           <ul>
             {list.map((d) => (
               <li>
-                <code>{d.id}</code> · {d.hook} · <span class="status">{d.status}</span> · received <time datetime={isoOf(d.receivedAt)}>{formatInstant(d.receivedAt)}</time>
+                <code>{d.id}</code> · {d.hook} · <span class="status">{d.status}</span> · received{" "}
+                <time datetime={isoOf(d.receivedAt)}>{formatInstant(d.receivedAt)}</time>
                 {d.error === null ? null : <div class="muted">{d.error}</div>}
                 <div>
                   <a href={`${ADMIN_BASE}/audit?${new URLSearchParams({ session_id: d.id }).toString()}`}>its calls in the audit log</a>

@@ -4,11 +4,12 @@
  * duration percentiles overall and per tool. Every statement reads a range of the primary key
  * (at, rid); only aggregates, a few dozen rows at most, come back to the Worker.
  */
-import { FAILED_STATUSES } from "../audit/audit-record.ts";
+
 import { withAuditLayout } from "../audit/audit-layout.ts";
-import { auditStatsSharded } from "../audit/audit-stats-sharded.ts";
-import { auditStats, type AuditStats } from "../audit/audit-stats.ts";
+import { FAILED_STATUSES } from "../audit/audit-record.ts";
 import { shardsToRead } from "../audit/audit-shards.ts";
+import { type AuditStats, auditStats } from "../audit/audit-stats.ts";
+import { auditStatsSharded } from "../audit/audit-stats-sharded.ts";
 import type { AuditDatabase } from "../audit/write-audit-records.ts";
 
 /** The windows the overview offers, each cut into intervals for the calls chart. */
@@ -87,10 +88,7 @@ export async function overviewStats(env: Env, window: OverviewWindow, now: numbe
   const until = Math.ceil(now / intervalMs) * intervalMs;
   const since = until - ms;
   const shards = shardsToRead(env).map((shard) => shard.db);
-  const [stats, perShard] = await Promise.all([
-    windowStats(env, since, until),
-    Promise.all(shards.map((db) => shardOverview(db, since, until, intervalMs))),
-  ]);
+  const [stats, perShard] = await Promise.all([windowStats(env, since, until), Promise.all(shards.map((db) => shardOverview(db, since, until, intervalMs)))]);
   const intervals: Interval[] = Array.from({ length: count }, (_, i) => ({ start: since + i * intervalMs, calls: 0, errors: 0 }));
   const codes = new Map<string, number>();
   for (const shard of perShard) {

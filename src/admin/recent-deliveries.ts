@@ -1,5 +1,5 @@
 /** The newest webhook deliveries for the webhooks page, by the received_at index. */
-import { HOOK_DELIVERIES_TABLE, type DeliveryStatus } from "../webhooks/delivery-store.ts";
+import { type DeliveryStatus, HOOK_DELIVERIES_TABLE } from "../webhooks/delivery-store.ts";
 
 const SHOWN = 50;
 
@@ -23,6 +23,24 @@ export async function recentDeliveries(db: D1Database, status?: DeliveryStatus):
        ${status === undefined ? "" : "WHERE status = ?"} ORDER BY received_at DESC LIMIT ${SHOWN}`,
     )
     .bind(...(status === undefined ? [] : [status]))
-    .all<{ id: string; hook: string; status: DeliveryStatus; received_at: number; updated_at: number; attempts: number; error: string | null; run_id: string | null }>();
-  return results.map((r) => ({ id: r.id, hook: r.hook, status: r.status, receivedAt: r.received_at, updatedAt: r.updated_at, attempts: r.attempts, error: r.error, runId: r.run_id }));
+    .all<{
+      id: string;
+      hook: string;
+      status: DeliveryStatus;
+      received_at: number;
+      updated_at: number;
+      attempts: number;
+      error: string | null;
+      run_id: string | null;
+    }>();
+  return results.map((r) => ({
+    id: r.id,
+    hook: r.hook,
+    status: r.status,
+    receivedAt: r.received_at,
+    updatedAt: r.updated_at,
+    attempts: r.attempts,
+    error: r.error,
+    runId: r.run_id,
+  }));
 }

@@ -1,5 +1,5 @@
 /** Webhook deliveries that need a person: dead-lettered ones, and ones queued or running for too long. */
-import { HOOK_DELIVERIES_TABLE, type DeliveryStatus } from "../webhooks/delivery-store.ts";
+import { type DeliveryStatus, HOOK_DELIVERIES_TABLE } from "../webhooks/delivery-store.ts";
 
 /**
  * Queued or running longer than this is stuck: a consumer normally takes seconds. Not a delivery

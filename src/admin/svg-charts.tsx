@@ -41,18 +41,41 @@ export const CallsChart: FC<{ title: string; points: readonly IntervalPoint[]; h
   return (
     <figure class="chart">
       <figcaption>{title}</figcaption>
-      <svg viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-label={`${title}: ${total} calls, ${points.reduce((s, p) => s + p.errors, 0)} errors`} xmlns="http://www.w3.org/2000/svg">
+      <svg
+        viewBox={`0 0 ${WIDTH} ${height}`}
+        role="img"
+        aria-label={`${title}: ${total} calls, ${points.reduce((s, p) => s + p.errors, 0)} errors`}
+        xmlns="http://www.w3.org/2000/svg"
+      >
         <line class="axis" x1={PLOT_LEFT} y1={PLOT_TOP + plotHeight} x2={WIDTH - PLOT_RIGHT} y2={PLOT_TOP + plotHeight} />
         <line class="axis" x1={PLOT_LEFT} y1={PLOT_TOP} x2={PLOT_LEFT} y2={PLOT_TOP + plotHeight} />
-        <text x={PLOT_LEFT - 4} y={PLOT_TOP + 10} text-anchor="end">{max}</text>
-        <text x={PLOT_LEFT - 4} y={PLOT_TOP + plotHeight} text-anchor="end">0</text>
+        <text x={PLOT_LEFT - 4} y={PLOT_TOP + 10} text-anchor="end">
+          {max}
+        </text>
+        <text x={PLOT_LEFT - 4} y={PLOT_TOP + plotHeight} text-anchor="end">
+          0
+        </text>
         {points.map((p, i) => {
           const x = PLOT_LEFT + i * slot + (slot - barWidth) / 2;
           return (
             <g data-calls={p.calls} data-errors={p.errors}>
               <title>{`${p.label}: ${p.calls} calls, ${p.errors} errors`}</title>
-              <rect class="calls" x={x.toFixed(1)} y={y(p.calls).toFixed(1)} width={barWidth.toFixed(1)} height={(PLOT_TOP + plotHeight - y(p.calls)).toFixed(1)} />
-              {p.errors === 0 ? null : <rect class="errors" x={x.toFixed(1)} y={y(p.errors).toFixed(1)} width={barWidth.toFixed(1)} height={(PLOT_TOP + plotHeight - y(p.errors)).toFixed(1)} />}
+              <rect
+                class="calls"
+                x={x.toFixed(1)}
+                y={y(p.calls).toFixed(1)}
+                width={barWidth.toFixed(1)}
+                height={(PLOT_TOP + plotHeight - y(p.calls)).toFixed(1)}
+              />
+              {p.errors === 0 ? null : (
+                <rect
+                  class="errors"
+                  x={x.toFixed(1)}
+                  y={y(p.errors).toFixed(1)}
+                  width={barWidth.toFixed(1)}
+                  height={(PLOT_TOP + plotHeight - y(p.errors)).toFixed(1)}
+                />
+              )}
               {i % every === 0 ? (
                 <text x={(x + barWidth / 2).toFixed(1)} y={height - 6} text-anchor="middle">
                   {p.label}
@@ -111,7 +134,9 @@ export const DurationChart: FC<{ title: string; bars: readonly DurationBar[] }> 
           );
         })}
         <line class="axis" x1={labelWidth} y1={PLOT_TOP} x2={labelWidth} y2={height - AXIS_BAND} />
-        <text x={labelWidth} y={height - 6}>0</text>
+        <text x={labelWidth} y={height - 6}>
+          0
+        </text>
         <text x={labelWidth + plotWidth} y={height - 6} text-anchor="end">{`${max} ms`}</text>
       </svg>
       <ul class="legend">

@@ -8,11 +8,11 @@ import type { FC } from "hono/jsx";
 import { ArgumentsBlock } from "../approvals-page/approval-card.tsx";
 import { CsrfField, Layout, type Viewer } from "../approvals-page/layout.tsx";
 import type { CallStats } from "../audit/audit-stats.ts";
-import { PostButton } from "./post-button.tsx";
-import { Notices } from "./notices.tsx";
-import { TableHead } from "./table-head.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
-import { whenLoaded, type Loaded } from "./loaded.tsx";
+import { type Loaded, whenLoaded } from "./loaded.tsx";
+import { Notices } from "./notices.tsx";
+import { PostButton } from "./post-button.tsx";
+import { TableHead } from "./table-head.tsx";
 
 /** A row of GET /v1/health/tools. */
 export interface ToolHealthWire {
@@ -36,7 +36,12 @@ const Recheck: FC<{ viewer: Viewer; tool?: string }> = ({ viewer, tool }) =>
     </form>
   );
 
-export const ToolsPage: FC<{ viewer: Viewer; tools: readonly ToolHealthWire[]; stats: Loaded<ReadonlyMap<string, CallStats>>; done?: string | undefined }> = ({ viewer, tools, stats, done }) => {
+export const ToolsPage: FC<{ viewer: Viewer; tools: readonly ToolHealthWire[]; stats: Loaded<ReadonlyMap<string, CallStats>>; done?: string | undefined }> = ({
+  viewer,
+  tools,
+  stats,
+  done,
+}) => {
   const groups = new Map<string, ToolHealthWire[]>();
   for (const tool of tools) groups.set(tool.toolset, [...(groups.get(tool.toolset) ?? []), tool]);
   return (
@@ -45,34 +50,36 @@ export const ToolsPage: FC<{ viewer: Viewer; tools: readonly ToolHealthWire[]; s
       <Notices done={done} />
       <Recheck viewer={viewer} />
       {whenLoaded(stats, () => null)}
-      {[...groups].sort(([a], [b]) => a.localeCompare(b)).map(([toolset, members]) => (
-        <section aria-label={`Toolset ${toolset}`}>
-          <h2>{toolset}</h2>
-          <div class="table-scroll">
-            <table>
-              <TableHead columns={["Tool", "State", "Calls (day)", "Error rate"]} />
-              <tbody>
-                {members.map((t) => {
-                  const s = stats.ok ? stats.value.get(t.name) : undefined;
-                  return (
-                    <tr data-tool={t.name}>
-                      <td>
-                        <a href={toolHref(t.name)}>{t.name}</a>
-                      </td>
-                      <td>
-                        {t.available ? <span class="status approved">available</span> : <span class="status denied">unavailable</span>}
-                        {t.reason === null ? null : <div class="muted">{t.reason}</div>}
-                      </td>
-                      <td>{s?.calls ?? 0}</td>
-                      <td>{s === undefined || s.calls === 0 ? "–" : `${(s.errorRate * 100).toFixed(1)}%`}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        </section>
-      ))}
+      {[...groups]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([toolset, members]) => (
+          <section aria-label={`Toolset ${toolset}`}>
+            <h2>{toolset}</h2>
+            <div class="table-scroll">
+              <table>
+                <TableHead columns={["Tool", "State", "Calls (day)", "Error rate"]} />
+                <tbody>
+                  {members.map((t) => {
+                    const s = stats.ok ? stats.value.get(t.name) : undefined;
+                    return (
+                      <tr data-tool={t.name}>
+                        <td>
+                          <a href={toolHref(t.name)}>{t.name}</a>
+                        </td>
+                        <td>
+                          {t.available ? <span class="status approved">available</span> : <span class="status denied">unavailable</span>}
+                          {t.reason === null ? null : <div class="muted">{t.reason}</div>}
+                        </td>
+                        <td>{s?.calls ?? 0}</td>
+                        <td>{s === undefined || s.calls === 0 ? "–" : `${(s.errorRate * 100).toFixed(1)}%`}</td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+          </section>
+        ))}
     </Layout>
   );
 };
@@ -99,7 +106,11 @@ const PinChange: FC<{ viewer: Viewer; tool: ToolDetailWire }> = ({ viewer, tool 
       <div class="side-by-side">
         <div>
           <h4>Pinned</h4>
-          {tool.pin.pinned_definition == null ? <p class="muted">Pinned before toolgate kept definitions: only its hash is known.</p> : <ArgumentsBlock value={tool.pin.pinned_definition} />}
+          {tool.pin.pinned_definition == null ? (
+            <p class="muted">Pinned before toolgate kept definitions: only its hash is known.</p>
+          ) : (
+            <ArgumentsBlock value={tool.pin.pinned_definition} />
+          )}
         </div>
         <div>
           <h4>Now listed</h4>
@@ -107,7 +118,13 @@ const PinChange: FC<{ viewer: Viewer; tool: ToolDetailWire }> = ({ viewer, tool 
         </div>
       </div>
       {viewer.role !== "admin" ? null : (
-        <PostButton viewer={viewer} action={`${toolHref(tool.name)}/accept`} label="Accept the new definition" ariaLabel={`Accept the new definition of ${tool.name}`} kind="approve" />
+        <PostButton
+          viewer={viewer}
+          action={`${toolHref(tool.name)}/accept`}
+          label="Accept the new definition"
+          ariaLabel={`Accept the new definition of ${tool.name}`}
+          kind="approve"
+        />
       )}
     </section>
   );

@@ -8,12 +8,12 @@ import type { Hono } from "hono";
 import type { PageEnv } from "../approvals-page/page-env.ts";
 import { renderPage } from "../approvals-page/render-page.ts";
 import { DELIVERY_STATUSES, type DeliveryStatus } from "../webhooks/delivery-store.ts";
-import { errorPage, shownStatus, type AdminContext } from "./admin-error.tsx";
+import { type AdminContext, errorPage, shownStatus } from "./admin-error.tsx";
 import { ADMIN_BASE } from "./admin-site.ts";
 import { apiErrorText, apiRequest } from "./api-request.ts";
 import { load } from "./loaded.tsx";
 import { recentDeliveries } from "./recent-deliveries.ts";
-import { WebhooksPage, type HookEventWire, type HookWire } from "./webhooks-page.tsx";
+import { type HookEventWire, type HookWire, WebhooksPage } from "./webhooks-page.tsx";
 
 const LIST = `${ADMIN_BASE}/webhooks`;
 const EVENTS_SHOWN = 50;
@@ -23,7 +23,8 @@ const isStatus = (value: string | undefined): value is DeliveryStatus => (DELIVE
 async function webhooksPage(c: AdminContext, done?: string) {
   const principal = c.get("principal");
   const hooks = await apiRequest(c, principal, "GET", "/v1/hooks");
-  if (hooks.status !== 200) return errorPage(c, shownStatus(hooks.status), hooks.status === 403 ? "Webhooks are for admins" : "Webhooks could not be listed", apiErrorText(hooks));
+  if (hooks.status !== 200)
+    return errorPage(c, shownStatus(hooks.status), hooks.status === 403 ? "Webhooks are for admins" : "Webhooks could not be listed", apiErrorText(hooks));
   const asked = c.req.query("status");
   const status = isStatus(asked) ? asked : undefined;
   const [deliveries, events] = await Promise.all([
@@ -34,7 +35,17 @@ async function webhooksPage(c: AdminContext, done?: string) {
       return (answer.body as { events: HookEventWire[] }).events;
     }),
   ]);
-  return renderPage(c, <WebhooksPage viewer={c.get("viewer")} hooks={(hooks.body as { hooks: HookWire[] }).hooks} deliveries={deliveries} events={events} status={status} done={done} />);
+  return renderPage(
+    c,
+    <WebhooksPage
+      viewer={c.get("viewer")}
+      hooks={(hooks.body as { hooks: HookWire[] }).hooks}
+      deliveries={deliveries}
+      events={events}
+      status={status}
+      done={done}
+    />,
+  );
 }
 
 export function webhookPages(page: Hono<PageEnv>): void {

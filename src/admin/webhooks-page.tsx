@@ -6,14 +6,14 @@
  */
 import type { FC } from "hono/jsx";
 import { Layout, type Viewer } from "../approvals-page/layout.tsx";
-import { DELIVERY_STATUSES } from "../webhooks/delivery-store.ts";
-import { PostButton } from "./post-button.tsx";
-import { TableHead } from "./table-head.tsx";
-import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
 import { CHAT_BASE } from "../chat-page/chat-site.ts";
+import { DELIVERY_STATUSES } from "../webhooks/delivery-store.ts";
+import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
+import { type Loaded, whenLoaded } from "./loaded.tsx";
 import { Notices } from "./notices.tsx";
-import { whenLoaded, type Loaded } from "./loaded.tsx";
+import { PostButton } from "./post-button.tsx";
 import type { RecentDelivery } from "./recent-deliveries.ts";
+import { TableHead } from "./table-head.tsx";
 
 /** A row of GET /v1/hooks. */
 export interface HookWire {
@@ -82,7 +82,13 @@ export const WebhooksPage: FC<WebhooksPageProps> = ({ viewer, hooks, deliveries,
                 <div class="muted">{h.description}</div>
               </td>
               <td>{h.verify}</td>
-              <td>{h.secret_configured ? <span class="status approved">{`${h.secret_env} set`}</span> : <span class="status denied">{`${h.secret_env} not set`}</span>}</td>
+              <td>
+                {h.secret_configured ? (
+                  <span class="status approved">{`${h.secret_env} set`}</span>
+                ) : (
+                  <span class="status denied">{`${h.secret_env} not set`}</span>
+                )}
+              </td>
               <td>{h.toolsets.join(", ")}</td>
               <td>{h.callback ? "yes" : "no"}</td>
             </tr>
@@ -120,7 +126,12 @@ export const WebhooksPage: FC<WebhooksPageProps> = ({ viewer, hooks, deliveries,
                     <td>{d.attempts}</td>
                     <td>
                       {d.status !== "failed" || viewer.role !== "admin" ? null : (
-                        <PostButton viewer={viewer} action={`${ADMIN_BASE}/webhooks/deliveries/${encodeURIComponent(d.id)}/rerun`} label="Re-run" ariaLabel={`Re-run ${d.id}`} />
+                        <PostButton
+                          viewer={viewer}
+                          action={`${ADMIN_BASE}/webhooks/deliveries/${encodeURIComponent(d.id)}/rerun`}
+                          label="Re-run"
+                          ariaLabel={`Re-run ${d.id}`}
+                        />
                       )}
                     </td>
                   </tr>

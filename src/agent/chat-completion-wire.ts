@@ -23,11 +23,17 @@ export function toolgateField(record: RunRecord) {
   };
 }
 
-const finishReasonOf = (record: RunRecord): string => (record.status === "limit_reached" ? "length" : record.clientToolCalls.length > 0 ? "tool_calls" : "stop");
+const finishReasonOf = (record: RunRecord): string =>
+  record.status === "limit_reached" ? "length" : record.clientToolCalls.length > 0 ? "tool_calls" : "stop";
 
 /** A non-streaming answer from the run as it is now. */
 export function toChatCompletion(record: RunRecord, created: number) {
-  const content = record.status === "awaiting_approval" ? awaitingText(record) : !isTerminal(record.status) ? `The run ${record.id} is still working; follow it with GET /v1/runs/${record.id}.` : record.answer;
+  const content =
+    record.status === "awaiting_approval"
+      ? awaitingText(record)
+      : !isTerminal(record.status)
+        ? `The run ${record.id} is still working; follow it with GET /v1/runs/${record.id}.`
+        : record.answer;
   return {
     id: `chatcmpl-${record.id}`,
     object: "chat.completion" as const,
@@ -53,7 +59,8 @@ export function toChatCompletion(record: RunRecord, created: number) {
  */
 export function chunkWriter(base: { id: string; created: number; model: string }): (event: RunEvent) => string {
   let streamed = "";
-  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => `data: ${JSON.stringify({ id: base.id, object: "chat.completion.chunk", created: base.created, model: base.model, choices, ...extra })}\n\n`;
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+    `data: ${JSON.stringify({ id: base.id, object: "chat.completion.chunk", created: base.created, model: base.model, choices, ...extra })}\n\n`;
   const delta = (d: Record<string, unknown>, finish: string | null = null) => chunk([{ index: 0, delta: d, finish_reason: finish, logprobs: null }]);
   return function chunksOf(event: RunEvent): string {
     const step = () => chunk([], { toolgate: { event: event.type, seq: event.seq, ...event.data } });
@@ -80,13 +87,24 @@ export function chunkWriter(base: { id: string; created: number; model: string }
       case "approval.settled":
         return step();
       case "approval.pending":
-        return step() + delta({ content: awaitingText({ id: String(event.data.run_id ?? base.id.replace(/^chatcmpl-/, "")), pending: [pendingOf(event)] }) }, "stop") + "data: [DONE]\n\n";
+        return (
+          step() +
+          delta({ content: awaitingText({ id: String(event.data.run_id ?? base.id.replace(/^chatcmpl-/, "")), pending: [pendingOf(event)] }) }, "stop") +
+          "data: [DONE]\n\n"
+        );
       case "run.finished": {
         const clientCalls = Array.isArray(event.data.client_tool_calls) ? event.data.client_tool_calls : [];
         const finish = event.data.status === "limit_reached" ? "length" : clientCalls.length > 0 ? "tool_calls" : "stop";
         const toolCalls = clientCalls.length === 0 ? {} : { tool_calls: clientCalls.map((call, index) => ({ index, ...(call as Record<string, unknown>) })) };
         const usage = event.data.usage as { promptTokens: number; completionTokens: number; totalTokens: number } | undefined;
-        return step() + delta(toolCalls, finish) + chunk([], { usage: { prompt_tokens: usage?.promptTokens ?? 0, completion_tokens: usage?.completionTokens ?? 0, total_tokens: usage?.totalTokens ?? 0 } }) + "data: [DONE]\n\n";
+        return (
+          step() +
+          delta(toolCalls, finish) +
+          chunk([], {
+            usage: { prompt_tokens: usage?.promptTokens ?? 0, completion_tokens: usage?.completionTokens ?? 0, total_tokens: usage?.totalTokens ?? 0 },
+          }) +
+          "data: [DONE]\n\n"
+        );
       }
     }
   };
@@ -94,5 +112,11 @@ export function chunkWriter(base: { id: string; created: number; model: string }
 
 function pendingOf(event: RunEvent): RunRecord["pending"][number] {
   const approval = (event.data.approval ?? {}) as { id?: string; expires_at?: number; url?: string };
-  return { callId: String(event.data.call_id), tool: String(event.data.tool), approvalId: approval.id ?? "", expiresAt: approval.expires_at ?? 0, url: approval.url ?? "" };
+  return {
+    callId: String(event.data.call_id),
+    tool: String(event.data.tool),
+    approvalId: approval.id ?? "",
+    expiresAt: approval.expires_at ?? 0,
+    url: approval.url ?? "",
+  };
 }

@@ -37,10 +37,16 @@ const postChat = createRoute({
   method: "post",
   path: "/v1/chat/completions",
   summary: "OpenAI-compatible chat completion, with toolgate running its tools",
-  description: "The answer carries `toolgate`: the run id, status and steps. With `stream: true`, Server-Sent Events of `chat.completion.chunk`s; tool steps are chunks with empty `choices` and a `toolgate` field.",
+  description:
+    "The answer carries `toolgate`: the run id, status and steps. With `stream: true`, Server-Sent Events of `chat.completion.chunk`s; tool steps are chunks with empty `choices` and a `toolgate` field.",
   request: { body: { required: true, content: { "application/json": { schema: ChatBody } } } },
   responses: {
-    200: { description: "A `chat.completion` (or its stream).", content: { "application/json": { schema: z.looseObject({ id: z.string(), object: z.string(), choices: z.array(z.unknown()) }).openapi("ChatCompletion") } } },
+    200: {
+      description: "A `chat.completion` (or its stream).",
+      content: {
+        "application/json": { schema: z.looseObject({ id: z.string(), object: z.string(), choices: z.array(z.unknown()) }).openapi("ChatCompletion") },
+      },
+    },
     ...errorResponses(400, 403, 404, 415, 502, 503),
   },
 });
@@ -49,7 +55,17 @@ export const chatCompletionsRoutes = new OpenAPIHono<AppEnv>().openapi(postChat,
   const body = c.req.valid("json");
   const started = await startRun(
     c.env,
-    { messages: body.messages as unknown as Message[], tools: (body.tools ?? []) as unknown as ClientTool[], toolset: body.toolset, model: body.model, maxTurns: body.max_turns, maxToolCalls: undefined, tokenBudget: undefined, sessionId: body.session_id, stream: body.stream === true },
+    {
+      messages: body.messages as unknown as Message[],
+      tools: (body.tools ?? []) as unknown as ClientTool[],
+      toolset: body.toolset,
+      model: body.model,
+      maxTurns: body.max_turns,
+      maxToolCalls: undefined,
+      tokenBudget: undefined,
+      sessionId: body.session_id,
+      stream: body.stream === true,
+    },
     { keyId: c.get("principal").keyId, origin: requestOrigin(c.req.url), lookup: toolsetLookupOf(c) },
   );
   if (!started.ok) return failureResponse(c, started.failure);
@@ -63,7 +79,12 @@ export const chatCompletionsRoutes = new OpenAPIHono<AppEnv>().openapi(postChat,
   }
   const settled = ((await stub.wait(WAIT_MS)) as RunRecord | undefined) ?? record;
   if (settled.status === "failed" || settled.status === "cancelled") {
-    return failureResponse(c, { kind: "run_failed", runId: settled.id, code: settled.error?.code ?? "RUN_FAILED", message: settled.error?.message ?? `The run ended ${settled.status}.` });
+    return failureResponse(c, {
+      kind: "run_failed",
+      runId: settled.id,
+      code: settled.error?.code ?? "RUN_FAILED",
+      message: settled.error?.message ?? `The run ended ${settled.status}.`,
+    });
   }
   return c.json(toChatCompletion(settled, created), 200);
 });

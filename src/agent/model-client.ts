@@ -18,11 +18,11 @@
  * with MODEL_STREAM_INTERRUPTED (docs/errors.md).
  */
 import OpenAI from "openai";
-import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import { Stream } from "openai/core/streaming";
+import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { ModelTarget } from "./model-config.ts";
 import { fetchModel } from "./model-fetch.ts";
-import { modelRequestBody, type ModelRequest } from "./model-request-body.ts";
+import { type ModelRequest, modelRequestBody } from "./model-request-body.ts";
 import { TurnAssembler, type TurnUsage } from "./turn-assembler.ts";
 
 export type { ModelRequest, TurnUsage };
@@ -30,7 +30,12 @@ export type { ModelRequest, TurnUsage };
 export type ModelAnswer = { ok: true; message: ChatCompletion.Choice["message"]; finishReason: string; usage: TurnUsage | undefined; attempts: number };
 
 /** How a turn failed: the run ends its step with this status and message. */
-export type ModelFailure = { ok: false; code: "MODEL_TIMEOUT" | "MODEL_RATE_LIMITED" | "MODEL_UPSTREAM_ERROR" | "MODEL_REFUSED" | "MODEL_BAD_RESPONSE" | "MODEL_STREAM_INTERRUPTED"; message: string; attempts: number };
+export type ModelFailure = {
+  ok: false;
+  code: "MODEL_TIMEOUT" | "MODEL_RATE_LIMITED" | "MODEL_UPSTREAM_ERROR" | "MODEL_REFUSED" | "MODEL_BAD_RESPONSE" | "MODEL_STREAM_INTERRUPTED";
+  message: string;
+  attempts: number;
+};
 
 export interface CallOptions {
   /** Epoch ms: no attempt starts, and no wait lasts, past it. */
@@ -64,7 +69,9 @@ export async function callModel(target: ModelTarget, request: ModelRequest, opti
   return last;
 }
 
-type Attempt = { ok: true; message: ChatCompletion.Choice["message"]; finishReason: string; usage: TurnUsage | undefined } | { ok: false; failure: Omit<ModelFailure, "attempts">; retryAfterMs?: number };
+type Attempt =
+  | { ok: true; message: ChatCompletion.Choice["message"]; finishReason: string; usage: TurnUsage | undefined }
+  | { ok: false; failure: Omit<ModelFailure, "attempts">; retryAfterMs?: number };
 
 async function attemptOnce(target: ModelTarget, request: ModelRequest, timeoutMs: number, options: CallOptions): Promise<Attempt> {
   if (options.stream === false) return wholeAttempt(target, request, timeoutMs, options.signal);
@@ -83,7 +90,12 @@ async function attemptOnce(target: ModelTarget, request: ModelRequest, timeoutMs
   try {
     let response: Response;
     try {
-      response = await fetchModel(target, { body: modelRequestBody(target.model, request, true), signal: controller.signal, timedOut: () => stalled, callerSignal: options.signal });
+      response = await fetchModel(target, {
+        body: modelRequestBody(target.model, request, true),
+        signal: controller.signal,
+        timedOut: () => stalled,
+        callerSignal: options.signal,
+      });
     } catch (error) {
       return classify(error, timeoutMs);
     }
@@ -133,7 +145,8 @@ async function streamAnswer(response: Response, controller: AbortController, rea
   }
   // The package ends an aborted stream quietly, so a stall shows only as the abort.
   if (options.signal?.aborted === true) return { ok: false, failure: { ok: false, code: "MODEL_TIMEOUT", message: "the model request was cancelled" } };
-  if (controller.signal.aborted) return { ok: false, failure: { ok: false, code: "MODEL_TIMEOUT", message: `the model's stream sent nothing for ${timeoutMs} ms` } };
+  if (controller.signal.aborted)
+    return { ok: false, failure: { ok: false, code: "MODEL_TIMEOUT", message: `the model's stream sent nothing for ${timeoutMs} ms` } };
   if (turn.finishReason === undefined) return cut("the model's stream ended before a chunk with a finish_reason", forwarded);
   return { ok: true, message: turn.message(), finishReason: turn.finishReason, usage: turn.usage };
 }
@@ -162,7 +175,10 @@ function answerOf(completion: ChatCompletion): Attempt {
     ok: true,
     message: choice.message,
     finishReason: choice.finish_reason ?? "stop",
-    usage: usage === undefined ? undefined : { promptTokens: usage.prompt_tokens ?? 0, completionTokens: usage.completion_tokens ?? 0, totalTokens: usage.total_tokens ?? 0 },
+    usage:
+      usage === undefined
+        ? undefined
+        : { promptTokens: usage.prompt_tokens ?? 0, completionTokens: usage.completion_tokens ?? 0, totalTokens: usage.total_tokens ?? 0 },
   };
 }
 
@@ -174,19 +190,32 @@ function isJson(response: Response): boolean {
 
 /** A stream that broke after it opened: asked again only if none of its text reached a listener. */
 function cut(message: string, forwarded: boolean): Attempt {
-  const failure = { ok: false as const, code: "MODEL_STREAM_INTERRUPTED" as const, message: forwarded ? `${message}, after part of the answer was streamed` : message };
+  const failure = {
+    ok: false as const,
+    code: "MODEL_STREAM_INTERRUPTED" as const,
+    message: forwarded ? `${message}, after part of the answer was streamed` : message,
+  };
   return forwarded ? { ok: false, failure } : { ok: false, failure, retryAfterMs: 0 };
 }
 
 function classify(error: unknown, timeoutMs: number): Attempt {
-  if (error instanceof OpenAI.APIConnectionTimeoutError) return { ok: false, failure: { ok: false, code: "MODEL_TIMEOUT", message: `the model did not answer within ${timeoutMs} ms` } };
-  if (error instanceof OpenAI.APIUserAbortError) return { ok: false, failure: { ok: false, code: "MODEL_TIMEOUT", message: "the model request was cancelled" } };
-  if (error instanceof OpenAI.APIConnectionError) return { ok: false, failure: { ok: false, code: "MODEL_UPSTREAM_ERROR", message: `the model endpoint could not be reached: ${error.message}` }, retryAfterMs: 0 };
+  if (error instanceof OpenAI.APIConnectionTimeoutError)
+    return { ok: false, failure: { ok: false, code: "MODEL_TIMEOUT", message: `the model did not answer within ${timeoutMs} ms` } };
+  if (error instanceof OpenAI.APIUserAbortError)
+    return { ok: false, failure: { ok: false, code: "MODEL_TIMEOUT", message: "the model request was cancelled" } };
+  if (error instanceof OpenAI.APIConnectionError)
+    return {
+      ok: false,
+      failure: { ok: false, code: "MODEL_UPSTREAM_ERROR", message: `the model endpoint could not be reached: ${error.message}` },
+      retryAfterMs: 0,
+    };
   if (error instanceof OpenAI.APIError && typeof error.status === "number") {
     const status = error.status;
     const detail = `the model endpoint answered HTTP ${status}: ${error.message.slice(0, 300)}`;
-    if (status === 429) return { ok: false, failure: { ok: false, code: "MODEL_RATE_LIMITED", message: detail }, retryAfterMs: retryAfterMs(error.headers) ?? 0 };
-    if (status >= 500) return { ok: false, failure: { ok: false, code: "MODEL_UPSTREAM_ERROR", message: detail }, retryAfterMs: retryAfterMs(error.headers) ?? 0 };
+    if (status === 429)
+      return { ok: false, failure: { ok: false, code: "MODEL_RATE_LIMITED", message: detail }, retryAfterMs: retryAfterMs(error.headers) ?? 0 };
+    if (status >= 500)
+      return { ok: false, failure: { ok: false, code: "MODEL_UPSTREAM_ERROR", message: detail }, retryAfterMs: retryAfterMs(error.headers) ?? 0 };
     return { ok: false, failure: { ok: false, code: "MODEL_REFUSED", message: detail } };
   }
   return { ok: false, failure: { ok: false, code: "MODEL_BAD_RESPONSE", message: `the model's answer could not be read: ${String(error).slice(0, 300)}` } };

@@ -20,7 +20,10 @@ const NamedModelSchema = z.strictObject({
   model: z.string().min(1),
   base_url: z.url().optional(),
   /** The name of the secret holding this endpoint's key; MODEL_API_KEY when absent. */
-  api_key_secret: z.string().regex(/^[A-Z][A-Z0-9_]*$/).optional(),
+  api_key_secret: z
+    .string()
+    .regex(/^[A-Z][A-Z0-9_]*$/)
+    .optional(),
   /** Key ids that may use it; every key when absent. */
   keys: z.array(z.string().min(1)).optional(),
 });
@@ -83,7 +86,8 @@ export function resolveModel(env: Env, requested: string | undefined, keyId: str
   const baseUrl = text(vars, "MODEL_BASE_URL") ?? "";
   const apiKey = text(vars, "MODEL_API_KEY") ?? "";
   const defaultModel = text(vars, "MODEL_NAME") ?? "";
-  if (requested === undefined || requested === DEFAULT_MODEL || requested === defaultModel) return { name: DEFAULT_MODEL, model: defaultModel, baseUrl, apiKey };
+  if (requested === undefined || requested === DEFAULT_MODEL || requested === defaultModel)
+    return { name: DEFAULT_MODEL, model: defaultModel, baseUrl, apiKey };
   const models = namedModels(vars);
   const named = models[requested];
   if (named === undefined) return { kind: "unknown_model", name: requested, known: [DEFAULT_MODEL, defaultModel, ...Object.keys(models)] };

@@ -91,7 +91,8 @@ export class RunEventHub {
     const stored = this.#store.eventsAfter(after);
     for (const event of stored) send(event);
     const record = this.#store.record();
-    if (this.#live !== undefined) send({ seq: this.#store.lastSeq(), at: Date.now(), type: "delta", data: { turn: this.#live.turn, content: this.#live.text } });
+    if (this.#live !== undefined)
+      send({ seq: this.#store.lastSeq(), at: Date.now(), type: "delta", data: { turn: this.#live.turn, content: this.#live.text } });
     if (record === undefined || isTerminal(record.status) || (untilApproval && record.status === "awaiting_approval")) close();
     else this.#listeners.add(listener);
     return readable;

@@ -4,9 +4,9 @@
  * retry until the queue takes it.
  */
 import type { RunFinishedMessage } from "../webhooks/webhook-message.ts";
+import { expiresAt } from "./run-expiry.ts";
 import type { FinishFields, RunHost } from "./run-host.ts";
 import { writeRunIndex } from "./run-index.ts";
-import { expiresAt } from "./run-expiry.ts";
 import type { RunRecord, RunStatus } from "./run-types.ts";
 
 /** When a webhook run's end notice is sent again if the queue has not taken it by then. */
@@ -16,7 +16,16 @@ const HOOK_NOTICE_RETRY_MS = 30_000;
 export async function finishRun(host: RunHost, record: RunRecord, status: RunStatus, fields: FinishFields): Promise<RunRecord> {
   const done: RunRecord = { ...record, ...fields, status, nextStepAt: null, updatedAt: Date.now() };
   host.store.save(done);
-  host.events.emit("run.finished", { status, answer: done.answer, finish_reason: done.finishReason, client_tool_calls: done.clientToolCalls, error: done.error, usage: done.usage, turns: done.turns, tool_calls: done.toolCalls });
+  host.events.emit("run.finished", {
+    status,
+    answer: done.answer,
+    finish_reason: done.finishReason,
+    client_tool_calls: done.clientToolCalls,
+    error: done.error,
+    usage: done.usage,
+    turns: done.turns,
+    tool_calls: done.toolCalls,
+  });
   // A webhook run's alarm first stands behind its end notice (set before the send: if this
   // instance dies before the queue takes it, the alarm sends it); the run's expiry then sets retention's.
   await host.storage.setAlarm(done.hook === undefined ? expiresAt(host.env, done) : Date.now() + HOOK_NOTICE_RETRY_MS);

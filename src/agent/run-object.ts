@@ -25,11 +25,11 @@ import type { ApprovalView } from "../approvals/approval-view.ts";
 import { outcomeOfFailure } from "../pipeline/outcome.ts";
 import { applySettled, refreshPending } from "./run-approval-wait.ts";
 import { RunEventHub } from "./run-event-hub.ts";
+import { expiresAt } from "./run-expiry.ts";
 import { finishRun, tellHook } from "./run-finish.ts";
 import { RUN_ACCESS_TTL_MS, type RunGateway } from "./run-gateway.ts";
 import type { RunHost, StepTools } from "./run-host.ts";
 import { writeRunIndex } from "./run-index.ts";
-import { expiresAt } from "./run-expiry.ts";
 import { runStep } from "./run-step.ts";
 import { RunStore } from "./run-store.ts";
 import { isTerminal, type Message, type RunEvent, type RunRecord, type RunStart } from "./run-types.ts";
@@ -214,8 +214,18 @@ export abstract class RunObject extends DurableObject<Env> {
 
   /** Calls a dead predecessor left in flight: each gets run_interrupted, none runs again. */
   #recoverInflight(record: RunRecord): RunRecord {
-    const held = record.inflight.map((call) => ({ callId: call.id, content: outcomeOfFailure(call.tool, call.id, { kind: "run_interrupted", name: call.tool, runId: record.id }, {}).content }));
-    this.#events.emitAll(record.inflight.map((call): Pick<RunEvent, "type" | "data"> => ({ type: "tool.result", data: { id: call.id, tool: call.tool, status: "error", error_code: "EXECUTION_FAILED", duration_ms: 0, interrupted: true } })));
+    const held = record.inflight.map((call) => ({
+      callId: call.id,
+      content: outcomeOfFailure(call.tool, call.id, { kind: "run_interrupted", name: call.tool, runId: record.id }, {}).content,
+    }));
+    this.#events.emitAll(
+      record.inflight.map(
+        (call): Pick<RunEvent, "type" | "data"> => ({
+          type: "tool.result",
+          data: { id: call.id, tool: call.tool, status: "error", error_code: "EXECUTION_FAILED", duration_ms: 0, interrupted: true },
+        }),
+      ),
+    );
     const recovered: RunRecord = { ...record, inflight: [], held, pending: [] };
     this.#store.appendMessages(held.map((h): Message => ({ role: "tool", tool_call_id: h.callId, content: h.content })));
     const next = { ...recovered, held: [] };

@@ -21,8 +21,8 @@
  * started), and a read must not leave storage behind. Until then every read finds no run.
  */
 import { insertRows } from "./insert-rows.ts";
-import type { Message, RunEvent, RunRecord } from "./run-types.ts";
 import { RUN_EVENTS_TABLE, RUN_MESSAGES_TABLE, RUN_RECORD_TABLE, RUN_SCHEMA_SQL } from "./run-schema.ts";
+import type { Message, RunEvent, RunRecord } from "./run-types.ts";
 
 const MESSAGE_ROWS = `INSERT INTO ${RUN_MESSAGES_TABLE} (seq, message) VALUES`;
 const EVENT_ROWS = `INSERT INTO ${RUN_EVENTS_TABLE} (seq, at, type, data) VALUES`;
@@ -54,7 +54,10 @@ export class RunStore {
 
   save(record: RunRecord): void {
     this.#makeTables();
-    this.#sql.exec(`INSERT INTO ${RUN_RECORD_TABLE} (id, record) VALUES ('run', ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record`, JSON.stringify(record));
+    this.#sql.exec(
+      `INSERT INTO ${RUN_RECORD_TABLE} (id, record) VALUES ('run', ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record`,
+      JSON.stringify(record),
+    );
     this.#record = record;
   }
 
@@ -74,7 +77,13 @@ export class RunStore {
     const transcript = this.#transcript();
     this.#makeTables();
     const texts = messages.map((message) => JSON.stringify(message));
-    insertRows(this.#sql, MESSAGE_ROWS, "", 2, texts.flatMap((text, i) => [transcript.texts.length + i, text]));
+    insertRows(
+      this.#sql,
+      MESSAGE_ROWS,
+      "",
+      2,
+      texts.flatMap((text, i) => [transcript.texts.length + i, text]),
+    );
     transcript.parsed.push(...messages);
     transcript.texts.push(...texts);
   }
@@ -85,7 +94,13 @@ export class RunStore {
     const stored = events.map((event, i): RunEvent => ({ seq: first + i, at, type: event.type, data: event.data }));
     if (stored.length === 0) return stored;
     this.#makeTables();
-    insertRows(this.#sql, EVENT_ROWS, "", 4, stored.flatMap((event) => [event.seq, at, event.type, JSON.stringify(event.data)]));
+    insertRows(
+      this.#sql,
+      EVENT_ROWS,
+      "",
+      4,
+      stored.flatMap((event) => [event.seq, at, event.type, JSON.stringify(event.data)]),
+    );
     this.#lastSeq = first + stored.length - 1;
     return stored;
   }
@@ -106,7 +121,12 @@ export class RunStore {
 
   #transcript(): { parsed: Message[]; texts: string[] } {
     if (this.#messages === undefined) {
-      const texts = !this.#tables ? [] : this.#sql.exec<{ message: string }>(`SELECT message FROM ${RUN_MESSAGES_TABLE} ORDER BY seq`).toArray().map((row) => row.message);
+      const texts = !this.#tables
+        ? []
+        : this.#sql
+            .exec<{ message: string }>(`SELECT message FROM ${RUN_MESSAGES_TABLE} ORDER BY seq`)
+            .toArray()
+            .map((row) => row.message);
       this.#messages = { parsed: texts.map((text) => JSON.parse(text) as Message), texts };
     }
     return this.#messages;

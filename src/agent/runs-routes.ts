@@ -15,7 +15,7 @@ import { mapEvents, SSE_HEADERS, sseOf } from "./event-lines.ts";
 import { keyUsage, listRuns } from "./run-index.ts";
 import type { RunSnapshot } from "./run-object.ts";
 import { runStub } from "./run-stub.ts";
-import { RUN_STATUSES, type ClientTool, type Message, type RunRecord } from "./run-types.ts";
+import { type ClientTool, type Message, RUN_STATUSES, type RunRecord } from "./run-types.ts";
 import { RunWireSchema, toWireRun } from "./run-wire.ts";
 import { ClientToolSchema, MessageSchema, SessionIdSchema, startRun } from "./start-run.ts";
 
@@ -25,11 +25,24 @@ const RunBody = z
     input: z.string().min(1).optional().openapi({ description: "A single user message (instead of `messages`).", example: "What time is it in Tokyo?" }),
     toolset: z.string().optional().openapi({ description: "Only this toolset's tools (within the key's own) are offered and may run." }),
     model: z.string().optional().openapi({ description: "A configured model's name (MODELS); the default model when absent." }),
-    max_turns: z.number().int().min(1).optional().openapi({ description: "Model turns before the run stops with `limit_reached`; default and ceiling RUN_MAX_TURNS (20)." }),
+    max_turns: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .openapi({ description: "Model turns before the run stops with `limit_reached`; default and ceiling RUN_MAX_TURNS (20)." }),
     max_tool_calls: z.number().int().min(1).optional(),
-    token_budget: z.number().int().min(1).optional().openapi({ description: "Total tokens (as the upstream reports them) before the run stops with `limit_reached`." }),
+    token_budget: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .openapi({ description: "Total tokens (as the upstream reports them) before the run stops with `limit_reached`." }),
     session_id: SessionIdSchema.optional(),
-    tools: z.array(ClientToolSchema).optional().openapi({ description: "Tools the client runs itself: a call of one ends the run with `finish_reason: tool_calls`." }),
+    tools: z
+      .array(ClientToolSchema)
+      .optional()
+      .openapi({ description: "Tools the client runs itself: a call of one ends the run with `finish_reason: tool_calls`." }),
   })
   .openapi("RunRequest");
 
@@ -56,7 +69,8 @@ const getEvents = createRoute({
   method: "get",
   path: "/v1/runs/{id}/events",
   summary: "The run's events as Server-Sent Events",
-  description: "`run.started`, `model.turn`, `tool.result`, `approval.pending`, `approval.settled`, `run.finished`; each `id:` is the event's number. Send `Last-Event-ID` (or `?after=`) to resume. While the model writes, `delta` events carry its text as it arrives: they have no `id:` and are not stored, so a resumed stream has the whole `model.turn` instead (docs/formats.md). The stream ends after `run.finished`.",
+  description:
+    "`run.started`, `model.turn`, `tool.result`, `approval.pending`, `approval.settled`, `run.finished`; each `id:` is the event's number. Send `Last-Event-ID` (or `?after=`) to resume. While the model writes, `delta` events carry its text as it arrives: they have no `id:` and are not stored, so a resumed stream has the whole `model.turn` instead (docs/formats.md). The stream ends after `run.finished`.",
   request: { params: IdParam, query: z.object({ after: z.coerce.number().int().min(0).optional() }) },
   responses: { 200: { description: "text/event-stream", content: { "text/event-stream": { schema: z.string() } } }, ...errorResponses(404) },
 });
@@ -66,7 +80,10 @@ const cancelRun = createRoute({
   path: "/v1/runs/{id}/cancel",
   summary: "Cancel a run",
   request: { params: IdParam },
-  responses: { 200: { description: "The run, `cancelled` unless it had already ended.", content: { "application/json": { schema: RunWireSchema } } }, ...errorResponses(404) },
+  responses: {
+    200: { description: "The run, `cancelled` unless it had already ended.", content: { "application/json": { schema: RunWireSchema } } },
+    ...errorResponses(404),
+  },
 });
 
 const listRoute = createRoute({
@@ -86,8 +103,24 @@ const listRoute = createRoute({
       content: {
         "application/json": {
           schema: z.object({
-            runs: z.array(z.object({ id: z.string(), status: z.enum(RUN_STATUSES), session_id: z.string(), parent_run_id: z.string().nullable(), key_id: z.string(), model: z.string(), turns: z.number().int(), tool_calls: z.number().int(), total_tokens: z.number().int(), created_at: z.string(), updated_at: z.string() })),
-            usage: z.object({ runs: z.number().int(), prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() }).openapi({ description: "The calling key's runs and tokens over all time." }),
+            runs: z.array(
+              z.object({
+                id: z.string(),
+                status: z.enum(RUN_STATUSES),
+                session_id: z.string(),
+                parent_run_id: z.string().nullable(),
+                key_id: z.string(),
+                model: z.string(),
+                turns: z.number().int(),
+                tool_calls: z.number().int(),
+                total_tokens: z.number().int(),
+                created_at: z.string(),
+                updated_at: z.string(),
+              }),
+            ),
+            usage: z
+              .object({ runs: z.number().int(), prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() })
+              .openapi({ description: "The calling key's runs and tokens over all time." }),
           }),
         },
       },
@@ -112,7 +145,16 @@ export const runsRoutes = new OpenAPIHono<AppEnv>()
     if (messages === undefined) return failureResponse(c, { kind: "invalid_request", issues: [{ path: "messages", message: "give `messages` or `input`" }] });
     const started = await startRun(
       c.env,
-      { messages: messages as unknown as Message[], tools: (body.tools ?? []) as unknown as ClientTool[], toolset: body.toolset, model: body.model, maxTurns: body.max_turns, maxToolCalls: body.max_tool_calls, tokenBudget: body.token_budget, sessionId: body.session_id },
+      {
+        messages: messages as unknown as Message[],
+        tools: (body.tools ?? []) as unknown as ClientTool[],
+        toolset: body.toolset,
+        model: body.model,
+        maxTurns: body.max_turns,
+        maxToolCalls: body.max_tool_calls,
+        tokenBudget: body.token_budget,
+        sessionId: body.session_id,
+      },
       { keyId: c.get("principal").keyId, origin: requestOrigin(c.req.url), lookup: toolsetLookupOf(c) },
     );
     if (!started.ok) return failureResponse(c, started.failure);
@@ -143,10 +185,27 @@ export const runsRoutes = new OpenAPIHono<AppEnv>()
   .openapi(listRoute, async (c) => {
     const query = c.req.valid("query");
     const principal = c.get("principal");
-    const rows = await listRuns(c.env.DB, { keyId: principal.role === "admin" ? undefined : principal.keyId, status: query.status, sessionId: query.session_id, limit: query.limit });
+    const rows = await listRuns(c.env.DB, {
+      keyId: principal.role === "admin" ? undefined : principal.keyId,
+      status: query.status,
+      sessionId: query.session_id,
+      limit: query.limit,
+    });
     return c.json(
       {
-        runs: rows.map((r) => ({ id: r.id, status: r.status, session_id: r.session_id, parent_run_id: r.parent_run_id, key_id: r.key_id, model: r.model, turns: r.turns, tool_calls: r.tool_calls, total_tokens: r.total_tokens, created_at: new Date(r.created_at).toISOString(), updated_at: new Date(r.updated_at).toISOString() })),
+        runs: rows.map((r) => ({
+          id: r.id,
+          status: r.status,
+          session_id: r.session_id,
+          parent_run_id: r.parent_run_id,
+          key_id: r.key_id,
+          model: r.model,
+          turns: r.turns,
+          tool_calls: r.tool_calls,
+          total_tokens: r.total_tokens,
+          created_at: new Date(r.created_at).toISOString(),
+          updated_at: new Date(r.updated_at).toISOString(),
+        })),
         usage: await keyUsage(c.env.DB, principal.keyId),
       },
       200,

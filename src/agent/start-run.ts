@@ -3,8 +3,8 @@
  * limits within the configured ones) and handed to a new Run object.
  */
 import { z } from "@hono/zod-openapi";
-import { resolveToolset, type CustomToolsetLookup } from "../toolsets/resolve.ts";
 import type { RequestFailure } from "../http/request-failure.ts";
+import { type CustomToolsetLookup, resolveToolset } from "../toolsets/resolve.ts";
 import { resolveModel } from "./model-config.ts";
 import { runSettings } from "./run-settings.ts";
 import { runStub } from "./run-stub.ts";
@@ -14,7 +14,9 @@ import type { ClientTool, Message, RunHookOrigin, RunRecord } from "./run-types.
 export const MessageSchema = z.looseObject({ role: z.enum(["system", "developer", "user", "assistant", "tool"]) }).openapi("ChatMessage");
 
 /** A function tool the client declares: its calls come back to the client, unexecuted. */
-export const ClientToolSchema = z.looseObject({ type: z.literal("function"), function: z.looseObject({ name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/) }) }).openapi("ClientTool");
+export const ClientToolSchema = z
+  .looseObject({ type: z.literal("function"), function: z.looseObject({ name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/) }) })
+  .openapi("ClientTool");
 
 export const SessionIdSchema = z
   .string()
@@ -48,17 +50,38 @@ export interface RunOwner {
 }
 
 /** Why a run cannot start: each kind has its status in request-failure.ts. */
-export type StartFailure = Extract<RequestFailure, { kind: "model_not_configured" | "unknown_model" | "model_forbidden" | "unknown_toolset" | "invalid_request" }>;
+export type StartFailure = Extract<
+  RequestFailure,
+  { kind: "model_not_configured" | "unknown_model" | "model_forbidden" | "unknown_toolset" | "invalid_request" }
+>;
 
 /** Starts a run, or says why it cannot start. */
-export async function startRun(env: Env, request: RunRequest, owner: RunOwner): Promise<{ ok: true; record: RunRecord } | { ok: false; failure: StartFailure }> {
+export async function startRun(
+  env: Env,
+  request: RunRequest,
+  owner: RunOwner,
+): Promise<{ ok: true; record: RunRecord } | { ok: false; failure: StartFailure }> {
   const model = resolveModel(env, request.model, owner.keyId);
-  if ("kind" in model) return { ok: false, failure: model.kind === "model_not_configured" ? { kind: "model_not_configured", missing: model.missing } : model.kind === "unknown_model" ? { kind: "unknown_model", name: model.name, known: model.known } : { kind: "model_forbidden", name: model.name } };
-  if (request.toolset !== undefined && (await resolveToolset(request.toolset, owner.lookup)) === undefined) return { ok: false, failure: { kind: "unknown_toolset", name: request.toolset } };
+  if ("kind" in model)
+    return {
+      ok: false,
+      failure:
+        model.kind === "model_not_configured"
+          ? { kind: "model_not_configured", missing: model.missing }
+          : model.kind === "unknown_model"
+            ? { kind: "unknown_model", name: model.name, known: model.known }
+            : { kind: "model_forbidden", name: model.name },
+    };
+  if (request.toolset !== undefined && (await resolveToolset(request.toolset, owner.lookup)) === undefined)
+    return { ok: false, failure: { kind: "unknown_toolset", name: request.toolset } };
   const settings = runSettings(env);
   const over = [
-    request.maxTurns !== undefined && request.maxTurns > settings.maxTurns ? { path: "max_turns", message: `at most ${settings.maxTurns} (RUN_MAX_TURNS), got ${request.maxTurns}` } : undefined,
-    request.maxToolCalls !== undefined && request.maxToolCalls > settings.maxToolCalls ? { path: "max_tool_calls", message: `at most ${settings.maxToolCalls} (RUN_MAX_TOOL_CALLS), got ${request.maxToolCalls}` } : undefined,
+    request.maxTurns !== undefined && request.maxTurns > settings.maxTurns
+      ? { path: "max_turns", message: `at most ${settings.maxTurns} (RUN_MAX_TURNS), got ${request.maxTurns}` }
+      : undefined,
+    request.maxToolCalls !== undefined && request.maxToolCalls > settings.maxToolCalls
+      ? { path: "max_tool_calls", message: `at most ${settings.maxToolCalls} (RUN_MAX_TOOL_CALLS), got ${request.maxToolCalls}` }
+      : undefined,
   ].flatMap((issue) => (issue === undefined ? [] : [issue]));
   if (over.length > 0) return { ok: false, failure: { kind: "invalid_request", issues: over } };
   const id = owner.runId ?? crypto.randomUUID();

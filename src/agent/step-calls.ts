@@ -22,7 +22,10 @@ export function splitCalls(calls: readonly ToolCall[], clientTools: readonly Cli
  * The pipeline's input for a call, arguments as the model sent them: malformed JSON and unknown
  * tools become the usual structured tool errors there, which the model reads and can fix.
  */
-export const callInputOf = (call: ToolCall): CallInput => (call.type === "function" ? { id: call.id, name: call.function.name, arguments: call.function.arguments, format: "openai" } : { id: call.id, name: "", arguments: "{}" });
+export const callInputOf = (call: ToolCall): CallInput =>
+  call.type === "function"
+    ? { id: call.id, name: call.function.name, arguments: call.function.arguments, format: "openai" }
+    : { id: call.id, name: "", arguments: "{}" };
 
 export const nameOf = (call: ToolCall): string => (call.type === "function" ? call.function.name : "");
 

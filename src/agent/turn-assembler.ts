@@ -31,7 +31,11 @@ export class TurnAssembler {
   add(chunk: ChatCompletionChunk): string {
     // The usage chunk (stream_options.include_usage) has no choices; a server may also put usage on the last choice's chunk.
     if (chunk.usage !== undefined && chunk.usage !== null) {
-      this.#usage = { promptTokens: chunk.usage.prompt_tokens ?? 0, completionTokens: chunk.usage.completion_tokens ?? 0, totalTokens: chunk.usage.total_tokens ?? 0 };
+      this.#usage = {
+        promptTokens: chunk.usage.prompt_tokens ?? 0,
+        completionTokens: chunk.usage.completion_tokens ?? 0,
+        totalTokens: chunk.usage.total_tokens ?? 0,
+      };
     }
     const choice = chunk.choices?.find((c) => c.index === 0) ?? chunk.choices?.[0];
     if (choice === undefined) return "";
@@ -65,7 +69,13 @@ export class TurnAssembler {
   message(): ChatCompletion.Choice["message"] {
     const calls = [...this.#calls.entries()]
       .sort(([a], [b]) => a - b)
-      .map(([index, call]): ChatCompletionMessageFunctionToolCall => ({ id: call.id === "" ? `call_${index}` : call.id, type: "function", function: { name: call.name, arguments: call.arguments } }));
+      .map(
+        ([index, call]): ChatCompletionMessageFunctionToolCall => ({
+          id: call.id === "" ? `call_${index}` : call.id,
+          type: "function",
+          function: { name: call.name, arguments: call.arguments },
+        }),
+      );
     return {
       role: "assistant",
       content: this.#content === "" && calls.length > 0 ? null : this.#content,

@@ -13,7 +13,9 @@ export type KeyNames = ReadonlyMap<string, string>;
 
 export const KeyLabel: FC<{ id: string; names: KeyNames }> = ({ id, names }) => {
   const name = names.get(id);
-  return name === undefined ? <code>{id}</code> : (
+  return name === undefined ? (
+    <code>{id}</code>
+  ) : (
     <span>
       {name} <span class="muted">({id})</span>
     </span>
@@ -136,13 +138,22 @@ export const ApprovalCard: FC<ApprovalCardProps> = ({ approval, names, now, csrf
         </dd>
       </dl>
       <ArgumentsBlock value={approval.arguments} />
-      {approval.status === "pending" && csrfToken !== undefined ? <DecisionForms approval={approval} csrfToken={csrfToken} /> : <Outcome approval={approval} names={names} />}
+      {approval.status === "pending" && csrfToken !== undefined ? (
+        <DecisionForms approval={approval} csrfToken={csrfToken} />
+      ) : (
+        <Outcome approval={approval} names={names} />
+      )}
     </article>
   );
 };
 
 /** Approvals as a list of cards (with decision forms on the pending ones when a token is given). */
-export const ApprovalList: FC<{ approvals: readonly ApprovalView[]; names: KeyNames; now: number; csrfToken?: string | undefined }> = ({ approvals, names, now, csrfToken }) => (
+export const ApprovalList: FC<{ approvals: readonly ApprovalView[]; names: KeyNames; now: number; csrfToken?: string | undefined }> = ({
+  approvals,
+  names,
+  now,
+  csrfToken,
+}) => (
   <ol class="cards">
     {approvals.map((approval) => (
       <li>

@@ -11,7 +11,7 @@
  * | POST /approvals/{id}/decision | approve once, approve for the session, or deny with a reason |
  * | POST /approvals/sign-in, /approvals/sign-out | the page sign-in |
  */
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ApprovalView } from "../approvals/approval-view.ts";
 import { decideApproval, getApproval, listApprovals } from "../approvals/approvals.ts";
@@ -57,7 +57,10 @@ function errorPage(c: PageContext, status: 400 | 403 | 404 | 409 | 413 | 500, ti
 async function recentDecisions(env: Env): Promise<ApprovalView[]> {
   const lists = await Promise.all((["approved", "denied", "expired"] as const).map((status) => listApprovals(env, { status, limit: DECIDED_SHOWN })));
   const when = (a: ApprovalView) => a.decidedAt ?? a.expiresAt;
-  return lists.flat().sort((a, b) => when(b) - when(a)).slice(0, DECIDED_SHOWN);
+  return lists
+    .flat()
+    .sort((a, b) => when(b) - when(a))
+    .slice(0, DECIDED_SHOWN);
 }
 
 /** The page's routes, for `app.route("/", approvalsPageRoutes())`. */
@@ -66,7 +69,10 @@ export function approvalsPageRoutes(): Hono<PageEnv> {
   const { requirePageSignIn, requireSameOrigin, signIn, signInResponse, signOut } = pageAuth(APPROVALS_SITE);
   // "/approvals/*" matches "/approvals" itself too, so each middleware is registered once.
   page.use("/approvals/*", securityHeaders());
-  page.post("/approvals/*", bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => errorPage(c, 413, "Form too large", `A form may send at most ${MAX_FORM_BYTES} bytes.`) }));
+  page.post(
+    "/approvals/*",
+    bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => errorPage(c, 413, "Form too large", `A form may send at most ${MAX_FORM_BYTES} bytes.`) }),
+  );
   page.post("/approvals/*", requireSameOrigin());
 
   // Public: the stylesheet and the sign-in form's target.
@@ -92,15 +98,30 @@ export function approvalsPageRoutes(): Hono<PageEnv> {
 
   page.get("/approvals/sessions/:sessionId", async (c) => {
     const sessionId = c.req.param("sessionId");
-    const [approvals, trail] = await Promise.all([listApprovals(c.env, { sessionId, limit: PENDING_SHOWN }), listAudit(c.env.DB, { sessionId }, { limit: TRAIL_SHOWN })]);
+    const [approvals, trail] = await Promise.all([
+      listApprovals(c.env, { sessionId, limit: PENDING_SHOWN }),
+      listAudit(c.env.DB, { sessionId }, { limit: TRAIL_SHOWN }),
+    ]);
     const names = await keyNamesOf(c.env.DB, approvals, trail.records);
     const viewer = c.get("viewer");
-    return renderPage(c, <SessionTrailPage viewer={viewer} sessionId={sessionId} approvals={approvals} trail={trail.records} more={trail.next !== null} names={names} now={Date.now()} />);
+    return renderPage(
+      c,
+      <SessionTrailPage
+        viewer={viewer}
+        sessionId={sessionId}
+        approvals={approvals}
+        trail={trail.records}
+        more={trail.next !== null}
+        names={names}
+        now={Date.now()}
+      />,
+    );
   });
 
   page.get("/approvals/:id", async (c) => {
     const approval = await getApproval(c.env, c.req.param("id"));
-    if (approval === undefined) return errorPage(c, 404, "No such approval", `No approval has the id "${c.req.param("id")}". It may belong to a session that ended.`);
+    if (approval === undefined)
+      return errorPage(c, 404, "No such approval", `No approval has the id "${c.req.param("id")}". It may belong to a session that ended.`);
     const names = await keyNamesOf(c.env.DB, [approval]);
     const viewer = c.get("viewer");
     return renderPage(
@@ -117,8 +138,15 @@ export function approvalsPageRoutes(): Hono<PageEnv> {
     const choice = await formField(c, "decision");
     if (!isDecision(choice)) return errorPage(c, 400, "Unknown decision", "Choose Approve once, Approve for this session, or Deny.");
     const reason = (await formField(c, "reason"))?.trim() ?? "";
-    if (choice === "deny" && reason === "") return errorPage(c, 400, "A reason is needed", "Denying a call needs a reason: the agent's model reads it to decide what to do instead. Go back and type one.");
-    if (reason.length > MAX_REASON_CHARS) return errorPage(c, 400, "Reason too long", `A reason may have at most ${MAX_REASON_CHARS} characters; this one has ${reason.length}.`);
+    if (choice === "deny" && reason === "")
+      return errorPage(
+        c,
+        400,
+        "A reason is needed",
+        "Denying a call needs a reason: the agent's model reads it to decide what to do instead. Go back and type one.",
+      );
+    if (reason.length > MAX_REASON_CHARS)
+      return errorPage(c, 400, "Reason too long", `A reason may have at most ${MAX_REASON_CHARS} characters; this one has ${reason.length}.`);
 
     const { decision, scope } = DECISIONS[choice];
     const outcome = await decideApproval(c.env, { id, decision, scope, ...(reason === "" ? {} : { reason }), decidedBy: c.get("principal") });

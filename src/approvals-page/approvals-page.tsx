@@ -38,11 +38,7 @@ export const ApprovalsPage: FC<ApprovalsPageProps> = ({ viewer, pending, decided
     </section>
     <section aria-labelledby="decided-heading">
       <h2 id="decided-heading">Recent decisions</h2>
-      {decided.length === 0 ? (
-        <p class="muted">No decisions yet.</p>
-      ) : (
-        <ApprovalList approvals={decided} names={names} now={now} />
-      )}
+      {decided.length === 0 ? <p class="muted">No decisions yet.</p> : <ApprovalList approvals={decided} names={names} now={now} />}
     </section>
   </Layout>
 );

@@ -4,7 +4,12 @@ import type { FC } from "hono/jsx";
 import { Layout, type Viewer } from "./layout.tsx";
 import { APPROVALS_SITE, type PageSite } from "./page-site.ts";
 
-export const ErrorPage: FC<{ title: string; message: string; viewer?: Viewer | undefined; site?: PageSite }> = ({ title, message, viewer, site = APPROVALS_SITE }) => (
+export const ErrorPage: FC<{ title: string; message: string; viewer?: Viewer | undefined; site?: PageSite }> = ({
+  title,
+  message,
+  viewer,
+  site = APPROVALS_SITE,
+}) => (
   <Layout title={title} viewer={viewer} site={site}>
     <h2>{title}</h2>
     <p class="notice error" role="alert">

@@ -17,7 +17,12 @@ export const PAGE_CSS_PATH = cssPathOf(APPROVALS_SITE);
 /** A hidden field carrying the sign-in's CSRF token; every form of a signed-in page has one. */
 export const CsrfField: FC<{ token: string }> = ({ token }) => <input type="hidden" name="csrf" value={token} />;
 
-export const Layout: FC<{ title: string; viewer?: Viewer | undefined; site?: PageSite; children?: Child }> = ({ title, viewer, site = APPROVALS_SITE, children }) => (
+export const Layout: FC<{ title: string; viewer?: Viewer | undefined; site?: PageSite; children?: Child }> = ({
+  title,
+  viewer,
+  site = APPROVALS_SITE,
+  children,
+}) => (
   <html lang="en">
     <head>
       <meta charset="utf-8" />

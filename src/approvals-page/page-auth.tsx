@@ -13,15 +13,15 @@ import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { CookieOptions } from "hono/utils/cookie";
 import type { Principal } from "../auth/principal.ts";
-import { verifyKey, verifyKeyDigest, type KeyVerdict } from "../auth/verify-key.ts";
+import { type KeyVerdict, verifyKey, verifyKeyDigest } from "../auth/verify-key.ts";
 import { isSameOrigin, tokensEqual } from "./csrf.ts";
 import { ErrorPage } from "./error-page.tsx";
-import { createPageSignIn, deletePageSignIn, PAGE_SIGN_IN_TTL_SECONDS, readPageSignIn } from "./sign-in-store.ts";
 import type { PageEnv } from "./page-env.ts";
 import { APPROVALS_SITE, type PageSite } from "./page-site.ts";
 import { randomToken } from "./random-token.ts";
 import { renderPage } from "./render-page.ts";
 import { SignInPage } from "./sign-in-page.tsx";
+import { createPageSignIn, deletePageSignIn, PAGE_SIGN_IN_TTL_SECONDS, readPageSignIn } from "./sign-in-store.ts";
 
 /** The approvals page's signed-in cookie, sent as `__Host-toolgate-approvals`. */
 export const SIGNED_IN_COOKIE = APPROVALS_SITE.cookie;
@@ -154,7 +154,8 @@ export function pageAuth(site: PageSite): PageAuth {
 
 function refusal(verdict: Exclude<KeyVerdict, { ok: true }>, ending: boolean): string {
   const ask = "Ask an admin for a key with the right role.";
-  if (verdict.reason === "revoked_key") return `${ending ? "Your session ended: the key it was opened with" : "That API key"} was revoked at ${verdict.revokedAt}. ${ask}`;
+  if (verdict.reason === "revoked_key")
+    return `${ending ? "Your session ended: the key it was opened with" : "That API key"} was revoked at ${verdict.revokedAt}. ${ask}`;
   return ending ? "Your session ended: its key is no longer valid. Sign in again." : `That API key is not valid. Check that the whole key was pasted. ${ask}`;
 }
 

@@ -12,7 +12,15 @@ import type { MiddlewareHandler } from "hono";
  * page's own-origin script and event stream).
  */
 export function contentSecurityPolicy(formActions: readonly string[] = [], more: readonly string[] = []): string {
-  return ["default-src 'none'", "style-src 'self'", "img-src 'self'", ["form-action 'self'", ...formActions].join(" "), "frame-ancestors 'none'", "base-uri 'none'", ...more].join("; ");
+  return [
+    "default-src 'none'",
+    "style-src 'self'",
+    "img-src 'self'",
+    ["form-action 'self'", ...formActions].join(" "),
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    ...more,
+  ].join("; ");
 }
 
 const CONTENT_SECURITY_POLICY = contentSecurityPolicy();

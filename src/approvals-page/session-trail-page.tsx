@@ -83,7 +83,10 @@ export const SessionTrailPage: FC<SessionTrailPageProps> = ({ viewer, sessionId,
       )}
     </section>
     <section aria-labelledby="session-trail">
-      <h2 id="session-trail">Audit trail ({trail.length}{more ? "+" : ""} calls)</h2>
+      <h2 id="session-trail">
+        Audit trail ({trail.length}
+        {more ? "+" : ""} calls)
+      </h2>
       {trail.length === 0 ? <p class="muted">The audit log has no calls for this session yet.</p> : <TrailTable trail={trail} names={names} />}
       {more ? <p class="muted">Older calls: GET /v1/audit?session_id=… with an admin key lists them all.</p> : null}
     </section>

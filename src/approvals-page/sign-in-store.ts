@@ -29,7 +29,11 @@ const PageSignInSchema = z.object({
 export type PageSignIn = z.infer<typeof PageSignInSchema>;
 
 /** Records a sign-in; the returned id goes in the cookie and nowhere else. */
-export async function createPageSignIn(kv: KVNamespace, input: { keyDigest: string; keyId: string }, now = Date.now()): Promise<{ id: string; signIn: PageSignIn }> {
+export async function createPageSignIn(
+  kv: KVNamespace,
+  input: { keyDigest: string; keyId: string },
+  now = Date.now(),
+): Promise<{ id: string; signIn: PageSignIn }> {
   const id = randomToken();
   const signIn: PageSignIn = { ...input, csrfToken: randomToken(), createdAt: now, expiresAt: now + PAGE_SIGN_IN_TTL_SECONDS * 1000 };
   await kv.put(approvalsPageSignInKey(hashApiKey(id)), JSON.stringify(signIn), { expirationTtl: PAGE_SIGN_IN_TTL_SECONDS });

@@ -3,7 +3,7 @@
  * page, and which session an approval id belongs to. The Session object is the source of truth
  * and writes a row here on every change; the index may lag it, never lead it.
  */
-import { INDEX_COLUMNS, toApprovalView, type ApprovalIndexRow } from "./approval-row.ts";
+import { type ApprovalIndexRow, INDEX_COLUMNS, toApprovalView } from "./approval-row.ts";
 import type { ApprovalStatus, ApprovalView } from "./approval-view.ts";
 
 export const APPROVALS_TABLE = "approvals";
@@ -14,12 +14,17 @@ export const MAX_LIST_LIMIT = 200;
 
 // `version` makes the write monotonic: a write that lost a race to a newer one changes nothing.
 const UPSERT_SQL = `INSERT INTO ${APPROVALS_TABLE} (${INDEX_COLUMNS.join(", ")}) VALUES (${INDEX_COLUMNS.map(() => "?").join(", ")})
-  ON CONFLICT (id) DO UPDATE SET ${INDEX_COLUMNS.filter((c) => c !== "id").map((c) => `${c} = excluded.${c}`).join(", ")}
+  ON CONFLICT (id) DO UPDATE SET ${INDEX_COLUMNS.filter((c) => c !== "id")
+    .map((c) => `${c} = excluded.${c}`)
+    .join(", ")}
   WHERE excluded.version > ${APPROVALS_TABLE}.version`;
 
 /** Writes the index row of an approval's current state. */
 export async function writeApprovalIndex(db: D1Database, row: ApprovalIndexRow): Promise<void> {
-  await db.prepare(UPSERT_SQL).bind(...INDEX_COLUMNS.map((column) => row[column])).run();
+  await db
+    .prepare(UPSERT_SQL)
+    .bind(...INDEX_COLUMNS.map((column) => row[column]))
+    .run();
 }
 
 /** The session an approval belongs to, or undefined for an unknown id. */
@@ -42,6 +47,9 @@ export async function listApprovalIndex(db: D1Database, query: { status?: Approv
   }
   const limit = Math.min(Math.max(1, Math.trunc(query.limit ?? DEFAULT_LIST_LIMIT)), MAX_LIST_LIMIT);
   const sql = `SELECT ${INDEX_COLUMNS.join(", ")} FROM ${APPROVALS_TABLE}${where.length === 0 ? "" : ` WHERE ${where.join(" AND ")}`} ORDER BY requested_at DESC, id DESC LIMIT ?`;
-  const { results } = await db.prepare(sql).bind(...params, limit).all<ApprovalIndexRow>();
+  const { results } = await db
+    .prepare(sql)
+    .bind(...params, limit)
+    .all<ApprovalIndexRow>();
   return results.map(toApprovalView);
 }

@@ -58,14 +58,23 @@ export async function notifyApprovalRequested(
 }
 
 /** One signed POST; undefined when it was accepted (2xx). */
-async function attemptNotification(notify: { url: string; secret: string }, body: string, allow: readonly string[]): Promise<{ retry: boolean; message: string } | undefined> {
+async function attemptNotification(
+  notify: { url: string; secret: string },
+  body: string,
+  allow: readonly string[],
+): Promise<{ retry: boolean; message: string } | undefined> {
   // Signed per attempt, so `t` is the time this attempt was sent.
   const timestamp = Math.floor(Date.now() / 1000);
   try {
     const signature = await notificationSignature(notify.secret, timestamp, body);
     const response = await fetchOutbound(
       notify.url,
-      { method: "POST", body, headers: { "content-type": "application/json", [SIGNATURE_HEADER]: `t=${timestamp},v1=${signature}` }, signal: AbortSignal.timeout(NOTIFY_TIMEOUT_MS) },
+      {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json", [SIGNATURE_HEADER]: `t=${timestamp},v1=${signature}` },
+        signal: AbortSignal.timeout(NOTIFY_TIMEOUT_MS),
+      },
       allow,
     );
     await response.body?.cancel();

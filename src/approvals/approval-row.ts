@@ -41,8 +41,24 @@ export type ApprovalRow = ApprovalIndexRow & {
 
 /** The index columns, in the order the D1 upsert binds them. */
 export const INDEX_COLUMNS = [
-  "id", "session_id", "tool_call_id", "tool", "arguments", "arguments_sha256", "requested_by", "requested_at", "expires_at",
-  "status", "scope", "decided_by", "decided_at", "reason", "result_status", "result_error_code", "result_content", "version",
+  "id",
+  "session_id",
+  "tool_call_id",
+  "tool",
+  "arguments",
+  "arguments_sha256",
+  "requested_by",
+  "requested_at",
+  "expires_at",
+  "status",
+  "scope",
+  "decided_by",
+  "decided_at",
+  "reason",
+  "result_status",
+  "result_error_code",
+  "result_content",
+  "version",
 ] as const satisfies readonly (keyof ApprovalIndexRow)[];
 
 /** The row of a new pending approval. */
@@ -105,6 +121,8 @@ export function toApprovalView(row: ApprovalIndexRow): ApprovalView {
     ...(row.reason === null ? {} : { reason: row.reason }),
     ...(row.result_status === null || row.result_content === null
       ? {}
-      : { result: { status: row.result_status === "ok" ? ("ok" as const) : ("error" as const), errorCode: row.result_error_code, content: row.result_content } }),
+      : {
+          result: { status: row.result_status === "ok" ? ("ok" as const) : ("error" as const), errorCode: row.result_error_code, content: row.result_content },
+        }),
   };
 }

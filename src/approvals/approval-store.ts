@@ -19,7 +19,12 @@ export function findApprovalById(sql: SqlStorage, id: string): ApprovalRow | und
 /** The approval an earlier request of the same key and session asked for under this tool call id. */
 export function findApprovalByCallId(sql: SqlStorage, call: { toolCallId: string; sessionId: string; requestedBy: string }): ApprovalRow | undefined {
   return sql
-    .exec<ApprovalRow>(`SELECT * FROM ${SESSION_APPROVALS_TABLE} WHERE tool_call_id = ? AND session_id = ? AND requested_by = ?`, call.toolCallId, call.sessionId, call.requestedBy)
+    .exec<ApprovalRow>(
+      `SELECT * FROM ${SESSION_APPROVALS_TABLE} WHERE tool_call_id = ? AND session_id = ? AND requested_by = ?`,
+      call.toolCallId,
+      call.sessionId,
+      call.requestedBy,
+    )
     .toArray()[0];
 }
 
@@ -28,11 +33,17 @@ export function findApprovalByCallId(sql: SqlStorage, call: { toolCallId: string
  * tool: an MCP session sends a re-sent call under a new JSON-RPC id, so it is recognised by
  * what it asks, not by its id.
  */
-export function findApprovalByBinding(sql: SqlStorage, call: { tool: string; bindingSha256: string; sessionId: string; requestedBy: string }): ApprovalRow | undefined {
+export function findApprovalByBinding(
+  sql: SqlStorage,
+  call: { tool: string; bindingSha256: string; sessionId: string; requestedBy: string },
+): ApprovalRow | undefined {
   return sql
     .exec<ApprovalRow>(
       `SELECT * FROM ${SESSION_APPROVALS_TABLE} WHERE requested_by = ? AND tool = ? AND binding_sha256 = ? AND session_id = ? ORDER BY requested_at DESC LIMIT 1`,
-      call.requestedBy, call.tool, call.bindingSha256, call.sessionId,
+      call.requestedBy,
+      call.tool,
+      call.bindingSha256,
+      call.sessionId,
     )
     .toArray()[0];
 }
@@ -56,18 +67,37 @@ export function insertApproval(sql: SqlStorage, row: ApprovalRow): void {
 export function saveApproval(sql: SqlStorage, row: ApprovalRow): void {
   sql.exec(
     `UPDATE ${SESSION_APPROVALS_TABLE} SET status = ?, scope = ?, decided_by = ?, decided_at = ?, reason = ?, run_state = ?, result_status = ?, result_error_code = ?, result_content = ?, version = ? WHERE id = ?`,
-    row.status, row.scope, row.decided_by, row.decided_at, row.reason, row.run_state, row.result_status, row.result_error_code, row.result_content, row.version, row.id,
+    row.status,
+    row.scope,
+    row.decided_by,
+    row.decided_at,
+    row.reason,
+    row.run_state,
+    row.result_status,
+    row.result_error_code,
+    row.result_content,
+    row.version,
+    row.id,
   );
 }
 
 /** The id of the approval that granted `tool` to the key for the whole session, if one did. */
 export function findGrant(sql: SqlStorage, tool: string, requestedBy: string): string | undefined {
-  return sql.exec<{ approval_id: string }>(`SELECT approval_id FROM ${SESSION_GRANTS_TABLE} WHERE tool = ? AND requested_by = ?`, tool, requestedBy).toArray()[0]?.approval_id;
+  return sql
+    .exec<{ approval_id: string }>(`SELECT approval_id FROM ${SESSION_GRANTS_TABLE} WHERE tool = ? AND requested_by = ?`, tool, requestedBy)
+    .toArray()[0]?.approval_id;
 }
 
 /** Records a session-wide grant of the approval's tool to the key that asked for it. */
 export function insertGrant(sql: SqlStorage, row: ApprovalRow, grantedBy: string, grantedAt: number): void {
-  sql.exec(`INSERT OR REPLACE INTO ${SESSION_GRANTS_TABLE} (tool, requested_by, approval_id, granted_by, granted_at) VALUES (?, ?, ?, ?, ?)`, row.tool, row.requested_by, row.id, grantedBy, grantedAt);
+  sql.exec(
+    `INSERT OR REPLACE INTO ${SESSION_GRANTS_TABLE} (tool, requested_by, approval_id, granted_by, granted_at) VALUES (?, ?, ?, ?, ?)`,
+    row.tool,
+    row.requested_by,
+    row.id,
+    grantedBy,
+    grantedAt,
+  );
 }
 
 /** Removes every session-wide grant of the key; the number removed. */

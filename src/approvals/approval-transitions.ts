@@ -22,7 +22,12 @@ export function decidedRow(row: ApprovalRow, input: DecisionInput, now: number):
   const approve = input.decision === "approve";
   const denial = approve
     ? undefined
-    : outcomeOfFailure(row.tool, row.tool_call_id, { kind: "approval_denied", name: row.tool, approvalId: row.id, reason: input.reason, decidedBy: input.decidedBy }, {});
+    : outcomeOfFailure(
+        row.tool,
+        row.tool_call_id,
+        { kind: "approval_denied", name: row.tool, approvalId: row.id, reason: input.reason, decidedBy: input.decidedBy },
+        {},
+      );
   const decided: ApprovalRow = {
     ...row,
     status: approve ? "approved" : "denied",

@@ -25,7 +25,9 @@ export const ApprovalWireSchema = z
     message: z
       .object({ role: z.literal("tool"), tool_call_id: z.string(), content: z.string() })
       .optional()
-      .openapi({ description: "Once settled: the tool message to append to the conversation (OpenAI shape; its content is the Anthropic tool_result content too)." }),
+      .openapi({
+        description: "Once settled: the tool message to append to the conversation (OpenAI shape; its content is the Anthropic tool_result content too).",
+      }),
   })
   .openapi("Approval");
 

@@ -5,8 +5,8 @@
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { requireRole } from "../auth/require-role.ts";
 import { MAX_REASON_CHARS } from "../audit/audit-record.ts";
+import { requireRole } from "../auth/require-role.ts";
 import { failureResponse } from "../http/request-failure.ts";
 import { errorResponses } from "../http/schemas.ts";
 import type { AppEnv } from "../http/types.ts";
@@ -22,7 +22,13 @@ const SessionQuery = z
   .optional()
   .openapi({ description: "The session the approval belongs to. When given, an approval of another session is not found." });
 
-const IdParam = z.object({ id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" }, example: "5f0c6d1e-..." }) });
+const IdParam = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "id", in: "path" }, example: "5f0c6d1e-..." }),
+});
 
 const ConflictSchema = z
   .object({ error: z.string(), error_code: z.literal("APPROVAL_ALREADY_DECIDED"), suggestion: z.string(), approval: ApprovalWireSchema })
@@ -36,11 +42,20 @@ const listRoute = createRoute({
     query: z.object({
       status: z.enum(APPROVAL_STATUSES).optional(),
       session_id: SessionQuery,
-      limit: z.coerce.number().int().min(1).max(MAX_LIST_LIMIT).optional().openapi({ description: `Default ${DEFAULT_LIST_LIMIT}.` }),
+      limit: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_LIST_LIMIT)
+        .optional()
+        .openapi({ description: `Default ${DEFAULT_LIST_LIMIT}.` }),
     }),
   },
   responses: {
-    200: { description: "Newest first.", content: { "application/json": { schema: z.object({ approvals: z.array(ApprovalWireSchema) }).openapi("ApprovalList") } } },
+    200: {
+      description: "Newest first.",
+      content: { "application/json": { schema: z.object({ approvals: z.array(ApprovalWireSchema) }).openapi("ApprovalList") } },
+    },
     ...errorResponses(400, 403),
   },
 });
@@ -67,7 +82,8 @@ const decideRoute = createRoute({
   method: "post",
   path: "/v1/approvals/{id}",
   summary: "Decide an approval (approver or admin)",
-  description: "The first decision wins; a later one gets 409 with the current state. Approving runs the call once, through the normal pipeline, before answering; `scope: session` lets later calls of this tool in this session run without asking.",
+  description:
+    "The first decision wins; a later one gets 409 with the current state. Approving runs the call once, through the normal pipeline, before answering; `scope: session` lets later calls of this tool in this session run without asking.",
   request: {
     params: IdParam,
     query: z.object({ session_id: SessionQuery }),
@@ -78,7 +94,10 @@ const decideRoute = createRoute({
           schema: z
             .object({
               decision: z.enum(["approve", "deny"]),
-              scope: z.enum(APPROVAL_SCOPES).default("once").openapi({ description: "`once`: this exact call; `session`: this tool, any arguments, for the rest of the session." }),
+              scope: z
+                .enum(APPROVAL_SCOPES)
+                .default("once")
+                .openapi({ description: "`once`: this exact call; `session`: this tool, any arguments, for the rest of the session." }),
               reason: z.string().max(MAX_REASON_CHARS).optional().openapi({ description: "Shown to the model on a denial." }),
             })
             .openapi("ApprovalDecision"),
@@ -105,7 +124,11 @@ approvalsRoutes.on("POST", "/v1/approvals/*", requireRole("approver", "admin"));
 
 approvalsRoutes.openapi(listRoute, async (c) => {
   const { status, session_id, limit } = c.req.valid("query");
-  const approvals = await listApprovals(c.env, { ...(status === undefined ? {} : { status }), ...(session_id === undefined ? {} : { sessionId: session_id }), ...(limit === undefined ? {} : { limit }) });
+  const approvals = await listApprovals(c.env, {
+    ...(status === undefined ? {} : { status }),
+    ...(session_id === undefined ? {} : { sessionId: session_id }),
+    ...(limit === undefined ? {} : { limit }),
+  });
   return c.json({ approvals: approvals.map(toWireApproval) }, 200);
 });
 
@@ -123,7 +146,13 @@ approvalsRoutes.openapi(decideRoute, async (c) => {
   const { id } = c.req.valid("param");
   const { session_id } = c.req.valid("query");
   const body = c.req.valid("json");
-  const input = { id, decision: body.decision, scope: body.scope, ...(body.reason === undefined ? {} : { reason: body.reason }), decidedBy: c.get("principal") };
+  const input = {
+    id,
+    decision: body.decision,
+    scope: body.scope,
+    ...(body.reason === undefined ? {} : { reason: body.reason }),
+    decidedBy: c.get("principal"),
+  };
   const result = session_id === undefined ? await decideApproval(c.env, input) : await decideApprovalInSession(c.env, session_id, input);
   if (result.ok) return c.json(toWireApproval(result.approval), 200);
   switch (result.kind) {

@@ -4,10 +4,10 @@
  * and only answers for approvals of its own session.
  */
 import type { Principal } from "../auth/principal.ts";
+import { currentRequestId } from "../tracing/request-context.ts";
 import { listApprovalIndex, sessionOfApproval } from "./approval-index.ts";
 import type { ApprovalScope, ApprovalStatus, ApprovalView } from "./approval-view.ts";
 import { sessionStub } from "./session-stub.ts";
-import { currentRequestId } from "../tracing/request-context.ts";
 
 export type DecideInput = { id: string; decision: "approve" | "deny"; scope: ApprovalScope; reason?: string; decidedBy: Principal };
 

@@ -9,7 +9,12 @@ import type { RunApproved } from "./session-api.ts";
  * requester's access as it is now: a key revoked, deleted or narrowed since it asked gets
  * PERMISSION_DENIED and the call does not run.
  */
-export async function runApprovedCall(runApproved: RunApproved, env: Env, row: ApprovalRow, waitUntil: (promise: Promise<unknown>) => void): Promise<CallOutcome> {
+export async function runApprovedCall(
+  runApproved: RunApproved,
+  env: Env,
+  row: ApprovalRow,
+  waitUntil: (promise: Promise<unknown>) => void,
+): Promise<CallOutcome> {
   try {
     return await runApproved(env, {
       tool: row.tool,

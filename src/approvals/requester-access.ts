@@ -17,10 +17,10 @@
 import { ADMIN_TOKEN_KEY_ID, ADMIN_TOKEN_PRINCIPAL } from "../auth/admin-token.ts";
 import { getApiKey, principalOf } from "../auth/key-store.ts";
 import type { Principal } from "../auth/principal.ts";
-import { WEBHOOK_KEY_PREFIX, webhookPrincipal, webhookSecret } from "../webhooks/webhook-principal.ts";
-import { webhookRegistry } from "../webhooks/webhook-registry.ts";
 import { createToolAccess, type ToolAccess } from "../policy/tool-access.ts";
 import { kvToolsetLookup } from "../toolsets/custom-toolsets.ts";
+import { WEBHOOK_KEY_PREFIX, webhookPrincipal, webhookSecret } from "../webhooks/webhook-principal.ts";
+import { webhookRegistry } from "../webhooks/webhook-registry.ts";
 
 /** The rule a refusal names in the audit log and the envelope (`requester:revoked`, ...). */
 export type RequesterRefusal = { ok: false; rule: string; message: string };
@@ -50,13 +50,16 @@ export async function requesterAccess(env: Env, keyId: string): Promise<Requeste
 export async function currentPrincipal(env: Env, keyId: string): Promise<Principal | RequesterRefusal> {
   if (keyId === ADMIN_TOKEN_KEY_ID) {
     const configured = env.ADMIN_TOKEN;
-    return configured !== undefined && configured.trim() !== "" ? ADMIN_TOKEN_PRINCIPAL : refuse("admin_token_unset", "The admin token that asked is no longer configured (ADMIN_TOKEN is unset)");
+    return configured !== undefined && configured.trim() !== ""
+      ? ADMIN_TOKEN_PRINCIPAL
+      : refuse("admin_token_unset", "The admin token that asked is no longer configured (ADMIN_TOKEN is unset)");
   }
   if (keyId.startsWith(WEBHOOK_KEY_PREFIX)) {
     const name = keyId.slice(WEBHOOK_KEY_PREFIX.length);
     const hook = webhookRegistry.get(name);
     if (hook === undefined) return refuse("hook_unregistered", `The webhook '${name}' that asked is no longer registered`);
-    if (webhookSecret(env, hook) === undefined) return refuse("hook_disabled", `The webhook '${name}' that asked is disabled (its secret ${hook.secretEnv} is unset)`);
+    if (webhookSecret(env, hook) === undefined)
+      return refuse("hook_disabled", `The webhook '${name}' that asked is disabled (its secret ${hook.secretEnv} is unset)`);
     return webhookPrincipal(hook);
   }
   const record = await getApiKey(env.DB, keyId);

@@ -17,5 +17,11 @@ const DELETE_CHUNK = 1_000;
  * @example await deleteSettledApprovals(env.DB, config.approval.retentionDays, controller.scheduledTime);
  */
 export async function deleteSettledApprovals(db: Pick<D1Database, "prepare">, retentionDays: number, now: number): Promise<number> {
-  return deleteOlderThan(db, { table: APPROVALS_TABLE, column: "requested_at", cutoff: retentionCutoff(retentionDays, now), where: "status <> 'pending'", chunk: DELETE_CHUNK });
+  return deleteOlderThan(db, {
+    table: APPROVALS_TABLE,
+    column: "requested_at",
+    cutoff: retentionCutoff(retentionDays, now),
+    where: "status <> 'pending'",
+    chunk: DELETE_CHUNK,
+  });
 }

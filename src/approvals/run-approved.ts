@@ -4,9 +4,10 @@
  * narrowed since it asked gets PERMISSION_DENIED and the call does not run). The composition
  * root hands this to the Session object, which does not import the pipeline itself.
  */
-import { dispatchCall } from "../pipeline/run-call.ts";
+
 import { outcomeOfFailure } from "../pipeline/outcome.ts";
 import { openScope } from "../pipeline/request-scope.ts";
+import { dispatchCall } from "../pipeline/run-call.ts";
 import type { PipelineParts } from "../pipeline/types.ts";
 import { requesterAccess } from "./requester-access.ts";
 import type { RunApproved } from "./session-api.ts";
@@ -22,6 +23,10 @@ export function runApprovedWith(parts: PipelineParts): RunApproved {
       return { ...refused, policy: { decision: "deny", rule: requester.rule } };
     }
     const scope = await openScope(parts, { env, sessionId: run.sessionId, keyId: run.requestedBy, access: requester.access, waitUntil: run.waitUntil });
-    return dispatchCall({ id: run.callId, name: run.tool, arguments: run.arguments }, scope, { dependencyResults: undefined, batch: undefined, approved: run.approved });
+    return dispatchCall({ id: run.callId, name: run.tool, arguments: run.arguments }, scope, {
+      dependencyResults: undefined,
+      batch: undefined,
+      approved: run.approved,
+    });
   };
 }

@@ -95,4 +95,3 @@ export interface ApprovedRun {
 }
 
 export type RunApproved = (env: Env, run: ApprovedRun) => Promise<CallOutcome>;
-

@@ -15,26 +15,38 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { canonicalJson } from "../audit/canonical-json.ts";
-import { sha256Hex } from "../crypto/sha256.ts";
 import { redactSecrets } from "../audit/redact-secrets.ts";
+import { sha256Hex } from "../crypto/sha256.ts";
 import type { CallOutcome } from "../pipeline/types.ts";
+import { withRequestId } from "../tracing/request-context.ts";
 import { recordApprovalAudit } from "./approval-audit.ts";
 import { notifyApprovalRequested } from "./approval-notify.ts";
-import { approvalPageUrl } from "./approval-url.ts";
-import { pendingRow, toApprovalView, type ApprovalRow } from "./approval-row.ts";
-import { deleteGrants, dueApprovals, findApproval, findApprovalByBinding, findApprovalById, findApprovalByCallId, findGrant, insertApproval, insertGrant, runningApprovals, saveApproval } from "./approval-store.ts";
+import { type ApprovalRow, pendingRow, toApprovalView } from "./approval-row.ts";
+import {
+  deleteGrants,
+  dueApprovals,
+  findApproval,
+  findApprovalByBinding,
+  findApprovalByCallId,
+  findApprovalById,
+  findGrant,
+  insertApproval,
+  insertGrant,
+  runningApprovals,
+  saveApproval,
+} from "./approval-store.ts";
 import { decidedRow, doneRow, expiredRow, interruptedOutcome } from "./approval-transitions.ts";
+import { approvalPageUrl } from "./approval-url.ts";
+import { type ApprovalView, isSettled } from "./approval-view.ts";
+import { runApprovedCall } from "./approved-call.ts";
 import { ChangeWaiters } from "./change-waiters.ts";
-import { isSettled, type ApprovalView } from "./approval-view.ts";
-import type { ApprovalRequest, DecisionAnswer, DecisionInput, RequestAnswer, RunApproved, SessionApi, TodoAnswer, TodoUpdate } from "./session-api.ts";
-import { noteSettledForWebhook, sendWebhookNotices } from "./webhook-notices.ts";
+import { publishApproval } from "./publish-approval.ts";
 import { noteRunWaiting, noteSettledForRun, wakeRuns } from "./run-wakeups.ts";
 import { scheduleSessionAlarm } from "./session-alarm.ts";
+import type { ApprovalRequest, DecisionAnswer, DecisionInput, RequestAnswer, RunApproved, SessionApi, TodoAnswer, TodoUpdate } from "./session-api.ts";
 import { SESSION_SCHEMA_SQL } from "./session-schema.ts";
 import { sessionTodo } from "./session-todo.ts";
-import { publishApproval } from "./publish-approval.ts";
-import { runApprovedCall } from "./approved-call.ts";
-import { withRequestId } from "../tracing/request-context.ts";
+import { noteSettledForWebhook, sendWebhookNotices } from "./webhook-notices.ts";
 
 /**
  * The object's code; the Worker entry exports it as `Session` with `runApproved` (run-approved.ts)
@@ -67,7 +79,8 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
     if (earlier !== undefined) {
       // One id, one request (as idempotency keys work): answering a different request with the
       // first one's outcome would tell the model an action happened that did not.
-      if (earlier.tool !== input.tool || earlier.binding_sha256 !== bindingSha256) return { kind: "call_id_reused", toolCallId: input.toolCallId, firstTool: earlier.tool };
+      if (earlier.tool !== input.tool || earlier.binding_sha256 !== bindingSha256)
+        return { kind: "call_id_reused", toolCallId: input.toolCallId, firstTool: earlier.tool };
       return this.#answerAgain(this.#expireIfDue(earlier, now));
     }
     const same = input.matchArguments ? findApprovalByBinding(sql, input) : undefined;

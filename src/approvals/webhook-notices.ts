@@ -28,7 +28,12 @@ const FIRST_SEND_GRACE_MS = 30_000;
 export function noteSettledForWebhook(sql: SqlStorage, row: ApprovalRow, now = Date.now()): boolean {
   if (!row.requested_by.startsWith(WEBHOOK_KEY_PREFIX)) return false;
   // OR IGNORE: an approval settles once; a second row could only be a duplicate.
-  sql.exec(`INSERT OR IGNORE INTO ${SESSION_HOOK_NOTICES_TABLE} (approval_id, delivery_id, attempts, due_at) VALUES (?, ?, 0, ?)`, row.id, row.session_id, now + FIRST_SEND_GRACE_MS);
+  sql.exec(
+    `INSERT OR IGNORE INTO ${SESSION_HOOK_NOTICES_TABLE} (approval_id, delivery_id, attempts, due_at) VALUES (?, ?, 0, ?)`,
+    row.id,
+    row.session_id,
+    now + FIRST_SEND_GRACE_MS,
+  );
   return true;
 }
 
@@ -38,7 +43,10 @@ export function noteSettledForWebhook(sql: SqlStorage, row: ApprovalRow, now = D
  */
 export async function sendWebhookNotices(sql: SqlStorage, queue: Queue, now = Date.now()): Promise<boolean> {
   const due = sql
-    .exec<{ approval_id: string; delivery_id: string; attempts: number }>(`SELECT approval_id, delivery_id, attempts FROM ${SESSION_HOOK_NOTICES_TABLE} WHERE attempts = 0 OR due_at <= ?`, now)
+    .exec<{ approval_id: string; delivery_id: string; attempts: number }>(
+      `SELECT approval_id, delivery_id, attempts FROM ${SESSION_HOOK_NOTICES_TABLE} WHERE attempts = 0 OR due_at <= ?`,
+      now,
+    )
     .toArray();
   let failed = false;
   for (const notice of due) {
@@ -49,7 +57,9 @@ export async function sendWebhookNotices(sql: SqlStorage, queue: Queue, now = Da
     } catch (error) {
       failed = true;
       const delayMs = Math.min(2 ** (notice.attempts + 1), MAX_RETRY_SECONDS) * 1000;
-      console.warn(`approval ${notice.approval_id}: settled notice for delivery ${notice.delivery_id} not queued (attempt ${notice.attempts + 1}), retry in ${delayMs} ms: ${String(error)}`);
+      console.warn(
+        `approval ${notice.approval_id}: settled notice for delivery ${notice.delivery_id} not queued (attempt ${notice.attempts + 1}), retry in ${delayMs} ms: ${String(error)}`,
+      );
       sql.exec(`UPDATE ${SESSION_HOOK_NOTICES_TABLE} SET attempts = attempts + 1, due_at = ? WHERE approval_id = ?`, now + delayMs, notice.approval_id);
     }
   }

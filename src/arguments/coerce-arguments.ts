@@ -23,17 +23,7 @@
  */
 import type { JsonSchema } from "../registry/types.ts";
 import { isJsonText, isPlainRecord, parseJsonContainer, readScalar } from "./coerce-scalars.ts";
-import {
-  accepts,
-  acceptsAsMeant,
-  branchKinds,
-  itemSchemaAt,
-  jsonEqual,
-  kindOf,
-  propertySchemaFor,
-  resolveSchema,
-  unionBranches,
-} from "./coerce-schema.ts";
+import { accepts, acceptsAsMeant, branchKinds, itemSchemaAt, jsonEqual, kindOf, propertySchemaFor, resolveSchema, unionBranches } from "./coerce-schema.ts";
 
 /** One repair: where (dotted path such as `items.0.n`, empty for the root), from and to which type. */
 export interface Coercion {
@@ -100,7 +90,12 @@ function coerceAt(value: unknown, node: unknown, walk: Walk, seen: readonly Json
   // taken, never a wrap or a partial repair of what already fitted.
   if (accepts(value, schema, walk.root)) return choose(value, [repairs.filter(valid)], walk);
   const wraps = canWrap(value)
-    ? attemptEach(value, branches.filter((b) => branchKinds(b).includes("array")), walk, (b, w) => wrapInto(value, b, w))
+    ? attemptEach(
+        value,
+        branches.filter((b) => branchKinds(b).includes("array")),
+        walk,
+        (b, w) => wrapInto(value, b, w),
+      )
     : [];
   return choose(value, [repairs.filter(valid), wraps.filter(valid), repairs, wraps], walk);
 }
@@ -109,12 +104,7 @@ function coerceAt(value: unknown, node: unknown, walk: Walk, seen: readonly Json
 // branch takes (a partial repair may have nothing left to do). Counting the latter keeps the
 // function idempotent: a second call sees the same winner and no new rival. Object.is, so a
 // NaN from a non-JSON caller does not count as a change.
-function attemptEach(
-  value: unknown,
-  branches: JsonSchema[],
-  walk: Walk,
-  repair: (branch: JsonSchema, walk: Walk) => unknown,
-): Attempt[] {
+function attemptEach(value: unknown, branches: JsonSchema[], walk: Walk, repair: (branch: JsonSchema, walk: Walk) => unknown): Attempt[] {
   return branches.flatMap((branch) => {
     const out: Coercion[] = [];
     const repaired = repair(branch, { ...walk, out });

@@ -34,7 +34,7 @@ export function jsonErrorPosition(text: string): number | undefined {
         i++;
         const esc = text.charAt(i);
         if (esc === "u") {
-          for (let k = 1; k <= 4; k++) if (!/[0-9a-fA-F]/.test(text.charAt(i + k))) ((i += k), fail());
+          for (let k = 1; k <= 4; k++) if (!/[0-9a-fA-F]/.test(text.charAt(i + k))) (i += k), fail();
           i += 4;
         } else if (!'"\\/bfnrt'.includes(esc) || esc === "") fail();
       }

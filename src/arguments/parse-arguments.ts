@@ -13,7 +13,6 @@ function describeType(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-
 /** Parses raw arguments; an empty string or a missing value means "no arguments". */
 export function parseArguments(raw: unknown): ParsedArguments {
   let value = raw;

@@ -21,7 +21,12 @@ function toFieldIssue(issue: z.core.$ZodIssue): FieldIssue {
   const path = issue.path.map(String).join(".");
   const received = "input" in issue ? describeValue(issue.input) : undefined;
   if (issue.code === "invalid_type") {
-    return { path, message: `expected ${issue.expected}, received ${received ?? "another type"}`, expected: issue.expected, ...(received === undefined ? {} : { received }) };
+    return {
+      path,
+      message: `expected ${issue.expected}, received ${received ?? "another type"}`,
+      expected: issue.expected,
+      ...(received === undefined ? {} : { received }),
+    };
   }
   if (issue.code === "invalid_value") {
     const expected = `one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
@@ -39,7 +44,11 @@ function exampleValue(schema: unknown, depth = 0): unknown {
   if (s.const !== undefined) return s.const;
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
   const variants = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
-  if (Array.isArray(variants)) return exampleValue(variants.find((v) => (v as JsonSchema).type !== "null"), depth + 1);
+  if (Array.isArray(variants))
+    return exampleValue(
+      variants.find((v) => (v as JsonSchema).type !== "null"),
+      depth + 1,
+    );
   switch (s.type) {
     case "string":
       return "text";

@@ -12,8 +12,8 @@
  * older than the cutoff, when nothing more arrives for it (queue retries end after about 3 days).
  */
 import { retentionCutoff } from "../storage/delete-older-than.ts";
-import { archiveChunkKey, dayStart, DAY_MS } from "./audit-archive-keys.ts";
-import { withAuditLayout, type AuditLayout } from "./audit-layout.ts";
+import { archiveChunkKey, DAY_MS, dayStart } from "./audit-archive-keys.ts";
+import { type AuditLayout, withAuditLayout } from "./audit-layout.ts";
 import { toWireRecord } from "./audit-wire.ts";
 import { gzipLines } from "./gzip-lines.ts";
 import type { AuditDatabase } from "./write-audit-records.ts";
@@ -59,7 +59,11 @@ export interface ArchiveResult {
  *
  * @example await archiveAudit(env.DB, env.AUDIT_ARCHIVE, { afterDays: 7, now: controller.scheduledTime });
  */
-export function archiveAudit(db: AuditDatabase, bucket: AuditArchiveBucket, { afterDays, now, chunkRows = ARCHIVE_CHUNK_ROWS, maxChunks = ARCHIVE_CHUNKS_PER_RUN, shard = 0 }: ArchiveOptions): Promise<ArchiveResult> {
+export function archiveAudit(
+  db: AuditDatabase,
+  bucket: AuditArchiveBucket,
+  { afterDays, now, chunkRows = ARCHIVE_CHUNK_ROWS, maxChunks = ARCHIVE_CHUNKS_PER_RUN, shard = 0 }: ArchiveOptions,
+): Promise<ArchiveResult> {
   const cutoff = dayStart(retentionCutoff(afterDays, now));
   return withAuditLayout(async function archiveChunks(layout) {
     const result: ArchiveResult = { archived: 0, objects: 0, done: false };
@@ -74,7 +78,14 @@ export function archiveAudit(db: AuditDatabase, bucket: AuditArchiveBucket, { af
 }
 
 /** Archives the oldest due chunk; resolves to its record count (0: nothing is due). */
-async function archiveChunk(db: AuditDatabase, bucket: AuditArchiveBucket, layout: AuditLayout, cutoff: number, chunkRows: number, shard: number): Promise<number> {
+async function archiveChunk(
+  db: AuditDatabase,
+  bucket: AuditArchiveBucket,
+  layout: AuditLayout,
+  cutoff: number,
+  chunkRows: number,
+  shard: number,
+): Promise<number> {
   const { results } = await db
     .prepare(`SELECT * FROM ${layout.table} WHERE at < ? ORDER BY at, ${layout.tie} LIMIT ?`)
     .bind(cutoff, chunkRows)
@@ -90,7 +101,9 @@ async function archiveChunk(db: AuditDatabase, bucket: AuditArchiveBucket, layou
   await bucket.put(key, body, { httpMetadata: { contentType: "application/x-ndjson", contentEncoding: "gzip" }, customMetadata: { records } });
   const stored = await bucket.head(key);
   if (stored === null || stored.size !== body.byteLength || stored.customMetadata?.records !== records) {
-    throw new Error(`audit archive: ${key} is not in R2 as written (${stored === null ? "missing" : `${stored.size} bytes, ${stored.customMetadata?.records} records`}); its ${records} records stay in D1`);
+    throw new Error(
+      `audit archive: ${key} is not in R2 as written (${stored === null ? "missing" : `${stored.size} bytes, ${stored.customMetadata?.records} records`}); its ${records} records stay in D1`,
+    );
   }
   const keys = JSON.stringify(rows.map((row) => [row.at, row[layout.tie]]));
   await db.prepare(`DELETE FROM ${layout.table} WHERE (at, ${layout.tie}) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))`).bind(keys).run();

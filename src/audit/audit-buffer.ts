@@ -5,9 +5,9 @@
  * Records travel several to a message (audit-message.ts); a message is acked or retried as a
  * whole, which is exact because the writer skips ids it already stored.
  */
-import { AUDIT_MESSAGE_CONTENT_TYPE, packAuditMessages, type PackedBatch } from "./audit-message.ts";
+import { AUDIT_MESSAGE_CONTENT_TYPE, type PackedBatch, packAuditMessages } from "./audit-message.ts";
 import type { AuditRecord } from "./audit-record.ts";
-import { writeShardedRowLists, type AuditShardEnv } from "./audit-shards.ts";
+import { type AuditShardEnv, writeShardedRowLists } from "./audit-shards.ts";
 import { toRowValues } from "./audit-table.ts";
 
 export { QUEUE_BATCH_MESSAGES } from "./audit-message.ts";
@@ -57,7 +57,10 @@ async function deliver(env: AuditSinkEnv, { bodies, records }: PackedBatch): Pro
   } catch (queueError) {
     console.warn(`audit: queue refused ${records.length} record(s), writing them to D1 directly: ${String(queueError)}`);
     try {
-      await writeShardedRowLists(env, records.map((record) => JSON.stringify(toRowValues(record))));
+      await writeShardedRowLists(
+        env,
+        records.map((record) => JSON.stringify(toRowValues(record))),
+      );
     } catch (dbError) {
       console.error(
         `AUDIT RECORDS LOST: queue and D1 both failed for ${records.length} record(s) (queue: ${String(queueError)}; D1: ${String(dbError)}). Records follow; replay them with writeAuditRecords.`,

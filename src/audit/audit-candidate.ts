@@ -3,8 +3,8 @@
  * in an older format: the record is rebuilt from whatever shape it travelled in and validated
  * against AuditRecordSchema, so a bad one is dropped instead of failing every retry.
  */
-import { AuditRecordSchema, type AuditRecord } from "./audit-record.ts";
-import { AUDIT_COLUMNS, fromRow, type AuditRow } from "./audit-table.ts";
+import { type AuditRecord, AuditRecordSchema } from "./audit-record.ts";
+import { AUDIT_COLUMNS, type AuditRow, fromRow } from "./audit-table.ts";
 import { ridOfLegacyId } from "./legacy-audit-table.ts";
 
 /**

@@ -5,8 +5,15 @@
  * so a Worker deployed ahead of its migration loses nothing and answers the same.
  */
 import type { AuditRecord } from "./audit-record.ts";
-import { AUDIT_TABLE, INSERT_AUDIT_ROWS_SQL, INSERT_AUDIT_ROWS_WITHOUT_REQUEST_ID_SQL, INSERT_AUDIT_ROWS_WITHOUT_RUN_ID_SQL, fromRow, type AuditRow } from "./audit-table.ts";
-import { LEGACY_AUDIT_TABLE, LEGACY_INSERT_AUDIT_ROWS_SQL, fromLegacyRow, type LegacyAuditRow } from "./legacy-audit-table.ts";
+import {
+  AUDIT_TABLE,
+  type AuditRow,
+  fromRow,
+  INSERT_AUDIT_ROWS_SQL,
+  INSERT_AUDIT_ROWS_WITHOUT_REQUEST_ID_SQL,
+  INSERT_AUDIT_ROWS_WITHOUT_RUN_ID_SQL,
+} from "./audit-table.ts";
+import { fromLegacyRow, LEGACY_AUDIT_TABLE, LEGACY_INSERT_AUDIT_ROWS_SQL, type LegacyAuditRow } from "./legacy-audit-table.ts";
 
 export interface AuditLayout {
   readonly table: string;

@@ -1,6 +1,7 @@
 /** Query-string values of the audit routes: times and the opaque page cursor. */
-import type { ShardPosition } from "./list-audit-sharded.ts";
+
 import type { AuditCursor } from "./list-audit.ts";
+import type { ShardPosition } from "./list-audit-sharded.ts";
 
 const EPOCH_MS = /^\d{1,15}$/;
 // A calendar date, optionally with a time and a zone: 2026-05-01, 2026-05-01T12:00:00.5Z, ...+02:00.
@@ -22,7 +23,10 @@ export const TIME_PARAM_HINT = "must be an ISO 8601 time such as 2026-05-01T12:0
  * scoped to the caller's key.
  */
 export function encodeCursor(cursor: AuditCursor): string {
-  return btoa(JSON.stringify([cursor.at, cursor.tie])).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  return btoa(JSON.stringify([cursor.at, cursor.tie]))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
 }
 
 /** The cursor `encodeCursor` made, or undefined for anything else. */

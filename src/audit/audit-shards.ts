@@ -10,7 +10,7 @@
  * them). Append a shard only with a copy of the moved keys' records (docs/scale.md).
  */
 import { ConfigError } from "../config/config.ts";
-import { writeAuditRowLists, type AuditDatabase } from "./write-audit-records.ts";
+import { type AuditDatabase, writeAuditRowLists } from "./write-audit-records.ts";
 
 /** The bindings audit storage reads: DB, and the optional shard list naming more D1 bindings. */
 export interface AuditShardEnv {
@@ -30,11 +30,16 @@ const cache = new WeakMap<object, readonly AuditDatabase[]>();
 export function auditShards(env: AuditShardEnv): readonly AuditDatabase[] {
   const cached = cache.get(env);
   if (cached !== undefined) return cached;
-  const names = (env.AUDIT_SHARDS ?? "").split(",").map((name) => name.trim()).filter((name) => name !== "");
+  const names = (env.AUDIT_SHARDS ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
   // A binding listed twice (or DB itself) would be read, counted and archived twice.
   const repeated = names.find((name, i) => name === "DB" || names.indexOf(name) !== i);
   if (repeated !== undefined) {
-    throw new ConfigError(`Invalid toolgate configuration: AUDIT_SHARDS lists ${JSON.stringify(repeated)} ${repeated === "DB" ? "(DB is always the first shard)" : "twice"}; list each extra D1 binding once`);
+    throw new ConfigError(
+      `Invalid toolgate configuration: AUDIT_SHARDS lists ${JSON.stringify(repeated)} ${repeated === "DB" ? "(DB is always the first shard)" : "twice"}; list each extra D1 binding once`,
+    );
   }
   const shards = [env.DB, ...names.map((name) => shardBinding(env, name))];
   cache.set(env, shards);
@@ -45,7 +50,9 @@ function shardBinding(env: AuditShardEnv, name: string): AuditDatabase {
   const binding: unknown = (env as unknown as Record<string, unknown>)[name];
   const db = binding as Partial<AuditDatabase> | undefined;
   if (typeof db?.prepare !== "function" || typeof db.batch !== "function") {
-    throw new ConfigError(`Invalid toolgate configuration: AUDIT_SHARDS lists ${JSON.stringify(name)}, which is not a D1 binding; add a [[d1_databases]] with binding = "${name}" to wrangler.toml (and apply the migrations to it)`);
+    throw new ConfigError(
+      `Invalid toolgate configuration: AUDIT_SHARDS lists ${JSON.stringify(name)}, which is not a D1 binding; add a [[d1_databases]] with binding = "${name}" to wrangler.toml (and apply the migrations to it)`,
+    );
   }
   return db as AuditDatabase;
 }

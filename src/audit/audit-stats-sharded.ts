@@ -3,10 +3,11 @@
  * (tool, status, duration) and per (tool, failure message), which sum across shards without loss,
  * and the percentiles are ranked over the summed duration counts, as one database would rank them.
  */
-import { FAILED_STATUSES, type AuditStatus } from "./audit-record.ts";
-import { whereSql, type AuditFilters } from "./audit-filters.ts";
+
+import { type AuditFilters, whereSql } from "./audit-filters.ts";
 import { withAuditLayout } from "./audit-layout.ts";
-import { topMessages, type AuditStats, type CallStats } from "./audit-stats.ts";
+import { type AuditStatus, FAILED_STATUSES } from "./audit-record.ts";
+import { type AuditStats, type CallStats, topMessages } from "./audit-stats.ts";
 import type { AuditDatabase } from "./write-audit-records.ts";
 
 interface Tally {
@@ -28,9 +29,18 @@ export async function auditStatsSharded(shards: readonly AuditDatabase[], filter
       withAuditLayout(async (layout) => {
         const [counts, messages] = await db.batch([
           db.prepare(`SELECT tool, status, duration_ms AS ms, COUNT(*) AS n FROM ${layout.table}${where} GROUP BY tool, status, duration_ms`).bind(...params),
-          db.prepare(layout.keepsMessages ? `SELECT tool, error_message AS message, COUNT(*) AS n FROM ${layout.table}${withMessage} GROUP BY tool, error_message` : "SELECT NULL AS tool, NULL AS message, 0 AS n WHERE false").bind(...(layout.keepsMessages ? params : [])),
+          db
+            .prepare(
+              layout.keepsMessages
+                ? `SELECT tool, error_message AS message, COUNT(*) AS n FROM ${layout.table}${withMessage} GROUP BY tool, error_message`
+                : "SELECT NULL AS tool, NULL AS message, 0 AS n WHERE false",
+            )
+            .bind(...(layout.keepsMessages ? params : [])),
         ]);
-        return { counts: (counts?.results ?? []) as { tool: string; status: string; ms: number; n: number }[], messages: (messages?.results ?? []) as { tool: string; message: string; n: number }[] };
+        return {
+          counts: (counts?.results ?? []) as { tool: string; status: string; ms: number; n: number }[],
+          messages: (messages?.results ?? []) as { tool: string; message: string; n: number }[],
+        };
       }),
     ),
   );
@@ -67,5 +77,13 @@ function callStats(tally: Tally): CallStats {
     }
     return null;
   };
-  return { calls, errors, errorRate: calls === 0 ? 0 : errors / calls, p50Ms: percentile(50), p95Ms: percentile(95), statuses: Object.fromEntries(tally.statuses), topMessages: topMessages(tally.messages) };
+  return {
+    calls,
+    errors,
+    errorRate: calls === 0 ? 0 : errors / calls,
+    p50Ms: percentile(50),
+    p95Ms: percentile(95),
+    statuses: Object.fromEntries(tally.statuses),
+    topMessages: topMessages(tally.messages),
+  };
 }

@@ -1,7 +1,8 @@
 /** Per-tool call counts, error rate, duration percentiles and top failure messages over a time window. */
+
+import { type AuditFilters, whereSql } from "./audit-filters.ts";
+import { type AuditLayout, withAuditLayout } from "./audit-layout.ts";
 import { FAILED_STATUSES } from "./audit-record.ts";
-import { whereSql, type AuditFilters } from "./audit-filters.ts";
-import { withAuditLayout, type AuditLayout } from "./audit-layout.ts";
 import type { AuditDatabase } from "./write-audit-records.ts";
 
 /** Failure messages listed per tool (and overall), most frequent first. */
@@ -72,7 +73,10 @@ export function statsStatements(layout: AuditLayout, filters: AuditFilters): { s
   ];
   if (layout.keepsMessages) {
     const withMessage = `${where === "" ? " WHERE" : `${where} AND`} error_message IS NOT NULL`;
-    statements.push({ sql: `SELECT tool, error_message AS message, COUNT(*) AS calls FROM ${layout.table}${withMessage} GROUP BY tool, error_message`, params });
+    statements.push({
+      sql: `SELECT tool, error_message AS message, COUNT(*) AS calls FROM ${layout.table}${withMessage} GROUP BY tool, error_message`,
+      params,
+    });
   }
   return statements;
 }
@@ -111,7 +115,15 @@ export function auditStats(db: AuditDatabase, filters: AuditFilters): Promise<Au
 
 function toCallStats(row: StatsRow, statuses: Record<string, number>, messages: ReadonlyMap<string, number>): CallStats {
   const errors = row.errors ?? 0;
-  return { calls: row.calls, errors, errorRate: row.calls === 0 ? 0 : errors / row.calls, p50Ms: row.p50, p95Ms: row.p95, statuses, topMessages: topMessages(messages) };
+  return {
+    calls: row.calls,
+    errors,
+    errorRate: row.calls === 0 ? 0 : errors / row.calls,
+    p50Ms: row.p50,
+    p95Ms: row.p95,
+    statuses,
+    topMessages: topMessages(messages),
+  };
 }
 
 /** The TOP_MESSAGES most frequent of `counts` (calls per message), ties in message order. */

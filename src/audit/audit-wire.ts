@@ -1,7 +1,7 @@
 /** The audit routes' JSON shapes (snake_case, as every toolgate response), for replies and OpenAPI. */
 import { z } from "@hono/zod-openapi";
 import { argumentsSha256Of } from "./arguments-hash.ts";
-import { AUDIT_STATUSES, auditRecordId, type AuditRecord } from "./audit-record.ts";
+import { AUDIT_STATUSES, type AuditRecord, auditRecordId } from "./audit-record.ts";
 import type { CallStats } from "./audit-stats.ts";
 
 export const AuditRecordWireSchema = z
@@ -10,11 +10,16 @@ export const AuditRecordWireSchema = z
     time: z.string().openapi({ description: "When the call ended (ISO 8601).", example: "2026-05-01T12:00:00.000Z" }),
     key_id: z.string(),
     session_id: z.string(),
-    run_id: z.string().optional().openapi({ description: "The agent run the call was part of (POST /v1/runs, /v1/chat/completions, a delegate_task child); absent for calls a client sent itself." }),
+    run_id: z
+      .string()
+      .optional()
+      .openapi({
+        description: "The agent run the call was part of (POST /v1/runs, /v1/chat/completions, a delegate_task child); absent for calls a client sent itself.",
+      }),
     tool_call_id: z.string(),
     tool: z.string(),
     toolset: z.string().nullable(),
-    arguments: z.unknown().openapi({ description: "The arguments with secrets redacted; over 4 KiB, `{\"$truncated\": true, \"bytes\", \"preview\"}`." }),
+    arguments: z.unknown().openapi({ description: 'The arguments with secrets redacted; over 4 KiB, `{"$truncated": true, "bytes", "preview"}`.' }),
     arguments_truncated: z.boolean(),
     arguments_sha256: z.string().openapi({ description: "SHA-256 of the canonical JSON (sorted keys) of the whole redacted arguments." }),
     coercions: z.array(z.object({ path: z.string(), from: z.string(), to: z.string() })),
@@ -25,14 +30,21 @@ export const AuditRecordWireSchema = z
     status: z.enum(AUDIT_STATUSES),
     error_code: z.string().nullable(),
     error_message: z.string().nullable().openapi({
-      description: "Why a failed call failed: its message with anything that looks like a credential redacted, then its first field issue in brackets; at most 500 characters. Null for calls that did not fail, and for records written before the log kept messages.",
+      description:
+        "Why a failed call failed: its message with anything that looks like a credential redacted, then its first field issue in brackets; at most 500 characters. Null for calls that did not fail, and for records written before the log kept messages.",
       example: "Invalid arguments for 'echo' [text: expected string, received number]",
     }),
     attempts: z.number().int(),
     duration_ms: z.number().int(),
     result_chars: z.number().int(),
     truncated: z.boolean(),
-    request_id: z.string().nullable().openapi({ description: "The x-request-id of the request that made the call (a webhook's calls: the delivery's request). Null on records written before it was kept." }),
+    request_id: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          "The x-request-id of the request that made the call (a webhook's calls: the delivery's request). Null on records written before it was kept.",
+      }),
     decision: z
       .object({ by: z.string().nullable(), time: z.string(), scope: z.enum(["once", "session"]).nullable(), reason: z.string().nullable() })
       .optional()
@@ -70,7 +82,9 @@ export function toWireRecord(r: AuditRecord): AuditRecordWire {
     result_chars: r.resultChars,
     truncated: r.truncated,
     request_id: r.requestId,
-    ...(r.decision === undefined ? {} : { decision: { by: r.decision.by, time: new Date(r.decision.at).toISOString(), scope: r.decision.scope, reason: r.decision.reason } }),
+    ...(r.decision === undefined
+      ? {}
+      : { decision: { by: r.decision.by, time: new Date(r.decision.at).toISOString(), scope: r.decision.scope, reason: r.decision.reason } }),
   };
 }
 

@@ -3,12 +3,13 @@
  * day by day, each day's archived chunks (decompressed as they are read) merged with the day's rows
  * still in D1 (read in keyset pages), so memory holds a page, never the window.
  */
-import { archiveFolder, dayStart, DAY_MS } from "./audit-archive-keys.ts";
+
 import type { AuditArchiveBucket } from "./archive-audit.ts";
-import { filterSql, type AuditFilters } from "./audit-filters.ts";
-import type { AuditShard } from "./audit-shards.ts";
+import { archiveFolder, DAY_MS, dayStart } from "./audit-archive-keys.ts";
+import { type AuditFilters, filterSql } from "./audit-filters.ts";
 import { withAuditLayout } from "./audit-layout.ts";
-import { toWireRecord, type AuditRecordWire } from "./audit-wire.ts";
+import type { AuditShard } from "./audit-shards.ts";
+import { type AuditRecordWire, toWireRecord } from "./audit-wire.ts";
 import { gunzipLines } from "./gzip-lines.ts";
 import type { AuditDatabase } from "./write-audit-records.ts";
 
@@ -83,7 +84,13 @@ export interface ExportFailureLine {
  */
 function exportFailureLine(filters: ExportFilters, lastAt: number | undefined): ExportFailureLine {
   const resume = new Date(lastAt ?? filters.since).toISOString();
-  return { error: { code: EXPORT_INCOMPLETE, message: `the export stopped early: audit storage failed while reading; request since=${resume} again to get the rest`, resume_since: resume } };
+  return {
+    error: {
+      code: EXPORT_INCOMPLETE,
+      message: `the export stopped early: audit storage failed while reading; request since=${resume} again to get the rest`,
+      resume_since: resume,
+    },
+  };
 }
 
 async function* exportLines(shards: readonly AuditShard[], bucket: AuditArchiveBucket | undefined, filters: ExportFilters): AsyncGenerator<Line> {
@@ -162,9 +169,15 @@ async function* storedLines(db: AuditDatabase, day: number, filters: ExportFilte
       const conditions = [...indexed.conditions, ...(after === undefined ? [] : [`(at, ${layout.tie}) > (?, ?)`])];
       const params = [...indexed.params, ...(after === undefined ? [] : [after.at, after.tie]), EXPORT_PAGE_ROWS];
       const sql = `SELECT * FROM ${layout.table} WHERE ${conditions.join(" AND ")} ORDER BY at, ${layout.tie} LIMIT ?`;
-      const { results } = await db.prepare(sql).bind(...params).all<Record<string, unknown>>();
+      const { results } = await db
+        .prepare(sql)
+        .bind(...params)
+        .all<Record<string, unknown>>();
       const last = results.at(-1);
-      return { records: results.map(layout.fromRow), last: last === undefined ? undefined : { at: last.at as number, tie: last[layout.tie] as number | string } };
+      return {
+        records: results.map(layout.fromRow),
+        last: last === undefined ? undefined : { at: last.at as number, tie: last[layout.tie] as number | string },
+      };
     });
     for (const record of page.records) {
       const wire = toWireRecord(record);

@@ -8,12 +8,14 @@
  * deliberately broad: a value after a secret-named key (`api_key=`, `"token": "..."`,
  * `Authorization: Bearer ...`) and any long unbroken run of token characters.
  */
+
+import type { ErrorEnvelope } from "../errors/error-envelope.ts";
 import { MAX_ERROR_MESSAGE_CHARS } from "./audit-record.ts";
 import { REDACTED, redactSecretsInText } from "./redact-secrets.ts";
-import type { ErrorEnvelope } from "../errors/error-envelope.ts";
 
 // `name=value`, `name: value` for secret-sounding names, in URLs, headers and prose.
-const SECRET_ASSIGNMENT = /\b([\w-]*(?:token|password|passwd|secret|api[_-]?key|apikey|authorization|auth|credential|signature|sig)[\w-]*)(\s*[=:]\s*)(?:bearer\s+|basic\s+)?("[^"]*"|'[^']*'|[^\s&,;"'}]+)/gi;
+const SECRET_ASSIGNMENT =
+  /\b([\w-]*(?:token|password|passwd|secret|api[_-]?key|apikey|authorization|auth|credential|signature|sig)[\w-]*)(\s*[=:]\s*)(?:bearer\s+|basic\s+)?("[^"]*"|'[^']*'|[^\s&,;"'}]+)/gi;
 const BEARER = /\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi;
 // 32+ characters of token alphabet with a digit in them: keys, JWTs, signatures, hashes.
 const LONG_TOKEN = /\b(?=[A-Za-z0-9._~+/=-]*\d)[A-Za-z0-9._~+/=-]{32,}/g;

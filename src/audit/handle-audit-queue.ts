@@ -6,8 +6,8 @@
  */
 import { checkCandidate } from "./audit-candidate.ts";
 import { candidatesOf, rowListOf } from "./audit-message.ts";
+import { type AuditShardEnv, writeShardedRowLists } from "./audit-shards.ts";
 import { toRowValues } from "./audit-table.ts";
-import { writeShardedRowLists, type AuditShardEnv } from "./audit-shards.ts";
 
 /** Queue names as wrangler.toml declares them. */
 export const AUDIT_QUEUE_NAME = "toolgate-audit";
@@ -66,7 +66,8 @@ async function writeChecked(batch: MessageBatch<unknown>, env: AuditShardEnv): P
     for (const candidate of candidates) {
       const checked = checkCandidate(candidate);
       if (checked.ok) rows.push(JSON.stringify(toRowValues(checked.record)));
-      else console.error(`audit: dropping a record of message ${message.id} on ${batch.queue}, not an audit record (${checked.why}):`, JSON.stringify(candidate));
+      else
+        console.error(`audit: dropping a record of message ${message.id} on ${batch.queue}, not an audit record (${checked.why}):`, JSON.stringify(candidate));
     }
     pending.push(message);
   }

@@ -4,8 +4,8 @@
  * Worker deployed before the migration is applied writes and reads it here, so nothing is lost
  * and the API keeps answering in between; the migration then moves its rows and drops it.
  */
-import { MAX_RID, type AuditRecord } from "./audit-record.ts";
-import { AUDIT_COLUMNS, fromRow, type AuditRow } from "./audit-table.ts";
+import { type AuditRecord, MAX_RID } from "./audit-record.ts";
+import { AUDIT_COLUMNS, type AuditRow, fromRow } from "./audit-table.ts";
 
 export const LEGACY_AUDIT_TABLE = "audit_log";
 

@@ -5,9 +5,10 @@
  * records above every such frontier; a shard whose records were all taken moves on to its own
  * next cursor, so every page makes progress even when it holds no record.
  */
-import type { AuditRecord } from "./audit-record.ts";
+
 import type { AuditFilters } from "./audit-filters.ts";
-import { listAudit, type AuditCursor } from "./list-audit.ts";
+import type { AuditRecord } from "./audit-record.ts";
+import { type AuditCursor, listAudit } from "./list-audit.ts";
 import type { AuditDatabase } from "./write-audit-records.ts";
 
 /** Where each shard's listing resumes: not begun, after a record, or finished. */
@@ -26,7 +27,11 @@ function newer(a: { at: number; tie: number | string }, b: { at: number; tie: nu
 }
 
 /** One merged page of `filters` over `shards`, from `positions` (one per shard; absent: the first page). */
-export async function listAuditSharded(shards: readonly AuditDatabase[], filters: AuditFilters, page: { limit: number; positions?: readonly ShardPosition[] }): Promise<ShardedPage> {
+export async function listAuditSharded(
+  shards: readonly AuditDatabase[],
+  filters: AuditFilters,
+  page: { limit: number; positions?: readonly ShardPosition[] },
+): Promise<ShardedPage> {
   const positions = page.positions ?? shards.map((): ShardPosition => "start");
   const pages = await Promise.all(
     shards.map((db, i) => {
@@ -35,7 +40,10 @@ export async function listAuditSharded(shards: readonly AuditDatabase[], filters
       return listAudit(db, filters, { limit: page.limit, ...(position === "start" ? {} : { cursor: position }) });
     }),
   );
-  const frontier = pages.reduce<AuditCursor | undefined>((highest, p) => (p.next !== null && (highest === undefined || newer(p.next, highest) > 0) ? p.next : highest), undefined);
+  const frontier = pages.reduce<AuditCursor | undefined>(
+    (highest, p) => (p.next !== null && (highest === undefined || newer(p.next, highest) > 0) ? p.next : highest),
+    undefined,
+  );
   const candidates = pages.flatMap((p, shard) => p.records.map((record) => ({ record, shard, key: { at: record.at, tie: record.rid } })));
   candidates.sort((a, b) => newer(b.key, a.key));
   const taken = candidates.filter((c) => frontier === undefined || newer(c.key, frontier) > 0).slice(0, page.limit);

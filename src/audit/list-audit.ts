@@ -1,7 +1,8 @@
 /** Pages of audit records, newest first, with a keyset cursor on (at, rid). */
+
+import { type AuditFilters, type FilterSql, filterSql } from "./audit-filters.ts";
+import { type AuditLayout, withAuditLayout } from "./audit-layout.ts";
 import type { AuditRecord } from "./audit-record.ts";
-import { filterSql, type AuditFilters, type FilterSql } from "./audit-filters.ts";
-import { withAuditLayout, type AuditLayout } from "./audit-layout.ts";
 import type { AuditDatabase } from "./write-audit-records.ts";
 
 /** The position after the last record a page read: `at`, then the layout's tie-breaker. */
@@ -53,18 +54,27 @@ export function listStatements(layout: AuditLayout, filters: AuditFilters, page:
     bounded: true,
     page: { sql: `SELECT * FROM (${scanned})${where(residual)} ${order} LIMIT ?`, params: [...range.params, ...residual.params, page.limit + 1] },
     // The last row the page's scan read, if it read its whole allowance: where the next page resumes.
-    edge: { sql: `SELECT at, ${layout.tie} AS tie FROM ${layout.table}${where(range)} ${order} LIMIT 1 OFFSET ${RESIDUAL_SCAN_ROWS - 1}`, params: range.params },
+    edge: {
+      sql: `SELECT at, ${layout.tie} AS tie FROM ${layout.table}${where(range)} ${order} LIMIT 1 OFFSET ${RESIDUAL_SCAN_ROWS - 1}`,
+      params: range.params,
+    },
   };
 }
 
 async function listIn(db: AuditDatabase, layout: AuditLayout, filters: AuditFilters, page: { limit: number; cursor?: AuditCursor }): Promise<AuditPage> {
   const statements = listStatements(layout, filters, page);
-  const { results } = await db.prepare(statements.page.sql).bind(...statements.page.params).all<Record<string, unknown>>();
+  const { results } = await db
+    .prepare(statements.page.sql)
+    .bind(...statements.page.params)
+    .all<Record<string, unknown>>();
   const rows = results.slice(0, page.limit);
   const last = rows.at(-1);
   if (results.length > page.limit && last !== undefined) return { records: rows.map(layout.fromRow), next: cursorOf(layout, last) };
   if (statements.edge === undefined) return { records: rows.map(layout.fromRow), next: null };
-  const edge = await db.prepare(statements.edge.sql).bind(...statements.edge.params).first<{ at: number; tie: number | string }>();
+  const edge = await db
+    .prepare(statements.edge.sql)
+    .bind(...statements.edge.params)
+    .first<{ at: number; tie: number | string }>();
   return { records: rows.map(layout.fromRow), next: edge === null ? null : { at: edge.at, tie: edge.tie } };
 }
 

@@ -1,7 +1,7 @@
 /** Deletes audit records older than the retention period, or archives them first; the daily cron calls it. */
 import type { GatewayConfig } from "../config/config.ts";
 import { deleteOlderThan, retentionCutoff } from "../storage/delete-older-than.ts";
-import { ARCHIVE_CHUNKS_PER_RUN, archiveAudit, type AuditArchiveBucket } from "./archive-audit.ts";
+import { ARCHIVE_CHUNKS_PER_RUN, type AuditArchiveBucket, archiveAudit } from "./archive-audit.ts";
 import { withAuditLayout } from "./audit-layout.ts";
 import type { AuditDatabase } from "./write-audit-records.ts";
 
@@ -16,7 +16,9 @@ const DELETE_CHUNK = 5_000;
  */
 export async function deleteExpiredAudit(db: AuditDatabase, retentionDays: number, now: number): Promise<number> {
   const cutoff = retentionCutoff(retentionDays, now);
-  return withAuditLayout((layout) => deleteOlderThan(db, { table: layout.table, column: "at", cutoff, chunk: DELETE_CHUNK, key: layout.tie === "rid" ? "at, rid" : "rowid" }));
+  return withAuditLayout((layout) =>
+    deleteOlderThan(db, { table: layout.table, column: "at", cutoff, chunk: DELETE_CHUNK, key: layout.tie === "rid" ? "at, rid" : "rowid" }),
+  );
 }
 
 /**
@@ -29,7 +31,12 @@ export async function deleteExpiredAudit(db: AuditDatabase, retentionDays: numbe
  *
  * @example await archiveOrExpireAudit(auditShards(env), env.AUDIT_ARCHIVE, config, controller.scheduledTime);
  */
-export async function archiveOrExpireAudit(shards: readonly AuditDatabase[], bucket: AuditArchiveBucket | undefined, config: Pick<GatewayConfig, "auditRetentionDays" | "auditArchiveAfterDays">, now: number): Promise<number> {
+export async function archiveOrExpireAudit(
+  shards: readonly AuditDatabase[],
+  bucket: AuditArchiveBucket | undefined,
+  config: Pick<GatewayConfig, "auditRetentionDays" | "auditArchiveAfterDays">,
+  now: number,
+): Promise<number> {
   let moved = 0;
   // The shards share one cron invocation's subrequests, so they share the run's chunk allowance.
   const maxChunks = Math.max(1, Math.floor(ARCHIVE_CHUNKS_PER_RUN / shards.length));
@@ -39,7 +46,9 @@ export async function archiveOrExpireAudit(shards: readonly AuditDatabase[], buc
   for (const [shard, db] of shards.entries()) {
     try {
       if (bucket === undefined) moved += await deleteExpiredAudit(db, config.auditRetentionDays, now);
-      else moved += (await archiveAudit(db, bucket, { afterDays: Math.min(config.auditArchiveAfterDays, config.auditRetentionDays), now, shard, maxChunks })).archived;
+      else
+        moved += (await archiveAudit(db, bucket, { afterDays: Math.min(config.auditArchiveAfterDays, config.auditRetentionDays), now, shard, maxChunks }))
+          .archived;
     } catch (error) {
       failures.push(`shard ${shard}: ${String(error)}`);
     }

@@ -3,15 +3,25 @@
  * and who sent them. Secrets are redacted first, so neither the stored preview nor the hash is
  * derived from a secret (a plain hash of a short password is a dictionary-attack oracle).
  */
-import type { CallOutcome } from "../pipeline/types.ts";
-import { MAX_ARGUMENT_BYTES, MAX_ID_CHARS, MAX_REQUEST_ID_CHARS, MAX_REASON_CHARS, MAX_RECORDED_COERCIONS, newRid, type AuditRecord, type AuditStatus } from "./audit-record.ts";
-import { failureMessageOf } from "./failure-message.ts";
+
 import { sha256Hex } from "../crypto/sha256.ts";
+import { auditStatusOf } from "../formats/outcome-wire.ts";
+import type { CallOutcome } from "../pipeline/types.ts";
+import { currentRequestId } from "../tracing/request-context.ts";
+import {
+  type AuditRecord,
+  type AuditStatus,
+  MAX_ARGUMENT_BYTES,
+  MAX_ID_CHARS,
+  MAX_REASON_CHARS,
+  MAX_RECORDED_COERCIONS,
+  MAX_REQUEST_ID_CHARS,
+  newRid,
+} from "./audit-record.ts";
 import { canonicalJson } from "./canonical-json.ts";
 import { capJson } from "./cap-json.ts";
+import { failureMessageOf } from "./failure-message.ts";
 import { redactSecrets, redactSecretsInText } from "./redact-secrets.ts";
-import { currentRequestId } from "../tracing/request-context.ts";
-import { auditStatusOf } from "../formats/outcome-wire.ts";
 
 /**
  * The parts of a CallOutcome the record uses. `policy` is optional so this accepts outcomes from

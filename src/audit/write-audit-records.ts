@@ -1,6 +1,7 @@
 /** The one writer of audit rows: the queue consumers and the flush fallback use it. */
-import type { AuditRecord } from "./audit-record.ts";
+
 import { withAuditLayout } from "./audit-layout.ts";
+import type { AuditRecord } from "./audit-record.ts";
 import { toRowValues } from "./audit-table.ts";
 
 /** The part of D1 the audit writer and readers use; tests wrap it to inject faults. */
@@ -45,5 +46,8 @@ export async function writeAuditRowLists(db: AuditDatabase, rowLists: readonly s
 
 /** Writes records exactly once each (see writeAuditRowLists). */
 export async function writeAuditRecords(db: AuditDatabase, records: readonly AuditRecord[]): Promise<number> {
-  return writeAuditRowLists(db, records.map((record) => JSON.stringify(toRowValues(record))));
+  return writeAuditRowLists(
+    db,
+    records.map((record) => JSON.stringify(toRowValues(record))),
+  );
 }

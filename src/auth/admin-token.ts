@@ -4,8 +4,9 @@
  * be created; it is not stored in D1 and cannot be revoked through the API, only by changing
  * the secret.
  */
-import type { Principal } from "./principal.ts";
+
 import { digestsEqual, hashApiKey } from "./key-hash.ts";
+import type { Principal } from "./principal.ts";
 
 /** The keyId the admin token authenticates as (audit records show it). */
 export const ADMIN_TOKEN_KEY_ID = "admin-token";

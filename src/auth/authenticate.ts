@@ -9,7 +9,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { failureResponse, type RequestFailure } from "../http/request-failure.ts";
 import type { AuthEnv } from "./auth-env.ts";
-import { keyCache as sharedCache, type KeyCache } from "./key-cache.ts";
+import { type KeyCache, keyCache as sharedCache } from "./key-cache.ts";
 import { verifyKey } from "./verify-key.ts";
 
 export interface AuthenticateOptions {
@@ -40,7 +40,12 @@ export function authenticate({ cache = sharedCache, respond = failureResponse }:
 
     const verdict = await verifyKey(c.env, token, { cache });
     if (!verdict.ok) {
-      return respond(c, verdict.reason === "revoked_key" ? { kind: "unauthenticated", reason: verdict.reason, revokedAt: verdict.revokedAt } : { kind: "unauthenticated", reason: verdict.reason });
+      return respond(
+        c,
+        verdict.reason === "revoked_key"
+          ? { kind: "unauthenticated", reason: verdict.reason, revokedAt: verdict.revokedAt }
+          : { kind: "unauthenticated", reason: verdict.reason },
+      );
     }
     c.set("principal", verdict.principal);
     return next();

@@ -3,9 +3,9 @@
  * is the only code that knows the column names; everything else sees `ApiKeyRecord`.
  */
 import { z } from "zod";
-import { ROLES, type Principal, type Role, type ToolPolicy } from "./principal.ts";
 import { displayPrefix, generateApiKey } from "./key-format.ts";
 import { hashApiKey } from "./key-hash.ts";
+import { type Principal, ROLES, type Role, type ToolPolicy } from "./principal.ts";
 
 /** The D1 table holding API keys, and the OAuth grants made on the consent page (migration 0008). */
 export const API_KEYS_TABLE = "api_keys";
@@ -208,6 +208,10 @@ export async function updateApiKeyAccess(db: D1Database, id: string, change: Key
     sets.push("rate_limit_per_minute = ?");
     params.push(change.rateLimitPerMinute);
   }
-  if (sets.length > 0) await db.prepare(`UPDATE ${API_KEYS_TABLE} SET ${sets.join(", ")} WHERE id = ?`).bind(...params, id).run();
+  if (sets.length > 0)
+    await db
+      .prepare(`UPDATE ${API_KEYS_TABLE} SET ${sets.join(", ")} WHERE id = ?`)
+      .bind(...params, id)
+      .run();
   return getApiKey(db, id);
 }

@@ -3,8 +3,10 @@
  * `authenticate()`, which sets the principal that `requireRole` checks.
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { failureResponse, validationHook, type RequestIssue } from "../http/request-failure.ts";
+import { failureResponse, type RequestIssue, validationHook } from "../http/request-failure.ts";
+import { requestOrigin } from "../http/request-origin.ts";
 import { errorResponses } from "../http/schemas.ts";
+import { endGrantTokens } from "../oauth/grant-tokens.ts";
 import { kvToolsetLookup } from "../toolsets/custom-toolsets.ts";
 import { resolveToolset } from "../toolsets/resolve.ts";
 import type { AuthEnv } from "./auth-env.ts";
@@ -12,8 +14,6 @@ import { keyCache } from "./key-cache.ts";
 import { createApiKey, getApiKey, listApiKeys, revokeApiKey, updateApiKeyAccess } from "./key-store.ts";
 import { ApiKeySchema, CreatedKeySchema, CreateKeyBody, KeyIdParam, toWire, UpdateKeyBody } from "./keys-schemas.ts";
 import { requireRole } from "./require-role.ts";
-import { requestOrigin } from "../http/request-origin.ts";
-import { endGrantTokens } from "../oauth/grant-tokens.ts";
 
 const createKey = createRoute({
   method: "post",
@@ -32,7 +32,10 @@ const listKeys = createRoute({
   path: "/v1/keys",
   summary: "List API keys, revoked ones included",
   responses: {
-    200: { description: "Every key, oldest first; never a key or its digest.", content: { "application/json": { schema: z.object({ keys: z.array(ApiKeySchema) }) } } },
+    200: {
+      description: "Every key, oldest first; never a key or its digest.",
+      content: { "application/json": { schema: z.object({ keys: z.array(ApiKeySchema) }) } },
+    },
     ...errorResponses(403),
   },
 });
@@ -52,7 +55,8 @@ const revokeKey = createRoute({
   method: "delete",
   path: "/v1/keys/{id}",
   summary: "Revoke an API key or OAuth grant",
-  description: "Takes effect at once in the isolate that serves it and within 10 s everywhere else (lookups are cached that long). Revoking a revoked key is a no-op. Revoking an OAuth grant also deletes its access and refresh tokens.",
+  description:
+    "Takes effect at once in the isolate that serves it and within 10 s everywhere else (lookups are cached that long). Revoking a revoked key is a no-op. Revoking an OAuth grant also deletes its access and refresh tokens.",
   request: { params: KeyIdParam },
   responses: {
     204: { description: "Revoked." },
@@ -64,7 +68,8 @@ const updateKey = createRoute({
   method: "patch",
   path: "/v1/keys/{id}",
   summary: "Change an API key's toolsets, policy or rate limit",
-  description: "Only the fields sent change; null toolsets means every toolset, a null rate limit the default. Takes effect like a revocation: at once in this isolate, within 10 s elsewhere.",
+  description:
+    "Only the fields sent change; null toolsets means every toolset, a null rate limit the default. Takes effect like a revocation: at once in this isolate, within 10 s elsewhere.",
   request: { params: KeyIdParam, body: { required: true, content: { "application/json": { schema: UpdateKeyBody } } } },
   responses: {
     200: { description: "The key's record as it is now.", content: { "application/json": { schema: ApiKeySchema } } },

@@ -1,6 +1,6 @@
 /** Wire shapes of the admin keys API: the request bodies it validates and the records it returns. */
 import { z } from "@hono/zod-openapi";
-import { KEY_KINDS, type ApiKeyRecord } from "./key-store.ts";
+import { type ApiKeyRecord, KEY_KINDS } from "./key-store.ts";
 import { ROLES } from "./principal.ts";
 
 // Tool names match ^[a-zA-Z0-9_-]{1,64}$ (registry.ts); a pattern adds the glob characters.
@@ -55,7 +55,12 @@ export const ApiKeySchema = z
     created_at: z.string(),
     created_by: z.string().openapi({ description: "keyId of the admin that created it; admin-token for the bootstrap token." }),
     revoked_at: z.string().nullable(),
-    kind: z.enum(KEY_KINDS).openapi({ description: "key: a bearer key; oauth_grant: a person's consent to an MCP client on the /oauth/authorize page (its tokens work on /mcp only; DELETE ends them at once)." }),
+    kind: z
+      .enum(KEY_KINDS)
+      .openapi({
+        description:
+          "key: a bearer key; oauth_grant: a person's consent to an MCP client on the /oauth/authorize page (its tokens work on /mcp only; DELETE ends them at once).",
+      }),
     oauth_client_id: z.string().nullable().openapi({ description: "The OAuth client a grant was given to; null for a key." }),
   })
   .openapi("ApiKey");

@@ -40,7 +40,12 @@ function parsedResult(outcome: CallOutcome): unknown {
  * around the handler (our hooks, the availability check with its own 5 s timeout, storing an
  * oversized result) are bounded only in batches of two or more.
  */
-async function runLoneCall(call: CallState, scope: RequestScope, options: BatchOptions, batch: { deadlineAt: number; timeoutMs: number }): Promise<CallOutcome[]> {
+async function runLoneCall(
+  call: CallState,
+  scope: RequestScope,
+  options: BatchOptions,
+  batch: { deadlineAt: number; timeoutMs: number },
+): Promise<CallOutcome[]> {
   const refusal = options.refusals?.[0];
   let outcome: CallOutcome;
   if (refusal !== undefined) {

@@ -31,7 +31,13 @@ export type OnResult = (outcome: CallOutcome, index: number) => void;
  * Runs a key's calls through rate limits, the pipeline and the audit log; never rejects. The
  * result has exactly one outcome per call, in order (checked here, where each is audited).
  */
-export async function serveCalls(calls: readonly CallInput[], scope: KeyScope, maxParallel: number, stages: BatchStages, onResult?: OnResult): Promise<CallOutcome[]> {
+export async function serveCalls(
+  calls: readonly CallInput[],
+  scope: KeyScope,
+  maxParallel: number,
+  stages: BatchStages,
+  onResult?: OnResult,
+): Promise<CallOutcome[]> {
   const { env, config, principal } = scope;
   const admitted = admitAll(calls, scope);
   // Only calls that will reach their handler's stage count against the key's rate limits.
@@ -48,7 +54,12 @@ export async function serveCalls(calls: readonly CallInput[], scope: KeyScope, m
     // Parsed once, in the pipeline: the record reuses the object, or keeps text that did not parse.
     return { rawArguments: outcome.unparsedArguments ?? outcome.arguments, outcome, finishedAt: finishedAt[i] ?? Date.now() };
   });
-  stages.recordBatch(env, scope.waitUntil, audited, { keyId: principal.keyId, sessionId: scope.sessionId, requestId: scope.requestId, runId: scope.run?.auditId });
+  stages.recordBatch(env, scope.waitUntil, audited, {
+    keyId: principal.keyId,
+    sessionId: scope.sessionId,
+    requestId: scope.requestId,
+    runId: scope.run?.auditId,
+  });
   return outcomes;
 }
 

@@ -7,7 +7,7 @@
  */
 import type { KeyScope, RequestScope, ServeNested } from "../pipeline/types.ts";
 import { admitAll } from "./run-batch.ts";
-import { serveCalls, type BatchStages } from "./serve-calls.ts";
+import { type BatchStages, serveCalls } from "./serve-calls.ts";
 
 /** The serveNested part over the batch stages the composition root built. */
 export function createServeNested(stages: BatchStages): ServeNested {
@@ -20,7 +20,12 @@ export function createServeNested(stages: BatchStages): ServeNested {
     }
     const [outcome] = await stages.runCalls(admitAll([input], bounded), bounded, { maxParallel: 1, batchTimeoutMs: bounded.config.batchTimeoutMs });
     if (outcome === undefined) return missing(input.id);
-    stages.recordBatch(bounded.env, bounded.waitUntil, [{ rawArguments: outcome.unparsedArguments ?? outcome.arguments, outcome, finishedAt: Date.now() }], { keyId: bounded.keyId, sessionId: bounded.sessionId, requestId: bounded.requestId, ...(bounded.run === undefined ? {} : { runId: bounded.run.auditId }) });
+    stages.recordBatch(bounded.env, bounded.waitUntil, [{ rawArguments: outcome.unparsedArguments ?? outcome.arguments, outcome, finishedAt: Date.now() }], {
+      keyId: bounded.keyId,
+      sessionId: bounded.sessionId,
+      requestId: bounded.requestId,
+      ...(bounded.run === undefined ? {} : { runId: bounded.run.auditId }),
+    });
     return outcome;
   };
 }

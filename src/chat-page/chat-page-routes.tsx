@@ -14,7 +14,7 @@
  * | GET /chat/runs/{id}/section, /events | the run's section alone, its events (SSE) |
  * | POST /chat/sign-in, /chat/sign-out | the sign-in (approvals-page/page-auth.tsx) |
  */
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { apiErrorText, apiRequest, apiResponse } from "../admin/api-request.ts";
 import type { RunWire } from "../agent/run-wire.ts";
@@ -24,7 +24,7 @@ import type { PageEnv } from "../approvals-page/page-env.ts";
 import { renderPage } from "../approvals-page/render-page.ts";
 import { contentSecurityPolicy, securityHeaders } from "../approvals-page/security-headers.ts";
 import { CHAT_CSS } from "./chat-css.ts";
-import { ChatHomePage, MAX_MESSAGE_CHARS, RunPage, RunSection, runPath, type RunListItem } from "./chat-pages.tsx";
+import { ChatHomePage, MAX_MESSAGE_CHARS, type RunListItem, RunPage, RunSection, runPath } from "./chat-pages.tsx";
 import { CHAT_SCRIPT } from "./chat-script.ts";
 import { CHAT_BASE, CHAT_SITE } from "./chat-site.ts";
 
@@ -60,11 +60,16 @@ export function chatPageRoutes(): Hono<PageEnv> {
   const page = new Hono<PageEnv>();
   const { requirePageSignIn, requireSameOrigin, signIn, signInResponse, signOut } = pageAuth(CHAT_SITE);
   page.use(`${CHAT_BASE}/*`, securityHeaders());
-  page.post(`${CHAT_BASE}/*`, bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => errorPage(c, 413, "Message too long", `A message may be at most ${MAX_MESSAGE_CHARS} characters.`) }));
+  page.post(
+    `${CHAT_BASE}/*`,
+    bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => errorPage(c, 413, "Message too long", `A message may be at most ${MAX_MESSAGE_CHARS} characters.`) }),
+  );
   page.post(`${CHAT_BASE}/*`, requireSameOrigin());
 
   page.get(`${CHAT_BASE}/page.css`, (c) => c.body(CHAT_CSS, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=300" }));
-  page.get(`${CHAT_BASE}/chat.js`, (c) => c.body(CHAT_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=300" }));
+  page.get(`${CHAT_BASE}/chat.js`, (c) =>
+    c.body(CHAT_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=300" }),
+  );
   page.post(`${CHAT_BASE}/sign-in`, signIn);
   page.get(`${CHAT_BASE}/sign-in`, (c) => signInResponse(c, 200, CHAT_BASE));
 
@@ -77,7 +82,8 @@ export function chatPageRoutes(): Hono<PageEnv> {
     const message = (await formField(c, "message"))?.trim() ?? "";
     const after = (await formField(c, "after")) ?? "";
     if (message === "") return homePage(c, { error: "Write a message first." }, 400);
-    if (message.length > MAX_MESSAGE_CHARS) return homePage(c, { error: `A message may be at most ${MAX_MESSAGE_CHARS} characters; this one has ${message.length}.`, value: message }, 400);
+    if (message.length > MAX_MESSAGE_CHARS)
+      return homePage(c, { error: `A message may be at most ${MAX_MESSAGE_CHARS} characters; this one has ${message.length}.`, value: message }, 400);
     // A reply continues a finished run's conversation: its transcript, then the new message, in its session.
     let earlier: { messages: unknown[]; session_id?: string } = { messages: [] };
     if (after !== "") {
@@ -85,7 +91,10 @@ export function chatPageRoutes(): Hono<PageEnv> {
       if (run instanceof Response) return run;
       earlier = { messages: run.messages ?? [], session_id: run.session_id };
     }
-    const answer = await apiRequest(c, c.get("principal"), "POST", "/v1/runs", { messages: [...earlier.messages, { role: "user", content: message }], ...(earlier.session_id === undefined ? {} : { session_id: earlier.session_id }) });
+    const answer = await apiRequest(c, c.get("principal"), "POST", "/v1/runs", {
+      messages: [...earlier.messages, { role: "user", content: message }],
+      ...(earlier.session_id === undefined ? {} : { session_id: earlier.session_id }),
+    });
     if (answer.status !== 202) return homePage(c, { error: `The run could not start: ${apiErrorText(answer)}`, value: message }, shownStatus(answer.status));
     return c.redirect(runPath((answer.body as RunWire).id), 303);
   });
@@ -105,7 +114,13 @@ export function chatPageRoutes(): Hono<PageEnv> {
 
   page.get(`${CHAT_BASE}/runs/:id/events`, async (c) => {
     const lastEventId = c.req.header("last-event-id");
-    return apiResponse(c, c.get("principal"), "GET", `/v1/runs/${encodeURIComponent(c.req.param("id"))}/events`, lastEventId === undefined ? {} : { headers: { "last-event-id": lastEventId } });
+    return apiResponse(
+      c,
+      c.get("principal"),
+      "GET",
+      `/v1/runs/${encodeURIComponent(c.req.param("id"))}/events`,
+      lastEventId === undefined ? {} : { headers: { "last-event-id": lastEventId } },
+    );
   });
 
   page.all(`${CHAT_BASE}/*`, (c) => errorPage(c, 404, "Page not found", `There is no page at ${c.req.path}.`));

@@ -1,9 +1,9 @@
 /** @jsxImportSource hono/jsx */
 /** The chat page's views: the start form with recent runs, and one run's transcript as it goes. */
 import type { FC } from "hono/jsx";
-import { CsrfField, Layout, type Viewer } from "../approvals-page/layout.tsx";
-import type { RunWire } from "../agent/run-wire.ts";
 import { isTerminal, type RunStep, type StepCall } from "../agent/run-types.ts";
+import type { RunWire } from "../agent/run-wire.ts";
+import { CsrfField, Layout, type Viewer } from "../approvals-page/layout.tsx";
 import { CHAT_BASE, CHAT_SITE } from "./chat-site.ts";
 
 /** A message as the transcript holds it: OpenAI's shapes, read loosely. */
@@ -26,7 +26,11 @@ export const MAX_MESSAGE_CHARS = 8000;
 export const runPath = (id: string): string => `${CHAT_BASE}/runs/${encodeURIComponent(id)}`;
 
 const textOf = (content: unknown): string =>
-  typeof content === "string" ? content : Array.isArray(content) ? content.map((part) => (typeof part === "object" && part !== null && "text" in part ? String(part.text) : "")).join("") : "";
+  typeof content === "string"
+    ? content
+    : Array.isArray(content)
+      ? content.map((part) => (typeof part === "object" && part !== null && "text" in part ? String(part.text) : "")).join("")
+      : "";
 
 /** Arguments and results are JSON text; shown indented when they parse, as sent when not. */
 function pretty(text: string): string {
@@ -55,7 +59,12 @@ const MessageForm: FC<{ viewer: Viewer; after?: string; value?: string | undefin
   </form>
 );
 
-export const ChatHomePage: FC<{ viewer: Viewer; runs: RunListItem[]; error?: string | undefined; value?: string | undefined }> = ({ viewer, runs, error, value }) => (
+export const ChatHomePage: FC<{ viewer: Viewer; runs: RunListItem[]; error?: string | undefined; value?: string | undefined }> = ({
+  viewer,
+  runs,
+  error,
+  value,
+}) => (
   <Layout title="Chat" viewer={viewer} site={CHAT_SITE}>
     <h2>Talk to the agent</h2>
     <p class="muted">The agent answers with the tools your key may use; a call that needs approval waits for a person on the approvals page.</p>
@@ -102,20 +111,24 @@ function outcomeOf(step: StepCall | undefined, result: string | undefined): { st
   return { status: code === null ? "ok" : "error", code };
 }
 
-const CallDetails: FC<{ call: { id: string; function?: { name?: string; arguments?: string } }; step: StepCall | undefined; result: string | undefined }> = ({ call, step, result }) => {
+const CallDetails: FC<{ call: { id: string; function?: { name?: string; arguments?: string } }; step: StepCall | undefined; result: string | undefined }> = ({
+  call,
+  step,
+  result,
+}) => {
   const outcome = outcomeOf(step, result);
   return (
-  <details id={`call-${call.id}`}>
-    <summary>
-      <code>{call.function?.name ?? step?.tool ?? "tool"}</code>
-      <span class={`status ${outcome.status.replace(" ", "_")}`}>{outcome.status}</span>
-      {outcome.code === null ? null : <span class="muted">{outcome.code}</span>}
-    </summary>
-    <p class="who">Arguments</p>
-    <pre>{pretty(call.function?.arguments ?? "")}</pre>
-    <p class="who">Result</p>
-    {result === undefined ? <p class="muted">No result yet.</p> : <pre>{pretty(result)}</pre>}
-  </details>
+    <details id={`call-${call.id}`}>
+      <summary>
+        <code>{call.function?.name ?? step?.tool ?? "tool"}</code>
+        <span class={`status ${outcome.status.replace(" ", "_")}`}>{outcome.status}</span>
+        {outcome.code === null ? null : <span class="muted">{outcome.code}</span>}
+      </summary>
+      <p class="who">Arguments</p>
+      <pre>{pretty(call.function?.arguments ?? "")}</pre>
+      <p class="who">Result</p>
+      {result === undefined ? <p class="muted">No result yet.</p> : <pre>{pretty(result)}</pre>}
+    </details>
   );
 };
 
@@ -180,7 +193,11 @@ export const RunPage: FC<{ viewer: Viewer; run: RunWire }> = ({ viewer, run }) =
     <p>
       <a href={CHAT_BASE}>New conversation</a>
     </p>
-    <section id="run" {...(isTerminal(run.status) ? {} : { "data-events": `${runPath(run.id)}/events`, "data-section": `${runPath(run.id)}/section` })} aria-live="polite">
+    <section
+      id="run"
+      {...(isTerminal(run.status) ? {} : { "data-events": `${runPath(run.id)}/events`, "data-section": `${runPath(run.id)}/section` })}
+      aria-live="polite"
+    >
       <RunSection viewer={viewer} run={run} />
     </section>
     {isTerminal(run.status) ? null : <script src={`${CHAT_BASE}/chat.js`} defer />}

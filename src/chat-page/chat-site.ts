@@ -1,6 +1,7 @@
 /** The chat page as a signed-in site (src/approvals-page/page-site.ts): where it lives, who may sign in. */
-import { ROLES } from "../auth/principal.ts";
+
 import type { PageSite } from "../approvals-page/page-site.ts";
+import { ROLES } from "../auth/principal.ts";
 
 export const CHAT_BASE = "/chat";
 

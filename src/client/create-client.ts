@@ -5,8 +5,8 @@
  * run the model's tool calls, wait for a person's approval, start and follow agent runs.
  */
 import createFetchClient, { type Client } from "openapi-fetch";
+import { type FollowOptions, followEvents, type RunEvent } from "./follow-run.ts";
 import type { components, paths } from "./openapi.gen.ts";
-import { followEvents, type FollowOptions, type RunEvent } from "./follow-run.ts";
 import { ToolgateRequestError } from "./request-error.ts";
 
 type Schemas = components["schemas"];

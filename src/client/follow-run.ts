@@ -56,7 +56,10 @@ const RECONNECT_DELAY_MS = 250;
  * Yields the run's events until `run.finished`, reconnecting after a drop. A refusal (404 for a
  * run this key may not see) is thrown as it is, never retried.
  */
-export async function* followEvents(open: OpenEvents, { signal, lastEventId, maxReconnects = 5, onDelta }: FollowOptions = {}): AsyncGenerator<RunEvent, void, undefined> {
+export async function* followEvents(
+  open: OpenEvents,
+  { signal, lastEventId, maxReconnects = 5, onDelta }: FollowOptions = {},
+): AsyncGenerator<RunEvent, void, undefined> {
   let after = lastEventId;
   let fruitless = 0;
   // The turn being written as this caller has seen it: the gateway opens every connection made
@@ -92,7 +95,10 @@ export async function* followEvents(open: OpenEvents, { signal, lastEventId, max
       if (signal?.aborted === true) throw signal.reason;
     }
     fruitless = progressed ? 0 : fruitless + 1;
-    if (fruitless > maxReconnects) throw new Error(`toolgate: the run's event stream ended before run.finished ${fruitless} times in a row without a new event (last event ${after ?? "none"})`);
+    if (fruitless > maxReconnects)
+      throw new Error(
+        `toolgate: the run's event stream ended before run.finished ${fruitless} times in a row without a new event (last event ${after ?? "none"})`,
+      );
     await new Promise((resolve) => setTimeout(resolve, progressed ? 0 : RECONNECT_DELAY_MS * fruitless));
   }
 }

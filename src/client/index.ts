@@ -3,9 +3,9 @@
  * exports only, so that making a symbol public is a decision.
  */
 export {
-  createClient,
   type Approval,
   type ClientOptions,
+  createClient,
   type ListToolsQuery,
   type Run,
   type RunRequest,
@@ -18,5 +18,5 @@ export {
   type WaitOptions,
 } from "./create-client.ts";
 export type { FollowOptions, RunDelta, RunEvent, RunEventType } from "./follow-run.ts";
-export { ToolgateRequestError, type RequestErrorBody } from "./request-error.ts";
 export type { components, paths } from "./openapi.gen.ts";
+export { type RequestErrorBody, ToolgateRequestError } from "./request-error.ts";

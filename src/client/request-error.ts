@@ -28,5 +28,10 @@ export class ToolgateRequestError extends Error {
 }
 
 function isRequestError(body: unknown): body is RequestErrorBody {
-  return typeof body === "object" && body !== null && typeof (body as { error_code?: unknown }).error_code === "string" && typeof (body as { error?: unknown }).error === "string";
+  return (
+    typeof body === "object" &&
+    body !== null &&
+    typeof (body as { error_code?: unknown }).error_code === "string" &&
+    typeof (body as { error?: unknown }).error === "string"
+  );
 }

@@ -5,7 +5,7 @@
  * requests re-check it (cached per env) and answer 500 MISCONFIGURED naming the key.
  */
 import { z } from "zod";
-import { parseMcpServersVar, type McpServerConfig } from "../mcp/federation/server-config.ts";
+import { type McpServerConfig, parseMcpServersVar } from "../mcp/federation/server-config.ts";
 import { checkOutboundUrl } from "../net/outbound-url.ts";
 import { compileGlob } from "../policy/glob.ts";
 import { decimal, flag, list, wholeNumber } from "./setting-parsers.ts";
@@ -83,7 +83,10 @@ const ConfigSchema = z.object({
     .optional()
     .transform((value, ctx) => {
       if (value === undefined || value.trim() === "") return undefined;
-      const hosts = value.split(",").map((host) => host.trim().toLowerCase()).filter((host) => host !== "");
+      const hosts = value
+        .split(",")
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host !== "");
       const bad = hosts.find((host) => !/^(\*\.)?[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(host));
       if (bad !== undefined) {
         ctx.addIssue({ code: "custom", message: `must be comma-separated host names, host:port or *.domain patterns, got ${JSON.stringify(bad)}` });
@@ -120,7 +123,10 @@ const ConfigSchema = z.object({
     for (const entry of entries) {
       const match = /^([A-Za-z_][A-Za-z0-9_]{0,127})@([a-z0-9*?.:[\]-]+)$/i.exec(entry);
       if (match === null) {
-        ctx.addIssue({ code: "custom", message: `must be NAME@host entries (WEATHER_API_KEY@api.weather.example, globs allowed in the host), got ${JSON.stringify(entry)}` });
+        ctx.addIssue({
+          code: "custom",
+          message: `must be NAME@host entries (WEATHER_API_KEY@api.weather.example, globs allowed in the host), got ${JSON.stringify(entry)}`,
+        });
         return z.NEVER;
       }
       const host = (match[2] ?? "").toLowerCase();
@@ -129,7 +135,10 @@ const ConfigSchema = z.object({
     return grants;
   }),
   /** web_search's provider; unset: the first of Brave, Tavily, SearXNG whose variable is set. */
-  WEB_SEARCH_PROVIDER: z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), z.enum(["brave", "tavily", "searxng"]).optional()),
+  WEB_SEARCH_PROVIDER: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z.enum(["brave", "tavily", "searxng"]).optional(),
+  ),
   /** Where a signed notification is POSTed when an approval is requested (optional). */
   APPROVAL_NOTIFY_URL: z.string().optional(),
   /** Secret (wrangler secret put): the HMAC key of those notifications. */
@@ -198,7 +207,9 @@ function notifyConfig(url: string | undefined, secret: string | undefined, allow
   const check = checkOutboundUrl(url.trim(), allow);
   if (!check.ok) throw new ConfigError(`Invalid toolgate configuration (wrangler.toml [vars]): APPROVAL_NOTIFY_URL ${check.reason}`);
   if (secret === undefined || secret.length < MIN_NOTIFY_SECRET_CHARS) {
-    throw new ConfigError(`Invalid toolgate configuration: APPROVAL_NOTIFY_URL is set, so the secret APPROVAL_NOTIFY_SECRET must be too, at least ${MIN_NOTIFY_SECRET_CHARS} characters (wrangler secret put APPROVAL_NOTIFY_SECRET)`);
+    throw new ConfigError(
+      `Invalid toolgate configuration: APPROVAL_NOTIFY_URL is set, so the secret APPROVAL_NOTIFY_SECRET must be too, at least ${MIN_NOTIFY_SECRET_CHARS} characters (wrangler secret put APPROVAL_NOTIFY_SECRET)`,
+    );
   }
   return { notify: { url: check.url.href, secret } };
 }
@@ -214,7 +225,9 @@ export function loadConfig(env: Env): GatewayConfig {
   }
   const v = parsed.data;
   if (v.MAX_PARALLEL_CALLS > v.MAX_PARALLEL_CALLS_CAP) {
-    throw new ConfigError(`Invalid toolgate configuration (wrangler.toml [vars]): MAX_PARALLEL_CALLS (${v.MAX_PARALLEL_CALLS}) is above MAX_PARALLEL_CALLS_CAP (${v.MAX_PARALLEL_CALLS_CAP})`);
+    throw new ConfigError(
+      `Invalid toolgate configuration (wrangler.toml [vars]): MAX_PARALLEL_CALLS (${v.MAX_PARALLEL_CALLS}) is above MAX_PARALLEL_CALLS_CAP (${v.MAX_PARALLEL_CALLS_CAP})`,
+    );
   }
   const config: GatewayConfig = {
     maxBodyBytes: v.MAX_BODY_BYTES,
@@ -224,13 +237,23 @@ export function loadConfig(env: Env): GatewayConfig {
     maxParallelCallsCap: v.MAX_PARALLEL_CALLS_CAP,
     defaultTimeoutMs: v.DEFAULT_TIMEOUT_MS,
     batchTimeoutMs: v.BATCH_TIMEOUT_MS,
-    retry: { maxAttempts: v.RETRY_MAX_ATTEMPTS, backoffBaseMs: v.RETRY_BACKOFF_BASE_MS, backoffFactor: v.RETRY_BACKOFF_FACTOR, retryOnTimeout: v.RETRY_ON_TIMEOUT },
+    retry: {
+      maxAttempts: v.RETRY_MAX_ATTEMPTS,
+      backoffBaseMs: v.RETRY_BACKOFF_BASE_MS,
+      backoffFactor: v.RETRY_BACKOFF_FACTOR,
+      retryOnTimeout: v.RETRY_ON_TIMEOUT,
+    },
     breaker: { failureThreshold: v.BREAKER_FAILURE_THRESHOLD, cooldownMs: v.BREAKER_COOLDOWN_MS },
     rateLimit: { perMinute: v.RATE_LIMIT_PER_MINUTE, perToolPerMinute: v.RATE_LIMIT_PER_TOOL_PER_MINUTE },
     auditRetentionDays: v.AUDIT_RETENTION_DAYS,
     auditArchiveAfterDays: v.AUDIT_ARCHIVE_AFTER_DAYS,
     outboundAllow: v.OUTBOUND_ALLOW,
-    approval: { requiredFor: v.APPROVAL_REQUIRED_FOR, ttlSeconds: v.APPROVAL_TTL_SECONDS, retentionDays: v.APPROVAL_RETENTION_DAYS, ...notifyConfig(v.APPROVAL_NOTIFY_URL, v.APPROVAL_NOTIFY_SECRET, v.OUTBOUND_ALLOW) },
+    approval: {
+      requiredFor: v.APPROVAL_REQUIRED_FOR,
+      ttlSeconds: v.APPROVAL_TTL_SECONDS,
+      retentionDays: v.APPROVAL_RETENTION_DAYS,
+      ...notifyConfig(v.APPROVAL_NOTIFY_URL, v.APPROVAL_NOTIFY_SECRET, v.OUTBOUND_ALLOW),
+    },
     webhookDeliveryRetentionDays: v.HOOK_DELIVERY_RETENTION_DAYS,
     runRetentionDays: v.RUN_RETENTION_DAYS,
     mcpAllowedHosts: v.MCP_ALLOWED_HOSTS,

@@ -40,4 +40,9 @@ export const list = () =>
   z
     .string()
     .optional()
-    .transform((value) => (value ?? "").split(",").map((item) => item.trim()).filter((item) => item !== ""));
+    .transform((value) =>
+      (value ?? "")
+        .split(",")
+        .map((item) => item.trim())
+        .filter((item) => item !== ""),
+    );

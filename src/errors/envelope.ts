@@ -40,7 +40,7 @@ function describeFailure(failure: ToolFailure): ErrorEnvelope {
         error: `Arguments are not valid JSON${failure.position === undefined ? "" : ` (at position ${failure.position})`}: ${failure.detail}`,
         error_code: "INVALID_ARGUMENTS",
         stage: "parse",
-        suggestion: "Send the arguments as one JSON object, for example {\"query\": \"text\"}, with double-quoted keys and no trailing text.",
+        suggestion: 'Send the arguments as one JSON object, for example {"query": "text"}, with double-quoted keys and no trailing text.',
         retryable: false,
       };
     case "arguments_not_object":

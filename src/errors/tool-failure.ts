@@ -23,16 +23,7 @@ export type ErrorCode =
   | "EXECUTION_FAILED";
 
 /** Where in the pipeline a call failed. */
-export type Stage =
-  | "parse"
-  | "lookup"
-  | "policy"
-  | "availability"
-  | "validate"
-  | "pre_hook"
-  | "execute"
-  | "result"
-  | "approval";
+export type Stage = "parse" | "lookup" | "policy" | "availability" | "validate" | "pre_hook" | "execute" | "result" | "approval";
 
 /** One invalid field, as the validator saw it. */
 export interface FieldIssue {

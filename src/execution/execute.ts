@@ -10,12 +10,12 @@
 import type { RetryConfig } from "../config/config.ts";
 import { RETRYABLE_STATUSES } from "../errors/retryable-statuses.ts";
 import type { ToolFailure } from "../errors/tool-failure.ts";
-import { runHandler, type HandlerRun } from "./run-handler.ts";
-import { sanitizeErrorText } from "./sanitize-error.ts";
 import type { ToolEntry } from "../registry/types.ts";
 import { AttemptContext, type BaseContext } from "./attempt-context.ts";
 import { backoffMs } from "./backoff.ts";
-import { toolBreakerKey, type BreakerRegistry, type BreakerSettings } from "./circuit-breaker.ts";
+import { type BreakerRegistry, type BreakerSettings, toolBreakerKey } from "./circuit-breaker.ts";
+import { type HandlerRun, runHandler } from "./run-handler.ts";
+import { sanitizeErrorText } from "./sanitize-error.ts";
 import { createUpstreamFetch } from "./upstream-fetch.ts";
 
 export interface ExecutionPolicy {
@@ -44,7 +44,13 @@ export interface ClientSignal {
 }
 
 /** How the pipeline runs a handler; the benchmark hands in a single plain attempt instead. */
-export type Executor = (entry: ToolEntry, args: Record<string, unknown>, base: BaseContext, parent: ClientSignal, policy: ExecutionPolicy) => Promise<Execution>;
+export type Executor = (
+  entry: ToolEntry,
+  args: Record<string, unknown>,
+  base: BaseContext,
+  parent: ClientSignal,
+  policy: ExecutionPolicy,
+) => Promise<Execution>;
 
 /** Whether another attempt could help, by the retry policy. */
 export function isRetryable(failure: ToolFailure, retry: RetryConfig): boolean {
@@ -99,7 +105,15 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 const QUICK_TURNS = 8;
 
 /** One attempt, raced against the deadline. */
-async function attemptOnce(breakers: BreakerRegistry, entry: ToolEntry, args: Record<string, unknown>, base: BaseContext, attempt: number, parent: ClientSignal, policy: ExecutionPolicy): Promise<HandlerRun | typeof DEADLINE> {
+async function attemptOnce(
+  breakers: BreakerRegistry,
+  entry: ToolEntry,
+  args: Record<string, unknown>,
+  base: BaseContext,
+  attempt: number,
+  parent: ClientSignal,
+  policy: ExecutionPolicy,
+): Promise<HandlerRun | typeof DEADLINE> {
   // Built only when the handler (or ctx.fetch) asks for the signal or the deadline fires.
   let controller: AbortController | undefined;
   let signal: AbortSignal | undefined;
@@ -151,7 +165,14 @@ function timeoutOf(entry: ToolEntry, policy: ExecutionPolicy): ToolFailure {
 }
 
 /** Runs a handler under the tool's breaker, deadline and retry policy. */
-async function executeWith(breakers: BreakerRegistry, entry: ToolEntry, args: Record<string, unknown>, base: BaseContext, parent: ClientSignal, policy: ExecutionPolicy): Promise<Execution> {
+async function executeWith(
+  breakers: BreakerRegistry,
+  entry: ToolEntry,
+  args: Record<string, unknown>,
+  base: BaseContext,
+  parent: ClientSignal,
+  policy: ExecutionPolicy,
+): Promise<Execution> {
   // A deadline already spent (the wait for approval, a dependency or the batch used it up) ends
   // the call before the handler can start side effects no one will see the result of. The race
   // below cannot promise that: a handler that settles within a few turns beats any timer. It is
@@ -161,7 +182,17 @@ async function executeWith(breakers: BreakerRegistry, entry: ToolEntry, args: Re
   const admission = breaker.admit(policy.breaker, Date.now());
   if (!admission.admitted) {
     return {
-      run: { ok: false, failure: { kind: "circuit_open", name: entry.name, scope: "tool", target: entry.name, retryAfterMs: admission.retryAfterMs, failures: admission.failures } },
+      run: {
+        ok: false,
+        failure: {
+          kind: "circuit_open",
+          name: entry.name,
+          scope: "tool",
+          target: entry.name,
+          retryAfterMs: admission.retryAfterMs,
+          failures: admission.failures,
+        },
+      },
       attempts: 0,
     };
   }
@@ -179,7 +210,10 @@ async function executeWith(breakers: BreakerRegistry, entry: ToolEntry, args: Re
     }
     run = outcome;
     if (run.ok || attempt >= maxAttempts || !isRetryable(run.failure, policy.retry) || clientGone()) break;
-    const wait = Math.max(backoffMs(attempt, policy.retry.backoffBaseMs, policy.retry.backoffFactor, policy.random), "retryAfterMs" in run.failure ? (run.failure.retryAfterMs ?? 0) : 0);
+    const wait = Math.max(
+      backoffMs(attempt, policy.retry.backoffBaseMs, policy.retry.backoffFactor, policy.random),
+      "retryAfterMs" in run.failure ? (run.failure.retryAfterMs ?? 0) : 0,
+    );
     // Retries stay inside the deadline: a wait that would pass it ends the call with this failure.
     if (Date.now() + wait >= policy.deadlineAt) break;
     await sleep(wait, parent.signal);

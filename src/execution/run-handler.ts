@@ -3,11 +3,11 @@
  * deadlines and retries; everything a handler can do (return, throw, reject, throw a typed
  * ToolFailureError) ends here as a value, never as an exception.
  */
-import { ToolFailureError, type ToolFailure } from "../errors/tool-failure.ts";
+import { type ToolFailure, ToolFailureError } from "../errors/tool-failure.ts";
 import type { ToolContext, ToolEntry } from "../registry/types.ts";
-import { isTimeoutError } from "./upstream-fetch.ts";
 import { describeThrown } from "./sanitize-error.ts";
 import { serializeResult } from "./serialize-result.ts";
+import { isTimeoutError } from "./upstream-fetch.ts";
 
 export type HandlerRun = { ok: true; content: string; value: unknown } | { ok: false; failure: ToolFailure };
 

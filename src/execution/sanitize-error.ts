@@ -37,8 +37,7 @@ export function sanitizeErrorText(text: string): string {
 
 /** The sanitised text of anything a handler threw. */
 export function describeThrown(toolName: string, thrown: unknown): string {
-  const detail =
-    thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : typeof thrown === "string" ? thrown : safeString(thrown);
+  const detail = thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : typeof thrown === "string" ? thrown : safeString(thrown);
   return sanitizeErrorText(`Tool '${toolName}' failed: ${detail}`);
 }
 

@@ -7,7 +7,7 @@
 import { RETRYABLE_STATUSES } from "../errors/retryable-statuses.ts";
 import { ToolFailureError } from "../errors/tool-failure.ts";
 import { retryAfterMs } from "./backoff.ts";
-import { hostBreakerKey, type BreakerRegistry, type BreakerSettings } from "./circuit-breaker.ts";
+import { type BreakerRegistry, type BreakerSettings, hostBreakerKey } from "./circuit-breaker.ts";
 
 export type UpstreamFetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
 
@@ -17,14 +17,27 @@ export function isTimeoutError(error: unknown): boolean {
 }
 
 /** A fetch for one call of `tool`, bounded by `signal` and guarded per upstream host (by `breakers`). */
-export function createUpstreamFetch(tool: string, signal: AbortSignal, settings: BreakerSettings, breakers: BreakerRegistry, now: () => number = Date.now): UpstreamFetch {
+export function createUpstreamFetch(
+  tool: string,
+  signal: AbortSignal,
+  settings: BreakerSettings,
+  breakers: BreakerRegistry,
+  now: () => number = Date.now,
+): UpstreamFetch {
   return async function upstreamFetch(input, init) {
     const url = new URL(input instanceof Request ? input.url : input);
     const host = url.host;
     const breaker = breakers.get(hostBreakerKey(host));
     const admission = breaker.admit(settings, now());
     if (!admission.admitted) {
-      throw new ToolFailureError({ kind: "circuit_open", name: tool, scope: "host", target: host, retryAfterMs: admission.retryAfterMs, failures: admission.failures });
+      throw new ToolFailureError({
+        kind: "circuit_open",
+        name: tool,
+        scope: "host",
+        target: host,
+        retryAfterMs: admission.retryAfterMs,
+        failures: admission.failures,
+      });
     }
     let response: Response;
     try {

@@ -7,7 +7,7 @@
  */
 import { withOverrides } from "../registry/definitions.ts";
 import type { ToolEntry } from "../registry/types.ts";
-import { formatDefinitions, type DefinitionFormat } from "./tool-definitions.ts";
+import { type DefinitionFormat, formatDefinitions } from "./tool-definitions.ts";
 
 const pieces = new WeakMap<ToolEntry, Map<DefinitionFormat, string>>();
 

@@ -144,7 +144,11 @@ function unionOf(members: unknown[], defs: Json, depth: number, notes: string[])
 function mergeAll(members: unknown[], defs: Json, depth: number): GeminiSchema {
   const merged: GeminiSchema = {};
   for (const member of members.map((m) => convert(m, defs, depth))) {
-    Object.assign(merged, { ...member, properties: { ...merged.properties, ...member.properties }, required: [...(merged.required ?? []), ...(member.required ?? [])] });
+    Object.assign(merged, {
+      ...member,
+      properties: { ...merged.properties, ...member.properties },
+      required: [...(merged.required ?? []), ...(member.required ?? [])],
+    });
   }
   if (merged.required?.length === 0) delete merged.required;
   if (merged.properties !== undefined && Object.keys(merged.properties).length === 0) delete merged.properties;

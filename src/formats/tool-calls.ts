@@ -15,7 +15,10 @@ export const OpenAIToolCallSchema = z
       name: z.string().openapi({ example: "echo" }),
       arguments: z
         .union([z.string(), z.record(z.string(), z.unknown())])
-        .openapi({ description: "The arguments as the model emitted them: a JSON string (an already-parsed object is accepted too).", example: "{\"text\":\"hi\"}" }),
+        .openapi({
+          description: "The arguments as the model emitted them: a JSON string (an already-parsed object is accepted too).",
+          example: '{"text":"hi"}',
+        }),
     }),
   })
   .openapi("OpenAIToolCall");
@@ -35,7 +38,7 @@ export const ResponsesFunctionCallSchema = z
     type: z.literal("function_call"),
     call_id: z.string().min(1).openapi({ example: "call_abc123" }),
     name: z.string().openapi({ example: "echo" }),
-    arguments: z.string().openapi({ description: "The arguments as the model emitted them: a JSON string.", example: "{\"text\":\"hi\"}" }),
+    arguments: z.string().openapi({ description: "The arguments as the model emitted them: a JSON string.", example: '{"text":"hi"}' }),
     id: z.string().optional().openapi({ description: "The output item's own id (`fc_...`); not echoed." }),
   })
   .openapi("ResponsesFunctionCall");
@@ -46,7 +49,10 @@ export const GeminiFunctionCallPartSchema = z
     functionCall: z.object({
       id: z.string().min(1).optional().openapi({ description: "Echoed in the answer's functionResponse when sent; generated otherwise." }),
       name: z.string().openapi({ example: "echo" }),
-      args: z.record(z.string(), z.unknown()).optional().openapi({ description: "The arguments object as the model emitted it.", example: { text: "hi" } }),
+      args: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .openapi({ description: "The arguments object as the model emitted it.", example: { text: "hi" } }),
     }),
   })
   .openapi("GeminiFunctionCallPart");

@@ -3,7 +3,7 @@
  * from the registry; these are the only places that know a provider's field names.
  */
 import type { JsonSchema, ToolDefinition } from "../registry/types.ts";
-import { toGeminiSchema, type GeminiSchema } from "./gemini-schema.ts";
+import { type GeminiSchema, toGeminiSchema } from "./gemini-schema.ts";
 
 /** `responses`: OpenAI's Responses API; `gemini`: Gemini's `functionDeclarations`. */
 export const DEFINITION_FORMATS = ["openai", "anthropic", "mcp", "responses", "gemini"] as const;

@@ -3,39 +3,39 @@
  * page or a stack trace. Every request-level failure goes through request-failure.ts.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { HTTPException } from "hono/http-exception";
 import type { MiddlewareHandler } from "hono";
-import { ConfigError, loadConfig } from "../config/config.ts";
-import { failureResponse, validationHook } from "./request-failure.ts";
-import { refuseOversizedBody } from "./body-limit.ts";
+import { HTTPException } from "hono/http-exception";
+import { adminRoutes } from "../admin/admin-routes.tsx";
+import { chatCompletionsRoutes } from "../agent/chat-completions-routes.ts";
+import { runsRoutes } from "../agent/runs-routes.ts";
+import { approvalsRoutes } from "../approvals/approvals-routes.ts";
+import { approvalsPageRoutes } from "../approvals-page/approvals-page-routes.tsx";
 import { auditRoutes } from "../audit/audit-routes.ts";
 import { authenticate } from "../auth/authenticate.ts";
 import { keysRoutes } from "../auth/keys-routes.ts";
 import { requireRole } from "../auth/require-role.ts";
+import { chatPageRoutes } from "../chat-page/chat-page-routes.tsx";
+import type { GatewayParts } from "../compose.ts";
+import { ConfigError, loadConfig } from "../config/config.ts";
+import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
+import { signInRoutes } from "../mcp/federation/sign-in-routes.ts";
+import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
+import { memoryRoutes } from "../memory/memory-routes.ts";
+import { oauthRoutes } from "../oauth/oauth-routes.ts";
+import { requestId } from "../tracing/request-id-middleware.ts";
+import { isWebhookDelivery } from "../webhooks/accept-delivery.ts";
+import { webhooksRoutes } from "../webhooks/webhooks-routes.ts";
+import { refuseOversizedBody } from "./body-limit.ts";
+import { docsPageRoutes } from "./docs/docs-page.ts";
+import { openApiDocument } from "./openapi/openapi-document.ts";
+import { failureResponse, validationHook } from "./request-failure.ts";
+import { callToolRoutes } from "./routes/call-tool.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { toolCallsRoutes } from "./routes/tool-calls.ts";
-import { callToolRoutes } from "./routes/call-tool.ts";
-import { openApiDocument } from "./openapi/openapi-document.ts";
-import { docsPageRoutes } from "./docs/docs-page.ts";
-import type { GatewayParts } from "../compose.ts";
 import { toolsRoutes } from "./routes/tools.ts";
 import { toolsetsRoutes } from "./routes/toolsets.ts";
-import { approvalsRoutes } from "../approvals/approvals-routes.ts";
 import type { AppEnv } from "./types.ts";
-import { approvalsPageRoutes } from "../approvals-page/approvals-page-routes.tsx";
-import { adminRoutes } from "../admin/admin-routes.tsx";
-import { chatPageRoutes } from "../chat-page/chat-page-routes.tsx";
-import { isWebhookDelivery } from "../webhooks/accept-delivery.ts";
-import { webhooksRoutes } from "../webhooks/webhooks-routes.ts";
-import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
-import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
-import { signInRoutes } from "../mcp/federation/sign-in-routes.ts";
-import { memoryRoutes } from "../memory/memory-routes.ts";
-import { oauthRoutes } from "../oauth/oauth-routes.ts";
-import { runsRoutes } from "../agent/runs-routes.ts";
-import { chatCompletionsRoutes } from "../agent/chat-completions-routes.ts";
-import { requestId } from "../tracing/request-id-middleware.ts";
 
 export interface AppOptions {
   /**

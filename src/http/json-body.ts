@@ -10,8 +10,9 @@
  * - no Content-Type and no body: the schema judges `{}`;
  * - a body the schema refuses: whatever `onInvalid` (the route's validation hook) answers.
  */
-import type { Context } from "hono";
+
 import type { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { failureResponse } from "./request-failure.ts";
 
 /** @hono/zod-openapi's test of a request's Content-Type against a declared `application/json`. */
@@ -31,7 +32,8 @@ export type OnInvalidBody = (issues: readonly z.core.$ZodIssue[], sent: unknown,
  */
 export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S, onInvalid: OnInvalidBody): Promise<JsonBody<z.output<S>>> {
   const contentType = c.req.header("content-type");
-  if (contentType !== undefined && !JSON_REQUEST.test(contentType)) return { ok: false, response: failureResponse(c, { kind: "unsupported_media_type", received: contentType }) };
+  if (contentType !== undefined && !JSON_REQUEST.test(contentType))
+    return { ok: false, response: failureResponse(c, { kind: "unsupported_media_type", received: contentType }) };
   let value: unknown = {};
   try {
     const text = await c.req.text();

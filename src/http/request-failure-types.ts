@@ -47,7 +47,15 @@ export type RequestFailure =
   | { kind: "mcp_session_required" };
 
 /** Why a sign-in at a remote MCP server (toolgate as its OAuth client) failed. */
-export type McpSignInFailure = "not_configured" | "discovery_failed" | "unknown_state" | "link_used" | "browser_mismatch" | "denied" | "missing_code" | "exchange_failed";
+export type McpSignInFailure =
+  | "not_configured"
+  | "discovery_failed"
+  | "unknown_state"
+  | "link_used"
+  | "browser_mismatch"
+  | "denied"
+  | "missing_code"
+  | "exchange_failed";
 
 /** The JSON body of a request-level failure. */
 export interface RequestErrorBody {

@@ -6,9 +6,9 @@
 import type { Context, TypedResponse } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { JSONParsed } from "hono/utils/types";
-import type { RequestErrorWire } from "./schemas.ts";
 import { requestErrorBody } from "./request-error-body.ts";
 import type { McpSignInFailure, RequestErrorBody, RequestFailure, RequestIssue } from "./request-failure-types.ts";
+import type { RequestErrorWire } from "./schemas.ts";
 
 export type { McpSignInFailure, RequestErrorBody, RequestFailure, RequestIssue } from "./request-failure-types.ts";
 
@@ -57,14 +57,18 @@ export const REQUEST_FAILURE_STATUS = {
 export type RequestFailureStatus<K extends RequestFailure["kind"]> = (typeof REQUEST_FAILURE_STATUS)[K];
 
 /** APPROVAL_ALREADY_DECIDED carries the approval, so its body is typed with the approval's own type. */
-type FailureBody<F extends RequestFailure> = F extends { kind: "approval_decided"; approval: infer A } ? RequestErrorWire & { error_code: "APPROVAL_ALREADY_DECIDED"; suggestion: string; approval: A } : RequestErrorWire;
+type FailureBody<F extends RequestFailure> = F extends { kind: "approval_decided"; approval: infer A }
+  ? RequestErrorWire & { error_code: "APPROVAL_ALREADY_DECIDED"; suggestion: string; approval: A }
+  : RequestErrorWire;
 
 /**
  * What `failureResponse` returns for a failure: a JSON response with exactly its kind's status,
  * which an OpenAPI route accepts only when it declares that status. Distributes over a union of
  * failures, so a route passing "this or that" must declare both statuses.
  */
-export type FailureResponse<F extends RequestFailure> = F extends RequestFailure ? Response & TypedResponse<JSONParsed<FailureBody<F>>, RequestFailureStatus<F["kind"]>, "json"> : never;
+export type FailureResponse<F extends RequestFailure> = F extends RequestFailure
+  ? Response & TypedResponse<JSONParsed<FailureBody<F>>, RequestFailureStatus<F["kind"]>, "json">
+  : never;
 
 /**
  * The HTTP response for a request-level failure.
@@ -87,7 +91,11 @@ export function describeRequestFailure(failure: RequestFailure): { status: Conte
   const body = requestErrorBody(failure);
   // RFC 6750 section 3: a 401 names the scheme; error="invalid_token" only when a token was sent.
   if (failure.kind === "unauthenticated") {
-    return { status, body, headers: { "WWW-Authenticate": failure.reason === "missing" ? 'Bearer realm="toolgate"' : 'Bearer realm="toolgate", error="invalid_token"' } };
+    return {
+      status,
+      body,
+      headers: { "WWW-Authenticate": failure.reason === "missing" ? 'Bearer realm="toolgate"' : 'Bearer realm="toolgate", error="invalid_token"' },
+    };
   }
   if (failure.kind === "unavailable") return { status, body, headers: { "Retry-After": String(failure.retryAfterSeconds) } };
   // RFC 9110 section 15.5.6: a 405 lists the methods the resource does take.
@@ -105,7 +113,10 @@ interface ValidationIssue {
  * The defaultHook of every OpenAPIHono app: a request that fails its route's zod schema gets
  * INVALID_REQUEST naming each field, never Hono's default answer.
  */
-export function validationHook(result: { success: true } | { success: false; error: { issues: readonly ValidationIssue[] } }, c: Context): Response | undefined {
+export function validationHook(
+  result: { success: true } | { success: false; error: { issues: readonly ValidationIssue[] } },
+  c: Context,
+): Response | undefined {
   return result.success ? undefined : invalidRequest(c, result.error.issues);
 }
 

@@ -46,7 +46,9 @@ export const ToolsetSchema = z
   .object({
     name: z.string(),
     description: z.string(),
-    kind: z.enum(["static", "registry", "preset", "custom"]).openapi({ description: "`preset`: decided by each tool's metadata (`safe`, `agent`), so new tools join without a list changing." }),
+    kind: z
+      .enum(["static", "registry", "preset", "custom"])
+      .openapi({ description: "`preset`: decided by each tool's metadata (`safe`, `agent`), so new tools join without a list changing." }),
     tools: z.array(z.string()).openapi({ description: "Tools listed directly in this toolset." }),
     includes: z.array(z.string()),
     resolved_tools: z.array(z.string()).openapi({ description: "Every tool reachable through includes, deduplicated and sorted." }),
@@ -76,6 +78,8 @@ export const GeminiFunctionDeclarationSchema = z
   .object({
     name: z.string(),
     description: z.string(),
-    parameters: z.record(z.string(), z.unknown()).openapi({ description: "Gemini's OpenAPI-subset Schema (upper-case types, `nullable`, string enums); docs/formats.md says what is converted." }),
+    parameters: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: "Gemini's OpenAPI-subset Schema (upper-case types, `nullable`, string enums); docs/formats.md says what is converted." }),
   })
   .openapi("GeminiFunctionDeclaration", { description: "Gemini `functionDeclarations[]` entry: pass the list as `tools: [{functionDeclarations: tools}]`." });

@@ -22,10 +22,7 @@ export const ENTRY_DELIMITER = "\n§\n";
 /** How much of a matching entry an ambiguous-match error shows (Hermes: 80 characters and `...`). */
 const PREVIEW_CHARS = 80;
 
-export type MemoryChange =
-  | { action: "add"; content: string }
-  | { action: "replace"; oldText: string; content: string }
-  | { action: "remove"; oldText: string };
+export type MemoryChange = { action: "add"; content: string } | { action: "replace"; oldText: string; content: string } | { action: "remove"; oldText: string };
 
 /** What a change did to a store's entries, or why it was refused (the entries are then unchanged). */
 export type ChangeResult =
@@ -94,7 +91,11 @@ function applyOne(entries: string[], change: MemoryChange, target: MemoryTarget)
   if (change.action === "remove") return { ok: true, entries: entries.filter((_, i) => i !== found.index), message: `Removed from ${target}.` };
   if (entries[found.index] === change.content) return { ok: true, entries, message: "The entry already reads that way (nothing changed)." };
   // A replacement equal to another entry would make a duplicate, which Hermes drops on load.
-  return { ok: true, entries: entries.flatMap((entry, i) => (i === found.index ? [change.content] : entry === change.content ? [] : [entry])), message: `Replaced in ${target}.` };
+  return {
+    ok: true,
+    entries: entries.flatMap((entry, i) => (i === found.index ? [change.content] : entry === change.content ? [] : [entry])),
+    message: `Replaced in ${target}.`,
+  };
 }
 
 /** The one distinct entry containing `oldText`, or why there is none. */

@@ -11,7 +11,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { MemoryAnswer, MemoryApi, MemorySnapshot, MemoryStoreView } from "./memory-api.ts";
-import { applyMemoryChanges, MEMORY_CHAR_LIMITS, usedChars, type MemoryChange, type MemoryTarget } from "./memory-entries.ts";
+import { applyMemoryChanges, MEMORY_CHAR_LIMITS, type MemoryChange, type MemoryTarget, usedChars } from "./memory-entries.ts";
 
 /** Storage key of one store's entries, a JSON array of strings in order (docs/storage.md). */
 export const MEMORY_ENTRIES_KEY_PREFIX = "entries:";

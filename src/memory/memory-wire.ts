@@ -9,7 +9,7 @@ const StoreSchema = z
   .object({
     entries: z.array(z.string()).openapi({ description: "The entries in the order they were added.", example: ["Prefers answers in British English."] }),
     entry_count: z.number().int(),
-    chars: z.number().int().openapi({ description: "Characters used: the entries joined by the 3-character separator \"\\n§\\n\", counted in code points." }),
+    chars: z.number().int().openapi({ description: 'Characters used: the entries joined by the 3-character separator "\\n§\\n", counted in code points.' }),
     limit: z.number().int().openapi({ description: "The store's budget in characters." }),
   })
   .openapi("MemoryStore");

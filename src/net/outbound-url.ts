@@ -53,7 +53,7 @@ function ipv4ToInt(text: string): number | undefined {
 }
 
 function isPrivateV4(value: number): boolean {
-  return PRIVATE_V4.some(([base, mask]) => ((value & mask) >>> 0) === base);
+  return PRIVATE_V4.some(([base, mask]) => (value & mask) >>> 0 === base);
 }
 
 /**

@@ -30,7 +30,8 @@ export function invalidTokenResponse(url: string, description: string): Response
   const data = {
     error: `The access token was refused: ${description}.`,
     error_code: "UNAUTHENTICATED",
-    suggestion: "Refresh the token, or sign in again through the resource metadata named in WWW-Authenticate; a token works only at the MCP door it was issued for.",
+    suggestion:
+      "Refresh the token, or sign in again through the resource metadata named in WWW-Authenticate; a token works only at the MCP door it was issued for.",
   };
   return new Response(errorText(null, { code: RPC_SERVER_ERROR, message: data.error, data }), {
     status: 401,

@@ -45,13 +45,13 @@ export const ConsentPage: FC<ConsentPageProps> = ({ viewer, details, handle, too
       </dl>
       {details.redirectIsLoopback ? (
         <p class="notice error">
-          This sends access to an app on your own computer ({details.redirectHost}). Continue only if you just started signing in from that app: any program on the
-          computer could be listening there.
+          This sends access to an app on your own computer ({details.redirectHost}). Continue only if you just started signing in from that app: any program on
+          the computer could be listening there.
         </p>
       ) : null}
       <p class="muted">
-        The app gets an agent's access to the toolsets you pick, under approvals and policy like any agent key. Its calls are audited as this grant; an admin can
-        revoke it any time in GET /v1/keys (DELETE /v1/keys/{"{id}"}), which ends its tokens at once.
+        The app gets an agent's access to the toolsets you pick, under approvals and policy like any agent key. Its calls are audited as this grant; an admin
+        can revoke it any time in GET /v1/keys (DELETE /v1/keys/{"{id}"}), which ends its tokens at once.
       </p>
     </section>
     <form method="post" action={AUTHORIZE_PATH} class="card">

@@ -13,12 +13,12 @@
  * | GET, good, signed in | the consent page |
  * | POST decision=approve / deny | a redirect to the client with a code / `access_denied` |
  */
-import { AuthorizationError, CimdFetchError, type AuthRequest, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
-import { Hono, type Context } from "hono";
+import { AuthorizationError, type AuthRequest, CimdFetchError, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ErrorPage } from "../approvals-page/error-page.tsx";
-import { requirePageSignIn, requireSameOrigin } from "../approvals-page/page-auth.tsx";
 import type { Viewer } from "../approvals-page/layout.tsx";
+import { requirePageSignIn, requireSameOrigin } from "../approvals-page/page-auth.tsx";
 import type { PageEnv } from "../approvals-page/page-env.ts";
 import { renderPage } from "../approvals-page/render-page.ts";
 import { contentSecurityPolicy, securityHeaders } from "../approvals-page/security-headers.ts";
@@ -48,7 +48,8 @@ function refused(c: Context, viewer: Viewer | undefined, error: unknown): Respon
     if (error.redirectTo !== undefined) return c.redirect(error.redirectTo, 302);
     return errorPage(c, viewer, 400, "This sign-in request cannot be used", `${error.description} Start the sign-in again from the app.`);
   }
-  if (error instanceof CimdFetchError) return errorPage(c, viewer, 400, "This app could not be verified", "Its client metadata document could not be fetched or read.");
+  if (error instanceof CimdFetchError)
+    return errorPage(c, viewer, 400, "This app could not be verified", "Its client metadata document could not be fetched or read.");
   throw error;
 }
 
@@ -101,14 +102,22 @@ async function decide(c: ConsentContext): Promise<Response> {
       const denied = await oauth.denyConsent(c.req.raw, handle);
       return new Response(null, { status: 302, headers: denied.headers });
     }
-    if (picked.length === 0) return errorPage(c, viewer, 400, "Pick a toolset", "Allowing an app needs at least one toolset to grant. Go back, tick one or more, and allow again.");
+    if (picked.length === 0)
+      return errorPage(c, viewer, 400, "Pick a toolset", "Allowing an app needs at least one toolset to grant. Go back, tick one or more, and allow again.");
     const approved = await oauth.approveConsent(c.req.raw, handle);
     const request = approved.request;
     const door = request.resource === undefined ? undefined : toolsetOfResource(origin, request.resource);
     const principal = c.get("principal");
     const grantable = await grantableToolsets(c.env, principal, door);
     const refusedNames = picked.filter((name) => !grantable.includes(name));
-    if (refusedNames.length > 0) return errorPage(c, viewer, 400, "Toolset not grantable", `Your key may not grant ${refusedNames.join(", ")} here. Start the sign-in again from the app.`);
+    if (refusedNames.length > 0)
+      return errorPage(
+        c,
+        viewer,
+        400,
+        "Toolset not grantable",
+        `Your key may not grant ${refusedNames.join(", ")} here. Start the sign-in again from the app.`,
+      );
 
     const client = await oauth.lookupClient(request.clientId);
     const grant = await createOAuthGrant(c.env.DB, {
@@ -134,13 +143,22 @@ async function decide(c: ConsentContext): Promise<Response> {
 export function consentRoutes(): Hono<ConsentEnv> {
   const page = new Hono<ConsentEnv>();
   page.use(AUTHORIZE_PATH, securityHeaders());
-  page.post(AUTHORIZE_PATH, bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => errorPage(c, undefined, 413, "Form too large", `A form may send at most ${MAX_FORM_BYTES} bytes.`) }));
+  page.post(
+    AUTHORIZE_PATH,
+    bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => errorPage(c, undefined, 413, "Form too large", `A form may send at most ${MAX_FORM_BYTES} bytes.`) }),
+  );
   page.post(AUTHORIZE_PATH, requireSameOrigin());
 
   // The request is checked before anyone signs in: a bad one is refused without a sign-in page.
   page.use(AUTHORIZE_PATH, async function requireOAuthOrigin(c, next) {
     if (servesOAuth(requestOrigin(c.req.url))) return next();
-    return errorPage(c, undefined, 400, "Sign-in needs https", "OAuth sign-in is served over https only (or plain http on a loopback host, for local development).");
+    return errorPage(
+      c,
+      undefined,
+      400,
+      "Sign-in needs https",
+      "OAuth sign-in is served over https only (or plain http on a loopback host, for local development).",
+    );
   });
   page.get(AUTHORIZE_PATH, async function parseAuthorization(c, next) {
     const oauth = (await fullAuthorizationServer(requestOrigin(c.req.url), c.env)).getOAuthApi(c.env);

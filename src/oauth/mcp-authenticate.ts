@@ -11,11 +11,11 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { authenticate } from "../auth/authenticate.ts";
-import { keyCache as sharedCache, type KeyCache } from "../auth/key-cache.ts";
+import { type KeyCache, keyCache as sharedCache } from "../auth/key-cache.ts";
 import { hashApiKey } from "../auth/key-hash.ts";
 import { getApiKey, principalOf } from "../auth/key-store.ts";
-import type { AppEnv } from "../http/types.ts";
 import { requestOrigin } from "../http/request-origin.ts";
+import type { AppEnv } from "../http/types.ts";
 import { rpcFailureResponse } from "../mcp/http/rpc-failure-response.ts";
 import { authorizationServer } from "./authorization-server.ts";
 import { invalidTokenResponse, withBearerChallenge } from "./bearer-challenge.ts";
@@ -37,7 +37,10 @@ const OAUTH_BEARER = /^Bearer +([A-Za-z0-9_-]+:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+) *$
  * ```
  */
 export function mcpAuthenticate({ cache = sharedCache }: McpAuthenticateOptions = {}): MiddlewareHandler<AppEnv> {
-  const apiKey = authenticate({ cache, respond: (c, failure) => withBearerChallenge(rpcFailureResponse(failure), c.req.url, failure.kind === "unauthenticated" && failure.reason !== "missing") });
+  const apiKey = authenticate({
+    cache,
+    respond: (c, failure) => withBearerChallenge(rpcFailureResponse(failure), c.req.url, failure.kind === "unauthenticated" && failure.reason !== "missing"),
+  });
   return async function mcpAuthenticate(c, next) {
     const token = OAUTH_BEARER.exec(c.req.header("authorization") ?? "")?.[1];
     if (token === undefined) return apiKey(c, next);

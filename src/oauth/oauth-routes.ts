@@ -5,12 +5,19 @@
  * metadata for `/mcp` and each `/mcp/{toolset}`; and the consent page (consent-routes.tsx).
  * /v1 is untouched: it takes API keys only.
  */
-import { Hono, type Context } from "hono";
-import type { AppEnv } from "../http/types.ts";
+import { type Context, Hono } from "hono";
 import { requestOrigin } from "../http/request-origin.ts";
+import type { AppEnv } from "../http/types.ts";
 import { everyResource, fullAuthorizationServer } from "./authorization-server.ts";
 import { consentRoutes } from "./consent-routes.tsx";
-import { AUTHORIZATION_SERVER_METADATA_PATH, mcpResourceAt, PROTECTED_RESOURCE_METADATA_PREFIX, REGISTER_PATH, servesOAuth, TOKEN_PATH } from "./oauth-paths.ts";
+import {
+  AUTHORIZATION_SERVER_METADATA_PATH,
+  mcpResourceAt,
+  PROTECTED_RESOURCE_METADATA_PREFIX,
+  REGISTER_PATH,
+  servesOAuth,
+  TOKEN_PATH,
+} from "./oauth-paths.ts";
 
 const NOT_FOUND = { error: "not_found", error_description: "No MCP door has this path; /mcp and /mcp/{toolset} do (GET /v1/toolsets lists the toolsets)." };
 

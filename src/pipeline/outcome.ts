@@ -3,9 +3,10 @@
  * it was), succeeded (the handler's result, or its own `toolError(...)` report), or the stored
  * outcome of an approved call asked again.
  */
-import type { ErrorCode, ToolFailure } from "../errors/tool-failure.ts";
+
 import { toEnvelope } from "../errors/envelope.ts";
 import { faultOf } from "../errors/fault.ts";
+import type { ErrorCode, ToolFailure } from "../errors/tool-failure.ts";
 import { registry } from "../registry/registry.ts";
 import { newCallState } from "./call-state.ts";
 import type { CallOutcome, CallState } from "./types.ts";
@@ -60,7 +61,7 @@ export function failedOutcome(call: CallState, failure: ToolFailure): CallOutcom
 function reportsError(value: unknown): boolean {
   let data = value;
   if (typeof value === "string") {
-    if (!value.startsWith("{\"error\"")) return false;
+    if (!value.startsWith('{"error"')) return false;
     try {
       data = JSON.parse(value);
     } catch {

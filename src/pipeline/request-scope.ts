@@ -6,12 +6,13 @@
  * and the request's toolset may name a remote server's toolset (`mcp-<server>`), which resolves
  * only once that server's tools are registered.
  */
-import { loadConfig, type GatewayConfig } from "../config/config.ts";
-import type { ToolAccess } from "../policy/tool-access.ts";
-import { resolveToolset, type CustomToolsetLookup } from "../toolsets/resolve.ts";
-import type { ClientChannel } from "../registry/types.ts";
-import type { CatalogView } from "../catalog/catalog.ts";
+
 import type { Principal } from "../auth/principal.ts";
+import type { CatalogView } from "../catalog/catalog.ts";
+import { type GatewayConfig, loadConfig } from "../config/config.ts";
+import type { ToolAccess } from "../policy/tool-access.ts";
+import type { ClientChannel } from "../registry/types.ts";
+import { type CustomToolsetLookup, resolveToolset } from "../toolsets/resolve.ts";
 import { currentRequestId } from "../tracing/request-context.ts";
 import type { AllowedTools, Connection, KeyScope, PipelineParts, RequestScope, RunScope } from "./types.ts";
 
@@ -81,9 +82,24 @@ export async function openScope(parts: PipelineParts, input: ScopeInput): Promis
  * Like openScope, for a request limited to one toolset (a `toolset` field, `/mcp/{toolset}`):
  * only its tools may run. Answers `unknownToolset` when the name resolves to nothing.
  */
-export function openToolsetScope(parts: PipelineParts, input: KeyScopeInput, toolset: string, lookup: CustomToolsetLookup): Promise<KeyScope | { unknownToolset: string }>;
-export function openToolsetScope(parts: PipelineParts, input: ScopeInput, toolset: string, lookup: CustomToolsetLookup): Promise<RequestScope | { unknownToolset: string }>;
-export async function openToolsetScope(parts: PipelineParts, input: ScopeInput, toolset: string, lookup: CustomToolsetLookup): Promise<RequestScope | { unknownToolset: string }> {
+export function openToolsetScope(
+  parts: PipelineParts,
+  input: KeyScopeInput,
+  toolset: string,
+  lookup: CustomToolsetLookup,
+): Promise<KeyScope | { unknownToolset: string }>;
+export function openToolsetScope(
+  parts: PipelineParts,
+  input: ScopeInput,
+  toolset: string,
+  lookup: CustomToolsetLookup,
+): Promise<RequestScope | { unknownToolset: string }>;
+export async function openToolsetScope(
+  parts: PipelineParts,
+  input: ScopeInput,
+  toolset: string,
+  lookup: CustomToolsetLookup,
+): Promise<RequestScope | { unknownToolset: string }> {
   const scope = await openScope(parts, input);
   const names = await resolveToolset(toolset, lookup);
   if (names === undefined) return { unknownToolset: toolset };

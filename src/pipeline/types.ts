@@ -8,6 +8,7 @@
  * nothing is parsed, looked up or decided twice.
  */
 import type { Coercion } from "../arguments/coerce-arguments.ts";
+import type { Principal } from "../auth/principal.ts";
 import type { Catalog, CatalogView } from "../catalog/catalog.ts";
 import type { GatewayConfig } from "../config/config.ts";
 import type { ErrorEnvelope } from "../errors/error-envelope.ts";
@@ -15,7 +16,6 @@ import type { Fault } from "../errors/fault.ts";
 import type { ErrorCode, ToolFailure } from "../errors/tool-failure.ts";
 import type { Executor } from "../execution/execute.ts";
 import type { PipelineHooks } from "../plugins/pipeline-hooks.ts";
-import type { Principal } from "../auth/principal.ts";
 import type { ToolAccess } from "../policy/tool-access.ts";
 import type { AvailabilityCache } from "../registry/availability.ts";
 import type { AgentRunInfo, CallFormat, ClientChannel, ToolEntry } from "../registry/types.ts";

@@ -20,11 +20,7 @@ export interface CallEvent {
   env: Env;
 }
 
-export type PreCallDirective =
-  | { action: "block"; message: string }
-  | { action: "replace"; args: Record<string, unknown> }
-  | undefined
-  | void;
+export type PreCallDirective = { action: "block"; message: string } | { action: "replace"; args: Record<string, unknown> } | undefined | void;
 
 export interface PostCallEvent extends CallEvent {
   /** The result string the model will read (before transform hooks for transform hooks). */
@@ -39,9 +35,7 @@ export type PreCallHook = (event: CallEvent) => PreCallDirective | Promise<PreCa
 export type PostCallHook = (event: PostCallEvent) => void | Promise<void>;
 export type TransformHook = (event: PostCallEvent) => string | undefined | void | Promise<string | undefined | void>;
 
-export type PreCallOutcome =
-  | { blocked: false; args: Record<string, unknown>; replaced: boolean }
-  | { blocked: true; message: string };
+export type PreCallOutcome = { blocked: false; args: Record<string, unknown>; replaced: boolean } | { blocked: true; message: string };
 
 /**
  * Whether a hook is on for this deployment (a plugin whose setting is unset is off). Asked
@@ -83,7 +77,10 @@ export class Hooks {
       try {
         directive = await hook({ ...event, args });
       } catch (error) {
-        return { blocked: true, message: `Call to '${event.tool}' blocked: a pre-call hook failed (${error instanceof Error ? error.message : String(error)}).` };
+        return {
+          blocked: true,
+          message: `Call to '${event.tool}' blocked: a pre-call hook failed (${error instanceof Error ? error.message : String(error)}).`,
+        };
       }
       if (directive?.action === "block" && typeof directive.message === "string" && directive.message !== "") {
         return { blocked: true, message: directive.message };

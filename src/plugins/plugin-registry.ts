@@ -15,7 +15,7 @@
  * });
  * ```
  */
-import { hooks as pipelineHooks, type Hooks, type PostCallHook, type PreCallHook, type TransformHook } from "./pipeline-hooks.ts";
+import { type Hooks, type PostCallHook, type PreCallHook, hooks as pipelineHooks, type TransformHook } from "./pipeline-hooks.ts";
 
 // Same rule as scripts/gen-registry/plugins.ts, which checks it at build time.
 export const PLUGIN_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;

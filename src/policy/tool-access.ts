@@ -17,7 +17,7 @@
  */
 import type { Principal } from "../auth/principal.ts";
 import { registry } from "../registry/registry.ts";
-import { ALL_TOOLSETS, resolveToolset, type CustomToolsetLookup } from "../toolsets/resolve.ts";
+import { ALL_TOOLSETS, type CustomToolsetLookup, resolveToolset } from "../toolsets/resolve.ts";
 import { compileGlob } from "./glob.ts";
 
 export type ToolAccessDecision = { allowed: true; rule: string } | { allowed: false; rule: string; message: string };
@@ -29,7 +29,6 @@ export interface ToolAccess {
 
 const ALLOW_ALL: ToolAccessDecision = Object.freeze({ allowed: true, rule: "default:allow" });
 const NEXT_STEP = "GET /v1/tools lists the tools this key may call; an admin can change the key (POST /v1/keys creates one).";
-
 
 function fixtureDenied(name: string): ToolAccessDecision {
   return { allowed: false, rule: "fixture", message: `Tool '${name}' is a test fixture; only a key whose toolsets name its toolset may use it. ${NEXT_STEP}` };
@@ -53,7 +52,8 @@ export async function createToolAccess(principal: Principal, lookup: CustomTools
     const entry = registry.get(name);
     return entry?.fixture === true && !named.has(entry.toolset);
   };
-  if (inToolsets === undefined && mode === "deny" && patterns.length === 0) return { decide: (name) => (hiddenFixture(name) ? fixtureDenied(name) : ALLOW_ALL) };
+  if (inToolsets === undefined && mode === "deny" && patterns.length === 0)
+    return { decide: (name) => (hiddenFixture(name) ? fixtureDenied(name) : ALLOW_ALL) };
 
   const matchers = patterns.map((pattern) => ({ pattern, matches: compileGlob(pattern) }));
   const toolsetsRule = `toolsets:[${(principal.toolsets ?? []).join(",")}]`;
@@ -61,7 +61,11 @@ export async function createToolAccess(principal: Principal, lookup: CustomTools
     if (inToolsets === undefined && hiddenFixture(name)) return fixtureDenied(name);
     if (inToolsets !== undefined && !inToolsets.has(name)) {
       const listed = principal.toolsets?.join(", ") ?? "";
-      return { allowed: false, rule: toolsetsRule, message: `Tool '${name}' is not in the toolsets this API key may use (${listed === "" ? "none" : listed}). ${NEXT_STEP}` };
+      return {
+        allowed: false,
+        rule: toolsetsRule,
+        message: `Tool '${name}' is not in the toolsets this API key may use (${listed === "" ? "none" : listed}). ${NEXT_STEP}`,
+      };
     }
     const matched = matchers.find((matcher) => matcher.matches(name))?.pattern;
     if (mode === "deny") {

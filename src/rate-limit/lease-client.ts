@@ -99,20 +99,28 @@ export class LeaseClient {
     const inflight = state.inflight;
     if (open.length > 0 && inflight !== undefined) {
       // Another request of this isolate is fetching leases for this key: its grants may cover us.
-      const waited = await waitForOtherRequest(inflight.catch(() => undefined), LEASE_WAIT_MS);
+      const waited = await waitForOtherRequest(
+        inflight.catch(() => undefined),
+        LEASE_WAIT_MS,
+      );
       // Its request is gone and will never finish that round trip: nobody waits on it again.
       if (!waited.settled && state.inflight === inflight) state.inflight = undefined;
       open = open.filter((call) => !this.#takeLocally(state, call, this.#now()));
     }
     if (open.length === 0) return verdicts;
 
-    const remote = open.map((call) => call.buckets.filter((b) => !call.taken.some((t) => t.bucket === b.bucket)).map((b): LeaseRequest => ({ ...b, extra: this.#wanted(state, b, now) })));
+    const remote = open.map((call) =>
+      call.buckets.filter((b) => !call.taken.some((t) => t.bucket === b.bucket)).map((b): LeaseRequest => ({ ...b, extra: this.#wanted(state, b, now) })),
+    );
     const returns = state.returns;
     state.returns = [];
     const round = this.#clock === undefined ? stub().lease(remote, returns) : stub().lease(remote, returns, this.#clock());
     // What other requests wait on: settles either way, so a failed round trip (handled below)
     // is not also an unhandled rejection when nobody happened to wait.
-    const done = round.then(() => undefined, () => undefined);
+    const done = round.then(
+      () => undefined,
+      () => undefined,
+    );
     state.inflight = done;
     let answer: LeaseAnswer;
     try {

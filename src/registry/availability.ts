@@ -14,8 +14,9 @@
  * Concurrent requests share one run of a due check. A check that throws, or that outlives its
  * own short timeout, counts as unavailable.
  */
-import { waitForOtherRequest } from "../runtime/wait-for-other-request.ts";
+
 import { sanitizeErrorText } from "../execution/sanitize-error.ts";
+import { waitForOtherRequest } from "../runtime/wait-for-other-request.ts";
 import { availabilityKey } from "../storage/keys.ts";
 import type { AvailabilityCheck, ToolEntry } from "./types.ts";
 
@@ -189,7 +190,12 @@ export class AvailabilityCache {
 
 async function probe(check: AvailabilityCheck, env: Env): Promise<{ available: boolean; reason: string }> {
   try {
-    const ok = Boolean(await withTimeout(Promise.resolve().then(() => check(env)), CHECK_TIMEOUT_MS));
+    const ok = Boolean(
+      await withTimeout(
+        Promise.resolve().then(() => check(env)),
+        CHECK_TIMEOUT_MS,
+      ),
+    );
     return { available: ok, reason: "its availability check returned false" };
   } catch (error) {
     // The reason is shown to keys and stored in KV: no credentials, no markup, bounded.

@@ -3,7 +3,7 @@
  * skipped, unavailable tools skipped, dynamic overrides shallow-merged, and the name always the
  * registered one (the original let an override rename a tool; we do not).
  */
-import { availability, type Availability } from "./availability.ts";
+import { type Availability, availability } from "./availability.ts";
 import { registry } from "./registry.ts";
 import type { ToolDefinition, ToolEntry } from "./types.ts";
 
@@ -54,10 +54,7 @@ export async function getDefinitions(names: Iterable<string>, env: Env): Promise
 }
 
 /** One tool's definition with its availability, for `GET /v1/tools/{name}`. */
-export async function describeTool(
-  name: string,
-  env: Env,
-): Promise<{ entry: ToolEntry; definition: ToolDefinition; availability: Availability } | undefined> {
+export async function describeTool(name: string, env: Env): Promise<{ entry: ToolEntry; definition: ToolDefinition; availability: Availability } | undefined> {
   const entry = registry.get(name);
   if (entry === undefined) return undefined;
   return { entry, definition: withOverrides(entry, env), availability: await availability.of(entry, env) };

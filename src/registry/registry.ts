@@ -16,9 +16,7 @@ export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 /** Results longer than this many characters are previewed and stored (reference §3.5). */
 export const DEFAULT_MAX_RESULT_SIZE_CHARS = 100_000;
 
-export type RegisterOutcome =
-  | { ok: true; action: "inserted" | "replaced" }
-  | { ok: false; reason: string };
+export type RegisterOutcome = { ok: true; action: "inserted" | "replaced" } | { ok: false; reason: string };
 
 const isMcpToolset = (toolset: string): boolean => toolset.startsWith("mcp-");
 
@@ -68,9 +66,12 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): ToolSpec {
 function retryProblem(retry: ToolSpec["retry"]): string | undefined {
   if (retry === undefined) return undefined;
   const { maxAttempts, backoffBaseMs, backoffFactor } = retry;
-  if (maxAttempts !== undefined && !(Number.isInteger(maxAttempts) && maxAttempts >= 1)) return `retry.maxAttempts ${String(maxAttempts)}: it must be an integer of at least 1`;
-  if (backoffBaseMs !== undefined && !(Number.isFinite(backoffBaseMs) && backoffBaseMs >= 0)) return `retry.backoffBaseMs ${String(backoffBaseMs)}: it must be a finite number of at least 0`;
-  if (backoffFactor !== undefined && !(Number.isFinite(backoffFactor) && backoffFactor >= 1)) return `retry.backoffFactor ${String(backoffFactor)}: it must be a finite number of at least 1`;
+  if (maxAttempts !== undefined && !(Number.isInteger(maxAttempts) && maxAttempts >= 1))
+    return `retry.maxAttempts ${String(maxAttempts)}: it must be an integer of at least 1`;
+  if (backoffBaseMs !== undefined && !(Number.isFinite(backoffBaseMs) && backoffBaseMs >= 0))
+    return `retry.backoffBaseMs ${String(backoffBaseMs)}: it must be a finite number of at least 0`;
+  if (backoffFactor !== undefined && !(Number.isFinite(backoffFactor) && backoffFactor >= 1))
+    return `retry.backoffFactor ${String(backoffFactor)}: it must be a finite number of at least 1`;
   return undefined;
 }
 
@@ -98,9 +99,7 @@ export class Registry {
       return { ok: false, reason };
     };
     if (!TOOL_NAME_PATTERN.test(spec.name)) {
-      return refuse(
-        `'${spec.name}' is not a valid tool name: names must match ^[a-zA-Z0-9_-]{1,64}$ (letters, digits, '_' and '-', at most 64 characters).`,
-      );
+      return refuse(`'${spec.name}' is not a valid tool name: names must match ^[a-zA-Z0-9_-]{1,64}$ (letters, digits, '_' and '-', at most 64 characters).`);
     }
     const existing = this.#tools.get(spec.name);
     if (existing !== undefined && existing.toolset !== spec.toolset) {

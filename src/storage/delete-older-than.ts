@@ -30,7 +30,10 @@ export interface OlderThan {
  *
  * @example await deleteOlderThan(env.DB, { table: AUDIT_TABLE, column: "at", cutoff, chunk: 5_000 });
  */
-export async function deleteOlderThan(db: Pick<D1Database, "prepare">, { table, column, cutoff, where, chunk, maxChunks = 200, key = "rowid" }: OlderThan): Promise<number> {
+export async function deleteOlderThan(
+  db: Pick<D1Database, "prepare">,
+  { table, column, cutoff, where, chunk, maxChunks = 200, key = "rowid" }: OlderThan,
+): Promise<number> {
   const condition = where === undefined ? `${column} < ?` : `${column} < ? AND ${where}`;
   const identity = key.includes(",") ? `(${key})` : key;
   const statement = db.prepare(`DELETE FROM ${table} WHERE ${identity} IN (SELECT ${key} FROM ${table} WHERE ${condition} LIMIT ?)`);

@@ -73,7 +73,15 @@ export function applyTodoUpdate(current: TodoList, todos: readonly TodoItemInput
   if (issues.length > 0) return { ok: false, issues };
   const items = [...byId.values()];
   if (items.length > MAX_TODO_ITEMS) {
-    return { ok: false, issues: [{ path: "todos", message: `the list would hold ${items.length} items, more than ${MAX_TODO_ITEMS}; remove completed or cancelled items (merge false replaces the whole list)` }] };
+    return {
+      ok: false,
+      issues: [
+        {
+          path: "todos",
+          message: `the list would hold ${items.length} items, more than ${MAX_TODO_ITEMS}; remove completed or cancelled items (merge false replaces the whole list)`,
+        },
+      ],
+    };
   }
   const next = orderActiveFirst(dropBadParents(items));
   const changed = JSON.stringify(next) !== JSON.stringify(current.items);

@@ -6,7 +6,7 @@
  */
 import { registry, TOOL_NAME_PATTERN } from "../registry/registry.ts";
 import { CUSTOM_TOOLSET_PREFIX, customToolsetKey } from "../storage/keys.ts";
-import { builtInToolsetNames, isBuiltInToolset, resolveToolset, type CustomToolsetLookup } from "./resolve.ts";
+import { builtInToolsetNames, type CustomToolsetLookup, isBuiltInToolset, resolveToolset } from "./resolve.ts";
 import type { StaticToolset } from "./types.ts";
 
 /** The JSON value stored under `toolset:custom:<name>`. */

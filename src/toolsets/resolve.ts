@@ -71,10 +71,7 @@ function builtIn(name: string): Omit<ToolsetInfo, "resolvedTools"> | undefined {
 }
 
 /** Finds a toolset by name in any source; built-ins win over custom records. */
-export async function findToolset(
-  name: string,
-  custom: CustomToolsetLookup = noCustom,
-): Promise<Omit<ToolsetInfo, "resolvedTools"> | undefined> {
+export async function findToolset(name: string, custom: CustomToolsetLookup = noCustom): Promise<Omit<ToolsetInfo, "resolvedTools"> | undefined> {
   return builtIn(name) ?? (await customToolset(name, custom));
 }
 

@@ -12,17 +12,17 @@
 import type { Context } from "hono";
 import { loadConfig } from "../config/config.ts";
 import { jsonText } from "../http/json-text.ts";
-import { failureResponse, type FailureResponse, type RequestFailure } from "../http/request-failure.ts";
+import { readRawBody } from "../http/read-raw-body.ts";
+import { type FailureResponse, failureResponse, type RequestFailure } from "../http/request-failure.ts";
 import type { AppEnv } from "../http/types.ts";
-import { deleteDelivery, insertDelivery, type DeliveryStatus, type RunPlan, type StoredCall } from "./delivery-store.ts";
+import { currentRequestId } from "../tracing/request-context.ts";
+import { type DeliveryStatus, deleteDelivery, insertDelivery, type RunPlan, type StoredCall } from "./delivery-store.ts";
 import { planRun } from "./plan-run.ts";
-import { webhookCallbackUrl, webhookSecret } from "./webhook-principal.ts";
+import { verifySignature } from "./verify-signature.ts";
 import { recordWebhookEvent, type WebhookEventOutcome } from "./webhook-events.ts";
 import type { WebhookMessage } from "./webhook-message.ts";
-import { webhookRegistry, type WebhookEntry } from "./webhook-registry.ts";
-import { readRawBody } from "../http/read-raw-body.ts";
-import { verifySignature } from "./verify-signature.ts";
-import { currentRequestId } from "../tracing/request-context.ts";
+import { webhookCallbackUrl, webhookSecret } from "./webhook-principal.ts";
+import { type WebhookEntry, webhookRegistry } from "./webhook-registry.ts";
 
 const DELIVERY_PATH = /^\/v1\/hooks\/[^/]+$/;
 
@@ -109,9 +109,27 @@ export async function acceptDelivery(c: Context<AppEnv>, name: string) {
       return refuse("queue_unavailable", { kind: "unavailable", message: "The delivery could not be queued; nothing was run.", retryAfterSeconds: 30 }, detail);
     }
   }
-  waitUntil(recordWebhookEvent(c.env.DB, { hook: hook.name, outcome: "accepted", deliveryId, detail: `${mapped.runPlan === undefined ? `${mapped.calls.length} call(s)` : "an agent run"}; sender id ${providerDeliveryId}`, at: now }));
+  waitUntil(
+    recordWebhookEvent(c.env.DB, {
+      hook: hook.name,
+      outcome: "accepted",
+      deliveryId,
+      detail: `${mapped.runPlan === undefined ? `${mapped.calls.length} call(s)` : "an agent run"}; sender id ${providerDeliveryId}`,
+      at: now,
+    }),
+  );
   const status: DeliveryStatus = hasCalls ? "queued" : "done";
-  return c.json({ delivery_id: deliveryId, hook: hook.name, status, calls: mapped.calls.length, ...(hook.run === undefined ? {} : { run: mapped.runPlan !== undefined }), replay: false }, 202);
+  return c.json(
+    {
+      delivery_id: deliveryId,
+      hook: hook.name,
+      status,
+      calls: mapped.calls.length,
+      ...(hook.run === undefined ? {} : { run: mapped.runPlan !== undefined }),
+      replay: false,
+    },
+    202,
+  );
 }
 
 type Mapped =

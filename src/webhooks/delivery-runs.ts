@@ -9,7 +9,7 @@
  * The run id is derived from the delivery id and the claim's attempt, so starting it twice (a
  * redelivered message after a crash) reaches the same Run object, whose start is idempotent.
  */
-import { HOOK_DELIVERIES_TABLE, type DeliveryDatabase, type RunOutcome } from "./delivery-store.ts";
+import { type DeliveryDatabase, HOOK_DELIVERIES_TABLE, type RunOutcome } from "./delivery-store.ts";
 
 /** The run a delivery's attempt starts: one per claim, so a re-run after a failure is a new run. */
 export const deliveryRunId = (deliveryId: string, attempt: number): string => `${deliveryId}-r${attempt}`;
@@ -31,7 +31,10 @@ export async function claimRunDelivery(db: DeliveryDatabase, id: string, now: nu
 
 /** Keeps the started run's id on the running delivery. */
 export async function setDeliveryRun(db: DeliveryDatabase, id: string, runId: string, now: number): Promise<boolean> {
-  const result = await db.prepare(`UPDATE ${HOOK_DELIVERIES_TABLE} SET run_id = ?, updated_at = ? WHERE id = ? AND status = 'running'`).bind(runId, now, id).run();
+  const result = await db
+    .prepare(`UPDATE ${HOOK_DELIVERIES_TABLE} SET run_id = ?, updated_at = ? WHERE id = ? AND status = 'running'`)
+    .bind(runId, now, id)
+    .run();
   return result.meta.changes === 1;
 }
 

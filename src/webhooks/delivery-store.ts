@@ -9,7 +9,16 @@
  */
 import type { CallbackStatus, Delivery, DeliveryStatus, RunOutcome, RunPlan, StoredCall, StoredCallResult } from "./delivery-types.ts";
 
-export { DELIVERY_STATUSES, type CallbackStatus, type Delivery, type DeliveryStatus, type RunOutcome, type RunPlan, type StoredCall, type StoredCallResult } from "./delivery-types.ts";
+export {
+  type CallbackStatus,
+  DELIVERY_STATUSES,
+  type Delivery,
+  type DeliveryStatus,
+  type RunOutcome,
+  type RunPlan,
+  type StoredCall,
+  type StoredCallResult,
+} from "./delivery-types.ts";
 
 export const HOOK_DELIVERIES_TABLE = "hook_deliveries";
 
@@ -99,8 +108,21 @@ export interface NewDelivery {
  * Inserts a delivery unless its webhook has seen this sender id; then returns the first one's id
  * and status instead. One statement decides, so concurrent duplicates get one row between them.
  */
-export async function insertDelivery(db: DeliveryDatabase, d: NewDelivery): Promise<{ inserted: true } | { inserted: false; first: { id: string; status: DeliveryStatus } }> {
-  const values = [d.id, d.hook, d.providerDeliveryId, d.receivedAt, d.status, JSON.stringify(d.calls), d.status === "done" ? "[]" : null, d.receivedAt, d.callbackPending ? "pending" : null];
+export async function insertDelivery(
+  db: DeliveryDatabase,
+  d: NewDelivery,
+): Promise<{ inserted: true } | { inserted: false; first: { id: string; status: DeliveryStatus } }> {
+  const values = [
+    d.id,
+    d.hook,
+    d.providerDeliveryId,
+    d.receivedAt,
+    d.status,
+    JSON.stringify(d.calls),
+    d.status === "done" ? "[]" : null,
+    d.receivedAt,
+    d.callbackPending ? "pending" : null,
+  ];
   const plan = d.runPlan === undefined ? [] : [JSON.stringify(d.runPlan)];
   const insert = (withRequestId: boolean) =>
     db
@@ -138,7 +160,9 @@ export async function getDeliveryState(
     .prepare(`SELECT hook, status, error, callback_status, callback_error FROM ${HOOK_DELIVERIES_TABLE} WHERE id = ?`)
     .bind(id)
     .first<Pick<Row, "hook" | "status" | "error" | "callback_status" | "callback_error">>();
-  return row === null ? undefined : { hook: row.hook, status: row.status, error: row.error, callbackStatus: row.callback_status, callbackError: row.callback_error };
+  return row === null
+    ? undefined
+    : { hook: row.hook, status: row.status, error: row.error, callbackStatus: row.callback_status, callbackError: row.callback_error };
 }
 
 /** Removes a delivery that could not be queued, so the sender's retry is not taken for a replay. */
@@ -149,7 +173,9 @@ export async function deleteDelivery(db: DeliveryDatabase, id: string): Promise<
 /** queued → running. True for exactly one caller per delivery. */
 export async function claimDelivery(db: DeliveryDatabase, id: string, now: number): Promise<boolean> {
   const result = await db
-    .prepare(`UPDATE ${HOOK_DELIVERIES_TABLE} SET status = 'running', claimed_at = ?, attempts = attempts + 1, updated_at = ? WHERE id = ? AND status = 'queued'`)
+    .prepare(
+      `UPDATE ${HOOK_DELIVERIES_TABLE} SET status = 'running', claimed_at = ?, attempts = attempts + 1, updated_at = ? WHERE id = ? AND status = 'queued'`,
+    )
     .bind(now, now, id)
     .run();
   return result.meta.changes === 1;
@@ -173,7 +199,9 @@ export async function finishDelivery(
 /** queued | running → failed, with the reason. False when it had already finished. */
 export async function failDelivery(db: DeliveryDatabase, id: string, reason: string, now: number): Promise<boolean> {
   const result = await db
-    .prepare(`UPDATE ${HOOK_DELIVERIES_TABLE} SET status = 'failed', error = ?, callback_status = NULL, updated_at = ? WHERE id = ? AND status IN ('queued', 'running')`)
+    .prepare(
+      `UPDATE ${HOOK_DELIVERIES_TABLE} SET status = 'failed', error = ?, callback_status = NULL, updated_at = ? WHERE id = ? AND status IN ('queued', 'running')`,
+    )
     .bind(reason.slice(0, 2000), now, id)
     .run();
   return result.meta.changes === 1;
@@ -198,7 +226,10 @@ export async function requeueDelivery(db: DeliveryDatabase, id: string, callback
  * report. A finished one keeps its clean state (a callback's errors have their own column).
  */
 export async function noteDeliveryError(db: DeliveryDatabase, id: string, error: string, now: number): Promise<void> {
-  await db.prepare(`UPDATE ${HOOK_DELIVERIES_TABLE} SET error = ?, updated_at = ? WHERE id = ? AND status IN ('queued', 'running')`).bind(error.slice(0, 2000), now, id).run();
+  await db
+    .prepare(`UPDATE ${HOOK_DELIVERIES_TABLE} SET error = ?, updated_at = ? WHERE id = ? AND status IN ('queued', 'running')`)
+    .bind(error.slice(0, 2000), now, id)
+    .run();
 }
 
 /** Records a callback attempt's result; only a still-pending callback changes. */

@@ -4,8 +4,8 @@
  */
 import { z } from "@hono/zod-openapi";
 import { DELIVERY_STATUSES, type Delivery } from "./delivery-store.ts";
-import { webhookKeyId } from "./webhook-principal.ts";
 import { WEBHOOK_EVENT_OUTCOMES, type WebhookEvent } from "./webhook-events.ts";
+import { webhookKeyId } from "./webhook-principal.ts";
 
 const CallResultWire = z.object({
   id: z.string(),
@@ -19,7 +19,14 @@ const CallResultWire = z.object({
 });
 
 export const EventWire = z
-  .object({ id: z.string(), at: z.string(), hook: z.string(), outcome: z.enum(WEBHOOK_EVENT_OUTCOMES), delivery_id: z.string().nullable(), detail: z.string().nullable() })
+  .object({
+    id: z.string(),
+    at: z.string(),
+    hook: z.string(),
+    outcome: z.enum(WEBHOOK_EVENT_OUTCOMES),
+    delivery_id: z.string().nullable(),
+    detail: z.string().nullable(),
+  })
   .openapi("HookEvent");
 
 export const DeliveryWire = z
@@ -38,16 +45,38 @@ export const DeliveryWire = z
     approvals: z.array(z.object({ call_id: z.string(), id: z.string(), expires_at: z.number(), url: z.string() })),
     callback: z.object({ status: z.enum(["pending", "delivered", "failed", "refused"]), attempts: z.number().int(), error: z.string().nullable() }).nullable(),
     events: z.array(EventWire),
-    request_id: z.string().nullable().openapi({ description: "The x-request-id of the POST that delivered it, also on the audit rows of its calls; null for a delivery stored before request ids were kept." }),
-    run: z
-      .object({ id: z.string(), url: z.string(), status: z.string(), answer: z.string().nullable(), error: z.object({ code: z.string(), message: z.string() }).nullable() })
+    request_id: z
+      .string()
       .nullable()
-      .openapi({ description: "A run webhook's agent run, once started (`url` is `GET /v1/runs/{id}`): `status` is `running` until the run reports its end, then its final status and answer. `results` then holds the reply call's result." }),
+      .openapi({
+        description:
+          "The x-request-id of the POST that delivered it, also on the audit rows of its calls; null for a delivery stored before request ids were kept.",
+      }),
+    run: z
+      .object({
+        id: z.string(),
+        url: z.string(),
+        status: z.string(),
+        answer: z.string().nullable(),
+        error: z.object({ code: z.string(), message: z.string() }).nullable(),
+      })
+      .nullable()
+      .openapi({
+        description:
+          "A run webhook's agent run, once started (`url` is `GET /v1/runs/{id}`): `status` is `running` until the run reports its end, then its final status and answer. `results` then holds the reply call's result.",
+      }),
   })
   .openapi("HookDelivery");
 
 /** One webhook event as served. */
-export const eventWire = (e: WebhookEvent) => ({ id: e.id, at: new Date(e.at).toISOString(), hook: e.hook, outcome: e.outcome, delivery_id: e.deliveryId, detail: e.detail });
+export const eventWire = (e: WebhookEvent) => ({
+  id: e.id,
+  at: new Date(e.at).toISOString(),
+  hook: e.hook,
+  outcome: e.outcome,
+  delivery_id: e.deliveryId,
+  detail: e.detail,
+});
 
 /** A delivery as served, with its events, approvals and run. */
 export function deliveryWire(d: Delivery, events: readonly WebhookEvent[]) {

@@ -11,12 +11,12 @@ import { runStub } from "../agent/run-stub.ts";
 import { isTerminal } from "../agent/run-types.ts";
 import { loadConfig } from "../config/config.ts";
 import { claimRunOutcome } from "./delivery-runs.ts";
-import { failDelivery, finishDelivery, type Delivery, type RunOutcome, type StoredCall } from "./delivery-store.ts";
+import { type Delivery, failDelivery, finishDelivery, type RunOutcome, type StoredCall } from "./delivery-store.ts";
 import { postCallback } from "./post-callback.ts";
-import { runDelivery, type DeliveryRun } from "./run-delivery.ts";
+import { type DeliveryRun, runDelivery } from "./run-delivery.ts";
 import type { RunFinishedMessage } from "./webhook-message.ts";
+import { PoisonMessage, queueEvent, RetryLater, readDelivery, type WebhookQueueDeps } from "./webhook-queue-deps.ts";
 import { payloadText } from "./webhook-registry.ts";
-import { PoisonMessage, queueEvent, readDelivery, RetryLater, type WebhookQueueDeps } from "./webhook-queue-deps.ts";
 
 /** An answer longer than this is cut before it fills the reply call (GitHub takes 65,536 characters). */
 export const REPLY_ANSWER_MAX_CHARS = 60_000;
@@ -49,16 +49,31 @@ export async function finishDeliveryRun(message: Message<unknown>, notice: RunFi
     message.ack();
     return;
   }
-  queueEvent(deps, delivery.hook, "run_finished", delivery.id, `run ${record.id} ${record.status}${record.error === null ? "" : ` ${record.error.code}`} (/v1/runs/${record.id})`);
+  queueEvent(
+    deps,
+    delivery.hook,
+    "run_finished",
+    delivery.id,
+    `run ${record.id} ${record.status}${record.error === null ? "" : ` ${record.error.code}`} (/v1/runs/${record.id})`,
+  );
 
   const reply = replyCall(delivery, outcome);
-  const run: DeliveryRun = reply === undefined ? { status: "done", results: [] } : await runDelivery({ ...delivery, calls: [reply] }, hook, deps.env, (promise) => deps.ctx.waitUntil(promise), deps.parts);
+  const run: DeliveryRun =
+    reply === undefined
+      ? { status: "done", results: [] }
+      : await runDelivery({ ...delivery, calls: [reply] }, hook, deps.env, (promise) => deps.ctx.waitUntil(promise), deps.parts);
   if (!(await finishDelivery(deps.db, delivery.id, run.status, run.results, deps.now()))) {
     message.ack();
     return;
   }
   const notOk = run.results.filter((r) => r.status !== "ok").length;
-  queueEvent(deps, delivery.hook, run.status, delivery.id, reply === undefined ? `run ${record.status}, no reply call` : `run ${record.status}, reply ${reply.name}: ${notOk === 0 ? "ok" : "not ok"}`);
+  queueEvent(
+    deps,
+    delivery.hook,
+    run.status,
+    delivery.id,
+    reply === undefined ? `run ${record.status}, no reply call` : `run ${record.status}, reply ${reply.name}: ${notOk === 0 ? "ok" : "not ok"}`,
+  );
   // A reply waiting for approval calls back when it settles (settle-approval.ts).
   if (delivery.callbackStatus === "pending" && run.status === "done") await postCallback(deps, { ...delivery, runOutcome: outcome }, hook, run);
   message.ack();

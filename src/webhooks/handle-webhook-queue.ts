@@ -25,15 +25,15 @@
 import { retryDelaySeconds } from "../audit/handle-audit-queue.ts";
 import type { GatewayParts } from "../compose.ts";
 import { loadConfig } from "../config/config.ts";
-import { claimDelivery, failDelivery, finishDelivery, noteDeliveryError, type Delivery, type DeliveryDatabase } from "./delivery-store.ts";
 import { deadLetterDelivery } from "./dead-letter-delivery.ts";
-import { postCallback } from "./post-callback.ts";
-import { runDelivery, type DeliveryRun } from "./run-delivery.ts";
-import { settleApproval } from "./settle-approval.ts";
+import { claimDelivery, type Delivery, type DeliveryDatabase, failDelivery, finishDelivery, noteDeliveryError } from "./delivery-store.ts";
 import { finishDeliveryRun } from "./finish-delivery-run.ts";
+import { postCallback } from "./post-callback.ts";
+import { type DeliveryRun, runDelivery } from "./run-delivery.ts";
+import { settleApproval } from "./settle-approval.ts";
 import { startDeliveryRun } from "./start-delivery-run.ts";
 import { HOOKS_DLQ_NAME, WebhookMessageSchema } from "./webhook-message.ts";
-import { PoisonMessage, queueEvent, readDelivery, RetryLater, type WebhookQueueDeps } from "./webhook-queue-deps.ts";
+import { PoisonMessage, queueEvent, RetryLater, readDelivery, type WebhookQueueDeps } from "./webhook-queue-deps.ts";
 
 /** Options for tests: a database that fails on a schedule, a clock. */
 export interface WebhookQueueOptions {
@@ -47,7 +47,13 @@ const unsaved = new Map<string, DeliveryRun>();
 const MAX_UNSAVED = 1_000;
 
 /** Handles one batch from either webhook queue; every message is acked or retried. */
-export async function handleWebhookQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext, parts: GatewayParts, options: WebhookQueueOptions = {}): Promise<void> {
+export async function handleWebhookQueue(
+  batch: MessageBatch<unknown>,
+  env: Env,
+  ctx: ExecutionContext,
+  parts: GatewayParts,
+  options: WebhookQueueOptions = {},
+): Promise<void> {
   const db = options.db ?? env.DB;
   const now = options.now ?? Date.now;
   const handle = batch.queue === HOOKS_DLQ_NAME ? deadLetterDelivery : work;
@@ -83,7 +89,8 @@ async function noteLastError(db: DeliveryDatabase, body: unknown, error: string,
 async function work(message: Message<unknown>, deps: WebhookQueueDeps): Promise<void> {
   const parsed = WebhookMessageSchema.safeParse(message.body);
   if (!parsed.success) throw new PoisonMessage(`not a hook delivery message: ${JSON.stringify(message.body)?.slice(0, 200)}`);
-  if ("kind" in parsed.data) return parsed.data.kind === "approval_settled" ? settleApproval(message, parsed.data, deps) : finishDeliveryRun(message, parsed.data, deps);
+  if ("kind" in parsed.data)
+    return parsed.data.kind === "approval_settled" ? settleApproval(message, parsed.data, deps) : finishDeliveryRun(message, parsed.data, deps);
   const id = parsed.data.deliveryId;
   const { delivery, hook } = await readDelivery(deps, id);
   if (hook.run !== undefined) return startDeliveryRun(message, delivery, hook, deps);

@@ -12,7 +12,10 @@ export function planRun(run: WebhookRunSpec<unknown>, input: WebhookInput<unknow
   if (prompt === undefined) return undefined;
   if (typeof prompt !== "string" || prompt.trim() === "") throw new Error("run.prompt must return text, or undefined to start nothing");
   const reply = run.reply?.(input);
-  if (reply !== undefined && (reply.answerArgument === "" || typeof reply.arguments !== "object" || reply.arguments === null || Array.isArray(reply.arguments))) {
+  if (
+    reply !== undefined &&
+    (reply.answerArgument === "" || typeof reply.arguments !== "object" || reply.arguments === null || Array.isArray(reply.arguments))
+  ) {
     throw new Error(`run.reply for ${reply.name} needs an object of arguments and the name of the argument the answer fills`);
   }
   const system = run.system === undefined ? [] : [{ role: "system" as const, content: run.system }];

@@ -4,15 +4,20 @@
  * a callback that cannot be signed, is settled for good.
  */
 import { loadConfig } from "../config/config.ts";
-import { settleCallback, type Delivery } from "./delivery-store.ts";
+import { type Delivery, settleCallback } from "./delivery-store.ts";
 import type { DeliveryRun } from "./run-delivery.ts";
 import { sendCallback } from "./send-callback.ts";
 import { webhookCallbackUrl, webhookSecret } from "./webhook-principal.ts";
-import type { WebhookEntry } from "./webhook-registry.ts";
 import { queueEvent, RetryLater, type WebhookQueueDeps } from "./webhook-queue-deps.ts";
+import type { WebhookEntry } from "./webhook-registry.ts";
 
 /** Sends the callback of a delivery whose callback is pending; throws `RetryLater` if it failed. */
-export async function postCallback(deps: WebhookQueueDeps, delivery: Delivery, hook: WebhookEntry, run: { status: string; results: DeliveryRun["results"] }): Promise<void> {
+export async function postCallback(
+  deps: WebhookQueueDeps,
+  delivery: Delivery,
+  hook: WebhookEntry,
+  run: { status: string; results: DeliveryRun["results"] },
+): Promise<void> {
   const url = webhookCallbackUrl(deps.env, hook);
   const secret = webhookSecret(deps.env, hook);
   if (url === undefined || secret === undefined) {

@@ -1,6 +1,6 @@
 /** Deletes webhook deliveries and their events past HOOK_DELIVERY_RETENTION_DAYS; the daily cron calls it. */
 import { deleteOlderThan, retentionCutoff } from "../storage/delete-older-than.ts";
-import { HOOK_DELIVERIES_TABLE, type DeliveryDatabase } from "./delivery-store.ts";
+import { type DeliveryDatabase, HOOK_DELIVERIES_TABLE } from "./delivery-store.ts";
 import { HOOK_EVENTS_TABLE } from "./webhook-events.ts";
 
 /** Rows per DELETE (src/storage/delete-older-than.ts). */

@@ -8,15 +8,15 @@ import type { RecordBatch } from "../audit/record-batch.ts";
 import { serveCalls } from "../batch/serve-calls.ts";
 import type { GatewayParts } from "../compose.ts";
 import { loadConfig } from "../config/config.ts";
+import { deliveryStatusOf } from "../formats/outcome-wire.ts";
 import { openScope } from "../pipeline/request-scope.ts";
 import type { CallOutcome } from "../pipeline/types.ts";
 import { createToolAccess } from "../policy/tool-access.ts";
 import { kvToolsetLookup } from "../toolsets/custom-toolsets.ts";
+import { withRequestId } from "../tracing/request-context.ts";
 import type { Delivery, StoredCallResult } from "./delivery-store.ts";
 import { webhookPrincipal } from "./webhook-principal.ts";
 import type { WebhookEntry } from "./webhook-registry.ts";
-import { withRequestId } from "../tracing/request-context.ts";
-import { deliveryStatusOf } from "../formats/outcome-wire.ts";
 
 /** What a finished run leaves on the delivery. */
 export interface DeliveryRun {
@@ -54,7 +54,15 @@ export async function runDelivery(
   // tools before the webhook's toolsets (which may name a remote server's) are resolved.
   const access = () => createToolAccess(principal, kvToolsetLookup(env.KV));
   const requestId = delivery.requestId ?? undefined;
-  const scope = await openScope(parts.pipeline, { env, config, principal, access, sessionId: delivery.id, waitUntil, ...(requestId === undefined ? {} : { requestId }) });
+  const scope = await openScope(parts.pipeline, {
+    env,
+    config,
+    principal,
+    access,
+    sessionId: delivery.id,
+    waitUntil,
+    ...(requestId === undefined ? {} : { requestId }),
+  });
   const serve = () => serveCalls(delivery.calls, scope, config.maxParallelCalls, { ...parts.batch, recordBatch: record });
   // The calls' log lines name the request that delivered them, as their audit rows do.
   const outcomes = await (requestId === undefined ? serve() : withRequestId(requestId, serve));

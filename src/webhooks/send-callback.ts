@@ -38,7 +38,14 @@ export async function sendCallback(
   secret: string,
   allow: readonly string[],
 ): Promise<CallbackAttempt> {
-  const body: CallbackBody = { delivery_id: delivery.id, hook: delivery.hook, provider_delivery_id: delivery.providerDeliveryId, status: outcome.status, results: outcome.results, ...(delivery.runOutcome == null ? {} : { run: delivery.runOutcome }) };
+  const body: CallbackBody = {
+    delivery_id: delivery.id,
+    hook: delivery.hook,
+    provider_delivery_id: delivery.providerDeliveryId,
+    status: outcome.status,
+    results: outcome.results,
+    ...(delivery.runOutcome == null ? {} : { run: delivery.runOutcome }),
+  };
   const bytes = encoder.encode(JSON.stringify(body));
   const headers = { "content-type": "application/json", "user-agent": "toolgate-webhooks", ...(await signToolgate(secret, bytes, Date.now(), delivery.id)) };
   try {

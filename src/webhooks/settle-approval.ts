@@ -4,12 +4,13 @@
  * so concurrent settlements and redeliveries apply once; the delivery moves to `done` once no
  * call waits, and only then is the callback sent, once, as for any finished run.
  */
+
+import { deliveryStatusOf } from "../formats/outcome-wire.ts";
 import { settleDeliveryResults } from "./delivery-store.ts";
 import { postCallback } from "./post-callback.ts";
-import { deliveryStatusOf } from "../formats/outcome-wire.ts";
 import { settledResults } from "./settled-results.ts";
 import type { ApprovalSettledMessage } from "./webhook-message.ts";
-import { queueEvent, readDelivery, RetryLater, type WebhookQueueDeps } from "./webhook-queue-deps.ts";
+import { queueEvent, RetryLater, readDelivery, type WebhookQueueDeps } from "./webhook-queue-deps.ts";
 
 /** Compare-and-set rounds before a settle message is retried later (each round re-reads). */
 const SETTLE_ROUNDS = 3;
@@ -26,7 +27,8 @@ export async function settleApproval(message: Message<unknown>, notice: Approval
     // The approval settled before the run stored its results: come back once they are stored.
     if (delivery.status === "queued" || delivery.status === "running") throw new RetryLater(`delivery ${id} has not stored its results yet`);
     if (delivery.status !== "awaiting_approval") {
-      if (delivery.status === "done" && delivery.callbackStatus === "pending" && message.attempts > 1) await postCallback(deps, delivery, hook, { status: "done", results: delivery.results ?? [] });
+      if (delivery.status === "done" && delivery.callbackStatus === "pending" && message.attempts > 1)
+        await postCallback(deps, delivery, hook, { status: "done", results: delivery.results ?? [] });
       message.ack();
       return;
     }
@@ -38,7 +40,14 @@ export async function settleApproval(message: Message<unknown>, notice: Approval
     }
     const status = deliveryStatusOf(results);
     if (!(await settleDeliveryResults(deps.db, id, delivery.results ?? [], results, status, deps.now()))) continue;
-    for (const call of changed) queueEvent(deps, delivery.hook, "approval_settled", id, `call ${call.id} (${call.tool}), approval ${call.approval?.id ?? "?"}: ${call.status}${call.error_code === null ? "" : ` ${call.error_code}`}`);
+    for (const call of changed)
+      queueEvent(
+        deps,
+        delivery.hook,
+        "approval_settled",
+        id,
+        `call ${call.id} (${call.tool}), approval ${call.approval?.id ?? "?"}: ${call.status}${call.error_code === null ? "" : ` ${call.error_code}`}`,
+      );
     if (status === "done") {
       const notOk = results.filter((r) => r.status !== "ok").length;
       queueEvent(deps, delivery.hook, "done", id, `${results.length} call(s), ${notOk} not ok, after approval`);

@@ -4,8 +4,9 @@
  * it, not only the one a message names: a redelivered or late message then changes nothing, and
  * the message that comes second of two settling at once applies both.
  */
-import { sessionStub } from "../approvals/session-stub.ts";
+
 import { isSettled } from "../approvals/approval-view.ts";
+import { sessionStub } from "../approvals/session-stub.ts";
 import type { Delivery, StoredCallResult } from "./delivery-store.ts";
 
 export interface SettledResults {

@@ -14,7 +14,7 @@ import { startRun } from "../agent/start-run.ts";
 import { describeRequestFailure } from "../http/request-failure.ts";
 import { kvToolsetLookup } from "../toolsets/custom-toolsets.ts";
 import { claimRunDelivery, deliveryRunId, setDeliveryRun } from "./delivery-runs.ts";
-import { failDelivery, type Delivery } from "./delivery-store.ts";
+import { type Delivery, failDelivery } from "./delivery-store.ts";
 import { webhookKeyId } from "./webhook-principal.ts";
 import { queueEvent, RetryLater, type WebhookQueueDeps } from "./webhook-queue-deps.ts";
 import type { WebhookEntry } from "./webhook-registry.ts";

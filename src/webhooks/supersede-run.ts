@@ -10,8 +10,9 @@
  * denied one (a model server that sends no ids gets `call_<index>` in both) meets that denial:
  * never acting twice wins over the re-run's second chance at that call.
  */
-import type { RunRecord } from "../agent/run-types.ts";
+
 import { runStub } from "../agent/run-stub.ts";
+import type { RunRecord } from "../agent/run-types.ts";
 import { sessionStub } from "../approvals/session-stub.ts";
 import { deliveryRunId } from "./delivery-runs.ts";
 import type { Delivery } from "./delivery-store.ts";
@@ -40,7 +41,14 @@ export async function supersedeRun(env: Env, delivery: Delivery, decidedBy: stri
   if (record === undefined) return undefined;
   let denied = 0;
   for (const { approvalId } of record.pending) {
-    const answer = await sessionStub(env, record.sessionId).decide({ id: approvalId, sessionId: record.sessionId, decision: "deny", scope: "once", reason, decidedBy });
+    const answer = await sessionStub(env, record.sessionId).decide({
+      id: approvalId,
+      sessionId: record.sessionId,
+      decision: "deny",
+      scope: "once",
+      reason,
+      decidedBy,
+    });
     if (answer.ok) denied++;
   }
   return { runId, cancelled: record.status === "cancelled" && record.error?.message === reason, denied };

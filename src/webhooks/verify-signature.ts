@@ -31,8 +31,7 @@ export type SignatureRefusal = "missing_signature" | "bad_signature" | "stale_ti
 
 export type VerifyResult =
   /** `deliveryId`: the sender's id, or one derived from the signature (unique per signed request). */
-  | { ok: true; deliveryId: string }
-  | { ok: false; reason: SignatureRefusal; detail: string };
+  { ok: true; deliveryId: string } | { ok: false; reason: SignatureRefusal; detail: string };
 
 const encoder = new TextEncoder();
 const MAC_BYTES = 32;
@@ -80,7 +79,11 @@ function fresh(timestamp: string, nowMs: number): VerifyResult | undefined {
   const seconds = Number(timestamp);
   const skew = Math.abs(nowMs / 1000 - seconds);
   if (skew > SIGNATURE_TOLERANCE_SECONDS) {
-    return { ok: false, reason: "stale_timestamp", detail: `timestamp ${timestamp} is ${Math.round(skew)} s from now; at most ${SIGNATURE_TOLERANCE_SECONDS} s is accepted` };
+    return {
+      ok: false,
+      reason: "stale_timestamp",
+      detail: `timestamp ${timestamp} is ${Math.round(skew)} s from now; at most ${SIGNATURE_TOLERANCE_SECONDS} s is accepted`,
+    };
   }
   return undefined;
 }

@@ -5,8 +5,8 @@
  * declares none has every call refused with PERMISSION_DENIED.
  */
 import type { Principal } from "../auth/principal.ts";
-import type { WebhookEntry } from "./webhook-registry.ts";
 import { secretValue } from "../net/secret-headers.ts";
+import type { WebhookEntry } from "./webhook-registry.ts";
 
 export const WEBHOOK_KEY_PREFIX = "hook:";
 export const webhookKeyId = (hook: string): string => `${WEBHOOK_KEY_PREFIX}${hook}`;

@@ -3,9 +3,9 @@
  * the two ways a message can fail, and reading the delivery a message names.
  */
 import type { GatewayParts } from "../compose.ts";
-import { CorruptDeliveryError, getDelivery, noteDeliveryError, type Delivery, type DeliveryDatabase } from "./delivery-store.ts";
+import { CorruptDeliveryError, type Delivery, type DeliveryDatabase, getDelivery, noteDeliveryError } from "./delivery-store.ts";
 import { recordWebhookEvent, type WebhookEventOutcome } from "./webhook-events.ts";
-import { webhookRegistry, type WebhookEntry } from "./webhook-registry.ts";
+import { type WebhookEntry, webhookRegistry } from "./webhook-registry.ts";
 
 /** One batch's bindings, parts and clock, handed to every step. */
 export interface WebhookQueueDeps {

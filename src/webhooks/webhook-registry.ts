@@ -157,17 +157,24 @@ export class WebhookRegistry {
       return { ok: false, reason };
     };
     if (!WEBHOOK_NAME_PATTERN.test(spec.name)) return refuse(`'${spec.name}' is not a valid hook name: it must match ${WEBHOOK_NAME_PATTERN.source}.`);
-    if (!SECRET_ENV_PATTERN.test(spec.secretEnv)) return refuse(`hook '${spec.name}': secretEnv '${spec.secretEnv}' must be an env var name such as HOOK_GITHUB_SECRET.`);
+    if (!SECRET_ENV_PATTERN.test(spec.secretEnv))
+      return refuse(`hook '${spec.name}': secretEnv '${spec.secretEnv}' must be an env var name such as HOOK_GITHUB_SECRET.`);
     if (!(VERIFY_SCHEMES as readonly string[]).includes(spec.verify)) return refuse(`hook '${spec.name}': verify must be one of ${VERIFY_SCHEMES.join(", ")}.`);
     if (RESERVED_NAMES.has(spec.name)) return refuse(`'${spec.name}' is reserved: /v1/hooks/${spec.name} is a route of its own.`);
     if (this.#hooks.has(spec.name)) return refuse(`hook '${spec.name}' is already registered; hook names must be unique.`);
     if ((spec.map === undefined) === (spec.run === undefined)) {
-      return refuse(`hook '${spec.name}' must declare exactly one of map (fixed tool calls) and run (an agent run); it declares ${spec.map === undefined ? "neither" : "both"}.`);
+      return refuse(
+        `hook '${spec.name}' must declare exactly one of map (fixed tool calls) and run (an agent run); it declares ${spec.map === undefined ? "neither" : "both"}.`,
+      );
     }
     const outside = (spec.run?.toolsets ?? []).filter((t) => !(spec.toolsets ?? []).includes(t));
-    if (outside.length > 0) return refuse(`hook '${spec.name}': run.toolsets must be among the hook's toolsets (${(spec.toolsets ?? []).join(", ") || "none"}); ${outside.join(", ")} is not.`);
+    if (outside.length > 0)
+      return refuse(
+        `hook '${spec.name}': run.toolsets must be among the hook's toolsets (${(spec.toolsets ?? []).join(", ") || "none"}); ${outside.join(", ")} is not.`,
+      );
     const maxTurns = spec.run?.maxTurns;
-    if (maxTurns !== undefined && (!Number.isInteger(maxTurns) || maxTurns < 1)) return refuse(`hook '${spec.name}': run.maxTurns must be a whole number of at least 1, got ${maxTurns}.`);
+    if (maxTurns !== undefined && (!Number.isInteger(maxTurns) || maxTurns < 1))
+      return refuse(`hook '${spec.name}': run.maxTurns must be a whole number of at least 1, got ${maxTurns}.`);
     const erased = defineWebhook(spec);
     this.#hooks.set(spec.name, { ...erased, toolsets: [...(erased.toolsets ?? [])], payload: erased.payload ?? z.unknown() });
     return { ok: true };

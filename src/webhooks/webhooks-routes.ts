@@ -10,12 +10,12 @@ import { failureResponse, validationHook } from "../http/request-failure.ts";
 import { ErrorBodySchema, errorResponses } from "../http/schemas.ts";
 import type { AppEnv } from "../http/types.ts";
 import { acceptDelivery } from "./accept-delivery.ts";
-import { deliveryWire, DeliveryWire, eventWire, EventWire } from "./delivery-wire.ts";
 import { DELIVERY_STATUSES, failDelivery, getDelivery, requeueDelivery } from "./delivery-store.ts";
+import { DeliveryWire, deliveryWire, EventWire, eventWire } from "./delivery-wire.ts";
+import { type SupersededRun, supersedeRun } from "./supersede-run.ts";
+import { listWebhookEvents, recordWebhookEvent, WEBHOOK_EVENT_OUTCOMES } from "./webhook-events.ts";
 import type { WebhookMessage } from "./webhook-message.ts";
-import { supersedeRun, type SupersededRun } from "./supersede-run.ts";
 import { webhookCallbackUrl, webhookKeyId, webhookSecret } from "./webhook-principal.ts";
-import { WEBHOOK_EVENT_OUTCOMES, listWebhookEvents, recordWebhookEvent } from "./webhook-events.ts";
 import { webhookRegistry } from "./webhook-registry.ts";
 
 const errorBody = (description: string) => ({ description, content: { "application/json": { schema: ErrorBodySchema } } });
@@ -44,7 +44,8 @@ const postDelivery = createRoute({
   responses: {
     202: { description: "Verified and queued (or done, when the payload maps to no calls).", content: { "application/json": { schema: Accepted } } },
     200: {
-      description: "A replay: the first delivery's id and status; nothing runs again. Or the sender's URL check (Slack's url_verification), answered with the hook's own JSON.",
+      description:
+        "A replay: the first delivery's id and status; nothing runs again. Or the sender's URL check (Slack's url_verification), answered with the hook's own JSON.",
       content: { "application/json": { schema: z.union([Accepted, Handshake]) } },
     },
     400: errorBody("The body is not JSON, or the hook's payload schema or mapping refused it."),
@@ -89,8 +90,14 @@ const listEventsRoute = createRoute({
       hook: z.string().min(1).max(64).optional(),
       delivery_id: z.string().min(1).max(64).optional(),
       outcome: z.enum(WEBHOOK_EVENT_OUTCOMES).optional(),
-      before: z.string().regex(/^\d{1,15}$/, "must be epoch milliseconds (the `at` of the last event of the previous page)").optional(),
-      limit: z.string().regex(/^(?:[1-9]\d?|1\d\d|200)$/, "must be a whole number from 1 to 200").optional(),
+      before: z
+        .string()
+        .regex(/^\d{1,15}$/, "must be epoch milliseconds (the `at` of the last event of the previous page)")
+        .optional(),
+      limit: z
+        .string()
+        .regex(/^(?:[1-9]\d?|1\d\d|200)$/, "must be a whole number from 1 to 200")
+        .optional(),
     }),
   },
   responses: {
@@ -191,7 +198,11 @@ webhooksRoutes
       superseded = await supersedeRun(c.env, delivery, c.get("principal").keyId);
     } catch (error) {
       console.error(`hooks: re-run of delivery ${id} refused, its earlier run could not be cancelled: ${String(error)}`);
-      return failureResponse(c, { kind: "unavailable", message: "The run of the delivery's earlier attempt could not be cancelled, so no new one is started; the delivery stays failed. Try the re-run again.", retryAfterSeconds: 30 });
+      return failureResponse(c, {
+        kind: "unavailable",
+        message: "The run of the delivery's earlier attempt could not be cancelled, so no new one is started; the delivery stays failed. Try the re-run again.",
+        retryAfterSeconds: 30,
+      });
     }
     if (!(await requeueDelivery(c.env.DB, id, callbackPending, Date.now()))) return conflict();
     try {
@@ -201,8 +212,14 @@ webhooksRoutes
       await failDelivery(c.env.DB, id, `a re-run could not be queued: ${String(error)}`, Date.now());
       return failureResponse(c, { kind: "unavailable", message: "The delivery could not be queued again; it stays failed.", retryAfterSeconds: 30 });
     }
-    const supersededDetail = superseded?.cancelled === true ? `; run ${superseded.runId} of the earlier attempt cancelled, ${superseded.denied} approval(s) denied` : "";
-    await recordWebhookEvent(c.env.DB, { hook: delivery.hook, outcome: "requeued", deliveryId: id, detail: `re-run by key ${c.get("principal").keyId}${supersededDetail}` });
+    const supersededDetail =
+      superseded?.cancelled === true ? `; run ${superseded.runId} of the earlier attempt cancelled, ${superseded.denied} approval(s) denied` : "";
+    await recordWebhookEvent(c.env.DB, {
+      hook: delivery.hook,
+      outcome: "requeued",
+      deliveryId: id,
+      detail: `re-run by key ${c.get("principal").keyId}${supersededDetail}`,
+    });
     const [again, events] = await Promise.all([getDelivery(c.env.DB, id), listWebhookEvents(c.env.DB, { deliveryId: id, limit: 100 })]);
     return c.json(deliveryWire(again ?? delivery, events), 202);
   })

@@ -1,6 +1,7 @@
 /** The admin console's tests' browser: the approvals page's client, signing in at /admin. */
-import { createKey } from "../support/create-key.ts";
+
 import { csrfOf, PageClient } from "../approvals-page/page-client.ts";
+import { createKey } from "../support/create-key.ts";
 
 export { csrfOf, ORIGIN, PageClient } from "../approvals-page/page-client.ts";
 

@@ -3,8 +3,8 @@
  * the headers and CSP, CSRF tokens and cross-site posts.
  */
 import { describe, expect, it } from "vitest";
-import { createKey } from "../support/create-key.ts";
 import { PageClient as ApprovalsClient } from "../approvals-page/page-client.ts";
+import { createKey } from "../support/create-key.ts";
 import { ADMIN_COOKIE, adminSignIn, consoleCsrf, csrfOf, PageClient, signedInAs } from "./admin-client.ts";
 
 describe("signing in to the admin console", () => {

@@ -60,7 +60,8 @@ describe("the audit pages", () => {
     const { client } = await signedInAs("admin");
     expect((await client.get(`/admin/audit/${auditRecordId(record)}`)).status).toBe(200);
     const page = client.lastPage;
-    for (const text of ["allow (rule echo*)", "1234 ms", "77 characters", "TOOL_ERROR", "&lt;b&gt;boom&lt;/b&gt;", "[REDACTED]", "&lt;script&gt;"]) expect(page).toContain(text);
+    for (const text of ["allow (rule echo*)", "1234 ms", "77 characters", "TOOL_ERROR", "&lt;b&gt;boom&lt;/b&gt;", "[REDACTED]", "&lt;script&gt;"])
+      expect(page).toContain(text);
     expect(page).toContain("<code>count</code>: string → number");
     expect(page).not.toContain("<script>alert");
     expect(page).toContain(`href="/admin/sessions/${record.sessionId}"`);

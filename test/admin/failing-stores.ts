@@ -16,7 +16,9 @@ import { ORIGIN, PageClient } from "./admin-client.ts";
 export async function d1WithoutTables(): Promise<D1Database> {
   const db = env.DB_AUDIT_1;
   if (db === undefined) throw new Error("the test D1 DB_AUDIT_1 is not bound (vitest.config.ts)");
-  const { results } = await db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'").all<{ name: string }>();
+  const { results } = await db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'")
+    .all<{ name: string }>();
   for (const { name } of results) await db.prepare(`DROP TABLE IF EXISTS "${name}"`).run();
   return db;
 }

@@ -6,10 +6,10 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app.ts";
 import { federation } from "../../src/mcp/federation/federation.ts";
-import { testParts } from "../support/dispatch.ts";
-import { createKey } from "../support/create-key.ts";
-import { FAKE_MCP_HOST } from "../support/test-env.ts";
 import { addServer, fedEnv } from "../mcp/federation/helpers.ts";
+import { createKey } from "../support/create-key.ts";
+import { testParts } from "../support/dispatch.ts";
+import { FAKE_MCP_HOST } from "../support/test-env.ts";
 import { adminSignIn, consoleCsrf, ORIGIN, PageClient } from "./admin-client.ts";
 
 const SERVER = "keysfresh";
@@ -29,7 +29,15 @@ describe("the keys page in an isolate that has not synced", () => {
     const csrf = await consoleCsrf(client);
     federation.reset();
     const name = `remote-agent-${crypto.randomUUID()}`;
-    const response = await client.post("/admin/keys", { csrf, name, role: "agent", toolsets: `mcp-${SERVER}`, policy_mode: "deny", patterns: "", rate_limit: "" });
+    const response = await client.post("/admin/keys", {
+      csrf,
+      name,
+      role: "agent",
+      toolsets: `mcp-${SERVER}`,
+      policy_mode: "deny",
+      patterns: "",
+      rate_limit: "",
+    });
     expect([response.status, /role="alert">([^<]*)</.exec(client.lastPage)?.[1] ?? ""]).toEqual([201, ""]);
     expect(client.lastPage).toContain(`mcp-${SERVER}`);
   });

@@ -7,8 +7,9 @@ import { describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 
 const asKey = (key: string | undefined) => ({ headers: { authorization: `Bearer ${key ?? ""}` } });
-import { consoleCsrf, signedInAs } from "./admin-client.ts";
+
 import { createKey } from "../support/create-key.ts";
+import { consoleCsrf, signedInAs } from "./admin-client.ts";
 
 const form = (fields: Record<string, string>) => ({ role: "agent", toolsets: "", policy_mode: "deny", patterns: "", rate_limit: "", ...fields });
 
@@ -17,7 +18,10 @@ describe("the keys page", () => {
     const { client } = await signedInAs("admin");
     const csrf = await consoleCsrf(client);
     const name = `made-in-console-${crypto.randomUUID()}`;
-    const response = await client.post("/admin/keys", { csrf, ...form({ name, toolsets: "core", policy_mode: "whitelist", patterns: "echo, time_*", rate_limit: "120" }) });
+    const response = await client.post("/admin/keys", {
+      csrf,
+      ...form({ name, toolsets: "core", policy_mode: "whitelist", patterns: "echo, time_*", rate_limit: "120" }),
+    });
     expect(response.status).toBe(201);
     const key = /data-new-key[^>]*>([^<]+)</.exec(client.lastPage)?.[1];
     expect(key).toMatch(/^tg_/);
@@ -91,7 +95,13 @@ describe("changing a key's access", () => {
     const target = await createKey({ name: `access-${crypto.randomUUID()}`, role: "agent" });
     const { client } = await signedInAs("admin");
     const csrf = await consoleCsrf(client);
-    const response = await client.post(`/admin/keys/${target.id}/access`, { csrf, toolsets: "core", policy_mode: "whitelist", patterns: "echo", rate_limit: "30" });
+    const response = await client.post(`/admin/keys/${target.id}/access`, {
+      csrf,
+      toolsets: "core",
+      policy_mode: "whitelist",
+      patterns: "echo",
+      rate_limit: "30",
+    });
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe(`/admin/keys?changed=${target.id}`);
     const record = (await (await api(`/v1/keys/${target.id}`)).json()) as { toolsets: string[]; policy: unknown; rate_limit_per_minute: number };
@@ -102,7 +112,11 @@ describe("changing a key's access", () => {
 
     // Emptied fields read as "every toolset", "no pattern", "the default limit".
     expect((await client.post(`/admin/keys/${target.id}/access`, { csrf, toolsets: "", policy_mode: "deny", patterns: "", rate_limit: "" })).status).toBe(303);
-    expect(await (await api(`/v1/keys/${target.id}`)).json()).toMatchObject({ toolsets: null, policy: { mode: "deny", patterns: [] }, rate_limit_per_minute: null });
+    expect(await (await api(`/v1/keys/${target.id}`)).json()).toMatchObject({
+      toolsets: null,
+      policy: { mode: "deny", patterns: [] },
+      rate_limit_per_minute: null,
+    });
   });
 
   it("answers bad access fields with the API's message and changes nothing", async () => {
@@ -115,7 +129,14 @@ describe("changing a key's access", () => {
       [{ policy_mode: "sometimes" }, "policy.mode"],
       [{ patterns: "a b" }, "policy.patterns"],
     ] as const) {
-      const response = await client.post(`/admin/keys/${target.id}/access`, { csrf, toolsets: "", policy_mode: "deny", patterns: "", rate_limit: "", ...fields });
+      const response = await client.post(`/admin/keys/${target.id}/access`, {
+        csrf,
+        toolsets: "",
+        policy_mode: "deny",
+        patterns: "",
+        rate_limit: "",
+        ...fields,
+      });
       expect([fields, response.status]).toEqual([fields, 400]);
       expect(client.lastPage).toContain(message);
       expect(client.lastPage).not.toContain("nope<script>");

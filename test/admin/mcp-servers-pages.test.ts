@@ -30,7 +30,10 @@ describe("the MCP servers page", () => {
     const { client } = await signedInAs("admin");
     const csrf = await consoleCsrf(client);
     const name = serverName("pinned");
-    const response = await client.post("/admin/mcp-servers", { csrf, ...form({ name, url: PINNED_URL, headers: "X-Token: FAKE_MCP_TOKEN\n\n", pin: "block" }) });
+    const response = await client.post("/admin/mcp-servers", {
+      csrf,
+      ...form({ name, url: PINNED_URL, headers: "X-Token: FAKE_MCP_TOKEN\n\n", pin: "block" }),
+    });
     expect(response.status).toBe(201);
     expect(client.lastPage).toContain(`${name} added with`);
     const card = cardOf(client.lastPage, name);
@@ -54,7 +57,11 @@ describe("the MCP servers page", () => {
     const disabled = await client.post(`/admin/mcp-servers/${name}/disable`, { csrf });
     expect(disabled.status).toBe(303);
     expect(disabled.headers.get("location")).toBe(`/admin/mcp-servers?disabled=${name}`);
-    expect(await (await api(`/v1/mcp-servers/${name}`)).json()).toMatchObject({ enabled: false, pin: "block", headers: { "X-Token": { secret: "FAKE_MCP_TOKEN" } } });
+    expect(await (await api(`/v1/mcp-servers/${name}`)).json()).toMatchObject({
+      enabled: false,
+      pin: "block",
+      headers: { "X-Token": { secret: "FAKE_MCP_TOKEN" } },
+    });
     await client.get(`/admin/mcp-servers?disabled=${name}`);
     expect(client.lastPage).toContain(`${name} disabled`);
     expect(cardOf(client.lastPage, name)).toContain(`aria-label="Enable ${name}"`);
@@ -91,10 +98,18 @@ describe("the MCP servers page", () => {
     ];
     for (const [fields, message] of cases) {
       const response = await client.post("/admin/mcp-servers", { csrf, ...form(fields) });
-      expect([fields.name?.slice(0, 10), fields.url?.slice(0, 40), fields.headers, response.status]).toEqual([fields.name?.slice(0, 10), fields.url?.slice(0, 40), fields.headers, 400]);
+      expect([fields.name?.slice(0, 10), fields.url?.slice(0, 40), fields.headers, response.status]).toEqual([
+        fields.name?.slice(0, 10),
+        fields.url?.slice(0, 40),
+        fields.headers,
+        400,
+      ]);
       expect(client.lastPage).toContain(message);
     }
-    await client.post("/admin/mcp-servers", { csrf, ...form({ name: "<script>alert(1)</script>", url: PINNED_URL, headers: "<img src=x onerror=alert(1)>: X" }) });
+    await client.post("/admin/mcp-servers", {
+      csrf,
+      ...form({ name: "<script>alert(1)</script>", url: PINNED_URL, headers: "<img src=x onerror=alert(1)>: X" }),
+    });
     expect(client.lastPage).not.toContain("<script>alert");
     expect(client.lastPage).not.toContain("<img src=x");
     expect(client.lastPage).toContain('value="&lt;script&gt;alert(1)&lt;/script&gt;"');

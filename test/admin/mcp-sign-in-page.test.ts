@@ -8,8 +8,8 @@
 import { env } from "cloudflare:workers";
 import { afterAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app.ts";
-import { testParts } from "../support/dispatch.ts";
 import { createKey } from "../support/create-key.ts";
+import { testParts } from "../support/dispatch.ts";
 import { OAUTH_MCP_CONTROL_HOST, TEST_ADMIN_TOKEN, TEST_MCP_TOKEN_KEY } from "../support/test-env.ts";
 import { adminSignIn, csrfOf, ORIGIN, PageClient } from "./admin-client.ts";
 
@@ -34,7 +34,11 @@ const cardOf = (page: string) => new RegExp(`<section[^>]*data-server="${name}"[
 // this test is about the list a person comes back to later.
 const added = await app.request(
   `${ORIGIN}/v1/mcp-servers`,
-  { method: "POST", headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "content-type": "application/json" }, body: JSON.stringify({ name, url: `http://127.0.0.1:${port}/mcp` }) },
+  {
+    method: "POST",
+    headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify({ name, url: `http://127.0.0.1:${port}/mcp` }),
+  },
   fixtureEnv,
 );
 if (added.status !== 201) throw new Error(`adding the OAuth server answered ${added.status}: ${await added.text()}`);

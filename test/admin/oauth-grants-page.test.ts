@@ -3,8 +3,8 @@
  * DELETE /v1/keys/{id}, which ends the grant's tokens; approvers only look.
  */
 import { describe, expect, it } from "vitest";
-import { api } from "../support/api.ts";
 import { signedInClient, tokenRequest } from "../oauth/oauth-client.ts";
+import { api } from "../support/api.ts";
 import { consoleCsrf, signedInAs } from "./admin-client.ts";
 
 interface KeyRow {

@@ -5,11 +5,11 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { OverviewPage } from "../../src/admin/overview-page.tsx";
+import { overviewStatements } from "../../src/admin/overview-stats.ts";
 import { CURRENT_LAYOUT } from "../../src/audit/audit-layout.ts";
 import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
-import { OverviewPage } from "../../src/admin/overview-page.tsx";
-import { overviewStatements } from "../../src/admin/overview-stats.ts";
 import { auditRecord } from "../audit/support.ts";
 import { signedInAs } from "./admin-client.ts";
 
@@ -45,7 +45,9 @@ describe("the overview page", () => {
 
   it("renders a tool name or failure message holding markup as text", async () => {
     const payload = `<script>alert(1)</script><img src=x onerror=alert(2)>`;
-    await writeAuditRecords(env.DB, [auditRecord({ at: Date.now() - 1000, tool: `x${payload}`, status: "error", errorCode: "TOOL_ERROR", errorMessage: payload })]);
+    await writeAuditRecords(env.DB, [
+      auditRecord({ at: Date.now() - 1000, tool: `x${payload}`, status: "error", errorCode: "TOOL_ERROR", errorMessage: payload }),
+    ]);
     const { client } = await signedInAs("approver");
     await client.get("/admin?window=hour");
     expect(client.lastPage).not.toContain("<script>alert");
@@ -56,7 +58,9 @@ describe("the overview page", () => {
   it("shows pending approvals and stuck webhook deliveries with links", async () => {
     const id = `dlv-${crypto.randomUUID()}`;
     const old = Date.now() - 3_600_000;
-    await env.DB.prepare(`INSERT INTO hook_deliveries (id, hook, provider_delivery_id, received_at, status, calls, updated_at, error) VALUES (?, 'generic', ?, ?, 'failed', '[]', ?, 'the queue gave up')`)
+    await env.DB.prepare(
+      `INSERT INTO hook_deliveries (id, hook, provider_delivery_id, received_at, status, calls, updated_at, error) VALUES (?, 'generic', ?, ?, 'failed', '[]', ?, 'the queue gave up')`,
+    )
       .bind(id, id, old, old)
       .run();
     const { client } = await signedInAs("admin");
@@ -84,7 +88,9 @@ describe("the overview page", () => {
   it("aggregates by a range of the primary key: no scan of the table", async () => {
     const now = Date.now();
     for (const statement of overviewStatements(CURRENT_LAYOUT.table, now - 86_400_000, now, 3_600_000)) {
-      const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`).bind(...statement.params).all<{ detail: string }>();
+      const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`)
+        .bind(...statement.params)
+        .all<{ detail: string }>();
       const reads = results.map((r) => r.detail).filter((d) => d.includes(AUDIT_TABLE));
       expect(reads, results.map((r) => r.detail).join(" | ")).toEqual([`SEARCH ${AUDIT_TABLE} USING PRIMARY KEY (at>? AND at<?)`]);
     }

@@ -101,7 +101,9 @@ describe("console changes a store cannot take", () => {
     const serverName = `outage-add-${crypto.randomUUID().slice(0, 8)}`;
     const kvDown = consoleWith({ KV: kvRefusing(["mcp:"]) }, admin);
     log = watchLog();
-    expect((await kvDown.post("/admin/mcp-servers", { csrf, name: serverName, url: `http://${FAKE_MCP_HOST}/pinned`, headers: "", pin: "warn" })).status).toBe(503);
+    expect((await kvDown.post("/admin/mcp-servers", { csrf, name: serverName, url: `http://${FAKE_MCP_HOST}/pinned`, headers: "", pin: "warn" })).status).toBe(
+      503,
+    );
     expectConsolePage(kvDown.lastPage, /did not answer|could not be read/);
     expect(log()).toContain(KV_OUTAGE);
     expect((await api(`/v1/mcp-servers/${serverName}`)).status).toBe(404);
@@ -113,7 +115,11 @@ describe("not an outage", () => {
     const client = consoleWith({}, admin);
     const csrf = await consoleCsrf(client);
     for (const contentType of ["multipart/form-data; boundary=zzz", "multipart/form-data"]) {
-      const response = await client.post("/admin/keys", new URLSearchParams({ csrf, name: "x" }), { origin: ORIGIN, "sec-fetch-site": "same-origin", "content-type": contentType });
+      const response = await client.post("/admin/keys", new URLSearchParams({ csrf, name: "x" }), {
+        origin: ORIGIN,
+        "sec-fetch-site": "same-origin",
+        "content-type": contentType,
+      });
       expect([contentType, response.status]).toEqual([contentType, 400]);
       expectConsolePage(client.lastPage, /The form could not be read/);
     }

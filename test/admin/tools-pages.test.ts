@@ -7,7 +7,10 @@ import { consoleCsrf, signedInAs } from "./admin-client.ts";
 
 describe("the tools pages", () => {
   it("list every tool grouped by toolset, available or why not, with the day's calls and error rate", async () => {
-    await writeAuditRecords(env.DB, [auditRecord({ at: Date.now() - 1_000, tool: "echo" }), auditRecord({ at: Date.now() - 900, tool: "echo", status: "error", errorCode: "TOOL_ERROR" })]);
+    await writeAuditRecords(env.DB, [
+      auditRecord({ at: Date.now() - 1_000, tool: "echo" }),
+      auditRecord({ at: Date.now() - 900, tool: "echo", status: "error", errorCode: "TOOL_ERROR" }),
+    ]);
     const { client } = await signedInAs("approver");
     expect((await client.get("/admin/tools")).status).toBe(200);
     const row = /<tr data-tool="echo">[\s\S]*?<\/tr>/.exec(client.lastPage)?.[0] ?? "";
@@ -22,7 +25,8 @@ describe("the tools pages", () => {
   it("show a tool's definition in the OpenAI, Anthropic and MCP shapes", async () => {
     const { client } = await signedInAs("admin");
     expect((await client.get("/admin/tools/echo")).status).toBe(200);
-    for (const text of ["OpenAI", "Anthropic", "MCP", "&quot;input_schema&quot;", "&quot;inputSchema&quot;", "not a remote tool"]) expect(client.lastPage).toContain(text);
+    for (const text of ["OpenAI", "Anthropic", "MCP", "&quot;input_schema&quot;", "&quot;inputSchema&quot;", "not a remote tool"])
+      expect(client.lastPage).toContain(text);
     expect((await client.get("/admin/tools/%3Cscript%3Enope")).status).toBe(404);
     expect(client.lastPage).not.toContain("<script>nope");
   });

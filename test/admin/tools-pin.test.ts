@@ -22,7 +22,9 @@ describe("a changed remote tool on the tools page", () => {
     const tool = `mcp__${server}__greet`;
     const { client } = await signedInAs("admin");
     const csrf = await consoleCsrf(client);
-    expect((await client.post("/admin/mcp-servers", { csrf, name: server, url: `http://${FAKE_MCP_HOST}/pinned`, headers: "", pin: "block" })).status).toBe(201);
+    expect((await client.post("/admin/mcp-servers", { csrf, name: server, url: `http://${FAKE_MCP_HOST}/pinned`, headers: "", pin: "block" })).status).toBe(
+      201,
+    );
     await client.get(`/admin/tools/${tool}`);
     expect(client.lastPage).not.toContain("Accept the new definition");
 

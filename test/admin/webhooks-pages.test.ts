@@ -6,8 +6,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app.ts";
-import { testParts } from "../support/dispatch.ts";
 import { createKey } from "../support/create-key.ts";
+import { testParts } from "../support/dispatch.ts";
 import { failedDelivery } from "../webhooks/failed-delivery.ts";
 import { waitForDelivery } from "../webhooks/support.ts";
 import { adminSignIn, consoleCsrf, ORIGIN, PageClient, signedInAs } from "./admin-client.ts";
@@ -64,7 +64,9 @@ describe("the webhooks page", () => {
     const { client } = await signedInAs("admin");
     expect((await client.post(`/admin/webhooks/deliveries/${id}/rerun`, {})).status).toBe(403);
     expect((await client.post(`/admin/webhooks/deliveries/${id}/rerun`, { csrf: "A".repeat(43) })).status).toBe(403);
-    expect((await client.post(`/admin/webhooks/deliveries/${id}/rerun`, { csrf: await consoleCsrf(client) }, { origin: "https://evil.example" })).status).toBe(403);
+    expect((await client.post(`/admin/webhooks/deliveries/${id}/rerun`, { csrf: await consoleCsrf(client) }, { origin: "https://evil.example" })).status).toBe(
+      403,
+    );
     const row = await env.DB.prepare("SELECT status FROM hook_deliveries WHERE id = ?").bind(id).first<{ status: string }>();
     expect(row?.status).toBe("failed");
   });

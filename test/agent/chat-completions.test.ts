@@ -7,7 +7,12 @@ import { runUntil } from "../support/runs.ts";
 import { TEST_ADMIN_TOKEN, TEST_MODEL_NAME } from "../support/test-env.ts";
 
 /** The official SDK pointed at toolgate, through the Worker's real fetch handler. */
-const client = new OpenAI({ baseURL: "https://toolgate.test/v1", apiKey: TEST_ADMIN_TOKEN, maxRetries: 0, fetch: (input, init) => exports.default.fetch(input as RequestInfo, init) });
+const client = new OpenAI({
+  baseURL: "https://toolgate.test/v1",
+  apiKey: TEST_ADMIN_TOKEN,
+  maxRetries: 0,
+  fetch: (input, init) => exports.default.fetch(input as RequestInfo, init),
+});
 
 interface Toolgate {
   run_id: string;
@@ -39,13 +44,22 @@ describe("POST /v1/chat/completions with the openai package", () => {
     await client.chat.completions.create({ model: TEST_MODEL_NAME, messages: [{ role: "user", content: `${marker(whole)} hi` }] });
     expect((await sentToModel(whole)).requests[0]).not.toHaveProperty("stream");
     const streamed = await scriptModel([{ content: "streamed" }]);
-    for await (const chunk of await client.chat.completions.create({ model: TEST_MODEL_NAME, stream: true, messages: [{ role: "user", content: `${marker(streamed)} hi` }] })) void chunk;
+    for await (const chunk of await client.chat.completions.create({
+      model: TEST_MODEL_NAME,
+      stream: true,
+      messages: [{ role: "user", content: `${marker(streamed)} hi` }],
+    }))
+      void chunk;
     expect((await sentToModel(streamed)).requests[0]).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
 
   it("streams ordinary chunks the SDK reads, with tool steps in chunks it reads past", async () => {
     const script = await scriptModel([echoTurn, { content: "streamed pong" }]);
-    const stream = await client.chat.completions.create({ model: TEST_MODEL_NAME, stream: true, messages: [{ role: "user", content: `${marker(script)} ping` }] });
+    const stream = await client.chat.completions.create({
+      model: TEST_MODEL_NAME,
+      stream: true,
+      messages: [{ role: "user", content: `${marker(script)} ping` }],
+    });
     let text = "";
     let finish: string | null = null;
     const steps: string[] = [];
@@ -61,8 +75,15 @@ describe("POST /v1/chat/completions with the openai package", () => {
   });
 
   it("says a call waits on approval, with its page, and the run goes on durably", async () => {
-    const script = await scriptModel([{ tool_calls: [{ id: "call_d", name: "delete_result", arguments: '{"handle":"0b6a1d2e-5b8c-4f61-9d7e-3f2a1c0b9e88"}' }] }, { content: "done after approval" }]);
-    const completion = await client.chat.completions.create({ model: TEST_MODEL_NAME, messages: [{ role: "user", content: `${marker(script)} delete` }], session_id: "chat-appr-1" } as never);
+    const script = await scriptModel([
+      { tool_calls: [{ id: "call_d", name: "delete_result", arguments: '{"handle":"0b6a1d2e-5b8c-4f61-9d7e-3f2a1c0b9e88"}' }] },
+      { content: "done after approval" },
+    ]);
+    const completion = await client.chat.completions.create({
+      model: TEST_MODEL_NAME,
+      messages: [{ role: "user", content: `${marker(script)} delete` }],
+      session_id: "chat-appr-1",
+    } as never);
     const toolgate = (completion as unknown as { toolgate: Toolgate }).toolgate;
     expect(toolgate.status).toBe("awaiting_approval");
     const approval = toolgate.pending_approvals[0];
@@ -73,8 +94,16 @@ describe("POST /v1/chat/completions with the openai package", () => {
   });
 
   it("streams the approval note and ends the stream while the run waits", async () => {
-    const script = await scriptModel([{ tool_calls: [{ id: "call_s", name: "delete_result", arguments: '{"handle":"0b6a1d2e-5b8c-4f61-9d7e-3f2a1c0b9e88"}' }] }, { content: "later" }]);
-    const stream = await client.chat.completions.create({ model: TEST_MODEL_NAME, stream: true, messages: [{ role: "user", content: `${marker(script)} delete` }], session_id: "chat-appr-2" } as never);
+    const script = await scriptModel([
+      { tool_calls: [{ id: "call_s", name: "delete_result", arguments: '{"handle":"0b6a1d2e-5b8c-4f61-9d7e-3f2a1c0b9e88"}' }] },
+      { content: "later" },
+    ]);
+    const stream = await client.chat.completions.create({
+      model: TEST_MODEL_NAME,
+      stream: true,
+      messages: [{ role: "user", content: `${marker(script)} delete` }],
+      session_id: "chat-appr-2",
+    } as never);
     let text = "";
     for await (const chunk of stream as unknown as AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>) text += chunk.choices[0]?.delta?.content ?? "";
     expect(text).toMatch(/waiting for a person's approval: 'delete_result' \(approval [0-9a-f-]+, decide at .*\/approvals\//);
@@ -88,21 +117,30 @@ describe("POST /v1/chat/completions with the openai package", () => {
       tools: [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }],
     });
     expect(completion.choices[0]?.finish_reason).toBe("tool_calls");
-    expect(completion.choices[0]?.message.tool_calls).toEqual([{ id: "call_c", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }]);
+    expect(completion.choices[0]?.message.tool_calls).toEqual([
+      { id: "call_c", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } },
+    ]);
     // The model is offered toolgate's definitions and, after them, the client's as it declared it.
     const tools = (await sentToModel(script)).requests[0]?.tools ?? [];
     expect(tools.map((t) => t.function.name)).toContain("echo");
-    expect(tools.at(-1)).toEqual({ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } } });
+    expect(tools.at(-1)).toEqual({
+      type: "function",
+      function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } },
+    });
   });
 
   it("surfaces a failed run as an APIError the SDK throws", async () => {
     const script = await scriptModel([{ content: "x", fail: [{ status: 503 }, { status: 503 }, { status: 503 }, { status: 503 }] }]);
-    await expect(client.chat.completions.create({ model: TEST_MODEL_NAME, messages: [{ role: "user", content: `${marker(script)} down` }] })).rejects.toMatchObject({ status: 502 });
+    await expect(
+      client.chat.completions.create({ model: TEST_MODEL_NAME, messages: [{ role: "user", content: `${marker(script)} down` }] }),
+    ).rejects.toMatchObject({ status: 502 });
   });
 
   it("ends a turn asked for whole that the model does not answer in time with MODEL_TIMEOUT, never hanging", async () => {
     const script = await scriptModel([{ content: "too late", delay_ms: 6_000 }]);
-    const failure = await client.chat.completions.create({ model: TEST_MODEL_NAME, messages: [{ role: "user", content: `${marker(script)} slow whole` }] }).catch((error: unknown) => error);
+    const failure = await client.chat.completions
+      .create({ model: TEST_MODEL_NAME, messages: [{ role: "user", content: `${marker(script)} slow whole` }] })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OpenAI.APIError);
     expect(failure).toMatchObject({ status: 502 });
     expect(String((failure as Error).message)).toContain("the model did not answer within 4000 ms");

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { modelRequestBody } from "../../src/agent/model-request-body.ts";
 
-const messages = [JSON.stringify({ role: "user", content: "héllo \u2028 \"quoted\"" }), JSON.stringify({ role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "echo", arguments: '{"text":"hi"}' } }] })];
+const messages = [
+  JSON.stringify({ role: "user", content: 'héllo \u2028 "quoted"' }),
+  JSON.stringify({ role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "echo", arguments: '{"text":"hi"}' } }] }),
+];
 const tools = [JSON.stringify({ type: "function", function: { name: "echo", parameters: { type: "object" } } })];
 
 describe("modelRequestBody", () => {

@@ -7,14 +7,25 @@ import { getRun, runUntil, startRun } from "../support/runs.ts";
 import { TEST_ADMIN_TOKEN, TEST_MODEL_NAME } from "../support/test-env.ts";
 
 /** The official SDK pointed at toolgate, through the Worker's real fetch handler. */
-const client = new OpenAI({ baseURL: "https://toolgate.test/v1", apiKey: TEST_ADMIN_TOKEN, maxRetries: 0, fetch: (input, init) => exports.default.fetch(input as RequestInfo, init) });
+const client = new OpenAI({
+  baseURL: "https://toolgate.test/v1",
+  apiKey: TEST_ADMIN_TOKEN,
+  maxRetries: 0,
+  fetch: (input, init) => exports.default.fetch(input as RequestInfo, init),
+});
 const FINISHED = ["completed", "failed", "limit_reached", "cancelled"];
 const ANSWER = "Streaming arrives piece by piece.";
 
 describe("the model's answer streams token by token", () => {
   it("reaches an openai client in several content chunks while the model writes it", async () => {
-    const script = await scriptModel([{ content: ANSWER, chunk_chars: 4, chunk_delay_ms: 20, usage: { prompt_tokens: 7, completion_tokens: 9, total_tokens: 16 } }]);
-    const stream = await client.chat.completions.create({ model: TEST_MODEL_NAME, stream: true, messages: [{ role: "user", content: `${marker(script)} stream` }] });
+    const script = await scriptModel([
+      { content: ANSWER, chunk_chars: 4, chunk_delay_ms: 20, usage: { prompt_tokens: 7, completion_tokens: 9, total_tokens: 16 } },
+    ]);
+    const stream = await client.chat.completions.create({
+      model: TEST_MODEL_NAME,
+      stream: true,
+      messages: [{ role: "user", content: `${marker(script)} stream` }],
+    });
     const pieces: string[] = [];
     let usage: OpenAI.CompletionUsage | undefined;
     for await (const chunk of stream) {
@@ -59,16 +70,33 @@ describe("the model's answer streams token by token", () => {
   });
 
   it("assembles tool calls whose arguments arrive split across chunks", async () => {
-    const args = [JSON.stringify({ text: "split \"across\" chunks", times: 2 }), JSON.stringify({ text: "second call" })];
+    const args = [JSON.stringify({ text: 'split "across" chunks', times: 2 }), JSON.stringify({ text: "second call" })];
     const script = await scriptModel([
-      { content: "Calling.", chunk_chars: 2, tool_calls: [{ id: "sc_1", name: "echo", arguments: args[0] ?? "" }, { id: "sc_2", name: "echo", arguments: args[1] ?? "" }] },
+      {
+        content: "Calling.",
+        chunk_chars: 2,
+        tool_calls: [
+          { id: "sc_1", name: "echo", arguments: args[0] ?? "" },
+          { id: "sc_2", name: "echo", arguments: args[1] ?? "" },
+        ],
+      },
       { content: "done" },
     ]);
     const run = await runUntil((await startRun({ input: `${marker(script)} split` })).id, FINISHED);
     expect(run).toMatchObject({ status: "completed", answer: "done" });
-    expect(run.steps[0]?.calls.map((c) => [c.id, c.status])).toEqual([["sc_1", "ok"], ["sc_2", "ok"]]);
+    expect(run.steps[0]?.calls.map((c) => [c.id, c.status])).toEqual([
+      ["sc_1", "ok"],
+      ["sc_2", "ok"],
+    ]);
     const second = (await sentToModel(script)).requests[1]?.messages ?? [];
-    expect(second[1]).toMatchObject({ role: "assistant", content: "Calling.", tool_calls: [{ id: "sc_1", function: { name: "echo", arguments: args[0] } }, { id: "sc_2", function: { name: "echo", arguments: args[1] } }] });
+    expect(second[1]).toMatchObject({
+      role: "assistant",
+      content: "Calling.",
+      tool_calls: [
+        { id: "sc_1", function: { name: "echo", arguments: args[0] } },
+        { id: "sc_2", function: { name: "echo", arguments: args[1] } },
+      ],
+    });
     expect(second.slice(2)).toEqual([
       { role: "tool", tool_call_id: "sc_1", content: JSON.stringify({ text: 'split "across" chunks split "across" chunks' }) },
       { role: "tool", tool_call_id: "sc_2", content: JSON.stringify({ text: "second call" }) },
@@ -95,7 +123,10 @@ describe("the model's answer streams token by token", () => {
   });
 
   it("asks again when the stream is cut before any text went out (inside a tool call's arguments)", async () => {
-    const script = await scriptModel([{ tool_calls: [{ id: "r_1", name: "echo", arguments: '{"text":"retried whole"}' }], cut: { after: 3, attempts: 1 } }, { content: "recovered" }]);
+    const script = await scriptModel([
+      { tool_calls: [{ id: "r_1", name: "echo", arguments: '{"text":"retried whole"}' }], cut: { after: 3, attempts: 1 } },
+      { content: "recovered" },
+    ]);
     const run = await runUntil((await startRun({ input: `${marker(script)} cut early` })).id, FINISHED);
     expect(run).toMatchObject({ status: "completed", answer: "recovered", tool_calls: 1 });
     expect((await getRun(run.id)).messages?.find((m) => m.role === "tool")).toMatchObject({ tool_call_id: "r_1", content: '{"text":"retried whole"}' });
@@ -116,11 +147,20 @@ describe("the model's answer streams token by token", () => {
 describe("a model server that ignores stream: true and answers whole JSON", () => {
   it("runs each turn from the whole chat.completion: tool calls, answer and usage, with no deltas", async () => {
     const script = await scriptModel([
-      { tool_calls: [{ id: "w_1", name: "echo", arguments: '{"text":"whole"}' }], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 }, ignore_stream: true },
+      {
+        tool_calls: [{ id: "w_1", name: "echo", arguments: '{"text":"whole"}' }],
+        usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
+        ignore_stream: true,
+      },
       { content: "It answered whole.", usage: { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 }, ignore_stream: true },
     ]);
     const run = await runUntil((await startRun({ input: `${marker(script)} no stream` })).id, FINISHED);
-    expect(run).toMatchObject({ status: "completed", answer: "It answered whole.", tool_calls: 1, usage: { prompt_tokens: 14, completion_tokens: 6, total_tokens: 20 } });
+    expect(run).toMatchObject({
+      status: "completed",
+      answer: "It answered whole.",
+      tool_calls: 1,
+      usage: { prompt_tokens: 14, completion_tokens: 6, total_tokens: 20 },
+    });
     expect(run.steps[0]?.calls.map((c) => [c.id, c.status])).toEqual([["w_1", "ok"]]);
     const sent = (await sentToModel(script)).requests as unknown as { stream?: boolean; messages: unknown[] }[];
     // Asked to stream both times, answered once each: the JSON body is the turn, not a failure to retry.
@@ -132,7 +172,11 @@ describe("a model server that ignores stream: true and answers whole JSON", () =
 
   it("still streams a chat completion to an openai client, the answer arriving in one piece", async () => {
     const script = await scriptModel([{ content: "One piece, not streamed upstream.", ignore_stream: true }]);
-    const stream = await client.chat.completions.create({ model: TEST_MODEL_NAME, stream: true, messages: [{ role: "user", content: `${marker(script)} stream anyway` }] });
+    const stream = await client.chat.completions.create({
+      model: TEST_MODEL_NAME,
+      stream: true,
+      messages: [{ role: "user", content: `${marker(script)} stream anyway` }],
+    });
     let text = "";
     let finish: string | null = null;
     for await (const chunk of stream) {

@@ -19,7 +19,7 @@ import { kvToolsetLookup } from "../../src/toolsets/custom-toolsets.ts";
 import { claimRunDelivery, deliveryRunId, setDeliveryRun } from "../../src/webhooks/delivery-runs.ts";
 import { insertDelivery } from "../../src/webhooks/delivery-store.ts";
 import { webhookKeyId } from "../../src/webhooks/webhook-principal.ts";
-import { defineWebhook, webhookRegistry, type WebhookSpec } from "../../src/webhooks/webhook-registry.ts";
+import { defineWebhook, type WebhookSpec, webhookRegistry } from "../../src/webhooks/webhook-registry.ts";
 import { marker, scriptModel } from "../support/model-script.ts";
 import { runUntil } from "../support/runs.ts";
 import { waitForDelivery } from "../webhooks/support.ts";
@@ -40,7 +40,15 @@ const stored = (id: string) =>
 function registerHook(): void {
   if (webhookRegistry.get(HOOK) !== undefined) return;
   const Ask = z.object({ ask: z.string() });
-  const spec: WebhookSpec<typeof Ask> = { name: HOOK, description: "test: a run whose end notice is refused", verify: "hmac", secretEnv: "HOOK_TEST_SECRET", toolsets: ["core"], payload: Ask, run: { prompt: ({ payload }) => payload.ask } };
+  const spec: WebhookSpec<typeof Ask> = {
+    name: HOOK,
+    description: "test: a run whose end notice is refused",
+    verify: "hmac",
+    secretEnv: "HOOK_TEST_SECRET",
+    toolsets: ["core"],
+    payload: Ask,
+    run: { prompt: ({ payload }) => payload.ask },
+  };
   expect(webhookRegistry.register(defineWebhook(spec))).toEqual({ ok: true });
 }
 
@@ -67,7 +75,16 @@ describe("a webhook run's end notice refused by the hooks queue", () => {
 
     const started = await startRun(
       env,
-      { messages, tools: [], toolset: undefined, model: undefined, maxTurns: undefined, maxToolCalls: undefined, tokenBudget: undefined, sessionId: deliveryId },
+      {
+        messages,
+        tools: [],
+        toolset: undefined,
+        model: undefined,
+        maxTurns: undefined,
+        maxToolCalls: undefined,
+        tokenBudget: undefined,
+        sessionId: deliveryId,
+      },
       { keyId: webhookKeyId(HOOK), origin: undefined, lookup: kvToolsetLookup(env.KV), runId, hook: { name: HOOK, deliveryId: OVERSIZED_ID } },
     );
     expect(started.ok).toBe(true);
@@ -79,7 +96,9 @@ describe("a webhook run's end notice refused by the hooks queue", () => {
     expect(refused.record.hookNotified).toBeUndefined();
     expect(refused.alarm).toBeGreaterThan(before + HOOK_NOTICE_RETRY_MS - 5_000);
     expect(refused.alarm).toBeLessThanOrEqual(Date.now() + HOOK_NOTICE_RETRY_MS);
-    const waiting = await env.DB.prepare("SELECT status, run_outcome FROM hook_deliveries WHERE id = ?").bind(deliveryId).first<{ status: string; run_outcome: string | null }>();
+    const waiting = await env.DB.prepare("SELECT status, run_outcome FROM hook_deliveries WHERE id = ?")
+      .bind(deliveryId)
+      .first<{ status: string; run_outcome: string | null }>();
     expect(waiting).toEqual({ status: "running", run_outcome: null });
 
     // The alarm fires while the queue still refuses: still unsent, the retry set again.
@@ -106,7 +125,9 @@ describe("a webhook run's end notice refused by the hooks queue", () => {
     const outcome = await env.DB.prepare("SELECT run_outcome FROM hook_deliveries WHERE id = ?").bind(deliveryId).first<{ run_outcome: string }>();
     expect(JSON.parse(outcome?.run_outcome ?? "null")).toMatchObject({ id: runId, status: "completed", answer: "noticed at last" });
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const events = await env.DB.prepare("SELECT outcome FROM hook_events WHERE delivery_id = ? AND outcome IN ('run_finished', 'done') ORDER BY at").bind(deliveryId).all<{ outcome: string }>();
+    const events = await env.DB.prepare("SELECT outcome FROM hook_events WHERE delivery_id = ? AND outcome IN ('run_finished', 'done') ORDER BY at")
+      .bind(deliveryId)
+      .all<{ outcome: string }>();
     expect(events.results.map((row) => row.outcome)).toEqual(["run_finished", "done"]);
   }, 20_000);
 });

@@ -3,8 +3,16 @@
  * (an alarm it sets then), and the daily cron deletes the runs index rows as old, in chunks, by
  * an index range rather than a scan of the table.
  */
+
+import {
+  abortAllDurableObjects,
+  createExecutionContext,
+  createScheduledController,
+  runDurableObjectAlarm,
+  runInDurableObject,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { abortAllDurableObjects, createExecutionContext, createScheduledController, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { RUNS_TABLE } from "../../src/agent/run-index.ts";
 import { deleteExpiredRuns, RUNS_UPDATED_INDEX } from "../../src/agent/run-retention.ts";
@@ -66,23 +74,34 @@ describe("a finished Run object", () => {
 describe("a Run object asked about a run it never had", () => {
   it("answers 404 UNKNOWN_RUN to a read, the events and a cancel, and leaves no storage behind", async () => {
     const id = crypto.randomUUID();
-    for (const [path, method] of [[`/v1/runs/${id}`, "GET"], [`/v1/runs/${id}/events`, "GET"], [`/v1/runs/${id}/cancel`, "POST"]] as const) {
+    for (const [path, method] of [
+      [`/v1/runs/${id}`, "GET"],
+      [`/v1/runs/${id}/events`, "GET"],
+      [`/v1/runs/${id}/cancel`, "POST"],
+    ] as const) {
       const response = await api(path, { method });
       expect(response.status, `${method} ${path}`).toBe(404);
       expect(await json<{ error_code: string }>(response)).toMatchObject({ error_code: "UNKNOWN_RUN" });
     }
-    expect(await runInDurableObject(stubOf(id), async (_instance, state) => ({ alarm: await state.storage.getAlarm(), tables: tablesOf(state) }))).toEqual({ alarm: null, tables: [] });
+    expect(await runInDurableObject(stubOf(id), async (_instance, state) => ({ alarm: await state.storage.getAlarm(), tables: tablesOf(state) }))).toEqual({
+      alarm: null,
+      tables: [],
+    });
   });
 
   it("makes its tables with the run's first write", async () => {
     const { id } = await finishedRun("tables");
-    expect(await runInDurableObject(stubOf(id), (_instance, state) => tablesOf(state))).toEqual([RUN_EVENTS_TABLE, RUN_MESSAGES_TABLE, RUN_RECORD_TABLE].sort());
+    expect(await runInDurableObject(stubOf(id), (_instance, state) => tablesOf(state))).toEqual(
+      [RUN_EVENTS_TABLE, RUN_MESSAGES_TABLE, RUN_RECORD_TABLE].sort(),
+    );
   });
 });
 
 describe("deleteExpiredRuns (the daily cron)", () => {
   const row = (id: string, updatedAt: number, status = "completed") =>
-    env.DB.prepare(`INSERT INTO ${RUNS_TABLE} (id, key_id, session_id, parent_run_id, model, status, turns, tool_calls, prompt_tokens, completion_tokens, total_tokens, created_at, updated_at) VALUES (?, 'k-ret', 's-ret', NULL, 'm', ?, 1, 0, 0, 0, 0, ?, ?)`).bind(id, status, updatedAt - 1_000, updatedAt);
+    env.DB.prepare(
+      `INSERT INTO ${RUNS_TABLE} (id, key_id, session_id, parent_run_id, model, status, turns, tool_calls, prompt_tokens, completion_tokens, total_tokens, created_at, updated_at) VALUES (?, 'k-ret', 's-ret', NULL, 'm', ?, 1, 0, 0, 0, 0, ?, ?)`,
+    ).bind(id, status, updatedAt - 1_000, updatedAt);
 
   it("deletes rows not updated within the retention, in chunks, and keeps recent ones", async () => {
     const now = Date.now();
@@ -106,10 +125,20 @@ describe("deleteExpiredRuns (the daily cron)", () => {
   });
 
   it("finds each chunk's rows through the updated_at index, not by scanning the table", async () => {
-    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN DELETE FROM ${RUNS_TABLE} WHERE rowid IN (SELECT rowid FROM ${RUNS_TABLE} WHERE updated_at < ? LIMIT ?)`).bind(Date.now(), 1_000).all<{ detail: string }>();
+    const { results } = await env.DB.prepare(
+      `EXPLAIN QUERY PLAN DELETE FROM ${RUNS_TABLE} WHERE rowid IN (SELECT rowid FROM ${RUNS_TABLE} WHERE updated_at < ? LIMIT ?)`,
+    )
+      .bind(Date.now(), 1_000)
+      .all<{ detail: string }>();
     const details = results.map((r) => r.detail);
-    expect(details.some((d) => d.startsWith(`SEARCH ${RUNS_TABLE} USING COVERING INDEX ${RUNS_UPDATED_INDEX} (updated_at<?)`)), details.join(" | ")).toBe(true);
-    expect(details.filter((d) => d.startsWith(`SCAN ${RUNS_TABLE}`)), details.join(" | ")).toEqual([]);
+    expect(
+      details.some((d) => d.startsWith(`SEARCH ${RUNS_TABLE} USING COVERING INDEX ${RUNS_UPDATED_INDEX} (updated_at<?)`)),
+      details.join(" | "),
+    ).toBe(true);
+    expect(
+      details.filter((d) => d.startsWith(`SCAN ${RUNS_TABLE}`)),
+      details.join(" | "),
+    ).toEqual([]);
   });
 
   it("refuses a retention that is not a positive number", async () => {

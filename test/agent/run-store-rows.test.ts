@@ -3,8 +3,9 @@
  * history, a turn's tool results. Split at the 100 parameters a Durable Object statement may
  * bind, and numbered in order either way.
  */
-import { env } from "cloudflare:workers";
+
 import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { RUN_MESSAGES_TABLE } from "../../src/agent/run-schema.ts";
 import { api } from "../support/api.ts";
@@ -22,7 +23,9 @@ describe("a Run object's rows written together", () => {
     const run = await runUntil((await startRun({ messages: history })).id, FINISHED);
     expect(run.status).toBe("completed");
     expect((await sentToModel(script)).requests[0]?.messages.map((m) => m.content)).toEqual(history.map((m) => m.content));
-    const stored = await runInDurableObject(stubOf(run.id), (_instance, state) => state.storage.sql.exec<{ n: number; last: number }>(`SELECT COUNT(*) AS n, MAX(seq) AS last FROM ${RUN_MESSAGES_TABLE}`).one());
+    const stored = await runInDurableObject(stubOf(run.id), (_instance, state) =>
+      state.storage.sql.exec<{ n: number; last: number }>(`SELECT COUNT(*) AS n, MAX(seq) AS last FROM ${RUN_MESSAGES_TABLE}`).one(),
+    );
     expect(stored).toEqual({ n: 71, last: 70 });
   });
 
@@ -30,7 +33,11 @@ describe("a Run object's rows written together", () => {
     const script = await scriptModel([{ tool_calls: [echo("p_2"), echo("p_1"), echo("p_3")] }, { content: "three" }]);
     const run = await runUntil((await startRun({ input: `${marker(script)} parallel` })).id, FINISHED);
     const text = await (await api(`/v1/runs/${run.id}/events`)).text();
-    const events = [...text.matchAll(/^id: (\d+)\nevent: (.+)\ndata: (.+)$/gm)].map((m) => ({ seq: Number(m[1]), type: m[2], data: JSON.parse(m[3] ?? "{}") as { id?: string } }));
+    const events = [...text.matchAll(/^id: (\d+)\nevent: (.+)\ndata: (.+)$/gm)].map((m) => ({
+      seq: Number(m[1]),
+      type: m[2],
+      data: JSON.parse(m[3] ?? "{}") as { id?: string },
+    }));
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     expect(events.filter((e) => e.type === "tool.result").map((e) => e.data.id)).toEqual(["p_2", "p_1", "p_3"]);
   });

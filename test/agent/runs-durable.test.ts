@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, registry } from "../../src/registry/registry.ts";
@@ -53,7 +53,9 @@ describe("approvals in a run", () => {
 
   it("gives the model the denial and its reason", async () => {
     const { script, run, approval } = await awaitingRun("run-appr-2", [{ tool_calls: [deleteCall("d_2")] }, { content: "understood" }]);
-    await api(`/v1/approvals/${approval.approval_id}?session_id=run-appr-2`, { body: { decision: "deny", scope: "once", reason: "that result is still needed" } });
+    await api(`/v1/approvals/${approval.approval_id}?session_id=run-appr-2`, {
+      body: { decision: "deny", scope: "once", reason: "that result is still needed" },
+    });
     expect((await runUntil(run.id, FINISHED)).status).toBe("completed");
     const tool = (await sentToModel(script)).requests[1]?.messages.find((m) => m.role === "tool");
     expect(JSON.parse(String(tool?.content))).toMatchObject({ error_code: "APPROVAL_DENIED", error: expect.stringContaining("that result is still needed") });
@@ -74,7 +76,10 @@ describe("approvals in a run", () => {
 
 describe("restarts", () => {
   it("survives its object being reset mid-call: it finishes once, the call is not run twice, the model learns it was interrupted", async () => {
-    const script = await scriptModel([{ tool_calls: [{ id: "s_1", name: SLOW, arguments: JSON.stringify({ label: "restart-1", ms: 1_500 }) }] }, { content: "recovered" }]);
+    const script = await scriptModel([
+      { tool_calls: [{ id: "s_1", name: SLOW, arguments: JSON.stringify({ label: "restart-1", ms: 1_500 }) }] },
+      { content: "recovered" },
+    ]);
     const { id } = await startRun({ input: `${marker(script)} slow`, session_id: "run-restart-1" });
     for (let i = 0; i < 200 && started.get("restart-1") === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(started.get("restart-1")).toBe(1);
@@ -94,7 +99,10 @@ describe("restarts", () => {
   });
 
   it("repeats no step when restarted between steps", async () => {
-    const script = await scriptModel([{ tool_calls: [{ id: "e_1", name: SLOW, arguments: JSON.stringify({ label: "restart-2", ms: 0 }) }] }, { content: "after restart", delay_ms: 300 }]);
+    const script = await scriptModel([
+      { tool_calls: [{ id: "e_1", name: SLOW, arguments: JSON.stringify({ label: "restart-2", ms: 0 }) }] },
+      { content: "after restart", delay_ms: 300 },
+    ]);
     const { id } = await startRun({ input: `${marker(script)} between`, session_id: "run-restart-2" });
     for (let i = 0; i < 200 && (await getRun(id)).turns < 1; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     await abortAllDurableObjects();

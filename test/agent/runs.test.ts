@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { createExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createParts } from "../../src/compose.ts";
 import { createApp } from "../../src/http/app.ts";
@@ -17,13 +17,23 @@ const FINISHED = ["completed", "failed", "limit_reached", "cancelled"];
 describe("POST /v1/runs", () => {
   it("runs one echo call through the pipeline and ends with the model's answer", async () => {
     const script = await scriptModel([
-      { content: null, tool_calls: [{ id: "call_1", name: "echo", arguments: JSON.stringify({ text: "hi", times: 2 }) }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } },
+      {
+        content: null,
+        tool_calls: [{ id: "call_1", name: "echo", arguments: JSON.stringify({ text: "hi", times: 2 }) }],
+        usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+      },
       { content: "It said hi hi.", usage: { prompt_tokens: 20, completion_tokens: 4, total_tokens: 24 } },
     ]);
     const started = await startRun({ input: `${marker(script)} say hi twice` });
     expect(started.status).toBe("running");
     const run = await runUntil(started.id, FINISHED);
-    expect(run).toMatchObject({ status: "completed", answer: "It said hi hi.", turns: 2, tool_calls: 1, usage: { prompt_tokens: 30, completion_tokens: 9, total_tokens: 39 } });
+    expect(run).toMatchObject({
+      status: "completed",
+      answer: "It said hi hi.",
+      turns: 2,
+      tool_calls: 1,
+      usage: { prompt_tokens: 30, completion_tokens: 9, total_tokens: 39 },
+    });
     expect(run.steps[0]?.calls).toEqual([expect.objectContaining({ id: "call_1", tool: "echo", status: "ok", error_code: null })]);
 
     const { requests, authorization } = await sentToModel(script);
@@ -52,7 +62,13 @@ describe("POST /v1/runs", () => {
 
   it("feeds malformed arguments, an unknown tool and invalid arguments back as tool errors, and goes on", async () => {
     const script = await scriptModel([
-      { tool_calls: [{ id: "m_1", name: "echo", arguments: '{"text": "unterminated' }, { id: "m_2", name: "no_such_tool", arguments: "{}" }, { id: "m_3", name: "echo", arguments: '{"text": 5}' }] },
+      {
+        tool_calls: [
+          { id: "m_1", name: "echo", arguments: '{"text": "unterminated' },
+          { id: "m_2", name: "no_such_tool", arguments: "{}" },
+          { id: "m_3", name: "echo", arguments: '{"text": 5}' },
+        ],
+      },
       { content: "I will stop here." },
     ]);
     const run = await runUntil((await startRun({ input: `${marker(script)} mistakes` })).id, FINISHED);
@@ -108,10 +124,18 @@ describe("POST /v1/runs", () => {
 
   it("returns calls of tools the client declared, unexecuted, with finish_reason tool_calls", async () => {
     const script = await scriptModel([{ tool_calls: [{ id: "c_1", name: "lookup_customer", arguments: '{"id":7}' }, echo("c_2", "mine")] }]);
-    const tools = [{ type: "function", function: { name: "lookup_customer", description: "the client's", parameters: { type: "object", properties: { id: { type: "integer" } } } } }];
+    const tools = [
+      {
+        type: "function",
+        function: { name: "lookup_customer", description: "the client's", parameters: { type: "object", properties: { id: { type: "integer" } } } },
+      },
+    ];
     const run = await runUntil((await startRun({ input: `${marker(script)} client tool`, tools })).id, FINISHED);
     expect(run).toMatchObject({ status: "completed", finish_reason: "tool_calls", client_tool_calls: [{ id: "c_1", function: { name: "lookup_customer" } }] });
-    expect(run.steps[0]?.calls.map((c) => [c.id, c.status])).toEqual([["c_2", "ok"], ["c_1", "client"]]);
+    expect(run.steps[0]?.calls.map((c) => [c.id, c.status])).toEqual([
+      ["c_2", "ok"],
+      ["c_1", "client"],
+    ]);
     expect((await sentToModel(script)).requests[0]?.tools?.map((t) => t.function.name)).toContain("lookup_customer");
   });
 
@@ -144,7 +168,9 @@ describe("POST /v1/runs", () => {
     expect(cancelled.status).toBe("cancelled");
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     expect((await getRun(id)).status).toBe("cancelled");
-    const listed = await json<{ runs: { id: string; status: string }[]; usage: { runs: number } }>(await api("/v1/runs?status=cancelled&session_id=run-list-s1"));
+    const listed = await json<{ runs: { id: string; status: string }[]; usage: { runs: number } }>(
+      await api("/v1/runs?status=cancelled&session_id=run-list-s1"),
+    );
     expect(listed.runs.map((r) => r.id)).toEqual([id]);
     expect(listed.usage.runs).toBeGreaterThan(0);
   });
@@ -161,7 +187,12 @@ describe("POST /v1/runs", () => {
   it("answers 503 naming the variables when no model is configured", async () => {
     const app = createApp(createParts());
     const bare = { ...env, MODEL_BASE_URL: undefined, MODEL_API_KEY: undefined } as unknown as Env;
-    const request = (path: string) => new Request(`https://toolgate.test${path}`, { method: "POST", headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "content-type": "application/json" }, body: JSON.stringify({ input: "hi", messages: [{ role: "user", content: "hi" }] }) });
+    const request = (path: string) =>
+      new Request(`https://toolgate.test${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({ input: "hi", messages: [{ role: "user", content: "hi" }] }),
+      });
     for (const path of ["/v1/runs", "/v1/chat/completions"]) {
       const response = await app.fetch(request(path), bare, createExecutionContext());
       expect(response.status).toBe(503);

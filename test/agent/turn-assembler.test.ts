@@ -18,7 +18,14 @@ describe("TurnAssembler", () => {
     turn.add(chunk({ role: "assistant", content: "" }));
     turn.add(chunk({ tool_calls: [{ index: 1, id: "b", type: "function", function: { name: "echo", arguments: '{"te' } }] }));
     turn.add(chunk({ tool_calls: [{ index: 0, id: "a", type: "function", function: { name: "current_time", arguments: "" } }] }));
-    turn.add(chunk({ tool_calls: [{ index: 1, function: { arguments: 'xt":"b' } }, { index: 0, function: { arguments: "{}" } }] }));
+    turn.add(
+      chunk({
+        tool_calls: [
+          { index: 1, function: { arguments: 'xt":"b' } },
+          { index: 0, function: { arguments: "{}" } },
+        ],
+      }),
+    );
     turn.add(chunk({ tool_calls: [{ index: 1, function: { arguments: '"}' } }] }));
     turn.add(chunk({}, "tool_calls"));
     expect(turn.finishReason).toBe("tool_calls");

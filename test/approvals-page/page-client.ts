@@ -38,7 +38,11 @@ export class PageClient {
   }
 
   /** Posts a form as the page's own forms do (same origin); `headers` may override that. */
-  async post(path: string, fields: Record<string, string> | URLSearchParams, headers: Record<string, string> = { origin: this.origin, "sec-fetch-site": "same-origin" }): Promise<Response> {
+  async post(
+    path: string,
+    fields: Record<string, string> | URLSearchParams,
+    headers: Record<string, string> = { origin: this.origin, "sec-fetch-site": "same-origin" },
+  ): Promise<Response> {
     return this.#send(path, { method: "POST", body: new URLSearchParams(fields), headers });
   }
 

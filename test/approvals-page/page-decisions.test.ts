@@ -10,7 +10,7 @@ import { z } from "zod";
 import { getApproval } from "../../src/approvals/approvals.ts";
 import { defineTool, registry } from "../../src/registry/registry.ts";
 import { api } from "../support/api.ts";
-import { createKey, type CreatedKey } from "../support/create-key.ts";
+import { type CreatedKey, createKey } from "../support/create-key.ts";
 import { openaiCall } from "../support/tool-calls.ts";
 import { csrfOf, PageClient } from "./page-client.ts";
 
@@ -149,10 +149,13 @@ describe("a session's page", () => {
     const id = await requestApproval(session, "trail me");
     await decide(id, { decision: "approve_once" });
     await expect
-      .poll(async () => {
-        await client.get(`/approvals/sessions/${session}`);
-        return client.lastPage;
-      }, { timeout: 10_000, interval: 200 })
+      .poll(
+        async () => {
+          await client.get(`/approvals/sessions/${session}`);
+          return client.lastPage;
+        },
+        { timeout: 10_000, interval: 200 },
+      )
       .toMatch(/<tbody><tr>.*page_write/);
     expect(client.lastPage).toContain(`Approvals in this session (1)`);
     expect(client.lastPage).toContain(`href="/approvals/${id}"`);

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
-import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 import { createKey } from "../support/create-key.ts";
+import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 import { csrfOf, PageClient, signInCsrf } from "./page-client.ts";
 
 const SIGNED_IN_COOKIE = "__Host-toolgate-approvals";
@@ -127,7 +127,11 @@ describe("signing in", () => {
     const key = await createKey({ name: "page-origin-null", role: "approver" });
     const client = new PageClient();
     await client.get("/approvals/sign-in");
-    const response = await client.post("/approvals/sign-in", { key: key.key, csrf: csrfOf(client.lastPage) }, { origin: "null", "sec-fetch-site": "same-origin" });
+    const response = await client.post(
+      "/approvals/sign-in",
+      { key: key.key, csrf: csrfOf(client.lastPage) },
+      { origin: "null", "sec-fetch-site": "same-origin" },
+    );
     expect(response.status).toBe(303);
   });
 

@@ -1,8 +1,8 @@
 /** Approvals-page sign-ins in KV: what the cookie id opens, for how long, and what KV itself holds. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { hashApiKey } from "../../src/auth/key-hash.ts";
 import { createPageSignIn, deletePageSignIn, PAGE_SIGN_IN_TTL_SECONDS, readPageSignIn } from "../../src/approvals-page/sign-in-store.ts";
+import { hashApiKey } from "../../src/auth/key-hash.ts";
 import { approvalsPageSignInKey } from "../../src/storage/keys.ts";
 
 const who = { keyDigest: "a".repeat(64), keyId: "key-1" };
@@ -11,7 +11,12 @@ describe("page sign-ins", () => {
   it("open with their cookie id until they end, and not a millisecond longer", async () => {
     const now = Date.parse("2026-05-01T12:00:00Z");
     const { id, signIn } = await createPageSignIn(env.KV, who, now);
-    expect(signIn).toEqual({ ...who, csrfToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), createdAt: now, expiresAt: now + PAGE_SIGN_IN_TTL_SECONDS * 1000 });
+    expect(signIn).toEqual({
+      ...who,
+      csrfToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      createdAt: now,
+      expiresAt: now + PAGE_SIGN_IN_TTL_SECONDS * 1000,
+    });
     expect(await readPageSignIn(env.KV, id, now + 1000)).toEqual(signIn);
     expect(await readPageSignIn(env.KV, id, signIn.expiresAt - 1)).toEqual(signIn);
     expect(await readPageSignIn(env.KV, id, signIn.expiresAt)).toBeUndefined();

@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
-import { json } from "../support/json.ts";
 import { createKey } from "../support/create-key.ts";
+import { json } from "../support/json.ts";
 import { openaiCall } from "../support/tool-calls.ts";
-import { as, auditRowsOf, callTools, decide, only, registerApprovalTools, runs, type Key } from "./support.ts";
+import { as, auditRowsOf, callTools, decide, type Key, only, registerApprovalTools, runs } from "./support.ts";
 
 const TOOL = "apf_write";
 let unregister: () => void;
@@ -52,13 +52,22 @@ describe("a call of a risky tool", () => {
     expect(result.approval?.expires_at).toBeGreaterThanOrEqual(before + 900_000);
     expect(runs.get("apf-shape")).toBeUndefined();
     const envelope = JSON.parse(result.message.content) as Record<string, unknown>;
-    expect(envelope).toMatchObject({ error_code: "APPROVAL_REQUIRED", stage: "approval", retryable: false, approval: { id: result.approval?.id, url: result.approval?.url } });
+    expect(envelope).toMatchObject({
+      error_code: "APPROVAL_REQUIRED",
+      stage: "approval",
+      retryable: false,
+      approval: { id: result.approval?.id, url: result.approval?.url },
+    });
     expect(String(envelope.suggestion)).toContain(`GET /v1/approvals/${result.approval?.id}?session_id=apf-s1&wait=30`);
     expect(String(envelope.suggestion)).toContain("Tell the user");
   });
 
   it("lets the batch's other calls run, and does not run calls that depend on it", async () => {
-    const batch = await callTools(agent, "apf-s2", [openaiCall("c1", TOOL, { note: "apf-dep" }), openaiCall("c2", "apf_after", { note: "apf-dep" }), openaiCall("c3", "apf_plain", { note: "x" })]);
+    const batch = await callTools(agent, "apf-s2", [
+      openaiCall("c1", TOOL, { note: "apf-dep" }),
+      openaiCall("c2", "apf_after", { note: "apf-dep" }),
+      openaiCall("c3", "apf_plain", { note: "x" }),
+    ]);
     expect(batch.results.map((r) => [r.status, r.error_code])).toEqual([
       ["pending_approval", "APPROVAL_REQUIRED"],
       ["error", "DEPENDENCY_FAILED"],
@@ -115,10 +124,14 @@ describe("sending a tool call id again", () => {
     const id = await pending("apf-reuse", "c1", "apf-reuse-1");
     const other = only(await callTools(agent, "apf-reuse", [openaiCall("c1", TOOL, { note: "apf-reuse-2" })]));
     expect(other).toMatchObject({ id: "c1", status: "error", error_code: "CALL_ID_REUSED" });
-    expect(JSON.parse(other.message.content)).toMatchObject({ error: expect.stringContaining("Tool call id 'c1' was already used in this session for a call of 'apf_write' with other arguments") });
+    expect(JSON.parse(other.message.content)).toMatchObject({
+      error: expect.stringContaining("Tool call id 'c1' was already used in this session for a call of 'apf_write' with other arguments"),
+    });
     const otherTool = only(await callTools(agent, "apf-reuse", [openaiCall("c1", "delete_result", { handle: crypto.randomUUID() })]));
     expect(otherTool).toMatchObject({ status: "error", error_code: "CALL_ID_REUSED" });
-    expect(JSON.parse(otherTool.message.content)).toMatchObject({ error: "Tool call id 'c1' was already used in this session for a call of 'apf_write', so this call of 'delete_result' did not run." });
+    expect(JSON.parse(otherTool.message.content)).toMatchObject({
+      error: "Tool call id 'c1' was already used in this session for a call of 'apf_write', so this call of 'delete_result' did not run.",
+    });
 
     const same = only(await callTools(agent, "apf-reuse", [openaiCall("c1", TOOL, { note: "apf-reuse-1" })]));
     expect(same).toMatchObject({ status: "pending_approval", approval: { id } });
@@ -244,12 +257,29 @@ describe("listing and the audit log", () => {
 
     const [pendingRow, run] = await auditRowsOf(approved, 2);
     expect(pendingRow).toMatchObject({ status: "pending_approval", error_code: "APPROVAL_REQUIRED", key_id: agent.id, decided_by: null });
-    expect(run).toMatchObject({ status: "approved", key_id: agent.id, tool_call_id: "c1", decided_by: approver.id, decision_scope: "session", decision_reason: "ok for this chat" });
+    expect(run).toMatchObject({
+      status: "approved",
+      key_id: agent.id,
+      tool_call_id: "c1",
+      decided_by: approver.id,
+      decision_scope: "session",
+      decision_reason: "ok for this chat",
+    });
     expect(Number(run?.decided_at)).toBeGreaterThanOrEqual(started);
     const denial = (await auditRowsOf(denied, 2))[1];
-    expect(denial).toMatchObject({ status: "denied", error_code: "APPROVAL_DENIED", decided_by: approver.id, decision_scope: null, decision_reason: "wrong target" });
+    expect(denial).toMatchObject({
+      status: "denied",
+      error_code: "APPROVAL_DENIED",
+      decided_by: approver.id,
+      decision_scope: null,
+      decision_reason: "wrong target",
+    });
 
     const wire = await json<{ records: { approval_id: string; decision?: Record<string, unknown> }[] }>(await api("/v1/audit?session_id=apf-s14"));
-    expect(wire.records.find((r) => r.approval_id === denied && r.decision !== undefined)?.decision).toMatchObject({ by: approver.id, scope: null, reason: "wrong target" });
+    expect(wire.records.find((r) => r.approval_id === denied && r.decision !== undefined)?.decision).toMatchObject({
+      by: approver.id,
+      scope: null,
+      reason: "wrong target",
+    });
   });
 });

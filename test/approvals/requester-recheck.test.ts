@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
-import { json } from "../support/json.ts";
 import { createKey } from "../support/create-key.ts";
+import { json } from "../support/json.ts";
 import { openaiCall } from "../support/tool-calls.ts";
-import { as, auditRowsOf, callTools, decide, only, registerApprovalTools, runs, type Key } from "./support.ts";
+import { as, auditRowsOf, callTools, decide, type Key, only, registerApprovalTools, runs } from "./support.ts";
 
 const TOOL = "apr_write";
 let unregister: () => void;
@@ -53,7 +53,13 @@ describe("approving a call whose key changed since it asked", () => {
     expect(runs.get("apr-revoked")).toBeUndefined();
 
     const [, run] = await auditRowsOf(id, 2);
-    expect(run).toMatchObject({ error_code: "PERMISSION_DENIED", policy_decision: "deny", policy_rule: "requester:revoked", key_id: agent.id, decided_by: approver.id });
+    expect(run).toMatchObject({
+      error_code: "PERMISSION_DENIED",
+      policy_decision: "deny",
+      policy_rule: "requester:revoked",
+      key_id: agent.id,
+      decided_by: approver.id,
+    });
   });
 
   it("does not run it when the key's toolset no longer holds the tool", async () => {

@@ -10,17 +10,24 @@ import { z } from "zod";
 import { notificationSignature, SIGNATURE_HEADER } from "../../src/approvals/approval-notify.ts";
 import { decideApprovalInSession, getApprovalInSession } from "../../src/approvals/approvals.ts";
 import { canonicalJson } from "../../src/audit/canonical-json.ts";
-import { sha256Hex } from "../../src/crypto/sha256.ts";
 import type { Principal } from "../../src/auth/principal.ts";
-import { loadConfig, type GatewayConfig } from "../../src/config/config.ts";
-import { dispatchCall, type CallContext } from "../support/dispatch.ts";
+import { type GatewayConfig, loadConfig } from "../../src/config/config.ts";
+import { sha256Hex } from "../../src/crypto/sha256.ts";
 import { defineTool, registry } from "../../src/registry/registry.ts";
-import { readInbox, type InboxMessage } from "../support/inbox.ts";
 import { createKey } from "../support/create-key.ts";
-import { auditRowsOf, registerApprovalTools, runs, type Key } from "./support.ts";
+import { type CallContext, dispatchCall } from "../support/dispatch.ts";
+import { type InboxMessage, readInbox } from "../support/inbox.ts";
+import { auditRowsOf, type Key, registerApprovalTools, runs } from "./support.ts";
 
 const TOOL = "aps_write";
-const approver: Principal = { keyId: "aps-approver", name: "approver", role: "approver", toolsets: null, policy: { mode: "deny", patterns: [] }, rateLimitPerMinute: null };
+const approver: Principal = {
+  keyId: "aps-approver",
+  name: "approver",
+  role: "approver",
+  toolsets: null,
+  policy: { mode: "deny", patterns: [] },
+  rateLimitPerMinute: null,
+};
 let unregister: () => void;
 // A real key: the object checks the requester again before it runs an approved call.
 let agent: Key;
@@ -28,7 +35,9 @@ let agent: Key;
 beforeAll(async () => {
   unregister = registerApprovalTools("aps");
   agent = await createKey({ name: "aps-agent", role: "agent" });
-  registry.register(defineTool({ name: "mcp__demo__delete_file", toolset: "mcp-demo", schema: z.object({ path: z.string() }), handler: ({ path }) => ({ deleted: path }) }));
+  registry.register(
+    defineTool({ name: "mcp__demo__delete_file", toolset: "mcp-demo", schema: z.object({ path: z.string() }), handler: ({ path }) => ({ deleted: path }) }),
+  );
 });
 afterAll(() => {
   unregister();
@@ -52,13 +61,24 @@ async function ask(session: string, callId: string, note: string, ttlSeconds = 9
 
 /** The approval's row as stored, read without going through get() (which expires on read). */
 function storedStatus(session: string, id: string): Promise<string | undefined> {
-  return runInDurableObject(stubOf(session), (_instance, state) => state.storage.sql.exec<{ status: string }>("SELECT status FROM approvals WHERE id = ?", id).toArray()[0]?.status);
+  return runInDurableObject(
+    stubOf(session),
+    (_instance, state) => state.storage.sql.exec<{ status: string }>("SELECT status FROM approvals WHERE id = ?", id).toArray()[0]?.status,
+  );
 }
 
 describe("the approval gate", () => {
   it("holds tools matched by an APPROVAL_REQUIRED_FOR pattern and lets others run", async () => {
-    const held = await dispatchCall("mcp__demo__delete_file", { path: "/tmp/x" }, context("aps-g1", "c1", { requiredFor: ["http_request", "mcp__*__delete_*"] }));
-    expect(held).toMatchObject({ status: "pending_approval", errorCode: "APPROVAL_REQUIRED", approval: { id: expect.any(String), url: expect.stringContaining("/approvals/") } });
+    const held = await dispatchCall(
+      "mcp__demo__delete_file",
+      { path: "/tmp/x" },
+      context("aps-g1", "c1", { requiredFor: ["http_request", "mcp__*__delete_*"] }),
+    );
+    expect(held).toMatchObject({
+      status: "pending_approval",
+      errorCode: "APPROVAL_REQUIRED",
+      approval: { id: expect.any(String), url: expect.stringContaining("/approvals/") },
+    });
     const free = await dispatchCall("mcp__demo__delete_file", { path: "/tmp/x" }, context("aps-g1", "c2", { requiredFor: ["http_request"] }));
     expect(free).toMatchObject({ status: "ok", content: '{"deleted":"/tmp/x"}' });
   });
@@ -101,7 +121,10 @@ describe("expiry", () => {
   it("wins over an approval that arrives after expires_at, before the alarm ran: one outcome", async () => {
     const id = await ask("aps-e2", "c1", "aps-late", 0.3);
     await sleep(350);
-    const [decided] = await Promise.all([decideApprovalInSession(env, "aps-e2", { id, decision: "approve", scope: "once", decidedBy: approver }), runDurableObjectAlarm(stubOf("aps-e2"))]);
+    const [decided] = await Promise.all([
+      decideApprovalInSession(env, "aps-e2", { id, decision: "approve", scope: "once", decidedBy: approver }),
+      runDurableObjectAlarm(stubOf("aps-e2")),
+    ]);
     expect(decided).toMatchObject({ ok: false, kind: "conflict", approval: { status: "expired" } });
     expect(runs.get("aps-late")).toBeUndefined();
     await auditRowsOf(id, 1);
@@ -115,7 +138,10 @@ describe("expiry", () => {
       const note = `aps-edge-${round}`;
       const id = await ask(session, "c1", note, 0.1);
       await sleep(80 + round * 10);
-      const [decided] = await Promise.all([decideApprovalInSession(env, session, { id, decision: "approve", scope: "once", decidedBy: approver }), runDurableObjectAlarm(stubOf(session))]);
+      const [decided] = await Promise.all([
+        decideApprovalInSession(env, session, { id, decision: "approve", scope: "once", decidedBy: approver }),
+        runDurableObjectAlarm(stubOf(session)),
+      ]);
       const status = await storedStatus(session, id);
       expect(decided.ok ? "approved" : decided.kind === "conflict" ? decided.approval.status : decided.kind).toBe(status);
       expect(runs.get(note) ?? 0).toBe(status === "approved" ? 1 : 0);
@@ -169,7 +195,10 @@ describe("restarts", () => {
 describe("the notification", () => {
   const secret = "aps-notify-secret-0123456789";
   /** A call context whose approvals notify `url`, from a page served at https://gate.example. */
-  const notifying = (session: string, url: string, callId = "c1"): CallContext => ({ ...context(session, callId, { requiredFor: [], ttlSeconds: 900, notify: { url, secret } }), connection: { signal: undefined, origin: "https://gate.example" } });
+  const notifying = (session: string, url: string, callId = "c1"): CallContext => ({
+    ...context(session, callId, { requiredFor: [], ttlSeconds: 900, notify: { url, secret } }),
+    connection: { signal: undefined, origin: "https://gate.example" },
+  });
   /** What the upstream's inbox `name` holds once its first message arrived (and a little after, so a second would show). */
   async function inboxOnceArrived(name: string, polls: number): Promise<InboxMessage[]> {
     for (let i = 0; i < polls && (await readInbox(name)).length === 0; i++) await sleep(20);
@@ -204,7 +233,9 @@ describe("the notification", () => {
   it("does not try again once the approval has settled", async () => {
     const held = await dispatchCall(TOOL, { note: "aps-notify-settled" }, notifying("aps-n3", "http://upstream.test/flaky-inbox/aps-n3"));
     const id = held.approval?.id ?? "";
-    expect(await decideApprovalInSession(env, "aps-n3", { id, decision: "deny", scope: "once", reason: "not now", decidedBy: approver })).toMatchObject({ ok: true });
+    expect(await decideApprovalInSession(env, "aps-n3", { id, decision: "deny", scope: "once", reason: "not now", decidedBy: approver })).toMatchObject({
+      ok: true,
+    });
     // Past the retry's delay: the first attempt failed, and the retry found nothing pending.
     await sleep(1_500);
     expect(await readInbox("aps-n3")).toEqual([]);

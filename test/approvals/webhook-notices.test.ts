@@ -6,11 +6,23 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { noteSettledForWebhook, sendWebhookNotices } from "../../src/approvals/webhook-notices.ts";
 import { pendingRow } from "../../src/approvals/approval-row.ts";
+import { noteSettledForWebhook, sendWebhookNotices } from "../../src/approvals/webhook-notices.ts";
 
 const row = (requestedBy: string, sessionId: string) =>
-  pendingRow({ sessionId, toolCallId: `${sessionId}-c1`, tool: "t", toolset: undefined, requestedBy, ttlMs: 1000, shown: "{}", argumentsSha256: "a", exact: "{}", bindingSha256: "b", now: Date.now() });
+  pendingRow({
+    sessionId,
+    toolCallId: `${sessionId}-c1`,
+    tool: "t",
+    toolset: undefined,
+    requestedBy,
+    ttlMs: 1000,
+    shown: "{}",
+    argumentsSha256: "a",
+    exact: "{}",
+    bindingSha256: "b",
+    now: Date.now(),
+  });
 
 /** A queue that refuses the first `failures` sends and keeps the rest. */
 function queue(failures: number): { queue: Queue; sent: unknown[] } {

@@ -106,7 +106,7 @@ describe("booleans and null", () => {
     expect(field("null", { type: "string", nullable: true })).toBeNull();
   });
 
-  it('keeps other spellings of null and other text in a nullable string field, where they may be names', () => {
+  it("keeps other spellings of null and other text in a nullable string field, where they may be names", () => {
     const schema = fromZod(z.string().nullable());
     expect(field("NULL", schema)).toBe("NULL");
     expect(field(" null ", schema)).toBe(" null ");
@@ -119,10 +119,22 @@ describe("booleans and null", () => {
   });
 
   it('turns "null" into null inside valid arguments, leaving the rest as sent', () => {
-    const args = { rows: [{ id: 1, label: "null" }, { id: 2, label: "x" }], q: "null" };
+    const args = {
+      rows: [
+        { id: 1, label: "null" },
+        { id: 2, label: "x" },
+      ],
+      q: "null",
+    };
     const schema = fromZod(z.object({ rows: z.array(z.object({ id: z.number().int(), label: z.string().nullable() })), q: z.string() }));
     const { value } = coerceArguments(args, schema);
-    expect(value).toEqual({ rows: [{ id: 1, label: null }, { id: 2, label: "x" }], q: "null" });
+    expect(value).toEqual({
+      rows: [
+        { id: 1, label: null },
+        { id: 2, label: "x" },
+      ],
+      q: "null",
+    });
     expect((value as typeof args).rows[1]).toBe(args.rows[1]);
   });
 });
@@ -206,8 +218,23 @@ describe("objects", () => {
 
   it("repairs nested properties and array elements, reporting dotted paths", () => {
     const schema = fromZod(z.object({ items: z.array(z.object({ n: z.number().int(), on: z.boolean() })) }));
-    expect(coerceArguments({ items: [{ n: "1", on: true }, { n: 2, on: "false" }] }, schema)).toEqual({
-      value: { items: [{ n: 1, on: true }, { n: 2, on: false }] },
+    expect(
+      coerceArguments(
+        {
+          items: [
+            { n: "1", on: true },
+            { n: 2, on: "false" },
+          ],
+        },
+        schema,
+      ),
+    ).toEqual({
+      value: {
+        items: [
+          { n: 1, on: true },
+          { n: 2, on: false },
+        ],
+      },
       coercions: [
         { path: "items.0.n", from: "string", to: "integer" },
         { path: "items.1.on", from: "string", to: "boolean" },
@@ -232,7 +259,10 @@ describe("objects", () => {
     const args = JSON.parse('{"__proto__": "x", "n": "1"}') as unknown;
     const { value } = coerceArguments(args, object({ n: { type: "integer" } }));
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
-    expect(Object.entries(value as object)).toEqual([["__proto__", "x"], ["n", 1]]);
+    expect(Object.entries(value as object)).toEqual([
+      ["__proto__", "x"],
+      ["n", 1],
+    ]);
   });
 });
 
@@ -296,12 +326,7 @@ describe("unions", () => {
   });
 
   it("repairs the one branch of a discriminated union the object fits", () => {
-    const schema = fromZod(
-      z.discriminatedUnion("k", [
-        z.object({ k: z.literal("a"), n: z.number().int() }),
-        z.object({ k: z.literal("b"), on: z.boolean() }),
-      ]),
-    );
+    const schema = fromZod(z.discriminatedUnion("k", [z.object({ k: z.literal("a"), n: z.number().int() }), z.object({ k: z.literal("b"), on: z.boolean() })]));
     expect(field({ k: "b", on: "true" }, schema)).toEqual({ k: "b", on: true });
   });
 
@@ -334,7 +359,12 @@ describe("enums and const", () => {
 
 describe("references", () => {
   it("follows $defs references in a recursive zod schema", () => {
-    const Tree: z.ZodType = z.object({ n: z.number().int(), get kids() { return z.array(Tree).optional(); } });
+    const Tree: z.ZodType = z.object({
+      n: z.number().int(),
+      get kids() {
+        return z.array(Tree).optional();
+      },
+    });
     const { value, coercions } = coerceArguments({ n: "1", kids: [{ n: "2", kids: '[{"n": "3"}]' }] }, fromZod(Tree));
     expect(value).toEqual({ n: 1, kids: [{ n: 2, kids: [{ n: 3 }] }] });
     expect(coercions.map((c) => c.path)).toEqual(["n", "kids.0.n", "kids.0.kids", "kids.0.kids.0.n"]);
@@ -436,7 +466,12 @@ function deref(node: unknown, root: JsonSchema): JsonSchema | undefined {
   return defs[schema.$ref.replace("#/$defs/", "")];
 }
 
-const Tree: z.ZodType = z.object({ n: z.number().int(), get kids() { return z.array(Tree).optional(); } });
+const Tree: z.ZodType = z.object({
+  n: z.number().int(),
+  get kids() {
+    return z.array(Tree).optional();
+  },
+});
 const zodSchemas: Record<string, z.ZodType> = {
   search: z.object({
     query: z.string(),
@@ -458,9 +493,7 @@ const zodSchemas: Record<string, z.ZodType> = {
     level: z.union([z.literal(1), z.literal(2)]),
     kind: z.enum(["a", "b"]),
     pair: z.tuple([z.number().int(), z.boolean()]).optional(),
-    pick: z
-      .discriminatedUnion("k", [z.object({ k: z.literal("a"), n: z.number().int() }), z.object({ k: z.literal("b"), on: z.boolean() })])
-      .optional(),
+    pick: z.discriminatedUnion("k", [z.object({ k: z.literal("a"), n: z.number().int() }), z.object({ k: z.literal("b"), on: z.boolean() })]).optional(),
   }),
   tree: Tree,
 };
@@ -538,18 +571,58 @@ describe("properties", () => {
   it.each(cases)("is idempotent for the $name schema", ({ json }) => {
     const stringified = fc.tuple(validFor(json, json), fc.nat()).map(([v, seed]) => stringifySomeLeaves(seed)(v));
     const args = fc.oneof(anyArgs, stringified, validFor(json, json));
-    fc.assert(fc.property(args, (input) => expectIdempotent(input, json)), RUNS);
+    fc.assert(
+      fc.property(args, (input) => expectIdempotent(input, json)),
+      RUNS,
+    );
   });
 
   it("is idempotent for generated JSON Schemas", () => {
     const pair = jsonSchemaArb.chain((schema) => fc.tuple(fc.constant(schema), fc.oneof(stringyArgs, validFor(schema, schema))));
-    fc.assert(fc.property(pair, ([schema, input]) => expectIdempotent(input, schema)), RUNS);
+    fc.assert(
+      fc.property(pair, ([schema, input]) => expectIdempotent(input, schema)),
+      RUNS,
+    );
   });
 
   it.each<[JsonSchema, unknown]>([
-    [{ allOf: [{ oneOf: [{ type: "string", enum: ["a"] }, { type: "array", prefixItems: [{ const: 3 }] }] }, { type: "number" }] }, "5"],
-    [{ allOf: [{ anyOf: [{ type: "array", items: { type: "array", items: { type: "integer" } } }, { type: "object" }] }, { type: "array", items: { type: "integer" } }] }, {}],
-    [{ allOf: [{ oneOf: [{ type: "array", items: { type: "boolean" } }, { type: "integer", nullable: true }] }, { type: "array", items: { anyOf: [{ type: "number" }, { type: "boolean" }] } }] }, "5"],
+    [
+      {
+        allOf: [
+          {
+            oneOf: [
+              { type: "string", enum: ["a"] },
+              { type: "array", prefixItems: [{ const: 3 }] },
+            ],
+          },
+          { type: "number" },
+        ],
+      },
+      "5",
+    ],
+    [
+      {
+        allOf: [
+          { anyOf: [{ type: "array", items: { type: "array", items: { type: "integer" } } }, { type: "object" }] },
+          { type: "array", items: { type: "integer" } },
+        ],
+      },
+      {},
+    ],
+    [
+      {
+        allOf: [
+          {
+            oneOf: [
+              { type: "array", items: { type: "boolean" } },
+              { type: "integer", nullable: true },
+            ],
+          },
+          { type: "array", items: { anyOf: [{ type: "number" }, { type: "boolean" }] } },
+        ],
+      },
+      "5",
+    ],
   ])("is idempotent for allOf members that disagree (found by fuzzing): %j with %j", (schema, input) => {
     expectIdempotent(input, schema);
   });

@@ -30,7 +30,11 @@ describe("jsonErrorPosition", () => {
       fc.json(),
       fc.string(),
       fc.json().chain((json) => fc.nat(json.length).map((cut) => json.slice(0, cut))),
-      fc.json().chain((json) => fc.tuple(fc.nat(json.length), fc.constantFrom(",", "}", "]", "'", "x", " ", "\\")).map(([at, ch]) => json.slice(0, at) + ch + json.slice(at))),
+      fc
+        .json()
+        .chain((json) =>
+          fc.tuple(fc.nat(json.length), fc.constantFrom(",", "}", "]", "'", "x", " ", "\\")).map(([at, ch]) => json.slice(0, at) + ch + json.slice(at)),
+        ),
     );
     fc.assert(
       fc.property(texts, (text) => {

@@ -1,13 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { archiveAudit, type AuditArchiveBucket } from "../../src/audit/archive-audit.ts";
+import { type AuditArchiveBucket, archiveAudit } from "../../src/audit/archive-audit.ts";
 import { archiveChunkKey, archiveDayPrefix } from "../../src/audit/audit-archive-keys.ts";
-import { auditRecordId, type AuditRecord } from "../../src/audit/audit-record.ts";
+import { type AuditRecord, auditRecordId } from "../../src/audit/audit-record.ts";
+import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
 import type { AuditRecordWire } from "../../src/audit/audit-wire.ts";
 import { gunzipLines } from "../../src/audit/gzip-lines.ts";
 import { archiveOrExpireAudit } from "../../src/audit/retention.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
-import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
 import { auditRecord, countRows, flakyDatabase } from "./support.ts";
 
 const DAY = 86_400_000;
@@ -64,13 +64,30 @@ describe("audit archival to R2", () => {
 
   it("writes each line in the API's wire shape", async () => {
     const at = Date.parse("2032-02-01T12:00:00Z");
-    const record = auditRecord({ keyId: "key-arch-wire", at, status: "error", errorCode: "TOOL_ERROR", errorMessage: "upstream said no", arguments: '{"q":1}' });
+    const record = auditRecord({
+      keyId: "key-arch-wire",
+      at,
+      status: "error",
+      errorCode: "TOOL_ERROR",
+      errorMessage: "upstream said no",
+      arguments: '{"q":1}',
+    });
     await writeAuditRecords(env.DB, [record]);
     await archiveAudit(env.DB, env.AUDIT_ARCHIVE, { afterDays: 7, now: Date.parse("2032-02-10T00:00:00Z") });
     const body = await env.AUDIT_ARCHIVE.get(archiveChunkKey({ at, tie: record.rid }));
     const lines: unknown[] = [];
     for await (const line of gunzipLines(body?.body ?? new Blob().stream())) lines.push(JSON.parse(line));
-    expect(lines).toEqual([expect.objectContaining({ id: auditRecordId(record), time: "2032-02-01T12:00:00.000Z", key_id: "key-arch-wire", arguments: { q: 1 }, status: "error", error_code: "TOOL_ERROR", error_message: "upstream said no" })]);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        id: auditRecordId(record),
+        time: "2032-02-01T12:00:00.000Z",
+        key_id: "key-arch-wire",
+        arguments: { q: 1 },
+        status: "error",
+        error_code: "TOOL_ERROR",
+        error_message: "upstream said no",
+      }),
+    ]);
   });
 
   it("leaves every row in D1 when R2 refuses the write, and archives them on the next run", async () => {

@@ -50,7 +50,9 @@ describe("flushing a request's audit records", () => {
   it("keeps a message within 128 KB when records are made of multi-byte characters", async () => {
     const queue = fakeQueue();
     const buffer = new AuditBuffer();
-    const wide = Array.from({ length: 60 }, (_, i) => auditRecord({ keyId: "key-wide", toolCallId: `call_${i}`, arguments: JSON.stringify({ text: "\u{1F600}".repeat(1000) }) }));
+    const wide = Array.from({ length: 60 }, (_, i) =>
+      auditRecord({ keyId: "key-wide", toolCallId: `call_${i}`, arguments: JSON.stringify({ text: "\u{1F600}".repeat(1000) }) }),
+    );
     for (const record of wide) buffer.add(record);
     await buffer.flush({ AUDIT_QUEUE: queue, DB: env.DB });
     const sent = queue.batches.flat();

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { AuditGroupCommit, STALE_GROUP_MS } from "../../src/audit/audit-group-commit.ts";
 import { checkCandidate } from "../../src/audit/audit-candidate.ts";
+import { AuditGroupCommit, STALE_GROUP_MS } from "../../src/audit/audit-group-commit.ts";
 import { candidatesOf } from "../../src/audit/audit-message.ts";
 import { auditRecordId } from "../../src/audit/audit-record.ts";
 import { auditRecord, countRows } from "./support.ts";

@@ -2,15 +2,22 @@ import { env } from "cloudflare:workers";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
-import { auditRecordId, type AuditRecord } from "../../src/audit/audit-record.ts";
-import { auditRoutes, MAX_STATS_DAYS, type AuditEnv } from "../../src/audit/audit-routes.ts";
+import { type AuditRecord, auditRecordId } from "../../src/audit/audit-record.ts";
+import { type AuditEnv, auditRoutes, MAX_STATS_DAYS } from "../../src/audit/audit-routes.ts";
 import type { AuditRecordWire } from "../../src/audit/audit-wire.ts";
-import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
 import { RESIDUAL_SCAN_ROWS } from "../../src/audit/list-audit.ts";
+import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
 import type { Principal } from "../../src/auth/principal.ts";
 import { auditRecord } from "./support.ts";
 
-const admin: Principal = { keyId: "admin-token", name: "admin", role: "admin", toolsets: null, policy: { mode: "deny", patterns: [] }, rateLimitPerMinute: null };
+const admin: Principal = {
+  keyId: "admin-token",
+  name: "admin",
+  role: "admin",
+  toolsets: null,
+  policy: { mode: "deny", patterns: [] },
+  rateLimitPerMinute: null,
+};
 const keyOf = (keyId: string, role: Principal["role"] = "agent"): Principal => ({ ...admin, keyId, name: keyId, role });
 
 /** The routes behind a stand-in for the auth middleware that sets `principal` (or, with none, does not). */
@@ -54,7 +61,16 @@ describe("GET /v1/audit filters", () => {
     const { status, body } = await get(`/v1/audit?${window}`);
     expect(status).toBe(200);
     expect(named(body)).toEqual(["f4", "f3", "f2", "f1"]);
-    expect((body as unknown as Page).records[3]).toMatchObject({ id: auditRecordId(f1), time: "2031-01-01T00:00:01.000Z", key_id: "key-fa", session_id: "fs-a", tool: "f_echo", arguments: { text: "hi" }, status: "ok", error_code: null });
+    expect((body as unknown as Page).records[3]).toMatchObject({
+      id: auditRecordId(f1),
+      time: "2031-01-01T00:00:01.000Z",
+      key_id: "key-fa",
+      session_id: "fs-a",
+      tool: "f_echo",
+      arguments: { text: "hi" },
+      status: "ok",
+      error_code: null,
+    });
     expect(body.next_cursor).toBeNull();
   });
 
@@ -107,7 +123,10 @@ describe("GET /v1/audit pagination", () => {
   });
 
   it("uses 50 records a page by default", async () => {
-    await writeAuditRecords(env.DB, Array.from({ length: 60 }, () => auditRecord({ keyId: "key-default-page" })));
+    await writeAuditRecords(
+      env.DB,
+      Array.from({ length: 60 }, () => auditRecord({ keyId: "key-default-page" })),
+    );
     const { body } = await as(keyOf("key-default-page"))("/v1/audit");
     expect(ids(body).length).toBe(50);
     expect(typeof body.next_cursor).toBe("string");
@@ -137,7 +156,16 @@ describe("GET /v1/audit/stats", () => {
       incomplete_before: null,
       total: { calls: 21, errors: 3, error_rate: 3 / 21, p50_ms: 11, p95_ms: 20, statuses: { ok: 17, error: 2, timed_out: 1, blocked: 1 }, top_messages: [] },
       tools: [
-        { tool: "st_a", calls: 20, errors: 3, error_rate: 0.15, p50_ms: 10, p95_ms: 19, statuses: { ok: 16, error: 2, timed_out: 1, blocked: 1 }, top_messages: [] },
+        {
+          tool: "st_a",
+          calls: 20,
+          errors: 3,
+          error_rate: 0.15,
+          p50_ms: 10,
+          p95_ms: 19,
+          statuses: { ok: 16, error: 2, timed_out: 1, blocked: 1 },
+          top_messages: [],
+        },
         { tool: "st_b", calls: 1, errors: 0, error_rate: 0, p50_ms: 100, p95_ms: 100, statuses: { ok: 1 }, top_messages: [] },
       ],
     });
@@ -152,7 +180,10 @@ describe("GET /v1/audit/stats", () => {
 
   it("covers the last 24 hours by default", async () => {
     const now = Date.now();
-    await writeAuditRecords(env.DB, [auditRecord({ keyId: "key-stats-now", at: now - 3_600_000 }), auditRecord({ keyId: "key-stats-now", at: now - 25 * 3_600_000 })]);
+    await writeAuditRecords(env.DB, [
+      auditRecord({ keyId: "key-stats-now", at: now - 3_600_000 }),
+      auditRecord({ keyId: "key-stats-now", at: now - 25 * 3_600_000 }),
+    ]);
     const { body } = await as(keyOf("key-stats-now"))("/v1/audit/stats");
     expect(body).toMatchObject({ total: { calls: 1 } });
     expect(Date.parse(String(body.until)) - Date.parse(String(body.since))).toBe(24 * 3_600_000);

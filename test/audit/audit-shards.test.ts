@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { archiveAudit } from "../../src/audit/archive-audit.ts";
 import { archiveFolder } from "../../src/audit/audit-archive-keys.ts";
-import { auditRecordId, type AuditRecord } from "../../src/audit/audit-record.ts";
+import { type AuditRecord, auditRecordId } from "../../src/audit/audit-record.ts";
 import { auditShards, shardIndex, writeShardedRowLists } from "../../src/audit/audit-shards.ts";
 import { auditStats } from "../../src/audit/audit-stats.ts";
 import { AUDIT_TABLE, toRowValues } from "../../src/audit/audit-table.ts";
@@ -31,7 +31,9 @@ function as(principal: Principal) {
 async function homes(records: AuditRecord[]): Promise<number[]> {
   const found: number[] = [];
   for (const record of records) {
-    const hits = await Promise.all(databases().map((db) => db.prepare(`SELECT 1 FROM ${AUDIT_TABLE} WHERE at = ? AND rid = ?`).bind(record.at, record.rid).first()));
+    const hits = await Promise.all(
+      databases().map((db) => db.prepare(`SELECT 1 FROM ${AUDIT_TABLE} WHERE at = ? AND rid = ?`).bind(record.at, record.rid).first()),
+    );
     found.push(hits.findIndex((hit) => hit !== null));
   }
   return found;
@@ -45,7 +47,14 @@ const keys = Array.from({ length: 9 }, (_, i) => `key-shard-${i}`);
 describe("the audit log over several D1 databases", () => {
   const records = keys.flatMap((keyId, k) =>
     Array.from({ length: 7 }, (_, i) =>
-      auditRecord({ keyId, at: T0 + i * 1000 + k, tool: i % 2 === 0 ? "shard_echo" : "shard_fetch", status: i === 3 ? "error" : "ok", errorMessage: i === 3 ? `boom ${k % 2}` : null, durationMs: (k + 1) * 10 + i }),
+      auditRecord({
+        keyId,
+        at: T0 + i * 1000 + k,
+        tool: i % 2 === 0 ? "shard_echo" : "shard_fetch",
+        status: i === 3 ? "error" : "ok",
+        errorMessage: i === 3 ? `boom ${k % 2}` : null,
+        durationMs: (k + 1) * 10 + i,
+      }),
     ),
   );
 
@@ -62,7 +71,12 @@ describe("the audit log over several D1 databases", () => {
   it("writes each record to the shard of its key's hash, and nowhere else", async () => {
     expect(await homes(records)).toEqual(records.map((r) => shardIndex(r.keyId, 3)));
     // Written again (a redelivery): nothing is added anywhere.
-    expect(await writeShardedRowLists(sharded, records.map((r) => JSON.stringify(toRowValues(r))))).toBe(0);
+    expect(
+      await writeShardedRowLists(
+        sharded,
+        records.map((r) => JSON.stringify(toRowValues(r))),
+      ),
+    ).toBe(0);
   });
 
   it("lists a key from its one shard, and an admin's listing merges every shard newest first across pages", async () => {
@@ -74,7 +88,9 @@ describe("the audit log over several D1 databases", () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page: { status: number; body: { records: AuditRecordWire[]; next_cursor: string | null } } = await get(`/v1/audit?since=${T0}&limit=5${cursor === null ? "" : `&cursor=${cursor}`}`);
+      const page: { status: number; body: { records: AuditRecordWire[]; next_cursor: string | null } } = await get(
+        `/v1/audit?since=${T0}&limit=5${cursor === null ? "" : `&cursor=${cursor}`}`,
+      );
       expect(page.status).toBe(200);
       seen.push(...page.body.records.map((r) => r.id));
       cursor = page.body.next_cursor;
@@ -89,7 +105,9 @@ describe("the audit log over several D1 databases", () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page: { body: { records: AuditRecordWire[]; next_cursor: string | null } } = await get(`/v1/audit?since=${T0}&status=error&limit=2${cursor === null ? "" : `&cursor=${cursor}`}`);
+      const page: { body: { records: AuditRecordWire[]; next_cursor: string | null } } = await get(
+        `/v1/audit?since=${T0}&status=error&limit=2${cursor === null ? "" : `&cursor=${cursor}`}`,
+      );
       seen.push(...page.body.records.map((r) => r.id));
       cursor = page.body.next_cursor;
       pages += 1;
@@ -99,15 +117,29 @@ describe("the audit log over several D1 databases", () => {
 
   it("answers admin stats over every shard exactly as one database holding them all would", async () => {
     const window = { since: T0, until: T0 + 3_600_000 };
-    const { body } = await as(admin)<{ total: ReturnType<typeof toWireStats>; tools: (ReturnType<typeof toWireStats> & { tool: string })[] }>(`/v1/audit/stats?since=${window.since}&until=${window.until}`);
+    const { body } = await as(admin)<{ total: ReturnType<typeof toWireStats>; tools: (ReturnType<typeof toWireStats> & { tool: string })[] }>(
+      `/v1/audit/stats?since=${window.since}&until=${window.until}`,
+    );
     // The reference: the same records in one database (DB_AUDIT_2's copy, under a distinct window).
     const shift = 365 * 86_400_000;
     const single = env.DB_AUDIT_2;
     if (single === undefined) throw new Error("DB_AUDIT_2 is not bound (vitest.config.ts)");
-    await writeAuditRecords(single, records.map((r) => ({ ...r, at: r.at + shift })));
+    await writeAuditRecords(
+      single,
+      records.map((r) => ({ ...r, at: r.at + shift })),
+    );
     const reference = await auditStats(single, { since: window.since + shift, until: window.until + shift });
-    expect(body.total).toMatchObject({ calls: reference.total.calls, errors: reference.total.errors, p50_ms: reference.total.p50Ms, p95_ms: reference.total.p95Ms, statuses: reference.total.statuses, top_messages: reference.total.topMessages });
-    expect(body.tools.map((t) => [t.tool, t.calls, t.p50_ms, t.p95_ms, t.top_messages])).toEqual(reference.tools.map((t) => [t.tool, t.calls, t.p50Ms, t.p95Ms, t.topMessages]));
+    expect(body.total).toMatchObject({
+      calls: reference.total.calls,
+      errors: reference.total.errors,
+      p50_ms: reference.total.p50Ms,
+      p95_ms: reference.total.p95Ms,
+      statuses: reference.total.statuses,
+      top_messages: reference.total.topMessages,
+    });
+    expect(body.tools.map((t) => [t.tool, t.calls, t.p50_ms, t.p95_ms, t.top_messages])).toEqual(
+      reference.tools.map((t) => [t.tool, t.calls, t.p50Ms, t.p95Ms, t.topMessages]),
+    );
     expect(body.total.calls).toBe(records.length);
   });
 
@@ -117,11 +149,19 @@ describe("the audit log over several D1 databases", () => {
     expect((await env.AUDIT_ARCHIVE.list({ prefix: archiveFolder(day, 1) })).objects.length).toBeGreaterThan(0);
     const send = auditRoutesAs(admin, sharded);
     const response = await send(`/v1/audit/export?since=${T0}&until=${T0 + 86_400_000}`);
-    const lines = new TextDecoder().decode(await response.arrayBuffer()).trimEnd().split("\n").map((line) => (JSON.parse(line) as AuditRecordWire).id);
+    const lines = new TextDecoder()
+      .decode(await response.arrayBuffer())
+      .trimEnd()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as AuditRecordWire).id);
     expect(lines).toEqual(newestFirst(records).reverse());
 
     const own = await send(`/v1/audit/export?since=${T0}&until=${T0 + 86_400_000}&key_id=key-shard-5`);
-    const ownLines = new TextDecoder().decode(await own.arrayBuffer()).trimEnd().split("\n").map((line) => (JSON.parse(line) as AuditRecordWire).id);
+    const ownLines = new TextDecoder()
+      .decode(await own.arrayBuffer())
+      .trimEnd()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as AuditRecordWire).id);
     expect(ownLines).toEqual(newestFirst(records.filter((r) => r.keyId === "key-shard-5")).reverse());
   });
 

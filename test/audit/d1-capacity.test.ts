@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { fromRow, toRowValues, type AuditRow } from "../../src/audit/audit-table.ts";
+import { type AuditRow, fromRow, toRowValues } from "../../src/audit/audit-table.ts";
 import { toWireRecord } from "../../src/audit/audit-wire.ts";
 import { gzipLines } from "../../src/audit/gzip-lines.ts";
 import { writeAuditRowLists } from "../../src/audit/write-audit-records.ts";

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { archiveAudit, type AuditArchiveBucket } from "../../src/audit/archive-audit.ts";
-import { EXPORT_INCOMPLETE, exportAudit, type ExportFailureLine } from "../../src/audit/export-audit.ts";
-import type { AuditDatabase } from "../../src/audit/write-audit-records.ts";
-import { auditRecordId, type AuditRecord } from "../../src/audit/audit-record.ts";
+import { type AuditArchiveBucket, archiveAudit } from "../../src/audit/archive-audit.ts";
+import { type AuditRecord, auditRecordId } from "../../src/audit/audit-record.ts";
 import type { AuditRecordWire } from "../../src/audit/audit-wire.ts";
+import { EXPORT_INCOMPLETE, type ExportFailureLine, exportAudit } from "../../src/audit/export-audit.ts";
+import type { AuditDatabase } from "../../src/audit/write-audit-records.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
 import type { Principal } from "../../src/auth/principal.ts";
 import { api } from "../support/api.ts";
@@ -19,7 +19,12 @@ async function exported(response: Response): Promise<AuditRecordWire[]> {
   expect(response.headers.get("content-type")).toMatch(/^application\/x-ndjson/);
   // Decoded by hand: workerd warns on .text() of a media type it does not know as text.
   const text = new TextDecoder().decode(await response.arrayBuffer());
-  return text === "" ? [] : text.trimEnd().split("\n").map((line) => JSON.parse(line) as AuditRecordWire);
+  return text === ""
+    ? []
+    : text
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line) as AuditRecordWire);
 }
 
 const DAY = 86_400_000;
@@ -29,9 +34,13 @@ const oldest = (records: AuditRecord[]) => [...records].sort((a, b) => a.at - b.
 describe("GET /v1/audit/export", () => {
   // Day 1 goes to R2; day 2 is archived too but its rows are also left in D1 (a run stopped
   // between writing and deleting); day 3 stays in D1 only.
-  const day1 = [1, 2, 3].map((h) => auditRecord({ keyId: h === 2 ? "key-exp-b" : "key-exp-a", at: D1 + h * 3_600_000, tool: h === 3 ? "exp_fetch" : "exp_echo" }));
+  const day1 = [1, 2, 3].map((h) =>
+    auditRecord({ keyId: h === 2 ? "key-exp-b" : "key-exp-a", at: D1 + h * 3_600_000, tool: h === 3 ? "exp_fetch" : "exp_echo" }),
+  );
   const day2 = [1, 2].map((h) => auditRecord({ keyId: "key-exp-a", at: D1 + DAY + h * 3_600_000, tool: "exp_echo" }));
-  const day3 = [1, 2, 3].map((h) => auditRecord({ keyId: h === 1 ? "key-exp-b" : "key-exp-a", at: D1 + 2 * DAY + h * 3_600_000, tool: "exp_echo", status: h === 3 ? "error" : "ok" }));
+  const day3 = [1, 2, 3].map((h) =>
+    auditRecord({ keyId: h === 1 ? "key-exp-b" : "key-exp-a", at: D1 + 2 * DAY + h * 3_600_000, tool: "exp_echo", status: h === 3 ? "error" : "ok" }),
+  );
   const all = [...day1, ...day2, ...day3];
   const window = `since=${D1}&until=${D1 + 3 * DAY}`;
 
@@ -100,7 +109,11 @@ describe("GET /v1/audit/export", () => {
       },
     };
     const stream = exportAudit([{ db: failing, index: 0 }], undefined, { since: D1 + 2 * DAY, until: D1 + 4 * DAY });
-    const lines = new TextDecoder().decode(await new Response(stream).arrayBuffer()).trimEnd().split("\n").map((line) => JSON.parse(line) as AuditRecordWire | ExportFailureLine);
+    const lines = new TextDecoder()
+      .decode(await new Response(stream).arrayBuffer())
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as AuditRecordWire | ExportFailureLine);
     const last = lines.pop() as ExportFailureLine;
     expect(lines.map((r) => (r as AuditRecordWire).id)).toEqual(oldest(day3));
     const lastAt = Math.max(...day3.map((r) => r.at));
@@ -127,7 +140,12 @@ describe("GET /v1/audit/export", () => {
     };
     const stream = exportAudit([{ db: env.DB, index: 0 }], bucket, { since: day + 2 * H + 1, until: day + 4 * H, keyId: "key-exp-chunks" });
     const text = new TextDecoder().decode(await new Response(stream).arrayBuffer());
-    expect(text.trimEnd().split("\n").map((line) => (JSON.parse(line) as AuditRecordWire).id)).toEqual(oldest(records.slice(2, 3)));
+    expect(
+      text
+        .trimEnd()
+        .split("\n")
+        .map((line) => (JSON.parse(line) as AuditRecordWire).id),
+    ).toEqual(oldest(records.slice(2, 3)));
     // Hour 1's chunk ends before since (hour 2 starts the next), hour 4's starts at until: neither is read.
     expect(fetched.map(Number)).toEqual([day + 2 * H, day + 3 * H]);
   });

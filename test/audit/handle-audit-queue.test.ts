@@ -5,7 +5,7 @@ import { packAuditMessages } from "../../src/audit/audit-message.ts";
 import type { AuditRecord } from "../../src/audit/audit-record.ts";
 import { AUDIT_COLUMNS, toRowValues } from "../../src/audit/audit-table.ts";
 import { AUDIT_DLQ_NAME, AUDIT_QUEUE_NAME, handleAuditQueue, retryDelaySeconds } from "../../src/audit/handle-audit-queue.ts";
-import { auditRecord, countRows, flakyDatabase, type Fault } from "./support.ts";
+import { auditRecord, countRows, type Fault, flakyDatabase } from "./support.ts";
 
 const message = (body: unknown, attempts = 1): MessageBatchMessage => ({ id: crypto.randomUUID(), timestamp: Date.now(), attempts, body });
 /** One message carrying `records`, exactly as the producer packs them. */
@@ -80,7 +80,11 @@ describe("the audit queue consumer", () => {
   });
 
   it("writes every record of several-record messages, and of one-record messages in the format sent before them", async () => {
-    const messages = [packed([auditRecord({ keyId: "key-multi" }), auditRecord({ keyId: "key-multi" })]), packed([auditRecord({ keyId: "key-multi" })]), message(auditRecord({ keyId: "key-multi" }))];
+    const messages = [
+      packed([auditRecord({ keyId: "key-multi" }), auditRecord({ keyId: "key-multi" })]),
+      packed([auditRecord({ keyId: "key-multi" })]),
+      message(auditRecord({ keyId: "key-multi" })),
+    ];
     const result = await deliver(AUDIT_QUEUE_NAME, messages);
     expect(result.acked.sort()).toEqual(messages.map((m) => m.id).sort());
     expect(await countRows("key_id = ?", "key-multi")).toBe(4);
@@ -178,7 +182,9 @@ describe("the audit queue consumer", () => {
     bad[AUDIT_COLUMNS.indexOf("status")] = "exploded";
     // The bad row makes D1 refuse the batch, so every row goes through the per-record check.
     const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const result = await deliver(AUDIT_QUEUE_NAME, [message(`{"v":2,"rows":[${JSON.stringify(beforeRequestIds)},${JSON.stringify(beforeRunIds)},${JSON.stringify(bad)}]}`)]);
+    const result = await deliver(AUDIT_QUEUE_NAME, [
+      message(`{"v":2,"rows":[${JSON.stringify(beforeRequestIds)},${JSON.stringify(beforeRunIds)},${JSON.stringify(bad)}]}`),
+    ]);
     expect(result.acked).toHaveLength(1);
     expect(await countRows("key_id = ?", "key-short-rows")).toBe(2);
     expect(errors.mock.calls.map((call) => call.join(" ")).join("\n")).not.toContain("values, this one");
@@ -191,7 +197,10 @@ describe("the audit queue consumer", () => {
     const { rid: _rid2, errorMessage: _message2, ...lone } = auditRecord({ keyId: "key-old-format" });
     const bodies = [JSON.stringify({ records: [old] }), { ...lone, id: crypto.randomUUID() }];
     for (let delivery = 0; delivery < 2; delivery++) {
-      const result = await deliver(AUDIT_QUEUE_NAME, bodies.map((body) => message(body)));
+      const result = await deliver(
+        AUDIT_QUEUE_NAME,
+        bodies.map((body) => message(body)),
+      );
       expect(result.acked).toHaveLength(2);
     }
     expect(await countRows("key_id = ?", "key-old-format")).toBe(2);

@@ -37,7 +37,9 @@ describe("the audit log before and after migration 0005", () => {
   });
 
   it("writes, lists, pages, counts and expires records on the old table, and the migration keeps every one", async () => {
-    const records = Array.from({ length: 7 }, (_, i) => auditRecord({ keyId: "key-legacy", at: T + i, status: i === 6 ? "error" : "ok", errorCode: i === 6 ? "EXECUTION_FAILED" : null }));
+    const records = Array.from({ length: 7 }, (_, i) =>
+      auditRecord({ keyId: "key-legacy", at: T + i, status: i === 6 ? "error" : "ok", errorCode: i === 6 ? "EXECUTION_FAILED" : null }),
+    );
     const expired = auditRecord({ keyId: "key-legacy", at: T - 40 * DAY });
     expect(await writeAuditRecords(env.DB, [...records, expired])).toBeGreaterThan(0);
     // Redelivered: still one row each.

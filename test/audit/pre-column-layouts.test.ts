@@ -28,7 +28,16 @@ describe("the audit INSERT on a table that lacks the newest columns", () => {
 
   it("writes every record once without request_id while 0006 has not run either", async () => {
     await env.DB.prepare(`ALTER TABLE ${AUDIT_TABLE} DROP COLUMN request_id`).run();
-    const records = Array.from({ length: 3 }, (_, i) => auditRecord({ keyId: "key-pre-0006", toolCallId: `call_${i}`, requestId: `req_${i}`, errorCode: "UPSTREAM_ERROR", errorMessage: "upstream said no", status: "error" }));
+    const records = Array.from({ length: 3 }, (_, i) =>
+      auditRecord({
+        keyId: "key-pre-0006",
+        toolCallId: `call_${i}`,
+        requestId: `req_${i}`,
+        errorCode: "UPSTREAM_ERROR",
+        errorMessage: "upstream said no",
+        status: "error",
+      }),
+    );
     await writeAuditRecords(env.DB, records);
     await writeAuditRecords(env.DB, records);
     const page = await listAudit(env.DB, { keyId: "key-pre-0006" }, { limit: 10 });

@@ -7,16 +7,18 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { AuditFilters } from "../../src/audit/audit-filters.ts";
 import { CURRENT_LAYOUT, PRE_REQUEST_ID_LAYOUT, PRE_RUN_ID_LAYOUT } from "../../src/audit/audit-layout.ts";
+import { statsStatements } from "../../src/audit/audit-stats.ts";
 import { AUDIT_KEY_INDEX, AUDIT_SESSION_INDEX, AUDIT_TABLE } from "../../src/audit/audit-table.ts";
 import { listStatements } from "../../src/audit/list-audit.ts";
-import { statsStatements } from "../../src/audit/audit-stats.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
 import { auditRecord } from "./support.ts";
 
 const T = Date.parse("2031-07-01T00:00:00Z");
 
 async function plan(sql: string, params: readonly (string | number)[]): Promise<string[]> {
-  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>();
+  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    .bind(...params)
+    .all<{ detail: string }>();
   return results.map((r) => r.detail);
 }
 
@@ -52,7 +54,13 @@ describe("audit query plans", () => {
           const reads = tableReads(details);
           // With nothing to range over (no key, session, window or cursor), the read is the newest
           // rows in primary-key order, which the LIMIT ends: a walk, not a scan of the table.
-          const unbounded = filters.scopeKeyId === undefined && filters.keyId === undefined && filters.sessionId === undefined && filters.since === undefined && filters.until === undefined && cursor === undefined;
+          const unbounded =
+            filters.scopeKeyId === undefined &&
+            filters.keyId === undefined &&
+            filters.sessionId === undefined &&
+            filters.since === undefined &&
+            filters.until === undefined &&
+            cursor === undefined;
           const allowed = (d: string) => ranged.test(d) || (unbounded && d === `SCAN ${AUDIT_TABLE}` && /ORDER BY at DESC, rid DESC LIMIT/.test(statement.sql));
           expect([name, reads.length, reads.every(allowed)], details.join(" | ")).toEqual([name, 1, true]);
           expect([name, details.some((d) => d.includes("TEMP B-TREE"))]).toEqual([name, false]);
@@ -82,7 +90,10 @@ describe("audit query plans", () => {
       for (const statement of statements) {
         const details = await plan(statement.sql, statement.params);
         const reads = tableReads(details);
-        expect([statement.sql.slice(0, 40), reads.length > 0 && reads.every((d) => ranged.test(d))], details.join(" | ")).toEqual([statement.sql.slice(0, 40), true]);
+        expect([statement.sql.slice(0, 40), reads.length > 0 && reads.every((d) => ranged.test(d))], details.join(" | ")).toEqual([
+          statement.sql.slice(0, 40),
+          true,
+        ]);
       }
     }
   });
@@ -91,7 +102,10 @@ describe("audit query plans", () => {
     const one = await writeAuditRecords(env.DB, [auditRecord({ keyId: "key-rows-written" })]);
     expect(one).toBeGreaterThan(0);
     expect(one).toBeLessThanOrEqual(3);
-    const hundred = await writeAuditRecords(env.DB, Array.from({ length: 100 }, () => auditRecord({ keyId: "key-rows-written" })));
+    const hundred = await writeAuditRecords(
+      env.DB,
+      Array.from({ length: 100 }, () => auditRecord({ keyId: "key-rows-written" })),
+    );
     expect(hundred).toBeLessThanOrEqual(300);
     // Redelivered: nothing new, so nothing written.
     const records = Array.from({ length: 10 }, () => auditRecord({ keyId: "key-rows-written-again" }));

@@ -25,7 +25,13 @@ describe("audit retention", () => {
     await writeAuditRecords(env.DB, [auditRecord({ keyId: "key-retain-guard", at: now })]);
     await expect(deleteExpiredAudit(env.DB, 0, now)).rejects.toThrow(RangeError);
     await expect(deleteExpiredAudit(env.DB, Number.NaN, now)).rejects.toThrow(RangeError);
-    await expect(deleteExpiredAudit(flakyDatabase(env.DB, () => "before"), 30, now)).rejects.toThrow(/injected/);
+    await expect(
+      deleteExpiredAudit(
+        flakyDatabase(env.DB, () => "before"),
+        30,
+        now,
+      ),
+    ).rejects.toThrow(/injected/);
     expect(await countRows("key_id = ?", "key-retain-guard")).toBe(1);
   });
 });

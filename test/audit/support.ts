@@ -4,11 +4,11 @@
  */
 import { env } from "cloudflare:workers";
 import { Hono } from "hono";
-import { auditRoutes, type AuditEnv } from "../../src/audit/audit-routes.ts";
-import type { Principal } from "../../src/auth/principal.ts";
-import { newRid, type AuditRecord } from "../../src/audit/audit-record.ts";
+import { type AuditRecord, newRid } from "../../src/audit/audit-record.ts";
+import { type AuditEnv, auditRoutes } from "../../src/audit/audit-routes.ts";
 import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
 import type { AuditDatabase } from "../../src/audit/write-audit-records.ts";
+import type { Principal } from "../../src/auth/principal.ts";
 
 /** A valid audit record; every field can be overridden. */
 export function auditRecord(overrides: Partial<AuditRecord> = {}): AuditRecord {
@@ -42,7 +42,9 @@ export function auditRecord(overrides: Partial<AuditRecord> = {}): AuditRecord {
 
 /** Rows of the real audit table with these ids. */
 export async function countRows(where: string, ...params: (string | number)[]): Promise<number> {
-  const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${AUDIT_TABLE} WHERE ${where}`).bind(...params).first<{ n: number }>();
+  const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${AUDIT_TABLE} WHERE ${where}`)
+    .bind(...params)
+    .first<{ n: number }>();
   return row?.n ?? 0;
 }
 
@@ -98,7 +100,14 @@ export function flakyDatabase(real: D1Database, schedule: (call: number) => Faul
 }
 
 /** An admin principal, as the auth middleware would set it. */
-export const adminPrincipal: Principal = { keyId: "admin-token", name: "admin", role: "admin", toolsets: null, policy: { mode: "deny", patterns: [] }, rateLimitPerMinute: null };
+export const adminPrincipal: Principal = {
+  keyId: "admin-token",
+  name: "admin",
+  role: "admin",
+  toolsets: null,
+  policy: { mode: "deny", patterns: [] },
+  rateLimitPerMinute: null,
+};
 
 /** The audit routes behind a stand-in for the auth middleware that sets `principal`; requests run against `bindings`. */
 export function auditRoutesAs(principal: Principal, bindings: Env = env): (path: string) => Promise<Response> {

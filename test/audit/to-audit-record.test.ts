@@ -1,17 +1,17 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { AuditRecordSchema, MAX_ARGUMENT_BYTES } from "../../src/audit/audit-record.ts";
 import { argumentsSha256Of } from "../../src/audit/arguments-hash.ts";
+import { AuditRecordSchema, MAX_ARGUMENT_BYTES } from "../../src/audit/audit-record.ts";
 import { toWireRecord } from "../../src/audit/audit-wire.ts";
 import { canonicalJson } from "../../src/audit/canonical-json.ts";
-import { sha256Hex } from "../../src/crypto/sha256.ts";
-import { REDACTED, redactSecrets, redactSecretsInText } from "../../src/audit/redact-secrets.ts";
-import { toAuditRecord, type AuditableOutcome } from "../../src/audit/to-audit-record.ts";
-import { auditStatusOf } from "../../src/formats/outcome-wire.ts";
 import { failureMessageOf, sanitizeMessage } from "../../src/audit/failure-message.ts";
-import { dispatchCall, settleUnrun, type CallContext } from "../support/dispatch.ts";
+import { REDACTED, redactSecrets, redactSecretsInText } from "../../src/audit/redact-secrets.ts";
+import { type AuditableOutcome, toAuditRecord } from "../../src/audit/to-audit-record.ts";
+import { sha256Hex } from "../../src/crypto/sha256.ts";
 import { toEnvelope } from "../../src/errors/envelope.ts";
 import type { ErrorCode, ToolFailure } from "../../src/errors/tool-failure.ts";
+import { auditStatusOf } from "../../src/formats/outcome-wire.ts";
+import { type CallContext, dispatchCall, settleUnrun } from "../support/dispatch.ts";
 
 const meta = { keyId: "key-rec", sessionId: "session-rec" };
 const context = (callId: string): CallContext => ({ callId, sessionId: meta.sessionId, env });
@@ -149,7 +149,7 @@ describe("the record of a call", () => {
 
     const approved = toAuditRecord(outcome(), {}, { ...meta, approvalId: "appr_1", policy: { decision: "require_approval", rule: "deny:shell_*" } });
     expect(approved).toMatchObject({ status: "approved", approvalId: "appr_1", policyDecision: "require_approval", policyRule: "deny:shell_*" });
-    expect((toAuditRecord(outcome("APPROVAL_REQUIRED"), {}, { ...meta, status: "expired" })).status).toBe("expired");
+    expect(toAuditRecord(outcome("APPROVAL_REQUIRED"), {}, { ...meta, status: "expired" }).status).toBe("expired");
     expect(auditStatusOf(outcome("PERMISSION_DENIED"))).toBe("error");
   });
 
@@ -166,11 +166,32 @@ describe("the record of a call", () => {
 
 describe("the failure message kept in the log", () => {
   it("is the envelope's message with its first field issue, and null for a call that did not fail", () => {
-    const failed = toAuditRecord(outcome("INVALID_ARGUMENTS", { kind: "invalid_arguments", name: "echo", issues: [{ path: "text", message: "expected string, received number" }, { path: "n", message: "too big" }] }), "{}", meta);
+    const failed = toAuditRecord(
+      outcome("INVALID_ARGUMENTS", {
+        kind: "invalid_arguments",
+        name: "echo",
+        issues: [
+          { path: "text", message: "expected string, received number" },
+          { path: "n", message: "too big" },
+        ],
+      }),
+      "{}",
+      meta,
+    );
     expect(failed.errorMessage).toContain("'text': expected string, received number");
     const unlisted = toAuditRecord(outcome("UPSTREAM_ERROR", { kind: "upstream", name: "echo", status: 502, detail: "bad gateway" }), "{}", meta);
     expect(unlisted.errorMessage).toContain("502");
-    const withIssue = failureMessageOf({ error: "Refused.", error_code: "INVALID_ARGUMENTS", stage: "validate", suggestion: "", retryable: false, issues: [{ path: "url", message: "must be https" }, { path: "n", message: "too big" }] });
+    const withIssue = failureMessageOf({
+      error: "Refused.",
+      error_code: "INVALID_ARGUMENTS",
+      stage: "validate",
+      suggestion: "",
+      retryable: false,
+      issues: [
+        { path: "url", message: "must be https" },
+        { path: "n", message: "too big" },
+      ],
+    });
     expect(withIssue).toBe("Refused. [url: must be https]");
     expect(toAuditRecord(outcome(), "{}", meta).errorMessage).toBeNull();
     expect(failureMessageOf(undefined)).toBeNull();

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
 import { listAudit } from "../../src/audit/list-audit.ts";
+import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
 import { auditRecord, countRows } from "./support.ts";
 
 describe("writing audit records", () => {
@@ -21,7 +21,9 @@ describe("writing audit records", () => {
 
   it("splits rows over several statements when their JSON passes one statement's share", async () => {
     // 4 KiB of arguments a record: 200 of them are about 800 000 characters, over 600 000.
-    const records = Array.from({ length: 200 }, (_, i) => auditRecord({ keyId: "key-chunks", toolCallId: `call_${i}`, arguments: JSON.stringify({ text: "x".repeat(4_000) }) }));
+    const records = Array.from({ length: 200 }, (_, i) =>
+      auditRecord({ keyId: "key-chunks", toolCallId: `call_${i}`, arguments: JSON.stringify({ text: "x".repeat(4_000) }) }),
+    );
     await writeAuditRecords(env.DB, records);
     expect(await countRows("key_id = ?", "key-chunks")).toBe(200);
   });

@@ -2,9 +2,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { KeyCache } from "../../src/auth/key-cache.ts";
-import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 import { createKey } from "../support/create-key.ts";
 import { json } from "../support/json.ts";
+import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 import { authApp, call, through } from "./helpers.ts";
 
 const app = authApp();
@@ -54,7 +54,10 @@ describe("authenticate", () => {
   });
 
   it("turns an API key into its principal", async () => {
-    const created = await createKey({ name: "auth-agent", role: "agent", toolsets: ["core"], policy: { mode: "deny", patterns: ["echo"] }, rate_limit_per_minute: 30 }, through(app));
+    const created = await createKey(
+      { name: "auth-agent", role: "agent", toolsets: ["core"], policy: { mode: "deny", patterns: ["echo"] }, rate_limit_per_minute: 30 },
+      through(app),
+    );
     const response = await call(app, "/v1/whoami", { token: created.key });
     expect(await json(response)).toEqual({
       keyId: created.id,
@@ -72,7 +75,10 @@ describe("authenticate", () => {
 
     const refused = await call(app, "/v1/approvals", { token: agent.key });
     expect(refused.status).toBe(403);
-    expect(await json(refused)).toMatchObject({ error_code: "FORBIDDEN", error: "This route needs the approver or admin role; this API key has the agent role." });
+    expect(await json(refused)).toMatchObject({
+      error_code: "FORBIDDEN",
+      error: "This route needs the approver or admin role; this API key has the agent role.",
+    });
     expect((await call(app, "/v1/approvals", { token: approver.key })).status).toBe(200);
     expect((await call(app, "/v1/approvals")).status).toBe(200);
   });

@@ -2,10 +2,11 @@
  * A small app for the auth tests: `authenticate()` on /v1/*, the keys API, and two probe routes
  * (who am I; an approver-only route), served with the real D1 and KV bindings.
  */
-import { OpenAPIHono } from "@hono/zod-openapi";
+
 import { env } from "cloudflare:workers";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AuthEnv } from "../../src/auth/auth-env.ts";
-import { authenticate, type AuthenticateOptions } from "../../src/auth/authenticate.ts";
+import { type AuthenticateOptions, authenticate } from "../../src/auth/authenticate.ts";
 import { keysRoutes } from "../../src/auth/keys-routes.ts";
 import { requireRole } from "../../src/auth/require-role.ts";
 import { failureResponse } from "../../src/http/request-failure.ts";
@@ -48,4 +49,7 @@ export async function call(app: TestApp, path: string, { method, body, token = T
 }
 
 /** Sends API requests to `app`, for the shared helpers that take a sender (createKey). */
-export const through = (app: TestApp): ApiSend => (path, init) => call(app, path, init);
+export const through =
+  (app: TestApp): ApiSend =>
+  (path, init) =>
+    call(app, path, init);

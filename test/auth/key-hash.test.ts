@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { displayPrefix, generateApiKey } from "../../src/auth/key-format.ts";
 import { digestsEqual, hashApiKey } from "../../src/auth/key-hash.ts";
-import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 import { createKey } from "../support/create-key.ts";
+import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 import { authApp, call, through } from "./helpers.ts";
 
 describe("keys and digests", () => {

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { hashApiKey } from "../../src/auth/key-hash.ts";
 import { createCustomToolset } from "../../src/toolsets/custom-toolsets.ts";
-import { createKey, type CreatedKey } from "../support/create-key.ts";
+import { type CreatedKey, createKey } from "../support/create-key.ts";
 import { json } from "../support/json.ts";
 import { authApp, call, through } from "./helpers.ts";
 
@@ -11,7 +11,16 @@ const app = authApp();
 
 describe("POST /v1/keys", () => {
   it("returns the key once with its record, and stores only the key's SHA-256 digest", async () => {
-    const created = await createKey({ name: "keys-create", role: "agent", toolsets: ["research"], policy: { mode: "whitelist", patterns: ["echo", "mcp__github__*"] }, rate_limit_per_minute: 60 }, through(app));
+    const created = await createKey(
+      {
+        name: "keys-create",
+        role: "agent",
+        toolsets: ["research"],
+        policy: { mode: "whitelist", patterns: ["echo", "mcp__github__*"] },
+        rate_limit_per_minute: 60,
+      },
+      through(app),
+    );
     expect(created).toMatchObject({
       id: expect.any(String),
       key: expect.stringMatching(/^tg_[A-Za-z0-9_-]{43}$/),
@@ -46,7 +55,9 @@ describe("POST /v1/keys", () => {
   });
 
   it("answers 400 naming each invalid field", async () => {
-    const response = await call(app, "/v1/keys", { body: { name: "", role: "root", policy: { mode: "allow", patterns: ["bad pattern!"] }, rate_limit_per_minute: 0, extra: 1 } });
+    const response = await call(app, "/v1/keys", {
+      body: { name: "", role: "root", policy: { mode: "allow", patterns: ["bad pattern!"] }, rate_limit_per_minute: 0, extra: 1 },
+    });
     expect(response.status).toBe(400);
     const body = await json<{ error_code: string; issues: { path: string }[] }>(response);
     expect(body.error_code).toBe("INVALID_REQUEST");
@@ -64,13 +75,20 @@ describe("POST /v1/keys", () => {
         { path: "toolsets.3", message: "unknown toolset 'gone'; GET /v1/toolsets lists them" },
       ],
     });
-    expect(await createKey({ name: "keys-custom-ok", role: "agent", toolsets: ["keys-custom", "all"] }, through(app))).toMatchObject({ toolsets: ["keys-custom", "all"] });
+    expect(await createKey({ name: "keys-custom-ok", role: "agent", toolsets: ["keys-custom", "all"] }, through(app))).toMatchObject({
+      toolsets: ["keys-custom", "all"],
+    });
   });
 
   it("is refused with 403 to agent and approver keys", async () => {
     for (const role of ["agent", "approver"] as const) {
       const { key } = await createKey({ name: `keys-no-${role}`, role }, through(app));
-      for (const [method, path] of [["POST", "/v1/keys"], ["GET", "/v1/keys"], ["GET", "/v1/keys/x"], ["DELETE", "/v1/keys/x"]] as const) {
+      for (const [method, path] of [
+        ["POST", "/v1/keys"],
+        ["GET", "/v1/keys"],
+        ["GET", "/v1/keys/x"],
+        ["DELETE", "/v1/keys/x"],
+      ] as const) {
         const response = await call(app, path, { method, token: key, ...(method === "POST" ? { body: { name: "x", role: "admin" } } : {}) });
         expect(response.status, `${role} ${method} ${path}`).toBe(403);
         expect(await json(response)).toMatchObject({ error_code: "FORBIDDEN", error: expect.stringContaining("needs the admin role") });
@@ -90,7 +108,21 @@ describe("GET /v1/keys", () => {
     const { keys } = JSON.parse(text) as { keys: CreatedKey[] };
     const listed = keys.find((k) => k.id === created.id);
     expect(listed).toMatchObject({ name: "keys-listed", prefix: created.prefix });
-    for (const key of keys) expect(Object.keys(key).sort()).toEqual(["created_at", "created_by", "id", "kind", "name", "oauth_client_id", "policy", "prefix", "rate_limit_per_minute", "revoked_at", "role", "toolsets"]);
+    for (const key of keys)
+      expect(Object.keys(key).sort()).toEqual([
+        "created_at",
+        "created_by",
+        "id",
+        "kind",
+        "name",
+        "oauth_client_id",
+        "policy",
+        "prefix",
+        "rate_limit_per_minute",
+        "revoked_at",
+        "role",
+        "toolsets",
+      ]);
     expect(listed).toMatchObject({ kind: "key", oauth_client_id: null });
   });
 
@@ -135,7 +167,9 @@ describe("OpenAPI", () => {
     // A fresh app: routes cannot be added once an app has served a request.
     const documented = authApp();
     documented.doc31("/openapi.json", { openapi: "3.1.0", info: { title: "test", version: "0" } });
-    const doc = await json<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>(await call(documented, "/openapi.json", { token: null }));
+    const doc = await json<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>(
+      await call(documented, "/openapi.json", { token: null }),
+    );
     expect(Object.keys(doc.paths["/v1/keys"] ?? {}).sort()).toEqual(["get", "post"]);
     expect(Object.keys(doc.paths["/v1/keys/{id}"] ?? {}).sort()).toEqual(["delete", "get", "patch"]);
     expect(Object.keys(doc.paths["/v1/keys"]?.post?.responses ?? {})).toEqual(expect.arrayContaining(["201", "400", "401", "403"]));

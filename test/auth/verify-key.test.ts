@@ -12,7 +12,11 @@ const newKey = (name: string) =>
 
 describe("verifyKey", () => {
   it("knows the admin token and a stored key, and returns the digest it checked", async () => {
-    expect(await verifyKey(env, TEST_ADMIN_TOKEN)).toMatchObject({ ok: true, principal: { keyId: "admin-token", role: "admin" }, digest: hashApiKey(TEST_ADMIN_TOKEN) });
+    expect(await verifyKey(env, TEST_ADMIN_TOKEN)).toMatchObject({
+      ok: true,
+      principal: { keyId: "admin-token", role: "admin" },
+      digest: hashApiKey(TEST_ADMIN_TOKEN),
+    });
     const { key, record } = await newKey("verify-stored");
     expect(await verifyKey(env, key)).toMatchObject({ ok: true, principal: { keyId: record.id, role: "approver" } });
     expect(await verifyKey(env, `${key}x`)).toEqual({ ok: false, reason: "unknown_key" });

@@ -65,7 +65,12 @@ describe("planBatch", () => {
 
   it("makes a call whose resource names cannot be derived wait as if it touched everything", () => {
     const files = lookupOf([
-      { name: "put", writes: () => { throw new Error("no path"); } },
+      {
+        name: "put",
+        writes: () => {
+          throw new Error("no path");
+        },
+      },
       { name: "other", reads: ["elsewhere"] },
     ]);
     expect(planBatch(["other", "put"], files, [{}, {}]).waitsFor).toEqual([[], [0]]);

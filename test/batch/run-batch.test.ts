@@ -4,8 +4,8 @@ import { z } from "zod";
 import { loadConfig } from "../../src/config/config.ts";
 import { breakers } from "../../src/execution/circuit-breaker.ts";
 import type { CallInput } from "../../src/pipeline/types.ts";
-import { runTestBatch as runBatch } from "../support/dispatch.ts";
 import { defineTool } from "../../src/registry/registry.ts";
+import { runTestBatch as runBatch } from "../support/dispatch.ts";
 import { gatewayTools, registerAll, sleep, Trace } from "../support/gateway-tools.ts";
 
 const trace = new Trace();
@@ -102,7 +102,11 @@ afterEach(() => {
 
 describe("parallel dispatch", () => {
   it("keeps the model's order whatever order calls finish in", async () => {
-    const outcomes = await runBatch([call("a", "rb_sleep", { ms: 60, label: "a" }), call("b", "rb_sleep", { ms: 5, label: "b" }), call("c", "rb_sleep", { ms: 30, label: "c" })], base, options);
+    const outcomes = await runBatch(
+      [call("a", "rb_sleep", { ms: 60, label: "a" }), call("b", "rb_sleep", { ms: 5, label: "b" }), call("c", "rb_sleep", { ms: 30, label: "c" })],
+      base,
+      options,
+    );
     expect(outcomes.map((o) => o.callId)).toEqual(["a", "b", "c"]);
     expect(trace.events.filter((e) => e.startsWith("end"))).toEqual(["end b", "end c", "end a"]);
   });
@@ -145,7 +149,11 @@ describe("dependencies", () => {
   });
 
   it("hands a dependent call each dependency's result by call id, so two calls of one tool do not overwrite each other", async () => {
-    const outcomes = await runBatch([call("f-a", "rb_fetch_data", { rows: [1] }), call("f-b", "rb_fetch_data", { rows: [2] }), call("m", "rb_merge", {})], base, options);
+    const outcomes = await runBatch(
+      [call("f-a", "rb_fetch_data", { rows: [1] }), call("f-b", "rb_fetch_data", { rows: [2] }), call("m", "rb_merge", {})],
+      base,
+      options,
+    );
     const saw = parse(outcomes[2]?.content ?? "").saw as Record<string, unknown>;
     expect(saw["f-a"]).toEqual({ rows: [1] });
     expect(saw["f-b"]).toEqual({ rows: [2] });

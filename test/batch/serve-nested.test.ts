@@ -11,7 +11,11 @@ import { waitForAuditRows } from "../support/wait-for-audit-rows.ts";
 describe("serveNested without a key", () => {
   it("runs a script's call through the pipeline and audits it under the requester and session", async () => {
     const keyId = `requester-${crypto.randomUUID()}`;
-    const outcome = await dispatchCall("execute_code", { code: "return (await tools.echo({ text: 'inside' })).text;" }, { env, sessionId: "nested-internal", keyId, callId: "int-1" });
+    const outcome = await dispatchCall(
+      "execute_code",
+      { code: "return (await tools.echo({ text: 'inside' })).text;" },
+      { env, sessionId: "nested-internal", keyId, callId: "int-1" },
+    );
     expect(outcome.status).toBe("ok");
     expect(JSON.parse(outcome.content)).toMatchObject({ result: "inside", tool_calls: 1 });
     const [row] = await waitForAuditRows("key_id = ?", [keyId], 1);

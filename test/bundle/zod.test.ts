@@ -1,6 +1,6 @@
-import * as zodItself from "../../node_modules/zod/v4/classic/external.js";
 import { describe, expect, it } from "vitest";
 import zDefault, { z } from "zod";
+import * as zodItself from "../../node_modules/zod/v4/classic/external.js";
 
 // Kept in step with src/bundle/zod-api.ts by hand: adding a name there is a decision about the bundle.
 const LEFT_OUT = ["locales", "core", "compile", "withParser", "INVALID", "ZodCompileAsyncError", "ZodCompileUnsupportedError"];

@@ -4,11 +4,11 @@
  * linked and the run resumed once it is decided.
  */
 import { describe, expect, it } from "vitest";
+import { csrfOf, PageClient } from "../approvals-page/page-client.ts";
 import { api } from "../support/api.ts";
 import { createKey } from "../support/create-key.ts";
 import { marker, scriptModel, sentToModel } from "../support/model-script.ts";
 import { runUntil } from "../support/runs.ts";
-import { csrfOf, PageClient } from "../approvals-page/page-client.ts";
 
 const FINISHED = ["completed", "failed", "limit_reached", "cancelled"];
 
@@ -69,7 +69,10 @@ describe("the chat page", () => {
 
   it("starts a run through POST /v1/runs, shows tool calls expandable and the answer, with the payload inert", async () => {
     const payload = `<img src=x onerror="alert(1)"><script>alert(2)</script>`;
-    const script = await scriptModel([{ tool_calls: [{ id: "c_1", name: "echo", arguments: JSON.stringify({ text: payload }) }] }, { content: `Echoed: ${payload}` }]);
+    const script = await scriptModel([
+      { tool_calls: [{ id: "c_1", name: "echo", arguments: JSON.stringify({ text: payload }) }] },
+      { content: `Echoed: ${payload}` },
+    ]);
     const { client, csrf, keyId, bearer } = await signedIn();
     const id = await send(client, csrf, `${marker(script)} echo this`);
     const run = await runUntil(id, FINISHED);
@@ -109,7 +112,10 @@ describe("the chat page", () => {
   });
 
   it("links a pending approval, streams the run's events, and shows the run resumed once the approval is decided", async () => {
-    const script = await scriptModel([{ tool_calls: [{ id: "d_1", name: "delete_result", arguments: JSON.stringify({ handle: "0b6a1d2e-5b8c-4f61-9d7e-3f2a1c0b9e88" }) }] }, { content: "deleted it" }]);
+    const script = await scriptModel([
+      { tool_calls: [{ id: "d_1", name: "delete_result", arguments: JSON.stringify({ handle: "0b6a1d2e-5b8c-4f61-9d7e-3f2a1c0b9e88" }) }] },
+      { content: "deleted it" },
+    ]);
     const { client, csrf } = await signedIn();
     const id = await send(client, csrf, `${marker(script)} delete it`);
     const waiting = await runUntil(id, ["awaiting_approval", ...FINISHED]);

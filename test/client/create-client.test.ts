@@ -5,11 +5,11 @@
  * on a held call while a person approves it.
  */
 import { exports } from "cloudflare:workers";
+import { createClient, type ToolCallsRequest, type ToolFormat, type ToolgateClient, ToolgateRequestError } from "toolgate/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient, ToolgateRequestError, type ToolCallsRequest, type ToolFormat, type ToolgateClient } from "toolgate/client";
+import { registerApprovalTools, runs } from "../approvals/support.ts";
 import { createKey } from "../support/create-key.ts";
 import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
-import { registerApprovalTools, runs } from "../approvals/support.ts";
 
 const BASE_URL = "https://toolgate.test";
 const send = (request: Request) => exports.default.fetch(request);

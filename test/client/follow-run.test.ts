@@ -5,8 +5,8 @@
  * onDelta (once, even across a drop mid-turn), cancel, and be refused another key's run.
  */
 import { exports } from "cloudflare:workers";
+import { createClient, type RunDelta, type RunEvent, type ToolgateClient, ToolgateRequestError } from "toolgate/client";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createClient, ToolgateRequestError, type RunDelta, type RunEvent, type ToolgateClient } from "toolgate/client";
 import { createKey } from "../support/create-key.ts";
 import { marker, scriptModel } from "../support/model-script.ts";
 
@@ -115,7 +115,14 @@ describe("the typed client's agent runs", () => {
     const deltas = seen.filter((item): item is RunDelta => "turn" in item && "text" in item);
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.map((delta) => delta.content).join("")).toBe(answer);
-    expect(deltas.map((delta) => delta.text)).toEqual(deltas.map((_, i) => deltas.slice(0, i + 1).map((delta) => delta.content).join("")));
+    expect(deltas.map((delta) => delta.text)).toEqual(
+      deltas.map((_, i) =>
+        deltas
+          .slice(0, i + 1)
+          .map((delta) => delta.content)
+          .join(""),
+      ),
+    );
     expect(deltas.every((delta) => delta.turn === 1 && delta.seq === 1)).toBe(true);
     // Every piece comes between run.started and the model.turn that carries the whole message.
     const kinds = seen.map((item) => ("type" in item ? item.type : "delta"));

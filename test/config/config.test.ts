@@ -65,7 +65,9 @@ describe("configuration", () => {
   });
 
   it("reads the approval patterns as a trimmed list, the approval TTL and the index's retention", () => {
-    expect(loadConfig(withVars({ APPROVAL_REQUIRED_FOR: " http_request, mcp__*__delete_* ,", APPROVAL_TTL_SECONDS: "60", APPROVAL_RETENTION_DAYS: "7" })).approval).toEqual({
+    expect(
+      loadConfig(withVars({ APPROVAL_REQUIRED_FOR: " http_request, mcp__*__delete_* ,", APPROVAL_TTL_SECONDS: "60", APPROVAL_RETENTION_DAYS: "7" })).approval,
+    ).toEqual({
       requiredFor: ["http_request", "mcp__*__delete_*"],
       ttlSeconds: 60,
       retentionDays: 7,
@@ -73,7 +75,9 @@ describe("configuration", () => {
   });
 
   it("takes overrides from vars", () => {
-    expect(loadConfig(withVars({ MAX_PARALLEL_CALLS: "6", RETRY_ON_TIMEOUT: "false", RETRY_BACKOFF_FACTOR: "2.5", BREAKER_COOLDOWN_MS: "5000" }))).toMatchObject({
+    expect(
+      loadConfig(withVars({ MAX_PARALLEL_CALLS: "6", RETRY_ON_TIMEOUT: "false", RETRY_BACKOFF_FACTOR: "2.5", BREAKER_COOLDOWN_MS: "5000" })),
+    ).toMatchObject({
       maxParallelCalls: 6,
       retry: { retryOnTimeout: false, backoffFactor: 2.5 },
       breaker: { cooldownMs: 5_000 },
@@ -85,7 +89,11 @@ describe("configuration", () => {
   });
 
   it("reads MCP_ALLOWED_HOSTS as lower-cased host patterns, undefined when unset", () => {
-    expect(loadConfig(withVars({ MCP_ALLOWED_HOSTS: " GW.example.com, *.corp.example ,api.example.org:8443" })).mcpAllowedHosts).toEqual(["gw.example.com", "*.corp.example", "api.example.org:8443"]);
+    expect(loadConfig(withVars({ MCP_ALLOWED_HOSTS: " GW.example.com, *.corp.example ,api.example.org:8443" })).mcpAllowedHosts).toEqual([
+      "gw.example.com",
+      "*.corp.example",
+      "api.example.org:8443",
+    ]);
     expect(loadConfig(withVars({})).mcpAllowedHosts).toBeUndefined();
   });
 
@@ -116,12 +124,19 @@ describe("configuration", () => {
 
   it("checks the approval notification target at load: a public URL and a secret, or nothing", () => {
     const secret = "0123456789abcdef";
-    expect(loadConfig(withVars({ APPROVAL_NOTIFY_URL: "https://hooks.example.com/a", APPROVAL_NOTIFY_SECRET: secret })).approval.notify).toEqual({ url: "https://hooks.example.com/a", secret });
-    expect(() => loadConfig(withVars({ APPROVAL_NOTIFY_URL: "http://127.0.0.1:9/a", APPROVAL_NOTIFY_SECRET: secret }))).toThrow(/APPROVAL_NOTIFY_URL .*OUTBOUND_ALLOW/);
+    expect(loadConfig(withVars({ APPROVAL_NOTIFY_URL: "https://hooks.example.com/a", APPROVAL_NOTIFY_SECRET: secret })).approval.notify).toEqual({
+      url: "https://hooks.example.com/a",
+      secret,
+    });
+    expect(() => loadConfig(withVars({ APPROVAL_NOTIFY_URL: "http://127.0.0.1:9/a", APPROVAL_NOTIFY_SECRET: secret }))).toThrow(
+      /APPROVAL_NOTIFY_URL .*OUTBOUND_ALLOW/,
+    );
     expect(() => loadConfig(withVars({ APPROVAL_NOTIFY_URL: "https://hooks.example.com/a" }))).toThrow(/APPROVAL_NOTIFY_SECRET must be/);
   });
 
   it("refuses a default parallelism above the cap", () => {
-    expect(() => loadConfig(withVars({ MAX_PARALLEL_CALLS: "20", MAX_PARALLEL_CALLS_CAP: "8" }))).toThrow(/MAX_PARALLEL_CALLS \(20\) is above MAX_PARALLEL_CALLS_CAP \(8\)/);
+    expect(() => loadConfig(withVars({ MAX_PARALLEL_CALLS: "20", MAX_PARALLEL_CALLS_CAP: "8" }))).toThrow(
+      /MAX_PARALLEL_CALLS \(20\) is above MAX_PARALLEL_CALLS_CAP \(8\)/,
+    );
   });
 });

@@ -61,7 +61,16 @@ describe("a key limited to one toolset", () => {
     expect(health.tools.map((t) => t.name)).toEqual(["current_time", "echo", "generate_lines"]);
 
     const calls = await json<{ results: { error_code: string | null; message: { content: string } }[] }>(
-      await api("/v1/tool-calls", { headers, body: { tool_calls: [openaiCall("c1", "read_result", { handle: crypto.randomUUID() }), openaiCall("c2", "echo", { text: "ok" }), openaiCall("c3", "read_resul", {})] } }),
+      await api("/v1/tool-calls", {
+        headers,
+        body: {
+          tool_calls: [
+            openaiCall("c1", "read_result", { handle: crypto.randomUUID() }),
+            openaiCall("c2", "echo", { text: "ok" }),
+            openaiCall("c3", "read_resul", {}),
+          ],
+        },
+      }),
     );
     expect(calls.results.map((r) => r.error_code)).toEqual(["PERMISSION_DENIED", null, "UNKNOWN_TOOL"]);
     expect(JSON.parse(calls.results[0]?.message.content ?? "{}")).toMatchObject({ stage: "policy" });
@@ -81,7 +90,13 @@ describe("a key limited to one toolset", () => {
     const key = await createKey({ name: "e2e-whitelist", role: "agent", policy: { mode: "whitelist", patterns: ["echo", "current_*"] } });
     const session = `e2e-wl-${crypto.randomUUID()}`;
     const res = await json<{ results: { error_code: string | null }[] }>(
-      await api("/v1/tool-calls", { headers: as(key.key), body: { session_id: session, tool_calls: [openaiCall("a", "echo", { text: "x" }), openaiCall("b", "current_time", {}), openaiCall("c", "generate_lines", { count: 1 })] } }),
+      await api("/v1/tool-calls", {
+        headers: as(key.key),
+        body: {
+          session_id: session,
+          tool_calls: [openaiCall("a", "echo", { text: "x" }), openaiCall("b", "current_time", {}), openaiCall("c", "generate_lines", { count: 1 })],
+        },
+      }),
     );
     expect(res.results.map((r) => r.error_code)).toEqual([null, null, "PERMISSION_DENIED"]);
     const rows = await waitForAuditRows("session_id = ?", [session], 3);
@@ -125,7 +140,15 @@ describe("audit log", () => {
     const session = `e2e-why-${crypto.randomUUID()}`;
     const since = Date.now() - 1000;
     await api("/v1/tool-calls", {
-      body: { session_id: session, tool_calls: [openaiCall("w1", "echo", { text: 5 }), openaiCall("w2", "echo", { text: 5 }), openaiCall("w3", "nope", {}), openaiCall("w4", "echo", { text: "fine" })] },
+      body: {
+        session_id: session,
+        tool_calls: [
+          openaiCall("w1", "echo", { text: 5 }),
+          openaiCall("w2", "echo", { text: 5 }),
+          openaiCall("w3", "nope", {}),
+          openaiCall("w4", "echo", { text: "fine" }),
+        ],
+      },
     });
     const rows = await waitForAuditRows("session_id = ?", [session], 4);
     const byCall = Object.fromEntries(rows.map((r) => [r.tool_call_id, r]));
@@ -133,15 +156,25 @@ describe("audit log", () => {
     expect(byCall.w3?.error_message).toContain("nope");
     expect(byCall.w4?.error_message).toBeNull();
     const listed = await json<{ records: { tool_call_id: string; error_message: string | null }[] }>(await api(`/v1/audit?session_id=${session}&status=error`));
-    expect(listed.records.map((r) => [r.tool_call_id, r.error_message === null]).sort()).toEqual([["w1", false], ["w2", false], ["w3", false]]);
-    const stats = await json<{ tools: { tool: string; top_messages: { message: string; calls: number }[] }[] }>(await api(`/v1/audit/stats?since=${since}&tool=echo`));
+    expect(listed.records.map((r) => [r.tool_call_id, r.error_message === null]).sort()).toEqual([
+      ["w1", false],
+      ["w2", false],
+      ["w3", false],
+    ]);
+    const stats = await json<{ tools: { tool: string; top_messages: { message: string; calls: number }[] }[] }>(
+      await api(`/v1/audit/stats?since=${since}&tool=echo`),
+    );
     expect(stats.tools.find((t) => t.tool === "echo")?.top_messages[0]).toEqual({ message: byCall.w1?.error_message, calls: 2 });
   });
 
   it("leaves exactly one record per call under concurrent load", async () => {
     const session = `e2e-load-${crypto.randomUUID()}`;
     await Promise.all(
-      Array.from({ length: 40 }, (_, i) => api("/v1/tool-calls", { body: { session_id: session, tool_calls: [openaiCall(`r${i}-a`, "echo", { text: "a" }), openaiCall(`r${i}-b`, "current_time", {})] } })),
+      Array.from({ length: 40 }, (_, i) =>
+        api("/v1/tool-calls", {
+          body: { session_id: session, tool_calls: [openaiCall(`r${i}-a`, "echo", { text: "a" }), openaiCall(`r${i}-b`, "current_time", {})] },
+        }),
+      ),
     );
     const rows = await waitForAuditRows("session_id = ?", [session], 80);
     expect(rows).toHaveLength(80);
@@ -165,13 +198,18 @@ describe("rate limits", () => {
   it("refuses calls past the key's own per-minute limit with RATE_LIMITED and retry_after_ms", async () => {
     const key = await createKey({ name: "e2e-limited", role: "agent", rate_limit_per_minute: 2 });
     const res = await json<{ results: { error_code: string | null; message: { content: string } }[] }>(
-      await api("/v1/tool-calls", { headers: as(key.key), body: { tool_calls: [openaiCall("1", "echo", { text: "1" }), openaiCall("2", "echo", { text: "2" }), openaiCall("3", "echo", { text: "3" })] } }),
+      await api("/v1/tool-calls", {
+        headers: as(key.key),
+        body: { tool_calls: [openaiCall("1", "echo", { text: "1" }), openaiCall("2", "echo", { text: "2" }), openaiCall("3", "echo", { text: "3" })] },
+      }),
     );
     expect(res.results.map((r) => r.error_code)).toEqual([null, null, "RATE_LIMITED"]);
     const envelope = JSON.parse(res.results[2]?.message.content ?? "{}") as { retry_after_ms: number; stage: string };
     expect(envelope.stage).toBe("policy");
     expect(envelope.retry_after_ms).toBeGreaterThan(0);
-    const next = await json<{ results: { error_code: string | null }[] }>(await api("/v1/tool-calls", { headers: as(key.key), body: { tool_calls: [openaiCall("4", "echo", { text: "4" })] } }));
+    const next = await json<{ results: { error_code: string | null }[] }>(
+      await api("/v1/tool-calls", { headers: as(key.key), body: { tool_calls: [openaiCall("4", "echo", { text: "4" })] } }),
+    );
     expect(next.results[0]?.error_code).toBe("RATE_LIMITED");
   });
 });

@@ -1,16 +1,18 @@
 import { env } from "cloudflare:workers";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { loadConfig, type GatewayConfig } from "../../src/config/config.ts";
-import { dispatchCall, type CallContext } from "../support/dispatch.ts";
+import { type GatewayConfig, loadConfig } from "../../src/config/config.ts";
 import type { ErrorEnvelope } from "../../src/errors/error-envelope.ts";
 import { backoffMs, baseBackoffMs, retryAfterMs } from "../../src/execution/backoff.ts";
 import { breakers } from "../../src/execution/circuit-breaker.ts";
+import { type CallContext, dispatchCall } from "../support/dispatch.ts";
 import { gatewayTools, registerAll, sleep, Trace } from "../support/gateway-tools.ts";
 
 const trace = new Trace();
 const failures = new Map<string, number>();
 const defaults = loadConfig(env);
-const config = (over: Partial<{ retry: Partial<GatewayConfig["retry"]>; breaker: Partial<GatewayConfig["breaker"]>; defaultTimeoutMs: number }> = {}): GatewayConfig => ({
+const config = (
+  over: Partial<{ retry: Partial<GatewayConfig["retry"]>; breaker: Partial<GatewayConfig["breaker"]>; defaultTimeoutMs: number }> = {},
+): GatewayConfig => ({
   ...defaults,
   ...(over.defaultTimeoutMs === undefined ? {} : { defaultTimeoutMs: over.defaultTimeoutMs }),
   retry: { ...defaults.retry, backoffBaseMs: 20, ...over.retry },
@@ -158,7 +160,11 @@ describe("retries", () => {
 
   it("keeps every attempt inside the call's deadline", async () => {
     const started = Date.now();
-    const out = await dispatchCall("ex_flaky", { key: "k3", failTimes: 10 }, ctx({ config: config({ defaultTimeoutMs: 120, retry: { maxAttempts: 10, backoffBaseMs: 50 } }) }));
+    const out = await dispatchCall(
+      "ex_flaky",
+      { key: "k3", failTimes: 10 },
+      ctx({ config: config({ defaultTimeoutMs: 120, retry: { maxAttempts: 10, backoffBaseMs: 50 } }) }),
+    );
     expect(Date.now() - started).toBeLessThan(300);
     expect(out.status).toBe("error");
     expect(out.attempts).toBeGreaterThanOrEqual(2);

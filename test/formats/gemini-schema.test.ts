@@ -20,7 +20,10 @@ describe("toGeminiSchema", () => {
     expect(fromZod(z.string().nullable())).toEqual({ type: "STRING", nullable: true });
     expect(toGeminiSchema({ type: ["integer", "null"] })).toEqual({ type: "INTEGER", nullable: true });
     expect(fromZod(z.union([z.string(), z.number()]))).toEqual({ anyOf: [{ type: "STRING" }, { type: "NUMBER" }] });
-    expect(toGeminiSchema({ type: ["string", "boolean"], description: "Either." })).toEqual({ anyOf: [{ type: "STRING" }, { type: "BOOLEAN" }], description: "Either." });
+    expect(toGeminiSchema({ type: ["string", "boolean"], description: "Either." })).toEqual({
+      anyOf: [{ type: "STRING" }, { type: "BOOLEAN" }],
+      description: "Either.",
+    });
   });
 
   it("makes string literals and enums a string enum, and says other constants in the description", () => {
@@ -31,8 +34,16 @@ describe("toGeminiSchema", () => {
   });
 
   it("describes a map whose keys are free, and writes counts as int64 strings", () => {
-    expect(fromZod(z.record(z.string(), z.number()))).toEqual({ type: "OBJECT", description: "An object whose keys are free and whose values are of type number." });
-    expect(fromZod(z.array(z.string().min(2)).min(1).max(3))).toEqual({ type: "ARRAY", items: { type: "STRING", minLength: "2" }, minItems: "1", maxItems: "3" });
+    expect(fromZod(z.record(z.string(), z.number()))).toEqual({
+      type: "OBJECT",
+      description: "An object whose keys are free and whose values are of type number.",
+    });
+    expect(fromZod(z.array(z.string().min(2)).min(1).max(3))).toEqual({
+      type: "ARRAY",
+      items: { type: "STRING", minLength: "2" },
+      minItems: "1",
+      maxItems: "3",
+    });
   });
 
   it("keeps the formats Gemini knows and names the others", () => {
@@ -52,7 +63,9 @@ describe("toGeminiSchema", () => {
     }
     expect(depth).toBe(8);
     expect(cursor).toEqual({ type: "OBJECT", description: "A Node object (its schema nests too deep to inline)." });
-    expect(toGeminiSchema({ allOf: [{ type: "object", properties: { a: { type: "string" } }, required: ["a"] }, { properties: { b: { type: "string" } } }] })).toEqual({
+    expect(
+      toGeminiSchema({ allOf: [{ type: "object", properties: { a: { type: "string" } }, required: ["a"] }, { properties: { b: { type: "string" } } }] }),
+    ).toEqual({
       type: "OBJECT",
       properties: { a: { type: "STRING" }, b: { type: "STRING" } },
       propertyOrdering: ["a", "b"],

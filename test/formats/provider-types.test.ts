@@ -8,8 +8,8 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import type { AnthropicTool, McpTool, OpenAITool } from "../../src/formats/tool-definitions.ts";
 import type { AnthropicToolResult, CallResult, OpenAIToolMessage, ToolCallSchema } from "../../src/formats/tool-calls.ts";
+import type { AnthropicTool, McpTool, OpenAITool } from "../../src/formats/tool-definitions.ts";
 import { api } from "../support/api.ts";
 import { json } from "../support/json.ts";
 

@@ -4,12 +4,12 @@
  * against the SDK's `Type` enum and the keys its `Schema` type has (a list the compiler checks
  * is exactly `keyof Schema`), since Gemini refuses a schema with a field it does not know.
  */
-import { Type, type FunctionCall, type FunctionDeclaration, type FunctionResponse, type Part, type Schema } from "@google/genai";
+import { type FunctionCall, type FunctionDeclaration, type FunctionResponse, type Part, type Schema, Type } from "@google/genai";
 import type OpenAI from "openai";
 import { describe, expect, it } from "vitest";
+import type { GeminiSchema, GeminiType } from "../../src/formats/gemini-schema.ts";
 import type { CallResult, GeminiFunctionResponsePart, ResponsesFunctionCallOutput } from "../../src/formats/tool-calls.ts";
 import type { GeminiFunctionDeclaration, ResponsesTool } from "../../src/formats/tool-definitions.ts";
-import type { GeminiSchema, GeminiType } from "../../src/formats/gemini-schema.ts";
 import { api } from "../support/api.ts";
 import { json } from "../support/json.ts";
 
@@ -19,9 +19,28 @@ type ResponsesOutputParam = OpenAI.Responses.ResponseInputItem.FunctionCallOutpu
 
 /** Every key of the SDK's Schema: adding or dropping one there fails the typecheck here. */
 const SCHEMA_KEYS = {
-  anyOf: true, default: true, description: true, enum: true, example: true, format: true, items: true, maxItems: true, maxLength: true,
-  maxProperties: true, maximum: true, minItems: true, minLength: true, minProperties: true, minimum: true, nullable: true, pattern: true,
-  properties: true, propertyOrdering: true, required: true, title: true, type: true,
+  anyOf: true,
+  default: true,
+  description: true,
+  enum: true,
+  example: true,
+  format: true,
+  items: true,
+  maxItems: true,
+  maxLength: true,
+  maxProperties: true,
+  maximum: true,
+  minItems: true,
+  minLength: true,
+  minProperties: true,
+  minimum: true,
+  nullable: true,
+  pattern: true,
+  properties: true,
+  propertyOrdering: true,
+  required: true,
+  title: true,
+  type: true,
 } as const satisfies Record<keyof Schema, true>;
 
 /**
@@ -29,10 +48,19 @@ const SCHEMA_KEYS = {
  * a string enum apart from its strings); every other field must fit the SDK's as it is.
  */
 type AsSdk<S> = {
-  [K in keyof S]: K extends "type" ? Type : K extends "items" ? AsSdk<GeminiSchema> : K extends "properties" ? Record<string, AsSdk<GeminiSchema>> : K extends "anyOf" ? AsSdk<GeminiSchema>[] : S[K];
+  [K in keyof S]: K extends "type"
+    ? Type
+    : K extends "items"
+      ? AsSdk<GeminiSchema>
+      : K extends "properties"
+        ? Record<string, AsSdk<GeminiSchema>>
+        : K extends "anyOf"
+          ? AsSdk<GeminiSchema>[]
+          : S[K];
 };
 const fitsSdkSchema = (schema: AsSdk<GeminiSchema>): Schema => schema;
-const fitsSdkDeclaration = (declaration: Omit<GeminiFunctionDeclaration, "parameters"> & { parameters: AsSdk<GeminiSchema> }): FunctionDeclaration => declaration;
+const fitsSdkDeclaration = (declaration: Omit<GeminiFunctionDeclaration, "parameters"> & { parameters: AsSdk<GeminiSchema> }): FunctionDeclaration =>
+  declaration;
 const typeNamesFit: GeminiType extends `${Type}` ? true : false = true;
 
 const COUNT_KEYS = ["minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties"];
@@ -44,8 +72,10 @@ function schemaProblems(schema: Record<string, unknown>, path: string): string[]
     if (!(key in SCHEMA_KEYS)) problems.push(`${path}: unknown field ${key}`);
     if (COUNT_KEYS.includes(key) && !(typeof value === "string" && /^\d+$/.test(value))) problems.push(`${path}.${key}: not an int64 string`);
   }
-  if (schema.type !== undefined && !Object.values<unknown>(Type).includes(schema.type)) problems.push(`${path}.type: ${String(schema.type)} is not a Gemini Type`);
-  if (schema.enum !== undefined && !(Array.isArray(schema.enum) && schema.enum.every((v) => typeof v === "string"))) problems.push(`${path}.enum: not all strings`);
+  if (schema.type !== undefined && !Object.values<unknown>(Type).includes(schema.type))
+    problems.push(`${path}.type: ${String(schema.type)} is not a Gemini Type`);
+  if (schema.enum !== undefined && !(Array.isArray(schema.enum) && schema.enum.every((v) => typeof v === "string")))
+    problems.push(`${path}.enum: not all strings`);
   const children: [string, unknown][] = [
     ...Object.entries((schema.properties as Record<string, unknown> | undefined) ?? {}).map(([k, v]): [string, unknown] => [`${path}.properties.${k}`, v]),
     ...(schema.items === undefined ? [] : [[`${path}.items`, schema.items] as [string, unknown]]),
@@ -73,7 +103,14 @@ describe("OpenAI Responses shape", () => {
   });
 
   it("runs function_call items and answers function_call_output items ready for `input`", async () => {
-    const call: ResponsesFunctionCall = { type: "function_call", id: "fc_1", call_id: "call_resp_1", name: "echo", arguments: '{"text":"hi","times":"2"}', status: "completed" };
+    const call: ResponsesFunctionCall = {
+      type: "function_call",
+      id: "fc_1",
+      call_id: "call_resp_1",
+      name: "echo",
+      arguments: '{"text":"hi","times":"2"}',
+      status: "completed",
+    };
     const res = await api("/v1/tool-calls", { body: { tool_calls: [call] } });
     expect(res.status).toBe(200);
     const { results } = await json<{ results: CallResult[] }>(res);
@@ -89,7 +126,11 @@ describe("OpenAI Responses shape", () => {
     expect(results[0]).toMatchObject({ status: "error", error_code: "INVALID_ARGUMENTS" });
     const message = results[0]?.message as ResponsesFunctionCallOutput;
     expect(Object.keys(message).sort()).toEqual(["call_id", "output", "type"]);
-    expect(JSON.parse(message.output)).toMatchObject({ error_code: "INVALID_ARGUMENTS", stage: "validate", issues: [expect.objectContaining({ path: "text" })] });
+    expect(JSON.parse(message.output)).toMatchObject({
+      error_code: "INVALID_ARGUMENTS",
+      stage: "validate",
+      issues: [expect.objectContaining({ path: "text" })],
+    });
   });
 });
 

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testParts } from "../support/dispatch.ts";
 import { createApp } from "../../src/http/app.ts";
-import { gatewayTools, registerAll, Trace } from "../support/gateway-tools.ts";
 import { api } from "../support/api.ts";
+import { testParts } from "../support/dispatch.ts";
+import { gatewayTools, registerAll, Trace } from "../support/gateway-tools.ts";
 import { json } from "../support/json.ts";
 import { openaiCall } from "../support/tool-calls.ts";
 
@@ -43,9 +43,7 @@ describe("POST /v1/tool-calls with the gateway layer", () => {
   });
 
   it("reports attempts per call, and a timeout's message and suggestion in the text the model reads", async () => {
-    const body = await json<Batch>(
-      await api("/v1/tool-calls", { body: { tool_calls: [sleepCall(0, 1), openaiCall("h", "hg_hang", "{}")] } }),
-    );
+    const body = await json<Batch>(await api("/v1/tool-calls", { body: { tool_calls: [sleepCall(0, 1), openaiCall("h", "hg_hang", "{}")] } }));
     expect(body.results.map((r) => [r.status, r.attempts])).toEqual([
       ["ok", 1],
       ["error", 1],

@@ -16,7 +16,15 @@ describe("health routes", () => {
   it("shows every tool's availability with the reason and the check time", async () => {
     const body = await json<Health>(await api("/v1/health/tools"));
     const github = body.tools.find((t) => t.name === "github_repo");
-    expect(github).toEqual({ name: "github_repo", toolset: "web", available: false, reason: "missing required environment variable: GITHUB_TOKEN", checked_at: null, has_check: true, requires_env: ["GITHUB_TOKEN"] });
+    expect(github).toEqual({
+      name: "github_repo",
+      toolset: "web",
+      available: false,
+      reason: "missing required environment variable: GITHUB_TOKEN",
+      checked_at: null,
+      has_check: true,
+      requires_env: ["GITHUB_TOKEN"],
+    });
     expect(body.tools.find((t) => t.name === "echo")).toMatchObject({ available: true, reason: null });
   });
 
@@ -44,7 +52,11 @@ describe("scheduled retention", () => {
     const insert = env.DB.prepare(
       `INSERT INTO ${AUDIT_TABLE} (rid, at, key_id, session_id, tool_call_id, tool, toolset, arguments, arguments_truncated, arguments_sha256, coercions, coercion_count, status, attempts, duration_ms, result_chars, truncated) VALUES (?, ?, 'k', 'retention', 'c', 'echo', 'core', '{}', 0, ?, '[]', 0, 'ok', 1, 1, 1, 0)`,
     );
-    await env.DB.batch([insert.bind(1, now - 31 * day, "0".repeat(64)), insert.bind(2, now - 29 * day, "0".repeat(64)), insert.bind(3, now - 3_600_000, "0".repeat(64))]);
+    await env.DB.batch([
+      insert.bind(1, now - 31 * day, "0".repeat(64)),
+      insert.bind(2, now - 29 * day, "0".repeat(64)),
+      insert.bind(3, now - 3_600_000, "0".repeat(64)),
+    ]);
     const ctx = createExecutionContext();
     worker.scheduled(createScheduledController({ scheduledTime: now, cron: "17 3 * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);

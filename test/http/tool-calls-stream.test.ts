@@ -2,12 +2,13 @@
  * POST /v1/tool-calls with `Accept: text/event-stream`: each result is sent as its call
  * finishes, then the whole batch; without the header the answer is the usual JSON.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gatewayTools, registerAll, Trace } from "../support/gateway-tools.ts";
-import { api } from "../support/api.ts";
-import { openaiCall } from "../support/tool-calls.ts";
+
 import { Hono } from "hono";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { streamResults, wantsEventStream } from "../../src/http/routes/tool-calls-stream.ts";
+import { api } from "../support/api.ts";
+import { gatewayTools, registerAll, Trace } from "../support/gateway-tools.ts";
+import { openaiCall } from "../support/tool-calls.ts";
 
 let unregister: () => void = () => undefined;
 beforeAll(() => {
@@ -48,14 +49,23 @@ const sleepCall = (id: string, ms: number) => openaiCall(id, "sse_sleep", { ms, 
 describe("streamed batches", () => {
   it("sends each result as its call finishes, with its index and id, then the whole batch in order", async () => {
     const sentAt = Date.now();
-    const res = await api("/v1/tool-calls", { headers: { accept: "text/event-stream" }, body: { tool_calls: [sleepCall("slow", 600), sleepCall("fast", 10), openaiCall("bad", "nope", "{}")] } });
+    const res = await api("/v1/tool-calls", {
+      headers: { accept: "text/event-stream" },
+      body: { tool_calls: [sleepCall("slow", 600), sleepCall("fast", 10), openaiCall("bad", "nope", "{}")] },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
     expect(res.headers.get("x-request-id")).toBeTruthy();
     const events = await readEvents(res, sentAt);
     expect(events.map((e) => e.name)).toEqual(["result", "result", "result", "batch"]);
     const results = events.slice(0, 3);
-    expect(results.map((e) => [e.data.index, e.data.id])).toEqual(expect.arrayContaining([[0, "slow"], [1, "fast"], [2, "bad"]]));
+    expect(results.map((e) => [e.data.index, e.data.id])).toEqual(
+      expect.arrayContaining([
+        [0, "slow"],
+        [1, "fast"],
+        [2, "bad"],
+      ]),
+    );
     expect(results.at(-1)?.data.id).toBe("slow");
     const fast = results.find((e) => e.data.id === "fast");
     // The fast result arrived long before the slow call ended, not with the batch.
@@ -63,7 +73,11 @@ describe("streamed batches", () => {
     expect(fast?.data.result).toMatchObject({ id: "fast", tool: "sse_sleep", status: "ok", message: { role: "tool", tool_call_id: "fast" } });
     const batch = events[3]?.data as { session_id: string; results: { id: string; status: string; error_code: string | null }[] };
     expect(batch.session_id).toEqual(expect.any(String));
-    expect(batch.results.map((r) => [r.id, r.status, r.error_code])).toEqual([["slow", "ok", null], ["fast", "ok", null], ["bad", "error", "UNKNOWN_TOOL"]]);
+    expect(batch.results.map((r) => [r.id, r.status, r.error_code])).toEqual([
+      ["slow", "ok", null],
+      ["fast", "ok", null],
+      ["bad", "error", "UNKNOWN_TOOL"],
+    ]);
     expect(batch.results[1]).toEqual(fast?.data.result);
   });
 

@@ -1,8 +1,8 @@
 import { exports } from "cloudflare:workers";
-import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 import { describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { json } from "../support/json.ts";
+import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 import { anthropicCall, openaiCall } from "../support/tool-calls.ts";
 
 interface Batch {
@@ -12,7 +12,9 @@ interface Batch {
 
 describe("POST /v1/tool-calls", () => {
   it("answers OpenAI calls with tool messages ready to append, in order", async () => {
-    const res = await api("/v1/tool-calls", { body: { tool_calls: [openaiCall("c1", "echo", '{"text":"a"}'), openaiCall("c2", "echo", '{"text":"b","times":"2"}')] } });
+    const res = await api("/v1/tool-calls", {
+      body: { tool_calls: [openaiCall("c1", "echo", '{"text":"a"}'), openaiCall("c2", "echo", '{"text":"b","times":"2"}')] },
+    });
     expect(res.status).toBe(200);
     const body = await json<Batch>(res);
     expect(body.results.map((r) => r.message)).toEqual([
@@ -30,7 +32,9 @@ describe("POST /v1/tool-calls", () => {
 
   it("keeps one failing call from failing the batch", async () => {
     const body = await json<Batch>(
-      await api("/v1/tool-calls", { body: { tool_calls: [openaiCall("c1", "nope", "{}"), anthropicCall("t2", "echo", { text: 1 }), openaiCall("c3", "echo", '{"text":"ok"}')] } }),
+      await api("/v1/tool-calls", {
+        body: { tool_calls: [openaiCall("c1", "nope", "{}"), anthropicCall("t2", "echo", { text: 1 }), openaiCall("c3", "echo", '{"text":"ok"}')] },
+      }),
     );
     expect(body.results.map((r) => [r.status, r.error_code])).toEqual([
       ["error", "UNKNOWN_TOOL"],
@@ -44,7 +48,12 @@ describe("POST /v1/tool-calls", () => {
 
   it("refuses a tool outside the requested toolset for that call only", async () => {
     const body = await json<Batch>(
-      await api("/v1/tool-calls", { body: { toolset: "results", tool_calls: [openaiCall("c1", "echo", '{"text":"x"}'), openaiCall("c2", "read_result", `{"handle":"${crypto.randomUUID()}"}`)] } }),
+      await api("/v1/tool-calls", {
+        body: {
+          toolset: "results",
+          tool_calls: [openaiCall("c1", "echo", '{"text":"x"}'), openaiCall("c2", "read_result", `{"handle":"${crypto.randomUUID()}"}`)],
+        },
+      }),
     );
     expect(body.results.map((r) => r.error_code)).toEqual(["PERMISSION_DENIED", "EXECUTION_FAILED"]);
   });
@@ -102,7 +111,11 @@ describe("request-level errors", () => {
 
   it("takes JSON under any of its media types, and refuses a body sent without a content type", async () => {
     const post = (headers: Record<string, string>, body: string) =>
-      exports.default.fetch("https://toolgate.test/v1/tool-calls", { method: "POST", headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...headers }, body });
+      exports.default.fetch("https://toolgate.test/v1/tool-calls", {
+        method: "POST",
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...headers },
+        body,
+      });
     const echo = JSON.stringify({ tool_calls: [openaiCall("c1", "echo", '{"text":"hi"}')] });
     for (const type of ["application/json; charset=utf-8", "application/vnd.toolgate+json", "APPLICATION/JSON"]) {
       const res = await post({ "content-type": type }, echo);
@@ -153,7 +166,11 @@ describe("request-level errors", () => {
   });
 
   it("answers unknown routes and methods with JSON 404s", async () => {
-    for (const [path, method] of [["/nope", "GET"], ["/v1/tool-calls", "GET"], ["/v1/tools", "DELETE"]] as const) {
+    for (const [path, method] of [
+      ["/nope", "GET"],
+      ["/v1/tool-calls", "GET"],
+      ["/v1/tools", "DELETE"],
+    ] as const) {
       const res = await api(path, { method });
       expect(res.status).toBe(404);
       expect(await json(res)).toMatchObject({ error_code: "NOT_FOUND" });

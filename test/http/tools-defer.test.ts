@@ -15,7 +15,13 @@ const MANY = Array.from({ length: 50 }, (_, i) => `defer_extra_${String(i).padSt
 
 beforeAll(() => {
   for (const name of MANY) {
-    registry.register({ name, toolset: "defer-many", schema: z.object({ id: z.string().describe("Which record.") }), description: `Looks up record kind ${name}.`, handler: () => "ok" });
+    registry.register({
+      name,
+      toolset: "defer-many",
+      schema: z.object({ id: z.string().describe("Which record.") }),
+      description: `Looks up record kind ${name}.`,
+      handler: () => "ok",
+    });
   }
 });
 afterAll(() => {

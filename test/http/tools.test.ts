@@ -17,7 +17,10 @@ describe("GET /v1/tools", () => {
     expect(names).toEqual(expect.arrayContaining(["echo", "current_time", "generate_lines", "read_result"]));
     // GITHUB_TOKEN is unset in the test environment, so the GitHub tool is hidden.
     expect(names).not.toContain("github_repo");
-    expect(body.tools[0]).toMatchObject({ type: "function", function: { name: expect.any(String), description: expect.any(String), parameters: { type: "object" } } });
+    expect(body.tools[0]).toMatchObject({
+      type: "function",
+      function: { name: expect.any(String), description: expect.any(String), parameters: { type: "object" } },
+    });
   });
 
   it("gives Anthropic's shape", async () => {
@@ -57,7 +60,15 @@ describe("GET /v1/tools", () => {
 describe("GET /v1/tools/{name}", () => {
   it("shows the definition, every provider shape and availability", async () => {
     const body = await json(await api("/v1/tools/echo"));
-    expect(body).toMatchObject({ name: "echo", toolset: "core", emoji: "🔁", available: true, unavailable_reason: null, requires_env: [], max_result_size_chars: 100_000 });
+    expect(body).toMatchObject({
+      name: "echo",
+      toolset: "core",
+      emoji: "🔁",
+      available: true,
+      unavailable_reason: null,
+      requires_env: [],
+      max_result_size_chars: 100_000,
+    });
     expect(body.definitions).toMatchObject({ openai: { type: "function" }, anthropic: { input_schema: {} }, mcp: { inputSchema: {} } });
   });
 

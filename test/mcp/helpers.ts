@@ -28,7 +28,12 @@ export function mcpPost(path: string, body: unknown, { token = TEST_ADMIN_TOKEN,
 let nextId = 1;
 
 /** One request; resolves with the parsed JSON-RPC response (plain JSON answers only). */
-export async function rpc(path: string, method: string, params: Record<string, unknown> = {}, init: McpInit = {}): Promise<{ id: number; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } }> {
+export async function rpc(
+  path: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  init: McpInit = {},
+): Promise<{ id: number; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } }> {
   const id = nextId++;
   const response = await mcpPost(path, { jsonrpc: "2.0", id, method, params }, init);
   expect(response.headers.get("content-type")).toMatch(/^application\/json/);

@@ -3,12 +3,12 @@
  * resource toolgate://memory, each showing what the memory tool wrote through /v1/tool-calls.
  */
 import { describe, expect, it } from "vitest";
-import { as, callTools, only, type Key } from "../approvals/support.ts";
+import { as, callTools, type Key, only } from "../approvals/support.ts";
+import { rpc } from "../mcp/helpers.ts";
 import { api } from "../support/api.ts";
 import { createKey } from "../support/create-key.ts";
 import { json } from "../support/json.ts";
 import { openaiCall } from "../support/tool-calls.ts";
-import { rpc } from "../mcp/helpers.ts";
 
 async function remember(key: Key, target: "memory" | "user", content: string): Promise<void> {
   const result = only(await callTools(key, "mem-routes", [openaiCall("r1", "memory", { target, action: "add", content })]));
@@ -23,7 +23,11 @@ describe("GET /v1/memory", () => {
     await remember(key, "user", "Prefers short answers.");
     const response = await api("/v1/memory", { headers: as(key) });
     expect(response.status).toBe(200);
-    expect(await json(response)).toEqual({ key_id: key.id, memory: emptyStore(2200), user: { entries: ["Prefers short answers."], entry_count: 1, chars: 22, limit: 1375 } });
+    expect(await json(response)).toEqual({
+      key_id: key.id,
+      memory: emptyStore(2200),
+      user: { entries: ["Prefers short answers."], entry_count: 1, chars: 22, limit: 1375 },
+    });
   });
 
   it("lets an admin read another key's memory, and refuses anyone else with 403", async () => {
@@ -65,7 +69,11 @@ describe("the MCP resource toolgate://memory", () => {
     const read = await rpc("/mcp", "resources/read", { uri: "toolgate://memory" }, { token: key.key });
     const [contents] = read.result?.contents as { uri: string; mimeType: string; text: string }[];
     expect(contents).toMatchObject({ uri: "toolgate://memory", mimeType: "application/json" });
-    expect(JSON.parse(contents?.text ?? "")).toEqual({ key_id: key.id, memory: { entries: ["CI runs on every push."], entry_count: 1, chars: 22, limit: 2200 }, user: emptyStore(1375) });
+    expect(JSON.parse(contents?.text ?? "")).toEqual({
+      key_id: key.id,
+      memory: { entries: ["CI runs on every push."], entry_count: 1, chars: 22, limit: 2200 },
+      user: emptyStore(1375),
+    });
     expect((await rpc("/mcp/memory", "resources/list", {}, { token: key.key })).result).toMatchObject({ resources: [{ uri: "toolgate://memory" }] });
   });
 

@@ -7,14 +7,12 @@ const refused = (url: string, allow: string[] = []) => {
 };
 
 describe("checkOutboundUrl", () => {
-  it.each([
-    "https://api.github.com/repos/a/b",
-    "http://example.com:8080/hook",
-    "https://93.184.216.34/",
-    "https://[2606:4700::6810:84e5]/",
-  ])("lets the public URL %s through", (url) => {
-    expect(refused(url)).toBeUndefined();
-  });
+  it.each(["https://api.github.com/repos/a/b", "http://example.com:8080/hook", "https://93.184.216.34/", "https://[2606:4700::6810:84e5]/"])(
+    "lets the public URL %s through",
+    (url) => {
+      expect(refused(url)).toBeUndefined();
+    },
+  );
 
   it.each([
     ["http://127.0.0.1:9240/mcp", "loopback"],

@@ -5,9 +5,9 @@
  */
 import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
-import { PageClient, csrfOf } from "../approvals-page/page-client.ts";
-import { createKey } from "../support/create-key.ts";
+import { csrfOf, PageClient } from "../approvals-page/page-client.ts";
 import { MCP_BASE } from "../mcp/helpers.ts";
+import { createKey } from "../support/create-key.ts";
 
 export const REDIRECT_URI = "https://app.example/callback";
 
@@ -15,7 +15,10 @@ export const REDIRECT_URI = "https://app.example/callback";
 export async function pkce(): Promise<{ verifier: string; challenge: string }> {
   const verifier = `${crypto.randomUUID()}${crypto.randomUUID()}`.replaceAll("-", "");
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)));
-  const challenge = btoa(String.fromCharCode(...digest)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  const challenge = btoa(String.fromCharCode(...digest))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
   return { verifier, challenge };
 }
 
@@ -28,7 +31,13 @@ export async function register(body: Record<string, unknown> = {}): Promise<stri
   const response = await send("/oauth/register", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ client_name: "Test App", redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], ...body }),
+    body: JSON.stringify({
+      client_name: "Test App",
+      redirect_uris: [REDIRECT_URI],
+      token_endpoint_auth_method: "none",
+      grant_types: ["authorization_code", "refresh_token"],
+      ...body,
+    }),
   });
   expect(response.status).toBe(201);
   return ((await response.json()) as { client_id: string }).client_id;

@@ -6,11 +6,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { oauthTokensOf } from "../../src/oauth/oauth-storage.ts";
+import { MCP_BASE, mcpPost, rpc } from "../mcp/helpers.ts";
 import { api } from "../support/api.ts";
 import { json } from "../support/json.ts";
 import { waitForAuditRows } from "../support/wait-for-audit-rows.ts";
-import { MCP_BASE, mcpPost, rpc } from "../mcp/helpers.ts";
-import { authorizeQuery, consent, pkce, register, REDIRECT_URI, send, signedInBrowser, signedInClient, tokenRequest } from "./oauth-client.ts";
+import { authorizeQuery, consent, pkce, REDIRECT_URI, register, send, signedInBrowser, signedInClient, tokenRequest } from "./oauth-client.ts";
 
 interface KeyRow {
   id: string;

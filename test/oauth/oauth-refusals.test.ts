@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { csrfOf } from "../approvals-page/page-client.ts";
 import { mcpPost } from "../mcp/helpers.ts";
-import { authorizeQuery, consent, handleOf, pkce, register, REDIRECT_URI, send, signedInBrowser, signedInClient, tokenRequest } from "./oauth-client.ts";
+import { authorizeQuery, consent, handleOf, pkce, REDIRECT_URI, register, send, signedInBrowser, signedInClient, tokenRequest } from "./oauth-client.ts";
 
 const listTools = { jsonrpc: "2.0", id: 1, method: "tools/list" };
 
@@ -87,7 +87,12 @@ describe("the consent form", () => {
     const browser = await signedInBrowser("approver", ["core"]);
     await browser.get(`/oauth/authorize?${authorizeQuery(clientId, challenge)}`);
     expect(browser.lastPage).not.toContain('value="web"');
-    const response = await browser.post("/oauth/authorize", { csrf: csrfOf(browser.lastPage), handle: handleOf(browser.lastPage), decision: "approve", toolset: "web" });
+    const response = await browser.post("/oauth/authorize", {
+      csrf: csrfOf(browser.lastPage),
+      handle: handleOf(browser.lastPage),
+      decision: "approve",
+      toolset: "web",
+    });
     expect(response.status).toBe(400);
     expect(browser.lastPage).toContain("may not grant web");
   });
@@ -106,7 +111,13 @@ describe("the consent form", () => {
 describe("the token endpoint", () => {
   it("answers invalid_grant for a wrong PKCE verifier", async () => {
     const { clientId, code } = await codeFor();
-    const response = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: "x".repeat(64) });
+    const response = await tokenRequest({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: REDIRECT_URI,
+      client_id: clientId,
+      code_verifier: "x".repeat(64),
+    });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: "invalid_grant" });
   });
@@ -128,7 +139,13 @@ describe("the token endpoint", () => {
   });
 
   it("answers invalid_client for a client it does not know", async () => {
-    const response = await tokenRequest({ grant_type: "authorization_code", code: "a:b:c", redirect_uri: REDIRECT_URI, client_id: "no-such-client", code_verifier: "x".repeat(64) });
+    const response = await tokenRequest({
+      grant_type: "authorization_code",
+      code: "a:b:c",
+      redirect_uri: REDIRECT_URI,
+      client_id: "no-such-client",
+      code_verifier: "x".repeat(64),
+    });
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ error: "invalid_client" });
   });

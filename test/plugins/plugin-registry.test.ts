@@ -4,19 +4,32 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { Hooks, hooks, type CallEvent } from "../../src/plugins/pipeline-hooks.ts";
+import { type CallEvent, Hooks, hooks } from "../../src/plugins/pipeline-hooks.ts";
 import { PluginRegistry } from "../../src/plugins/plugin-registry.ts";
 import "../../src/plugins/plugins.gen.ts";
 
-const call = (tool: string, toolset: string, args: Record<string, unknown> = {}, callEnv: Env = env): CallEvent => ({ tool, toolset, callId: "c1", sessionId: "s1", args, env: callEnv });
+const call = (tool: string, toolset: string, args: Record<string, unknown> = {}, callEnv: Env = env): CallEvent => ({
+  tool,
+  toolset,
+  callId: "c1",
+  sessionId: "s1",
+  args,
+  env: callEnv,
+});
 const blockAll = () => ({ action: "block" as const, message: "blocked by test" });
 
 describe("plugins.register", () => {
   it("refuses a malformed name, a second plugin of the same name and a plugin with no hook", () => {
     const registry = new PluginRegistry(new Hooks());
-    expect(registry.register({ name: "Has Spaces", preCall: blockAll })).toMatchObject({ ok: false, reason: expect.stringContaining("not a valid plugin name") });
+    expect(registry.register({ name: "Has Spaces", preCall: blockAll })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("not a valid plugin name"),
+    });
     expect(registry.register({ name: "guard", preCall: blockAll })).toEqual({ ok: true });
-    expect(registry.register({ name: "guard", preCall: blockAll })).toEqual({ ok: false, reason: "plugin 'guard' is already registered; plugin names must be unique." });
+    expect(registry.register({ name: "guard", preCall: blockAll })).toEqual({
+      ok: false,
+      reason: "plugin 'guard' is already registered; plugin names must be unique.",
+    });
     expect(registry.register({ name: "idle" })).toEqual({ ok: false, reason: "plugin 'idle' has no preCall, postCall or transform hook." });
     expect(registry.names()).toEqual(["guard"]);
   });
@@ -47,7 +60,13 @@ describe("a plugin that is off", () => {
     expect((await target.runPreCall(call("echo", "core"))).blocked).toBe(true);
 
     const broken = new Hooks();
-    new PluginRegistry(broken).register({ name: "broken-gate", active: () => { throw new Error("bad setting"); }, preCall: blockAll });
+    new PluginRegistry(broken).register({
+      name: "broken-gate",
+      active: () => {
+        throw new Error("bad setting");
+      },
+      preCall: blockAll,
+    });
     expect(broken.hasPreCall(env)).toBe(true);
     expect((await broken.runPreCall(call("echo", "core"))).blocked).toBe(true);
   });
@@ -63,7 +82,10 @@ describe("a plugin that is off", () => {
 describe("block-argument-pattern with a bad pattern", () => {
   it("blocks every call, naming the var, when a call's env carries a pattern that does not compile", async () => {
     const outcome = await hooks.runPreCall(call("echo", "core", { text: "hello" }, { ...env, PLUGIN_BLOCK_ARGUMENT_PATTERN: "(unclosed" } as Env));
-    expect(outcome).toMatchObject({ blocked: true, message: expect.stringContaining("PLUGIN_BLOCK_ARGUMENT_PATTERN is not a valid JavaScript regular expression (\"(unclosed\")") });
+    expect(outcome).toMatchObject({
+      blocked: true,
+      message: expect.stringContaining('PLUGIN_BLOCK_ARGUMENT_PATTERN is not a valid JavaScript regular expression ("(unclosed")'),
+    });
   });
 });
 

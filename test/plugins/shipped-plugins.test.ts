@@ -6,12 +6,12 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineWebhook, webhookRegistry } from "../../src/webhooks/webhook-registry.ts";
 import { registry } from "../../src/registry/registry.ts";
-import { genericHeaders, post, waitForDelivery } from "../webhooks/support.ts";
+import { defineWebhook, webhookRegistry } from "../../src/webhooks/webhook-registry.ts";
+import { rpc } from "../mcp/helpers.ts";
 import { api } from "../support/api.ts";
 import { json } from "../support/json.ts";
-import { rpc } from "../mcp/helpers.ts";
+import { genericHeaders, post, waitForDelivery } from "../webhooks/support.ts";
 
 /** Runs of `plugin_probe` by its `account` argument, to prove a blocked call never ran. */
 const runs = new Map<string, number>();
@@ -48,7 +48,12 @@ beforeAll(async () => {
   }
 });
 
-const REDACTED_RECORD = { account: "ada", api_token: "[redacted]", profile: { session_cookie: "[redacted]", plan: "pro" }, history: [{ api_token: "[redacted]" }] };
+const REDACTED_RECORD = {
+  account: "ada",
+  api_token: "[redacted]",
+  profile: { session_cookie: "[redacted]", plan: "pro" },
+  history: [{ api_token: "[redacted]" }],
+};
 
 interface V1Result {
   status: string;
@@ -57,7 +62,9 @@ interface V1Result {
 }
 
 async function callV1(name: string, args: Record<string, unknown>): Promise<V1Result> {
-  const response = await api("/v1/tool-calls", { body: { tool_calls: [{ id: "call_1", type: "function", function: { name, arguments: JSON.stringify(args) } }] } });
+  const response = await api("/v1/tool-calls", {
+    body: { tool_calls: [{ id: "call_1", type: "function", function: { name, arguments: JSON.stringify(args) } }] },
+  });
   expect(response.status).toBe(200);
   const [result] = (await json<{ results: V1Result[] }>(response)).results;
   if (result === undefined) throw new Error("no result");

@@ -11,7 +11,8 @@ import type { CustomToolsetLookup } from "../../src/toolsets/resolve.ts";
 const MCP_TOOLS = ["mcp__github__create_issue", "mcp__github__list_issues", "mcp__fs__read_file"];
 
 beforeAll(() => {
-  for (const name of MCP_TOOLS) registry.register({ name, toolset: name.startsWith("mcp__github") ? "mcp-github" : "mcp-fs", schema: z.object({}), handler: () => "" });
+  for (const name of MCP_TOOLS)
+    registry.register({ name, toolset: name.startsWith("mcp__github") ? "mcp-github" : "mcp-fs", schema: z.object({}), handler: () => "" });
 });
 afterAll(() => {
   for (const name of MCP_TOOLS) registry.deregister(name);
@@ -108,7 +109,11 @@ describe("policy patterns", () => {
 
   it("deny mode allows all but matching tools, naming the pattern that denied", async () => {
     const { decide } = await access(principal(null, { mode: "deny", patterns: ["generate_lines", "mcp__*__create_?ssue"] }));
-    expect(decide("generate_lines")).toMatchObject({ allowed: false, rule: "deny:generate_lines", message: expect.stringContaining("(pattern 'generate_lines')") });
+    expect(decide("generate_lines")).toMatchObject({
+      allowed: false,
+      rule: "deny:generate_lines",
+      message: expect.stringContaining("(pattern 'generate_lines')"),
+    });
     expect(decide("mcp__github__create_issue")).toMatchObject({ allowed: false, rule: "deny:mcp__*__create_?ssue" });
     expect(decide("mcp__github__list_issues")).toEqual({ allowed: true, rule: "default:allow" });
   });

@@ -30,7 +30,10 @@ describe("RateLimiter", () => {
 
   it("slides: the previous window's calls count in proportion to their overlap", async () => {
     const stub = limiter("rl-slide");
-    await stub.consume([[bucket(10)], [bucket(10)], [bucket(10)], [bucket(10)], [bucket(10)], [bucket(10)], [bucket(10)], [bucket(10)], [bucket(10)], [bucket(10)]], 60_000);
+    await stub.consume(
+      [[bucket(10)], [bucket(10)], [bucket(10)], [bucket(10)], [bucket(10)], [bucket(10)], [bucket(10)], [bucket(10)], [bucket(10)], [bucket(10)]],
+      60_000,
+    );
     // A quarter into the next window, 75% of the previous 10 still count: room for 2 more.
     const next = await stub.consume([[bucket(10)], [bucket(10)], [bucket(10)]], 135_000);
     expect(next.map((v) => v.allowed)).toEqual([true, true, false]);
@@ -39,7 +42,13 @@ describe("RateLimiter", () => {
   it("charges nothing for a call refused by any of its buckets", async () => {
     const stub = limiter("rl-all-or-nothing");
     await stub.consume([[bucket(1, "tool:a")]], 1_000);
-    const verdicts = await stub.consume([[bucket(5), bucket(1, "tool:a")], [bucket(5), bucket(5, "tool:b")]], 2_000);
+    const verdicts = await stub.consume(
+      [
+        [bucket(5), bucket(1, "tool:a")],
+        [bucket(5), bucket(5, "tool:b")],
+      ],
+      2_000,
+    );
     expect(verdicts.map((v) => v.allowed)).toEqual([false, true]);
     const after = await stub.consume([[bucket(2)], [bucket(2)]], 3_000);
     // Only the one allowed call was charged to "key": one more fits under 2.

@@ -59,7 +59,12 @@ describe("availability", () => {
   });
 
   it("counts a throwing check as unavailable and says why", async () => {
-    const state = await new AvailabilityCache().of(entryWith(() => { throw new Error("docker not running"); }), env);
+    const state = await new AvailabilityCache().of(
+      entryWith(() => {
+        throw new Error("docker not running");
+      }),
+      env,
+    );
     expect(state.available).toBe(false);
     expect(state.reason).toBe("its availability check failed: docker not running");
     expect(typeof state.checkedAt).toBe("number");
@@ -111,7 +116,10 @@ describe("availability", () => {
     const name = `probe_old_${++serial}`;
     await env.KV.put(`avail:${name}`, JSON.stringify({ available: false, reason: "old news", checkedAt: Date.now() - CHECK_TTL_MS - 1 }));
     let calls = 0;
-    const state = await new AvailabilityCache().of(entryWith(() => (calls++, true), [], name), env);
+    const state = await new AvailabilityCache().of(
+      entryWith(() => (calls++, true), [], name),
+      env,
+    );
     expect(state.available).toBe(true);
     expect(calls).toBe(1);
   });

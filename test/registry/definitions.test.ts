@@ -52,13 +52,22 @@ describe("getDefinitions", () => {
   });
 
   it("merges dynamic overrides shallowly but keeps the registered name", async () => {
-    add({ name: "defs_dyn", toolset: "defs", schema, handler: () => "", dynamicSchemaOverrides: () => ({ description: "fresh", name: "renamed" } as never) });
+    add({ name: "defs_dyn", toolset: "defs", schema, handler: () => "", dynamicSchemaOverrides: () => ({ description: "fresh", name: "renamed" }) as never });
     const [definition] = await getDefinitions(["defs_dyn"], env);
     expect(definition).toMatchObject({ name: "defs_dyn", description: "fresh" });
   });
 
   it("ignores overrides that throw or are not objects", async () => {
-    add({ name: "defs_throw", toolset: "defs", schema, handler: () => "", description: "static", dynamicSchemaOverrides: () => { throw new Error("boom"); } });
+    add({
+      name: "defs_throw",
+      toolset: "defs",
+      schema,
+      handler: () => "",
+      description: "static",
+      dynamicSchemaOverrides: () => {
+        throw new Error("boom");
+      },
+    });
     add({ name: "defs_array", toolset: "defs", schema, handler: () => "", description: "static", dynamicSchemaOverrides: () => [] as never });
     const definitions = await getDefinitions(["defs_throw", "defs_array"], env);
     expect(definitions.map((d) => d.description)).toEqual(["static", "static"]);

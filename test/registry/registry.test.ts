@@ -90,17 +90,41 @@ describe("register", () => {
 
   it("keeps the gateway fields a tool declares", () => {
     const registry = new Registry();
-    registry.register({ name: "t", toolset: "s", schema, handler, timeoutMs: 500, dependsOn: ["a"], writes: ["workspace"], risky: true, retry: { maxAttempts: 2 } });
+    registry.register({
+      name: "t",
+      toolset: "s",
+      schema,
+      handler,
+      timeoutMs: 500,
+      dependsOn: ["a"],
+      writes: ["workspace"],
+      risky: true,
+      retry: { maxAttempts: 2 },
+    });
     expect(registry.get("t")).toMatchObject({ timeoutMs: 500, dependsOn: ["a"], writes: ["workspace"], risky: true, retry: { maxAttempts: 2 } });
   });
 
   it("refuses a retry policy that would retry without waiting or never try, naming the field", () => {
     const registry = new Registry();
-    expect(registry.register({ name: "f0", toolset: "s", schema, handler, retry: { backoffFactor: 0 } })).toEqual({ ok: false, reason: "'f0' has retry.backoffFactor 0: it must be a finite number of at least 1." });
-    expect(registry.register({ name: "fn", toolset: "s", schema, handler, retry: { backoffFactor: Number.NaN } })).toMatchObject({ ok: false, reason: expect.stringContaining("retry.backoffFactor NaN") });
-    expect(registry.register({ name: "b", toolset: "s", schema, handler, retry: { backoffBaseMs: -1 } })).toMatchObject({ ok: false, reason: expect.stringContaining("retry.backoffBaseMs -1") });
-    expect(registry.register({ name: "m", toolset: "s", schema, handler, retry: { maxAttempts: 0 } })).toMatchObject({ ok: false, reason: expect.stringContaining("retry.maxAttempts 0") });
-    expect(registry.register({ name: "ok", toolset: "s", schema, handler, retry: { backoffFactor: 1, backoffBaseMs: 0, maxAttempts: 1 } })).toMatchObject({ ok: true });
+    expect(registry.register({ name: "f0", toolset: "s", schema, handler, retry: { backoffFactor: 0 } })).toEqual({
+      ok: false,
+      reason: "'f0' has retry.backoffFactor 0: it must be a finite number of at least 1.",
+    });
+    expect(registry.register({ name: "fn", toolset: "s", schema, handler, retry: { backoffFactor: Number.NaN } })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("retry.backoffFactor NaN"),
+    });
+    expect(registry.register({ name: "b", toolset: "s", schema, handler, retry: { backoffBaseMs: -1 } })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("retry.backoffBaseMs -1"),
+    });
+    expect(registry.register({ name: "m", toolset: "s", schema, handler, retry: { maxAttempts: 0 } })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("retry.maxAttempts 0"),
+    });
+    expect(registry.register({ name: "ok", toolset: "s", schema, handler, retry: { backoffFactor: 1, backoffBaseMs: 0, maxAttempts: 1 } })).toMatchObject({
+      ok: true,
+    });
   });
 });
 
@@ -118,7 +142,12 @@ describe("deregister and readers", () => {
 
   it("lists names and toolsets sorted", () => {
     const registry = new Registry();
-    for (const [name, toolset] of [["b", "y"], ["a", "z"], ["c", "y"]] as const) registry.register({ name, toolset, schema, handler });
+    for (const [name, toolset] of [
+      ["b", "y"],
+      ["a", "z"],
+      ["c", "y"],
+    ] as const)
+      registry.register({ name, toolset, schema, handler });
     expect(registry.names()).toEqual(["a", "b", "c"]);
     expect(registry.toolsets()).toEqual(["y", "z"]);
     expect(registry.namesInToolset("y")).toEqual(["b", "c"]);

@@ -12,10 +12,10 @@ import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumAvailability, launchChromium, type Browser } from "./support/chromium.ts";
-import { startLocalWorker, type LocalWorker } from "./support/local-worker.ts";
 import { openaiCall } from "../support/tool-calls.ts";
-import { startMcpLoopback, type McpLoopback } from "./support/mcp-loopback.ts";
+import { type Browser, chromiumAvailability, launchChromium } from "./support/chromium.ts";
+import { type LocalWorker, startLocalWorker } from "./support/local-worker.ts";
+import { type McpLoopback, startMcpLoopback } from "./support/mcp-loopback.ts";
 
 const ADMIN_TOKEN = `tg_browser_admin_${crypto.randomUUID().replaceAll("-", "")}`;
 const ARTIFACTS = fileURLToPath(new URL("../../test-artifacts/admin/", import.meta.url));
@@ -75,7 +75,11 @@ describe.skipIf(!availability.run)("the admin console in chromium", () => {
   beforeAll(async () => {
     await mkdir(ARTIFACTS, { recursive: true });
     mcp = await startMcpLoopback(MCP_TOKEN);
-    worker = await startLocalWorker({ port: 0, secrets: { ADMIN_TOKEN, BROWSER_MCP_TOKEN: MCP_TOKEN, HOOK_GENERIC_SECRET: HOOK_SECRET }, vars: { OUTBOUND_ALLOW: `127.0.0.1:${mcp.port}` } });
+    worker = await startLocalWorker({
+      port: 0,
+      secrets: { ADMIN_TOKEN, BROWSER_MCP_TOKEN: MCP_TOKEN, HOOK_GENERIC_SECRET: HOOK_SECRET },
+      vars: { OUTBOUND_ALLOW: `127.0.0.1:${mcp.port}` },
+    });
     const created = await api("/v1/keys", ADMIN_TOKEN, { name: "browser-admin", role: "admin" });
     expect(created.status).toBe(201);
     adminKey = (created.json as { key: string }).key;
@@ -120,7 +124,9 @@ describe.skipIf(!availability.run)("the admin console in chromium", () => {
     }).toBeGreaterThanOrEqual(6);
     expect(Number(await page.locator('[data-figure="errors"]').textContent())).toBeGreaterThanOrEqual(2);
     // The chart's bars, read from the SVG the page shows (this Node project has no DOM types).
-    const bars = await page.locator("figure.chart g[data-calls]").evaluateAll((gs: { getAttribute(name: string): string | null }[]) => gs.map((g) => Number(g.getAttribute("data-calls"))));
+    const bars = await page
+      .locator("figure.chart g[data-calls]")
+      .evaluateAll((gs: { getAttribute(name: string): string | null }[]) => gs.map((g) => Number(g.getAttribute("data-calls"))));
     expect(bars.reduce((sum, n) => sum + n, 0)).toBeGreaterThanOrEqual(6);
     expect(await page.locator("figure.chart svg").first().isVisible()).toBe(true);
     await shot("03-overview-desktop");
@@ -169,7 +175,13 @@ describe.skipIf(!availability.run)("the admin console in chromium", () => {
     await eventually(() => page.locator('tr[data-tool="echo"]').textContent()).toContain("available");
     await shotBoth("10-tools");
     await Promise.all([page.waitForURL(`${worker.origin}/admin/tools/echo`), page.locator('tr[data-tool="echo"]').getByRole("link", { name: "echo" }).click()]);
-    for (const shape of ["openai", "anthropic", "mcp"]) expect(await page.getByRole("region", { name: `${shape} shape` }).locator("pre").textContent()).toContain("text");
+    for (const shape of ["openai", "anthropic", "mcp"])
+      expect(
+        await page
+          .getByRole("region", { name: `${shape} shape` })
+          .locator("pre")
+          .textContent(),
+      ).toContain("text");
     expect(await page.getByRole("region", { name: "openai shape" }).textContent()).toContain('"parameters"');
     expect(await page.getByRole("region", { name: "anthropic shape" }).textContent()).toContain('"input_schema"');
     expect(await page.getByRole("region", { name: "mcp shape" }).textContent()).toContain('"inputSchema"');
@@ -200,7 +212,11 @@ describe.skipIf(!availability.run)("the admin console in chromium", () => {
     const body = JSON.stringify({ tool_calls: [openaiCall("hook_a", "echo", { text: "from a hook" })] });
     const timestamp = String(Math.floor(Date.now() / 1000));
     const signature = `sha256=${createHmac("sha256", HOOK_SECRET).update(`${timestamp}.${body}`).digest("hex")}`;
-    const sent = await fetch(`${worker.origin}/v1/hooks/generic`, { method: "POST", headers: { "content-type": "application/json", "x-toolgate-timestamp": timestamp, "x-toolgate-signature-256": signature }, body });
+    const sent = await fetch(`${worker.origin}/v1/hooks/generic`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-toolgate-timestamp": timestamp, "x-toolgate-signature-256": signature },
+      body,
+    });
     expect(sent.status).toBe(202);
     const { delivery_id: deliveryId } = (await sent.json()) as { delivery_id: string };
     // The queue runs it a moment later.

@@ -10,9 +10,9 @@ import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { chromiumAvailability, launchChromium, type Browser } from "./support/chromium.ts";
-import { startLocalWorker, type LocalWorker } from "./support/local-worker.ts";
 import { openaiCall } from "../support/tool-calls.ts";
+import { type Browser, chromiumAvailability, launchChromium } from "./support/chromium.ts";
+import { type LocalWorker, startLocalWorker } from "./support/local-worker.ts";
 
 const PORT = 9260;
 const ADMIN_TOKEN = `tg_browser_admin_${crypto.randomUUID().replaceAll("-", "")}`;
@@ -154,7 +154,12 @@ describe.skipIf(!availability.run)("the approvals page in chromium", () => {
     await shot("04-denied");
 
     const result = await outcome;
-    expect(result).toMatchObject({ status: "denied", reason, result: { status: "error", error_code: "APPROVAL_DENIED" }, message: { tool_call_id: "call_deny" } });
+    expect(result).toMatchObject({
+      status: "denied",
+      reason,
+      result: { status: "error", error_code: "APPROVAL_DENIED" },
+      message: { tool_call_id: "call_deny" },
+    });
     expect(result.message?.content).toContain(reason);
   }, 90_000);
 

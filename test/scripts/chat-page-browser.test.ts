@@ -10,9 +10,9 @@ import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumAvailability, launchChromium, type Browser } from "./support/chromium.ts";
-import { startLocalWorker, type LocalWorker } from "./support/local-worker.ts";
-import { ANSWER_PREFIX, startScriptedModel, type ScriptedModel } from "./support/scripted-model.ts";
+import { type Browser, chromiumAvailability, launchChromium } from "./support/chromium.ts";
+import { type LocalWorker, startLocalWorker } from "./support/local-worker.ts";
+import { ANSWER_PREFIX, type ScriptedModel, startScriptedModel } from "./support/scripted-model.ts";
 
 const ADMIN_TOKEN = `tg_browser_admin_${crypto.randomUUID().replaceAll("-", "")}`;
 const ARTIFACTS = fileURLToPath(new URL("../../test-artifacts/chat/", import.meta.url));
@@ -38,9 +38,21 @@ describe.skipIf(!availability.run)("the chat page in chromium", () => {
     await mkdir(ARTIFACTS, { recursive: true });
     // Each model turn takes a while, so the run page is first shown while the run still goes on.
     // Streamed chunks come 120 ms apart, so the answer is seen growing before the run completes.
-    model = await startScriptedModel({ delayMs: 1500, chunkDelayMs: 120, callFor: (text) => (text.includes("delete") ? { name: "delete_result", arguments: { handle: "0b6a1d2e-5b8c-4f61-9d7e-3f2a1c0b9e88" } } : undefined) });
-    worker = await startLocalWorker({ port: 0, secrets: { ADMIN_TOKEN, MODEL_API_KEY: "scripted" }, vars: { MODEL_BASE_URL: `${model.origin}/v1`, MODEL_NAME: "scripted-model" } });
-    const created = await fetch(`${worker.origin}/v1/keys`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" }, body: JSON.stringify({ name: "browser-chat", role: "agent" }) });
+    model = await startScriptedModel({
+      delayMs: 1500,
+      chunkDelayMs: 120,
+      callFor: (text) => (text.includes("delete") ? { name: "delete_result", arguments: { handle: "0b6a1d2e-5b8c-4f61-9d7e-3f2a1c0b9e88" } } : undefined),
+    });
+    worker = await startLocalWorker({
+      port: 0,
+      secrets: { ADMIN_TOKEN, MODEL_API_KEY: "scripted" },
+      vars: { MODEL_BASE_URL: `${model.origin}/v1`, MODEL_NAME: "scripted-model" },
+    });
+    const created = await fetch(`${worker.origin}/v1/keys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "browser-chat", role: "agent" }),
+    });
     expect(created.status).toBe(201);
     agentKey = ((await created.json()) as { key: string }).key;
     browser = await launchChromium();
@@ -103,7 +115,10 @@ describe.skipIf(!availability.run)("the chat page in chromium", () => {
   it("replies in the same conversation", async () => {
     const first = page.url();
     await page.getByLabel("Reply").fill("And once more?");
-    await Promise.all([page.waitForURL((url) => url.href !== first && /\/chat\/runs\/[\w-]+$/.test(url.pathname)), page.getByRole("button", { name: "Send" }).click()]);
+    await Promise.all([
+      page.waitForURL((url) => url.href !== first && /\/chat\/runs\/[\w-]+$/.test(url.pathname)),
+      page.getByRole("button", { name: "Send" }).click(),
+    ]);
     await eventually(() => page.locator("#run .status").first().textContent()).toBe("completed");
     expect(await page.locator("ol.transcript > li.user").count()).toBe(2);
     await shot("05-reply");
@@ -121,7 +136,10 @@ describe.skipIf(!availability.run)("the chat page in chromium", () => {
     expect(href).toMatch(/\/approvals\/[\w-]+/);
     await shot("06-awaiting-approval");
     const runId = new URL(page.url()).pathname.split("/").at(-1) ?? "";
-    const run = (await (await fetch(`${worker.origin}/v1/runs/${runId}`, { headers: { authorization: `Bearer ${agentKey}` } })).json()) as { session_id: string; pending_approvals: { approval_id: string }[] };
+    const run = (await (await fetch(`${worker.origin}/v1/runs/${runId}`, { headers: { authorization: `Bearer ${agentKey}` } })).json()) as {
+      session_id: string;
+      pending_approvals: { approval_id: string }[];
+    };
     const approvalId = run.pending_approvals[0]?.approval_id ?? "";
     expect(href).toContain(approvalId);
     const decided = await fetch(`${worker.origin}/v1/approvals/${approvalId}?session_id=${run.session_id}`, {

@@ -3,8 +3,9 @@
  * Worker-only module, so the one client serves Node, Workers and web pages (the workerd side is
  * test/client/create-client.test.ts).
  */
-import { build } from "esbuild";
+
 import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));

@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalWorker, type LocalWorker } from "./support/local-worker.ts";
-import { ANSWER_PREFIX, startScriptedModel, type ScriptedModel } from "./support/scripted-model.ts";
+import { type LocalWorker, startLocalWorker } from "./support/local-worker.ts";
 import { readmeCurlSession } from "./support/readme-curl-session.ts";
+import { ANSWER_PREFIX, type ScriptedModel, startScriptedModel } from "./support/scripted-model.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const ADMIN_TOKEN = `tg_examples_admin_${crypto.randomUUID().replaceAll("-", "")}`;
@@ -54,7 +54,8 @@ async function exec(command: string, args: string[], cwd: string, env: Record<st
 }
 
 /** Runs an example with `command` in the repo root, as a reader would, pointed at the local Worker. */
-const run = (command: string, file: string, env: Record<string, string>) => exec(command, [join(ROOT, file)], ROOT, { TOOLGATE_URL: worker.origin, TOOLGATE_KEY: agentKey, ...env });
+const run = (command: string, file: string, env: Record<string, string>) =>
+  exec(command, [join(ROOT, file)], ROOT, { TOOLGATE_URL: worker.origin, TOOLGATE_KEY: agentKey, ...env });
 
 const modelEnv = (baseUrl: string) => ({ MODEL_BASE_URL: baseUrl, MODEL_API_KEY: "scripted", MODEL: "scripted-model" });
 
@@ -100,9 +101,17 @@ describe.concurrent("the examples, against a local Worker and a scripted model",
 
   it("the curl script lists the tools and runs a mixed batch", async () => {
     const stdout = await run("bash", "examples/curl.sh", {});
-    const [list, batch] = stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const [list, batch] = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(list).toMatchObject({ format: "anthropic" });
-    expect(batch).toMatchObject({ results: [{ id: "call_1", status: "ok" }, { id: "toolu_1", status: "ok" }] });
+    expect(batch).toMatchObject({
+      results: [
+        { id: "call_1", status: "ok" },
+        { id: "toolu_1", status: "ok" },
+      ],
+    });
   });
 });
 
@@ -140,12 +149,24 @@ describe("the README's curl session", { timeout: 60_000 }, () => {
       const answers = curlAnswers(stdout);
       expect(answers).toHaveLength(session.match(/^curl /gm)?.length ?? -1);
       expect(answers[0]).toMatchObject({ format: "anthropic" });
-      expect(answers[1]).toMatchObject({ results: [{ id: "call_1", tool: "echo", status: "ok", message: { role: "tool", tool_call_id: "call_1", content: JSON.stringify({ text: "hello hello" }) } }] });
-      expect(answers[2]).toMatchObject({ results: [{ status: "error", error_code: "INVALID_ARGUMENTS", message: { type: "tool_result", tool_use_id: "toolu_1", is_error: true } }] });
+      expect(answers[1]).toMatchObject({
+        results: [
+          { id: "call_1", tool: "echo", status: "ok", message: { role: "tool", tool_call_id: "call_1", content: JSON.stringify({ text: "hello hello" }) } },
+        ],
+      });
+      expect(answers[2]).toMatchObject({
+        results: [{ status: "error", error_code: "INVALID_ARGUMENTS", message: { type: "tool_result", tool_use_id: "toolu_1", is_error: true } }],
+      });
       expect(answers[3]).toMatchObject({
         events: [
-          { event: "result", data: { index: 0, id: "call_1", result: { message: { type: "function_call_output", call_id: "call_1", output: JSON.stringify({ text: "hi" }) } } } },
-          { event: "result", data: { index: 1, id: "g1", result: { message: { functionResponse: { id: "g1", name: "echo", response: { output: { text: "yo" } } } } } } },
+          {
+            event: "result",
+            data: { index: 0, id: "call_1", result: { message: { type: "function_call_output", call_id: "call_1", output: JSON.stringify({ text: "hi" }) } } },
+          },
+          {
+            event: "result",
+            data: { index: 1, id: "g1", result: { message: { functionResponse: { id: "g1", name: "echo", response: { output: { text: "yo" } } } } } },
+          },
           { event: "batch", data: { results: [{ id: "call_1" }, { id: "g1" }] } },
         ],
       });

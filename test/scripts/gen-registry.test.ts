@@ -52,7 +52,10 @@ describe("discovery", () => {
     const root = await mkdtemp(join(tmpdir(), "gen-registry-"));
     try {
       await cp(join(FIXTURES, "basic"), root, { recursive: true });
-      await writeFile(join(root, "tools/echo.test.ts"), 'import { registry } from "../src/registry/registry.ts";\nregistry.register({ name: "echo_test", toolset: "core" });\n');
+      await writeFile(
+        join(root, "tools/echo.test.ts"),
+        'import { registry } from "../src/registry/registry.ts";\nregistry.register({ name: "echo_test", toolset: "core" });\n',
+      );
       expect(generateRegistry({ root }).files).not.toContain("tools/echo.test.ts");
     } finally {
       await rm(root, { recursive: true, force: true });
@@ -155,9 +158,7 @@ describe("checks", () => {
 
   it("fails on an include cycle, printing the cycle", () => {
     const [error] = errorsOf("include-cycle");
-    expect(error).toBe(
-      "src/toolsets/static-toolsets.ts:5:60: toolset include cycle: alpha -> beta -> alpha; remove one of these includes.",
-    );
+    expect(error).toBe("src/toolsets/static-toolsets.ts:5:60: toolset include cycle: alpha -> beta -> alpha; remove one of these includes.");
   });
 
   it("fails on dependsOn naming an unknown tool", () => {
@@ -167,9 +168,7 @@ describe("checks", () => {
 
   it("fails on a dependsOn cycle, printing the cycle", () => {
     const [error] = errorsOf("depends-cycle");
-    expect(error).toBe(
-      "tools/summarise.ts:9:15: dependsOn cycle: plan -> search -> summarise -> plan; a tool cannot wait for its own result.",
-    );
+    expect(error).toBe("tools/summarise.ts:9:15: dependsOn cycle: plan -> search -> summarise -> plan; a tool cannot wait for its own result.");
   });
 });
 

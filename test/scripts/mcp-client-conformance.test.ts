@@ -51,7 +51,9 @@ interface Check {
 function runScenario(scenario: string, outDir: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const command = `${process.execPath} ${HARNESS}`;
-    const child = spawn(process.execPath, [CLI, "client", "--command", command, "--scenario", scenario, "--timeout", "60000", "--output-dir", outDir], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, "client", "--command", command, "--scenario", scenario, "--timeout", "60000", "--output-dir", outDir], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -87,11 +89,18 @@ describe("the MCP conformance suite's client scenarios against toolgate's federa
     );
     const problems = [...results].flatMap(([scenario, { code, output, checks }]) => [
       ...(code === 0 ? [] : [`${scenario}: exit ${code}: ${output.slice(-600)}`]),
-      ...checks.filter((check) => check.status === "FAILURE" || check.status === "WARNING").map((check) => `${scenario}: ${check.status} ${check.id}: ${check.errorMessage ?? ""}`),
+      ...checks
+        .filter((check) => check.status === "FAILURE" || check.status === "WARNING")
+        .map((check) => `${scenario}: ${check.status} ${check.id}: ${check.errorMessage ?? ""}`),
       ...(checks.some((check) => check.status === "SUCCESS") ? [] : [`${scenario}: no successful check`]),
     ]);
     expect(problems).toEqual([]);
-    expect(results.get("sse-retry")?.checks.filter((check) => check.status === "SUCCESS").map((check) => check.id)).toEqual(["client-sse-graceful-reconnect", "client-sse-retry-timing", "client-sse-last-event-id"]);
+    expect(
+      results
+        .get("sse-retry")
+        ?.checks.filter((check) => check.status === "SUCCESS")
+        .map((check) => check.id),
+    ).toEqual(["client-sse-graceful-reconnect", "client-sse-retry-timing", "client-sse-last-event-id"]);
     expect(results.get("auth/basic-cimd")?.checks.find((check) => check.id === "cimd-client-id-used")?.status).toBe("SUCCESS");
   }, 600_000);
 });

@@ -13,8 +13,8 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAuthProxy, type AuthProxy } from "../../scripts/mcp/auth-proxy.ts";
-import { createKey, serveToolgate, type ServedToolgate } from "../../scripts/mcp/serve-toolgate.ts";
+import { type AuthProxy, startAuthProxy } from "../../scripts/mcp/auth-proxy.ts";
+import { createKey, type ServedToolgate, serveToolgate } from "../../scripts/mcp/serve-toolgate.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 const BASELINE = new URL("./mcp-conformance-baseline.yml", import.meta.url).pathname;
@@ -62,7 +62,9 @@ interface Check {
 /** Runs the CLI to completion (or kills it at `timeoutMs`); resolves with its exit code and output. */
 function runSuite(url: string, outDir: string, timeoutMs: number, extra: readonly string[] = []): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, "server", "--url", url, "--expected-failures", BASELINE, "--output-dir", outDir, ...extra], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, "server", "--url", url, "--expected-failures", BASELINE, "--output-dir", outDir, ...extra], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -105,10 +107,15 @@ describe("the MCP conformance suite against /mcp/conformance", () => {
   it("passes every scenario it runs except the documented ones", async () => {
     const { code, output } = await runSuite(new URL("/mcp/conformance", proxy.url).href, outDir, 100_000);
     const results = readResults(outDir);
-    const failed = [...results].flatMap(([scenario, checks]) => checks.filter((check) => check.status === "FAILURE").map((check) => `${scenario}: ${check.id}: ${check.errorMessage ?? ""}`));
+    const failed = [...results].flatMap(([scenario, checks]) =>
+      checks.filter((check) => check.status === "FAILURE").map((check) => `${scenario}: ${check.id}: ${check.errorMessage ?? ""}`),
+    );
     for (const scenario of REQUIRED) {
       expect(results.get(scenario), `${scenario} did not run`).toBeDefined();
-      expect(failed.filter((line) => line.startsWith(`${scenario}:`)), `${scenario} failed`).toEqual([]);
+      expect(
+        failed.filter((line) => line.startsWith(`${scenario}:`)),
+        `${scenario} failed`,
+      ).toEqual([]);
     }
     // Exit 0 means: no failure outside the baseline, and no baseline entry that now passes.
     expect(code, `${failed.join("\n")}\n${output.slice(-3000)}`).toBe(0);

@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, ErrorCode, LATEST_PROTOCOL_VERSION, McpError, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey, serveToolgate, type ServedToolgate } from "../../scripts/mcp/serve-toolgate.ts";
+import { createKey, type ServedToolgate, serveToolgate } from "../../scripts/mcp/serve-toolgate.ts";
 import { SUPPORTED_PROTOCOL_VERSIONS as OURS } from "../../src/mcp/server/protocol-versions.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
@@ -74,11 +74,9 @@ describe("the MCP SDK client against /mcp", () => {
 
   it("receives the progress notifications of a call, in order", async () => {
     const progress: number[] = [];
-    const result = await client.request(
-      { method: "tools/call", params: { name: "test_tool_with_progress", arguments: {} } },
-      CallToolResultSchema,
-      { onprogress: (step) => progress.push(step.progress) },
-    );
+    const result = await client.request({ method: "tools/call", params: { name: "test_tool_with_progress", arguments: {} } }, CallToolResultSchema, {
+      onprogress: (step) => progress.push(step.progress),
+    });
     expect(progress).toEqual([0, 50, 100]);
     expect(result.content).toEqual([{ type: "text", text: "Progress test completed." }]);
   });
@@ -104,7 +102,10 @@ describe("the MCP SDK client against /mcp", () => {
   it("ends the session with DELETE (terminateSession), and a forged session id is 404", async () => {
     await transport.terminateSession();
     expect(transport.sessionId).toBeUndefined();
-    const forged = new StreamableHTTPClientTransport(new URL("/mcp", served.url), { sessionId: "0".repeat(36), requestInit: { headers: { authorization: `Bearer ${key}` } } });
+    const forged = new StreamableHTTPClientTransport(new URL("/mcp", served.url), {
+      sessionId: "0".repeat(36),
+      requestInit: { headers: { authorization: `Bearer ${key}` } },
+    });
     await forged.start();
     const refused = await forged.send({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(StreamableHTTPError);

@@ -5,13 +5,14 @@
  * browser would), the code exchange with PKCE, tools/list and tools/call, a refresh when the
  * access token stops working, and revocation, after which the client is sent to sign in again.
  */
+
+import { type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consentAs } from "../../scripts/mcp/oauth-consent.ts";
-import { createKey, serveToolgate, type ServedToolgate } from "../../scripts/mcp/serve-toolgate.ts";
+import { createKey, type ServedToolgate, serveToolgate } from "../../scripts/mcp/serve-toolgate.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 const REDIRECT_URL = "http://127.0.0.1:1/callback";
@@ -27,7 +28,13 @@ class TestProvider implements OAuthClientProvider {
     return REDIRECT_URL;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: "SDK Test Client", redirect_uris: [REDIRECT_URL], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" };
+    return {
+      client_name: "SDK Test Client",
+      redirect_uris: [REDIRECT_URL],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    };
   }
   clientInformation() {
     return this.client;
@@ -132,7 +139,11 @@ describe("the MCP SDK client's own OAuth against /mcp", () => {
     expect(revoked.status).toBe(204);
 
     const token = provider.saved?.access_token ?? "";
-    const direct = await fetch(mcpUrl(), { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
+    const direct = await fetch(mcpUrl(), {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
     expect(direct.status).toBe(401);
     expect(direct.headers.get("www-authenticate")).toContain('error="invalid_token"');
 

@@ -13,8 +13,8 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey, serveToolgate, type ServedToolgate } from "../../scripts/mcp/serve-toolgate.ts";
-import { chromiumAvailability, launchChromium, type Browser } from "./support/chromium.ts";
+import { createKey, type ServedToolgate, serveToolgate } from "../../scripts/mcp/serve-toolgate.ts";
+import { type Browser, chromiumAvailability, launchChromium } from "./support/chromium.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 const ARTIFACTS = fileURLToPath(new URL("../../test-artifacts/oauth/", import.meta.url));
@@ -58,13 +58,26 @@ describe.skipIf(!availability.run)("the OAuth consent page in chromium", () => {
     const registered = await fetch(`${origin}/oauth/register`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ client_name: "Browser Test App", redirect_uris: [callbackUrl], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"] }),
+      body: JSON.stringify({
+        client_name: "Browser Test App",
+        redirect_uris: [callbackUrl],
+        token_endpoint_auth_method: "none",
+        grant_types: ["authorization_code", "refresh_token"],
+      }),
     });
     expect(registered.status).toBe(201);
     const { client_id: clientId } = (await registered.json()) as { client_id: string };
     const verifier = randomBytes(32).toString("base64url");
     const challenge = createHash("sha256").update(verifier).digest("base64url");
-    const query = new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: callbackUrl, code_challenge: challenge, code_challenge_method: "S256", state: "browser-state", resource: `${origin}/mcp` });
+    const query = new URLSearchParams({
+      response_type: "code",
+      client_id: clientId,
+      redirect_uri: callbackUrl,
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      state: "browser-state",
+      resource: `${origin}/mcp`,
+    });
 
     await page.goto(`${origin}/oauth/authorize?${query}`);
     await eventually(() => page.title()).toBe("Sign in · toolgate approvals");

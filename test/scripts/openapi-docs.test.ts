@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailability, launchChromium } from "./support/chromium.ts";
-import { startLocalWorker, type LocalWorker } from "./support/local-worker.ts";
+import { type LocalWorker, startLocalWorker } from "./support/local-worker.ts";
 
 const ADMIN_TOKEN = `tg_docs_admin_${crypto.randomUUID().replaceAll("-", "")}`;
 const ARTIFACTS = fileURLToPath(new URL("../../test-artifacts/docs/", import.meta.url));
@@ -22,7 +22,11 @@ if (!availability.run) console.warn(`\n!!! SKIPPING the /docs browser test: ${av
 let worker: LocalWorker;
 
 async function post<T>(path: string, body: unknown): Promise<T> {
-  const res = await fetch(`${worker.origin}${path}`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(`${worker.origin}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   expect(res.status).toBeLessThan(300);
   return (await res.json()) as T;
 }

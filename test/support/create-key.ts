@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { api, type ApiSend } from "./api.ts";
+import { type ApiSend, api } from "./api.ts";
 import { json } from "./json.ts";
 
 /** The body of POST /v1/keys. */

@@ -2,11 +2,11 @@
  * Runs one call through the real pipeline for tests that drive it directly, from a flat
  * context (the scope's fields and the call's), on the same parts the Worker builds.
  */
-import { admitAll, runBatch, type BatchOptions } from "../../src/batch/run-batch.ts";
+import { admitAll, type BatchOptions, runBatch } from "../../src/batch/run-batch.ts";
 import { createParts } from "../../src/compose.ts";
-import { openScope, type ScopeInput } from "../../src/pipeline/request-scope.ts";
 import type { ToolFailure } from "../../src/errors/tool-failure.ts";
-import { admit, dispatchCall as runOne, endUnrun, handleFunctionCall as runHermes } from "../../src/pipeline/run-call.ts";
+import { openScope, type ScopeInput } from "../../src/pipeline/request-scope.ts";
+import { admit, endUnrun, handleFunctionCall as runHermes, dispatchCall as runOne } from "../../src/pipeline/run-call.ts";
 import type { CallInput, CallOutcome, CallRun, RequestScope } from "../../src/pipeline/types.ts";
 
 /** A test's view of one call: who calls and how, and the call's own id and run. */

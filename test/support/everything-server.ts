@@ -6,7 +6,7 @@
  * State sits on globalThis because vitest loads this module twice in one process (once for
  * the config's outbound stand-in, once for globalSetup), and both must see the same children.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { connect } from "node:net";
 import { EVERYTHING_PORT, EVERYTHING_SSE_PORT } from "./test-env.ts";
@@ -56,12 +56,16 @@ export async function startEverything(port: number): Promise<void> {
   if (children.has(port)) return;
   // A stranger on the port (another run's server, or one a crashed run left behind) would answer
   // in our child's place, and a test that stops "the server" would stop only ours.
-  if (await portTaken(port)) throw new Error(`port ${port} is already in use on 127.0.0.1 (a server-everything left by an earlier run, or another test run): stop that process first`);
+  if (await portTaken(port))
+    throw new Error(`port ${port} is already in use on 127.0.0.1 (a server-everything left by an earlier run, or another test run): stop that process first`);
   const child = spawn(process.execPath, [entry, mode], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
   children.set(port, child);
   await new Promise<void>((resolve, reject) => {
     let log = "";
-    const timer = setTimeout(() => done(new Error(`server-everything (${mode}) did not listen on ${port} within ${START_TIMEOUT_MS} ms: ${log}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => done(new Error(`server-everything (${mode}) did not listen on ${port} within ${START_TIMEOUT_MS} ms: ${log}`)),
+      START_TIMEOUT_MS,
+    );
     function done(error?: Error) {
       clearTimeout(timer);
       child.stderr?.removeAllListeners("data");

@@ -50,7 +50,11 @@ function toolsOf(variant: string) {
     ];
   }
   return [
-    { name: "greet", description: script.greetDescription, inputSchema: objectSchema({ name: { type: "string" }, times: { type: "integer", minimum: 1 } }, ["name"]) },
+    {
+      name: "greet",
+      description: script.greetDescription,
+      inputSchema: objectSchema({ name: { type: "string" }, times: { type: "integer", minimum: 1 } }, ["name"]),
+    },
     { name: "mutate", description: "Changes greet's description and announces the new list", inputSchema: objectSchema() },
     { name: "fail", description: "Always reports an error", inputSchema: objectSchema() },
     { name: "whoami", description: "Says which Authorization header arrived", inputSchema: objectSchema() },
@@ -59,14 +63,23 @@ function toolsOf(variant: string) {
 
 function serverFor(variant: string): Server {
   const content = variant === "content";
-  const server = new Server({ name: `fake-${variant}`, version: "1.0.0" }, { capabilities: { tools: { listChanged: true }, ...(content ? { prompts: {}, resources: {} } : {}) } });
+  const server = new Server(
+    { name: `fake-${variant}`, version: "1.0.0" },
+    { capabilities: { tools: { listChanged: true }, ...(content ? { prompts: {}, resources: {} } : {}) } },
+  );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolsOf(variant) }));
   if (content) {
-    server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [{ name: "review", description: "Asks for a review of a topic", arguments: [{ name: "topic", required: true }] }] }));
-    server.setRequestHandler(GetPromptRequestSchema, async (request) => ({ messages: [{ role: "user", content: { type: "text", text: `Review ${request.params.arguments?.topic ?? "?"}` } }] }));
+    server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+      prompts: [{ name: "review", description: "Asks for a review of a topic", arguments: [{ name: "topic", required: true }] }],
+    }));
+    server.setRequestHandler(GetPromptRequestSchema, async (request) => ({
+      messages: [{ role: "user", content: { type: "text", text: `Review ${request.params.arguments?.topic ?? "?"}` } }],
+    }));
     server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [{ uri: "fake://notes/today", name: "today", mimeType: "text/plain" }] }));
     server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [{ uriTemplate: "fake://notes/{day}", name: "by-day" }] }));
-    server.setRequestHandler(ReadResourceRequestSchema, async (request) => ({ contents: [{ uri: request.params.uri, mimeType: "text/plain", text: `notes of ${request.params.uri}` }] }));
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) => ({
+      contents: [{ uri: request.params.uri, mimeType: "text/plain", text: `notes of ${request.params.uri}` }],
+    }));
   }
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
@@ -101,7 +114,11 @@ export async function fakeMcpServer(request: Request): Promise<Response> {
   if (script.down) return new Response("service unavailable", { status: 503 });
   if (variant === "future") {
     const message = (await request.json()) as { id: number };
-    return Response.json({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: "2099-01-01", capabilities: {}, serverInfo: { name: "future", version: "9" } } });
+    return Response.json({
+      jsonrpc: "2.0",
+      id: message.id,
+      result: { protocolVersion: "2099-01-01", capabilities: {}, serverInfo: { name: "future", version: "9" } },
+    });
   }
   if (variant === "stray") {
     if (request.method !== "GET") return new Response("method not allowed", { status: 405 });

@@ -5,8 +5,8 @@
 import { z } from "zod";
 import { ToolFailureError } from "../../src/errors/tool-failure.ts";
 import { defineTool, registry } from "../../src/registry/registry.ts";
-import { STRAY_REJECTION_MARK } from "./test-env.ts";
 import type { ToolSpec } from "../../src/registry/types.ts";
+import { STRAY_REJECTION_MARK } from "./test-env.ts";
 
 export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -70,10 +70,11 @@ export function gatewayTools(prefix: string, trace: Trace, failures: Map<string,
       schema: z.object({ honourSignal: z.boolean().default(true) }),
       handler: ({ honourSignal }, { signal }) =>
         new Promise((_, reject) => {
-          if (honourSignal) signal.addEventListener("abort", () => {
-            trace.events.push("hang saw abort");
-            reject(new Error("aborted"));
-          });
+          if (honourSignal)
+            signal.addEventListener("abort", () => {
+              trace.events.push("hang saw abort");
+              reject(new Error("aborted"));
+            });
         }),
     }),
     defineTool({

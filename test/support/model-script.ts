@@ -1,6 +1,7 @@
 /** Scripting the model of test/support/model-server.ts from a test inside workerd. */
-import { MODEL_HOST } from "./test-env.ts";
+
 import type { ScriptedTurn } from "./model-server.ts";
+import { MODEL_HOST } from "./test-env.ts";
 
 export type { ScriptedTurn };
 

@@ -111,12 +111,16 @@ async function writeStream(response: ServerResponse, plan: ChunkPlan): Promise<v
   response.end("data: [DONE]\n\n");
 }
 
-const pieces = (text: string, size: number): string[] => (text === "" ? [] : Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size)));
+const pieces = (text: string, size: number): string[] =>
+  text === "" ? [] : Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
 
 /** The chunks of one streamed turn, as OpenAI sends them. */
 function chunksOf(turn: ScriptedTurn, base: Record<string, unknown>, includeUsage: boolean): unknown[] {
   const size = turn.chunk_chars ?? 3;
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+    ...base,
+    choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+  });
   const calls = (turn.tool_calls ?? []).flatMap((call, index) => {
     const args = pieces(call.arguments, size);
     const first = { index, id: call.id, type: "function", function: { name: call.name, arguments: args[0] ?? "" } };
@@ -145,7 +149,12 @@ async function handle(request: IncomingMessage): Promise<Answer> {
     return { status: 200, body: { requests: script?.requests ?? [], authorization: script?.authorization ?? [] } };
   }
   if (url.pathname !== "/v1/chat/completions" || request.method !== "POST") return { status: 404, body: { error: { message: `no route ${url.pathname}` } } };
-  const body = JSON.parse(await readBody(request)) as { model: string; messages: { role: string; content?: unknown }[]; stream?: boolean; stream_options?: { include_usage?: boolean } };
+  const body = JSON.parse(await readBody(request)) as {
+    model: string;
+    messages: { role: string; content?: unknown }[];
+    stream?: boolean;
+    stream_options?: { include_usage?: boolean };
+  };
   // The first message carrying a marker names the script (a delegated run opens with a system prompt).
   const id = body.messages.map((m) => /\[script:([\w-]+)\]/.exec(JSON.stringify(m.content ?? ""))?.[1]).find((found) => found !== undefined);
   const script = id === undefined ? undefined : state.scripts.get(id);
@@ -159,12 +168,26 @@ async function handle(request: IncomingMessage): Promise<Answer> {
   const attempt = script.attempts.get(index) ?? 0;
   script.attempts.set(index, attempt + 1);
   const failure = turn.fail?.[attempt];
-  if (failure !== undefined) return { status: failure.status, body: { error: { message: `scripted failure ${failure.status}` } }, headers: failure.retry_after === undefined ? {} : { "retry-after": failure.retry_after } };
+  if (failure !== undefined)
+    return {
+      status: failure.status,
+      body: { error: { message: `scripted failure ${failure.status}` } },
+      headers: failure.retry_after === undefined ? {} : { "retry-after": failure.retry_after },
+    };
   if (turn.delay_ms !== undefined) await new Promise((resolve) => setTimeout(resolve, turn.delay_ms));
   if (body.stream === true && turn.ignore_stream !== true) {
     const base = { id: `chatcmpl-scripted-${index}`, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: body.model };
     const cuts = turn.cut !== undefined && attempt < (turn.cut.attempts ?? Number.POSITIVE_INFINITY);
-    return { status: 200, body: null, stream: { chunks: chunksOf(turn, base, body.stream_options?.include_usage === true), delayMs: turn.chunk_delay_ms ?? 0, cutAfter: cuts ? turn.cut?.after : undefined, stallAfter: turn.stall_after } };
+    return {
+      status: 200,
+      body: null,
+      stream: {
+        chunks: chunksOf(turn, base, body.stream_options?.include_usage === true),
+        delayMs: turn.chunk_delay_ms ?? 0,
+        cutAfter: cuts ? turn.cut?.after : undefined,
+        stallAfter: turn.stall_after,
+      },
+    };
   }
   const toolCalls = turn.tool_calls?.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } }));
   return {
@@ -174,7 +197,14 @@ async function handle(request: IncomingMessage): Promise<Answer> {
       object: "chat.completion",
       created: Math.floor(Date.now() / 1000),
       model: body.model,
-      choices: [{ index: 0, message: { role: "assistant", content: turn.content ?? null, ...(toolCalls === undefined ? {} : { tool_calls: toolCalls }) }, finish_reason: toolCalls === undefined ? "stop" : "tool_calls", logprobs: null }],
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content: turn.content ?? null, ...(toolCalls === undefined ? {} : { tool_calls: toolCalls }) },
+          finish_reason: toolCalls === undefined ? "stop" : "tool_calls",
+          logprobs: null,
+        },
+      ],
       ...(turn.usage === undefined ? {} : { usage: turn.usage }),
     },
   };

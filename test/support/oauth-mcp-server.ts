@@ -13,19 +13,20 @@
  * The authorize step approves at once (the person signing in), redirecting to the client's
  * redirect_uri with the code, as the SDK's demo provider does.
  */
+
+import { randomUUID } from "node:crypto";
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { randomUUID } from "node:crypto";
-import express from "express";
+import { InvalidGrantError, InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
+import type { AuthorizationParams, OAuthServerProvider } from "@modelcontextprotocol/sdk/server/auth/provider.js";
+import { getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
-import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
-import { InvalidGrantError, InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import type { AuthorizationParams, OAuthServerProvider } from "@modelcontextprotocol/sdk/server/auth/provider.js";
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { OAuthClientInformationFull, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import express from "express";
 
 interface Script {
   expiredBefore: number;
@@ -100,7 +101,8 @@ class ScriptedProvider implements OAuthServerProvider {
 
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string): Promise<OAuthTokens> {
     const entry = this.#refresh.get(refreshToken);
-    if (this.script.refuseRefresh || entry === undefined || entry.clientId !== client.client_id) throw new InvalidGrantError("the refresh token is no longer valid");
+    if (this.script.refuseRefresh || entry === undefined || entry.clientId !== client.client_id)
+      throw new InvalidGrantError("the refresh token is no longer valid");
     this.#refresh.delete(refreshToken);
     this.counters.refreshes++;
     return this.#issue(client.client_id, entry.scopes);
@@ -118,7 +120,13 @@ class ScriptedProvider implements OAuthServerProvider {
     const issuedAt = performance.timeOrigin + performance.now();
     this.#access.set(accessToken, { clientId, scopes, issuedAt, expiresAt: Math.floor(Date.now() / 1000) + this.script.accessTtlSeconds });
     this.#refresh.set(refreshToken, { clientId, scopes });
-    return { access_token: accessToken, token_type: "Bearer", expires_in: this.script.accessTtlSeconds, refresh_token: refreshToken, ...(scopes.length > 0 ? { scope: scopes.join(" ") } : {}) };
+    return {
+      access_token: accessToken,
+      token_type: "Bearer",
+      expires_in: this.script.accessTtlSeconds,
+      refresh_token: refreshToken,
+      ...(scopes.length > 0 ? { scope: scopes.join(" ") } : {}),
+    };
   }
 }
 
@@ -127,7 +135,11 @@ function mcpServer(auth: AuthInfo | undefined): Server {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: [
       { name: "whoami", description: "Says which OAuth client the token belongs to", inputSchema: { type: "object", properties: {} } },
-      { name: "add", description: "Adds two numbers", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } },
+      {
+        name: "add",
+        description: "Adds two numbers",
+        inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+      },
     ],
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {

@@ -1,10 +1,10 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { isEverythingPort, startEverything, stopEverything } from "./everything-server.ts";
 import { fakeMcpServer } from "./fake-mcp-server.ts";
-import { isOAuthMcpPort, startOAuthMcp } from "./oauth-mcp-server.ts";
-import { createHmac, timingSafeEqual } from "node:crypto";
-import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, MODEL_HOST, OAUTH_MCP_CONTROL_HOST, TEST_WEBHOOK_SECRET } from "./test-env.ts";
 import { forwardToModelServer } from "./model-server.ts";
-import { braveSearch, EXAMPLE_HOST, examplePage, MIRROR_HOST, searxSearch, SEARX_HOST, tavilySearch, WEB_HOST, webPages } from "./web-stub.ts";
+import { isOAuthMcpPort, startOAuthMcp } from "./oauth-mcp-server.ts";
+import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, MODEL_HOST, OAUTH_MCP_CONTROL_HOST, TEST_WEBHOOK_SECRET } from "./test-env.ts";
+import { braveSearch, EXAMPLE_HOST, examplePage, MIRROR_HOST, SEARX_HOST, searxSearch, tavilySearch, WEB_HOST, webPages } from "./web-stub.ts";
 
 /**
  * The "outside network" of the tests: Miniflare hands every outbound fetch of the Worker under

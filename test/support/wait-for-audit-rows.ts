@@ -10,7 +10,9 @@ import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
 export function waitForAuditRows(where: string, params: (string | number)[], n = 1, timeout = 10_000): Promise<Record<string, unknown>[]> {
   return vi.waitFor(
     async () => {
-      const { results } = await env.DB.prepare(`SELECT * FROM ${AUDIT_TABLE} WHERE ${where} ORDER BY at, rid`).bind(...params).all();
+      const { results } = await env.DB.prepare(`SELECT * FROM ${AUDIT_TABLE} WHERE ${where} ORDER BY at, rid`)
+        .bind(...params)
+        .all();
       if (results.length < n) throw new Error(`expected ${n} ${AUDIT_TABLE} rows WHERE ${where} [${params.join(", ")}], found ${results.length}`);
       return results;
     },

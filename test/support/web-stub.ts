@@ -99,7 +99,11 @@ export async function webPages(request: Request, url: URL): Promise<Response> {
 }
 
 function results(query: string): { title: string; url: string; snippet: string }[] {
-  return [1, 2, 3].map((n) => ({ title: `${query} result ${n}`, url: `https://example.com/${encodeURIComponent(query)}/${n}`, snippet: `Snippet ${n} about ${query}.` }));
+  return [1, 2, 3].map((n) => ({
+    title: `${query} result ${n}`,
+    url: `https://example.com/${encodeURIComponent(query)}/${n}`,
+    snippet: `Snippet ${n} about ${query}.`,
+  }));
 }
 
 /** Brave Search's web search endpoint, answering only the test key. */
@@ -108,7 +112,14 @@ export function braveSearch(request: Request, url: URL): Response {
   if (request.headers.get("x-subscription-token") !== TEST_BRAVE_KEY) return Response.json({ error: "bad token" }, { status: 401 });
   const query = url.searchParams.get("q") ?? "";
   const count = Number(url.searchParams.get("count") ?? "20");
-  return Response.json({ type: "search", web: { results: results(query).slice(0, count).map((r) => ({ title: r.title, url: r.url, description: r.snippet })) } });
+  return Response.json({
+    type: "search",
+    web: {
+      results: results(query)
+        .slice(0, count)
+        .map((r) => ({ title: r.title, url: r.url, description: r.snippet })),
+    },
+  });
 }
 
 /** Tavily's search endpoint (POST, bearer key). */
@@ -116,7 +127,12 @@ export async function tavilySearch(request: Request, url: URL): Promise<Response
   if (url.pathname !== "/search" || request.method !== "POST") return new Response("not found", { status: 404 });
   if (request.headers.get("authorization") !== `Bearer ${TEST_TAVILY_KEY}`) return Response.json({ detail: { error: "Unauthorized" } }, { status: 401 });
   const body = (await request.json()) as { query: string; max_results?: number };
-  return Response.json({ query: body.query, results: results(body.query).slice(0, body.max_results ?? 5).map((r, i) => ({ title: r.title, url: r.url, content: r.snippet, score: 0.9 - i / 10 })) });
+  return Response.json({
+    query: body.query,
+    results: results(body.query)
+      .slice(0, body.max_results ?? 5)
+      .map((r, i) => ({ title: r.title, url: r.url, content: r.snippet, score: 0.9 - i / 10 })),
+  });
 }
 
 /** A self-hosted SearXNG's JSON API. */

@@ -12,31 +12,32 @@
  * State a call reads is put in place by its SETUP entry, which can also give the ten concurrent
  * calls their arguments. What a check cannot cover for a tool is listed in SKIPPED with the reason.
  */
-import type Anthropic from "@anthropic-ai/sdk";
-import { ToolSchema } from "@modelcontextprotocol/sdk/types.js";
+
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import type Anthropic from "@anthropic-ai/sdk";
+import { ToolSchema } from "@modelcontextprotocol/sdk/types.js";
 import type OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { ADMIN_TOKEN_KEY_ID } from "../../src/auth/admin-token.ts";
 import { loadConfig } from "../../src/config/config.ts";
 import { toEnvelope } from "../../src/errors/envelope.ts";
-import { createExecutor } from "../../src/execution/execute.ts";
 import { BreakerRegistry } from "../../src/execution/circuit-breaker.ts";
-import { withOverrides } from "../../src/registry/definitions.ts";
+import { createExecutor } from "../../src/execution/execute.ts";
 import { toAnthropicTool, toMcpTool, toOpenAITool } from "../../src/formats/tool-definitions.ts";
 import { createApp } from "../../src/http/app.ts";
 import { compileGlob } from "../../src/policy/glob.ts";
+import { withOverrides } from "../../src/registry/definitions.ts";
 import { registry } from "../../src/registry/registry.ts";
+import { DISCOVERED_TOOLS } from "../../src/registry/tools.gen.ts";
+import type { JsonSchema, ToolContext, ToolEntry } from "../../src/registry/types.ts";
 import type { StoredResult } from "../../src/results/limit-result.ts";
 import { storedResultKey } from "../../src/storage/keys.ts";
 import { workspacePrefix } from "../../src/storage/workspace-keys.ts";
-import { ADMIN_TOKEN_KEY_ID } from "../../src/auth/admin-token.ts";
-import { DISCOVERED_TOOLS } from "../../src/registry/tools.gen.ts";
-import type { JsonSchema, ToolContext, ToolEntry } from "../../src/registry/types.ts";
+import { createKey } from "../support/create-key.ts";
 import { testParts } from "../support/dispatch.ts";
 import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
-import { createKey } from "../support/create-key.ts";
 import { openaiCall } from "../support/tool-calls.ts";
 import { EXAMPLE_HOST, TEST_BRAVE_KEY } from "../support/web-stub.ts";
 
@@ -88,14 +89,21 @@ interface Variant {
 /** Writes a text file into `keyId`'s workspace, where the files tools of a call as that key look. */
 async function seedFile(env: Env, keyId: string, path: string, content: string): Promise<void> {
   // Per-session workspaces would need the call's session id, which these calls leave to the gateway.
-  if ((env.WORKSPACE_SCOPE as string | undefined) !== "key") throw new Error(`the contract suite seeds per-key workspaces; WORKSPACE_SCOPE is '${String(env.WORKSPACE_SCOPE)}'`);
+  if ((env.WORKSPACE_SCOPE as string | undefined) !== "key")
+    throw new Error(`the contract suite seeds per-key workspaces; WORKSPACE_SCOPE is '${String(env.WORKSPACE_SCOPE)}'`);
   await env.WORKSPACE.put(`${workspacePrefix("key", keyId, "")}${path}`, content);
 }
 
 const SETUP: Readonly<Record<string, Setup>> = {
   read_result: {
     seed: async (env, { handle }) => {
-      const stored: StoredResult = { tool: "generate_lines", callId: "ct-stored", sessionId: "ct", createdAt: new Date().toISOString(), content: `stored for ${String(handle)}` };
+      const stored: StoredResult = {
+        tool: "generate_lines",
+        callId: "ct-stored",
+        sessionId: "ct",
+        createdAt: new Date().toISOString(),
+        content: `stored for ${String(handle)}`,
+      };
       await env.KV.put(storedResultKey(String(handle)), JSON.stringify(stored));
     },
   },
@@ -215,7 +223,9 @@ function wrongValueFor(schema: JsonSchema): unknown {
  */
 let agentKeys: Promise<Caller[]> | undefined;
 function tenKeys(): Promise<Caller[]> {
-  agentKeys ??= Promise.all(Array.from({ length: 10 }, (_, i) => createKey({ name: `contract-${i}`, role: "agent" }).then((key) => ({ token: key.key, keyId: key.id }))));
+  agentKeys ??= Promise.all(
+    Array.from({ length: 10 }, (_, i) => createKey({ name: `contract-${i}`, role: "agent" }).then((key) => ({ token: key.key, keyId: key.id }))),
+  );
   return agentKeys;
 }
 
@@ -298,7 +308,13 @@ describe.for(TOOLS)("%s keeps the tool contract", (name) => {
     };
     const execute = createExecutor(new BreakerRegistry());
     const now = Date.now();
-    const policy = { deadlineAt: now + ms, limit: { kind: "call" as const, ms }, startedAt: now, retry: { ...config.retry, maxAttempts: 1 }, breaker: config.breaker };
+    const policy = {
+      deadlineAt: now + ms,
+      limit: { kind: "call" as const, ms },
+      startedAt: now,
+      retry: { ...config.retry, maxAttempts: 1 },
+      breaker: config.breaker,
+    };
     return { ...(await execute(wrapped, args, base, { signal: undefined }, policy)), seen: observed.ctx };
   }
 
@@ -325,7 +341,9 @@ describe.for(TOOLS)("%s keeps the tool contract", (name) => {
     // With no client to go away, the executor answers with the handler's own result (ok or not)
     // only when it came before the deadline timer: that call was never past its deadline.
     if (run.ok || run.failure.kind !== "timeout") {
-      return skip(`answered (${run.ok ? "ok" : toEnvelope(run.failure).error_code}) before a 1 ms deadline's timer fired: synchronous, or its I/O came back first`);
+      return skip(
+        `answered (${run.ok ? "ok" : toEnvelope(run.failure).error_code}) before a 1 ms deadline's timer fired: synchronous, or its I/O came back first`,
+      );
     }
     expect(toEnvelope(run.failure).error_code).toBe("TOOL_TIMEOUT");
     expect(seen?.signal.aborted).toBe(true);
@@ -360,7 +378,6 @@ describe("the contract suite", () => {
       expect(entry.schema.safeParse(entry.example).success, name).toBe(true);
     }
   });
-
 
   it("covers the discovered tools, so a new tool file is checked without being listed here", () => {
     expect(TOOLS).toEqual(expect.arrayContaining(["echo", "current_time", "generate_lines", "github_repo", "read_result", "delete_result", "tool_search"]));

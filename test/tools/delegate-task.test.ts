@@ -9,9 +9,16 @@ const FINISHED = ["completed", "failed", "limit_reached", "cancelled"];
 
 describe("delegate_task", () => {
   it("runs a child with its goal and returns its answer; the child cannot delegate and is audited under the parent run", async () => {
-    const child = await scriptModel([{ tool_calls: [{ id: "child_echo", name: "echo", arguments: '{"text":"from the child"}' }] }, { content: "the child's report" }]);
+    const child = await scriptModel([
+      { tool_calls: [{ id: "child_echo", name: "echo", arguments: '{"text":"from the child"}' }] },
+      { content: "the child's report" },
+    ]);
     const parent = await scriptModel([
-      { tool_calls: [{ id: "deleg_1", name: "delegate_task", arguments: JSON.stringify({ goal: `${marker(child)} echo something`, toolsets: ["core"], max_turns: 4 }) }] },
+      {
+        tool_calls: [
+          { id: "deleg_1", name: "delegate_task", arguments: JSON.stringify({ goal: `${marker(child)} echo something`, toolsets: ["core"], max_turns: 4 }) },
+        ],
+      },
       { content: "parent done" },
     ]);
     const run = await runUntil((await startRun({ input: `${marker(parent)} delegate`, session_id: "deleg-s1" })).id, FINISHED, 20_000);
@@ -35,14 +42,19 @@ describe("delegate_task", () => {
   }, 30_000);
 
   it("is refused outside an agent run", async () => {
-    const response = await api("/v1/tool-calls", { body: { tool_calls: [{ id: "d0", type: "function", function: { name: "delegate_task", arguments: '{"goal":"x"}' } }] } });
+    const response = await api("/v1/tool-calls", {
+      body: { tool_calls: [{ id: "d0", type: "function", function: { name: "delegate_task", arguments: '{"goal":"x"}' } }] },
+    });
     const body = await json<{ results: { status: string; message: { content: string } }[] }>(response);
     expect(body.results[0]?.status).toBe("error");
     expect(body.results[0]?.message.content).toContain("only inside an agent run");
   });
 
   it("refuses a toolset outside the parent run's", async () => {
-    const parent = await scriptModel([{ tool_calls: [{ id: "deleg_2", name: "delegate_task", arguments: JSON.stringify({ goal: "read files", toolsets: ["files"] }) }] }, { content: "ok" }]);
+    const parent = await scriptModel([
+      { tool_calls: [{ id: "deleg_2", name: "delegate_task", arguments: JSON.stringify({ goal: "read files", toolsets: ["files"] }) }] },
+      { content: "ok" },
+    ]);
     const run = await runUntil((await startRun({ input: `${marker(parent)} narrow`, toolset: "delegation" })).id, FINISHED, 20_000);
     expect(run.status).toBe("completed");
     const toolMessage = (await sentToModel(parent)).requests[1]?.messages.find((m) => m.role === "tool");

@@ -5,9 +5,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { storedResultKey } from "../../src/storage/keys.ts";
+import { callTools, decide, only } from "../approvals/support.ts";
 import { createKey } from "../support/create-key.ts";
 import { openaiCall } from "../support/tool-calls.ts";
-import { callTools, decide, only } from "../approvals/support.ts";
 
 describe("delete_result", () => {
   it("waits for approval, then deletes the stored result exactly as approved", async () => {
@@ -29,7 +29,8 @@ describe("delete_result", () => {
 
   it("refuses the approved call's id sent again to delete another result, naming the id; that result stays", async () => {
     const [a, b] = [crypto.randomUUID(), crypto.randomUUID()];
-    for (const handle of [a, b]) await env.KV.put(storedResultKey(handle), JSON.stringify({ tool: "echo", callId: "c0", sessionId: "dr", createdAt: Date.now(), content: handle }));
+    for (const handle of [a, b])
+      await env.KV.put(storedResultKey(handle), JSON.stringify({ tool: "echo", callId: "c0", sessionId: "dr", createdAt: Date.now(), content: handle }));
     const agent = await createKey({ name: "dr-reuse-agent", role: "agent" });
     const approver = await createKey({ name: "dr-reuse-approver", role: "approver" });
     const held = only(await callTools(agent, "dr-s2", [openaiCall("d1", "delete_result", { handle: a })]));
@@ -39,7 +40,8 @@ describe("delete_result", () => {
     const reused = only(await callTools(agent, "dr-s2", [openaiCall("d1", "delete_result", { handle: b })]));
     expect(reused).toMatchObject({ id: "d1", status: "error", error_code: "CALL_ID_REUSED" });
     expect(JSON.parse(reused.message.content)).toMatchObject({
-      error: "Tool call id 'd1' was already used in this session for a call of 'delete_result' with other arguments, so this call of 'delete_result' did not run.",
+      error:
+        "Tool call id 'd1' was already used in this session for a call of 'delete_result' with other arguments, so this call of 'delete_result' did not run.",
       error_code: "CALL_ID_REUSED",
       stage: "approval",
       retryable: false,

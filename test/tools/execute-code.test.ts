@@ -6,11 +6,11 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { dispatchCall } from "../support/dispatch.ts";
+import { callTools, type Key, only } from "../approvals/support.ts";
 import { createKey } from "../support/create-key.ts";
+import { dispatchCall } from "../support/dispatch.ts";
 import { openaiCall } from "../support/tool-calls.ts";
 import { waitForAuditRows } from "../support/wait-for-audit-rows.ts";
-import { callTools, only, type Key } from "../approvals/support.ts";
 
 const run = async (key: Key, session: string, id: string, code: string, extra: Record<string, unknown> = {}) =>
   only(await callTools(key, session, [openaiCall(id, "execute_code", { code, ...extra })]));
@@ -20,7 +20,11 @@ const agent = (name: string) => createKey({ name, role: "agent" });
 describe("execute_code", () => {
   it("ends a spinning script with TOOL_TIMEOUT at the call's deadline when that comes before timeout_ms", async () => {
     const startedAt = Date.now();
-    const outcome = await dispatchCall("execute_code", { code: "for (;;) {}", timeout_ms: 30_000 }, { callId: "deadline-1", sessionId: "code-deadline", env, batch: { deadlineAt: startedAt + 400, timeoutMs: 400 } });
+    const outcome = await dispatchCall(
+      "execute_code",
+      { code: "for (;;) {}", timeout_ms: 30_000 },
+      { callId: "deadline-1", sessionId: "code-deadline", env, batch: { deadlineAt: startedAt + 400, timeoutMs: 400 } },
+    );
     expect(outcome.errorCode).toBe("TOOL_TIMEOUT");
     expect(Date.now() - startedAt).toBeLessThan(10_000);
   });
@@ -35,7 +39,14 @@ describe("execute_code", () => {
   it("gives ten concurrent scripts each their own result", async () => {
     const key = await agent("code-concurrent");
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => run(key, "code-concurrent", `con-${i}`, `const r = await tools.echo({ text: 'n${i}' }); let s = 0; for (let j = 0; j <= ${i}; j++) s += j; return r.text + ':' + s;`)),
+      Array.from({ length: 10 }, (_, i) =>
+        run(
+          key,
+          "code-concurrent",
+          `con-${i}`,
+          `const r = await tools.echo({ text: 'n${i}' }); let s = 0; for (let j = 0; j <= ${i}; j++) s += j; return r.text + ':' + s;`,
+        ),
+      ),
     );
     expect(results.map((r) => JSON.parse(r.message.content).result)).toEqual(Array.from({ length: 10 }, (_, i) => `n${i}:${(i * (i + 1)) / 2}`));
   });
@@ -65,10 +76,17 @@ describe("execute_code", () => {
 
   it("hands a tool that needs approval back to the script as APPROVAL_REQUIRED with the pending approval", async () => {
     const key = await agent("code-approval");
-    const code = "try { await tools.delete_result({ handle: '" + crypto.randomUUID() + "' }); return 'deleted'; } catch (e) { return { code: e.code, status: e.status, approval: e.approval }; }";
+    const code =
+      "try { await tools.delete_result({ handle: '" +
+      crypto.randomUUID() +
+      "' }); return 'deleted'; } catch (e) { return { code: e.code, status: e.status, approval: e.approval }; }";
     const result = await run(key, "code-approval", "appr-1", code);
     const value = JSON.parse(result.message.content).result;
-    expect(value).toMatchObject({ code: "APPROVAL_REQUIRED", status: "pending_approval", approval: { id: expect.any(String), url: expect.stringContaining("/approvals") } });
+    expect(value).toMatchObject({
+      code: "APPROVAL_REQUIRED",
+      status: "pending_approval",
+      approval: { id: expect.any(String), url: expect.stringContaining("/approvals") },
+    });
     const [row] = await waitForAuditRows("key_id = ? AND tool_call_id = ?", [key.id, "appr-1.1"], 1);
     expect(row).toMatchObject({ tool: "delete_result", status: "pending_approval", approval_id: value.approval.id });
   });
@@ -98,7 +116,12 @@ describe("execute_code", () => {
     const result = await run(key, "code-memory", "mem-1", code);
     expect(result).toMatchObject({ status: "error", error_code: "EXECUTION_FAILED" });
     expect(JSON.parse(result.message.content).error).toMatch(/ended with memory: .*out of memory/);
-    const strings = await run(key, "code-memory", "mem-2", "const kept = []; for (let i = 0; i < 1024; i++) kept.push('y'.repeat(1024 * 1024) + i); return kept.length;");
+    const strings = await run(
+      key,
+      "code-memory",
+      "mem-2",
+      "const kept = []; for (let i = 0; i < 1024; i++) kept.push('y'.repeat(1024 * 1024) + i); return kept.length;",
+    );
     expect(JSON.parse(strings.message.content).error).toMatch(/ended with memory: .*out of memory/);
     expect(JSON.parse((await run(key, "code-memory", "mem-3", "return 'ok';")).message.content).result).toBe("ok");
   });
@@ -142,12 +165,16 @@ describe("execute_code", () => {
     const key = await agent("code-recursion");
     const code = "try { await tools.execute_code({ code: 'return 1' }); } catch (e) { return { code: e.code, message: e.message }; }";
     const result = await run(key, "code-recursion", "rec-1", code);
-    expect(JSON.parse(result.message.content).result).toEqual({ code: "PERMISSION_DENIED", message: "execute_code cannot call execute_code: a script runs one level deep" });
+    expect(JSON.parse(result.message.content).result).toEqual({
+      code: "PERMISSION_DENIED",
+      message: "execute_code cannot call execute_code: a script runs one level deep",
+    });
   });
 
   it("answers a script that overwrites JSON and Promise's then with its own return value", async () => {
     const key = await agent("code-globals");
-    const code = "JSON.stringify = () => 'forged'; JSON.parse = () => ({}); Promise.prototype.then = function () {}; const r = await tools.echo({ text: 'still' }); return r.text;";
+    const code =
+      "JSON.stringify = () => 'forged'; JSON.parse = () => ({}); Promise.prototype.then = function () {}; const r = await tools.echo({ text: 'still' }); return r.text;";
     const result = await run(key, "code-globals", "glob-1", code);
     expect(JSON.parse(result.message.content)).toMatchObject({ result: "still", tool_calls: 1 });
   });
@@ -169,7 +196,8 @@ describe("execute_code", () => {
 describe("execute_code under the key's limits", () => {
   it("charges the script's calls against the key's rate limit: past it, they throw RATE_LIMITED", async () => {
     const key = await createKey({ name: "code-rate", role: "agent", rate_limit_per_minute: 3 });
-    const code = "const codes = []; for (let i = 0; i < 4; i++) { try { await tools.echo({ text: 'x' }); codes.push('ok'); } catch (e) { codes.push(e.code); } } return codes;";
+    const code =
+      "const codes = []; for (let i = 0; i < 4; i++) { try { await tools.echo({ text: 'x' }); codes.push('ok'); } catch (e) { codes.push(e.code); } } return codes;";
     const result = await run(key, "code-rate", "rate-1", code);
     const codes = JSON.parse(result.message.content).result as string[];
     // The script's own call took one of the three.

@@ -2,8 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { availability } from "../../src/registry/availability.ts";
 import { registry } from "../../src/registry/registry.ts";
-import { readInbox } from "../support/inbox.ts";
 import { dispatchCall } from "../support/dispatch.ts";
+import { readInbox } from "../support/inbox.ts";
 
 // The outside network is test/support/upstream.ts, which stands in for api.github.com and keeps
 // the comments posted to it. The test config sets GITHUB_COMMENT_TOKEN; GITHUB_TOKEN stays unset.
@@ -21,9 +21,16 @@ describe("github_comment", () => {
 
   it("posts the comment once through ctx.fetch and answers its URL", async () => {
     const body = `reply ${crypto.randomUUID()}`;
-    const out = await dispatchCall("github_comment", { owner: "octo-org", repo: "widgets", issue_number: 12, body }, { callId: "gc1", sessionId: "s", env: withReadToken });
+    const out = await dispatchCall(
+      "github_comment",
+      { owner: "octo-org", repo: "widgets", issue_number: 12, body },
+      { callId: "gc1", sessionId: "s", env: withReadToken },
+    );
     expect(out.status).toBe("ok");
-    expect(JSON.parse(out.content)).toMatchObject({ posted: true, url: expect.stringMatching(/^https:\/\/github\.com\/octo-org\/widgets\/issues\/12#issuecomment-\d+$/) });
+    expect(JSON.parse(out.content)).toMatchObject({
+      posted: true,
+      url: expect.stringMatching(/^https:\/\/github\.com\/octo-org\/widgets\/issues\/12#issuecomment-\d+$/),
+    });
     const posted = (await readInbox("github-comments")).filter((m) => m.body.includes(body));
     expect(posted).toHaveLength(1);
     expect(posted[0]?.headers.authorization).toBe("Bearer ghp_test_read_write");

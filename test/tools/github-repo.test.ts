@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { dispatchCall } from "../support/dispatch.ts";
 import { availability } from "../../src/registry/availability.ts";
 import { registry } from "../../src/registry/registry.ts";
+import { dispatchCall } from "../support/dispatch.ts";
 
 // The outside network is test/support/upstream.ts, which stands in for api.github.com.
 const withToken = { ...env, GITHUB_TOKEN: "ghp_test_token" } as Env;

@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app.ts";
 import { resolveToolset } from "../../src/toolsets/resolve.ts";
-import { callTools, decide, only, type CallResult } from "../approvals/support.ts";
+import { type CallResult, callTools, decide, only } from "../approvals/support.ts";
 import { createKey } from "../support/create-key.ts";
 import { testParts } from "../support/dispatch.ts";
 import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
@@ -39,7 +39,11 @@ const withSecret = { ...env, HTTP_REQUEST_SECRETS: `TEST_API_KEY@${WEB_HOST}`, T
 
 async function callWithSecret(args: Record<string, unknown>, bindings: Env = withSecret): Promise<CallResult> {
   const send = (path: string, body: unknown, token = TEST_ADMIN_TOKEN) =>
-    app.request(`https://toolgate.test${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) }, bindings);
+    app.request(
+      `https://toolgate.test${path}`,
+      { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) },
+      bindings,
+    );
   const created = await send("/v1/keys", { name: `hr-${crypto.randomUUID()}`, role: "agent", toolsets: ["http"] });
   const { key } = (await created.json()) as { key: string };
   const res = await send("/v1/tool-calls", { tool_calls: [openaiCall("c1", "http_request", args)] }, key);
@@ -96,7 +100,11 @@ describe("http_request", () => {
     const agent = await createKey({ name: "hr-ssrf", role: "agent", toolsets: ["http"] });
     const direct = only(await callTools(agent, "hr-ssrf", [openaiCall("c1", "http_request", { url: "http://169.254.169.254/latest/meta-data/" })]));
     expect(JSON.parse(direct.message.content)).toMatchObject({ error_code: "INVALID_ARGUMENTS", issues: [{ path: "url" }] });
-    const bounced = only(await callTools(agent, "hr-ssrf", [openaiCall("c2", "http_request", { url: `http://${WEB_HOST}/redirect?to=${encodeURIComponent("http://127.0.0.1:8787/v1/keys")}` })]));
+    const bounced = only(
+      await callTools(agent, "hr-ssrf", [
+        openaiCall("c2", "http_request", { url: `http://${WEB_HOST}/redirect?to=${encodeURIComponent("http://127.0.0.1:8787/v1/keys")}` }),
+      ]),
+    );
     expect(bounced).toMatchObject({ status: "error", error_code: "EXECUTION_FAILED" });
     expect(JSON.parse(bounced.message.content).error).toContain("127.0.0.1");
   });
@@ -110,7 +118,10 @@ describe("http_request", () => {
   });
 
   it("drops a secret header when a redirect leaves the host it is granted for", async () => {
-    const result = await callWithSecret({ url: `${echoUrl.replace("/echo", "/redirect")}?to=${encodeURIComponent(`http://${MIRROR_HOST}/echo`)}`, headers: { authorization: { secret: "TEST_API_KEY" }, "x-plain": "kept" } });
+    const result = await callWithSecret({
+      url: `${echoUrl.replace("/echo", "/redirect")}?to=${encodeURIComponent(`http://${MIRROR_HOST}/echo`)}`,
+      headers: { authorization: { secret: "TEST_API_KEY" }, "x-plain": "kept" },
+    });
     expect(answerOf(result).url).toBe(`http://${MIRROR_HOST}/echo`);
     expect(echoOf(result).headers).toMatchObject({ "x-plain": "kept" });
     expect(echoOf(result).headers.authorization).toBeUndefined();
@@ -118,14 +129,23 @@ describe("http_request", () => {
 
   it("refuses a secret the operator did not grant, or not for this host, naming the header", async () => {
     const stolen = await callWithSecret({ url: echoUrl, headers: { authorization: { secret: "ADMIN_TOKEN" } } });
-    expect(JSON.parse(stolen.message.content)).toMatchObject({ error_code: "INVALID_ARGUMENTS", issues: [{ path: "headers.authorization", message: expect.stringContaining("HTTP_REQUEST_SECRETS") }] });
+    expect(JSON.parse(stolen.message.content)).toMatchObject({
+      error_code: "INVALID_ARGUMENTS",
+      issues: [{ path: "headers.authorization", message: expect.stringContaining("HTTP_REQUEST_SECRETS") }],
+    });
     const elsewhere = await callWithSecret({ url: `http://${MIRROR_HOST}/echo`, headers: { authorization: { secret: "TEST_API_KEY" } } });
-    expect(JSON.parse(elsewhere.message.content)).toMatchObject({ error_code: "INVALID_ARGUMENTS", issues: [{ path: "headers.authorization", message: expect.stringContaining(`only to ${WEB_HOST}`) }] });
+    expect(JSON.parse(elsewhere.message.content)).toMatchObject({
+      error_code: "INVALID_ARGUMENTS",
+      issues: [{ path: "headers.authorization", message: expect.stringContaining(`only to ${WEB_HOST}`) }],
+    });
     expect(elsewhere.message.content).not.toContain(SECRET_VALUE);
   });
 
   it("treats a granted secret set to only whitespace as unset, and sends nothing", async () => {
     const blank = await callWithSecret({ url: echoUrl, headers: { authorization: { secret: "TEST_API_KEY" } } }, { ...withSecret, TEST_API_KEY: "  " } as Env);
-    expect(JSON.parse(blank.message.content)).toMatchObject({ error_code: "INVALID_ARGUMENTS", issues: [{ path: "headers.authorization", message: expect.stringContaining("TEST_API_KEY is not set") }] });
+    expect(JSON.parse(blank.message.content)).toMatchObject({
+      error_code: "INVALID_ARGUMENTS",
+      issues: [{ path: "headers.authorization", message: expect.stringContaining("TEST_API_KEY is not set") }],
+    });
   });
 });

@@ -4,8 +4,8 @@
  * is wrong, and never losing a change to a concurrent call.
  */
 import { describe, expect, it } from "vitest";
-import { callTools, only, type CallResult, type Key } from "../approvals/support.ts";
 import { registry } from "../../src/registry/registry.ts";
+import { type CallResult, callTools, type Key, only } from "../approvals/support.ts";
 import { createKey } from "../support/create-key.ts";
 import { openaiCall } from "../support/tool-calls.ts";
 
@@ -45,14 +45,30 @@ describe("todo", () => {
     expect((await todo(key, "todo-s1", {})).body).toEqual(written.body);
 
     const replaced = await todo(key, "todo-s1", { todos: [{ id: "a", content: "Start over" }], merge: false });
-    expect(replaced.body).toEqual({ todos: [{ id: "a", content: "Start over", status: "pending" }], revision: 2, summary: { total: 1, pending: 1, in_progress: 0, completed: 0, cancelled: 0 } });
+    expect(replaced.body).toEqual({
+      todos: [{ id: "a", content: "Start over", status: "pending" }],
+      revision: 2,
+      summary: { total: 1, pending: 1, in_progress: 0, completed: 0, cancelled: 0 },
+    });
   });
 
   it("merges by id: only the given fields change, new ids are appended, and an unchanged list keeps its revision", async () => {
     const key = await createKey({ name: "todo-merge", role: "agent" });
     await todo(key, "todo-s2", { todos: plan });
-    const merged = await todo(key, "todo-s2", { merge: true, todos: [{ id: "2", status: "completed" }, { id: "3", status: "in_progress" }, { id: "4", content: "Open a PR" }] });
-    expect(merged.body.todos).toEqual([plan[0], { ...plan[1], status: "completed" }, { ...plan[2], status: "in_progress" }, { id: "4", content: "Open a PR", status: "pending" }]);
+    const merged = await todo(key, "todo-s2", {
+      merge: true,
+      todos: [
+        { id: "2", status: "completed" },
+        { id: "3", status: "in_progress" },
+        { id: "4", content: "Open a PR" },
+      ],
+    });
+    expect(merged.body.todos).toEqual([
+      plan[0],
+      { ...plan[1], status: "completed" },
+      { ...plan[2], status: "in_progress" },
+      { id: "4", content: "Open a PR", status: "pending" },
+    ]);
     expect(merged.body).toMatchObject({ revision: 2, summary: { total: 4, pending: 1, in_progress: 1, completed: 2 } });
     const same = await todo(key, "todo-s2", { merge: true, todos: [{ id: "2", status: "completed" }] });
     expect(same.body.revision).toBe(2);
@@ -68,14 +84,22 @@ describe("todo", () => {
     await todo(key, "todo-s3", { todos: plan });
     const refused = await todo(key, "todo-s3", { merge: true, todos: [{ id: "2", status: "done" }] });
     expect(refused.result).toMatchObject({ status: "error", error_code: "INVALID_ARGUMENTS" });
-    expect(refused.body.issues).toEqual([expect.objectContaining({ path: "todos.0.status", message: expect.stringContaining('"pending", "in_progress", "completed", "cancelled"') })]);
+    expect(refused.body.issues).toEqual([
+      expect.objectContaining({ path: "todos.0.status", message: expect.stringContaining('"pending", "in_progress", "completed", "cancelled"') }),
+    ]);
     expect((await todo(key, "todo-s3", {})).body).toMatchObject({ todos: plan, revision: 1 });
   });
 
   it("refuses a new item without content, naming it, and changes nothing", async () => {
     const key = await createKey({ name: "todo-content", role: "agent" });
     await todo(key, "todo-s4", { todos: plan });
-    const refused = await todo(key, "todo-s4", { merge: true, todos: [{ id: "1", status: "cancelled" }, { id: "9", status: "pending" }] });
+    const refused = await todo(key, "todo-s4", {
+      merge: true,
+      todos: [
+        { id: "1", status: "cancelled" },
+        { id: "9", status: "pending" },
+      ],
+    });
     expect(refused.result).toMatchObject({ status: "error", error_code: "INVALID_ARGUMENTS" });
     expect(refused.body.issues).toEqual([{ path: "todos.1.content", message: "item '9' is not in the list yet, so it needs its content (1-4000 characters)" }]);
     expect((await todo(key, "todo-s4", {})).body).toMatchObject({ todos: plan, revision: 1 });
@@ -90,8 +114,17 @@ describe("todo", () => {
         { id: "a", content: "second a", status: "pending" },
       ],
     });
-    expect(written.body.todos.map((t) => [t.id, t.content])).toEqual([["b", "b"], ["a", "second a"]]);
-    const active = await todo(key, "todo-s5", { todos: [{ id: "p", content: "p" }, { id: "q", content: "q", status: "completed" }, { id: "r", content: "r", status: "in_progress" }] });
+    expect(written.body.todos.map((t) => [t.id, t.content])).toEqual([
+      ["b", "b"],
+      ["a", "second a"],
+    ]);
+    const active = await todo(key, "todo-s5", {
+      todos: [
+        { id: "p", content: "p" },
+        { id: "q", content: "q", status: "completed" },
+        { id: "r", content: "r", status: "in_progress" },
+      ],
+    });
     expect(active.body.todos.map((t) => t.id)).toEqual(["r", "p", "q"]);
     const parents = await todo(key, "todo-s5", {
       todos: [
@@ -114,7 +147,11 @@ describe("todo", () => {
     const key = await createKey({ name: "todo-sessions", role: "agent" });
     const other = await createKey({ name: "todo-other", role: "agent" });
     await todo(key, "todo-s6a", { todos: plan });
-    expect((await todo(key, "todo-s6b", {})).body).toEqual({ todos: [], revision: 0, summary: { total: 0, pending: 0, in_progress: 0, completed: 0, cancelled: 0 } });
+    expect((await todo(key, "todo-s6b", {})).body).toEqual({
+      todos: [],
+      revision: 0,
+      summary: { total: 0, pending: 0, in_progress: 0, completed: 0, cancelled: 0 },
+    });
     expect((await todo(other, "todo-s6a", {})).body.todos).toEqual([]);
     await todo(other, "todo-s6a", { todos: [{ id: "1", content: "Someone else's task" }] });
     expect((await todo(key, "todo-s6a", {})).body).toMatchObject({ todos: plan, revision: 1 });

@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { TOOL_SEARCH } from "../../src/catalog/tool-search-index.ts";
 import { registry } from "../../src/registry/registry.ts";
+import { rpc } from "../mcp/helpers.ts";
 import { api } from "../support/api.ts";
 import { createKey } from "../support/create-key.ts";
 import { json } from "../support/json.ts";
 import { anthropicCall, openaiCall } from "../support/tool-calls.ts";
-import { rpc } from "../mcp/helpers.ts";
 
 interface CallResults {
   results: { status: string; error_code: string | null; message: { content: string } }[];
@@ -20,7 +20,10 @@ interface SearchAnswer {
 }
 
 async function search(call: unknown, token?: string): Promise<SearchAnswer> {
-  const response = await api("/v1/tool-calls", { body: { tool_calls: [call] }, ...(token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } }) });
+  const response = await api("/v1/tool-calls", {
+    body: { tool_calls: [call] },
+    ...(token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } }),
+  });
   expect(response.status).toBe(200);
   const [result] = (await json<CallResults>(response)).results;
   expect(result?.status).toBe("ok");
@@ -71,7 +74,9 @@ describe("tool_search", () => {
   });
 
   it("keeps to the request's toolset as well", async () => {
-    const response = await api("/v1/tool-calls", { body: { toolset: "agent", tool_calls: [openaiCall("ts9", "tool_search", { query: "delete stored result" })] } });
+    const response = await api("/v1/tool-calls", {
+      body: { toolset: "agent", tool_calls: [openaiCall("ts9", "tool_search", { query: "delete stored result" })] },
+    });
     const [result] = (await json<CallResults>(response)).results;
     const names = openaiNames(JSON.parse(result?.message.content ?? "") as SearchAnswer);
     expect(names).not.toContain("delete_result");
@@ -87,7 +92,13 @@ describe("tool_search", () => {
   it("sees a tool registered after its index was built, and forgets a removed one", async () => {
     const query = { query: "quasar telemetry" };
     expect(openaiNames(await search(openaiCall("ts11", "tool_search", query)))).toEqual([]);
-    registry.register({ name: "ts_quasar_probe", toolset: "ts-late", schema: z.object({ telemetry: z.string().describe("Which reading.") }), description: "Reads a quasar probe.", handler: () => "ok" });
+    registry.register({
+      name: "ts_quasar_probe",
+      toolset: "ts-late",
+      schema: z.object({ telemetry: z.string().describe("Which reading.") }),
+      description: "Reads a quasar probe.",
+      handler: () => "ok",
+    });
     try {
       expect(openaiNames(await search(openaiCall("ts12", "tool_search", query)))).toEqual(["ts_quasar_probe"]);
     } finally {

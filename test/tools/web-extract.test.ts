@@ -4,7 +4,7 @@
  * preview with a read_result handle, and the SSRF guard at the first URL and at every redirect.
  */
 import { describe, expect, it } from "vitest";
-import { callTools, only, type CallResult } from "../approvals/support.ts";
+import { type CallResult, callTools, only } from "../approvals/support.ts";
 import { createKey } from "../support/create-key.ts";
 import { openaiCall } from "../support/tool-calls.ts";
 import { WEB_HOST } from "../support/web-stub.ts";

@@ -45,7 +45,8 @@ function gateway(vars: Record<string, string>) {
   };
 }
 
-const hitsOf = (result: Result) => JSON.parse(result.message.content) as { provider: string; results: { rank: number; title: string; url: string; snippet: string }[] };
+const hitsOf = (result: Result) =>
+  JSON.parse(result.message.content) as { provider: string; results: { rank: number; title: string; url: string; snippet: string }[] };
 
 describe("web_search", () => {
   it("is unavailable with no provider configured, and says which variables would make it work", async () => {
@@ -79,7 +80,11 @@ describe("web_search", () => {
 
   it("asks a self-hosted SearXNG at SEARXNG_URL", async () => {
     const result = await gateway({ SEARXNG_URL: `http://${SEARX_HOST}/` }).search({ query: "d1", count: 1 });
-    expect(hitsOf(result)).toEqual({ query: "d1", provider: "searxng", results: [{ rank: 1, title: "d1 result 1", url: "https://example.com/d1/1", snippet: "Snippet 1 about d1." }] });
+    expect(hitsOf(result)).toEqual({
+      query: "d1",
+      provider: "searxng",
+      results: [{ rank: 1, title: "d1 result 1", url: "https://example.com/d1/1", snippet: "Snippet 1 about d1." }],
+    });
   });
 
   it("uses the provider WEB_SEARCH_PROVIDER names over the default order, and says when its variable is missing", async () => {

@@ -55,7 +55,9 @@ describe("presets", () => {
   });
 
   it("composes: a custom toolset may include a preset", async () => {
-    const created = await api("/v1/toolsets", { body: { name: "preset-custom", description: "safe plus approvals", tools: ["delete_result"], includes: ["safe"] } });
+    const created = await api("/v1/toolsets", {
+      body: { name: "preset-custom", description: "safe plus approvals", tools: ["delete_result"], includes: ["safe"] },
+    });
     expect(created.status).toBe(201);
     const shown = await json<{ resolved_tools: string[] }>(await api("/v1/toolsets/preset-custom"));
     expect(shown.resolved_tools).toEqual(expect.arrayContaining(["delete_result", "echo", "tool_search"]));

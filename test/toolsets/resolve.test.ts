@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { registry } from "../../src/registry/registry.ts";
-import { findToolset, resolveToolset, type CustomToolsetLookup } from "../../src/toolsets/resolve.ts";
+import { type CustomToolsetLookup, findToolset, resolveToolset } from "../../src/toolsets/resolve.ts";
 import type { StaticToolset } from "../../src/toolsets/types.ts";
 
-const lookupOf = (records: Record<string, StaticToolset>): CustomToolsetLookup => (name) => Promise.resolve(records[name]);
+const lookupOf =
+  (records: Record<string, StaticToolset>): CustomToolsetLookup =>
+  (name) =>
+    Promise.resolve(records[name]);
 const set = (tools: string[], includes: string[] = []): StaticToolset => ({ description: "", tools, includes });
 
 const extra = [
@@ -31,7 +34,12 @@ describe("resolveToolset", () => {
   });
 
   it("deduplicates diamonds and sorts the result", async () => {
-    const lookup = lookupOf({ top: set(["zeta"], ["left", "right"]), left: set(["alpha", "shared"], ["base"]), right: set(["shared"], ["base"]), base: set(["beta"]) });
+    const lookup = lookupOf({
+      top: set(["zeta"], ["left", "right"]),
+      left: set(["alpha", "shared"], ["base"]),
+      right: set(["shared"], ["base"]),
+      base: set(["beta"]),
+    });
     expect(await resolveToolset("top", lookup)).toEqual(["alpha", "beta", "shared", "zeta"]);
   });
 

@@ -46,7 +46,7 @@ describe("x-request-id on responses", () => {
   it("echoes a well-formed id the client sent and replaces a malformed one", async () => {
     const sent = "trace-7f3a.b:c/d+e=@1";
     expect((await api("/v1/tools", { headers: { "x-request-id": sent } })).headers.get("x-request-id")).toBe(sent);
-    for (const bad of ["has space", "x".repeat(129), "quote\"d", ""]) {
+    for (const bad of ["has space", "x".repeat(129), 'quote"d', ""]) {
       const res = await api("/v1/tools", { headers: { "x-request-id": bad } });
       expect(res.headers.get("x-request-id")).toMatch(UUID);
     }
@@ -64,9 +64,17 @@ describe("x-request-id in what a request writes", () => {
   it("is in every audit row of the request's calls, and in the audit API", async () => {
     const id = `audit-${crypto.randomUUID()}`;
     const session = `trace-${crypto.randomUUID()}`;
-    await api("/v1/tool-calls", { headers: { "x-request-id": id }, body: { session_id: session, tool_calls: [openaiCall("a1", "echo", '{"text":"x"}'), openaiCall("a2", "nope", "{}")] } });
+    await api("/v1/tool-calls", {
+      headers: { "x-request-id": id },
+      body: { session_id: session, tool_calls: [openaiCall("a1", "echo", '{"text":"x"}'), openaiCall("a2", "nope", "{}")] },
+    });
     const rows = await waitForAuditRows("session_id = ?", [session], 2);
-    expect(rows.map((r) => [r.tool_call_id, r.request_id])).toEqual(expect.arrayContaining([["a1", id], ["a2", id]]));
+    expect(rows.map((r) => [r.tool_call_id, r.request_id])).toEqual(
+      expect.arrayContaining([
+        ["a1", id],
+        ["a2", id],
+      ]),
+    );
     const listed = await json<{ records: { request_id: string | null }[] }>(await api(`/v1/audit?session_id=${session}`));
     expect(listed.records.map((r) => r.request_id)).toEqual([id, id]);
   });
@@ -109,7 +117,13 @@ describe("x-request-id of an approval's decision", () => {
 describe("console tagging", () => {
   it("prefixes lines written inside a request with its id and leaves others alone", () => {
     const lines: unknown[][] = [];
-    const sink = { log: (...a: unknown[]) => lines.push(a), info: (...a: unknown[]) => lines.push(a), warn: (...a: unknown[]) => lines.push(a), error: (...a: unknown[]) => lines.push(a), debug: (...a: unknown[]) => lines.push(a) };
+    const sink = {
+      log: (...a: unknown[]) => lines.push(a),
+      info: (...a: unknown[]) => lines.push(a),
+      warn: (...a: unknown[]) => lines.push(a),
+      error: (...a: unknown[]) => lines.push(a),
+      debug: (...a: unknown[]) => lines.push(a),
+    };
     tagConsoleWithRequestId(sink);
     tagConsoleWithRequestId(sink);
     sink.error("outside");

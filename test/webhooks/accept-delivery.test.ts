@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { json } from "../support/json.ts";
 import { waitForAuditRows } from "../support/wait-for-audit-rows.ts";
-import { genericHeaders, githubHeaders, webhookEvents, nowSeconds, post, probeRuns, registerProbeWebhook, stripeHeaders, waitForDelivery } from "./support.ts";
+import { genericHeaders, githubHeaders, nowSeconds, post, probeRuns, registerProbeWebhook, stripeHeaders, waitForDelivery, webhookEvents } from "./support.ts";
 
 interface Accepted {
   delivery_id: string;
@@ -34,7 +34,10 @@ describe("verified deliveries run their calls", () => {
     expect(accepted).toMatchObject({ status: "queued", calls: 2, replay: false });
     const view = await waitForDelivery(accepted.delivery_id);
     expect(view.status).toBe("done");
-    expect(view.results?.map((r) => [r.id, r.status])).toEqual([["probe_0", "ok"], ["probe_1", "ok"]]);
+    expect(view.results?.map((r) => [r.id, r.status])).toEqual([
+      ["probe_0", "ok"],
+      ["probe_1", "ok"],
+    ]);
     expect(probeRuns.get("gen-ok-1")).toBe(1);
     expect((await webhookEvents("t-generic-ok", 2)).map((e) => e.outcome)).toEqual(["accepted", "done"]);
   });
@@ -65,7 +68,10 @@ describe("refused deliveries run nothing and are audited", () => {
     ["a flipped byte in the body", async (body: string) => ({ body: body.replace("refuse", "refusE"), headers: await githubHeaders(body) })],
     ["a wrong secret", async (body: string) => ({ body, headers: await githubHeaders(body, { secret: "not-the-secret" }) })],
     ["no signature", async (body: string) => ({ body, headers: { "x-github-delivery": crypto.randomUUID() } })],
-    ["a signature that is not hex", async (body: string) => ({ body, headers: { "x-hub-signature-256": "sha256=zz", "x-github-delivery": crypto.randomUUID() } })],
+    [
+      "a signature that is not hex",
+      async (body: string) => ({ body, headers: { "x-hub-signature-256": "sha256=zz", "x-github-delivery": crypto.randomUUID() } }),
+    ],
   ])("GitHub scheme: %s is answered 401", async (_case, make) => {
     registerProbeWebhook("t-refuse-gh", { verify: "github" });
     const before = await deliveryRows("t-refuse-gh");
@@ -220,7 +226,10 @@ describe("what a hook's calls may use", () => {
     const res = await post("generic", body, await genericHeaders(body));
     expect(res.status).toBe(202);
     const view = await waitForDelivery((await json<Accepted>(res)).delivery_id);
-    expect(view.results?.map((r) => [r.id, r.status, r.error_code])).toEqual([["c1", "ok", null], ["c2", "error", "PERMISSION_DENIED"]]);
+    expect(view.results?.map((r) => [r.id, r.status, r.error_code])).toEqual([
+      ["c1", "ok", null],
+      ["c2", "error", "PERMISSION_DENIED"],
+    ]);
     expect(JSON.parse(view.results?.[0]?.content ?? "{}")).toEqual({ text: "from a webhook" });
   });
 

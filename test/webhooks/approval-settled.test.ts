@@ -9,16 +9,16 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { getDelivery, insertDelivery, settleDeliveryResults, type StoredCallResult } from "../../src/webhooks/delivery-store.ts";
+import { defineTool, registry } from "../../src/registry/registry.ts";
+import { getDelivery, insertDelivery, type StoredCallResult, settleDeliveryResults } from "../../src/webhooks/delivery-store.ts";
 import { HOOKS_DLQ_NAME } from "../../src/webhooks/webhook-message.ts";
 import { defineWebhook, webhookRegistry } from "../../src/webhooks/webhook-registry.ts";
-import { defineTool, registry } from "../../src/registry/registry.ts";
-import { createKey } from "../support/create-key.ts";
 import { decide, type Key } from "../approvals/support.ts";
 import { api } from "../support/api.ts";
-import { json } from "../support/json.ts";
+import { createKey } from "../support/create-key.ts";
 import { readInbox } from "../support/inbox.ts";
-import { consume, genericHeaders, webhookEvents, post, waitForDelivery, type DeliveryView } from "./support.ts";
+import { json } from "../support/json.ts";
+import { consume, type DeliveryView, genericHeaders, post, waitForDelivery, webhookEvents } from "./support.ts";
 
 /** Runs of the held tool per key (the Session object runs in this isolate). */
 const heldRuns = new Map<string, number>();
@@ -148,7 +148,11 @@ describe("a webhook delivery whose call needs approval", () => {
     expect(view.callback).toEqual({ status: "delivered", attempts: 1, error: null });
     const received = await readInbox("hs-callback");
     expect(received).toHaveLength(1);
-    expect(JSON.parse(received[0]?.body ?? "{}")).toMatchObject({ delivery_id: delivery.id, status: "done", results: [{ status: "ok", content: '{"wrote":"hs-callback-1"}' }] });
+    expect(JSON.parse(received[0]?.body ?? "{}")).toMatchObject({
+      delivery_id: delivery.id,
+      status: "done",
+      results: [{ status: "ok", content: '{"wrote":"hs-callback-1"}' }],
+    });
 
     // A redelivered settle message, first attempt or retry, applies nothing again and calls back no more.
     const before = await webhookEvents("hs-callback", 5);
@@ -175,7 +179,9 @@ describe("a webhook delivery whose call needs approval", () => {
     expect((await decide(approver, approval, { decision: "approve", scope: "once" })).status).toBe(200);
     await waitForDelivery(delivery.id, done);
     // As if that settle message had failed every retry: the delivery still shows the call pending.
-    await env.DB.prepare("UPDATE hook_deliveries SET status = 'awaiting_approval', results = ? WHERE id = ?").bind(JSON.stringify(delivery.results), delivery.id).run();
+    await env.DB.prepare("UPDATE hook_deliveries SET status = 'awaiting_approval', results = ? WHERE id = ?")
+      .bind(JSON.stringify(delivery.results), delivery.id)
+      .run();
     expect(await consume({ kind: "approval_settled", deliveryId: delivery.id, approvalId: approval }, { queue: HOOKS_DLQ_NAME, attempts: 9 })).toBe("ack");
     expect(await waitForDelivery(delivery.id, () => true)).toMatchObject({ status: "done", results: [{ status: "ok", content: '{"wrote":"hs-dlq-1"}' }] });
     expect(heldRuns.get("hs-dlq-1")).toBe(1);
@@ -209,7 +215,15 @@ describe("storing settled results", () => {
   it("is a compare-and-set: a consumer that read the results before another's write changes nothing", async () => {
     const id = crypto.randomUUID();
     await insertDelivery(env.DB, { id, hook: "hs-cas", providerDeliveryId: id, receivedAt: Date.now(), calls: [], status: "queued", callbackPending: false });
-    const call: StoredCallResult = { id: "c1", tool: "hs_write", status: "pending_approval", error_code: "APPROVAL_REQUIRED", content: "{}", duration_ms: 1, attempts: 0 };
+    const call: StoredCallResult = {
+      id: "c1",
+      tool: "hs_write",
+      status: "pending_approval",
+      error_code: "APPROVAL_REQUIRED",
+      content: "{}",
+      duration_ms: 1,
+      attempts: 0,
+    };
     const pending = [call];
     await env.DB.prepare("UPDATE hook_deliveries SET status = 'awaiting_approval', results = ? WHERE id = ?").bind(JSON.stringify(pending), id).run();
     const first = [{ ...call, status: "ok", error_code: null, content: "first" }];

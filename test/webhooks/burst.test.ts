@@ -11,7 +11,13 @@ import { genericHeaders, post, probeRuns, registerProbeWebhook } from "./support
 const N = 200;
 
 async function count(sql: string, ...params: string[]): Promise<number> {
-  return (await env.DB.prepare(sql).bind(...params).first<{ n: number }>())?.n ?? 0;
+  return (
+    (
+      await env.DB.prepare(sql)
+        .bind(...params)
+        .first<{ n: number }>()
+    )?.n ?? 0
+  );
 }
 
 describe("a burst of deliveries", () => {

@@ -6,10 +6,10 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { insertDelivery, type DeliveryDatabase } from "../../src/webhooks/delivery-store.ts";
+import { type DeliveryDatabase, insertDelivery } from "../../src/webhooks/delivery-store.ts";
 import { HOOKS_DLQ_NAME } from "../../src/webhooks/webhook-message.ts";
-import { flakyDatabase, type Fault } from "../audit/support.ts";
-import { consume, webhookEvents, probeRuns, registerProbeWebhook, waitForDelivery } from "./support.ts";
+import { type Fault, flakyDatabase } from "../audit/support.ts";
+import { consume, probeRuns, registerProbeWebhook, waitForDelivery, webhookEvents } from "./support.ts";
 
 /** Stores a queued delivery of `keys` for `hook` without sending a message, and returns its id. */
 async function stored(hook: string, keys: string[], { callback = false } = {}): Promise<string> {
@@ -65,7 +65,9 @@ describe("running a delivery", () => {
   it("fails a run that was interrupted past the batch deadline instead of running its calls again", async () => {
     registerProbeWebhook("q-stale");
     const id = await stored("q-stale", ["q-stale"]);
-    await env.DB.prepare("UPDATE hook_deliveries SET status = 'running', claimed_at = ? WHERE id = ?").bind(Date.now() - 3_600_000, id).run();
+    await env.DB.prepare("UPDATE hook_deliveries SET status = 'running', claimed_at = ? WHERE id = ?")
+      .bind(Date.now() - 3_600_000, id)
+      .run();
     expect(await consume({ deliveryId: id })).toBe("ack");
     expect(await waitForDelivery(id, () => true)).toMatchObject({ status: "failed", error: expect.stringContaining("not run again") });
     expect(probeRuns.get("q-stale")).toBeUndefined();
@@ -139,10 +141,16 @@ describe("callbacks", () => {
   it("a callback still failing after the last retry is marked failed by the dead-letter consumer, with its last error", async () => {
     registerProbeWebhook("q-callback-dlq", { callbackUrl: "http://upstream.test/hook-callback/flaky" });
     const id = await stored("q-callback-dlq", ["q-callback-dlq"], { callback: true });
-    await env.DB.prepare("UPDATE hook_deliveries SET status = 'done', results = '[]', callback_error = 'the callback URL answered 503' WHERE id = ?").bind(id).run();
+    await env.DB.prepare("UPDATE hook_deliveries SET status = 'done', results = '[]', callback_error = 'the callback URL answered 503' WHERE id = ?")
+      .bind(id)
+      .run();
     expect(await consume({ deliveryId: id }, { queue: HOOKS_DLQ_NAME, attempts: 9 })).toBe("ack");
     const view = await waitForDelivery(id, () => true);
-    expect(view).toMatchObject({ status: "done", error: null, callback: { status: "failed", error: "gave up after the queue's last retry: the callback URL answered 503" } });
+    expect(view).toMatchObject({
+      status: "done",
+      error: null,
+      callback: { status: "failed", error: "gave up after the queue's last retry: the callback URL answered 503" },
+    });
     expect((await webhookEvents("q-callback-dlq")).map((e) => e.outcome)).toEqual(["callback_failed"]);
   });
 

@@ -9,19 +9,19 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { STUCK_AFTER_MS, stuckDeliveries } from "../../src/admin/stuck-deliveries.ts";
 import { noteRunWaiting, noteSettledForRun } from "../../src/approvals/run-wakeups.ts";
-import { stuckDeliveries, STUCK_AFTER_MS } from "../../src/admin/stuck-deliveries.ts";
 import { claimRunDelivery, setDeliveryRun } from "../../src/webhooks/delivery-runs.ts";
 import { insertDelivery } from "../../src/webhooks/delivery-store.ts";
-import { defineWebhook, webhookRegistry, type WebhookSpec } from "../../src/webhooks/webhook-registry.ts";
+import { defineWebhook, type WebhookSpec, webhookRegistry } from "../../src/webhooks/webhook-registry.ts";
+import { signedInAs } from "../admin/admin-client.ts";
 import { api } from "../support/api.ts";
 import { readInbox } from "../support/inbox.ts";
 import { json } from "../support/json.ts";
 import { marker, scriptModel, sentToModel } from "../support/model-script.ts";
 import { getRun, runUntil } from "../support/runs.ts";
-import { signedInAs } from "../admin/admin-client.ts";
-import { consume, genericHeaders, githubHeaders, hmacHex, post, waitForDelivery, type DeliveryView } from "./support.ts";
 import { TEST_WEBHOOK_SECRET } from "../support/test-env.ts";
+import { consume, type DeliveryView, genericHeaders, githubHeaders, hmacHex, post, waitForDelivery } from "./support.ts";
 
 const CALLBACK_INBOX = "hook-run-callbacks";
 
@@ -59,7 +59,10 @@ describe("registering a run webhook", () => {
 
   it("refuses a spec with both map and run, and one with neither", () => {
     const both = webhookRegistry.register({ ...base, name: "both-map-run", map: () => [], run: { prompt: () => "hi" } });
-    expect(both).toEqual({ ok: false, reason: "hook 'both-map-run' must declare exactly one of map (fixed tool calls) and run (an agent run); it declares both." });
+    expect(both).toEqual({
+      ok: false,
+      reason: "hook 'both-map-run' must declare exactly one of map (fixed tool calls) and run (an agent run); it declares both.",
+    });
     const neither = webhookRegistry.register({ ...base, name: "neither-map-run" });
     expect(neither).toMatchObject({ ok: false, reason: expect.stringContaining("it declares neither") });
     expect(webhookRegistry.get("both-map-run")).toBeUndefined();
@@ -74,7 +77,10 @@ describe("registering a run webhook", () => {
 describe("a delivery to a run webhook", () => {
   it("starts a run that calls a tool, and calls back with the run's id, status and answer, signed", async () => {
     registerAskWebhook();
-    const script = await scriptModel([{ tool_calls: [{ id: "call_e", name: "echo", arguments: JSON.stringify({ text: "pong" }) }] }, { content: "The echo said pong." }]);
+    const script = await scriptModel([
+      { tool_calls: [{ id: "call_e", name: "echo", arguments: JSON.stringify({ text: "pong" }) }] },
+      { content: "The echo said pong." },
+    ]);
     const res = await deliver("ask-run", { question: `${marker(script)} what does echo say?` });
     expect(res.status).toBe(202);
     const accepted = await json<{ delivery_id: string; status: string; run: boolean }>(res);
@@ -142,7 +148,9 @@ describe("a delivery to a run webhook", () => {
     const res = await deliver("ask-run", { question: 42 }, sender);
     expect(res.status).toBe(400);
     expect(await json(res)).toMatchObject({ error_code: "INVALID_REQUEST" });
-    const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM hook_deliveries WHERE hook = 'ask-run' AND provider_delivery_id = ?").bind(sender).first<{ n: number }>();
+    const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM hook_deliveries WHERE hook = 'ask-run' AND provider_delivery_id = ?")
+      .bind(sender)
+      .first<{ n: number }>();
     expect(row?.n).toBe(0);
   });
 
@@ -159,7 +167,13 @@ describe("a delivery to a run webhook", () => {
       calls: [],
       status: "queued",
       callbackPending: false,
-      runPlan: { messages: [{ role: "user", content: `${marker(script)} hello` }], model: undefined, max_turns: undefined, toolsets: undefined, reply: undefined },
+      runPlan: {
+        messages: [{ role: "user", content: `${marker(script)} hello` }],
+        model: undefined,
+        max_turns: undefined,
+        toolsets: undefined,
+        reply: undefined,
+      },
     });
     const noModel = { ...env, MODEL_BASE_URL: "", MODEL_NAME: "" } as Env;
     expect(await consume({ deliveryId: id }, { workerEnv: noModel })).toBe("ack");
@@ -180,10 +194,21 @@ describe("a run webhook's run in the rest of toolgate", () => {
   it("waits for a person on a risky call, as hook:<name>, and finishes the delivery once it is decided", async () => {
     const Req = z.object({ ask: z.string() });
     if (webhookRegistry.get("approve-run") === undefined) {
-      const spec: WebhookSpec<typeof Req> = { name: "approve-run", description: "test: a run that deletes", verify: "hmac", secretEnv: "HOOK_TEST_SECRET", toolsets: ["maintenance"], payload: Req, run: { prompt: ({ payload }) => payload.ask } };
+      const spec: WebhookSpec<typeof Req> = {
+        name: "approve-run",
+        description: "test: a run that deletes",
+        verify: "hmac",
+        secretEnv: "HOOK_TEST_SECRET",
+        toolsets: ["maintenance"],
+        payload: Req,
+        run: { prompt: ({ payload }) => payload.ask },
+      };
       expect(webhookRegistry.register(defineWebhook(spec))).toEqual({ ok: true });
     }
-    const script = await scriptModel([{ tool_calls: [{ id: "del_1", name: "delete_result", arguments: JSON.stringify({ handle: "0b6a1d2e-5b8c-4f61-9d7e-3f2a1c0b9e88" }) }] }, { content: "left it alone" }]);
+    const script = await scriptModel([
+      { tool_calls: [{ id: "del_1", name: "delete_result", arguments: JSON.stringify({ handle: "0b6a1d2e-5b8c-4f61-9d7e-3f2a1c0b9e88" }) }] },
+      { content: "left it alone" },
+    ]);
     const { delivery_id: id } = await json<{ delivery_id: string }>(await deliver("approve-run", { ask: `${marker(script)} delete it` }));
     const started = (await waitForDelivery(id, (v) => (v as RunDeliveryView).run !== null)) as RunDeliveryView;
     const waiting = await runUntil(started.run?.id ?? "", ["awaiting_approval", "completed", "failed"]);
@@ -195,7 +220,11 @@ describe("a run webhook's run in the rest of toolgate", () => {
     expect(decided.status).toBe(200);
     const done = (await waitForDelivery(id, finished)) as RunDeliveryView;
     expect(done).toMatchObject({ status: "done", error: null, run: { status: "completed", answer: "left it alone" } });
-    const audit = await env.DB.prepare("SELECT COUNT(*) AS n FROM hook_events WHERE delivery_id = ? AND outcome IN ('approval_settled', 'dead_lettered', 'failed')").bind(id).first<{ n: number }>();
+    const audit = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM hook_events WHERE delivery_id = ? AND outcome IN ('approval_settled', 'dead_lettered', 'failed')",
+    )
+      .bind(id)
+      .first<{ n: number }>();
     expect(audit?.n).toBe(0);
   });
 
@@ -214,7 +243,16 @@ describe("a run webhook's run in the rest of toolgate", () => {
     const long = Date.now() - 2 * STUCK_AFTER_MS;
     const [withRun, withoutRun] = [crypto.randomUUID(), crypto.randomUUID()];
     for (const id of [withRun, withoutRun]) {
-      await insertDelivery(env.DB, { id, hook: "ask-run", providerDeliveryId: id, receivedAt: long, calls: [], status: "queued", callbackPending: false, runPlan: plan });
+      await insertDelivery(env.DB, {
+        id,
+        hook: "ask-run",
+        providerDeliveryId: id,
+        receivedAt: long,
+        calls: [],
+        status: "queued",
+        callbackPending: false,
+        runPlan: plan,
+      });
       expect(await claimRunDelivery(env.DB, id, long)).toBe(1);
     }
     expect(await setDeliveryRun(env.DB, withRun, `${withRun}-r1`, long)).toBe(true);

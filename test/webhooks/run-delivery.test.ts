@@ -5,14 +5,26 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { deliveryStatusOf } from "../../src/formats/outcome-wire.ts";
 import type { CallOutcome } from "../../src/pipeline/types.ts";
 import { claimDelivery, finishDelivery, insertDelivery } from "../../src/webhooks/delivery-store.ts";
 import { storedResult } from "../../src/webhooks/run-delivery.ts";
-import { deliveryStatusOf } from "../../src/formats/outcome-wire.ts";
 import { api } from "../support/api.ts";
 import { json } from "../support/json.ts";
 
-const base: CallOutcome = { callId: "c1", tool: "echo", toolset: "core", status: "ok", content: "{}", arguments: {}, durationMs: 3, attempts: 1, coercions: [], truncated: false, resultChars: 2 };
+const base: CallOutcome = {
+  callId: "c1",
+  tool: "echo",
+  toolset: "core",
+  status: "ok",
+  content: "{}",
+  arguments: {},
+  durationMs: 3,
+  attempts: 1,
+  coercions: [],
+  truncated: false,
+  resultChars: 2,
+};
 const pending: CallOutcome = {
   ...base,
   callId: "c2",
@@ -25,7 +37,11 @@ describe("a delivery with a call waiting for approval", () => {
   it("is awaiting_approval, and its result carries the approval", () => {
     const results = [storedResult(base), storedResult(pending)];
     expect(deliveryStatusOf(results)).toBe("awaiting_approval");
-    expect(results[1]).toMatchObject({ status: "pending_approval", error_code: "APPROVAL_REQUIRED", approval: { id: "appr_1", expires_at: 1_900_000_000_000, url: "https://toolgate.test/approvals/appr_1" } });
+    expect(results[1]).toMatchObject({
+      status: "pending_approval",
+      error_code: "APPROVAL_REQUIRED",
+      approval: { id: "appr_1", expires_at: 1_900_000_000_000, url: "https://toolgate.test/approvals/appr_1" },
+    });
     expect(deliveryStatusOf([storedResult(base), storedResult({ ...base, status: "error", errorCode: "EXECUTION_FAILED" })])).toBe("done");
   });
 

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { json } from "../support/json.ts";
-import { webhookEvents, nowSeconds, post, slackHeaders, waitForDelivery } from "./support.ts";
+import { nowSeconds, post, slackHeaders, waitForDelivery, webhookEvents } from "./support.ts";
 
 const mention = (eventId: string, text: string): string =>
   JSON.stringify({ type: "event_callback", team_id: "T1", event_id: eventId, event: { type: "app_mention", text, channel: "C1", user: "U1" } });

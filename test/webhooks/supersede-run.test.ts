@@ -9,12 +9,12 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { HOOKS_DLQ_NAME } from "../../src/webhooks/webhook-message.ts";
-import { defineWebhook, webhookRegistry, type WebhookSpec } from "../../src/webhooks/webhook-registry.ts";
+import { defineWebhook, type WebhookSpec, webhookRegistry } from "../../src/webhooks/webhook-registry.ts";
 import { api } from "../support/api.ts";
 import { json } from "../support/json.ts";
 import { marker, scriptModel, sentToModel } from "../support/model-script.ts";
 import { getRun, runUntil } from "../support/runs.ts";
-import { consume, genericHeaders, post, waitForDelivery, type DeliveryView } from "./support.ts";
+import { consume, type DeliveryView, genericHeaders, post, waitForDelivery } from "./support.ts";
 
 const HOOK = "supersede-run";
 const Ask = z.object({ ask: z.string() });
@@ -27,7 +27,15 @@ interface RunDeliveryView extends DeliveryView {
 function registerHook(): void {
   if (webhookRegistry.get(HOOK) !== undefined) return;
   // maintenance: delete_result needs a person's approval, so the run can be caught waiting.
-  const spec: WebhookSpec<typeof Ask> = { name: HOOK, description: "test: a run a re-run supersedes", verify: "hmac", secretEnv: "HOOK_TEST_SECRET", toolsets: ["maintenance"], payload: Ask, run: { prompt: ({ payload }) => payload.ask } };
+  const spec: WebhookSpec<typeof Ask> = {
+    name: HOOK,
+    description: "test: a run a re-run supersedes",
+    verify: "hmac",
+    secretEnv: "HOOK_TEST_SECRET",
+    toolsets: ["maintenance"],
+    payload: Ask,
+    run: { prompt: ({ payload }) => payload.ask },
+  };
   expect(webhookRegistry.register(defineWebhook(spec))).toEqual({ ok: true });
 }
 
@@ -90,7 +98,9 @@ describe("re-running a run webhook's delivery whose earlier run goes on", () => 
     const first = `${id}-r1`;
     await waitForDelivery(id, (v) => (v as RunDeliveryView).run !== null);
     // What a start whose run-id write failed leaves once its message is dead-lettered: failed, no run id.
-    await env.DB.prepare("UPDATE hook_deliveries SET status = 'failed', run_id = NULL, error = 'test: the run id was never stored' WHERE id = ?").bind(id).run();
+    await env.DB.prepare("UPDATE hook_deliveries SET status = 'failed', run_id = NULL, error = 'test: the run id was never stored' WHERE id = ?")
+      .bind(id)
+      .run();
     expect((await getRun(first)).status).toBe("running");
 
     await scriptModel([{ content: "the re-run's answer" }], script);

@@ -7,14 +7,14 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env, exports } from "cloudflare:workers";
 import { expect, vi } from "vitest";
 import { z } from "zod";
+import { registry } from "../../src/registry/registry.ts";
 import type { DeliveryDatabase } from "../../src/webhooks/delivery-store.ts";
 import { handleWebhookQueue } from "../../src/webhooks/handle-webhook-queue.ts";
 import { HOOKS_QUEUE_NAME } from "../../src/webhooks/webhook-message.ts";
-import { defineWebhook, webhookRegistry, type WebhookSpec } from "../../src/webhooks/webhook-registry.ts";
-import { registry } from "../../src/registry/registry.ts";
+import { defineWebhook, type WebhookSpec, webhookRegistry } from "../../src/webhooks/webhook-registry.ts";
 import { api } from "../support/api.ts";
-import { json } from "../support/json.ts";
 import { testParts } from "../support/dispatch.ts";
+import { json } from "../support/json.ts";
 import { TEST_WEBHOOK_SECRET } from "../support/test-env.ts";
 
 const encoder = new TextEncoder();
@@ -34,7 +34,10 @@ export function post(hook: string, body: string | Uint8Array, headers: Record<st
 }
 
 /** GitHub's headers for a body: signature over the raw bytes, a delivery id and an event name. */
-export async function githubHeaders(body: string, { secret = TEST_WEBHOOK_SECRET, delivery = crypto.randomUUID(), event = "push" } = {}): Promise<Record<string, string>> {
+export async function githubHeaders(
+  body: string,
+  { secret = TEST_WEBHOOK_SECRET, delivery = crypto.randomUUID(), event = "push" } = {},
+): Promise<Record<string, string>> {
   return { "x-hub-signature-256": `sha256=${await hmacHex(secret, body)}`, "x-github-delivery": delivery, "x-github-event": event };
 }
 
@@ -49,7 +52,10 @@ export async function slackHeaders(body: string, { secret = TEST_WEBHOOK_SECRET,
 }
 
 /** toolgate's generic scheme over "<t>.<body>". */
-export async function genericHeaders(body: string, { secret = TEST_WEBHOOK_SECRET, t = nowSeconds(), delivery }: { secret?: string; t?: number; delivery?: string } = {}): Promise<Record<string, string>> {
+export async function genericHeaders(
+  body: string,
+  { secret = TEST_WEBHOOK_SECRET, t = nowSeconds(), delivery }: { secret?: string; t?: number; delivery?: string } = {},
+): Promise<Record<string, string>> {
   return {
     "x-toolgate-timestamp": String(t),
     "x-toolgate-signature-256": `sha256=${await hmacHex(secret, `${t}.${body}`)}`,
@@ -106,7 +112,11 @@ export interface DeliveryView {
 }
 
 /** Polls GET /v1/hooks/deliveries/{id} until `done(view)`; fails with the last view when `timeoutMs` passes first. */
-export function waitForDelivery(id: string, done: (view: DeliveryView) => boolean = (v) => v.status !== "queued" && v.status !== "running", timeoutMs = 10_000): Promise<DeliveryView> {
+export function waitForDelivery(
+  id: string,
+  done: (view: DeliveryView) => boolean = (v) => v.status !== "queued" && v.status !== "running",
+  timeoutMs = 10_000,
+): Promise<DeliveryView> {
   return vi.waitFor(
     async () => {
       const res = await api(`/v1/hooks/deliveries/${id}`);
@@ -149,7 +159,13 @@ export async function consume(
     ack: () => (verdict ??= "ack"),
     retry: (options?: QueueRetryOptions) => (verdict ??= { retryAfter: options?.delaySeconds }),
   };
-  const batch = { queue, messages: [message], metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } }, ackAll: () => undefined, retryAll: () => undefined } as unknown as MessageBatch<unknown>;
+  const batch = {
+    queue,
+    messages: [message],
+    metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } },
+    ackAll: () => undefined,
+    retryAll: () => undefined,
+  } as unknown as MessageBatch<unknown>;
   const ctx = createExecutionContext();
   await handleWebhookQueue(batch, workerEnv, ctx, testParts, db === undefined ? {} : { db });
   await waitOnExecutionContext(ctx);

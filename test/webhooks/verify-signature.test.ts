@@ -30,7 +30,8 @@ describe("verifySignature", () => {
 
   it("refuses a Stripe timestamp more than 300 s away in either direction, and accepts one at 300 s", async () => {
     const body = encoder.encode("{}");
-    const at = async (t: number) => verifySignature("stripe", SECRET, body, new Headers({ "stripe-signature": `t=${t},v1=${await hmacHex(SECRET, `${t}.{}`)}` }), NOW);
+    const at = async (t: number) =>
+      verifySignature("stripe", SECRET, body, new Headers({ "stripe-signature": `t=${t},v1=${await hmacHex(SECRET, `${t}.{}`)}` }), NOW);
     expect(await at(NOW / 1000 - 301)).toMatchObject({ ok: false, reason: "stale_timestamp" });
     expect(await at(NOW / 1000 + 301)).toMatchObject({ ok: false, reason: "stale_timestamp" });
     expect(await at(NOW / 1000 - 300)).toMatchObject({ ok: true });
@@ -46,7 +47,8 @@ describe("verifySignature", () => {
   it("accepts Slack's v0 signature over v0:<t>:<body>, and refuses a stale or altered one", async () => {
     const raw = '{"type":"event_callback","event_id":"Ev1"}';
     const body = encoder.encode(raw);
-    const signed = async (t: string, text = raw) => new Headers({ "x-slack-request-timestamp": t, "x-slack-signature": `v0=${await hmacHex(SECRET, `v0:${t}:${text}`)}` });
+    const signed = async (t: string, text = raw) =>
+      new Headers({ "x-slack-request-timestamp": t, "x-slack-signature": `v0=${await hmacHex(SECRET, `v0:${t}:${text}`)}` });
     const good = await hmacHex(SECRET, `v0:${T}:${raw}`);
     expect(await verifySignature("slack", SECRET, body, await signed(T), NOW)).toEqual({ ok: true, deliveryId: `sig:${good}` });
     expect(await verifySignature("slack", SECRET, body, await signed(T, raw.replace("Ev1", "Ev2")), NOW)).toMatchObject({ ok: false, reason: "bad_signature" });
@@ -70,6 +72,9 @@ describe("verifySignature", () => {
   });
 
   it.each(["sha256=", "sha256=abc", `sha1=${"a".repeat(64)}`, `sha256=${"g".repeat(64)}`])("refuses the malformed GitHub signature %j", async (value) => {
-    expect(await verifySignature("github", SECRET, encoder.encode("{}"), new Headers({ "x-hub-signature-256": value }), NOW)).toMatchObject({ ok: false, reason: "bad_signature" });
+    expect(await verifySignature("github", SECRET, encoder.encode("{}"), new Headers({ "x-hub-signature-256": value }), NOW)).toMatchObject({
+      ok: false,
+      reason: "bad_signature",
+    });
   });
 });

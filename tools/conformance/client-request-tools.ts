@@ -10,7 +10,8 @@ import type { ToolContext } from "../../src/registry/types.ts";
 
 /** Asks the client, or fails saying why this door cannot (over /v1, or without a stream). */
 function ask(ctx: ToolContext, method: string, params: Record<string, unknown>): Promise<unknown> {
-  if (ctx.client.request === undefined) throw new Error(`This call cannot ask its client for ${method}: call it over MCP with a client that accepts text/event-stream.`);
+  if (ctx.client.request === undefined)
+    throw new Error(`This call cannot ask its client for ${method}: call it over MCP with a client that accepts text/event-stream.`);
   return ctx.client.request(method, params);
 }
 
@@ -27,7 +28,9 @@ registry.register({
   example: { prompt: "Say hello in French." },
   description: "Conformance fixture: asks the client's model (sampling/createMessage) and returns its answer.",
   handler: async ({ prompt }, ctx) => {
-    const result = (await ask(ctx, "sampling/createMessage", { messages: [{ role: "user", content: { type: "text", text: prompt } }], maxTokens: 100 })) as { content?: { text?: unknown } };
+    const result = (await ask(ctx, "sampling/createMessage", { messages: [{ role: "user", content: { type: "text", text: prompt } }], maxTokens: 100 })) as {
+      content?: { text?: unknown };
+    };
     return `LLM response: ${String(result.content?.text ?? JSON.stringify(result))}`;
   },
 });
@@ -91,10 +94,26 @@ registry.register({
         type: "object",
         properties: {
           untitledSingle: { type: "string", enum: ["option1", "option2", "option3"] },
-          titledSingle: { type: "string", oneOf: [{ const: "value1", title: "First Option" }, { const: "value2", title: "Second Option" }, { const: "value3", title: "Third Option" }] },
+          titledSingle: {
+            type: "string",
+            oneOf: [
+              { const: "value1", title: "First Option" },
+              { const: "value2", title: "Second Option" },
+              { const: "value3", title: "Third Option" },
+            ],
+          },
           legacyEnum: { type: "string", enum: ["opt1", "opt2", "opt3"], enumNames: ["Option One", "Option Two", "Option Three"] },
           untitledMulti: { type: "array", items: { type: "string", enum: ["option1", "option2", "option3"] } },
-          titledMulti: { type: "array", items: { anyOf: [{ const: "value1", title: "First Choice" }, { const: "value2", title: "Second Choice" }, { const: "value3", title: "Third Choice" }] } },
+          titledMulti: {
+            type: "array",
+            items: {
+              anyOf: [
+                { const: "value1", title: "First Choice" },
+                { const: "value2", title: "Second Choice" },
+                { const: "value3", title: "Third Choice" },
+              ],
+            },
+          },
         },
       },
     });

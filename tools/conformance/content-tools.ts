@@ -48,7 +48,8 @@ registry.register({
   schema: z.object({}),
   example: {},
   description: "Conformance fixture: returns one embedded text resource.",
-  handler: () => toolContent({ type: "resource", resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." } }),
+  handler: () =>
+    toolContent({ type: "resource", resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." } }),
 });
 
 registry.register({
@@ -62,6 +63,9 @@ registry.register({
     toolContent(
       { type: "text", text: "Multiple content types test:" },
       { type: "image", data: RED_PIXEL_PNG, mimeType: "image/png" },
-      { type: "resource", resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: JSON.stringify({ test: "data", value: 123 }) } },
+      {
+        type: "resource",
+        resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: JSON.stringify({ test: "data", value: 123 }) },
+      },
     ),
 });

@@ -20,11 +20,20 @@ export interface CheckedFetchOptions {
 }
 
 /** Fetches `url` for the tool call `ctx`, refusing private targets at the first hop and at every redirect. */
-export async function checkedFetch(ctx: Pick<ToolContext, "env" | "fetch" | "toolName">, url: string, init: RequestInit, options: CheckedFetchOptions): Promise<Response> {
+export async function checkedFetch(
+  ctx: Pick<ToolContext, "env" | "fetch" | "toolName">,
+  url: string,
+  init: RequestInit,
+  options: CheckedFetchOptions,
+): Promise<Response> {
   const allow = loadConfig(ctx.env).outboundAllow;
   const first = checkOutboundUrl(url, allow);
   if (!first.ok) {
-    throw new ToolFailureError({ kind: "invalid_arguments", name: ctx.toolName, issues: [{ path: options.field, message: `${first.reason}; only public http(s) URLs can be fetched` }] });
+    throw new ToolFailureError({
+      kind: "invalid_arguments",
+      name: ctx.toolName,
+      issues: [{ path: options.field, message: `${first.reason}; only public http(s) URLs can be fetched` }],
+    });
   }
   const send = (target: string, hopInit: RequestInit) =>
     ctx.fetch(target, options.headersFor === undefined ? hopInit : { ...hopInit, headers: options.headersFor(new URL(target)) });

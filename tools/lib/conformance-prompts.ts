@@ -35,7 +35,9 @@ must(
       { name: "arg1", description: "First test argument", required: true },
       { name: "arg2", description: "Second test argument", required: true },
     ],
-    get: ({ arg1 = "", arg2 = "" }) => ({ messages: [{ role: "user", content: { type: "text", text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } }] }),
+    get: ({ arg1 = "", arg2 = "" }) => ({
+      messages: [{ role: "user", content: { type: "text", text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } }],
+    }),
   }),
 );
 

@@ -5,8 +5,8 @@
  * as the gateway's own size limit does it (src/results/limit-result.ts), with a read_result handle.
  */
 import { loadConfig } from "../../src/config/config.ts";
-import { limitResult } from "../../src/results/limit-result.ts";
 import type { ToolContext } from "../../src/registry/types.ts";
+import { limitResult } from "../../src/results/limit-result.ts";
 import { checkedFetch } from "./checked-fetch.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
 import { capStream, readTextCapped } from "./read-capped.ts";
@@ -68,7 +68,13 @@ export async function fetchPage(ctx: ToolContext, url: string, field: string, ma
     text = read.text;
     cut = read.cut;
   }
-  const limited = await limitResult(text, maxChars, { tool: ctx.toolName, callId: ctx.callId, sessionId: ctx.sessionId, env: ctx.env, ttlSeconds: loadConfig(ctx.env).resultTtlSeconds });
+  const limited = await limitResult(text, maxChars, {
+    tool: ctx.toolName,
+    callId: ctx.callId,
+    sessionId: ctx.sessionId,
+    env: ctx.env,
+    ttlSeconds: loadConfig(ctx.env).resultTtlSeconds,
+  });
   return {
     ...base,
     title,

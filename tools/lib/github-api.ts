@@ -15,7 +15,12 @@ export function githubGet(fetcher: typeof fetch, path: string, token: string, si
 
 /** POSTs JSON to a GitHub API path with the deployment's token, through the call's `ctx.fetch`. */
 export function githubPost(fetcher: typeof fetch, path: string, token: string, body: unknown, signal: AbortSignal): Promise<Response> {
-  return fetcher(`${GITHUB_API}${path}`, { method: "POST", headers: { ...githubHeaders(token), "content-type": "application/json" }, body: JSON.stringify(body), signal });
+  return fetcher(`${GITHUB_API}${path}`, {
+    method: "POST",
+    headers: { ...githubHeaders(token), "content-type": "application/json" },
+    body: JSON.stringify(body),
+    signal,
+  });
 }
 
 function githubHeaders(token: string): Record<string, string> {

@@ -15,7 +15,24 @@
  */
 import { Parser } from "htmlparser2";
 
-const SKIPPED = new Set(["script", "style", "noscript", "template", "svg", "math", "canvas", "iframe", "object", "nav", "aside", "footer", "form", "button", "select", "dialog"]);
+const SKIPPED = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "svg",
+  "math",
+  "canvas",
+  "iframe",
+  "object",
+  "nav",
+  "aside",
+  "footer",
+  "form",
+  "button",
+  "select",
+  "dialog",
+]);
 const CHROME_ROLES = new Set(["navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar"]);
 const BLANK_LINE_BLOCKS = new Set(["p", "blockquote", "pre", "table", "ul", "ol", "dl", "figure", "section", "article", "main", "header", "details"]);
 const LINE_BLOCKS = new Set(["div", "dt", "dd", "figcaption", "summary", "address", "caption", "center"]);
@@ -86,7 +103,11 @@ class MarkdownBuilder {
   readonly #unskip = () => void (this.#skipDepth -= 1);
 
   result(): PageMarkdown {
-    const markdown = this.#parts.join("").replace(/[ \t]+\n/g, "\n").replace(/\n{3,}/g, "\n\n").trim();
+    const markdown = this.#parts
+      .join("")
+      .replace(/[ \t]+\n/g, "\n")
+      .replace(/\n{3,}/g, "\n\n")
+      .trim();
     return { title: this.#title.replace(/\s+/g, " ").trim(), markdown };
   }
 
@@ -232,7 +253,9 @@ class MarkdownBuilder {
     if (trimmed === "" || trimmed.startsWith("#")) return undefined;
     try {
       const url = new URL(trimmed, this.#base);
-      return url.protocol === "http:" || url.protocol === "https:" || url.protocol === "mailto:" ? url.href.replace(/[()]/g, (c) => encodeURIComponent(c)) : undefined;
+      return url.protocol === "http:" || url.protocol === "https:" || url.protocol === "mailto:"
+        ? url.href.replace(/[()]/g, (c) => encodeURIComponent(c))
+        : undefined;
     } catch {
       return undefined;
     }

@@ -10,9 +10,10 @@
  * not the package's `./wasm` export: wrangler picks a module's type by its path's extension,
  * and the export name has none.
  */
-import wasmModule from "../../node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm";
+
 import RELEASE_SYNC from "@jitl/quickjs-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSWASMModule } from "quickjs-emscripten-core";
+import wasmModule from "../../node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm";
 
 /** The size the build expects its memory to start at (its INITIAL_MEMORY), in 64 KiB pages. */
 const INITIAL_PAGES = 256;
@@ -31,7 +32,9 @@ let loading: Promise<QuickJSWASMModule> | undefined;
 
 /** The isolate's QuickJS module, instantiated by the first caller. */
 export function quickJS(): Promise<QuickJSWASMModule> {
-  loading ??= newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmModule, wasmMemory: async () => new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: WASM_MEMORY_BYTES / 65_536 }) })).catch((error: unknown) => {
+  loading ??= newQuickJSWASMModuleFromVariant(
+    newVariant(RELEASE_SYNC, { wasmModule, wasmMemory: async () => new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: WASM_MEMORY_BYTES / 65_536 }) }),
+  ).catch((error: unknown) => {
     // A failed instantiation is not cached: the next script tries again.
     loading = undefined;
     throw error;

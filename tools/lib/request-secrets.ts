@@ -7,7 +7,7 @@
  */
 import type { GatewayConfig, HttpRequestSecretGrant } from "../../src/config/config.ts";
 import type { FieldIssue } from "../../src/errors/tool-failure.ts";
-import { secretValue, type SecretRef } from "../../src/net/secret-headers.ts";
+import { type SecretRef, secretValue } from "../../src/net/secret-headers.ts";
 
 export type HeaderValue = string | SecretRef;
 
@@ -24,7 +24,12 @@ function hostMatches(grant: HttpRequestSecretGrant, url: URL): boolean {
 }
 
 /** The request's headers with secrets resolved, or the issues (one per refused header) that stop it. */
-export function resolveRequestHeaders(headers: Readonly<Record<string, HeaderValue>>, url: URL, config: GatewayConfig, env: Env): ResolvedHeaders | { issues: FieldIssue[] } {
+export function resolveRequestHeaders(
+  headers: Readonly<Record<string, HeaderValue>>,
+  url: URL,
+  config: GatewayConfig,
+  env: Env,
+): ResolvedHeaders | { issues: FieldIssue[] } {
   const plain: [string, string][] = [];
   const secret: { header: string; name: string; value: string; grants: HttpRequestSecretGrant[] }[] = [];
   const issues: FieldIssue[] = [];
@@ -36,7 +41,10 @@ export function resolveRequestHeaders(headers: Readonly<Record<string, HeaderVal
     const path = `headers.${header}`;
     const grants = config.httpRequestSecrets.filter((grant) => grant.secret === value.secret);
     if (grants.length === 0) {
-      issues.push({ path, message: `the secret ${value.secret} may not be sent by http_request; an operator allows it for a host with HTTP_REQUEST_SECRETS=${value.secret}@<host>` });
+      issues.push({
+        path,
+        message: `the secret ${value.secret} may not be sent by http_request; an operator allows it for a host with HTTP_REQUEST_SECRETS=${value.secret}@<host>`,
+      });
     } else if (!grants.some((grant) => hostMatches(grant, url))) {
       issues.push({ path, message: `the secret ${value.secret} may be sent only to ${grants.map((grant) => grant.host).join(", ")}, not to ${url.hostname}` });
     } else {

@@ -48,13 +48,19 @@ const INTERRUPTED = /interrupted/i;
 const OUT_OF_MEMORY = /out of memory/i;
 const STACK_OVERFLOW = /stack overflow|too much recursion|maximum call stack/i;
 
-
 /**
  * Runs `code` to its end under `limits`. `onUnsound` is called when the runtime would not free
  * cleanly (QuickJS aborts the wasm instance when objects outlive their runtime, as a script
  * stopped mid-way can leave them): the run's answer stands, but the module must not be reused.
  */
-export async function runScript(module: QuickJSWASMModule, code: string, limits: ScriptLimits, callTool: ScriptToolCall, signal: AbortSignal, onUnsound: () => void): Promise<ScriptRun> {
+export async function runScript(
+  module: QuickJSWASMModule,
+  code: string,
+  limits: ScriptLimits,
+  callTool: ScriptToolCall,
+  signal: AbortSignal,
+  onUnsound: () => void,
+): Promise<ScriptRun> {
   let run: Sandbox;
   try {
     run = new Sandbox(module.newRuntime(), limits, callTool, signal);
@@ -136,8 +142,12 @@ class Sandbox {
       if (this.stopped !== undefined) return this.failed(this.stopped, { name: "Error", message: this.stopMessage(this.stopped) });
       const state = this.context.getPromiseState(ending);
       if (state.type === "fulfilled") {
-        const text = state.notAPromise === true ? undefined : state.value.consume((value) => (this.context.typeof(value) === "string" ? this.context.getString(value) : undefined));
-        if (text === undefined) return this.failed("exception", { name: "Error", message: "the script's end could not be read (did it replace JSON or Promise internals?)" });
+        const text =
+          state.notAPromise === true
+            ? undefined
+            : state.value.consume((value) => (this.context.typeof(value) === "string" ? this.context.getString(value) : undefined));
+        if (text === undefined)
+          return this.failed("exception", { name: "Error", message: "the script's end could not be read (did it replace JSON or Promise internals?)" });
         return this.ended(JSON.parse(text) as { ok: boolean; result?: unknown; error?: { name: string; message: string; stack?: string } });
       }
       if (state.type === "rejected") {
@@ -145,7 +155,10 @@ class Sandbox {
         return this.failed(this.kindOf(error.message), error);
       }
       if (this.inFlight.size === 0) {
-        return this.failed("stalled", { name: "Error", message: "the script is waiting for a promise that nothing will settle (only tools.* calls can be awaited)" });
+        return this.failed("stalled", {
+          name: "Error",
+          message: "the script is waiting for a promise that nothing will settle (only tools.* calls can be awaited)",
+        });
       }
       const late = await this.nextSettlement();
       if (late !== undefined) return this.failed(late, { name: "Error", message: this.stopMessage(late) });
@@ -213,10 +226,24 @@ class Sandbox {
       };
       const argsObject = typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : undefined;
       if (argsObject === undefined) {
-        settle({ callId: "", status: "error", error: { error: `tools.${name}() takes one object of arguments, e.g. tools.${name}({ ... })`, error_code: "INVALID_ARGUMENTS", stage: "parse", suggestion: "Pass the arguments as an object.", retryable: false } });
+        settle({
+          callId: "",
+          status: "error",
+          error: {
+            error: `tools.${name}() takes one object of arguments, e.g. tools.${name}({ ... })`,
+            error_code: "INVALID_ARGUMENTS",
+            stage: "parse",
+            suggestion: "Pass the arguments as an object.",
+            retryable: false,
+          },
+        });
       } else {
         this.callTool(name, argsObject).then(settle, (error: unknown) => {
-          settle({ callId: "", status: "error", error: { error: `tools.${name} failed: ${String(error)}`, error_code: "EXECUTION_FAILED", stage: "execute", suggestion: "", retryable: false } });
+          settle({
+            callId: "",
+            status: "error",
+            error: { error: `tools.${name} failed: ${String(error)}`, error_code: "EXECUTION_FAILED", stage: "execute", suggestion: "", retryable: false },
+          });
         });
       }
       return deferred.handle;

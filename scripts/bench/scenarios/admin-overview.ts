@@ -8,8 +8,9 @@
  * from one read (ADMIN_OVERVIEW_RENDER_PATH), divided out. That share (plus the sign-in check's
  * KV and D1 lookups) is what Cloudflare bills as the Worker's CPU: there D1 runs elsewhere.
  */
-import type { BenchContext, Scenario } from "../scenario.ts";
+
 import { ADMIN_COOKIE_PATH, ADMIN_OVERVIEW_PATH, ADMIN_OVERVIEW_RENDER_PATH, ADMIN_OVERVIEW_SQL_PATH, AUDIT_SEED_PATH } from "../requests.ts";
+import type { BenchContext, Scenario } from "../scenario.ts";
 import { cpuMs } from "../server-cpu.ts";
 import { median } from "../stats.ts";
 
@@ -83,7 +84,8 @@ export const adminOverview: Scenario = {
       render.push(await renderCpuMs(ctx));
     }
     const unseeded = await ctx.client.send({ method: "DELETE", path: `${AUDIT_SEED_PATH}?${window}` });
-    if (unseeded.status !== 200 || (JSON.parse(unseeded.body) as { rows: number }).rows !== RECORDS) throw new Error(`bench: DELETE ${AUDIT_SEED_PATH} answered ${unseeded.status}: ${unseeded.body.slice(0, 300)}`);
+    if (unseeded.status !== 200 || (JSON.parse(unseeded.body) as { rows: number }).rows !== RECORDS)
+      throw new Error(`bench: DELETE ${AUDIT_SEED_PATH} answered ${unseeded.status}: ${unseeded.body.slice(0, 300)}`);
     // The page less its reads, floored at the rendering alone (the difference is within the clock's ticks).
     const rest = page.map((p, i) => p - (sql[i] ?? Number.NaN));
     const workerMs = Math.max(median(render), median(rest));

@@ -24,7 +24,8 @@ const MAX_RATIO = 1.5;
 const LONG_TURNS = 11;
 
 /** A run whose model calls echo in `turns` turns, then answers (scripts/bench/scripted-model.ts); scripts/bench/profile.ts --chat profiles it too. */
-export const chatBody = (turns: number): string => JSON.stringify({ model: "default", toolset: "core", max_turns: turns + 1, messages: [{ role: "user", content: `echo ${turns}` }] });
+export const chatBody = (turns: number): string =>
+  JSON.stringify({ model: "default", toolset: "core", max_turns: turns + 1, messages: [{ role: "user", content: `echo ${turns}` }] });
 
 export const agentTurn: Scenario = {
   id: "agent-turn",
@@ -36,8 +37,10 @@ export const agentTurn: Scenario = {
     const echo: RequestSpec = { method: "POST", path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY, headers };
     for (const turns of [1, LONG_TURNS]) {
       const probe = await ctx.client.send(chat(turns));
-      const answer = probe.status === 200 ? (JSON.parse(probe.body) as { choices?: { message?: { content?: string } }[]; toolgate?: { steps?: unknown[] } }) : undefined;
-      if (answer?.choices?.[0]?.message?.content !== "done" || answer.toolgate?.steps?.length !== turns + 1) throw new Error(`bench: agent-turn answered ${probe.status}: ${probe.body.slice(0, 500)}`);
+      const answer =
+        probe.status === 200 ? (JSON.parse(probe.body) as { choices?: { message?: { content?: string } }[]; toolgate?: { steps?: unknown[] } }) : undefined;
+      if (answer?.choices?.[0]?.message?.content !== "done" || answer.toolgate?.steps?.length !== turns + 1)
+        throw new Error(`bench: agent-turn answered ${probe.status}: ${probe.body.slice(0, 500)}`);
     }
     const [short, long, call] = await alternatingRounds(
       ctx,
@@ -53,7 +56,11 @@ export const agentTurn: Scenario = {
     const perTurn = (median(long.serverCpuUs) - median(short.serverCpuUs)) / (LONG_TURNS - 1);
     const fixed = median(short.serverCpuUs) - perTurn * 2;
     const ratio = perTurn / callCpu;
-    const row = (figures: typeof call, values: Record<string, number>) => ({ label: figures.label, values: { p50: median(figures.p50Ms), rps: median(figures.rps), cpuUs: median(figures.serverCpuUs), ...values }, perRound: perRound(figures) });
+    const row = (figures: typeof call, values: Record<string, number>) => ({
+      label: figures.label,
+      values: { p50: median(figures.p50Ms), rps: median(figures.rps), cpuUs: median(figures.serverCpuUs), ...values },
+      perRound: perRound(figures),
+    });
     return {
       method: `4 in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; workerd CPU per request (the run's Durable Object, its storage, D1, events and audit included; the scripted model too, a stub that takes each request's whole body as text, counts its tool messages without parsing it and answers one of four prebuilt OpenAI responses); per turn = (CPU of the ${LONG_TURNS}-turn run - CPU of the 1-turn run) / ${LONG_TURNS - 1}; fixed = the rest of a run (its object created, the chat request, the answer turn)`,
       columns: [
@@ -68,7 +75,14 @@ export const agentTurn: Scenario = {
         { label: "  => per echo turn", values: { p50: 0, rps: 0, cpuUs: perTurn, vsCall: ratio }, note: `fixed cost per run about ${Math.round(fixed)} us` },
         row(call, { vsCall: 1 }),
       ],
-      checks: [{ label: "toolgate CPU per model turn (one echo call) vs one tool call", target: `<= ${MAX_RATIO}x`, actual: `${ratio.toFixed(2)}x`, pass: ratio <= MAX_RATIO }],
+      checks: [
+        {
+          label: "toolgate CPU per model turn (one echo call) vs one tool call",
+          target: `<= ${MAX_RATIO}x`,
+          actual: `${ratio.toFixed(2)}x`,
+          pass: ratio <= MAX_RATIO,
+        },
+      ],
     };
   },
 };

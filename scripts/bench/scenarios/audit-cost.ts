@@ -16,7 +16,18 @@
  * answers.
  */
 import { auditRows, drainAuditRows, settledAuditRows } from "../audit-rows.ts";
-import { AUDIT_GROUPS_PATH, AUDIT_PATH_PATH, AUDIT_ROWS_WRITTEN_PATH, AUDIT_STAGE_PARAM, CORE_PIPELINE, ECHO_CALL_BODY, FULL_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH, type AuditStage } from "../requests.ts";
+import {
+  AUDIT_GROUPS_PATH,
+  AUDIT_PATH_PATH,
+  AUDIT_ROWS_WRITTEN_PATH,
+  AUDIT_STAGE_PARAM,
+  type AuditStage,
+  CORE_PIPELINE,
+  ECHO_CALL_BODY,
+  FULL_PIPELINE,
+  PIPELINE_HEADER,
+  TOOL_CALLS_PATH,
+} from "../requests.ts";
 import type { RowsWritten } from "../rows-written.ts";
 import type { BenchContext, Row, Scenario } from "../scenario.ts";
 import { cpuMs } from "../server-cpu.ts";
@@ -41,7 +52,12 @@ async function measuredGroupSize(ctx: BenchContext): Promise<{ size: number; gro
   let stats = await read();
   if (stats.groups < MIN_GROUPS) {
     // Alone (`--only`): a warm-up round, then the groups of one round of full-app calls.
-    const request = { method: "POST" as const, path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY, headers: { [PIPELINE_HEADER]: FULL_PIPELINE, authorization: `Bearer ${ctx.agentKey}` } };
+    const request = {
+      method: "POST" as const,
+      path: TOOL_CALLS_PATH,
+      body: ECHO_CALL_BODY,
+      headers: { [PIPELINE_HEADER]: FULL_PIPELINE, authorization: `Bearer ${ctx.agentKey}` },
+    };
     await ctx.client.round(request, { concurrency: ctx.settings.concurrency, durationMs: ctx.settings.roundMs });
     await settledAuditRows(ctx.client);
     const before = await read();
@@ -68,12 +84,21 @@ export const MAX_ROWS_WRITTEN = 3;
  * Runs one stage over `records` records, from a known row count (nothing else is auditing
  * meanwhile), and returns its workerd CPU per record and the row count after it.
  */
-async function stageCpuUs(ctx: BenchContext, stage: AuditStage, records: number, rowsBefore: number, queueGroup: number): Promise<{ cpuUs: number; rows: number; pollsMs: number }> {
+async function stageCpuUs(
+  ctx: BenchContext,
+  stage: AuditStage,
+  records: number,
+  rowsBefore: number,
+  queueGroup: number,
+): Promise<{ cpuUs: number; rows: number; pollsMs: number }> {
   const group = stage === "d1" ? D1_BATCH : queueGroup;
   // Every record the stage builds is stamped after this (the request reaches the Worker later).
   const since = Date.now();
   const before = cpuMs(ctx.serverPid);
-  const { status, body } = await ctx.client.send({ method: "POST", path: `${AUDIT_PATH_PATH}?records=${records}&group=${group}&${AUDIT_STAGE_PARAM}=${stage}` });
+  const { status, body } = await ctx.client.send({
+    method: "POST",
+    path: `${AUDIT_PATH_PATH}?records=${records}&group=${group}&${AUDIT_STAGE_PARAM}=${stage}`,
+  });
   if (status !== 200) throw new Error(`bench: ${AUDIT_PATH_PATH} (${stage}) answered ${status}: ${body.slice(0, 300)}`);
   // The d1 stage's rows are committed when it answers; the queue's once the consumer wrote them.
   // The window closes there, so the row counts that check the result are not counted as cost.
@@ -112,7 +137,10 @@ async function coreCpuUs(ctx: BenchContext): Promise<number> {
 }
 
 async function rowsWritten(ctx: BenchContext, failed: boolean): Promise<RowsWritten> {
-  const { status, body } = await ctx.client.send({ method: "POST", path: `${AUDIT_ROWS_WRITTEN_PATH}?records=${ROWS_WRITTEN_RECORDS}${failed ? "&failed=1" : ""}` });
+  const { status, body } = await ctx.client.send({
+    method: "POST",
+    path: `${AUDIT_ROWS_WRITTEN_PATH}?records=${ROWS_WRITTEN_RECORDS}${failed ? "&failed=1" : ""}`,
+  });
   if (status !== 200) throw new Error(`bench: ${AUDIT_ROWS_WRITTEN_PATH} answered ${status}: ${body.slice(0, 300)}`);
   return JSON.parse(body) as RowsWritten;
 }

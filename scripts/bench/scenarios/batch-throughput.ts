@@ -9,7 +9,7 @@
  * per-call costs (limiter, audit) are measured by full-overhead.ts.
  */
 import { ECHO_CALL_BODY, GATEWAY_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH, toolCallsBody } from "../requests.ts";
-import { alternatingRounds, paired, perRound, type ContenderRounds } from "../rounds.ts";
+import { alternatingRounds, type ContenderRounds, paired, perRound } from "../rounds.ts";
 import type { Scenario } from "../scenario.ts";
 import { median } from "../stats.ts";
 
@@ -29,7 +29,10 @@ export const batchThroughput: Scenario = {
     const [batch, single] = await alternatingRounds(
       ctx,
       [
-        { label: `${BATCH_SIZE} calls per request`, request: { method: "POST", path: TOOL_CALLS_PATH, body: toolCallsBody("echo", { text: "hi" }, BATCH_SIZE), headers: GATEWAY } },
+        {
+          label: `${BATCH_SIZE} calls per request`,
+          request: { method: "POST", path: TOOL_CALLS_PATH, body: toolCallsBody("echo", { text: "hi" }, BATCH_SIZE), headers: GATEWAY },
+        },
         { label: "1 call per request", request: { method: "POST", path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY, headers: GATEWAY } },
       ],
       { concurrency, rounds, roundMs, warmupMs },

@@ -63,7 +63,11 @@ export const executeCode: Scenario = {
         { key: "cpuUs", header: "workerd CPU us/req", digits: 0 },
       ],
       rows: [
-        { label: "execute_code, first call of the isolate", values: { p50: firstMs, p99: firstMs, rps: 0, vsEcho: firstMs / median(plain.p50Ms), cpuUs: 0 }, note: `second call ${secondMs.toFixed(2)} ms` },
+        {
+          label: "execute_code, first call of the isolate",
+          values: { p50: firstMs, p99: firstMs, rps: 0, vsEcho: firstMs / median(plain.p50Ms), cpuUs: 0 },
+          note: `second call ${secondMs.toFixed(2)} ms`,
+        },
         row(warm, ratio),
         row(plain, 1),
       ],

@@ -8,7 +8,17 @@
  * are the bench's longest alternation, and its audited arms wait for D1 after each round).
  */
 import type { RequestSpec } from "../load.ts";
-import { CORE_PIPELINE, ECHO_CALL_BODY, FULL_BUILD_AUDIT_PIPELINE, FULL_NO_AUDIT_PIPELINE, FULL_NO_LIMITS_PIPELINE, FULL_PIPELINE, GATEWAY_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH } from "../requests.ts";
+import {
+  CORE_PIPELINE,
+  ECHO_CALL_BODY,
+  FULL_BUILD_AUDIT_PIPELINE,
+  FULL_NO_AUDIT_PIPELINE,
+  FULL_NO_LIMITS_PIPELINE,
+  FULL_PIPELINE,
+  GATEWAY_PIPELINE,
+  PIPELINE_HEADER,
+  TOOL_CALLS_PATH,
+} from "../requests.ts";
 import { alternatingRounds, paired, perRound } from "../rounds.ts";
 import { diagnosticRoundMs, type Scenario, versusColumns } from "../scenario.ts";
 import { median } from "../stats.ts";

@@ -20,7 +20,7 @@
 import { drainAuditRows, settledAuditRows } from "../audit-rows.ts";
 import type { RequestSpec } from "../load.ts";
 import { CORE_PIPELINE, ECHO_CALL_BODY, FULL_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH } from "../requests.ts";
-import { alternatingRounds, type Contender, paired, perRound, type ContenderRounds } from "../rounds.ts";
+import { alternatingRounds, type Contender, type ContenderRounds, paired, perRound } from "../rounds.ts";
 import { type BenchContext, type Scenario, versusColumns } from "../scenario.ts";
 import { median } from "../stats.ts";
 
@@ -42,10 +42,19 @@ export const fullOverhead: Scenario = {
   async run(ctx) {
     const { concurrency, rounds, roundMs, warmupMs } = ctx.settings;
     const contenders: Contender[] = [
-      { label: "full, admin token", request: { method: "POST", path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY, headers: { [PIPELINE_HEADER]: FULL_PIPELINE } }, audited: true },
+      {
+        label: "full, admin token",
+        request: { method: "POST", path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY, headers: { [PIPELINE_HEADER]: FULL_PIPELINE } },
+        audited: true,
+      },
       {
         label: "full, agent key",
-        request: { method: "POST", path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY, headers: { [PIPELINE_HEADER]: FULL_PIPELINE, authorization: `Bearer ${ctx.agentKey}` } },
+        request: {
+          method: "POST",
+          path: TOOL_CALLS_PATH,
+          body: ECHO_CALL_BODY,
+          headers: { [PIPELINE_HEADER]: FULL_PIPELINE, authorization: `Bearer ${ctx.agentKey}` },
+        },
         audited: true,
       },
       { label: "core", request: { method: "POST", path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY, headers: { [PIPELINE_HEADER]: CORE_PIPELINE } } },
@@ -104,10 +113,7 @@ export const fullOverhead: Scenario = {
     if (adminRow === undefined || agentRow === undefined) throw new Error("bench: full-overhead lost a row");
     return {
       method: `${PIPELINE_HEADER} picks the app; ${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; x core = median of per-round req/s ratios; after each full round, untimed, the bench waits until the round's audit records are in D1 (the queue delivers them up to 1 s later, which would otherwise land in the next contender's round); CPU per request counts that wait's CPU (queue consumer, D1); CPU x core = core CPU/req over this one's; audit rows x calls = rows in D1 for the round's calls; ${written} rows for ${calls} calls in all`,
-      columns: [
-        ...versusColumns("core"),
-        { key: "auditVsCalls", header: "audit rows x calls", digits: 2 },
-      ],
+      columns: [...versusColumns("core"), { key: "auditVsCalls", header: "audit rows x calls", digits: 2 }],
       rows,
       checks: [
         ratioCheck(adminRow, "admin token", MIN_RATIO.admin),

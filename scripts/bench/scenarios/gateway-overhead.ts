@@ -30,7 +30,9 @@ async function assertSameAnswer(ctx: BenchContext): Promise<void> {
   const gateway = await comparable(GATEWAY_CALL);
   const core = await comparable(CORE_CALL);
   if (gateway.status !== 200 || gateway.status !== core.status || gateway.results !== core.results) {
-    throw new Error(`bench: the core pipeline answers ${TOOL_CALLS_PATH} differently from the gateway: ${core.status} ${core.results} vs ${gateway.status} ${gateway.results}`);
+    throw new Error(
+      `bench: the core pipeline answers ${TOOL_CALLS_PATH} differently from the gateway: ${core.status} ${core.results} vs ${gateway.status} ${gateway.results}`,
+    );
   }
 }
 

@@ -4,8 +4,8 @@
  * it here.
  */
 import type { Scenario } from "../scenario.ts";
-import { agentTurn } from "./agent-turn.ts";
 import { adminOverview } from "./admin-overview.ts";
+import { agentTurn } from "./agent-turn.ts";
 import { auditCost } from "./audit-cost.ts";
 import { availabilityCache } from "./availability-cache.ts";
 import { batchParallelism } from "./batch-parallelism.ts";

@@ -17,7 +17,12 @@ const MIN_RATIO = 0.9;
 const TOOLSETS = ["core"];
 
 async function createKey(ctx: BenchContext, name: string, role: "agent" | "approver"): Promise<string> {
-  const { status, body } = await ctx.client.send({ method: "POST", path: KEYS_PATH, body: JSON.stringify({ name, role, toolsets: TOOLSETS }), headers: { "content-type": "application/json" } });
+  const { status, body } = await ctx.client.send({
+    method: "POST",
+    path: KEYS_PATH,
+    body: JSON.stringify({ name, role, toolsets: TOOLSETS }),
+    headers: { "content-type": "application/json" },
+  });
   const key = status === 201 ? (JSON.parse(body) as { key?: unknown }).key : undefined;
   if (typeof key !== "string") throw new Error(`bench: POST ${KEYS_PATH} answered ${status}: ${body.slice(0, 500)}`);
   return key;
@@ -27,7 +32,12 @@ const callWith = (token: string): RequestSpec => ({
   method: "POST",
   path: MCP_PATH,
   body: MCP_ECHO_CALL,
-  headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MCP_PROTOCOL_VERSION, authorization: `Bearer ${token}` },
+  headers: {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": MCP_PROTOCOL_VERSION,
+    authorization: `Bearer ${token}`,
+  },
 });
 
 export const mcpOauth: Scenario = {
@@ -51,7 +61,14 @@ export const mcpOauth: Scenario = {
       method: `same request but the Authorization header; ${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; x key = median of per-round req/s ratios against the API key; CPU x key = key CPU/req over this one's (1/x, so both read "higher is faster")`,
       columns: versusColumns("key"),
       rows,
-      checks: [{ label: "/mcp tools/call, OAuth access token vs API key", target: `>= ${MIN_RATIO.toFixed(2)}x`, actual: `${ratio.toFixed(2)}x`, pass: ratio >= MIN_RATIO }],
+      checks: [
+        {
+          label: "/mcp tools/call, OAuth access token vs API key",
+          target: `>= ${MIN_RATIO.toFixed(2)}x`,
+          actual: `${ratio.toFixed(2)}x`,
+          pass: ratio >= MIN_RATIO,
+        },
+      ],
     };
   },
 };

@@ -10,13 +10,14 @@
  * the newest revision all of them speak. Targets: toolgate at least 1.5x the better peer's
  * requests/s, and a bundle no larger than the smaller peer's.
  */
-import { gzipSync } from "node:zlib";
+
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { bundleWorker, workerAlias } from "../build-worker.ts";
 import type { LoadClient, RequestSpec } from "../load.ts";
 import { AGENTS_MCP_PEER, BARE_PEER, HONO_MCP_PEER } from "../peers.ts";
-import { alternatingRounds, paired, perRound, type Contender } from "../rounds.ts";
+import { alternatingRounds, type Contender, paired, perRound } from "../rounds.ts";
 import { type BenchContext, type Check, type Scenario, versusColumns } from "../scenario.ts";
 import { median } from "../stats.ts";
 
@@ -110,8 +111,13 @@ export const mcpPeers: Scenario = {
       });
     }
 
-    const peerRows = figures.flatMap((f, i) => ([HONO_MCP_PEER, AGENTS_MCP_PEER].some((p) => LABELS[p] === f.label) ? [{ f, size: contenders[i]?.gzipBytes ?? Number.NaN }] : []));
-    const better = peerRows.reduce<(typeof peerRows)[number] | undefined>((best, p) => (best === undefined || median(p.f.rps) > median(best.f.rps) ? p : best), undefined);
+    const peerRows = figures.flatMap((f, i) =>
+      [HONO_MCP_PEER, AGENTS_MCP_PEER].some((p) => LABELS[p] === f.label) ? [{ f, size: contenders[i]?.gzipBytes ?? Number.NaN }] : [],
+    );
+    const better = peerRows.reduce<(typeof peerRows)[number] | undefined>(
+      (best, p) => (best === undefined || median(p.f.rps) > median(best.f.rps) ? p : best),
+      undefined,
+    );
     const smallestPeer = Math.min(...peerRows.map((p) => p.size));
     const checks: Check[] = [];
     const toolgate = figures.find((f) => f.label === TOOLGATE_LABEL);
@@ -124,7 +130,12 @@ export const mcpPeers: Scenario = {
         pass: ratio >= MIN_RATIO_VS_BETTER_PEER,
       });
     } else {
-      checks.push({ label: "MCP tools/call throughput, toolgate /mcp vs the better peer", target: `>= ${MIN_RATIO_VS_BETTER_PEER.toFixed(2)}x`, actual: "no /mcp", pass: false });
+      checks.push({
+        label: "MCP tools/call throughput, toolgate /mcp vs the better peer",
+        target: `>= ${MIN_RATIO_VS_BETTER_PEER.toFixed(2)}x`,
+        actual: "no /mcp",
+        pass: false,
+      });
     }
     checks.push({
       label: "bundle gzip, toolgate vs the smaller peer (same bundler and settings)",

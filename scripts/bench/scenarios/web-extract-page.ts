@@ -20,7 +20,9 @@ const MAX_CHARS = 100_000;
 
 /** A 1 MB article-like page: sections of headings, paragraphs with links and emphasis, lists, tables, and page chrome to drop. */
 function page(): string {
-  const parts = ["<!doctype html><html><head><title>Bench page</title><style>body{font:16px sans-serif}</style><script>window.analytics=1</script></head><body><nav><a href='/'>Home</a><a href='/a'>A</a></nav><main>"];
+  const parts = [
+    "<!doctype html><html><head><title>Bench page</title><style>body{font:16px sans-serif}</style><script>window.analytics=1</script></head><body><nav><a href='/'>Home</a><a href='/a'>A</a></nav><main>",
+  ];
   let size = parts[0]?.length ?? 0;
   for (let n = 0; size < PAGE_BYTES - 200; n++) {
     const block =
@@ -67,14 +69,22 @@ export const webExtractPage: Scenario = {
     const { server, origin } = await serve(html);
     try {
       const count = ctx.settings.rounds * 5;
-      const extract = (path: string): RequestSpec => ({ method: "POST", path: TOOL_CALLS_PATH, body: toolCallsBody("web_extract", { urls: [`${origin}${path}`], max_chars: MAX_CHARS }) });
+      const extract = (path: string): RequestSpec => ({
+        method: "POST",
+        path: TOOL_CALLS_PATH,
+        body: toolCallsBody("web_extract", { urls: [`${origin}${path}`], max_chars: MAX_CHARS }),
+      });
       const htmlRun = await cpuPerRequest(ctx, extract("/page.html"), count);
       const textRun = await cpuPerRequest(ctx, extract("/page.txt"), count);
       const echoRun = await cpuPerRequest(ctx, { method: "POST", path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY }, count);
       const result = JSON.parse(htmlRun.first) as { results: { status: string; message: { content: string } }[] };
       const call = result.results[0];
       const pageOut = call?.status === "ok" ? (JSON.parse(call.message.content) as { pages: { format?: string; total_chars?: number }[] }).pages[0] : undefined;
-      const row = (label: string, run: { cpuUs: number; p50Ms: number }, note: string): Row => ({ label, values: { cpuUs: run.cpuUs, p50: run.p50Ms, overEcho: run.cpuUs - echoRun.cpuUs }, note });
+      const row = (label: string, run: { cpuUs: number; p50Ms: number }, note: string): Row => ({
+        label,
+        values: { cpuUs: run.cpuUs, p50: run.p50Ms, overEcho: run.cpuUs - echoRun.cpuUs },
+        note,
+      });
       return {
         method: `${count} sequential calls each through the full app with the admin token after one untimed call; workerd CPU from /proc around them, divided by the calls; max_chars ${MAX_CHARS}, so the full text is also stored for read_result as in real use`,
         columns: [

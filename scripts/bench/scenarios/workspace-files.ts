@@ -22,7 +22,11 @@ const SEED_BATCH = 50;
 
 /** The file's text: code-like lines, one in a hundred files holding the searched word. */
 function fileText(i: number): string {
-  return Array.from({ length: LINES_PER_FILE }, (_, n) => (n === 7 && i % 100 === 0 ? `// needle ${i}` : `export const value${n} = compute(${i}, ${n}); // line ${n}`)).join("\n") + "\n";
+  return (
+    Array.from({ length: LINES_PER_FILE }, (_, n) =>
+      n === 7 && i % 100 === 0 ? `// needle ${i}` : `export const value${n} = compute(${i}, ${n}); // line ${n}`,
+    ).join("\n") + "\n"
+  );
 }
 
 const pathOf = (i: number): string => `bench/dir${i % 20}/file${i}.ts`;
@@ -34,7 +38,12 @@ async function seedWorkspace(client: LoadClient, authorization: string): Promise
       type: "function",
       function: { name: "write_file", arguments: JSON.stringify({ path: pathOf(start + k), content: fileText(start + k) }) },
     }));
-    const { status, body } = await client.send({ method: "POST", path: TOOL_CALLS_PATH, body: JSON.stringify({ tool_calls: calls }), headers: { authorization } });
+    const { status, body } = await client.send({
+      method: "POST",
+      path: TOOL_CALLS_PATH,
+      body: JSON.stringify({ tool_calls: calls }),
+      headers: { authorization },
+    });
     if (status !== 200 || body.includes('"status":"error"')) throw new Error(`bench: seeding the workspace failed (${status}): ${body.slice(0, 500)}`);
   }
 }
@@ -49,7 +58,10 @@ export const workspaceFiles: Scenario = {
     const search = toolCallsBody("search_files", { pattern: "needle \\d+", path: "bench", limit: 50 });
     // One search outside the timing, to check it covered every file without a budget stop.
     const probe = await ctx.client.send(call(search));
-    const content = JSON.parse((JSON.parse(probe.body) as { results: { message: { content: string } }[] }).results[0]?.message.content ?? "{}") as Record<string, unknown>;
+    const content = JSON.parse((JSON.parse(probe.body) as { results: { message: { content: string } }[] }).results[0]?.message.content ?? "{}") as Record<
+      string,
+      unknown
+    >;
     const complete = content.files_searched === FILES && content.limit_reason === undefined && content.total_count === FILES / 100;
 
     const { warmupMs } = ctx.settings;

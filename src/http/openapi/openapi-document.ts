@@ -16,7 +16,7 @@ import { allowedToolNames } from "../allowed-tool-names.ts";
 import { failureResponse } from "../request-failure.ts";
 import { requestOrigin } from "../request-origin.ts";
 import type { AppEnv } from "../types.ts";
-import { toolOperationJson, TOOLS_TAG, type ToolOperationJson } from "./tool-operations.ts";
+import { TOOLS_TAG, type ToolOperationJson, toolOperationJson } from "./tool-operations.ts";
 
 const INFO = {
   title: "toolgate",
@@ -25,7 +25,10 @@ const INFO = {
     "A tool gateway for AI agents on Cloudflare Workers. Tool definitions in OpenAI, Anthropic and MCP shapes; batches of tool calls run through one pipeline. Fetched with a key, this document also has one operation per tool that key may use: POST /v1/tools/{name}/call with the tool's own schema.",
 };
 
-const TOOLS_TAG_JSON = JSON.stringify({ name: TOOLS_TAG, description: "One operation per tool the calling key may use: the body is the tool's arguments, the answer its result." });
+const TOOLS_TAG_JSON = JSON.stringify({
+  name: TOOLS_TAG,
+  description: "One operation per tool the calling key may use: the body is the tool's arguments, the answer its result.",
+});
 
 /** The routes' document as text pieces around the places a key's tools go. */
 interface BaseDocument {
@@ -96,7 +99,11 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, parts: GatewayParts, b
     const authorization = c.req.header("authorization");
     c.header("vary", "authorization");
     if (authorization === undefined || authorization.trim() === "") {
-      return c.body(`${base.head},${servers},"paths":{${base.paths}},"components":{${members(`"schemas":{${base.schemas}}`, base.components)}}${base.tail}}`, 200, { "content-type": "application/json" });
+      return c.body(
+        `${base.head},${servers},"paths":{${base.paths}},"components":{${members(`"schemas":{${base.schemas}}`, base.components)}}${base.tail}}`,
+        200,
+        { "content-type": "application/json" },
+      );
     }
     // A key that is sent is checked like on /v1: a wrong one is told so, not silently ignored.
     let authenticated = false;
@@ -115,7 +122,10 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, parts: GatewayParts, b
     let assembled = recent.find((doc) => doc.origin === origin && doc.only === only && samePieces(doc.tools, tools));
     if (assembled === undefined) {
       const toolPaths = tools.map((tool) => tool.path).join(",");
-      const toolSchemas = tools.map((tool) => tool.components).filter((text) => text !== "").join(",");
+      const toolSchemas = tools
+        .map((tool) => tool.components)
+        .filter((text) => text !== "")
+        .join(",");
       const paths = only ? toolPaths : members(base.paths, toolPaths);
       const body = `${base.head},${servers},"paths":{${paths}},"components":{${members(`"schemas":{${members(base.schemas, toolSchemas)}}`, base.components)}}${base.tail}}`;
       assembled = { origin, only, tools, body };

@@ -3,10 +3,10 @@
  * (a template over every tool) and each tool's own operation in the per-key document
  * (tool-operations.ts) point at these by `$ref`, so 500 operations do not repeat them.
  */
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import { ERROR_CODE_STATUS } from "../../formats/outcome-wire.ts";
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ErrorEnvelope } from "../../errors/error-envelope.ts";
 import type { ErrorCode } from "../../errors/tool-failure.ts";
+import { ERROR_CODE_STATUS } from "../../formats/outcome-wire.ts";
 import { ErrorBodySchema, JsonSchemaObject } from "../schemas.ts";
 import type { AppEnv } from "../types.ts";
 
@@ -59,9 +59,16 @@ export function documentToolCall(app: OpenAPIHono<AppEnv>): void {
   const registry = app.openAPIRegistry;
   registry.register("ToolErrorEnvelope", ToolErrorEnvelopeSchema);
   registry.register("RequestError", ErrorBodySchema);
-  registry.registerComponent("securitySchemes", BEARER_SCHEME, { type: "http", scheme: "bearer", description: "An API key (POST /v1/keys) or the ADMIN_TOKEN." });
+  registry.registerComponent("securitySchemes", BEARER_SCHEME, {
+    type: "http",
+    scheme: "bearer",
+    description: "An API key (POST /v1/keys) or the ADMIN_TOKEN.",
+  });
   const envelope = { $ref: "#/components/schemas/ToolErrorEnvelope" };
-  const headers = { "X-Toolgate-Session": session("the one sent, or a new one"), "X-Toolgate-Call-Id": { description: "The call's id (in the audit log): the one sent, or a new one.", schema: { type: "string" as const } } };
+  const headers = {
+    "X-Toolgate-Session": session("the one sent, or a new one"),
+    "X-Toolgate-Call-Id": { description: "The call's id (in the audit log): the one sent, or a new one.", schema: { type: "string" as const } },
+  };
   registry.registerComponent("responses", "ToolCallResult", {
     description: "The tool's result: JSON when the tool returned data or JSON text, plain text otherwise.",
     headers,
@@ -91,8 +98,14 @@ export function documentToolCall(app: OpenAPIHono<AppEnv>): void {
     request: {
       params: z.object({ name: z.string().openapi({ example: "echo" }) }),
       headers: z.object({
-        [SESSION_HEADER]: z.string().optional().openapi({ description: "Groups calls of one conversation (1-128 of letters, digits, '.', '_', ':', '-'); generated when absent." }),
-        [CALL_ID_HEADER]: z.string().optional().openapi({ description: "The call's id, as a model's tool call id: sending the same id again in the session returns a held call's outcome." }),
+        [SESSION_HEADER]: z
+          .string()
+          .optional()
+          .openapi({ description: "Groups calls of one conversation (1-128 of letters, digits, '.', '_', ':', '-'); generated when absent." }),
+        [CALL_ID_HEADER]: z
+          .string()
+          .optional()
+          .openapi({ description: "The call's id, as a model's tool call id: sending the same id again in the session returns a held call's outcome." }),
       }),
       body: { required: false, content: { "application/json": { schema: JsonSchemaObject } } },
     },

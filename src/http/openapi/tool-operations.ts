@@ -10,8 +10,8 @@
  */
 import { withOverrides } from "../../registry/definitions.ts";
 import type { ToolEntry } from "../../registry/types.ts";
-import { BEARER_SCHEME, TOOL_CALL_RESPONSE_REFS } from "./tool-call-docs.ts";
 import { placeSchema } from "./place-schema.ts";
+import { BEARER_SCHEME, TOOL_CALL_RESPONSE_REFS } from "./tool-call-docs.ts";
 
 /** The tag every tool operation carries, so viewers group them apart from the gateway's routes. */
 export const TOOLS_TAG = "tools";
@@ -35,7 +35,9 @@ function build(entry: ToolEntry, env: Env): ToolOperationJson {
   const head = JSON.stringify({ operationId: entry.name, summary: entry.name, description: definition.description, tags: [TOOLS_TAG] });
   // The shared parts are serialised once for every tool and spliced in.
   const post = `${head.slice(0, -1)},"security":${SECURITY},"requestBody":${JSON.stringify(requestBody)},"responses":${RESPONSES}}`;
-  const components = Object.entries(placed.components).map(([name, schema]) => `${JSON.stringify(name)}:${JSON.stringify(schema)}`).join(",");
+  const components = Object.entries(placed.components)
+    .map(([name, schema]) => `${JSON.stringify(name)}:${JSON.stringify(schema)}`)
+    .join(",");
   return { path: `${JSON.stringify(`/v1/tools/${entry.name}/call`)}:{"post":${post}}`, components };
 }
 

@@ -26,13 +26,17 @@ export function callToolRoutes(parts: GatewayParts): OpenAPIHono<AppEnv> {
   app.post("/v1/tools/:name/call", async function callTool(c) {
     const sessionId = c.req.header(SESSION_HEADER) ?? crypto.randomUUID();
     const callId = c.req.header(CALL_ID_HEADER) ?? `call_${crypto.randomUUID()}`;
-    for (const [header, value] of [[SESSION_HEADER, sessionId], [CALL_ID_HEADER, callId]] as const) {
+    for (const [header, value] of [
+      [SESSION_HEADER, sessionId],
+      [CALL_ID_HEADER, callId],
+    ] as const) {
       if (!SESSION_ID_PATTERN.test(value)) return failureResponse(c, { kind: "invalid_request", issues: [{ path: header, message: SESSION_ID_RULE }] });
     }
     const text = await c.req.text();
     const contentType = c.req.header("content-type");
     // An empty body is a call without arguments (clients send none for a tool with no parameters).
-    if (text.trim() !== "" && (contentType === undefined || !JSON_MEDIA_TYPE.test(contentType))) return failureResponse(c, { kind: "unsupported_media_type", received: contentType });
+    if (text.trim() !== "" && (contentType === undefined || !JSON_MEDIA_TYPE.test(contentType)))
+      return failureResponse(c, { kind: "unsupported_media_type", received: contentType });
     const config = loadConfig(c.env);
     const scope = await openScope(parts.pipeline, keyScopeInput(c, config, sessionId));
     // The text goes in as a model's arguments string: the pipeline's parse stage names a JSON
@@ -41,7 +45,8 @@ export function callToolRoutes(parts: GatewayParts): OpenAPIHono<AppEnv> {
     const [outcome] = (await serveCalls([call], scope, 1, parts.batch)) as [CallOutcome];
     c.header("X-Toolgate-Session", sessionId);
     c.header("X-Toolgate-Call-Id", callId);
-    if (outcome.status === "ok") return c.body(outcome.content, 200, { "content-type": isJson(outcome.content) ? "application/json" : "text/plain; charset=utf-8" });
+    if (outcome.status === "ok")
+      return c.body(outcome.content, 200, { "content-type": isJson(outcome.content) ? "application/json" : "text/plain; charset=utf-8" });
     const status = httpStatusOf(outcome);
     const retryAfterMs = outcome.envelope?.retry_after_ms;
     if (retryAfterMs !== undefined) c.header("Retry-After", String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
@@ -53,7 +58,7 @@ export function callToolRoutes(parts: GatewayParts): OpenAPIHono<AppEnv> {
 /** Whether a result's text is JSON, so it is answered as such (a tool may return JSON text itself). */
 function isJson(text: string): boolean {
   const first = text.trimStart()[0];
-  if (first !== "{" && first !== "[" && first !== "\"") return false;
+  if (first !== "{" && first !== "[" && first !== '"') return false;
   try {
     JSON.parse(text);
     return true;

@@ -3,10 +3,10 @@
  * (an admin can force a re-check, for example after fixing a tool's upstream).
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { availability, type Availability } from "../../registry/availability.ts";
+import { requireRole } from "../../auth/require-role.ts";
+import { type Availability, availability } from "../../registry/availability.ts";
 import { registry } from "../../registry/registry.ts";
 import type { ToolEntry } from "../../registry/types.ts";
-import { requireRole } from "../../auth/require-role.ts";
 import { accessOf } from "../access.ts";
 import { failureResponse } from "../request-failure.ts";
 import { errorResponses } from "../schemas.ts";
@@ -25,7 +25,9 @@ const ToolHealthSchema = z
   .openapi("ToolHealth");
 
 const HealthListSchema = z.object({ tools: z.array(ToolHealthSchema) }).openapi("ToolHealthList");
-const RecheckResultSchema = HealthListSchema.extend({ checked: z.number().int().openapi({ description: "How many tools had a check to run." }) }).openapi("RecheckResult");
+const RecheckResultSchema = HealthListSchema.extend({ checked: z.number().int().openapi({ description: "How many tools had a check to run." }) }).openapi(
+  "RecheckResult",
+);
 
 function toWire(entry: ToolEntry, state: Availability) {
   return {
@@ -54,7 +56,9 @@ const recheck = createRoute({
   path: "/v1/health/tools/recheck",
   summary: "Re-run availability checks now (admin)",
   description: "Ignores both cache levels; with `tools`, only those.",
-  request: { body: { required: false, content: { "application/json": { schema: z.object({ tools: z.array(z.string()).max(1000).optional() }).openapi("Recheck") } } } },
+  request: {
+    body: { required: false, content: { "application/json": { schema: z.object({ tools: z.array(z.string()).max(1000).optional() }).openapi("Recheck") } } },
+  },
   responses: {
     200: { description: "The fresh results.", content: { "application/json": { schema: RecheckResultSchema } } },
     ...errorResponses(400, 403),
@@ -76,8 +80,12 @@ healthRoutes
     const body = c.req.valid("json");
     const names = body.tools ?? registry.names();
     const unknown = names.filter((name) => !registry.has(name));
-    if (unknown.length > 0) return failureResponse(c, { kind: "invalid_request", issues: [{ path: "tools", message: `unknown tools: ${unknown.join(", ")}` }] });
+    if (unknown.length > 0)
+      return failureResponse(c, { kind: "invalid_request", issues: [{ path: "tools", message: `unknown tools: ${unknown.join(", ")}` }] });
     const entries = names.flatMap((name) => registry.get(name) ?? []);
     const states = await Promise.all(entries.map((entry) => availability.recheck(entry, c.env)));
-    return c.json({ tools: entries.map((entry, i) => toWire(entry, states[i] ?? { available: false })), checked: entries.filter((e) => e.check !== undefined).length }, 200);
+    return c.json(
+      { tools: entries.map((entry, i) => toWire(entry, states[i] ?? { available: false })), checked: entries.filter((e) => e.check !== undefined).length },
+      200,
+    );
   });

@@ -6,7 +6,7 @@
  */
 import type { Context } from "hono";
 import type { OnResult } from "../../batch/serve-calls.ts";
-import { toCallResult, type CallResult, type NormalizedCall } from "../../formats/tool-calls.ts";
+import { type CallResult, type NormalizedCall, toCallResult } from "../../formats/tool-calls.ts";
 import type { CallOutcome } from "../../pipeline/types.ts";
 import { describeRequestFailure } from "../request-failure.ts";
 import { waitUntilOf } from "../wait-until.ts";

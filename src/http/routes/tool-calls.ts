@@ -3,27 +3,24 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { serveCalls } from "../../batch/serve-calls.ts";
 import type { GatewayParts } from "../../compose.ts";
+import { loadConfig } from "../../config/config.ts";
+import { GeminiFunctionCallPartSchema, normalizeCall, ToolCallSchema, TypedToolCallSchema, toCallResult } from "../../formats/tool-calls.ts";
 import { openScope, openToolsetScope } from "../../pipeline/request-scope.ts";
 import type { CallOutcome } from "../../pipeline/types.ts";
-import { GeminiFunctionCallPartSchema, normalizeCall, toCallResult, ToolCallSchema, TypedToolCallSchema } from "../../formats/tool-calls.ts";
-import { loadConfig } from "../../config/config.ts";
 import { toolsetLookupOf } from "../access.ts";
+import { readJsonBody } from "../json-body.ts";
 import { keyScopeInput, SESSION_ID_PATTERN, SESSION_ID_RULE } from "../key-scope-input.ts";
 import { failureResponse, invalidRequest } from "../request-failure.ts";
-import { readJsonBody } from "../json-body.ts";
 import { errorResponses } from "../schemas.ts";
 import type { AppEnv } from "../types.ts";
 import { streamResults, wantsEventStream } from "./tool-calls-stream.ts";
 
 const ToolCallsBody = z
   .object({
-    tool_calls: z
-      .array(ToolCallSchema)
-      .min(1)
-      .openapi({
-        description:
-          "Exactly what the model emitted: OpenAI Chat Completions `tool_calls` entries, OpenAI Responses `function_call` output items, Anthropic `tool_use` blocks, or Gemini parts holding a `functionCall` (mixing is allowed).",
-      }),
+    tool_calls: z.array(ToolCallSchema).min(1).openapi({
+      description:
+        "Exactly what the model emitted: OpenAI Chat Completions `tool_calls` entries, OpenAI Responses `function_call` output items, Anthropic `tool_use` blocks, or Gemini parts holding a `functionCall` (mixing is allowed).",
+    }),
     toolset: z.string().optional().openapi({ description: "Only tools of this toolset may run; others get PERMISSION_DENIED.", example: "research" }),
     session_id: z
       .string()
@@ -43,7 +40,9 @@ const CallResultSchema = z
   .object({
     id: z.string(),
     tool: z.string(),
-    status: z.enum(["ok", "error", "pending_approval"]).openapi({ description: "`pending_approval`: the call needs a person's approval and has not run; see `approval`." }),
+    status: z
+      .enum(["ok", "error", "pending_approval"])
+      .openapi({ description: "`pending_approval`: the call needs a person's approval and has not run; see `approval`." }),
     error_code: z.string().nullable(),
     approval: z
       .object({
@@ -92,8 +91,10 @@ const postToolCalls = createRoute({
         "application/json": { schema: ToolCallsResponseSchema },
         "text/event-stream": {
           schema: z.string().openapi({
-            description: "Server-sent events: `event: result` with `{index, id, result}` (a CallResult) as each call finishes, in finishing order; then `event: batch` with the ToolCallsResponse, or `event: error` with a RequestError (INTERNAL) should the gateway fail mid-batch.",
-            example: 'event: result\ndata: {"index":1,"id":"call_2","result":{...}}\n\nevent: result\ndata: {"index":0,...}\n\nevent: batch\ndata: {"session_id":"...","results":[...]}\n\n',
+            description:
+              "Server-sent events: `event: result` with `{index, id, result}` (a CallResult) as each call finishes, in finishing order; then `event: batch` with the ToolCallsResponse, or `event: error` with a RequestError (INTERNAL) should the gateway fail mid-batch.",
+            example:
+              'event: result\ndata: {"index":1,"id":"call_2","result":{...}}\n\nevent: result\ndata: {"index":0,...}\n\nevent: batch\ndata: {"session_id":"...","results":[...]}\n\n',
           }),
         },
       },
@@ -126,10 +127,12 @@ export const toolCallsRoutes = (parts: GatewayParts) => {
     }
     const sessionId = body.session_id ?? crypto.randomUUID();
     const input = keyScopeInput(c, config, sessionId);
-    const opened = body.toolset === undefined ? await openScope(parts.pipeline, input) : await openToolsetScope(parts.pipeline, input, body.toolset, toolsetLookupOf(c));
+    const opened =
+      body.toolset === undefined ? await openScope(parts.pipeline, input) : await openToolsetScope(parts.pipeline, input, body.toolset, toolsetLookupOf(c));
     if ("unknownToolset" in opened) return failureResponse(c, { kind: "unknown_toolset", name: opened.unknownToolset });
     const calls = body.tool_calls.map(normalizeCall);
-    if (wantsEventStream(c.req.header("accept"))) return streamResults(c, sessionId, calls, (onResult) => serveCalls(calls, opened, maxParallel, parts.batch, onResult));
+    if (wantsEventStream(c.req.header("accept")))
+      return streamResults(c, sessionId, calls, (onResult) => serveCalls(calls, opened, maxParallel, parts.batch, onResult));
     const outcomes = await serveCalls(calls, opened, maxParallel, parts.batch);
     return c.json({ session_id: sessionId, results: calls.map((call, i) => toCallResult(call, outcomes[i] as CallOutcome)) }, 200);
   });
@@ -145,7 +148,8 @@ function invalidBody(bodyIssues: readonly BodyIssue[], sent: unknown, c: Context
   const sentCalls = typeof sent === "object" && sent !== null ? (sent as { tool_calls?: unknown }).tool_calls : undefined;
   const issues = bodyIssues.flatMap((issue): readonly BodyIssue[] => {
     const [field, index] = issue.path;
-    if (issue.code !== "invalid_union" || field !== "tool_calls" || typeof index !== "number" || issue.path.length !== 2 || !Array.isArray(sentCalls)) return [issue];
+    if (issue.code !== "invalid_union" || field !== "tool_calls" || typeof index !== "number" || issue.path.length !== 2 || !Array.isArray(sentCalls))
+      return [issue];
     const entry: unknown = sentCalls[index];
     const shape = typeof entry === "object" && entry !== null && "functionCall" in entry ? GeminiFunctionCallPartSchema : TypedToolCallSchema;
     const parsed = shape.safeParse(entry);

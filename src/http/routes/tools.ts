@@ -4,6 +4,8 @@ import { closeMatches } from "../../catalog/close-matches.ts";
 import { DEFERRED_LISTING_TOOLSET, TOOL_SEARCH } from "../../catalog/tool-search-index.ts";
 import { definitionsJson } from "../../formats/definitions-json.ts";
 import { DEFINITION_FORMATS, toAnthropicTool, toGeminiDeclaration, toMcpTool, toOpenAITool, toResponsesTool } from "../../formats/tool-definitions.ts";
+import { federation } from "../../mcp/federation/federation.ts";
+import { PinSchema, toWirePin } from "../../mcp/federation/mcp-servers-schemas.ts";
 import { availableEntries, describeTool } from "../../registry/definitions.ts";
 import { registry } from "../../registry/registry.ts";
 import { resolveToolset } from "../../toolsets/resolve.ts";
@@ -11,10 +13,16 @@ import { accessOf } from "../access.ts";
 import { allowedToolNames } from "../allowed-tool-names.ts";
 import { jsonText } from "../json-text.ts";
 import { failureResponse } from "../request-failure.ts";
-import { AnthropicToolSchema, errorResponses, GeminiFunctionDeclarationSchema, JsonSchemaObject, McpToolSchema, OpenAIToolSchema, ResponsesToolSchema } from "../schemas.ts";
+import {
+  AnthropicToolSchema,
+  errorResponses,
+  GeminiFunctionDeclarationSchema,
+  JsonSchemaObject,
+  McpToolSchema,
+  OpenAIToolSchema,
+  ResponsesToolSchema,
+} from "../schemas.ts";
 import type { AppEnv } from "../types.ts";
-import { federation } from "../../mcp/federation/federation.ts";
-import { PinSchema, toWirePin } from "../../mcp/federation/mcp-servers-schemas.ts";
 
 const ToolListSchema = z
   .object({
@@ -29,7 +37,10 @@ const ToolListSchema = z
     pin_changes: z
       .array(z.object({ tool: z.string(), pin: PinSchema }))
       .optional()
-      .openapi({ description: "Present when remote MCP tools this key may use changed definition since they were pinned; `blocked` ones are left out of `tools` until an admin accepts them." }),
+      .openapi({
+        description:
+          "Present when remote MCP tools this key may use changed definition since they were pinned; `blocked` ones are left out of `tools` until an admin accepts them.",
+      }),
   })
   .openapi("ToolList");
 
@@ -41,11 +52,20 @@ const listTools = createRoute({
   request: {
     query: z.object({
       toolset: z.string().optional().openapi({ description: "Only tools this toolset resolves to; `all` or `*` for every tool.", example: "research" }),
-      format: z.enum(DEFINITION_FORMATS).default("openai").openapi({ description: "The provider shape of each definition: `openai` (Chat Completions), `responses` (OpenAI Responses), `anthropic`, `gemini` (`functionDeclarations` entries) or `mcp`." }),
+      format: z
+        .enum(DEFINITION_FORMATS)
+        .default("openai")
+        .openapi({
+          description:
+            "The provider shape of each definition: `openai` (Chat Completions), `responses` (OpenAI Responses), `anthropic`, `gemini` (`functionDeclarations` entries) or `mcp`.",
+        }),
       defer: z
         .enum(["true", "false"])
         .default("false")
-        .openapi({ description: "`true` lists only the core tools and `tool_search`, which finds the others on demand: for keys with more tools than a model's context should carry." }),
+        .openapi({
+          description:
+            "`true` lists only the core tools and `tool_search`, which finds the others on demand: for keys with more tools than a model's context should carry.",
+        }),
     }),
   },
   responses: {

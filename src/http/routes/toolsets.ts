@@ -1,9 +1,9 @@
 /** Toolsets: list, show, and create or delete custom ones (kept in KV). */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import type { ToolAccess } from "../../policy/tool-access.ts";
 import { createCustomToolset, deleteCustomToolset, listToolsetNames } from "../../toolsets/custom-toolsets.ts";
 import { isBuiltInToolset, toolsetInfo } from "../../toolsets/resolve.ts";
 import type { ToolsetInfo } from "../../toolsets/types.ts";
-import type { ToolAccess } from "../../policy/tool-access.ts";
 import { accessOf, toolsetLookupOf } from "../access.ts";
 import { failureResponse } from "../request-failure.ts";
 import { errorResponses, ToolsetSchema } from "../schemas.ts";
@@ -44,7 +44,10 @@ const getToolset = createRoute({
 
 const CreateToolsetBody = z
   .object({
-    name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "must match ^[a-zA-Z0-9_-]{1,64}$").openapi({ example: "my-research" }),
+    name: z
+      .string()
+      .regex(/^[a-zA-Z0-9_-]{1,64}$/, "must match ^[a-zA-Z0-9_-]{1,64}$")
+      .openapi({ example: "my-research" }),
     description: z.string().max(1000).default(""),
     tools: z.array(z.string()).max(1000).default([]),
     includes: z.array(z.string()).max(100).default([]),

@@ -6,7 +6,7 @@
  * The stream is held only for one operation (initialize, the request, close): a Worker cannot
  * keep a connection open between requests, so every operation is its own short session.
  */
-import { isResponseTo, McpClientError, notificationMethod, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "./json-rpc.ts";
+import { isResponseTo, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, McpClientError, notificationMethod } from "./json-rpc.ts";
 import { classifyFetchError } from "./outbound-fetch.ts";
 import { readSseEvents, type SseEvent } from "./sse-events.ts";
 import { httpError, parseJson, type TransportOptions } from "./streamable-http.ts";
@@ -80,7 +80,12 @@ export class LegacySseTransport {
 
   async #post(message: JsonRpcRequest | JsonRpcNotification): Promise<void> {
     const { headers, fetch, signal } = this.#options;
-    const response = await fetch(this.#endpoint, { method: "POST", signal, headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(message) });
+    const response = await fetch(this.#endpoint, {
+      method: "POST",
+      signal,
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify(message),
+    });
     if (!response.ok) throw await httpError(response, `POST ${message.method} (legacy SSE)`);
     await response.body?.cancel();
   }

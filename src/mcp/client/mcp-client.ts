@@ -15,12 +15,12 @@
  * never processed.
  */
 import { isSupportedProtocolVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../server/protocol-versions.ts";
-import { McpClientError, resultOf, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "./json-rpc.ts";
+import { type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, McpClientError, resultOf } from "./json-rpc.ts";
 import { LegacySseTransport } from "./legacy-sse.ts";
-import { createOutboundFetch } from "./outbound-fetch.ts";
-import { LEGACY_FALLBACK_STATUSES, StreamableHttpTransport, type TransportOptions } from "./streamable-http.ts";
 import type { McpTarget, TransportKind } from "./mcp-target.ts";
-import { toRemoteTool, type RemoteCallResult, type RemoteTool } from "./remote-tool.ts";
+import { createOutboundFetch } from "./outbound-fetch.ts";
+import { type RemoteCallResult, type RemoteTool, toRemoteTool } from "./remote-tool.ts";
+import { LEGACY_FALLBACK_STATUSES, StreamableHttpTransport, type TransportOptions } from "./streamable-http.ts";
 
 export type { McpAuth, McpTarget, TransportKind } from "./mcp-target.ts";
 export type { RemoteCallResult, RemoteTool } from "./remote-tool.ts";
@@ -201,7 +201,10 @@ export class McpClient {
     const version = result.protocolVersion;
     // The revisions our server speaks are those our client speaks: the SDK's list.
     if (typeof version !== "string" || !isSupportedProtocolVersion(version)) {
-      throw new McpClientError("protocol", `the server speaks MCP protocol version ${JSON.stringify(version)}, which toolgate does not support (${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`);
+      throw new McpClientError(
+        "protocol",
+        `the server speaks MCP protocol version ${JSON.stringify(version)}, which toolgate does not support (${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`,
+      );
     }
     if (transport instanceof StreamableHttpTransport) transport.protocolVersion = version;
     await transport.notify({ jsonrpc: "2.0", method: "notifications/initialized" });

@@ -24,6 +24,9 @@ export function toRemoteTool(value: unknown): RemoteTool {
   if (typeof value !== "object" || value === null) throw new McpClientError("protocol", "tools/list returned a tool that is not an object");
   const tool = value as { name?: unknown; description?: unknown; inputSchema?: unknown };
   if (typeof tool.name !== "string" || tool.name === "") throw new McpClientError("protocol", "tools/list returned a tool without a name");
-  const inputSchema = typeof tool.inputSchema === "object" && tool.inputSchema !== null && !Array.isArray(tool.inputSchema) ? (tool.inputSchema as Record<string, unknown>) : { type: "object", properties: {} };
+  const inputSchema =
+    typeof tool.inputSchema === "object" && tool.inputSchema !== null && !Array.isArray(tool.inputSchema)
+      ? (tool.inputSchema as Record<string, unknown>)
+      : { type: "object", properties: {} };
   return { name: tool.name, ...(typeof tool.description === "string" ? { description: tool.description } : {}), inputSchema };
 }

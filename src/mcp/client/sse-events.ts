@@ -47,7 +47,13 @@ export async function* readSseEvents(body: ReadableStream<Uint8Array>): AsyncGen
         const line = buffer.slice(0, newline);
         buffer = buffer.slice(newline + (buffer.startsWith("\r\n", newline) ? 2 : 1));
         if (line === "") {
-          if (data.length > 0) yield { event: event === "" ? "message" : event, data: data.join("\n"), ...(id === undefined ? {} : { id }), ...(retry === undefined ? {} : { retry }) };
+          if (data.length > 0)
+            yield {
+              event: event === "" ? "message" : event,
+              data: data.join("\n"),
+              ...(id === undefined ? {} : { id }),
+              ...(retry === undefined ? {} : { retry }),
+            };
           event = "";
           data = [];
           continue;

@@ -6,7 +6,15 @@
  * message, with the negotiated protocol version.
  */
 import { extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
-import { isResponseTo, McpClientError, notificationMethod, type AuthChallenge, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "./json-rpc.ts";
+import {
+  type AuthChallenge,
+  isResponseTo,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  McpClientError,
+  notificationMethod,
+} from "./json-rpc.ts";
 import { classifyFetchError, type OutboundFetch } from "./outbound-fetch.ts";
 import { MAX_MESSAGE_CHARS, readSseEvents } from "./sse-events.ts";
 
@@ -81,7 +89,11 @@ export class StreamableHttpTransport {
   }
 
   /** Reads one stream until the response to `message`; records the last event id and retry time for a resumption. */
-  async #readStream(stream: ReadableStream<Uint8Array>, message: JsonRpcRequest, resume: { lastEventId?: string; retry?: number }): Promise<JsonRpcResponse | undefined> {
+  async #readStream(
+    stream: ReadableStream<Uint8Array>,
+    message: JsonRpcRequest,
+    resume: { lastEventId?: string; retry?: number },
+  ): Promise<JsonRpcResponse | undefined> {
     for await (const event of readSseEvents(stream)) {
       if (event.id !== undefined) resume.lastEventId = event.id;
       if (event.retry !== undefined) resume.retry = event.retry;
@@ -164,7 +176,11 @@ export async function httpError(response: Response, what: string): Promise<McpCl
 /** The parameters of a `WWW-Authenticate: Bearer` header, as the SDK's client reads them. */
 export function readChallenge(response: Response): AuthChallenge {
   const { resourceMetadataUrl, scope, error } = extractWWWAuthenticateParams(response);
-  return { ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: resourceMetadataUrl.href }), ...(scope === undefined ? {} : { scope }), ...(error === undefined ? {} : { error }) };
+  return {
+    ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: resourceMetadataUrl.href }),
+    ...(scope === undefined ? {} : { scope }),
+    ...(error === undefined ? {} : { error }),
+  };
 }
 
 /** The body as text, refusing one over MAX_MESSAGE_CHARS before it is all in memory. */

@@ -2,7 +2,7 @@
 import { auditPinEvents, type PinEvent } from "./pin-audit.ts";
 import { readPins, writePins } from "./pins.ts";
 import { remoteToolName, remoteToolset } from "./remote-tool-name.ts";
-import { pinStatus, type PinStatus, type ServerState } from "./server-state.ts";
+import { type PinStatus, pinStatus, type ServerState } from "./server-state.ts";
 
 /** Whether a changed definition was accepted, and the tool's pin after it. */
 export interface PinAcceptance {

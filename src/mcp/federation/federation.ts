@@ -18,13 +18,13 @@ import { fetchToolList } from "./fetch-tool-list.ts";
 import { newServerState } from "./new-server-state.ts";
 import { OwnWrites } from "./own-writes.ts";
 import { readPins } from "./pins.ts";
-import { loadSignIn } from "./server-auth.ts";
 import { unregisterToolList } from "./register-tool-list.ts";
 import { serverOfToolset } from "./remote-tool-name.ts";
-import { pinStatus, statusOf, type PinStatus, type ServerState, type ServerStatus } from "./server-state.ts";
+import { loadSignIn } from "./server-auth.ts";
 import type { McpServerConfig } from "./server-config.ts";
+import { type PinStatus, pinStatus, type ServerState, type ServerStatus, statusOf } from "./server-state.ts";
 import { loadServers } from "./server-store.ts";
-import { startSignIn, type SignInStart } from "./start-sign-in.ts";
+import { type SignInStart, startSignIn } from "./start-sign-in.ts";
 import { listDue, syncServer } from "./sync-server.ts";
 
 /** How often an isolate re-reads server configurations (and pins) from KV. */

@@ -3,7 +3,7 @@ import { registerToolList } from "./register-tool-list.ts";
 import { syncRemoteContent } from "./remote-content.ts";
 import { serverClient } from "./server-client.ts";
 import type { ServerState } from "./server-state.ts";
-import { writeToolList, type CachedToolList } from "./tool-list-cache.ts";
+import { type CachedToolList, writeToolList } from "./tool-list-cache.ts";
 
 /**
  * Lists the server's tools now, caches the list in KV for other isolates and registers it.

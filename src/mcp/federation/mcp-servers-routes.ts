@@ -10,16 +10,16 @@ import type { AuthEnv } from "../../auth/auth-env.ts";
 import { requireRole } from "../../auth/require-role.ts";
 import { loadConfig } from "../../config/config.ts";
 import { failureResponse, validationHook } from "../../http/request-failure.ts";
+import { requestOrigin } from "../../http/request-origin.ts";
 import { errorResponses } from "../../http/schemas.ts";
 import { checkOutboundUrl } from "../../net/outbound-url.ts";
 import { federation } from "./federation.ts";
-import { McpServerBody, McpServerPutBody, McpServerStatusSchema, PinSchema, toWireStatus, toWirePin } from "./mcp-servers-schemas.ts";
+import { McpServerBody, McpServerPutBody, McpServerStatusSchema, PinSchema, toWirePin, toWireStatus } from "./mcp-servers-schemas.ts";
+import { deleteSignIn } from "./oauth-store.ts";
 import { deletePins } from "./pins.ts";
 import { type McpServerConfig } from "./server-config.ts";
 import { deleteStored, readStored, writeStored } from "./server-store.ts";
 import { deleteToolList } from "./tool-list-cache.ts";
-import { deleteSignIn } from "./oauth-store.ts";
-import { requestOrigin } from "../../http/request-origin.ts";
 
 const SignInSchema = z
   .object({
@@ -36,14 +36,18 @@ const listServers = createRoute({
   method: "get",
   path: "/v1/mcp-servers",
   summary: "Configured remote MCP servers and their tools",
-  responses: { 200: { description: "Every server, sorted by name.", content: { "application/json": { schema: z.object({ servers: z.array(McpServerStatusSchema) }) } } }, ...errorResponses(403, 503) },
+  responses: {
+    200: { description: "Every server, sorted by name.", content: { "application/json": { schema: z.object({ servers: z.array(McpServerStatusSchema) }) } } },
+    ...errorResponses(403, 503),
+  },
 });
 
 const createServer = createRoute({
   method: "post",
   path: "/v1/mcp-servers",
   summary: "Add a remote MCP server",
-  description: "Its tools join the registry as toolset `mcp-<name>`, named `mcp__<name>__<tool>`. The server is listed at once; a server that is down is still added (see `last_error`).",
+  description:
+    "Its tools join the registry as toolset `mcp-<name>`, named `mcp__<name>__<tool>`. The server is listed at once; a server that is down is still added (see `last_error`).",
   request: { body: { required: true, content: { "application/json": { schema: McpServerBody } } } },
   responses: { 201: { description: "Added.", content: statusContent }, ...errorResponses(400, 403, 409, 413, 415) },
 });
@@ -84,9 +88,16 @@ const acceptTool = createRoute({
   method: "post",
   path: "/v1/mcp-servers/{name}/tools/{tool}/accept",
   summary: "Accept a remote tool's changed definition as its new pin",
-  request: { params: NameParam.extend({ tool: z.string().openapi({ description: "The registry name (`mcp__github__create_issue`) or the server's name for the tool.", example: "create_issue" }) }) },
+  request: {
+    params: NameParam.extend({
+      tool: z.string().openapi({ description: "The registry name (`mcp__github__create_issue`) or the server's name for the tool.", example: "create_issue" }),
+    }),
+  },
   responses: {
-    200: { description: "Accepted: the tool is pinned to its current definition and no longer blocked.", content: { "application/json": { schema: z.object({ tool: z.string(), pin: PinSchema }) } } },
+    200: {
+      description: "Accepted: the tool is pinned to its current definition and no longer blocked.",
+      content: { "application/json": { schema: z.object({ tool: z.string(), pin: PinSchema }) } },
+    },
     ...errorResponses(403, 404, 409),
   },
 });
@@ -113,7 +124,11 @@ mcpServersRoutes
   .openapi(listServers, async (c) => {
     const statuses = await federation.statuses(c.env);
     if (statuses === undefined) {
-      return failureResponse(c, { kind: "unavailable", message: "The MCP server configurations could not be read from KV just now, so the list would be out of date or empty; the failure was logged.", retryAfterSeconds: 30 });
+      return failureResponse(c, {
+        kind: "unavailable",
+        message: "The MCP server configurations could not be read from KV just now, so the list would be out of date or empty; the failure was logged.",
+        retryAfterSeconds: 30,
+      });
     }
     return c.json({ servers: statuses.map(toWireStatus) }, 200);
   })
@@ -122,7 +137,11 @@ mcpServersRoutes
     const refused = refusedUrl(config, c.env);
     if (refused !== undefined) return failureResponse(c, { kind: "invalid_request", issues: [{ path: "url", message: refused }] });
     const taken = loadConfig(c.env).mcpServers.some((s) => s.name === config.name) || (await readStored(c.env.KV, config.name)) !== null;
-    if (taken) return failureResponse(c, { kind: "conflict", message: `An MCP server named '${config.name}' already exists; PUT /v1/mcp-servers/${config.name} replaces it.` });
+    if (taken)
+      return failureResponse(c, {
+        kind: "conflict",
+        message: `An MCP server named '${config.name}' already exists; PUT /v1/mcp-servers/${config.name} replaces it.`,
+      });
     const now = Date.now();
     await writeStored(c.env.KV, { config, createdAt: now, updatedAt: now });
     await federation.reload(c.env, { name: config.name, config });
@@ -178,7 +197,10 @@ mcpServersRoutes
       return failureResponse(c, known ? { kind: "unknown_tool", name: tool, closeMatches: [] } : { kind: "unknown_mcp_server", name });
     }
     if (!result.accepted || result.pin === undefined) {
-      return failureResponse(c, { kind: "conflict", message: `Tool '${tool}' of MCP server '${name}' has no changed definition to accept; it matches its pin.` });
+      return failureResponse(c, {
+        kind: "conflict",
+        message: `Tool '${tool}' of MCP server '${name}' has no changed definition to accept; it matches its pin.`,
+      });
     }
     return c.json({ tool, pin: toWirePin(result.pin) }, 200);
   })

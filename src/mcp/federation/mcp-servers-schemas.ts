@@ -4,7 +4,13 @@ import { McpServerConfigSchema } from "./server-config.ts";
 import type { PinStatus, ServerStatus } from "./server-state.ts";
 
 export const McpServerBody = McpServerConfigSchema.openapi("McpServerConfig", {
-  example: { name: "github", url: "https://api.githubcopilot.com/mcp/", headers: { Authorization: { secret: "GITHUB_MCP_TOKEN" } }, exclude: ["delete_*"], pin: "block" },
+  example: {
+    name: "github",
+    url: "https://api.githubcopilot.com/mcp/",
+    headers: { Authorization: { secret: "GITHUB_MCP_TOKEN" } },
+    exclude: ["delete_*"],
+    pin: "block",
+  },
 });
 
 /** PUT takes the same fields; the name comes from the path. */
@@ -14,24 +20,42 @@ const PinnedDefinitionSchema = z.object({ name: z.string(), description: z.strin
 
 export const PinSchema = z
   .object({
-    status: z.enum(["pinned", "changed", "blocked"]).openapi({ description: "`changed`: the definition differs from the pinned one; `blocked`: changed, and the server blocks changed tools until accepted." }),
+    status: z
+      .enum(["pinned", "changed", "blocked"])
+      .openapi({
+        description: "`changed`: the definition differs from the pinned one; `blocked`: changed, and the server blocks changed tools until accepted.",
+      }),
     pinned_sha256: z.string(),
     current_sha256: z.string().nullable(),
     changed_at: z.string().nullable(),
-    pinned_definition: PinnedDefinitionSchema.nullable().openapi({ description: "For a changed tool: the accepted definition (null when the pin predates kept definitions)." }),
-    current_definition: PinnedDefinitionSchema.nullable().openapi({ description: "For a changed tool: the definition the server now lists, which accept would pin." }),
+    pinned_definition: PinnedDefinitionSchema.nullable().openapi({
+      description: "For a changed tool: the accepted definition (null when the pin predates kept definitions).",
+    }),
+    current_definition: PinnedDefinitionSchema.nullable().openapi({
+      description: "For a changed tool: the definition the server now lists, which accept would pin.",
+    }),
   })
   .openapi("ToolPin");
 
 export const McpServerAuthSchema = z
   .object({
-    mode: z.enum(["headers", "oauth", "none"]).openapi({ description: "`headers`: an Authorization header from a secret; `oauth`: toolgate's own sign-in at the server; `none`: no credentials." }),
-    status: z.enum(["not_required", "signed_in", "needs_sign_in"]).openapi({ description: "`needs_sign_in`: the server refused toolgate (401) or its token could not be refreshed; an admin must sign in (POST /v1/mcp-servers/{name}/sign-in)." }),
+    mode: z
+      .enum(["headers", "oauth", "none"])
+      .openapi({ description: "`headers`: an Authorization header from a secret; `oauth`: toolgate's own sign-in at the server; `none`: no credentials." }),
+    status: z
+      .enum(["not_required", "signed_in", "needs_sign_in"])
+      .openapi({
+        description:
+          "`needs_sign_in`: the server refused toolgate (401) or its token could not be refreshed; an admin must sign in (POST /v1/mcp-servers/{name}/sign-in).",
+      }),
     reason: z.string().nullable(),
     signed_in_by: z.string().nullable(),
     signed_in_at: z.string().nullable(),
     expires_at: z.string().nullable().openapi({ description: "When the access token expires (it is refreshed before then)." }),
-    sign_in_url: z.string().nullable().openapi({ description: "Only in the answer that added the server, when it needs sign-in: the link a person opens (once, within 10 minutes)." }),
+    sign_in_url: z
+      .string()
+      .nullable()
+      .openapi({ description: "Only in the answer that added the server, when it needs sign-in: the link a person opens (once, within 10 minutes)." }),
   })
   .openapi("McpServerAuth");
 
@@ -45,7 +69,9 @@ export const McpServerStatusSchema = z
     include: z.array(z.string()).nullable(),
     exclude: z.array(z.string()),
     pin: z.enum(["warn", "block"]),
-    headers: z.record(z.string(), z.object({ secret: z.string() })).openapi({ description: "Header name → the secret (env var) whose value is sent; values are never shown." }),
+    headers: z
+      .record(z.string(), z.object({ secret: z.string() }))
+      .openapi({ description: "Header name → the secret (env var) whose value is sent; values are never shown." }),
     oauth: z.object({ client_id: z.string().optional(), client_secret: z.object({ secret: z.string() }).optional(), scope: z.string().optional() }).nullable(),
     toolset: z.string(),
     transport: z.enum(["streamable-http", "sse"]).nullable(),

@@ -4,7 +4,7 @@
  * verifiers are sealed with AES-GCM under MCP_TOKEN_KEY, bound to the KV key's name; status
  * fields stay readable so every isolate can show whether a server needs signing in again.
  */
-import { open, seal, type Sealed } from "../../crypto/aes-gcm.ts";
+import { open, type Sealed, seal } from "../../crypto/aes-gcm.ts";
 import { sha256Hex } from "../../crypto/sha256.ts";
 import { mcpOAuthFlowKey, mcpOAuthKey } from "../../storage/keys.ts";
 import type { OAuthGrant, PendingSignIn } from "../client/oauth/oauth-grant.ts";
@@ -38,7 +38,11 @@ export interface StoredSignInFlow {
 export function tokenKey(env: Env): { ok: true; key: string } | { ok: false; message: string } {
   const key = env.MCP_TOKEN_KEY;
   if (key === undefined || key.length < 32) {
-    return { ok: false, message: "signing in to remote MCP servers needs the MCP_TOKEN_KEY secret (at least 32 random characters; `openssl rand -hex 32 | npx wrangler secret put MCP_TOKEN_KEY`), which encrypts their tokens at rest" };
+    return {
+      ok: false,
+      message:
+        "signing in to remote MCP servers needs the MCP_TOKEN_KEY secret (at least 32 random characters; `openssl rand -hex 32 | npx wrangler secret put MCP_TOKEN_KEY`), which encrypts their tokens at rest",
+    };
   }
   return { ok: true, key };
 }

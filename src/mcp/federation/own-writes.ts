@@ -3,7 +3,7 @@
  * up to a minute, so until then this isolate's own change wins over what `list` says.
  */
 import type { McpServerConfig } from "./server-config.ts";
-import { sortServers, type ConfiguredServer } from "./server-store.ts";
+import { type ConfiguredServer, sortServers } from "./server-store.ts";
 
 /** KV's propagation bound: how long this isolate trusts its own writes over what `list` returns. */
 const OWN_WRITE_TRUST_MS = 60_000;

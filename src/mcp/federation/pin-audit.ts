@@ -26,14 +26,27 @@ export async function auditPinEvents(env: Env, events: readonly PinEvent[]): Pro
   if (events.length === 0) return;
   const buffer = new AuditBuffer();
   for (const e of events) {
-    const outcome = { callId: `pin-${e.event}-${e.currentSha256.slice(0, 16)}`, tool: e.tool, toolset: e.toolset, durationMs: 0, attempts: 0, coercions: [], truncated: false, resultChars: 0 };
+    const outcome = {
+      callId: `pin-${e.event}-${e.currentSha256.slice(0, 16)}`,
+      tool: e.tool,
+      toolset: e.toolset,
+      durationMs: 0,
+      attempts: 0,
+      coercions: [],
+      truncated: false,
+      resultChars: 0,
+    };
     buffer.add(
-      toAuditRecord(outcome, { server: e.server, tool: e.remoteName, pinned_sha256: e.pinnedSha256, current_sha256: e.currentSha256 }, {
-        keyId: e.keyId,
-        sessionId: `mcp-server:${e.server}`,
-        policy: { decision: e.event === "changed" ? "pin_changed" : "pin_accepted", rule: e.blocked ? "pin:block" : "pin:warn" },
-        status: e.event === "accepted" ? "approved" : e.blocked ? "blocked" : "ok",
-      }),
+      toAuditRecord(
+        outcome,
+        { server: e.server, tool: e.remoteName, pinned_sha256: e.pinnedSha256, current_sha256: e.currentSha256 },
+        {
+          keyId: e.keyId,
+          sessionId: `mcp-server:${e.server}`,
+          policy: { decision: e.event === "changed" ? "pin_changed" : "pin_accepted", rule: e.blocked ? "pin:block" : "pin:warn" },
+          status: e.event === "accepted" ? "approved" : e.blocked ? "blocked" : "ok",
+        },
+      ),
     );
   }
   await buffer.flush(env);

@@ -56,7 +56,11 @@ export async function deletePins(kv: KVNamespace, server: string): Promise<void>
  * when the server went back to the accepted definition. Returns the updated pins, the tools
  * newly found changed (for the audit log) and whether anything needs writing.
  */
-export async function comparePins(pins: ServerPins, tools: readonly RemoteTool[], now: number): Promise<{ pins: ServerPins; newlyChanged: string[]; dirty: boolean }> {
+export async function comparePins(
+  pins: ServerPins,
+  tools: readonly RemoteTool[],
+  now: number,
+): Promise<{ pins: ServerPins; newlyChanged: string[]; dirty: boolean }> {
   const next: ServerPins = { ...pins };
   const newlyChanged: string[] = [];
   let dirty = false;

@@ -21,7 +21,11 @@ export interface RegistrationPlan {
  *
  * @param ownerOf the toolset that has a registry name now, if any.
  */
-export function planRegistration(server: Pick<McpServerConfig, "name" | "include" | "exclude">, tools: readonly RemoteTool[], ownerOf: (name: string) => string | undefined): RegistrationPlan {
+export function planRegistration(
+  server: Pick<McpServerConfig, "name" | "include" | "exclude">,
+  tools: readonly RemoteTool[],
+  ownerOf: (name: string) => string | undefined,
+): RegistrationPlan {
   const toolset = remoteToolset(server.name);
   const problems: string[] = [];
   const byName = new Map<string, RemoteTool[]>();
@@ -39,7 +43,9 @@ export function planRegistration(server: Pick<McpServerConfig, "name" | "include
     }
     const owner = ownerOf(name);
     if (owner !== undefined && owner !== toolset) {
-      problems.push(`'${only.name}' would be '${name}', which ${serverOfToolset(owner) === undefined ? `built-in toolset '${owner}'` : `MCP server '${serverOfToolset(owner)}'`} already has; not registered`);
+      problems.push(
+        `'${only.name}' would be '${name}', which ${serverOfToolset(owner) === undefined ? `built-in toolset '${owner}'` : `MCP server '${serverOfToolset(owner)}'`} already has; not registered`,
+      );
       continue;
     }
     wanted.set(name, only);

@@ -39,12 +39,19 @@ const text = (value: unknown): string | undefined => (typeof value === "string" 
 const optional = (key: string, value: string | undefined): Record<string, string> => (value === undefined ? {} : { [key]: value });
 
 /** The optional fields a resource or template is shown with, as the server gave them. */
-const described = (item: Listed): Record<string, string> => ({ ...optional("title", text(item.title)), ...optional("description", text(item.description)), ...optional("mimeType", text(item.mimeType)) });
+const described = (item: Listed): Record<string, string> => ({
+  ...optional("title", text(item.title)),
+  ...optional("description", text(item.description)),
+  ...optional("mimeType", text(item.mimeType)),
+});
 
 function promptArguments(value: unknown): PromptArgument[] | undefined {
   if (!Array.isArray(value)) return undefined;
   return value
-    .filter((item): item is { name: string; description?: unknown; required?: unknown } => typeof item === "object" && item !== null && typeof (item as { name?: unknown }).name === "string")
+    .filter(
+      (item): item is { name: string; description?: unknown; required?: unknown } =>
+        typeof item === "object" && item !== null && typeof (item as { name?: unknown }).name === "string",
+    )
     .map((item) => ({ name: item.name, ...optional("description", text(item.description)), ...(item.required === true ? { required: true } : {}) }));
 }
 

@@ -28,7 +28,11 @@ export function remoteFailure(tool: string, server: string, host: string, error:
     case "refused":
       return { kind: "unavailable", name: tool, reason: error.message };
     case "unauthorized":
-      return { kind: "unavailable", name: tool, reason: `MCP server '${server}' refused toolgate's credentials (${error.message}); an admin must sign in again: POST /v1/mcp-servers/${server}/sign-in` };
+      return {
+        kind: "unavailable",
+        name: tool,
+        reason: `MCP server '${server}' refused toolgate's credentials (${error.message}); an admin must sign in again: POST /v1/mcp-servers/${server}/sign-in`,
+      };
   }
 }
 

@@ -30,7 +30,8 @@ export const remoteToolset = (server: string): string => `${REMOTE_TOOLSET_PREFI
 const REMOTE_TOOLSET_PREFIX = "mcp-";
 
 /** The server whose toolset `toolset` is, or undefined for any other toolset. */
-export const serverOfToolset = (toolset: string): string | undefined => (toolset.startsWith(REMOTE_TOOLSET_PREFIX) ? toolset.slice(REMOTE_TOOLSET_PREFIX.length) : undefined);
+export const serverOfToolset = (toolset: string): string | undefined =>
+  toolset.startsWith(REMOTE_TOOLSET_PREFIX) ? toolset.slice(REMOTE_TOOLSET_PREFIX.length) : undefined;
 
 /** FNV-1a, 32 bits: synchronous, stable, enough to tell names apart (not a security hash). */
 function fnv1a(text: string): number {

@@ -8,9 +8,9 @@ import { ToolFailureError } from "../../errors/tool-failure.ts";
 import { breakers } from "../../execution/circuit-breaker.ts";
 import type { AvailabilityCheck, ToolSpec } from "../../registry/types.ts";
 import type { McpClient, RemoteTool } from "../client/mcp-client.ts";
+import type { RemoteValidator } from "./json-schema-validator.ts";
 import { countsAgainstServer, remoteFailure } from "./remote-failure.ts";
 import { renderResult, resultText } from "./remote-result.ts";
-import type { RemoteValidator } from "./json-schema-validator.ts";
 import type { McpServerConfig } from "./server-config.ts";
 
 /** The reference client's breaker: 3 consecutive failures open it for 60 s, then one probe. */
@@ -52,7 +52,14 @@ export function remoteToolSpec(parts: RemoteToolParts): ToolSpec {
       const breaker = breakers.get(mcpServerBreakerKey(server.name));
       const admission = breaker.admit(MCP_SERVER_BREAKER, Date.now());
       if (!admission.admitted) {
-        throw new ToolFailureError({ kind: "circuit_open", name, scope: "host", target: `MCP server '${server.name}'`, retryAfterMs: admission.retryAfterMs, failures: admission.failures });
+        throw new ToolFailureError({
+          kind: "circuit_open",
+          name,
+          scope: "host",
+          target: `MCP server '${server.name}'`,
+          retryAfterMs: admission.retryAfterMs,
+          failures: admission.failures,
+        });
       }
       const signal = ctx.signal;
       let result;
@@ -66,7 +73,12 @@ export function remoteToolSpec(parts: RemoteToolParts): ToolSpec {
       }
       breaker.succeeded(admission.probe);
       if (result.isError) {
-        throw new ToolFailureError({ kind: "remote_tool_error", name, server: server.name, detail: resultText(result) || "the tool reported an error without text" });
+        throw new ToolFailureError({
+          kind: "remote_tool_error",
+          name,
+          server: server.name,
+          detail: resultText(result) || "the tool reported an error without text",
+        });
       }
       return renderResult(result);
     },

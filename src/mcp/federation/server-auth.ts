@@ -12,7 +12,7 @@ import { createOAuthFetch } from "../client/oauth/oauth-fetch.ts";
 import { grantExpired, OAuthFlowError, type OAuthGrant } from "../client/oauth/oauth-grant.ts";
 import { refreshGrant } from "../client/oauth/sign-in-flow.ts";
 import { markStoredNeedsSignIn, openGrant, readSignIn, tokenKey, writeSignIn } from "./oauth-store.ts";
-import { usesHeaderAuth, type ServerState, type SignInState } from "./server-state.ts";
+import { type ServerState, type SignInState, usesHeaderAuth } from "./server-state.ts";
 
 /** How long an isolate uses a grant before reading it again (another isolate may have refreshed it). */
 const GRANT_RELOAD_MS = 30_000;
@@ -35,7 +35,11 @@ export function serverAuth(env: Env, state: ServerState, now: () => number): Mcp
       const grant = await currentGrant(env, state, now);
       if (grant === undefined || error.challenge?.error === "insufficient_scope") {
         const scope = error.challenge?.scope;
-        markNeedsSignIn(state, grant === undefined ? `the server requires sign-in (${error.message})` : `the server asks for more scope${scope === undefined ? "" : ` (${scope})`}`, now);
+        markNeedsSignIn(
+          state,
+          grant === undefined ? `the server requires sign-in (${error.message})` : `the server asks for more scope${scope === undefined ? "" : ` (${scope})`}`,
+          now,
+        );
         return false;
       }
       return (await renewGrant(env, state, grant, now, signal)) !== undefined;
@@ -51,7 +55,11 @@ export async function loadSignIn(env: Env, server: string, now: number): Promise
   const grant = key.ok ? await openGrant(key.key, server, stored) : undefined;
   return {
     status: grant === undefined ? "needs_sign_in" : stored.status,
-    ...(grant === undefined ? { reason: key.ok ? "the stored tokens do not open under the current MCP_TOKEN_KEY" : key.message } : stored.reason === undefined ? {} : { reason: stored.reason }),
+    ...(grant === undefined
+      ? { reason: key.ok ? "the stored tokens do not open under the current MCP_TOKEN_KEY" : key.message }
+      : stored.reason === undefined
+        ? {}
+        : { reason: stored.reason }),
     signedInBy: stored.signedInBy,
     signedInAt: stored.signedInAt,
     ...(grant === undefined ? {} : { grant }),
@@ -81,7 +89,12 @@ async function renewGrant(env: Env, state: ServerState, grant: OAuthGrant, now: 
   try {
     const renewed = await refreshGrant(grant, createOAuthFetch(loadConfig(env).outboundAllow, signal), now());
     const signedIn = state.signIn;
-    await writeSignIn(env.KV, key.key, name, renewed, { status: "signed_in", signedInBy: signedIn?.signedInBy ?? "unknown", signedInAt: signedIn?.signedInAt ?? now(), updatedAt: now() });
+    await writeSignIn(env.KV, key.key, name, renewed, {
+      status: "signed_in",
+      signedInBy: signedIn?.signedInBy ?? "unknown",
+      signedInAt: signedIn?.signedInAt ?? now(),
+      updatedAt: now(),
+    });
     state.signIn = { ...(signedIn ?? { signedInBy: "unknown", signedInAt: now() }), status: "signed_in", grant: renewed, readAt: now() };
     return renewed;
   } catch (error) {

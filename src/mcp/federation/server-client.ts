@@ -15,7 +15,14 @@ export function serverClient(env: Env, state: ServerState): McpClient {
   const headers = resolveSecretHeaders(state.config.headers, env);
   const auth = serverAuth(env, state, () => Date.now());
   return new McpClient(
-    { name: state.config.name, url: state.config.url, headers, timeoutMs: state.config.timeout_ms, allow: loadConfig(env).outboundAllow, ...(auth === undefined ? {} : { auth }) },
+    {
+      name: state.config.name,
+      url: state.config.url,
+      headers,
+      timeoutMs: state.config.timeout_ms,
+      allow: loadConfig(env).outboundAllow,
+      ...(auth === undefined ? {} : { auth }),
+    },
     () => {
       state.stale = true;
     },

@@ -52,7 +52,10 @@ export const McpServerConfigSchema = z.strictObject({
   /** Header name → the secret whose value is sent. */
   headers: z
     .record(z.string().regex(HEADER_NAME_PATTERN, "must be a valid HTTP header name"), SecretRef)
-    .refine((headers) => Object.keys(headers).every((name) => !RESERVED_HEADERS.has(name.toLowerCase())), "may not set Accept, Content-Type, Host or the MCP session headers")
+    .refine(
+      (headers) => Object.keys(headers).every((name) => !RESERVED_HEADERS.has(name.toLowerCase())),
+      "may not set Accept, Content-Type, Host or the MCP session headers",
+    )
     .default({}),
   /** Per request to the server, and the deadline of its tools' calls. */
   timeout_ms: z.number().int().min(100).max(600_000).default(DEFAULT_MCP_TIMEOUT_MS),
@@ -101,5 +104,8 @@ export function parseMcpServersVar(text: string | undefined): { ok: true; server
   }
   const parsed = McpServersVarSchema.safeParse(data);
   if (parsed.success) return { ok: true, servers: parsed.data };
-  return { ok: false, message: parsed.error.issues.map((issue) => `${issue.path.length === 0 ? "" : `[${issue.path.join(".")}] `}${issue.message}`).join("; ") };
+  return {
+    ok: false,
+    message: parsed.error.issues.map((issue) => `${issue.path.length === 0 ? "" : `[${issue.path.join(".")}] `}${issue.message}`).join("; "),
+  };
 }

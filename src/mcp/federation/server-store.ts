@@ -5,7 +5,7 @@
  */
 import { loadConfig } from "../../config/config.ts";
 import { MCP_SERVER_PREFIX, mcpServerKey } from "../../storage/keys.ts";
-import { McpServerConfigSchema, type McpServerConfig } from "./server-config.ts";
+import { type McpServerConfig, McpServerConfigSchema } from "./server-config.ts";
 
 export interface StoredMcpServer {
   config: McpServerConfig;

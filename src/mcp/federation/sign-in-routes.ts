@@ -10,7 +10,7 @@
  *   GET /mcp-oauth/callback?code=&state=  exchanges the code, stores the tokens sealed, lists the tools
  *   GET /mcp-oauth/client-metadata.json   toolgate's client ID metadata document (for servers that take one)
  */
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { randomToken } from "../../approvals-page/random-token.ts";
 import { loadConfig } from "../../config/config.ts";
@@ -20,7 +20,7 @@ import { requestOrigin } from "../../http/request-origin.ts";
 import { createOAuthFetch } from "../client/oauth/oauth-fetch.ts";
 import { finishSignIn } from "../client/oauth/sign-in-flow.ts";
 import { federation } from "./federation.ts";
-import { deleteFlow, openPending, readFlow, SIGN_IN_FLOW_TTL_SECONDS, tokenKey, updateFlow, writeSignIn, type StoredSignInFlow } from "./oauth-store.ts";
+import { deleteFlow, openPending, readFlow, SIGN_IN_FLOW_TTL_SECONDS, type StoredSignInFlow, tokenKey, updateFlow, writeSignIn } from "./oauth-store.ts";
 import { CLIENT_METADATA_PATH, SIGN_IN_CALLBACK_PATH, SIGN_IN_START_PATH } from "./start-sign-in.ts";
 
 /**
@@ -38,8 +38,14 @@ signInRoutes
   .get(SIGN_IN_START_PATH, async function openSignInLink(c) {
     const state = c.req.query("state") ?? "";
     const flow = state === "" ? null : await readFlow(c.env.KV, state);
-    if (flow === null) return failureResponse(c, { kind: "mcp_sign_in_failed", reason: "unknown_state", detail: "This sign-in link is unknown or has expired." });
-    if (flow.browserNonceSha256 !== undefined) return failureResponse(c, { kind: "mcp_sign_in_failed", reason: "link_used", detail: `This sign-in link to MCP server '${flow.server}' was already opened.` });
+    if (flow === null)
+      return failureResponse(c, { kind: "mcp_sign_in_failed", reason: "unknown_state", detail: "This sign-in link is unknown or has expired." });
+    if (flow.browserNonceSha256 !== undefined)
+      return failureResponse(c, {
+        kind: "mcp_sign_in_failed",
+        reason: "link_used",
+        detail: `This sign-in link to MCP server '${flow.server}' was already opened.`,
+      });
     const nonce = randomToken();
     await updateFlow(c.env.KV, state, { ...flow, browserNonceSha256: sha256Hex(nonce) });
     // Lax, not Strict: the callback is a top-level navigation coming from the authorization server's site.
@@ -52,19 +58,33 @@ signInRoutes
     const { state = "", code, error, error_description: description } = c.req.query();
     c.header("cache-control", "no-store");
     const flow = state === "" ? null : await readFlow(c.env.KV, state);
-    if (flow === null) return failureResponse(c, { kind: "mcp_sign_in_failed", reason: "unknown_state", detail: "The callback's state matches no sign-in under way (it is unknown, was used, or expired)." });
+    if (flow === null)
+      return failureResponse(c, {
+        kind: "mcp_sign_in_failed",
+        reason: "unknown_state",
+        detail: "The callback's state matches no sign-in under way (it is unknown, was used, or expired).",
+      });
     const nonce = getCookie(c, cookieName(state), "host");
     if (flow.browserNonceSha256 === undefined || nonce === undefined || sha256Hex(nonce) !== flow.browserNonceSha256) {
-      return failureResponse(c, { kind: "mcp_sign_in_failed", reason: "browser_mismatch", detail: "This callback did not come from the browser that opened the sign-in link." });
+      return failureResponse(c, {
+        kind: "mcp_sign_in_failed",
+        reason: "browser_mismatch",
+        detail: "This callback did not come from the browser that opened the sign-in link.",
+      });
     }
     // Whatever happens next, the state is spent.
     await deleteFlow(c.env.KV, state);
     if (error !== undefined) {
       // Both come from the callback's URL, which anyone can write: echo a bounded part of each.
       const answered = `${error.slice(0, MAX_ECHOED_CHARS)}${description === undefined ? "" : `: ${description.slice(0, MAX_ECHOED_CHARS)}`}`;
-      return failureResponse(c, { kind: "mcp_sign_in_failed", reason: "denied", detail: `The authorization server of MCP server '${flow.server}' answered ${answered}.` });
+      return failureResponse(c, {
+        kind: "mcp_sign_in_failed",
+        reason: "denied",
+        detail: `The authorization server of MCP server '${flow.server}' answered ${answered}.`,
+      });
     }
-    if (code === undefined || code === "") return failureResponse(c, { kind: "mcp_sign_in_failed", reason: "missing_code", detail: "The callback carries neither a code nor an error." });
+    if (code === undefined || code === "")
+      return failureResponse(c, { kind: "mcp_sign_in_failed", reason: "missing_code", detail: "The callback carries neither a code nor an error." });
     return exchange(c, state, code, flow);
   })
   .get(CLIENT_METADATA_PATH, function clientMetadata(c) {
@@ -85,12 +105,21 @@ async function exchange(c: Context<{ Bindings: Env }>, state: string, code: stri
   const key = tokenKey(c.env);
   if (!key.ok) return failureResponse(c, { kind: "mcp_sign_in_failed", reason: "not_configured", detail: key.message });
   const pending = await openPending(key.key, state, flow);
-  if (pending === undefined) return failureResponse(c, { kind: "mcp_sign_in_failed", reason: "unknown_state", detail: "The sign-in's stored verifier does not open under the current MCP_TOKEN_KEY (was the key changed?)." });
+  if (pending === undefined)
+    return failureResponse(c, {
+      kind: "mcp_sign_in_failed",
+      reason: "unknown_state",
+      detail: "The sign-in's stored verifier does not open under the current MCP_TOKEN_KEY (was the key changed?).",
+    });
   let grant;
   try {
     grant = await finishSignIn(pending, code, createOAuthFetch(loadConfig(c.env).outboundAllow), Date.now());
   } catch (error) {
-    return failureResponse(c, { kind: "mcp_sign_in_failed", reason: "exchange_failed", detail: `MCP server '${server}': ${error instanceof Error ? error.message : String(error)}` });
+    return failureResponse(c, {
+      kind: "mcp_sign_in_failed",
+      reason: "exchange_failed",
+      detail: `MCP server '${server}': ${error instanceof Error ? error.message : String(error)}`,
+    });
   }
   const now = Date.now();
   await writeSignIn(c.env.KV, key.key, server, grant, { status: "signed_in", signedInBy: keyId, signedInAt: now, updatedAt: now });

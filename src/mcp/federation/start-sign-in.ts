@@ -11,8 +11,8 @@ import { fetchOutbound } from "../../net/outbound-url.ts";
 import { secretValue } from "../../net/secret-headers.ts";
 import type { AuthChallenge } from "../client/json-rpc.ts";
 import { createOAuthFetch } from "../client/oauth/oauth-fetch.ts";
-import { readChallenge } from "../client/streamable-http.ts";
 import { beginSignIn } from "../client/oauth/sign-in-flow.ts";
+import { readChallenge } from "../client/streamable-http.ts";
 import { LATEST_PROTOCOL_VERSION } from "../server/protocol-versions.ts";
 import { SIGN_IN_FLOW_TTL_SECONDS, tokenKey, writeFlow } from "./oauth-store.ts";
 import { loadSignIn } from "./server-auth.ts";
@@ -46,7 +46,9 @@ export async function startSignIn(env: Env, state: ServerState, keyId: string, o
       redirectUrl: `${origin}${SIGN_IN_CALLBACK_PATH}`,
       state: oauthState,
       clientName: `toolgate (${new URL(origin).host})`,
-      ...(config.oauth?.client_id === undefined ? {} : { preRegistered: { client_id: config.oauth.client_id, ...(clientSecret === undefined ? {} : { client_secret: clientSecret }) } }),
+      ...(config.oauth?.client_id === undefined
+        ? {}
+        : { preRegistered: { client_id: config.oauth.client_id, ...(clientSecret === undefined ? {} : { client_secret: clientSecret }) } }),
       // A client ID metadata document must be fetchable by the authorization server over HTTPS.
       ...(origin.startsWith("https://") ? { clientMetadataUrl: `${origin}${CLIENT_METADATA_PATH}` } : {}),
       ...(config.oauth?.scope === undefined ? {} : { scope: config.oauth.scope }),
@@ -57,7 +59,11 @@ export async function startSignIn(env: Env, state: ServerState, keyId: string, o
     await writeFlow(env.KV, key.key, oauthState, { server: config.name, keyId, createdAt: now, authorizationUrl }, pending);
     return { ok: true, signInUrl: `${origin}${SIGN_IN_START_PATH}?state=${encodeURIComponent(oauthState)}`, expiresAt: now + SIGN_IN_FLOW_TTL_SECONDS * 1000 };
   } catch (error) {
-    return { ok: false, reason: "discovery_failed", detail: `signing in to MCP server '${config.name}' failed at ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      reason: "discovery_failed",
+      detail: `signing in to MCP server '${config.name}' failed at ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 
@@ -72,7 +78,12 @@ async function probe(url: string, allow: readonly string[]): Promise<AuthChallen
       {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "toolgate", version: "0.1.0" } } }),
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 0,
+          method: "initialize",
+          params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "toolgate", version: "0.1.0" } },
+        }),
         signal: AbortSignal.timeout(10_000),
       },
       allow,

@@ -8,25 +8,31 @@
  * Order of checks: Host/Origin (DNS rebinding) first, then the API key, then the HTTP-level
  * shape (Content-Type, Accept, MCP-Protocol-Version, size), then JSON-RPC.
  */
-import { Hono, type Context, type MiddlewareHandler } from "hono";
-import { mcpAuthenticate } from "../../oauth/mcp-authenticate.ts";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import type { GatewayParts } from "../../compose.ts";
 import { loadConfig } from "../../config/config.ts";
-import { openScope, openToolsetScope } from "../../pipeline/request-scope.ts";
 import { accessOf, toolsetLookupOf } from "../../http/access.ts";
 import { readBodyText } from "../../http/read-raw-body.ts";
+import { requestConnection } from "../../http/request-connection.ts";
+import { requestHost, requestOrigin } from "../../http/request-origin.ts";
 import type { AppEnv } from "../../http/types.ts";
 import { waitUntilOf } from "../../http/wait-until.ts";
+import { mcpAuthenticate } from "../../oauth/mcp-authenticate.ts";
+import { openScope, openToolsetScope } from "../../pipeline/request-scope.ts";
 import { errorText, parseBody } from "../server/json-rpc.ts";
 import type { McpContext } from "../server/mcp-context.ts";
 import { processMessages } from "../server/process-messages.ts";
-import { allowsBatches, DEFAULT_NEGOTIATED_PROTOCOL_VERSION, isSupportedProtocolVersion, negotiateProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "../server/protocol-versions.ts";
+import {
+  allowsBatches,
+  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  isSupportedProtocolVersion,
+  negotiateProtocolVersion,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "../server/protocol-versions.ts";
 import { rebindingRefusal } from "./allowed-hosts.ts";
-import { rpcFailureResponse } from "./rpc-failure-response.ts";
-import { requestHost, requestOrigin } from "../../http/request-origin.ts";
-import { requestConnection } from "../../http/request-connection.ts";
-import { ResponseStream, STREAM_OPENED } from "./response-stream.ts";
 import { endSession, MCP_SESSION_HEADER, newSessionHeaders, sessionOfRequest } from "./mcp-sessions.ts";
+import { ResponseStream, STREAM_OPENED } from "./response-stream.ts";
+import { rpcFailureResponse } from "./rpc-failure-response.ts";
 
 export interface McpRoutesOptions {
   /** Replaced authentication (the benchmark); the real one otherwise. */
@@ -52,7 +58,8 @@ export function mcpRoutes(parts: GatewayParts, options: McpRoutesOptions = {}): 
   // Hono's "/mcp/*" matches "/mcp" too.
   app.use("/mcp/*", guard);
 
-  const notAllowed = () => rpcFailureResponse({ kind: "method_not_allowed", allow: ["POST", "DELETE"], reason: "this server has no standalone SSE stream; JSON-RPC goes over POST" });
+  const notAllowed = () =>
+    rpcFailureResponse({ kind: "method_not_allowed", allow: ["POST", "DELETE"], reason: "this server has no standalone SSE stream; JSON-RPC goes over POST" });
   app.get("/mcp", notAllowed);
   app.get("/mcp/:toolset", notAllowed);
   app.delete("/mcp", requireKey, (c) => endSession(c, loadConfig(c.env)));
@@ -84,7 +91,8 @@ async function serve(c: Context<AppEnv>, toolset: string | undefined, parts: Gat
   // Not JSON, or an empty batch: JSON-RPC's own errors (section 5.1), answered as it defines them.
   if (!parsed.ok) return new Response(errorText(null, parsed.error), { status: 400, headers: JSON_HEADERS });
   // A batch's messages all run at once, so it is held to the same count as a /v1 batch.
-  if (parsed.messages.length > config.maxToolCalls) return rpcFailureResponse({ kind: "too_many_calls", count: parsed.messages.length, limit: config.maxToolCalls });
+  if (parsed.messages.length > config.maxToolCalls)
+    return rpcFailureResponse({ kind: "too_many_calls", count: parsed.messages.length, limit: config.maxToolCalls });
 
   const principal = c.get("principal");
   const first = parsed.messages[0];

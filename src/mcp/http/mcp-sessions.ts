@@ -23,7 +23,8 @@ const NO_SESSION: RequestSession = Object.freeze({ ok: true, sessionId: undefine
 export async function sessionOfRequest(sent: string | undefined, keyId: string, config: GatewayConfig): Promise<RequestSession> {
   if (sent === undefined) return NO_SESSION;
   // Without a secret no id was ever issued, so none can be valid.
-  const verified = config.mcpSessions.secret === undefined ? ({ ok: false, reason: "not_valid" } as const) : await verifySessionId(config.mcpSessions.secret, sent, keyId);
+  const verified =
+    config.mcpSessions.secret === undefined ? ({ ok: false, reason: "not_valid" } as const) : await verifySessionId(config.mcpSessions.secret, sent, keyId);
   if (!verified.ok) return { ok: false, failure: { kind: "unknown_mcp_session", reason: verified.reason } };
   return { ok: true, sessionId: `${APPROVAL_SESSION_PREFIX}${verified.sessionId}` };
 }

@@ -4,7 +4,7 @@
  * and perhaps to another isolate, comes back through the request id's McpReplies object.
  */
 import type { Outbound } from "../server/client-channel.ts";
-import { requestText, type RpcResponse } from "../server/json-rpc.ts";
+import { type RpcResponse, requestText } from "../server/json-rpc.ts";
 import type { ClientReply } from "./mcp-replies.ts";
 
 /** Ids of our requests to clients, so an answer to anything else is never forwarded. */

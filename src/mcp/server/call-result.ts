@@ -5,9 +5,9 @@
  * every door's one failure map's (formats/outcome-wire.ts).
  */
 import { MAX_WAIT_SECONDS } from "../../approvals/approval-url.ts";
-import type { CallOutcome } from "../../pipeline/types.ts";
-import { isContentResult, type ContentBlock } from "../../registry/tool-content.ts";
 import { mcpFailureOf } from "../../formats/outcome-wire.ts";
+import type { CallOutcome } from "../../pipeline/types.ts";
+import { type ContentBlock, isContentResult } from "../../registry/tool-content.ts";
 import type { RpcError } from "./json-rpc.ts";
 import { storedResultUri } from "./stored-result-resources.ts";
 
@@ -38,7 +38,8 @@ export type ToolCallAnswer = { result: CallToolResult } | { error: RpcError };
  */
 export function toToolCallAnswer(outcome: AnswerableOutcome, protocolVersion: string, inSession = false): ToolCallAnswer {
   if (outcome.status === "ok") return { result: { content: okContent(outcome, protocolVersion) } };
-  if (outcome.approval !== undefined || outcome.status === "pending_approval") return { result: inSession ? pendingInSession(outcome) : pendingApproval(outcome) };
+  if (outcome.approval !== undefined || outcome.status === "pending_approval")
+    return { result: inSession ? pendingInSession(outcome) : pendingApproval(outcome) };
   return mcpFailureOf(outcome);
 }
 
@@ -58,7 +59,10 @@ function okContent(outcome: AnswerableOutcome, protocolVersion: string): Content
  */
 function pendingInSession(outcome: AnswerableOutcome): CallToolResult {
   const ticket = outcome.approval;
-  const waiting = ticket === undefined ? "the approval is pending" : `approval ${ticket.id} is pending until ${new Date(ticket.expiresAt).toISOString()}; a person decides at ${ticket.url}`;
+  const waiting =
+    ticket === undefined
+      ? "the approval is pending"
+      : `approval ${ticket.id} is pending until ${new Date(ticket.expiresAt).toISOString()}; a person decides at ${ticket.url}`;
   const text =
     `Tool '${outcome.tool}' needs human approval before it runs: ${waiting}. Once it is decided, call '${outcome.tool}' again with exactly the same arguments ` +
     "in this session to get its outcome (the approved call runs once, by itself; calling again never asks twice or runs it twice). If it is denied, do not retry.";

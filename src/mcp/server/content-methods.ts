@@ -6,8 +6,8 @@
  * answered like one that does not exist.
  */
 import type { CallOutcome } from "../../pipeline/types.ts";
-import { createContentAccess, type ContentAccess } from "../../policy/content-access.ts";
-import { mcpContent, type ContentContext, type PromptEntry, type ResourceContents } from "../../registry/mcp-content.ts";
+import { type ContentAccess, createContentAccess } from "../../policy/content-access.ts";
+import { type ContentContext, mcpContent, type PromptEntry, type ResourceContents } from "../../registry/mcp-content.ts";
 import { RPC_INTERNAL_ERROR, RPC_INVALID_PARAMS, type RpcError, type RpcRequest } from "./json-rpc.ts";
 import type { McpContext } from "./mcp-context.ts";
 import { MEMORY_RESOURCE, MEMORY_RESOURCE_URI, MEMORY_TOOL, readMemoryResource } from "./memory-resource.ts";
@@ -49,7 +49,12 @@ export async function getPrompt(request: RpcRequest, ctx: McpContext): Promise<A
   if (prompt === undefined || !reach(ctx)(prompt)) return invalid(`Unknown prompt: ${name}. prompts/list lists the prompts this key may use.`);
   const checked = promptArguments(prompt, args);
   if (typeof checked === "string") return invalid(checked);
-  return forwarded(request, ctx, { name: prompt.name, toolset: prompt.toolset, server: prompt.server, arguments: { name, arguments: checked } }, async (content) => prompt.get(checked, content));
+  return forwarded(
+    request,
+    ctx,
+    { name: prompt.name, toolset: prompt.toolset, server: prompt.server, arguments: { name, arguments: checked } },
+    async (content) => prompt.get(checked, content),
+  );
 }
 
 /**
@@ -88,18 +93,25 @@ async function forwarded<T>(
     resultChars: text.length,
   };
   const { scope } = ctx;
-  ctx.parts.batch.recordBatch(scope.env, scope.waitUntil, [{ rawArguments: audited.arguments, outcome, finishedAt: Date.now() }], { keyId: scope.keyId, sessionId: scope.sessionId === "" ? String(request.id) : scope.sessionId });
+  ctx.parts.batch.recordBatch(scope.env, scope.waitUntil, [{ rawArguments: audited.arguments, outcome, finishedAt: Date.now() }], {
+    keyId: scope.keyId,
+    sessionId: scope.sessionId === "" ? String(request.id) : scope.sessionId,
+  });
   return failure === undefined ? { result: text } : { error: { code: RPC_INTERNAL_ERROR, message: failure } };
 }
 
 /** MCP server/prompts: arguments are a string map; a missing required one is invalid params. */
 function promptArguments(prompt: PromptEntry, args: unknown): Record<string, string> | string {
-  if (typeof args !== "object" || args === null || Array.isArray(args)) return `Invalid params: prompts/get of '${prompt.name}' needs params.arguments as an object of strings.`;
+  if (typeof args !== "object" || args === null || Array.isArray(args))
+    return `Invalid params: prompts/get of '${prompt.name}' needs params.arguments as an object of strings.`;
   const values = args as Record<string, unknown>;
   const bad = Object.entries(values).find(([, value]) => typeof value !== "string");
   if (bad !== undefined) return `Invalid params: argument '${bad[0]}' of prompt '${prompt.name}' must be a string, got ${JSON.stringify(bad[1])}.`;
-  const missing = (prompt.arguments ?? []).filter((argument) => argument.required === true && values[argument.name] === undefined).map((argument) => argument.name);
-  if (missing.length > 0) return `Invalid params: prompt '${prompt.name}' needs the argument${missing.length === 1 ? "" : "s"} ${missing.map((m) => `'${m}'`).join(", ")}.`;
+  const missing = (prompt.arguments ?? [])
+    .filter((argument) => argument.required === true && values[argument.name] === undefined)
+    .map((argument) => argument.name);
+  if (missing.length > 0)
+    return `Invalid params: prompt '${prompt.name}' needs the argument${missing.length === 1 ? "" : "s"} ${missing.map((m) => `'${m}'`).join(", ")}.`;
   return values as Record<string, string>;
 }
 
@@ -108,7 +120,13 @@ export function listResources(_request: RpcRequest, ctx: McpContext): Answer {
   const registered = mcpContent
     .resources()
     .filter(reach(ctx))
-    .map((resource) => ({ uri: resource.uri, name: resource.name, ...optional("title", resource.title), ...optional("description", resource.description), ...optional("mimeType", resource.mimeType) }));
+    .map((resource) => ({
+      uri: resource.uri,
+      name: resource.name,
+      ...optional("title", resource.title),
+      ...optional("description", resource.description),
+      ...optional("mimeType", resource.mimeType),
+    }));
   return { result: JSON.stringify({ resources: [...(mayUseTool(ctx, MEMORY_TOOL) ? [MEMORY_RESOURCE] : []), ...registered] }) };
 }
 
@@ -116,7 +134,13 @@ export function listTemplates(_request: RpcRequest, ctx: McpContext): Answer {
   const registered = mcpContent
     .templates()
     .filter(reach(ctx))
-    .map((template) => ({ uriTemplate: template.uriTemplate, name: template.name, ...optional("title", template.title), ...optional("description", template.description), ...optional("mimeType", template.mimeType) }));
+    .map((template) => ({
+      uriTemplate: template.uriTemplate,
+      name: template.name,
+      ...optional("title", template.title),
+      ...optional("description", template.description),
+      ...optional("mimeType", template.mimeType),
+    }));
   return { result: JSON.stringify({ resourceTemplates: [STORED_RESULT_TEMPLATE, ...registered] }) };
 }
 
@@ -127,7 +151,12 @@ export async function readResource(request: RpcRequest, ctx: McpContext): Promis
   if (typeof uri === "string") {
     const registered = readerOf(uri, ctx);
     if (registered !== undefined) {
-      return forwarded(request, ctx, { name: "resources/read", toolset: registered.toolset, server: registered.server, arguments: { uri } }, async (content) => ({ contents: await registered.read(content) }));
+      return forwarded(
+        request,
+        ctx,
+        { name: "resources/read", toolset: registered.toolset, server: registered.server, arguments: { uri } },
+        async (content) => ({ contents: await registered.read(content) }),
+      );
     }
   }
   const read = await readStoredResult(uri, { kv: ctx.scope.env.KV, mayRead: (tool) => mayUseTool(ctx, tool) });

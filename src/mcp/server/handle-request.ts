@@ -4,17 +4,18 @@
  * JSON text, so the hot methods (tools/list, tools/call) never build and re-serialise a large
  * object.
  */
-import { definitionsJson } from "../../formats/definitions-json.ts";
+
 import { serveCalls } from "../../batch/serve-calls.ts";
+import { definitionsJson } from "../../formats/definitions-json.ts";
 import { availableEntries } from "../../registry/definitions.ts";
 import { LOG_LEVELS } from "../../registry/types.ts";
 import { clientAsker } from "../replies/ask-client.ts";
 import { toToolCallAnswer } from "./call-result.ts";
 import { mcpClientChannel } from "./client-channel.ts";
+import { getPrompt, listPrompts, listResources, listTemplates, readResource } from "./content-methods.ts";
 import { RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, type RpcError, type RpcRequest } from "./json-rpc.ts";
 import type { McpContext } from "./mcp-context.ts";
 import { negotiateProtocolVersion } from "./protocol-versions.ts";
-import { getPrompt, listPrompts, listResources, listTemplates, readResource } from "./content-methods.ts";
 
 /** The serialised `result`, or the error to answer with. */
 export type Answer = { result: string } | { error: RpcError };
@@ -83,11 +84,16 @@ async function listTools(_request: RpcRequest, ctx: McpContext): Promise<Answer>
 
 async function callTool(request: RpcRequest, ctx: McpContext): Promise<Answer> {
   const { name, arguments: args, _meta: meta } = request.params;
-  if (typeof name !== "string") return { error: { code: RPC_INVALID_PARAMS, message: "Invalid params: tools/call needs params.name, the tool's name as a string." } };
+  if (typeof name !== "string")
+    return { error: { code: RPC_INVALID_PARAMS, message: "Invalid params: tools/call needs params.name, the tool's name as a string." } };
   const token = typeof meta === "object" && meta !== null ? (meta as { progressToken?: unknown }).progressToken : undefined;
   const progressToken = typeof token === "string" || typeof token === "number" ? token : undefined;
   // Outside an MCP session each tools/call is a session of its own; each has its own way back to the client.
-  const scope = { ...ctx.scope, sessionId: ctx.inSession ? ctx.scope.sessionId : crypto.randomUUID(), client: mcpClientChannel(ctx.outbound, progressToken, clientAsker(ctx.scope.env, ctx.scope.keyId, ctx.outbound)) };
+  const scope = {
+    ...ctx.scope,
+    sessionId: ctx.inSession ? ctx.scope.sessionId : crypto.randomUUID(),
+    client: mcpClientChannel(ctx.outbound, progressToken, clientAsker(ctx.scope.env, ctx.scope.keyId, ctx.outbound)),
+  };
   // The same stages as POST /v1/tool-calls: rate limits, the pipeline, the audit log.
   const [outcome] = await serveCalls([{ id: String(request.id), name, arguments: args ?? {}, format: "mcp" }], scope, 1, ctx.parts.batch);
   if (outcome === undefined) throw new Error(`tools/call of '${name}' produced no outcome`);

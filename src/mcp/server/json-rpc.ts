@@ -80,7 +80,10 @@ export function classifyMessage(value: unknown): RpcMessage {
     return { kind: "request", id, method: value.method, params };
   }
   if (id !== null && ("result" in value || "error" in value)) {
-    const error = isObject(value.error) && typeof value.error.code === "number" && typeof value.error.message === "string" ? (value.error as unknown as RpcError) : undefined;
+    const error =
+      isObject(value.error) && typeof value.error.code === "number" && typeof value.error.message === "string"
+        ? (value.error as unknown as RpcError)
+        : undefined;
     return { kind: "response", id, ...("result" in value ? { result: value.result } : {}), ...(error === undefined ? {} : { error }) };
   }
   return { kind: "invalid", id, reason: "not a request, notification or response" };
@@ -92,7 +95,10 @@ export function parseBody(text: string): ParsedBody {
   try {
     decoded = JSON.parse(text);
   } catch (error) {
-    return { ok: false, error: { code: RPC_PARSE_ERROR, message: `Parse error: the body is not valid JSON (${error instanceof Error ? error.message : String(error)}).` } };
+    return {
+      ok: false,
+      error: { code: RPC_PARSE_ERROR, message: `Parse error: the body is not valid JSON (${error instanceof Error ? error.message : String(error)}).` },
+    };
   }
   if (Array.isArray(decoded)) {
     if (decoded.length === 0) return { ok: false, error: { code: RPC_INVALID_REQUEST, message: "Invalid Request: an empty batch." } };

@@ -17,7 +17,8 @@ export const MEMORY_RESOURCE = {
   uri: MEMORY_RESOURCE_URI,
   name: "memory",
   title: "Memory",
-  description: "This API key's memory: the entries of the memory tool's two stores (`memory`, the agent's notes; `user`, what it knows about the user), with their character budgets.",
+  description:
+    "This API key's memory: the entries of the memory tool's two stores (`memory`, the agent's notes; `user`, what it knows about the user), with their character budgets.",
   mimeType: "application/json",
 };
 

@@ -5,7 +5,7 @@
  */
 import { deliverReply } from "../replies/ask-client.ts";
 import { handleRequest } from "./handle-request.ts";
-import { errorText, resultText, RPC_INTERNAL_ERROR, RPC_INVALID_REQUEST, type RpcMessage } from "./json-rpc.ts";
+import { errorText, RPC_INTERNAL_ERROR, RPC_INVALID_REQUEST, type RpcMessage, resultText } from "./json-rpc.ts";
 import type { McpContext } from "./mcp-context.ts";
 
 /** The serialised responses, in the order of the requests; none when the body held no request. */
@@ -19,7 +19,9 @@ export async function processMessages(messages: readonly RpcMessage[], batch: bo
         break;
       case "request":
         if (batch && message.method === "initialize") {
-          answers.push(Promise.resolve(errorText(message.id, { code: RPC_INVALID_REQUEST, message: "Invalid Request: initialize must not be part of a batch." })));
+          answers.push(
+            Promise.resolve(errorText(message.id, { code: RPC_INVALID_REQUEST, message: "Invalid Request: initialize must not be part of a batch." })),
+          );
           break;
         }
         answers.push(answer(message, ctx));

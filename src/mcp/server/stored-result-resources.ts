@@ -32,10 +32,17 @@ export interface ResourceReader {
 }
 
 /** `resources/read` of a stored result: its contents, or the JSON-RPC error to answer. */
-export async function readStoredResult(uri: unknown, reader: ResourceReader): Promise<{ contents: { uri: string; mimeType: string; text: string }[] } | RpcError> {
+export async function readStoredResult(
+  uri: unknown,
+  reader: ResourceReader,
+): Promise<{ contents: { uri: string; mimeType: string; text: string }[] } | RpcError> {
   if (typeof uri !== "string") return { code: RPC_INVALID_PARAMS, message: "resources/read needs params.uri, a string." };
   const handle = uri.startsWith(URI_PREFIX) ? uri.slice(URI_PREFIX.length) : "";
-  const notFound: RpcError = { code: RPC_RESOURCE_NOT_FOUND, message: `Resource not found: ${uri}. Stored results are ${URI_PREFIX}<handle>, readable for RESULT_TTL_SECONDS after the call.`, data: { uri } };
+  const notFound: RpcError = {
+    code: RPC_RESOURCE_NOT_FOUND,
+    message: `Resource not found: ${uri}. Stored results are ${URI_PREFIX}<handle>, readable for RESULT_TTL_SECONDS after the call.`,
+    data: { uri },
+  };
   if (!HANDLE.test(handle)) return notFound;
   const stored = await reader.kv.get<StoredResult>(storedResultKey(handle), "json");
   // A result of a tool this key may not use is answered like a missing one: its existence is not shared.

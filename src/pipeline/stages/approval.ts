@@ -70,14 +70,22 @@ async function ask(call: CallState, scope: RequestScope, exact: string, bindingS
   } catch (error) {
     // Fail closed: without the session's object nobody can approve, so the call must not run.
     console.error(`approval stage: session ${scope.sessionId} unreachable for '${entry.name}': ${String(error)}`);
-    return { fail: { kind: "unavailable", name: entry.name, reason: "it needs a person's approval and the approvals store could not be reached", retryAfterMs: 5_000 } };
+    return {
+      fail: { kind: "unavailable", name: entry.name, reason: "it needs a person's approval and the approvals store could not be reached", retryAfterMs: 5_000 },
+    };
   }
 }
 
 /** The same tool call id again, its approval settled: the stored message, never a second run. */
 function settled(result: NonNullable<ApprovalView["result"]>, call: CallState): StageResult {
   // The stored code was written from a CallOutcome's ErrorCode by the Session object.
-  return { done: storedOutcome(call, { status: result.status, content: result.content, ...(result.errorCode === null ? {} : { errorCode: result.errorCode as ErrorCode }) }) };
+  return {
+    done: storedOutcome(call, {
+      status: result.status,
+      content: result.content,
+      ...(result.errorCode === null ? {} : { errorCode: result.errorCode as ErrorCode }),
+    }),
+  };
 }
 
 /** A pending approval refuses the call: the model is told where a person decides it. */

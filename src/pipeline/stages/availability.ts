@@ -7,6 +7,11 @@ export function checkAvailability(call: CallState, scope: RequestScope): StageRe
   const cache = scope.parts.availability;
   // Known without I/O for most tools (no check, or a fresh result): no promise on the hot path.
   const known = cache.known(entry, scope.env);
-  if (known !== undefined) return known.available ? undefined : { fail: { kind: "unavailable", name: entry.name, reason: known.reason ?? "its availability check failed" } };
-  return cache.of(entry, scope.env).then((state) => (state.available ? undefined : { fail: { kind: "unavailable", name: entry.name, reason: state.reason ?? "its availability check failed" } }));
+  if (known !== undefined)
+    return known.available ? undefined : { fail: { kind: "unavailable", name: entry.name, reason: known.reason ?? "its availability check failed" } };
+  return cache
+    .of(entry, scope.env)
+    .then((state) =>
+      state.available ? undefined : { fail: { kind: "unavailable", name: entry.name, reason: state.reason ?? "its availability check failed" } },
+    );
 }

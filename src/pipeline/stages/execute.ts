@@ -3,8 +3,8 @@
  * batch's), its retry policy and its breaker, all below in execution/.
  */
 import type { NestedCall, NestedCallResult } from "../../registry/types.ts";
-import type { RequestScope, CallOutcome, CallState } from "../types.ts";
 import { failedOutcome, succeededOutcome } from "../outcome.ts";
+import type { CallOutcome, CallState, RequestScope } from "../types.ts";
 import { entryOf } from "./entry-of.ts";
 
 const NO_DEPENDENCIES: ReadonlyMap<string, unknown> = new Map();
@@ -68,7 +68,11 @@ function nestedCallOf(call: CallState, scope: RequestScope, deadlineAt: number):
   return async function callTool(name, args, signal) {
     made += 1;
     const input = { id: `${parentCallId}.${made}`, name, arguments: args };
-    const outcome = await serve(input, { ...scope, connection: { signal, origin: scope.connection.origin }, parentCallId }, Math.max(0, deadlineAt - Date.now()));
+    const outcome = await serve(
+      input,
+      { ...scope, connection: { signal, origin: scope.connection.origin }, parentCallId },
+      Math.max(0, deadlineAt - Date.now()),
+    );
     return nestedResult(outcome);
   };
 }
@@ -76,7 +80,13 @@ function nestedCallOf(call: CallState, scope: RequestScope, deadlineAt: number):
 function nestedResult(outcome: CallOutcome): NestedCallResult {
   const callId = outcome.callId;
   if (outcome.status === "ok") return { callId, status: "ok", result: outcome.truncated ? outcome.content : parsedValue(outcome.value) };
-  const error = outcome.envelope ?? { error: outcome.content, error_code: outcome.errorCode ?? "EXECUTION_FAILED", stage: "execute", suggestion: "", retryable: false };
+  const error = outcome.envelope ?? {
+    error: outcome.content,
+    error_code: outcome.errorCode ?? "EXECUTION_FAILED",
+    stage: "execute",
+    suggestion: "",
+    retryable: false,
+  };
   return { callId, status: outcome.status, error };
 }
 

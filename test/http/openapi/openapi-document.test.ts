@@ -4,14 +4,15 @@
  * checked from Node (test/scripts/openapi-docs.test.ts), where the validator can read its
  * meta-schemas; here, the document's content per key and that every `$ref` in it resolves.
  */
-import { z } from "zod";
+
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { ERROR_CODE_STATUS } from "../../../src/formats/outcome-wire.ts";
 import { registry } from "../../../src/registry/registry.ts";
 import { api } from "../../support/api.ts";
 import { createKey } from "../../support/create-key.ts";
 import { json } from "../../support/json.ts";
-import { operationsOf, resolvePointer, type OpenApiDocument } from "./openapi-support.ts";
+import { type OpenApiDocument, operationsOf, resolvePointer } from "./openapi-support.ts";
 
 const TOOL_CALL = /^\/v1\/tools\/([A-Za-z0-9_-]+)\/call$/;
 
@@ -61,7 +62,9 @@ describe("GET /openapi.json", () => {
 
   it("lists only what the key may use: its toolsets and its policy narrow the operations", async () => {
     const key = await createKey({ name: "oa-narrow", role: "agent", toolsets: ["core"], policy: { mode: "deny", patterns: ["echo"] } });
-    const names = operationsOf(await documentFor(key.key)).map((op) => op.operationId).sort();
+    const names = operationsOf(await documentFor(key.key))
+      .map((op) => op.operationId)
+      .sort();
     expect(names).toEqual(await toolNamesFor(key.key));
     expect(names).not.toContain("echo");
     expect(names).not.toContain("write_file");
@@ -100,7 +103,8 @@ describe("GET /openapi.json", () => {
     const key = await createKey({ name: "oa-follow", role: "agent" });
     const schemaOf = async () => operationsOf(await documentFor(key.key, "?only=tools")).find((op) => op.operationId === "oa_follow")?.schema;
     expect(await schemaOf()).toBeUndefined();
-    const register = (field: string) => registry.register({ name: "oa_follow", toolset: "oa-follow", schema: z.object({ [field]: z.string() }), description: "Follows.", handler: () => "ok" });
+    const register = (field: string) =>
+      registry.register({ name: "oa_follow", toolset: "oa-follow", schema: z.object({ [field]: z.string() }), description: "Follows.", handler: () => "ok" });
     try {
       expect(register("first")).toMatchObject({ ok: true });
       expect(await schemaOf()).toMatchObject({ properties: { first: { type: "string" } } });
@@ -113,7 +117,10 @@ describe("GET /openapi.json", () => {
   });
 
   it("has no $ref that does not resolve", async () => {
-    for (const doc of [await documentFor(null), await documentFor((await createKey({ name: "oa-all-refs", role: "agent", toolsets: ["all", "conformance"] })).key)]) {
+    for (const doc of [
+      await documentFor(null),
+      await documentFor((await createKey({ name: "oa-all-refs", role: "agent", toolsets: ["all", "conformance"] })).key),
+    ]) {
       const refs = refsIn(doc);
       expect(refs.length).toBeGreaterThan(0);
       for (const ref of refs) expect(resolvePointer(doc, ref), ref).toBeDefined();

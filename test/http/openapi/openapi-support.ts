@@ -40,7 +40,11 @@ export function operationsOf(doc: OpenApiDocument): NamedOperation[] {
 /** What a local `$ref` (`#/a/b`, RFC 6901) points at in `doc`, or undefined. */
 export function resolvePointer(doc: unknown, ref: string): unknown {
   if (!ref.startsWith("#")) return undefined;
-  const tokens = ref.slice(1).split("/").slice(1).map((token) => token.replaceAll("~1", "/").replaceAll("~0", "~"));
+  const tokens = ref
+    .slice(1)
+    .split("/")
+    .slice(1)
+    .map((token) => token.replaceAll("~1", "/").replaceAll("~0", "~"));
   let node: unknown = doc;
   for (const token of tokens) {
     if (typeof node !== "object" || node === null) return undefined;

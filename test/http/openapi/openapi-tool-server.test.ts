@@ -7,7 +7,7 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createKey } from "../../support/create-key.ts";
-import { operationsOf, resolvePointer, sampleOf, type NamedOperation, type OpenApiDocument } from "./openapi-support.ts";
+import { type NamedOperation, type OpenApiDocument, operationsOf, resolvePointer, sampleOf } from "./openapi-support.ts";
 
 interface ToolServer {
   doc: OpenApiDocument;
@@ -29,7 +29,11 @@ async function connect(documentUrl: string, key: string): Promise<ToolServer> {
     async call(name, args) {
       const op = functions.get(name);
       if (op === undefined) throw new Error(`no operation ${name}`);
-      const answer = await exports.default.fetch(`${base}${op.path}`, { method: op.method.toUpperCase(), headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(args) });
+      const answer = await exports.default.fetch(`${base}${op.path}`, {
+        method: op.method.toUpperCase(),
+        headers: { ...headers, "content-type": "application/json" },
+        body: JSON.stringify(args),
+      });
       const contentType = answer.headers.get("content-type");
       return { status: answer.status, contentType, body: contentType?.startsWith("application/json") ? await answer.json() : await answer.text() };
     },
@@ -65,6 +69,9 @@ describe("toolgate as an OpenAPI tool server", () => {
     const op = server.functions.get("json_schema_2020_12_tool");
     const resolved = resolvePointer(server.doc, (op?.schema as { $ref: string }).$ref);
     expect(resolved).toMatchObject({ type: "object", properties: { name: { type: "string" } } });
-    expect(await server.call("json_schema_2020_12_tool", { name: "Ada", address: { city: "London" } })).toMatchObject({ status: 200, body: { name: "Ada", city: "London" } });
+    expect(await server.call("json_schema_2020_12_tool", { name: "Ada", address: { city: "London" } })).toMatchObject({
+      status: 200,
+      body: { name: "Ada", city: "London" },
+    });
   });
 });

@@ -3,11 +3,17 @@
  * server: transport choice, version negotiation, and what it refuses before sending anything.
  */
 import { describe, expect, it } from "vitest";
-import { McpClient, type McpTarget } from "../../../src/mcp/client/mcp-client.ts";
 import { McpClientError } from "../../../src/mcp/client/json-rpc.ts";
+import { McpClient, type McpTarget } from "../../../src/mcp/client/mcp-client.ts";
 import { EVERYTHING_PORT, EVERYTHING_SSE_PORT, FAKE_MCP_HOST, TEST_OUTBOUND_ALLOW } from "../../support/test-env.ts";
 
-const target = (name: string, url: string, allow: readonly string[] = TEST_OUTBOUND_ALLOW.split(",")): McpTarget => ({ name, url, headers: {}, timeoutMs: 10_000, allow });
+const target = (name: string, url: string, allow: readonly string[] = TEST_OUTBOUND_ALLOW.split(",")): McpTarget => ({
+  name,
+  url,
+  headers: {},
+  timeoutMs: 10_000,
+  allow,
+});
 
 async function failure(promise: Promise<unknown>): Promise<McpClientError> {
   const error = await promise.then(

@@ -20,9 +20,9 @@ async function all(stream: ReadableStream<Uint8Array>) {
 
 describe("readSseEvents", () => {
   it("parses events split anywhere across chunks, with CRLF, LF and CR line ends", async () => {
-    expect(await all(body("event: endp", "oint\r\ndata: /message?s=1\r\n\r", "\ndata: {\"a\":1}\n\nid: 7\rdata: x\r\r"))).toEqual([
+    expect(await all(body("event: endp", "oint\r\ndata: /message?s=1\r\n\r", '\ndata: {"a":1}\n\nid: 7\rdata: x\r\r'))).toEqual([
       { event: "endpoint", data: "/message?s=1" },
-      { event: "message", data: "{\"a\":1}" },
+      { event: "message", data: '{"a":1}' },
       { event: "message", data: "x", id: "7" },
     ]);
   });

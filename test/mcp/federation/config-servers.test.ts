@@ -24,8 +24,19 @@ describe("MCP_SERVERS", () => {
   it.each([
     ["not JSON", "{", "MCP_SERVERS must be a JSON array"],
     ["a bad field", JSON.stringify([{ name: "ok", url: "gopher://x" }]), "MCP_SERVERS [0.url]"],
-    ["a secret in clear", JSON.stringify([{ name: "ok", url: "https://mcp.example.com/", headers: { Authorization: "Bearer x" } }]), "MCP_SERVERS [0.headers.Authorization]"],
-    ["duplicate names", JSON.stringify([{ name: "a", url: "https://a.example.com/" }, { name: "a", url: "https://b.example.com/" }]), "server names must be unique"],
+    [
+      "a secret in clear",
+      JSON.stringify([{ name: "ok", url: "https://mcp.example.com/", headers: { Authorization: "Bearer x" } }]),
+      "MCP_SERVERS [0.headers.Authorization]",
+    ],
+    [
+      "duplicate names",
+      JSON.stringify([
+        { name: "a", url: "https://a.example.com/" },
+        { name: "a", url: "https://b.example.com/" },
+      ]),
+      "server names must be unique",
+    ],
   ])("fails loading with a clear message for %s", (_case, value, message) => {
     expect(() => loadConfig(withServers(value))).toThrow(ConfigError);
     expect(() => loadConfig(withServers(value))).toThrow(message);

@@ -27,7 +27,11 @@ describe("server-everything over Streamable HTTP", () => {
     const list = (await (await fedApi("/v1/tools?format=mcp&toolset=mcp-everything")).json()) as ToolList;
     const echo = list.tools.find((tool) => tool.name === "mcp__everything__echo");
     expect(echo?.description).toBe("Echoes back the input string");
-    expect(echo?.inputSchema).toMatchObject({ type: "object", properties: { message: { type: "string", description: "Message to echo" } }, required: ["message"] });
+    expect(echo?.inputSchema).toMatchObject({
+      type: "object",
+      properties: { message: { type: "string", description: "Message to echo" } },
+      required: ["message"],
+    });
     expect(list.tools.map((tool) => tool.name)).toContain("mcp__everything__get-sum");
   });
 

@@ -5,11 +5,11 @@
  * remote isError results, and the per-server breaker.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { defineTool, registry } from "../../../src/registry/registry.ts";
-import { remoteToolName } from "../../../src/mcp/federation/remote-tool-name.ts";
 import { z } from "zod";
-import { FAKE_MCP_HOST } from "../../support/test-env.ts";
+import { remoteToolName } from "../../../src/mcp/federation/remote-tool-name.ts";
+import { defineTool, registry } from "../../../src/registry/registry.ts";
 import { LONG_TOOL_A, LONG_TOOL_B } from "../../support/fake-mcp-server.ts";
+import { FAKE_MCP_HOST } from "../../support/test-env.ts";
 import { waitForAuditRows } from "../../support/wait-for-audit-rows.ts";
 import { addServer, fedApi, listedTools, runCall } from "./helpers.ts";
 
@@ -96,7 +96,10 @@ describe("pinning", () => {
 
     // The list_changed that came with mutate's answer made the cached list stale: the next
     // request fetches it again and sees greet's new description.
-    const list = (await (await fedApi("/v1/tools?toolset=mcp-warned")).json()) as { tools: { function: { name: string; description: string } }[]; pin_changes?: unknown[] };
+    const list = (await (await fedApi("/v1/tools?toolset=mcp-warned")).json()) as {
+      tools: { function: { name: string; description: string } }[];
+      pin_changes?: unknown[];
+    };
     expect(list.tools.find((t) => t.function.name === "mcp__warned__greet")?.function.description).toMatch(/changed at/);
     expect(list.pin_changes).toEqual([{ tool: "mcp__warned__greet", pin: expect.objectContaining({ status: "changed" }) }]);
     const detail = (await (await fedApi("/v1/tools/mcp__warned__greet")).json()) as { pin: { status: string; pinned_sha256: string; current_sha256: string } };
@@ -148,7 +151,8 @@ describe("remote failures", () => {
     // lets calls through and it is the breaker that must stop them.
     expect(await runCall("mcp__flaky__greet", { name: "x" })).toMatchObject({ status: "ok" });
     await script({ down: true });
-    for (let i = 0; i < 3; i++) expect(await runCall("mcp__flaky__greet", { name: "x" })).toMatchObject({ status: "error", error_code: "UPSTREAM_ERROR", attempts: 1 });
+    for (let i = 0; i < 3; i++)
+      expect(await runCall("mcp__flaky__greet", { name: "x" })).toMatchObject({ status: "error", error_code: "UPSTREAM_ERROR", attempts: 1 });
     const paused = await runCall("mcp__flaky__greet", { name: "x" });
     expect(paused).toMatchObject({ status: "error", error_code: "TOOL_UNAVAILABLE" });
     expect(JSON.parse(paused.message.content)).toMatchObject({ retryable: true, error: expect.stringContaining("MCP server 'flaky' failed 3 times") });

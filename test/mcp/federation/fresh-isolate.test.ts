@@ -5,11 +5,11 @@
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { Delivery } from "../../../src/webhooks/delivery-store.ts";
-import type { WebhookEntry } from "../../../src/webhooks/webhook-registry.ts";
-import { runDelivery } from "../../../src/webhooks/run-delivery.ts";
 import { federation } from "../../../src/mcp/federation/federation.ts";
 import { registry } from "../../../src/registry/registry.ts";
+import type { Delivery } from "../../../src/webhooks/delivery-store.ts";
+import { runDelivery } from "../../../src/webhooks/run-delivery.ts";
+import type { WebhookEntry } from "../../../src/webhooks/webhook-registry.ts";
 import { testParts } from "../../support/dispatch.ts";
 import { FAKE_MCP_HOST } from "../../support/test-env.ts";
 import { addServer, fedApi, fedEnv } from "./helpers.ts";
@@ -27,7 +27,15 @@ afterEach(() => federation.reset());
 
 describe("an isolate that has not synced", () => {
   it("registers remote tools before a webhook delivery's calls run", async () => {
-    const hook: WebhookEntry = { name: "fresh", description: "test", verify: "hmac", secretEnv: "HOOK_FRESH_SECRET", toolsets: ["mcp-fresh"], payload: z.unknown(), map: () => [] };
+    const hook: WebhookEntry = {
+      name: "fresh",
+      description: "test",
+      verify: "hmac",
+      secretEnv: "HOOK_FRESH_SECRET",
+      toolsets: ["mcp-fresh"],
+      payload: z.unknown(),
+      map: () => [],
+    };
     const now = Date.now();
     const delivery: Delivery = {
       id: crypto.randomUUID(),

@@ -6,8 +6,8 @@
  * OUTBOUND_ALLOW for exactly the two loopback ports of server-everything.
  */
 import { env } from "cloudflare:workers";
-import { testParts } from "../../support/dispatch.ts";
 import { createApp } from "../../../src/http/app.ts";
+import { testParts } from "../../support/dispatch.ts";
 import { EVERYTHING_CONTROL_HOST, TEST_ADMIN_TOKEN, TEST_OUTBOUND_ALLOW } from "../../support/test-env.ts";
 import { openaiCall } from "../../support/tool-calls.ts";
 

@@ -50,12 +50,20 @@ describe("validation", () => {
   it("refuses header values in clear: they must name a secret", async () => {
     const issues = await issuesOf(await fedApi("/v1/mcp-servers", { body: { name: "clear", url: PINNED_URL, headers: { Authorization: "Bearer abc" } } }));
     expect(issues[0]?.path).toBe("headers.Authorization");
-    const reserved = await issuesOf(await fedApi("/v1/mcp-servers", { body: { name: "clear", url: PINNED_URL, headers: { "Mcp-Session-Id": { secret: "X" } } } }));
+    const reserved = await issuesOf(
+      await fedApi("/v1/mcp-servers", { body: { name: "clear", url: PINNED_URL, headers: { "Mcp-Session-Id": { secret: "X" } } } }),
+    );
     expect(reserved[0]?.message).toContain("may not set");
   });
 
   it("refuses private, loopback and link-local targets that OUTBOUND_ALLOW does not list", async () => {
-    for (const url of ["http://10.1.2.3/mcp", "http://127.0.0.1:9249/mcp", "http://169.254.169.254/latest", "http://localhost:9240/mcp", "http://[::1]:9240/mcp"]) {
+    for (const url of [
+      "http://10.1.2.3/mcp",
+      "http://127.0.0.1:9249/mcp",
+      "http://169.254.169.254/latest",
+      "http://localhost:9240/mcp",
+      "http://[::1]:9240/mcp",
+    ]) {
       const issues = await issuesOf(await fedApi("/v1/mcp-servers", { body: { name: "ssrf", url } }));
       expect(issues[0], url).toMatchObject({ path: "url", message: expect.stringContaining("OUTBOUND_ALLOW") });
     }
@@ -125,7 +133,10 @@ describe("header secrets", () => {
     expect(JSON.parse(missing.message.content).error).toContain("FED_TEST_TOKEN");
 
     const withSecret = { ...fedEnv, FED_TEST_TOKEN: "Bearer s3cret-value" } as Env;
-    expect(await runCall("mcp__secretive__whoami", {}, { env: withSecret })).toMatchObject({ status: "ok", message: { content: "authorization: Bearer s3cret-value" } });
+    expect(await runCall("mcp__secretive__whoami", {}, { env: withSecret })).toMatchObject({
+      status: "ok",
+      message: { content: "authorization: Bearer s3cret-value" },
+    });
     expect(JSON.stringify(await (await fedApi("/v1/mcp-servers/secretive", { env: withSecret })).json())).not.toContain("s3cret");
   });
 });

@@ -27,7 +27,10 @@ async function startFixture(): Promise<Fixture> {
     port,
     env: { ...env, OUTBOUND_ALLOW: `127.0.0.1:${port}`, MCP_TOKEN_KEY: TEST_MCP_TOKEN_KEY } as Env,
     control: async (body) => {
-      const res = await fetch(`http://127.0.0.1:${port}/control`, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      const res = await fetch(
+        `http://127.0.0.1:${port}/control`,
+        body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
+      );
       return (await res.json()) as Record<string, number | boolean>;
     },
   };
@@ -36,7 +39,9 @@ async function startFixture(): Promise<Fixture> {
 function api(fixtureEnv: Env, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
   const { method = init.body === undefined ? "GET" : "POST" } = init;
   const headers = { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...(init.body === undefined ? {} : { "content-type": "application/json" }), ...init.headers };
-  return Promise.resolve(app.request(`https://toolgate.test${path}`, { method, headers, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) }, fixtureEnv));
+  return Promise.resolve(
+    app.request(`https://toolgate.test${path}`, { method, headers, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) }, fixtureEnv),
+  );
 }
 
 /** A browser's request: no toolgate key, only the cookie it holds. */
@@ -96,7 +101,13 @@ describe("signing toolgate in to a remote MCP server that requires OAuth", () =>
     expect(callback).toMatch(/^https:\/\/toolgate\.test\/mcp-oauth\/callback\?code=/);
     const finished = await browser(fixture.env, callback, cookie);
     expect(finished.status, await finished.clone().text()).toBe(200);
-    expect(await finished.json()).toMatchObject({ server: "oauthfix", status: "signed_in", signed_in_by: "admin-token", tools: ["mcp__oauthfix__whoami", "mcp__oauthfix__add"], last_error: null });
+    expect(await finished.json()).toMatchObject({
+      server: "oauthfix",
+      status: "signed_in",
+      signed_in_by: "admin-token",
+      tools: ["mcp__oauthfix__whoami", "mcp__oauthfix__add"],
+      last_error: null,
+    });
     expect(await serverAuth(fixture, "oauthfix")).toMatchObject({ mode: "oauth", status: "signed_in", signed_in_by: "admin-token", reason: null });
 
     // The token is sealed at rest: neither it nor the client secret appears in KV in clear.
@@ -108,7 +119,10 @@ describe("signing toolgate in to a remote MCP server that requires OAuth", () =>
 
     // Every token issued so far stops working: the call gets 401, toolgate refreshes and repeats it.
     await fixture.control({ expireAccessTokens: true });
-    expect(await callTool(fixture, "mcp__oauthfix__add", { a: 20, b: 22 })).toMatchObject({ status: "ok", message: { content: expect.stringContaining("42") } });
+    expect(await callTool(fixture, "mcp__oauthfix__add", { a: 20, b: 22 })).toMatchObject({
+      status: "ok",
+      message: { content: expect.stringContaining("42") },
+    });
     expect(await fixture.control()).toMatchObject({ refreshes: 1, registrations: 1 });
 
     // The authorization server refuses the refresh: the call fails naming the sign-in, and the server needs one.

@@ -15,8 +15,15 @@ const PROMPT = `mcp__${SERVER}__review`;
 const mcpEnv = { ...fedEnv, MCP_ALLOWED_HOSTS: "toolgate.test" } as Env;
 
 let nextId = 1;
-async function rpc(method: string, params: Record<string, unknown>, token?: string): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
-  const headers: Record<string, string> = { accept: "application/json, text/event-stream", ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) };
+async function rpc(
+  method: string,
+  params: Record<string, unknown>,
+  token?: string,
+): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
+  const headers: Record<string, string> = {
+    accept: "application/json, text/event-stream",
+    ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+  };
   const response = await fedApi("/mcp", { body: { jsonrpc: "2.0", id: nextId++, method, params }, headers, env: mcpEnv });
   expect(response.status).toBe(200);
   return (await response.json()) as { result?: Record<string, unknown> };
@@ -33,15 +40,21 @@ describe("a remote server's prompts and resources", () => {
   it("are listed under the server's prefix and forwarded to it", async () => {
     const prompts = (await rpc("prompts/list", {})).result?.prompts as { name: string; arguments?: unknown[] }[];
     expect(prompts).toContainEqual({ name: PROMPT, description: "Asks for a review of a topic", arguments: [{ name: "topic", required: true }] });
-    expect((await rpc("prompts/get", { name: PROMPT, arguments: { topic: "the plan" } })).result).toEqual({ messages: [{ role: "user", content: { type: "text", text: "Review the plan" } }] });
+    expect((await rpc("prompts/get", { name: PROMPT, arguments: { topic: "the plan" } })).result).toEqual({
+      messages: [{ role: "user", content: { type: "text", text: "Review the plan" } }],
+    });
     expect((await rpc("prompts/get", { name: PROMPT, arguments: {} })).error).toMatchObject({ code: -32602, message: expect.stringContaining("'topic'") });
 
     const resources = (await rpc("resources/list", {})).result?.resources;
     expect(resources).toContainEqual({ uri: "fake://notes/today", name: `mcp__${SERVER}__today`, mimeType: "text/plain" });
     const templates = (await rpc("resources/templates/list", {})).result?.resourceTemplates as { uriTemplate: string; name: string }[];
     expect(templates.find((template) => template.uriTemplate === "fake://notes/{day}")?.name).toBe(`mcp__${SERVER}__by-day`);
-    expect((await rpc("resources/read", { uri: "fake://notes/today" })).result).toEqual({ contents: [{ uri: "fake://notes/today", mimeType: "text/plain", text: "notes of fake://notes/today" }] });
-    expect((await rpc("resources/read", { uri: "fake://notes/2026-12-01" })).result).toEqual({ contents: [{ uri: "fake://notes/2026-12-01", mimeType: "text/plain", text: "notes of fake://notes/2026-12-01" }] });
+    expect((await rpc("resources/read", { uri: "fake://notes/today" })).result).toEqual({
+      contents: [{ uri: "fake://notes/today", mimeType: "text/plain", text: "notes of fake://notes/today" }],
+    });
+    expect((await rpc("resources/read", { uri: "fake://notes/2026-12-01" })).result).toEqual({
+      contents: [{ uri: "fake://notes/2026-12-01", mimeType: "text/plain", text: "notes of fake://notes/2026-12-01" }],
+    });
   });
 
   it("leave an audit record per forwarded get and read", async () => {

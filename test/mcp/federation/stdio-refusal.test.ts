@@ -29,6 +29,9 @@ describe("a stdio MCP server configuration", () => {
   });
 
   it("still takes an HTTP server, the bridge's URL", () => {
-    expect(parseMcpServersVar(JSON.stringify([{ name: "filesystem", url: "https://bridge.example.com/mcp" }]))).toMatchObject({ ok: true, servers: [{ name: "filesystem" }] });
+    expect(parseMcpServersVar(JSON.stringify([{ name: "filesystem", url: "https://bridge.example.com/mcp" }]))).toMatchObject({
+      ok: true,
+      servers: [{ name: "filesystem" }],
+    });
   });
 });

@@ -5,8 +5,8 @@
  */
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { TEST_ADMIN_TOKEN } from "../../support/test-env.ts";
 import { createKey } from "../../support/create-key.ts";
+import { TEST_ADMIN_TOKEN } from "../../support/test-env.ts";
 import { waitForAuditRows } from "../../support/wait-for-audit-rows.ts";
 import { MCP_BASE, mcpPost, rpc, sseMessages } from "../helpers.ts";
 
@@ -18,12 +18,18 @@ describe("the transport", () => {
     const response = await mcpPost("/mcp", ping(1), { token: null });
     expect(response.status).toBe(401);
     // Pointing at the door's protected resource metadata, where OAuth clients discover sign-in (RFC 9728).
-    expect(response.headers.get("www-authenticate")).toBe('Bearer realm="toolgate", resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp"');
+    expect(response.headers.get("www-authenticate")).toBe(
+      'Bearer realm="toolgate", resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp"',
+    );
     expect(await response.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000, data: { error_code: "UNAUTHENTICATED" } } });
   });
 
   it("refuses a foreign Host or Origin with 403 before looking at the key (DNS rebinding)", async () => {
-    const foreignHost = await exports.default.fetch("http://evil.example.com/mcp", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ping(1)) });
+    const foreignHost = await exports.default.fetch("http://evil.example.com/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(ping(1)),
+    });
     expect(foreignHost.status).toBe(403);
     expect(await foreignHost.text()).toContain("Host 'evil.example.com'");
     const foreignOrigin = await mcpPost("/mcp", ping(1), { headers: { origin: "http://evil.example.com" } });
@@ -33,7 +39,11 @@ describe("the transport", () => {
 
   it("initializes, negotiating the protocol revision", async () => {
     const answer = await rpc("/mcp", "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } });
-    expect(answer.result).toMatchObject({ protocolVersion: "2025-06-18", serverInfo: { name: "toolgate" }, capabilities: { tools: {}, logging: {}, resources: {} } });
+    expect(answer.result).toMatchObject({
+      protocolVersion: "2025-06-18",
+      serverInfo: { name: "toolgate" },
+      capabilities: { tools: {}, logging: {}, resources: {} },
+    });
     expect((await rpc("/mcp", "initialize", { protocolVersion: "1999-01-01" })).result?.protocolVersion).toBe("2025-11-25");
     const initialized = await mcpPost("/mcp", { jsonrpc: "2.0", method: "notifications/initialized" });
     expect(initialized.status).toBe(202);
@@ -68,7 +78,12 @@ describe("the transport", () => {
   });
 
   it("answers a batch under 2025-03-26 in order, and refuses batches from 2025-06-18 on", async () => {
-    const batch = [ping("a"), { jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", id: "b", method: "initialize", params: {} }, ping("c")];
+    const batch = [
+      ping("a"),
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: "b", method: "initialize", params: {} },
+      ping("c"),
+    ];
     const old = await mcpPost("/mcp", batch, { headers: { "mcp-protocol-version": "2025-03-26" } });
     expect(await old.json()).toEqual([
       { jsonrpc: "2.0", id: "a", result: {} },
@@ -82,10 +97,18 @@ describe("the transport", () => {
 
   it("refuses a batch of more messages than MAX_TOOL_CALLS with 413, since they would all run at once", async () => {
     const old = { "mcp-protocol-version": "2025-03-26" };
-    const fits = await mcpPost("/mcp", Array.from({ length: 64 }, (_, i) => ping(i)), { headers: old });
+    const fits = await mcpPost(
+      "/mcp",
+      Array.from({ length: 64 }, (_, i) => ping(i)),
+      { headers: old },
+    );
     expect(fits.status).toBe(200);
     expect(await fits.json()).toHaveLength(64);
-    const over = await mcpPost("/mcp", Array.from({ length: 65 }, (_, i) => ping(i)), { headers: old });
+    const over = await mcpPost(
+      "/mcp",
+      Array.from({ length: 65 }, (_, i) => ping(i)),
+      { headers: old },
+    );
     expect(over.status).toBe(413);
     expect(await over.json()).toMatchObject({ error: { code: -32600, message: expect.stringContaining("at most 64 messages") } });
   });
@@ -143,7 +166,11 @@ describe("tools for a key", () => {
   it("leaves one audit record per MCP call, under the calling key", async () => {
     const { key } = await createKey({ name: "mcp-audited", role: "agent", toolsets: ["core"] });
     const id = `audit-${crypto.randomUUID()}`;
-    const response = await mcpPost("/mcp", { jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { text: "audited" } } }, { token: key });
+    const response = await mcpPost(
+      "/mcp",
+      { jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { text: "audited" } } },
+      { token: key },
+    );
     expect(response.status).toBe(200);
     const rows = await waitForAuditRows("tool_call_id = ?", [id]);
     expect(rows).toHaveLength(1);
@@ -177,9 +204,18 @@ describe("/mcp/{toolset}", () => {
 describe("notifications during a call", () => {
   it("streams a tool's log messages before its result", async () => {
     const { key } = await createKey({ name: "mcp-logs", role: "agent", toolsets: ["conformance"] });
-    const response = await mcpPost("/mcp/conformance", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "test_tool_with_logging", arguments: {} } }, { token: key });
+    const response = await mcpPost(
+      "/mcp/conformance",
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "test_tool_with_logging", arguments: {} } },
+      { token: key },
+    );
     const messages = await sseMessages(response);
-    expect(messages.map((message) => (message.params as { data?: unknown } | undefined)?.data ?? message.id)).toEqual(["Tool execution started", "Tool processing data", "Tool execution completed", 1]);
+    expect(messages.map((message) => (message.params as { data?: unknown } | undefined)?.data ?? message.id)).toEqual([
+      "Tool execution started",
+      "Tool processing data",
+      "Tool execution completed",
+      1,
+    ]);
     expect(messages[0]).toMatchObject({ method: "notifications/message", params: { level: "info" } });
   });
 
@@ -195,15 +231,27 @@ describe("notifications during a call", () => {
 describe("requests to the client during a call", () => {
   it("asks on the call's stream and takes the answer from a separate POST of the same key", async () => {
     const { key } = await createKey({ name: "mcp-sampling", role: "agent", toolsets: ["conformance"] });
-    const response = await mcpPost("/mcp", { jsonrpc: "2.0", id: "call", method: "tools/call", params: { name: "test_sampling", arguments: { prompt: "Say hi" } } }, { token: key });
+    const response = await mcpPost(
+      "/mcp",
+      { jsonrpc: "2.0", id: "call", method: "tools/call", params: { name: "test_sampling", arguments: { prompt: "Say hi" } } },
+      { token: key },
+    );
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
     let text = "";
     while (!text.includes("\n\n")) text += (await reader?.read())?.value ?? "";
-    const asked = JSON.parse(text.slice(text.indexOf("data: ") + 6, text.indexOf("\n\n"))) as { id: string; method: string; params: { messages: { content: { text: string } }[] } };
+    const asked = JSON.parse(text.slice(text.indexOf("data: ") + 6, text.indexOf("\n\n"))) as {
+      id: string;
+      method: string;
+      params: { messages: { content: { text: string } }[] };
+    };
     expect(asked).toMatchObject({ method: "sampling/createMessage", params: { messages: [{ content: { text: "Say hi" } }] } });
 
-    const answered = await mcpPost("/mcp", { jsonrpc: "2.0", id: asked.id, result: { role: "assistant", content: { type: "text", text: "hi!" }, model: "m" } }, { token: key });
+    const answered = await mcpPost(
+      "/mcp",
+      { jsonrpc: "2.0", id: asked.id, result: { role: "assistant", content: { type: "text", text: "hi!" }, model: "m" } },
+      { token: key },
+    );
     expect(answered.status).toBe(202);
     for (;;) {
       const chunk = await reader?.read();
@@ -215,7 +263,11 @@ describe("requests to the client during a call", () => {
 
   it("fails a call that needs to ask when the client takes no stream", async () => {
     const { key } = await createKey({ name: "mcp-sampling-json", role: "agent", toolsets: ["conformance"] });
-    const response = await mcpPost("/mcp", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "test_sampling", arguments: { prompt: "x" } } }, { token: key, headers: { accept: "application/json" } });
+    const response = await mcpPost(
+      "/mcp",
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "test_sampling", arguments: { prompt: "x" } } },
+      { token: key, headers: { accept: "application/json" } },
+    );
     expect(await response.json()).toMatchObject({ result: { isError: true, content: [{ text: expect.stringContaining("accepts text/event-stream") }] } });
   });
 });

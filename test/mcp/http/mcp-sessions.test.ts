@@ -6,18 +6,27 @@
 import { exports } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueSessionId } from "../../../src/mcp/http/mcp-session-id.ts";
+import { registerApprovalTools, runs } from "../../approvals/support.ts";
+import { api } from "../../support/api.ts";
 import { createKey } from "../../support/create-key.ts";
 import { TEST_ADMIN_TOKEN } from "../../support/test-env.ts";
 import { waitForAuditRows } from "../../support/wait-for-audit-rows.ts";
-import { registerApprovalTools, runs } from "../../approvals/support.ts";
-import { api } from "../../support/api.ts";
 import { MCP_BASE, mcpPost } from "../helpers.ts";
 
 const TOOL = "mcps_write";
 let nextId = 1;
 
 async function initialize(token = TEST_ADMIN_TOKEN, path = "/mcp"): Promise<string> {
-  const response = await mcpPost(path, { jsonrpc: "2.0", id: nextId++, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }, { token });
+  const response = await mcpPost(
+    path,
+    {
+      jsonrpc: "2.0",
+      id: nextId++,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    },
+    { token },
+  );
   expect(response.status).toBe(200);
   const session = response.headers.get("mcp-session-id");
   expect(session).toMatch(/^[0-9a-f-]{36}\.\d+\.[0-9a-f]{64}$/);
@@ -26,7 +35,11 @@ async function initialize(token = TEST_ADMIN_TOKEN, path = "/mcp"): Promise<stri
 
 /** tools/call in the session (or none): the text of its one content block and whether it is an error. */
 async function call(session: string | undefined, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
-  const response = await mcpPost("/mcp", { jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name: TOOL, arguments: args } }, { headers: session === undefined ? {} : { "mcp-session-id": session } });
+  const response = await mcpPost(
+    "/mcp",
+    { jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name: TOOL, arguments: args } },
+    { headers: session === undefined ? {} : { "mcp-session-id": session } },
+  );
   expect(response.status).toBe(200);
   const body = (await response.json()) as { result: { content: { text: string }[]; isError?: boolean } };
   return { text: body.result.content[0]?.text ?? "", isError: body.result.isError === true };
@@ -74,7 +87,11 @@ describe("MCP session ids", () => {
   });
 
   it("does not check an id sent with initialize: that request starts a new session", async () => {
-    const response = await mcpPost("/mcp", { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25" } }, { headers: { "mcp-session-id": "stale" } });
+    const response = await mcpPost(
+      "/mcp",
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25" } },
+      { headers: { "mcp-session-id": "stale" } },
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("mcp-session-id")).not.toBeNull();
   });
@@ -103,7 +120,10 @@ describe("approvals in an MCP session", () => {
     expect((await decide(asked, session, "session")).status).toBe(200);
     expect(await call(session, { note: "mcps-granted" })).toEqual({ text: JSON.stringify({ written: "mcps-granted" }), isError: false });
 
-    const ended = await exports.default.fetch(`${MCP_BASE}/mcp`, { method: "DELETE", headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "mcp-session-id": session } });
+    const ended = await exports.default.fetch(`${MCP_BASE}/mcp`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "mcp-session-id": session },
+    });
     expect(ended.status).toBe(204);
     expect((await call(session, { note: "mcps-after-delete" })).text).toContain("needs human approval");
     expect(runs.get("mcps-after-delete")).toBeUndefined();
@@ -127,13 +147,17 @@ describe("approvals in an MCP session", () => {
 
 describe("DELETE and GET /mcp", () => {
   it("DELETE needs a valid session id of the calling key; GET stays 405", async () => {
-    const del = (headers: Record<string, string>) => exports.default.fetch(`${MCP_BASE}/mcp`, { method: "DELETE", headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...headers } });
+    const del = (headers: Record<string, string>) =>
+      exports.default.fetch(`${MCP_BASE}/mcp`, { method: "DELETE", headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...headers } });
     const missing = await del({});
     expect(missing.status).toBe(400);
     expect(await missing.json()).toMatchObject({ error: { data: { error_code: "MCP_SESSION_REQUIRED" } } });
     expect((await del({ "mcp-session-id": "forged" })).status).toBe(404);
     expect((await exports.default.fetch(`${MCP_BASE}/mcp`, { method: "DELETE", headers: { "mcp-session-id": await initialize() } })).status).toBe(401);
-    const get = await exports.default.fetch(`${MCP_BASE}/mcp`, { method: "GET", headers: { accept: "text/event-stream", authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    const get = await exports.default.fetch(`${MCP_BASE}/mcp`, {
+      method: "GET",
+      headers: { accept: "text/event-stream", authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    });
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST, DELETE");
   });

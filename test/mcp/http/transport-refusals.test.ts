@@ -13,18 +13,27 @@ const ping = (id: number | string) => ({ jsonrpc: "2.0", id, method: "ping" });
 /** The refusal's JSON-RPC error, after checking the envelope every refusal shares. */
 async function rpcError(response: Response): Promise<{ code: number; message: string; data: { error: string; error_code: string } }> {
   expect(response.headers.get("content-type")).toBe("application/json");
-  const body = (await response.json()) as { jsonrpc: string; id: unknown; error: { code: number; message: string; data: { error: string; error_code: string } } };
+  const body = (await response.json()) as {
+    jsonrpc: string;
+    id: unknown;
+    error: { code: number; message: string; data: { error: string; error_code: string } };
+  };
   expect(body).toMatchObject({ jsonrpc: "2.0", id: null });
   return body.error;
 }
 
 describe("MCP transport refusals", () => {
   it("refuses a foreign Host with 403 REBINDING_REFUSED, naming the host and the setting to change", async () => {
-    const response = await exports.default.fetch("http://evil.example.com/mcp", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ping(1)) });
+    const response = await exports.default.fetch("http://evil.example.com/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(ping(1)),
+    });
     expect(response.status).toBe(403);
     expect(await rpcError(response)).toMatchObject({
       code: -32000,
-      message: "Forbidden: Host 'evil.example.com' is not one this server answers to (DNS-rebinding protection). Set MCP_ALLOWED_HOSTS to the names this server is reached by.",
+      message:
+        "Forbidden: Host 'evil.example.com' is not one this server answers to (DNS-rebinding protection). Set MCP_ALLOWED_HOSTS to the names this server is reached by.",
       data: { error_code: "REBINDING_REFUSED" },
     });
   });
@@ -48,14 +57,22 @@ describe("MCP transport refusals", () => {
     const response = await mcpPost("/mcp", ping(1), { headers: { "content-type": "text/plain" } });
     expect(response.status).toBe(415);
     const error = await rpcError(response);
-    expect(error).toMatchObject({ code: -32000, message: "Unsupported Media Type: Content-Type must be application/json, got text/plain.", data: { error_code: "UNSUPPORTED_MEDIA_TYPE" } });
+    expect(error).toMatchObject({
+      code: -32000,
+      message: "Unsupported Media Type: Content-Type must be application/json, got text/plain.",
+      data: { error_code: "UNSUPPORTED_MEDIA_TYPE" },
+    });
     expect(error.message).toBe(`Unsupported Media Type: ${error.data.error}`);
   });
 
   it("refuses a client that accepts neither JSON nor SSE with 406 NOT_ACCEPTABLE", async () => {
     const response = await mcpPost("/mcp", ping(1), { headers: { accept: "text/html" } });
     expect(response.status).toBe(406);
-    expect(await rpcError(response)).toMatchObject({ code: -32000, message: "Not Acceptable: the client must accept application/json and text/event-stream.", data: { error_code: "NOT_ACCEPTABLE" } });
+    expect(await rpcError(response)).toMatchObject({
+      code: -32000,
+      message: "Not Acceptable: the client must accept application/json and text/event-stream.",
+      data: { error_code: "NOT_ACCEPTABLE" },
+    });
   });
 
   it("refuses an unknown MCP-Protocol-Version with 400, listing the supported revisions", async () => {
@@ -71,11 +88,19 @@ describe("MCP transport refusals", () => {
   it("refuses a body over MAX_BODY_BYTES with 413 PAYLOAD_TOO_LARGE, naming the limit and its setting", async () => {
     const response = await mcpPost("/mcp", { ...ping(1), padding: "x".repeat(1_048_576) });
     expect(response.status).toBe(413);
-    expect(await rpcError(response)).toMatchObject({ code: -32000, message: "Payload Too Large: the body is over 1048576 bytes (MAX_BODY_BYTES).", data: { error_code: "PAYLOAD_TOO_LARGE" } });
+    expect(await rpcError(response)).toMatchObject({
+      code: -32000,
+      message: "Payload Too Large: the body is over 1048576 bytes (MAX_BODY_BYTES).",
+      data: { error_code: "PAYLOAD_TOO_LARGE" },
+    });
   });
 
   it("refuses a batch over MAX_TOOL_CALLS with 413 and Invalid Request, counting the messages", async () => {
-    const response = await mcpPost("/mcp", Array.from({ length: 65 }, (_, i) => ping(i)), { headers: { "mcp-protocol-version": "2025-03-26" } });
+    const response = await mcpPost(
+      "/mcp",
+      Array.from({ length: 65 }, (_, i) => ping(i)),
+      { headers: { "mcp-protocol-version": "2025-03-26" } },
+    );
     expect(response.status).toBe(413);
     expect(await rpcError(response)).toMatchObject({
       code: -32600,
@@ -108,8 +133,14 @@ describe("MCP transport refusals", () => {
     const response = await mcpPost("/mcp", ping(1), { token: null });
     expect(response.status).toBe(401);
     // The /v1 challenge, plus where an OAuth client finds how to sign in (RFC 9728).
-    expect(response.headers.get("www-authenticate")).toMatch(/^Bearer realm="toolgate", resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp"$/);
+    expect(response.headers.get("www-authenticate")).toMatch(
+      /^Bearer realm="toolgate", resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp"$/,
+    );
     const error = await rpcError(response);
-    expect(error).toMatchObject({ code: -32000, message: "This route needs an API key: send the header Authorization: Bearer <key>.", data: { error_code: "UNAUTHENTICATED" } });
+    expect(error).toMatchObject({
+      code: -32000,
+      message: "This route needs an API key: send the header Authorization: Bearer <key>.",
+      data: { error_code: "UNAUTHENTICATED" },
+    });
   });
 });

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { outcomeOfFailure } from "../../../src/pipeline/outcome.ts";
-import { dispatchCall } from "../../support/dispatch.ts";
-import { toToolCallAnswer, type AnswerableOutcome } from "../../../src/mcp/server/call-result.ts";
+import { type AnswerableOutcome, toToolCallAnswer } from "../../../src/mcp/server/call-result.ts";
 import { RPC_INVALID_PARAMS } from "../../../src/mcp/server/json-rpc.ts";
+import { outcomeOfFailure } from "../../../src/pipeline/outcome.ts";
 import { toolContent } from "../../../src/registry/tool-content.ts";
+import { dispatchCall } from "../../support/dispatch.ts";
 
 const run = (name: string, args: unknown) => dispatchCall(name, args, { callId: "c1", sessionId: "s1", env });
 
@@ -41,7 +41,9 @@ describe("tools/call answers", () => {
       errorCode: "TOOL_TIMEOUT",
       envelope: { error: "Tool 'echo' timed out after 1s.", error_code: "TOOL_TIMEOUT", stage: "execute", suggestion: "Narrow the request.", retryable: true },
     };
-    expect(toToolCallAnswer(failed, "2025-11-25")).toEqual({ result: { content: [{ type: "text", text: "Tool 'echo' timed out after 1s.\nNarrow the request." }], isError: true } });
+    expect(toToolCallAnswer(failed, "2025-11-25")).toEqual({
+      result: { content: [{ type: "text", text: "Tool 'echo' timed out after 1s.\nNarrow the request." }], isError: true },
+    });
   });
 
   it("says a call awaits approval, until when, and where the decision is (approvals outcome contract)", () => {

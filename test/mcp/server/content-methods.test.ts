@@ -12,7 +12,14 @@ let narrowed: string;
 
 beforeAll(async () => {
   fixtures = (await createKey({ name: "content-fixtures", role: "agent", toolsets: ["conformance"] })).key;
-  narrowed = (await createKey({ name: "content-narrowed", role: "agent", toolsets: ["conformance"], policy: { mode: "deny", patterns: ["test_prompt_with_*", "static-*"] } })).key;
+  narrowed = (
+    await createKey({
+      name: "content-narrowed",
+      role: "agent",
+      toolsets: ["conformance"],
+      policy: { mode: "deny", patterns: ["test_prompt_with_*", "static-*"] },
+    })
+  ).key;
 });
 
 const names = (items: unknown, field = "name") => (items as Record<string, string>[]).map((item) => item[field]);
@@ -20,8 +27,18 @@ const names = (items: unknown, field = "name") => (items as Record<string, strin
 describe("prompts", () => {
   it("lists the fixture prompts for a key that names their toolset, and fills in arguments", async () => {
     const listed = await rpc("/mcp/conformance", "prompts/list", {}, { token: fixtures });
-    expect(names(listed.result?.prompts)).toEqual(["test_simple_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image"]);
-    const got = await rpc("/mcp/conformance", "prompts/get", { name: "test_prompt_with_arguments", arguments: { arg1: "one", arg2: "two" } }, { token: fixtures });
+    expect(names(listed.result?.prompts)).toEqual([
+      "test_simple_prompt",
+      "test_prompt_with_arguments",
+      "test_prompt_with_embedded_resource",
+      "test_prompt_with_image",
+    ]);
+    const got = await rpc(
+      "/mcp/conformance",
+      "prompts/get",
+      { name: "test_prompt_with_arguments", arguments: { arg1: "one", arg2: "two" } },
+      { token: fixtures },
+    );
     expect(got.result).toEqual({ messages: [{ role: "user", content: { type: "text", text: "Prompt with arguments: arg1='one', arg2='two'" } }] });
   });
 
@@ -30,7 +47,10 @@ describe("prompts", () => {
     expect(missing.error).toMatchObject({ code: -32602, message: "Invalid params: prompt 'test_prompt_with_arguments' needs the argument 'arg2'." });
     const notString = await rpc("/mcp", "prompts/get", { name: "test_prompt_with_arguments", arguments: { arg1: 1, arg2: "x" } }, { token: fixtures });
     expect(notString.error?.message).toContain("argument 'arg1' of prompt 'test_prompt_with_arguments' must be a string");
-    expect((await rpc("/mcp", "prompts/get", { name: "nope" }, { token: fixtures })).error).toMatchObject({ code: -32602, message: expect.stringContaining("Unknown prompt: nope") });
+    expect((await rpc("/mcp", "prompts/get", { name: "nope" }, { token: fixtures })).error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("Unknown prompt: nope"),
+    });
   });
 
   it("hides fixtures from an unrestricted key and from another toolset's virtual server", async () => {
@@ -54,7 +74,9 @@ describe("resources", () => {
     const templates = await rpc("/mcp/conformance", "resources/templates/list", {}, { token: fixtures });
     expect(names(templates.result?.resourceTemplates, "uriTemplate")).toEqual(["toolgate://results/{handle}", "test://template/{id}/data"]);
     const text = await rpc("/mcp/conformance", "resources/read", { uri: "test://static-text" }, { token: fixtures });
-    expect(text.result).toEqual({ contents: [{ uri: "test://static-text", mimeType: "text/plain", text: "This is the content of the static text resource." }] });
+    expect(text.result).toEqual({
+      contents: [{ uri: "test://static-text", mimeType: "text/plain", text: "This is the content of the static text resource." }],
+    });
     const binary = await rpc("/mcp/conformance", "resources/read", { uri: "test://static-binary" }, { token: fixtures });
     expect(binary.result).toMatchObject({ contents: [{ uri: "test://static-binary", mimeType: "image/png", blob: expect.stringMatching(/^iVBOR/) }] });
     const templated = await rpc("/mcp/conformance", "resources/read", { uri: "test://template/a%20b/data" }, { token: fixtures });

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { cleanUp } from "../../../scripts/bench/clean-up.ts";
 import { LoadClient } from "../../../scripts/bench/load.ts";
-import { formatRun, writeResults, type BenchResults } from "../../../scripts/bench/report.ts";
+import { type BenchResults, formatRun, writeResults } from "../../../scripts/bench/report.ts";
 import { runScenarios, type ScenariosRun } from "../../../scripts/bench/run-scenarios.ts";
 import type { BenchContext, BenchSettings, Scenario } from "../../../scripts/bench/scenario.ts";
 
@@ -129,10 +129,12 @@ describe("runScenarios", () => {
 
     // The hung request is still in flight: closing twice, as a watchdog and a finally both
     // might, neither throws nor waits on it.
-    expect(await cleanUp([
-      { label: "close", run: () => ctx.client.close(100) },
-      { label: "close again", run: () => ctx.client.close(100) },
-    ])).toEqual([]);
+    expect(
+      await cleanUp([
+        { label: "close", run: () => ctx.client.close(100) },
+        { label: "close again", run: () => ctx.client.close(100) },
+      ]),
+    ).toEqual([]);
   });
 
   it("names the next scenario when the signal was already aborted", async () => {
@@ -148,10 +150,33 @@ describe("cleanUp", () => {
     const ran: string[] = [];
     const problems = await cleanUp(
       [
-        { label: "throws", run: () => { ran.push("throws"); throw new Error("The client is destroyed"); } },
-        { label: "rejects", run: async () => { ran.push("rejects"); await Promise.reject(new Error("dispose failed")); } },
-        { label: "overruns", run: () => { ran.push("overruns"); return new Promise<void>(() => undefined); } },
-        { label: "last", run: () => { ran.push("last"); } },
+        {
+          label: "throws",
+          run: () => {
+            ran.push("throws");
+            throw new Error("The client is destroyed");
+          },
+        },
+        {
+          label: "rejects",
+          run: async () => {
+            ran.push("rejects");
+            await Promise.reject(new Error("dispose failed"));
+          },
+        },
+        {
+          label: "overruns",
+          run: () => {
+            ran.push("overruns");
+            return new Promise<void>(() => undefined);
+          },
+        },
+        {
+          label: "last",
+          run: () => {
+            ran.push("last");
+          },
+        },
       ],
       100,
     );

@@ -3,10 +3,19 @@
  * gateway-overhead and mcp-oauth, whose rows must fill every column the reference names.
  */
 import { describe, expect, it } from "vitest";
-import { versusRows, type ContenderRounds } from "../../../scripts/bench/rounds.ts";
+import { type ContenderRounds, versusRows } from "../../../scripts/bench/rounds.ts";
 import { versusColumns } from "../../../scripts/bench/scenario.ts";
 
-const figures = (label: string, rps: number[], serverCpuUs: number[]): ContenderRounds => ({ label, rps, p50Ms: rps.map(() => 1), p99Ms: rps.map(() => 2), serverCpuUs, bodyBytes: 10, sent: 1, auditRowsPerCall: [] });
+const figures = (label: string, rps: number[], serverCpuUs: number[]): ContenderRounds => ({
+  label,
+  rps,
+  p50Ms: rps.map(() => 1),
+  p99Ms: rps.map(() => 2),
+  serverCpuUs,
+  bodyBytes: 10,
+  sent: 1,
+  auditRowsPerCall: [],
+});
 
 describe("versusRows", () => {
   it("fills every column of versusColumns with paired per-round ratios, the reference's being 1", () => {

@@ -1,6 +1,14 @@
 /** scripts/simulate/model.ts: the store load model's arithmetic, on figures worked by hand. */
 import { describe, expect, it } from "vitest";
-import { consumerBatchesPerS, keysWithinLimit, limiterRequestsPerS, limitsHit, recordsPerGroup, storeRates, type StoreConstants } from "../../../scripts/simulate/model.ts";
+import {
+  consumerBatchesPerS,
+  keysWithinLimit,
+  limiterRequestsPerS,
+  limitsHit,
+  recordsPerGroup,
+  type StoreConstants,
+  storeRates,
+} from "../../../scripts/simulate/model.ts";
 import { readConstants } from "../../../scripts/simulate/read-constants.ts";
 
 const C: StoreConstants = {

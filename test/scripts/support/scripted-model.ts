@@ -28,11 +28,21 @@ type Json = Record<string, unknown>;
 export type CallFor = (firstUserText: string) => { name: string; arguments: Json } | undefined;
 
 /** Starts the model on an ephemeral loopback port; `delayMs` before each answer, `chunkDelayMs` between streamed chunks. */
-export async function startScriptedModel({ delayMs = 0, chunkDelayMs = 0, callFor = () => undefined }: { delayMs?: number; chunkDelayMs?: number; callFor?: CallFor } = {}): Promise<ScriptedModel> {
+export async function startScriptedModel({
+  delayMs = 0,
+  chunkDelayMs = 0,
+  callFor = () => undefined,
+}: {
+  delayMs?: number;
+  chunkDelayMs?: number;
+  callFor?: CallFor;
+} = {}): Promise<ScriptedModel> {
   const requests: ScriptedModel["requests"] = [];
   const server = createServer((request, response) => {
     // A delay keeps a run going long enough for a page to watch it progress.
-    void new Promise((resolve) => setTimeout(resolve, delayMs)).then(() => answer(request, response, requests, callFor, chunkDelayMs)).catch((error: unknown) => send(response, 500, { error: { message: String(error) } }));
+    void new Promise((resolve) => setTimeout(resolve, delayMs))
+      .then(() => answer(request, response, requests, callFor, chunkDelayMs))
+      .catch((error: unknown) => send(response, 500, { error: { message: String(error) } }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -43,7 +53,13 @@ export async function startScriptedModel({ delayMs = 0, chunkDelayMs = 0, callFo
   };
 }
 
-async function answer(request: IncomingMessage, response: ServerResponse, requests: ScriptedModel["requests"], callFor: CallFor, chunkDelayMs: number): Promise<void> {
+async function answer(
+  request: IncomingMessage,
+  response: ServerResponse,
+  requests: ScriptedModel["requests"],
+  callFor: CallFor,
+  chunkDelayMs: number,
+): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   const path = new URL(request.url ?? "/", "http://model").pathname;
@@ -62,17 +78,29 @@ function offersEcho(tools: unknown, nameOf: (tool: Json) => unknown): boolean {
 }
 
 async function openaiTurn(body: Json, response: ServerResponse, callFor: CallFor, chunkDelayMs: number): Promise<void> {
-  if (!offersEcho(body.tools, (tool) => (tool.function as Json | undefined)?.name)) return send(response, 400, { error: { message: "tools: echo is not offered" } });
+  if (!offersEcho(body.tools, (tool) => (tool.function as Json | undefined)?.name))
+    return send(response, 400, { error: { message: "tools: echo is not offered" } });
   const messages = body.messages as Json[];
   const toolMessage = messages.findLast((message) => message.role === "tool");
   const first = messages.find((message) => message.role === "user")?.content;
   const call = callFor(typeof first === "string" ? first : "") ?? { name: "echo", arguments: { text: "hello", times: "2" } };
   const message =
     toolMessage === undefined
-      ? { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] }
+      ? {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "call_1", type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } }],
+        }
       : { role: "assistant", content: `${ANSWER_PREFIX}${String(toolMessage.content)}` };
   const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
-  if (body.stream === true) return streamTurn(response, { id: `chatcmpl-${messages.length}`, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: body.model }, message, (body.stream_options as Json | undefined)?.include_usage === true ? usage : undefined, chunkDelayMs);
+  if (body.stream === true)
+    return streamTurn(
+      response,
+      { id: `chatcmpl-${messages.length}`, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: body.model },
+      message,
+      (body.stream_options as Json | undefined)?.include_usage === true ? usage : undefined,
+      chunkDelayMs,
+    );
   send(response, 200, {
     id: `chatcmpl-${messages.length}`,
     object: "chat.completion",
@@ -84,13 +112,25 @@ async function openaiTurn(body: Json, response: ServerResponse, callFor: CallFor
 }
 
 /** The message as OpenAI streams it: its text in pieces, a tool call whole, the finish reason, then usage. */
-async function streamTurn(response: ServerResponse, base: Json, message: { content: string | null; tool_calls?: Json[] }, usage: Json | undefined, chunkDelayMs: number): Promise<void> {
+async function streamTurn(
+  response: ServerResponse,
+  base: Json,
+  message: { content: string | null; tool_calls?: Json[] },
+  usage: Json | undefined,
+  chunkDelayMs: number,
+): Promise<void> {
   response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   const chunk = (delta: Json, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
   const text = message.content ?? "";
   const pieces = Array.from({ length: Math.ceil(text.length / 4) }, (_, i) => chunk({ content: text.slice(i * 4, i * 4 + 4) }));
   const calls = (message.tool_calls ?? []).map((call, index) => chunk({ tool_calls: [{ index, ...call }] }));
-  const chunks = [chunk({ role: "assistant", content: "" }), ...pieces, ...calls, chunk({}, calls.length > 0 ? "tool_calls" : "stop"), ...(usage === undefined ? [] : [{ ...base, choices: [], usage }])];
+  const chunks = [
+    chunk({ role: "assistant", content: "" }),
+    ...pieces,
+    ...calls,
+    chunk({}, calls.length > 0 ? "tool_calls" : "stop"),
+    ...(usage === undefined ? [] : [{ ...base, choices: [], usage }]),
+  ];
   for (const item of chunks) {
     if (chunkDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, chunkDelayMs));
     response.write(`data: ${JSON.stringify(item)}\n\n`);
@@ -99,7 +139,8 @@ async function streamTurn(response: ServerResponse, base: Json, message: { conte
 }
 
 function anthropicTurn(body: Json, response: ServerResponse): void {
-  if (!offersEcho(body.tools, (tool) => tool.name)) return send(response, 400, { type: "error", error: { type: "invalid_request_error", message: "tools: echo is not offered" } });
+  if (!offersEcho(body.tools, (tool) => tool.name))
+    return send(response, 400, { type: "error", error: { type: "invalid_request_error", message: "tools: echo is not offered" } });
   const messages = body.messages as Json[];
   const last = messages.at(-1)?.content;
   const toolResult = Array.isArray(last) ? (last as Json[]).find((block) => block.type === "tool_result") : undefined;
@@ -133,7 +174,15 @@ function responsesTurn(body: Json, response: ServerResponse): void {
   const output =
     outputs.length === 0
       ? [{ type: "function_call", id: "fc_1", call_id: "call_1", name: "echo", arguments: JSON.stringify({ text: "hello", times: "2" }), status: "completed" }]
-      : [{ type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: `${ANSWER_PREFIX}${String(outputs[0]?.output)}`, annotations: [] }] }];
+      : [
+          {
+            type: "message",
+            id: "msg_1",
+            role: "assistant",
+            status: "completed",
+            content: [{ type: "output_text", text: `${ANSWER_PREFIX}${String(outputs[0]?.output)}`, annotations: [] }],
+          },
+        ];
   send(response, 200, {
     id: `resp_${input.length}`,
     object: "response",
@@ -162,13 +211,17 @@ function responsesOutputProblem(input: Json[], outputs: Json[]): string | undefi
  */
 function geminiTurn(body: Json, response: ServerResponse): void {
   const declarations = ((body.tools as Json[] | undefined) ?? []).flatMap((tool) => (tool.functionDeclarations as Json[] | undefined) ?? []);
-  if (!offersEcho(declarations, (declaration) => declaration.name)) return send(response, 400, { error: { code: 400, status: "INVALID_ARGUMENT", message: "tools: echo is not declared" } });
+  if (!offersEcho(declarations, (declaration) => declaration.name))
+    return send(response, 400, { error: { code: 400, status: "INVALID_ARGUMENT", message: "tools: echo is not declared" } });
   const contents = (body.contents as Json[] | undefined) ?? [];
   const parts = ((contents.at(-1)?.parts as Json[] | undefined) ?? []).filter((part) => part.functionResponse !== undefined);
   const problem = parts.length === 0 ? undefined : geminiResponseProblem(contents, parts);
   if (problem !== undefined) return send(response, 400, { error: { code: 400, status: "INVALID_ARGUMENT", message: problem } });
   const output = ((parts[0]?.functionResponse as Json | undefined)?.response as Json | undefined)?.output;
-  const reply = parts.length === 0 ? [{ functionCall: { id: "gem_1", name: "echo", args: { text: "hello", times: 2 } } }] : [{ text: `${ANSWER_PREFIX}${JSON.stringify(output)}` }];
+  const reply =
+    parts.length === 0
+      ? [{ functionCall: { id: "gem_1", name: "echo", args: { text: "hello", times: 2 } } }]
+      : [{ text: `${ANSWER_PREFIX}${JSON.stringify(output)}` }];
   send(response, 200, {
     candidates: [{ content: { role: "model", parts: reply }, finishReason: "STOP", index: 0 }],
     usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
@@ -185,7 +238,8 @@ function geminiResponseProblem(contents: Json[], parts: Json[]): string | undefi
   if (typeof result !== "object" || result === null || Array.isArray(result)) return "functionResponse.response: must be an object";
   if (!("output" in result) && !("error" in result)) return "functionResponse.response: neither output nor error";
   const asked = contents.at(-2);
-  if (asked?.role !== "model" || !((asked.parts as Json[] | undefined) ?? []).some((part) => part.functionCall !== undefined)) return "contents: the model's functionCall turn is missing before its response";
+  if (asked?.role !== "model" || !((asked.parts as Json[] | undefined) ?? []).some((part) => part.functionCall !== undefined))
+    return "contents: the model's functionCall turn is missing before its response";
   return undefined;
 }
 

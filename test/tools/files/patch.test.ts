@@ -15,7 +15,18 @@ describe("patch", () => {
     const result = ok(await call(key, "patch", { path: "greet.js", old_string: "return 'hi';", new_string: "return 'hello';" }));
     expect(result).toMatchObject({ success: true, path: "greet.js", strategy: "exact", replacements: 1 });
     expect(result.diff).toBe(
-      ["--- a/greet.js", "+++ b/greet.js", "@@ -2,5 +2,5 @@", "     if (name) {", "         return `hi ${name}`;", "     }", "-    return 'hi';", "+    return 'hello';", " }", ""].join("\n"),
+      [
+        "--- a/greet.js",
+        "+++ b/greet.js",
+        "@@ -2,5 +2,5 @@",
+        "     if (name) {",
+        "         return `hi ${name}`;",
+        "     }",
+        "-    return 'hi';",
+        "+    return 'hello';",
+        " }",
+        "",
+      ].join("\n"),
     );
     expect(await stored(key, "greet.js")).toBe(SOURCE.replace("return 'hi';", "return 'hello';"));
   });
@@ -80,7 +91,10 @@ describe("patch", () => {
     const key = await agentKey("bad");
     failed(await call(key, "patch", { path: "a.txt", old_string: "", new_string: "x" }), "INVALID_ARGUMENTS");
     await seed(key, "blob.bin", new Uint8Array([1, 0, 2, 0, 3]));
-    expect(JSON.parse((await call(key, "patch", { path: "blob.bin", old_string: "a", new_string: "b" })).message.content)).toMatchObject({ is_binary: true, file_size: 5 });
+    expect(JSON.parse((await call(key, "patch", { path: "blob.bin", old_string: "a", new_string: "b" })).message.content)).toMatchObject({
+      is_binary: true,
+      file_size: 5,
+    });
   });
 
   it("refuses a patch that would take a file past the 10 MiB cap", async () => {
@@ -88,7 +102,9 @@ describe("patch", () => {
     const near = "a".repeat(10 * 1024 * 1024 - 10) + "\nEND\n";
     await seed(key, "near.txt", near);
     const envelope = failed(await call(key, "patch", { path: "near.txt", old_string: "END", new_string: "END".repeat(100) }), "INVALID_ARGUMENTS");
-    expect(envelope.issues).toEqual([expect.objectContaining({ path: "new_string", message: expect.stringContaining("over the workspace's 10.0 MB file limit") })]);
+    expect(envelope.issues).toEqual([
+      expect.objectContaining({ path: "new_string", message: expect.stringContaining("over the workspace's 10.0 MB file limit") }),
+    ]);
     expect((await stored(key, "near.txt"))?.length).toBe(near.length);
   });
 });

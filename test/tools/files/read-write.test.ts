@@ -46,12 +46,21 @@ describe("read_file", () => {
     const key = await agentKey("windows");
     await seed(key, "lines.txt", Array.from({ length: 25 }, (_, i) => `line ${i + 1}`).join("\n") + "\n");
     const first = ok(await call(key, "read_file", { path: "lines.txt", limit: 10 }));
-    expect(first).toMatchObject({ path: "lines.txt", total_lines: 25, truncated: true, is_binary: false, hint: "Use offset=11 to continue reading (showing 1-10 of 25 lines)." });
+    expect(first).toMatchObject({
+      path: "lines.txt",
+      total_lines: 25,
+      truncated: true,
+      is_binary: false,
+      hint: "Use offset=11 to continue reading (showing 1-10 of 25 lines).",
+    });
     expect(String(first.content).split("\n")).toEqual(Array.from({ length: 10 }, (_, i) => `${i + 1}|line ${i + 1}`));
     const last = ok(await call(key, "read_file", { path: "lines.txt", offset: 21, limit: 10 }));
     expect(last).toMatchObject({ content: "21|line 21\n22|line 22\n23|line 23\n24|line 24\n25|line 25", truncated: false });
     expect(last.hint).toBeUndefined();
-    expect(ok(await call(key, "read_file", { path: "lines.txt", offset: 40 }))).toMatchObject({ content: "", hint: expect.stringContaining("the file has 25 lines") });
+    expect(ok(await call(key, "read_file", { path: "lines.txt", offset: 40 }))).toMatchObject({
+      content: "",
+      hint: expect.stringContaining("the file has 25 lines"),
+    });
   });
 
   it("answers a missing file with an error that names similar files", async () => {
@@ -69,7 +78,12 @@ describe("read_file", () => {
     await seed(key, "logo.png", png);
     const result = await call(key, "read_file", { path: "logo.png" });
     expect(result.status).toBe("error");
-    expect(JSON.parse(result.message.content)).toEqual({ error: "Binary file (PNG image, 4.0 KB): it cannot be shown as text.", path: "logo.png", is_binary: true, file_size: 4096 });
+    expect(JSON.parse(result.message.content)).toEqual({
+      error: "Binary file (PNG image, 4.0 KB): it cannot be shown as text.",
+      path: "logo.png",
+      is_binary: true,
+      file_size: 4096,
+    });
   });
 
   it("reads windows of a 10 MB file, and refuses a file over the 10 MiB cap with its size", async () => {
@@ -77,7 +91,12 @@ describe("read_file", () => {
     const line = `${"x".repeat(99)}\n`;
     await seed(key, "big.log", line.repeat(100_000));
     const window = ok(await call(key, "read_file", { path: "big.log", offset: 50_000, limit: 3 }));
-    expect(window).toMatchObject({ total_lines: 100_000, file_size: 10_000_000, truncated: true, hint: "Use offset=50003 to continue reading (showing 50000-50002 of 100000 lines)." });
+    expect(window).toMatchObject({
+      total_lines: 100_000,
+      file_size: 10_000_000,
+      truncated: true,
+      hint: "Use offset=50003 to continue reading (showing 50000-50002 of 100000 lines).",
+    });
     expect(String(window.content).split("\n")[0]).toBe(`50000|${"x".repeat(99)}`);
     // A full window of long lines stops at its character budget and says where to go on.
     const wide = ok(await call(key, "read_file", { path: "big.log", limit: 2000 }));

@@ -30,8 +30,17 @@ describe("scanContent", () => {
   it("stops at the first file boundary past its deadline", async () => {
     const ws = { bucket: env.WORKSPACE, prefix: `ws/test/${crypto.randomUUID()}/` };
     for (const name of ["a.txt", "b.txt"]) await env.WORKSPACE.put(`${ws.prefix}${name}`, "x\n");
-    const files = [{ path: "a.txt", size: 2 }, { path: "b.txt", size: 2 }];
-    const result = await scanContent(ws, files, RE2JS.compile("x"), { mode: "content", stopAfter: 100, maxChars: 1e9, deadlineAt: Date.now() - 1, signal: new AbortController().signal });
+    const files = [
+      { path: "a.txt", size: 2 },
+      { path: "b.txt", size: 2 },
+    ];
+    const result = await scanContent(ws, files, RE2JS.compile("x"), {
+      mode: "content",
+      stopAfter: 100,
+      maxChars: 1e9,
+      deadlineAt: Date.now() - 1,
+      signal: new AbortController().signal,
+    });
     expect(result).toMatchObject({ stoppedBy: "search_timeout", filesScanned: 0, matches: [] });
   });
 
@@ -39,7 +48,13 @@ describe("scanContent", () => {
     const ws = { bucket: env.WORKSPACE, prefix: `ws/test/${crypto.randomUUID()}/` };
     await env.WORKSPACE.put(`${ws.prefix}a.txt`, "x\n".repeat(10));
     const aborted = AbortSignal.abort();
-    const result = await scanContent(ws, [{ path: "a.txt", size: 20 }], RE2JS.compile("x"), { mode: "content", stopAfter: 100, maxChars: 1e9, deadlineAt: Date.now() + 60_000, signal: aborted });
+    const result = await scanContent(ws, [{ path: "a.txt", size: 20 }], RE2JS.compile("x"), {
+      mode: "content",
+      stopAfter: 100,
+      maxChars: 1e9,
+      deadlineAt: Date.now() + 60_000,
+      signal: aborted,
+    });
     expect(result).toMatchObject({ stoppedBy: "search_timeout", filesScanned: 0, matches: [] });
   });
 });

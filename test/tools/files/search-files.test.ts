@@ -19,14 +19,19 @@ describe("search_files", () => {
       files_searched: 1,
     });
     expect(ok(await call(key, "search_files", { pattern: "(?i)todo", output_mode: "files_only" })).files).toEqual(["other/c.ts", "src/a.ts", "src/b.md"]);
-    expect(ok(await call(key, "search_files", { pattern: "TODO|export", output_mode: "count" })).counts).toEqual({ "other/c.ts": 1, "src/a.ts": 2, "src/b.md": 1 });
+    expect(ok(await call(key, "search_files", { pattern: "TODO|export", output_mode: "count" })).counts).toEqual({
+      "other/c.ts": 1,
+      "src/a.ts": 2,
+      "src/b.md": 1,
+    });
   });
 
   it("finds anchored matches on any line, with CRLF endings, and a match spanning lines is no match", async () => {
     const key = await agentKey("anchors");
     await seed(key, "crlf.txt", "first\r\nsecond end\r\nthird\r\n");
     await seed(key, "span.txt", "alpha\nbeta\n");
-    const lines = async (pattern: string) => (ok(await call(key, "search_files", { pattern })).matches as { path: string; line: number }[]).map((m) => `${m.path}:${m.line}`);
+    const lines = async (pattern: string) =>
+      (ok(await call(key, "search_files", { pattern })).matches as { path: string; line: number }[]).map((m) => `${m.path}:${m.line}`);
     expect(await lines("end$")).toEqual(["crlf.txt:2"]);
     expect(await lines("^third")).toEqual(["crlf.txt:3"]);
     expect(await lines("\\Asecond")).toEqual(["crlf.txt:2"]);
@@ -48,7 +53,11 @@ describe("search_files", () => {
     const key = await agentKey("names");
     for (const path of ["a.test.ts", "src/b.test.ts", "src/deep/c.test.ts", "src/d.ts", "README.md"]) await seed(key, path, "x");
     expect(ok(await call(key, "search_files", { pattern: "*.test.ts", target: "files" })).files).toEqual(["a.test.ts", "src/b.test.ts", "src/deep/c.test.ts"]);
-    expect(ok(await call(key, "search_files", { pattern: "src/**/*.{ts,md}", target: "files" })).files).toEqual(["src/b.test.ts", "src/d.ts", "src/deep/c.test.ts"]);
+    expect(ok(await call(key, "search_files", { pattern: "src/**/*.{ts,md}", target: "files" })).files).toEqual([
+      "src/b.test.ts",
+      "src/d.ts",
+      "src/deep/c.test.ts",
+    ]);
     expect(ok(await call(key, "search_files", { pattern: "[A-Z]*.md", target: "files" })).files).toEqual(["README.md"]);
   });
 

@@ -6,11 +6,11 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { workspacePrefix } from "../../../src/storage/workspace-keys.ts";
-import { callTools, only, type CallResult, type Key } from "../../approvals/support.ts";
+import { type CallResult, callTools, type Key, only } from "../../approvals/support.ts";
 import { createKey } from "../../support/create-key.ts";
 import { openaiCall } from "../../support/tool-calls.ts";
 
-export { callTools, only, type CallResult, type Key };
+export { type CallResult, callTools, type Key, only };
 
 /** A new agent key, unique per test. */
 export const agentKey = (name: string): Promise<Key> => createKey({ name: `files-${name}-${crypto.randomUUID().slice(0, 8)}`, role: "agent" });

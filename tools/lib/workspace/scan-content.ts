@@ -10,9 +10,9 @@
  * clock and the signal are checked at each file, where the scan awaits R2 anyway.
  */
 import type { RE2JS } from "re2js";
+import type { ListedFile } from "./list-paths.ts";
 import { decodeFile, splitLines } from "./text-file.ts";
 import { MAX_FILE_BYTES, type Workspace } from "./workspace.ts";
-import type { ListedFile } from "./list-paths.ts";
 
 /** Bytes of one line tested; the rest of a longer line (minified code) is not searched. */
 export const MAX_LINE_CHARS = 100_000;

@@ -18,7 +18,8 @@ function problemWith(raw: string, allowRoot: boolean): string | undefined {
   if (raw.includes("\0")) return "it contains a NUL byte";
   if (/[\u0001-\u001f\u007f]/.test(raw)) return "it contains a control character";
   if (raw.includes("\\")) return "it contains a backslash; separate directories with '/'";
-  if (raw.startsWith("/") || raw.startsWith("~") || /^[A-Za-z]:/.test(raw)) return "it is absolute; give a path relative to the workspace root, such as 'src/main.ts'";
+  if (raw.startsWith("/") || raw.startsWith("~") || /^[A-Za-z]:/.test(raw))
+    return "it is absolute; give a path relative to the workspace root, such as 'src/main.ts'";
   const segments = raw.split("/");
   if (segments.includes("..")) return "it contains '..'; paths cannot leave the workspace, give one relative to its root";
   if (!allowRoot && segments.every((s) => s === "" || s === ".")) return "it names the workspace root, not a file";

@@ -5,7 +5,7 @@
 import { ToolFailureError } from "../../../src/errors/tool-failure.ts";
 import { toolError } from "../../../src/registry/tool-result.ts";
 import type { ToolContext } from "../../../src/registry/types.ts";
-import { workspacePrefix, type WorkspaceScope } from "../../../src/storage/workspace-keys.ts";
+import { type WorkspaceScope, workspacePrefix } from "../../../src/storage/workspace-keys.ts";
 import { decodeFile } from "./text-file.ts";
 
 /** Largest file a workspace holds: writes past it are refused, reads past it say so. */
@@ -50,7 +50,12 @@ export async function readStoredFile(ws: Workspace, path: string, tool: string):
     throw new ToolFailureError({
       kind: "invalid_arguments",
       name: tool,
-      issues: [{ path: "path", message: `'${path}' is ${formatBytes(object.size)}, over the workspace's ${formatBytes(MAX_FILE_BYTES)} file limit, so it cannot be opened. Use search_files to find lines in smaller files instead.` }],
+      issues: [
+        {
+          path: "path",
+          message: `'${path}' is ${formatBytes(object.size)}, over the workspace's ${formatBytes(MAX_FILE_BYTES)} file limit, so it cannot be opened. Use search_files to find lines in smaller files instead.`,
+        },
+      ],
     });
   }
   return { bytes: new Uint8Array(await object.arrayBuffer()), size: object.size, etag: object.etag };
@@ -68,7 +73,8 @@ export async function readTextFile(ws: Workspace, path: string, tool: string, us
     return { answer: toolError(error, extra) };
   }
   const decoded = decodeFile(file.bytes);
-  if (decoded.binary) return { answer: toolError(`Binary file (${decoded.kind}, ${formatBytes(file.size)}): ${use}`, { path, is_binary: true, file_size: file.size }) };
+  if (decoded.binary)
+    return { answer: toolError(`Binary file (${decoded.kind}, ${formatBytes(file.size)}): ${use}`, { path, is_binary: true, file_size: file.size }) };
   return { file, text: decoded.text };
 }
 
@@ -78,7 +84,12 @@ export function checkFileSize(bytes: number, path: string, tool: string, field: 
   throw new ToolFailureError({
     kind: "invalid_arguments",
     name: tool,
-    issues: [{ path: field, message: `Writing '${path}' would make it ${formatBytes(bytes)}, over the workspace's ${formatBytes(MAX_FILE_BYTES)} file limit; split it into smaller files.` }],
+    issues: [
+      {
+        path: field,
+        message: `Writing '${path}' would make it ${formatBytes(bytes)}, over the workspace's ${formatBytes(MAX_FILE_BYTES)} file limit; split it into smaller files.`,
+      },
+    ],
   });
 }
 
@@ -108,7 +119,16 @@ export async function fileNotFound(ws: Workspace, path: string): Promise<{ error
     .map((o) => o.key.slice(ws.prefix.length))
     .map((candidate) => {
       const name = candidate.slice(candidate.lastIndexOf("/") + 1).toLowerCase();
-      const score = name === wanted ? 100 : name.replace(/\.[^.]*$/, "") === stem ? 90 : name.startsWith(stem) || stem.startsWith(name) ? 70 : name.includes(stem) || stem.includes(name) ? 60 : 0;
+      const score =
+        name === wanted
+          ? 100
+          : name.replace(/\.[^.]*$/, "") === stem
+            ? 90
+            : name.startsWith(stem) || stem.startsWith(name)
+              ? 70
+              : name.includes(stem) || stem.includes(name)
+                ? 60
+                : 0;
       return { candidate, score };
     })
     .filter((s) => s.score > 0)

@@ -19,8 +19,8 @@ import {
   startAuthorization,
 } from "@modelcontextprotocol/sdk/client/auth.js";
 import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import { checkResourceAllowed, resourceUrlFromServerUrl } from "@modelcontextprotocol/sdk/shared/auth-utils.js";
 import type { OAuthClientInformationMixed, OAuthProtectedResourceMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { checkResourceAllowed, resourceUrlFromServerUrl } from "@modelcontextprotocol/sdk/shared/auth-utils.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { AuthChallenge } from "../json-rpc.ts";
 import { OAuthFlowError, type OAuthGrant, type PendingSignIn } from "./oauth-grant.ts";
@@ -53,7 +53,11 @@ export async function beginSignIn(options: BeginSignInOptions): Promise<{ author
   const { serverUrl, challenge, fetch } = options;
   const resourceMetadata = await step("protected resource metadata", async () => {
     try {
-      return await discoverOAuthProtectedResourceMetadata(serverUrl, challenge?.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: challenge.resourceMetadataUrl }, fetch);
+      return await discoverOAuthProtectedResourceMetadata(
+        serverUrl,
+        challenge?.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: challenge.resourceMetadataUrl },
+        fetch,
+      );
     } catch (error) {
       // A resource that publishes no RFC 9728 document: 2025-03-26 servers are their own authorization server.
       if (challenge?.resourceMetadataUrl === undefined && error instanceof Error && /does not implement|HTTP 4\d\d/.test(error.message)) return undefined;
@@ -71,7 +75,12 @@ export async function beginSignIn(options: BeginSignInOptions): Promise<{ author
     if (metadata?.client_id_metadata_document_supported === true && options.clientMetadataUrl !== undefined) return { client_id: options.clientMetadataUrl };
     return registerClient(authorizationServerUrl, {
       ...(metadata === undefined ? {} : { metadata }),
-      clientMetadata: { client_name: options.clientName, redirect_uris: [options.redirectUrl], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] },
+      clientMetadata: {
+        client_name: options.clientName,
+        redirect_uris: [options.redirectUrl],
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+      },
       ...(scope === undefined ? {} : { scope }),
       fetchFn: fetch,
     });
@@ -160,7 +169,8 @@ async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
     return await run();
   } catch (error) {
     if (error instanceof OAuthFlowError) throw error;
-    if (error instanceof OAuthError) throw new OAuthFlowError(error.errorCode, `${name}: ${error.errorCode}${error.message === "" ? "" : ` (${error.message})`}`);
+    if (error instanceof OAuthError)
+      throw new OAuthFlowError(error.errorCode, `${name}: ${error.errorCode}${error.message === "" ? "" : ` (${error.message})`}`);
     throw new OAuthFlowError("server_error", `${name}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
