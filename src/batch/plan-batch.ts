@@ -12,7 +12,8 @@
  * model's order; resource edges always point down that ranking, so the two kinds together can
  * never form a cycle.
  */
-import type { Resources, ToolEntry } from "../registry/types.ts";
+import { resolveResources } from "../registry/resources.ts";
+import type { ToolEntry } from "../registry/types.ts";
 
 export interface BatchPlan {
   /** For each call, the calls it must wait for. */
@@ -29,21 +30,9 @@ interface Touches {
   writes: readonly string[];
 }
 
-function resolve(resources: Resources | undefined, args: Record<string, unknown>): readonly string[] {
-  if (resources === undefined) return [];
-  if (typeof resources !== "function") return resources;
-  try {
-    return resources(args);
-  } catch (error) {
-    // Ordering must fail safe: a call whose resources cannot be named waits as if it touched all.
-    console.warn(`resource names of a batch call could not be derived: ${String(error)}`);
-    return ["*"];
-  }
-}
-
 function touchesOf(entry: ToolEntry | undefined, args: Record<string, unknown>): Touches | undefined {
   if (entry === undefined || (entry.reads === undefined && entry.writes === undefined)) return undefined;
-  return { reads: resolve(entry.reads, args), writes: resolve(entry.writes, args) };
+  return { reads: resolveResources(entry.reads, args), writes: resolveResources(entry.writes, args) };
 }
 
 /** One name, or a `prefix*` name, covers the other. */

@@ -21,6 +21,26 @@ function seconds(ms: number): string {
 }
 
 /**
+ * A handler that finished after its deadline: its result is withheld (a late `ok` would tell the
+ * model the call kept its deadline), and what it may already have changed is named, since
+ * synchronous work cannot be stopped half way and a blind retry could apply a write twice.
+ */
+function overranEnvelope(failure: Extract<ToolFailure, { kind: "timeout" }>, writes: readonly string[]): ErrorEnvelope {
+  const limit = `${failure.limit === "batch" ? "batch deadline" : "timeout"}: ${seconds(failure.timeoutMs)}`;
+  const changed =
+    writes.length === 0
+      ? " It declares no writes, so nothing was changed."
+      : ` Its writes may have happened anyway: ${writes.join(", ")}. Check them before calling it again.`;
+  return {
+    error: `Tool '${failure.name}' finished after its deadline, in ${seconds(failure.elapsedMs)} (configured ${limit}); its result was withheld.${changed}`,
+    error_code: "TOOL_TIMEOUT",
+    stage: "execute",
+    suggestion: "Narrow the request (a smaller input, fewer matches, a smaller range) so it finishes within its deadline.",
+    retryable: writes.length === 0,
+  };
+}
+
+/**
  * Maps a failure to its envelope. The message is sanitised here, once for every kind, because
  * several carry text from outside (an upstream's body, a fetch error, a check's exception).
  */
@@ -126,6 +146,7 @@ function describeFailure(failure: ToolFailure): ErrorEnvelope {
         retryable: false,
       };
     case "timeout":
+      if (failure.overran !== undefined) return overranEnvelope(failure, failure.overran.writes);
       return {
         error: `Tool '${failure.name}' timed out after ${seconds(failure.elapsedMs)} (configured ${failure.limit === "batch" ? "batch deadline" : "timeout"}: ${seconds(failure.timeoutMs)}).`,
         error_code: "TOOL_TIMEOUT",

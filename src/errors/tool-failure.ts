@@ -44,7 +44,19 @@ export type ToolFailure =
   | { kind: "blocked_by_hook"; name: string; message: string }
   | { kind: "handler_threw"; name: string; detail: string; retryable: boolean }
   | { kind: "bad_result_type"; name: string; resultType: string }
-  | { kind: "timeout"; name: string; elapsedMs: number; timeoutMs: number; limit: "call" | "batch" }
+  | {
+      kind: "timeout";
+      name: string;
+      elapsedMs: number;
+      timeoutMs: number;
+      limit: "call" | "batch";
+      /**
+       * Set when the handler did finish, but after the deadline (synchronous work no timer can
+       * interrupt): its result is withheld, and these are the resources it declares it writes,
+       * which may have changed.
+       */
+      overran?: { writes: readonly string[] };
+    }
   | { kind: "not_started"; name: string; batchTimeoutMs: number }
   | { kind: "own_timeout"; name: string; detail: string; retryable: boolean }
   | { kind: "upstream"; name: string; status: number; detail: string; retryAfterMs?: number }

@@ -4,12 +4,14 @@
  *
  * Nothing a handler does can hold a call past its deadline: the handler's promise is raced
  * against a timer, so one that never settles or ignores its signal is left behind (its signal
- * aborted) and the call answers TOOL_TIMEOUT. A call whose deadline has passed before its
+ * aborted) and the call answers TOOL_TIMEOUT. A handler whose synchronous work ran past the
+ * deadline (no timer can interrupt it) answers TOOL_TIMEOUT too, its result withheld, never `ok`. A call whose deadline has passed before its
  * handler starts answers TOOL_TIMEOUT without running it.
  */
 import type { RetryConfig } from "../config/config.ts";
 import { RETRYABLE_STATUSES } from "../errors/retryable-statuses.ts";
 import type { ToolFailure } from "../errors/tool-failure.ts";
+import { resolveResources } from "../registry/resources.ts";
 import type { ToolEntry } from "../registry/types.ts";
 import { AttemptContext, type BaseContext } from "./attempt-context.ts";
 import { backoffMs } from "./backoff.ts";
@@ -74,6 +76,8 @@ function countsAgainstTool(failure: ToolFailure, retry: RetryConfig): boolean {
 }
 
 const DEADLINE = Symbol("deadline");
+/** The handler settled, but only after its deadline had passed. */
+const LATE = Symbol("late");
 
 // A handler can leave a promise that rejects after the call returned. Nothing awaits it any
 // more, so it must not surface as the isolate's unhandled rejection; log it, redacted.
@@ -83,6 +87,11 @@ if (typeof globalThis.addEventListener === "function") {
     event.preventDefault();
     console.error(sanitizeErrorText(`a promise rejected with nothing awaiting it (left behind by a tool): ${String(event.reason)}`));
   });
+}
+
+/** One macrotask turn, after which workerd's clock shows the time spent in the turns before it. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -113,7 +122,7 @@ async function attemptOnce(
   attempt: number,
   parent: ClientSignal,
   policy: ExecutionPolicy,
-): Promise<HandlerRun | typeof DEADLINE> {
+): Promise<HandlerRun | typeof DEADLINE | typeof LATE> {
   // Built only when the handler (or ctx.fetch) asks for the signal or the deadline fires.
   let controller: AbortController | undefined;
   let signal: AbortSignal | undefined;
@@ -132,7 +141,8 @@ async function attemptOnce(
   let settled: HandlerRun | undefined;
   const running = runHandler(entry, args, context).then((run) => (settled = run));
   for (let turn = 0; turn < QUICK_TURNS && settled === undefined; turn++) await undefined;
-  if (settled !== undefined) return settled;
+  // No I/O happened, so the clock has not moved since the check before the call: no timer needed.
+  if (settled !== undefined) return Date.now() >= policy.deadlineAt ? LATE : settled;
 
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<typeof DEADLINE>((resolve) => {
@@ -143,8 +153,13 @@ async function attemptOnce(
     if (outcome === DEADLINE) {
       controller ??= new AbortController();
       controller.abort(new DOMException(`'${entry.name}' passed its deadline`, "TimeoutError"));
+      return outcome;
     }
-    return outcome;
+    // A handler's last synchronous stretch can run past the deadline: no timer fires during it,
+    // and its promise settles before the timer's turn comes. workerd's clock only moves between
+    // events, so one timer turn brings it up to date before the result is believed.
+    await nextTurn();
+    return Date.now() >= policy.deadlineAt ? LATE : outcome;
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }
@@ -162,6 +177,13 @@ export function createExecutor(breakers: BreakerRegistry): Executor {
 
 function timeoutOf(entry: ToolEntry, policy: ExecutionPolicy): ToolFailure {
   return { kind: "timeout", name: entry.name, elapsedMs: Date.now() - policy.startedAt, timeoutMs: policy.limit.ms, limit: policy.limit.kind };
+}
+
+/** A handler that finished after its deadline, with what it declares it may have written. */
+function overrunOf(entry: ToolEntry, args: Record<string, unknown>, policy: ExecutionPolicy): ToolFailure {
+  const elapsedMs = Date.now() - policy.startedAt;
+  const overran = { writes: resolveResources(entry.writes, args) };
+  return { kind: "timeout", name: entry.name, elapsedMs, timeoutMs: policy.limit.ms, limit: policy.limit.kind, overran };
 }
 
 /** Runs a handler under the tool's breaker, deadline and retry policy. */
@@ -206,6 +228,10 @@ async function executeWith(
     const outcome = await attemptOnce(breakers, entry, args, base, attempt, parent, policy);
     if (outcome === DEADLINE) {
       run = { ok: false, failure: timeoutOf(entry, policy) };
+      break;
+    }
+    if (outcome === LATE) {
+      run = { ok: false, failure: overrunOf(entry, args, policy) };
       break;
     }
     run = outcome;
