@@ -6,6 +6,7 @@
  */
 import type { z } from "zod";
 import type { ErrorEnvelope } from "../errors/error-envelope.ts";
+import type { WorstInput } from "./worst-input.ts";
 
 /** JSON Schema as emitted for the model (an object schema for tool parameters). */
 export type JsonSchema = { [key: string]: unknown };
@@ -216,30 +217,6 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType> {
    * remote tool whose pinned definition changed stays blocked until an admin accepts it).
    */
   gate?: () => string | undefined;
-}
-
-/** One hostile input at a tool's caps (ToolSpec.worstInputs). */
-export interface WorstInput {
-  /** What the input tries, as a sentence: "replace_all of 'a' with 'ab' over 300,000 matches". */
-  name: string;
-  /**
-   * Calls made first, as the same key and through the same pipeline, to put in place the state
-   * the input works on (the file a patch edits). Built only when the suite asks for them.
-   */
-  setup?: () => readonly WorstInputCall[];
-  /** The hostile call's arguments, as a model would send them; built only when the suite asks. */
-  args: () => Record<string, unknown>;
-  /**
-   * Set only by a tool that holds the isolate by design: the longest, in ms, any other request
-   * may wait behind one synchronous stretch of it. Documented with the tool; the default is none.
-   */
-  holdsIsolateMs?: number;
-}
-
-/** A tool call the hostile suite makes to set up a worst input. */
-export interface WorstInputCall {
-  tool: string;
-  args: Record<string, unknown>;
 }
 
 /** A registered tool: the spec with defaults applied and the derived JSON Schema cached. */
