@@ -42,7 +42,7 @@ function auditConsumer(root: string): { maxBatch: number; maxWaitS: number } {
 /** Every constant but rowsPerRecord, which is the audit table's design (a flag). */
 export function readConstants(root: string): Omit<StoreConstants, "rowsPerRecord"> {
   const consumer = auditConsumer(root);
-  // An empty env: the configured defaults (src/config/config.ts).
+  // An empty env: the configured defaults (src/config/config-schema.ts).
   const { rateLimit } = loadConfig({} as Env);
   return {
     groupMaxRecords: exportedNumber(root, "src/audit/audit-group-commit.ts", "GROUP_MAX_RECORDS"),
