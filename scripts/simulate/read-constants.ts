@@ -10,7 +10,7 @@ import { unstable_readConfig } from "wrangler";
 import { loadConfig } from "../../src/config/config.ts";
 import type { StoreConstants } from "./model.ts";
 
-/** A lease holds about a second of its isolate's traffic: lease-client.ts meters calls per second. */
+/** A lease holds about a second of its isolate's traffic: key-leases.ts meters calls per second. */
 const LEASE_TRAFFIC_MS = 1_000;
 
 /** The number a pattern's first group captures in `file` (numeric separators allowed). */
