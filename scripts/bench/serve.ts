@@ -36,7 +36,7 @@ export type ConfigOptions = Pick<
 >;
 
 /**
- * Limits the bench's load must stay under (both at config.ts's ceiling), so rate-limited calls
+ * Limits the bench's load must stay under (both at config-schema.ts's ceiling), so rate-limited calls
  * never mix into the figures: the limiter still counts every call, it just never refuses one.
  * OUTBOUND_ALLOW opens loopback to the bench Worker alone, for pages the bench serves itself
  * (scenarios/web-extract-page.ts); wrangler.toml, and so production, leaves it closed.

@@ -24,7 +24,7 @@ export interface StoreConstants {
   leaseMaxShare: number;
   /** The share of each window's budget that is never leased, only charged call by call. */
   unleasedShare: number;
-  /** How long a lease holds about its isolate's traffic for (lease-client.ts: one second). */
+  /** How long a lease holds about its isolate's traffic for (key-leases.ts: one second). */
   leaseTrafficMs: number;
   /** How long an availability result stays fresh (availability.ts CHECK_TTL_MS). */
   checkTtlMs: number;

@@ -10,7 +10,7 @@ import { unstable_readConfig } from "wrangler";
 import { loadConfig } from "../../src/config/config.ts";
 import type { StoreConstants } from "./model.ts";
 
-/** A lease holds about a second of its isolate's traffic: lease-client.ts meters calls per second. */
+/** A lease holds about a second of its isolate's traffic: key-leases.ts meters calls per second. */
 const LEASE_TRAFFIC_MS = 1_000;
 
 /** The number a pattern's first group captures in `file` (numeric separators allowed). */
@@ -42,7 +42,7 @@ function auditConsumer(root: string): { maxBatch: number; maxWaitS: number } {
 /** Every constant but rowsPerRecord, which is the audit table's design (a flag). */
 export function readConstants(root: string): Omit<StoreConstants, "rowsPerRecord"> {
   const consumer = auditConsumer(root);
-  // An empty env: the configured defaults (src/config/config.ts).
+  // An empty env: the configured defaults (src/config/config-schema.ts).
   const { rateLimit } = loadConfig({} as Env);
   return {
     groupMaxRecords: exportedNumber(root, "src/audit/audit-group-commit.ts", "GROUP_MAX_RECORDS"),

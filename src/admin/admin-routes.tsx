@@ -9,8 +9,8 @@
  * |---|---|
  * | GET /admin | overview: figures, charts, top failures, pending approvals, stuck deliveries |
  * | GET /admin/audit, /admin/audit/{id}, /admin/sessions/{id} | the audit log, a call, a session |
- * | GET /admin/keys; POST /admin/keys, /admin/keys/{id}/revoke, /admin/keys/{id}/access | API keys |
- * | GET /admin/tools, /admin/tools/{name}; POST /admin/tools/recheck, /admin/tools/{name}/accept | tools, availability, shapes, pin accept |
+ * | GET /admin/keys; POST /admin/keys, /admin/keys/{id}/revoke, /admin/keys/{id}/access | API keys (key-pages.tsx) |
+ * | GET /admin/tools, /admin/tools/{name}; POST /admin/tools/recheck, /admin/tools/{name}/accept | tools, availability, shapes, pin accept (tool-pages.tsx) |
  * | GET /admin/webhooks; POST /admin/webhooks/deliveries/{id}/rerun | hooks, deliveries, events (webhook-pages.tsx) |
  * | GET /admin/mcp-servers; POST /admin/mcp-servers, /admin/mcp-servers/{name}/{enable,disable,refresh,sign-in,remove} | remote MCP servers (mcp-server-pages.tsx) |
  * | POST /admin/sign-in, /admin/sign-out | the sign-in (approvals-page/page-auth.tsx) |
@@ -18,26 +18,24 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { listApprovals } from "../approvals/approvals.ts";
-import { formField, pageAuth } from "../approvals-page/page-auth.tsx";
+import { pageAuth } from "../approvals-page/page-auth.tsx";
 import type { PageEnv } from "../approvals-page/page-env.ts";
 import { renderPage } from "../approvals-page/render-page.ts";
 import { securityHeaders } from "../approvals-page/security-headers.ts";
 import type { AuditRecordWire } from "../audit/audit-wire.ts";
 import type { GatewayParts } from "../compose.ts";
-import { serverOfToolset } from "../mcp/federation/remote-tool-name.ts";
 import { ADMIN_CSS } from "./admin-css.ts";
-import { type AdminContext, errorPage, shownStatus } from "./admin-error.tsx";
+import { errorPage, shownStatus } from "./admin-error.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
 import { apiErrorText, apiRequest } from "./api-request.ts";
 import { AUDIT_FILTERS, type AuditFilterValues, AuditListPage, CallDetailPage, SessionTimelinePage } from "./audit-page.tsx";
-import { createKeyBody, keyAccessBody } from "./key-form.ts";
-import { type CreatedKeyWire, type KeyFormValues, KeysPage, type KeyWire } from "./keys-page.tsx";
+import { keyPages } from "./key-pages.tsx";
 import { load } from "./loaded.tsx";
 import { mcpServerPages } from "./mcp-server-pages.tsx";
 import { OverviewPage } from "./overview-page.tsx";
-import { isOverviewWindow, overviewStats, windowStats } from "./overview-stats.ts";
+import { isOverviewWindow, overviewStats } from "./overview-stats.ts";
 import { stuckDeliveries } from "./stuck-deliveries.ts";
-import { ToolDetailPage, type ToolDetailWire, type ToolHealthWire, ToolsPage } from "./tools-page.tsx";
+import { toolPages } from "./tool-pages.tsx";
 import { webhookPages } from "./webhook-pages.tsx";
 
 /** Forms carry a few short fields; a key's toolsets and patterns are the longest. */
@@ -51,15 +49,6 @@ const PENDING_SHOWN = 20;
  * 2286), so the `until` of one millisecond later stays within the API's 15-digit epoch.
  */
 const RECORD_ID = /^(\d{1,14})-(\d{1,16})$/;
-
-async function keyFormValues(c: AdminContext): Promise<KeyFormValues> {
-  const values: KeyFormValues = {};
-  for (const name of ["name", "role", "toolsets", "policy_mode", "patterns", "rate_limit"] as const) {
-    const value = await formField(c, name);
-    if (value !== undefined) values[name] = value;
-  }
-  return values;
-}
 
 /** The console's routes, for `app.route("/", adminRoutes())`. */
 export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
@@ -159,89 +148,10 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
     );
   });
 
-  /** The keys page, with whatever the last action left to say. */
-  async function keysPage(
-    c: AdminContext,
-    extra: { values?: KeyFormValues; error?: string; created?: CreatedKeyWire; done?: string } = {},
-    status: 200 | 201 | ReturnType<typeof shownStatus> = 200,
-  ) {
-    const answer = await apiRequest(c, c.get("principal"), "GET", "/v1/keys");
-    if (answer.status !== 200)
-      return errorPage(c, shownStatus(answer.status), answer.status === 403 ? "Keys are for admins" : "Keys could not be listed", apiErrorText(answer));
-    const { keys } = answer.body as { keys: KeyWire[] };
-    return renderPage(c, <KeysPage viewer={c.get("viewer")} keys={keys} {...extra} />, status);
-  }
-
-  page.get(`${ADMIN_BASE}/keys`, (c) => {
-    const revoked = c.req.query("revoked");
-    const changed = c.req.query("changed");
-    if (revoked !== undefined) return keysPage(c, { done: `Key ${revoked} revoked: its next call is refused.` });
-    return keysPage(c, changed === undefined ? {} : { done: `Access of key ${changed} changed: its next call is checked against it.` });
-  });
-
-  page.post(`${ADMIN_BASE}/keys`, async (c) => {
-    const values = await keyFormValues(c);
-    const answer = await apiRequest(c, c.get("principal"), "POST", "/v1/keys", createKeyBody(values));
-    if (answer.status === 201) return keysPage(c, { created: answer.body as CreatedKeyWire }, 201);
-    if (answer.status === 403) return errorPage(c, 403, "Not allowed", apiErrorText(answer));
-    return keysPage(c, { values, error: apiErrorText(answer) }, shownStatus(answer.status));
-  });
-
-  page.post(`${ADMIN_BASE}/keys/:id/access`, async (c) => {
-    const id = c.req.param("id");
-    const answer = await apiRequest(c, c.get("principal"), "PATCH", `/v1/keys/${encodeURIComponent(id)}`, keyAccessBody(await keyFormValues(c)));
-    if (answer.status === 200) return c.redirect(`${ADMIN_BASE}/keys?changed=${encodeURIComponent(id)}`, 303);
-    if (answer.status === 400) return keysPage(c, { error: `Access of ${id} not changed: ${apiErrorText(answer)}` }, 400);
-    return errorPage(c, shownStatus(answer.status), answer.status === 403 ? "Not allowed" : "Not changed", apiErrorText(answer));
-  });
-
-  page.post(`${ADMIN_BASE}/keys/:id/revoke`, async (c) => {
-    const id = c.req.param("id");
-    const answer = await apiRequest(c, c.get("principal"), "DELETE", `/v1/keys/${encodeURIComponent(id)}`);
-    if (answer.status === 204) return c.redirect(`${ADMIN_BASE}/keys?revoked=${encodeURIComponent(id)}`, 303);
-    return errorPage(c, shownStatus(answer.status), answer.status === 403 ? "Not allowed" : "Not revoked", apiErrorText(answer));
-  });
-
+  keyPages(page);
   mcpServerPages(page);
   webhookPages(page);
-
-  async function toolsPage(c: AdminContext, done?: string) {
-    const now = Date.now();
-    const [answer, stats] = await Promise.all([
-      apiRequest(c, c.get("principal"), "GET", "/v1/health/tools"),
-      load("The audit log (D1)", async () => new Map((await windowStats(c.env, now - 86_400_000, now)).tools.map((t) => [t.tool, t] as const))),
-    ]);
-    if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), "Tools could not be listed", apiErrorText(answer));
-    return renderPage(c, <ToolsPage viewer={c.get("viewer")} tools={(answer.body as { tools: ToolHealthWire[] }).tools} stats={stats} done={done} />);
-  }
-
-  page.get(`${ADMIN_BASE}/tools`, (c) => toolsPage(c));
-
-  page.post(`${ADMIN_BASE}/tools/recheck`, async (c) => {
-    const tool = await formField(c, "tool");
-    const answer = await apiRequest(c, c.get("principal"), "POST", "/v1/health/tools/recheck", tool === undefined ? {} : { tools: [tool] });
-    if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), answer.status === 403 ? "Not allowed" : "Not re-checked", apiErrorText(answer));
-    const { checked } = answer.body as { checked: number };
-    return toolsPage(c, `Re-checked ${tool ?? "every tool"}: ${checked} check${checked === 1 ? "" : "s"} ran.`);
-  });
-
-  page.get(`${ADMIN_BASE}/tools/:name`, async (c) => {
-    const answer = await apiRequest(c, c.get("principal"), "GET", `/v1/tools/${encodeURIComponent(c.req.param("name"))}`);
-    if (answer.status !== 200) return errorPage(c, shownStatus(answer.status), "No such tool", apiErrorText(answer));
-    const done = c.req.query("accepted") === undefined ? undefined : "The new definition is pinned: the tool is no longer flagged or blocked.";
-    return renderPage(c, <ToolDetailPage viewer={c.get("viewer")} tool={answer.body as ToolDetailWire} done={done} />);
-  });
-
-  page.post(`${ADMIN_BASE}/tools/:name/accept`, async (c) => {
-    const name = c.req.param("name");
-    const tool = await apiRequest(c, c.get("principal"), "GET", `/v1/tools/${encodeURIComponent(name)}`);
-    if (tool.status !== 200) return errorPage(c, shownStatus(tool.status), "No such tool", apiErrorText(tool));
-    const server = serverOfToolset((tool.body as ToolDetailWire).toolset);
-    if (server === undefined) return errorPage(c, 404, "Not a remote tool", `${name} is not a remote MCP tool, so it has no pin to accept.`);
-    const answer = await apiRequest(c, c.get("principal"), "POST", `/v1/mcp-servers/${encodeURIComponent(server)}/tools/${encodeURIComponent(name)}/accept`);
-    if (answer.status === 200) return c.redirect(`${ADMIN_BASE}/tools/${encodeURIComponent(name)}?accepted=1`, 303);
-    return errorPage(c, shownStatus(answer.status), answer.status === 403 ? "Not allowed" : "Not accepted", apiErrorText(answer));
-  });
+  toolPages(page);
 
   page.all(`${ADMIN_BASE}/*`, (c) => errorPage(c, 404, "Page not found", `There is no page at ${c.req.path}.`));
 

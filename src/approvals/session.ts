@@ -28,7 +28,6 @@ import {
   findApproval,
   findApprovalByBinding,
   findApprovalByCallId,
-  findApprovalById,
   findGrant,
   insertApproval,
   insertGrant,
@@ -41,12 +40,12 @@ import { type ApprovalView, isSettled } from "./approval-view.ts";
 import { runApprovedCall } from "./approved-call.ts";
 import { ChangeWaiters } from "./change-waiters.ts";
 import { publishApproval } from "./publish-approval.ts";
-import { noteRunWaiting, noteSettledForRun, wakeRuns } from "./run-wakeups.ts";
+import { noteRunWaiting } from "./run-wakeups.ts";
 import { scheduleSessionAlarm } from "./session-alarm.ts";
 import type { ApprovalRequest, DecisionAnswer, DecisionInput, RequestAnswer, RunApproved, SessionApi, TodoAnswer, TodoUpdate } from "./session-api.ts";
 import { SESSION_SCHEMA_SQL } from "./session-schema.ts";
 import { sessionTodo } from "./session-todo.ts";
-import { noteSettledForWebhook, sendWebhookNotices } from "./webhook-notices.ts";
+import { noteSettled, sendSettledNotices } from "./settled-notices.ts";
 
 /**
  * The object's code; the Worker entry exports it as `Session` with `runApproved` (run-approved.ts)
@@ -160,7 +159,7 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
 
     const { row: decided, denial } = decidedRow(row, input, now);
     saveApproval(this.ctx.storage.sql, decided);
-    if (denial !== undefined) this.#noteSettled(decided);
+    if (denial !== undefined) noteSettled(this.ctx.storage.sql, decided);
     if (input.decision === "approve" && input.scope === "session") insertGrant(this.ctx.storage.sql, row, input.decidedBy, now);
     this.#waiters.wake(row.id);
     await this.#scheduleAlarm();
@@ -194,11 +193,11 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
     const outcome = await runApprovedCall(this.runApproved, this.env, row, (promise) => this.ctx.waitUntil(promise));
     const done = doneRow(row, outcome);
     saveApproval(this.ctx.storage.sql, done);
-    const noted = this.#noteSettled(done);
+    const noted = noteSettled(this.ctx.storage.sql, done);
     this.#waiters.wake(row.id);
     if (noted) await this.#scheduleAlarm();
     await Promise.all([publishApproval(this.env.DB, done), this.#audit(done, outcome)]);
-    await this.#sendWebhookNotices();
+    await sendSettledNotices(this.ctx.storage, this.env);
     return done;
   }
 
@@ -212,7 +211,7 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
       const outcome = interruptedOutcome(row);
       const done = doneRow(row, outcome);
       saveApproval(this.ctx.storage.sql, done);
-      this.#noteSettled(done);
+      noteSettled(this.ctx.storage.sql, done);
       this.#writes.push(publishApproval(this.env.DB, done), this.#audit(done, outcome));
     }
   }
@@ -222,7 +221,7 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
     if (row.status !== "pending" || row.expires_at > now) return row;
     const { row: expired, outcome } = expiredRow(row, now);
     saveApproval(this.ctx.storage.sql, expired);
-    this.#noteSettled(expired);
+    noteSettled(this.ctx.storage.sql, expired);
     this.#waiters.wake(row.id);
     this.#writes.push(publishApproval(this.env.DB, expired), this.#audit(expired, outcome));
     return expired;
@@ -233,23 +232,7 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
     const writes = this.#writes;
     this.#writes = [];
     await Promise.all(writes);
-    await this.#sendWebhookNotices();
-  }
-
-  /** In the same synchronous step as a settled outcome: a webhook delivery's notice (webhook-notices.ts). */
-  #noteSettled(row: ApprovalRow): boolean {
-    // A run started by a webhook asks as `hook:<name>` too, but its run is told, not a delivery.
-    if (noteSettledForRun(this.ctx.storage.sql, row.id)) return false;
-    return noteSettledForWebhook(this.ctx.storage.sql, row);
-  }
-
-  /** Sends the hook notices and wakes the agent runs (run-wakeups.ts) a settled approval leaves. */
-  async #sendWebhookNotices(): Promise<void> {
-    if (await sendWebhookNotices(this.ctx.storage.sql, this.env.HOOKS_QUEUE)) await this.#scheduleAlarm();
-    await wakeRuns(this.ctx.storage.sql, this.env, (id) => {
-      const row = findApprovalById(this.ctx.storage.sql, id);
-      return row === undefined ? undefined : toApprovalView(row);
-    });
+    await sendSettledNotices(this.ctx.storage, this.env);
   }
 
   /** The alarm is always set to the next expiry of a pending approval or retry of a hook notice. */

@@ -14,6 +14,7 @@
  * next round trip for that key.
  */
 import { waitForOtherRequest } from "../runtime/wait-for-other-request.ts";
+import { addLease, type KeyState, meterCall, type OpenCall, takeLocally, tokensWanted, untake } from "./key-leases.ts";
 import type { BucketRequest, LeaseAnswer, LeaseRequest, TokenReturn, Verdict } from "./rate-limiter.ts";
 
 /**
@@ -22,34 +23,6 @@ import type { BucketRequest, LeaseAnswer, LeaseRequest, TokenReturn, Verdict } f
  * normally takes milliseconds; giving up early costs only an extra round trip.
  */
 export const LEASE_WAIT_MS = 1_000;
-
-interface Lease {
-  windowStart: number;
-  windowMs: number;
-  tokens: number;
-  /** On this isolate's clock. */
-  expiresAt: number;
-}
-
-/** Calls this isolate charged to a bucket per second: the previous second's count and this one's. */
-interface Meter {
-  second: number;
-  thisSecond: number;
-  lastSecond: number;
-}
-
-interface BucketState {
-  lease: Lease | undefined;
-  meter: Meter;
-}
-
-interface KeyState {
-  buckets: Map<string, BucketState>;
-  /** Unspent tokens of expired leases, to give back on the next round trip. */
-  returns: TokenReturn[];
-  /** The round trip under way for this key, which concurrent requests wait for before their own. */
-  inflight: Promise<void> | undefined;
-}
 
 /** What the client calls on the key's object (its stub; RPC makes the answer a promise). */
 export interface LimiterStub {
@@ -92,10 +65,10 @@ export class LeaseClient {
   async charge(keyId: string, stub: () => LimiterStub, calls: readonly (readonly BucketRequest[])[]): Promise<Verdict[]> {
     const state = this.#state(keyId);
     const now = this.#now();
-    for (const buckets of calls) for (const request of buckets) this.#meter(state, request.bucket, now);
+    for (const buckets of calls) for (const request of buckets) meterCall(state, request.bucket, now);
     let open = calls.map((buckets, i): OpenCall => ({ i, buckets, taken: [] }));
     const verdicts = new Array<Verdict>(calls.length).fill({ allowed: true });
-    open = open.filter((call) => !this.#takeLocally(state, call, this.#now()));
+    open = open.filter((call) => !takeLocally(state, call, this.#now()));
     const inflight = state.inflight;
     if (open.length > 0 && inflight !== undefined) {
       // Another request of this isolate is fetching leases for this key: its grants may cover us.
@@ -105,12 +78,12 @@ export class LeaseClient {
       );
       // Its request is gone and will never finish that round trip: nobody waits on it again.
       if (!waited.settled && state.inflight === inflight) state.inflight = undefined;
-      open = open.filter((call) => !this.#takeLocally(state, call, this.#now()));
+      open = open.filter((call) => !takeLocally(state, call, this.#now()));
     }
     if (open.length === 0) return verdicts;
 
     const remote = open.map((call) =>
-      call.buckets.filter((b) => !call.taken.some((t) => t.bucket === b.bucket)).map((b): LeaseRequest => ({ ...b, extra: this.#wanted(state, b, now) })),
+      call.buckets.filter((b) => !call.taken.some((t) => t.bucket === b.bucket)).map((b): LeaseRequest => ({ ...b, extra: tokensWanted(state, b, now) })),
     );
     const returns = state.returns;
     state.returns = [];
@@ -136,13 +109,13 @@ export class LeaseClient {
     const windows = new Map(remote.flat().map((b) => [b.bucket, b.windowMs]));
     for (const grant of answer.grants) {
       const windowMs = windows.get(grant.bucket) ?? 0;
-      this.#addLease(state, grant.bucket, { windowStart: grant.windowStart, windowMs, tokens: grant.tokens, expiresAt: arrived + grant.validForMs }, arrived);
+      addLease(state, grant.bucket, { windowStart: grant.windowStart, windowMs, tokens: grant.tokens, expiresAt: arrived + grant.validForMs }, arrived);
     }
     answer.verdicts.forEach((verdict, n) => {
       const call = open[n];
       if (call === undefined) return;
       verdicts[call.i] = verdict;
-      if (!verdict.allowed) for (const taken of call.taken) this.#untake(state, taken, arrived);
+      if (!verdict.allowed) for (const taken of call.taken) untake(state, taken, arrived);
     });
     return verdicts;
   }
@@ -175,84 +148,4 @@ export class LeaseClient {
     this.#keys.set(keyId, state);
     return state;
   }
-
-  #bucket(state: KeyState, bucket: string): BucketState {
-    let found = state.buckets.get(bucket);
-    if (found === undefined) {
-      found = { lease: undefined, meter: { second: 0, thisSecond: 0, lastSecond: 0 } };
-      state.buckets.set(bucket, found);
-    }
-    return found;
-  }
-
-  #meter(state: KeyState, bucket: string, now: number): void {
-    const { meter } = this.#bucket(state, bucket);
-    const second = Math.floor(now / 1000);
-    if (second !== meter.second) {
-      meter.lastSecond = second === meter.second + 1 ? meter.thisSecond : 0;
-      meter.thisSecond = 0;
-      meter.second = second;
-    }
-    meter.thisSecond += 1;
-  }
-
-  /** About a second of this isolate's calls on the bucket; the object caps it further. */
-  #wanted(state: KeyState, request: BucketRequest, now: number): number {
-    const { meter } = this.#bucket(state, request.bucket);
-    const recent = meter.second === Math.floor(now / 1000) ? Math.max(meter.lastSecond, meter.thisSecond) : 0;
-    return Math.min(recent, Math.floor(request.limit / 10));
-  }
-
-  /** A live lease of the bucket, after retiring an expired one (its tokens go back). */
-  #live(state: KeyState, bucket: string, now: number): Lease | undefined {
-    const found = this.#bucket(state, bucket);
-    const lease = found.lease;
-    if (lease === undefined) return undefined;
-    if (lease.expiresAt > now && lease.tokens > 0) return lease;
-    if (lease.tokens > 0) state.returns.push({ bucket, windowStart: lease.windowStart, windowMs: lease.windowMs, tokens: lease.tokens });
-    found.lease = undefined;
-    return undefined;
-  }
-
-  /** Takes a token from every bucket of the call that has one; true when that was all of them. */
-  #takeLocally(state: KeyState, call: OpenCall, now: number): boolean {
-    for (const { bucket } of call.buckets) {
-      if (call.taken.some((t) => t.bucket === bucket)) continue;
-      const lease = this.#live(state, bucket, now);
-      if (lease === undefined) continue;
-      lease.tokens -= 1;
-      call.taken.push({ bucket, lease });
-    }
-    return call.taken.length === call.buckets.length;
-  }
-
-  /**
-   * Gives back a token taken for a call the object then refused: into its lease while that is
-   * still the bucket's live lease, otherwise to the object with the next round trip.
-   */
-  #untake(state: KeyState, { bucket, lease }: { bucket: string; lease: Lease }, now: number): void {
-    if (state.buckets.get(bucket)?.lease === lease && lease.expiresAt > now) lease.tokens += 1;
-    else state.returns.push({ bucket, windowStart: lease.windowStart, windowMs: lease.windowMs, tokens: 1 });
-  }
-
-  #addLease(state: KeyState, bucket: string, lease: Lease, now: number): void {
-    const found = this.#bucket(state, bucket);
-    const current = this.#live(state, bucket, now);
-    // Two round trips of this isolate may both bring a lease of the same window: the tokens add
-    // up, and the earlier expiry holds for all of them.
-    if (current !== undefined && current.windowStart === lease.windowStart) {
-      current.tokens += lease.tokens;
-      current.expiresAt = Math.min(current.expiresAt, lease.expiresAt);
-      return;
-    }
-    if (current !== undefined) state.returns.push({ bucket, windowStart: current.windowStart, windowMs: current.windowMs, tokens: current.tokens });
-    found.lease = lease;
-  }
-}
-
-interface OpenCall {
-  i: number;
-  buckets: readonly BucketRequest[];
-  /** Tokens taken from leases for this call so far, with the lease each came from. */
-  taken: { bucket: string; lease: Lease }[];
 }

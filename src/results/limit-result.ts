@@ -56,7 +56,7 @@ export function preview(content: string, limit: number, handle: string | undefin
 export async function limitResult(
   content: string,
   limit: number,
-  // ttlSeconds comes from RESULT_TTL_SECONDS, which config.ts keeps at or above KV's 60 s minimum.
+  // ttlSeconds comes from RESULT_TTL_SECONDS, which config-schema.ts keeps at or above KV's 60 s minimum.
   call: { tool: string; callId: string; sessionId: string; env: Env; ttlSeconds: number },
 ): Promise<LimitedResult> {
   if (content.length <= limit) return { content, truncated: false, totalChars: content.length };

@@ -7,7 +7,8 @@
  * Every transition is a conditional UPDATE on the current status, so two consumers holding the
  * same (redelivered) message cannot both run the calls: only one UPDATE finds the row `queued`.
  */
-import type { CallbackStatus, Delivery, DeliveryStatus, RunOutcome, RunPlan, StoredCall, StoredCallResult } from "./delivery-types.ts";
+import { type DeliveryRow, fromRow } from "./delivery-row.ts";
+import type { CallbackStatus, Delivery, DeliveryStatus, RunPlan, StoredCall, StoredCallResult } from "./delivery-types.ts";
 
 export {
   type CallbackStatus,
@@ -22,72 +23,8 @@ export {
 
 export const HOOK_DELIVERIES_TABLE = "hook_deliveries";
 
-interface Row {
-  id: string;
-  hook: string;
-  provider_delivery_id: string;
-  received_at: number;
-  status: DeliveryStatus;
-  calls: string;
-  results: string | null;
-  error: string | null;
-  attempts: number;
-  claimed_at: number | null;
-  updated_at: number;
-  callback_status: CallbackStatus | null;
-  callback_attempts: number;
-  callback_error: string | null;
-  /** Absent before 0006_request_ids.sql. */
-  request_id?: string | null;
-  /** Absent before 0009_hook_runs.sql. */
-  run_plan?: string | null;
-  run_id?: string | null;
-  run_outcome?: string | null;
-}
-
 /** The database calls this module makes; tests pass a D1 that fails on a schedule. */
 export type DeliveryDatabase = Pick<D1Database, "prepare" | "batch">;
-
-/** Thrown when a stored row cannot be read back (a corrupt `calls` column): a poison delivery. */
-export class CorruptDeliveryError extends Error {
-  override readonly name = "CorruptDeliveryError";
-}
-
-function fromRow(row: Row): Delivery {
-  let calls: StoredCall[];
-  let results: StoredCallResult[] | null;
-  let runPlan: RunPlan | null;
-  let runOutcome: RunOutcome | null;
-  try {
-    calls = JSON.parse(row.calls) as StoredCall[];
-    results = row.results === null ? null : (JSON.parse(row.results) as StoredCallResult[]);
-    runPlan = row.run_plan === undefined || row.run_plan === null ? null : (JSON.parse(row.run_plan) as RunPlan);
-    runOutcome = row.run_outcome === undefined || row.run_outcome === null ? null : (JSON.parse(row.run_outcome) as RunOutcome);
-  } catch (error) {
-    throw new CorruptDeliveryError(`delivery ${row.id} has unreadable stored calls or results: ${String(error)}`);
-  }
-  if (!Array.isArray(calls)) throw new CorruptDeliveryError(`delivery ${row.id}: stored calls are not a list`);
-  return {
-    id: row.id,
-    hook: row.hook,
-    providerDeliveryId: row.provider_delivery_id,
-    receivedAt: row.received_at,
-    status: row.status,
-    calls,
-    results,
-    error: row.error,
-    attempts: row.attempts,
-    claimedAt: row.claimed_at,
-    updatedAt: row.updated_at,
-    callbackStatus: row.callback_status,
-    callbackAttempts: row.callback_attempts,
-    callbackError: row.callback_error,
-    requestId: row.request_id ?? null,
-    runPlan,
-    runId: row.run_id ?? null,
-    runOutcome,
-  };
-}
 
 export interface NewDelivery {
   id: string;
@@ -147,7 +84,7 @@ export async function insertDelivery(
 }
 
 export async function getDelivery(db: DeliveryDatabase, id: string): Promise<Delivery | undefined> {
-  const row = await db.prepare(`SELECT * FROM ${HOOK_DELIVERIES_TABLE} WHERE id = ?`).bind(id).first<Row>();
+  const row = await db.prepare(`SELECT * FROM ${HOOK_DELIVERIES_TABLE} WHERE id = ?`).bind(id).first<DeliveryRow>();
   return row === null ? undefined : fromRow(row);
 }
 
@@ -159,7 +96,7 @@ export async function getDeliveryState(
   const row = await db
     .prepare(`SELECT hook, status, error, callback_status, callback_error FROM ${HOOK_DELIVERIES_TABLE} WHERE id = ?`)
     .bind(id)
-    .first<Pick<Row, "hook" | "status" | "error" | "callback_status" | "callback_error">>();
+    .first<Pick<DeliveryRow, "hook" | "status" | "error" | "callback_status" | "callback_error">>();
   return row === null
     ? undefined
     : { hook: row.hook, status: row.status, error: row.error, callbackStatus: row.callback_status, callbackError: row.callback_error };

@@ -3,7 +3,8 @@
  * the two ways a message can fail, and reading the delivery a message names.
  */
 import type { GatewayParts } from "../compose.ts";
-import { CorruptDeliveryError, type Delivery, type DeliveryDatabase, getDelivery, noteDeliveryError } from "./delivery-store.ts";
+import { CorruptDeliveryError } from "./delivery-row.ts";
+import { type Delivery, type DeliveryDatabase, getDelivery, noteDeliveryError } from "./delivery-store.ts";
 import { recordWebhookEvent, type WebhookEventOutcome } from "./webhook-events.ts";
 import { type WebhookEntry, webhookRegistry } from "./webhook-registry.ts";
 

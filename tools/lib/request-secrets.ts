@@ -5,7 +5,8 @@
  * for `{"secret": "ADMIN_TOKEN"}` to be sent to a host it controls. A redirect to a host the
  * secret is not granted for drops the header, as browsers drop Authorization across origins.
  */
-import type { GatewayConfig, HttpRequestSecretGrant } from "../../src/config/config.ts";
+import type { GatewayConfig } from "../../src/config/config.ts";
+import type { HttpRequestSecretGrant } from "../../src/config/config-schema.ts";
 import type { FieldIssue } from "../../src/errors/tool-failure.ts";
 import { type SecretRef, secretValue } from "../../src/net/secret-headers.ts";
 
