@@ -22,12 +22,10 @@ export const RunWireSchema = z
     tool_calls: z.number().int(),
     limits: z.object({ max_turns: z.number().int(), max_tool_calls: z.number().int(), deadline_at: z.string(), token_budget: z.number().int().nullable() }),
     usage: UsageSchema.openapi({ description: "Tokens the upstream reported over the run's turns (0 when it reports none)." }),
-    steps: z
-      .array(z.unknown())
-      .openapi({
-        description:
-          "One entry per model turn: `turn`, `model_ms`, `tools_ms`, `finish_reason` and its `calls` (`id`, `tool`, `status`, `error_code`, `duration_ms`, `approval`).",
-      }),
+    steps: z.array(z.unknown()).openapi({
+      description:
+        "One entry per model turn: `turn`, `model_ms`, `tools_ms`, `finish_reason` and its `calls` (`id`, `tool`, `status`, `error_code`, `duration_ms`, `approval`).",
+    }),
     pending_approvals: z.array(z.object({ call_id: z.string(), tool: z.string(), approval_id: z.string(), expires_at: z.number().int(), url: z.string() })),
     answer: z.string().nullable().openapi({ description: "The final answer, once completed." }),
     finish_reason: z.string().nullable(),

@@ -10,12 +10,9 @@ export const AuditRecordWireSchema = z
     time: z.string().openapi({ description: "When the call ended (ISO 8601).", example: "2026-05-01T12:00:00.000Z" }),
     key_id: z.string(),
     session_id: z.string(),
-    run_id: z
-      .string()
-      .optional()
-      .openapi({
-        description: "The agent run the call was part of (POST /v1/runs, /v1/chat/completions, a delegate_task child); absent for calls a client sent itself.",
-      }),
+    run_id: z.string().optional().openapi({
+      description: "The agent run the call was part of (POST /v1/runs, /v1/chat/completions, a delegate_task child); absent for calls a client sent itself.",
+    }),
     tool_call_id: z.string(),
     tool: z.string(),
     toolset: z.string().nullable(),
@@ -38,13 +35,10 @@ export const AuditRecordWireSchema = z
     duration_ms: z.number().int(),
     result_chars: z.number().int(),
     truncated: z.boolean(),
-    request_id: z
-      .string()
-      .nullable()
-      .openapi({
-        description:
-          "The x-request-id of the request that made the call (a webhook's calls: the delivery's request). Null on records written before it was kept.",
-      }),
+    request_id: z.string().nullable().openapi({
+      description:
+        "The x-request-id of the request that made the call (a webhook's calls: the delivery's request). Null on records written before it was kept.",
+    }),
     decision: z
       .object({ by: z.string().nullable(), time: z.string(), scope: z.enum(["once", "session"]).nullable(), reason: z.string().nullable() })
       .optional()

@@ -55,12 +55,10 @@ export const ApiKeySchema = z
     created_at: z.string(),
     created_by: z.string().openapi({ description: "keyId of the admin that created it; admin-token for the bootstrap token." }),
     revoked_at: z.string().nullable(),
-    kind: z
-      .enum(KEY_KINDS)
-      .openapi({
-        description:
-          "key: a bearer key; oauth_grant: a person's consent to an MCP client on the /oauth/authorize page (its tokens work on /mcp only; DELETE ends them at once).",
-      }),
+    kind: z.enum(KEY_KINDS).openapi({
+      description:
+        "key: a bearer key; oauth_grant: a person's consent to an MCP client on the /oauth/authorize page (its tokens work on /mcp only; DELETE ends them at once).",
+    }),
     oauth_client_id: z.string().nullable().openapi({ description: "The OAuth client a grant was given to; null for a key." }),
   })
   .openapi("ApiKey");

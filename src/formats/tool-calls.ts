@@ -13,12 +13,10 @@ export const OpenAIToolCallSchema = z
     type: z.literal("function"),
     function: z.object({
       name: z.string().openapi({ example: "echo" }),
-      arguments: z
-        .union([z.string(), z.record(z.string(), z.unknown())])
-        .openapi({
-          description: "The arguments as the model emitted them: a JSON string (an already-parsed object is accepted too).",
-          example: '{"text":"hi"}',
-        }),
+      arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).openapi({
+        description: "The arguments as the model emitted them: a JSON string (an already-parsed object is accepted too).",
+        example: '{"text":"hi"}',
+      }),
     }),
   })
   .openapi("OpenAIToolCall");

@@ -22,15 +22,10 @@ const getMemory = createRoute({
   description: "Entries of the `memory` and `user` stores with their character budgets. Admins may pass `key_id` to read another key's memory.",
   request: {
     query: z.object({
-      key_id: z
-        .string()
-        .min(1)
-        .max(256)
-        .optional()
-        .openapi({
-          description: "Admins only: the id of the key whose memory to read (`admin-token`, `hook:<name>` or a key id from GET /v1/keys).",
-          example: "3f2a1c0b-9e88-4f61-9d7e-0b6a1d2e5b8c",
-        }),
+      key_id: z.string().min(1).max(256).optional().openapi({
+        description: "Admins only: the id of the key whose memory to read (`admin-token`, `hook:<name>` or a key id from GET /v1/keys).",
+        example: "3f2a1c0b-9e88-4f61-9d7e-0b6a1d2e5b8c",
+      }),
     }),
   },
   responses: {

@@ -45,13 +45,10 @@ export const DeliveryWire = z
     approvals: z.array(z.object({ call_id: z.string(), id: z.string(), expires_at: z.number(), url: z.string() })),
     callback: z.object({ status: z.enum(["pending", "delivered", "failed", "refused"]), attempts: z.number().int(), error: z.string().nullable() }).nullable(),
     events: z.array(EventWire),
-    request_id: z
-      .string()
-      .nullable()
-      .openapi({
-        description:
-          "The x-request-id of the POST that delivered it, also on the audit rows of its calls; null for a delivery stored before request ids were kept.",
-      }),
+    request_id: z.string().nullable().openapi({
+      description:
+        "The x-request-id of the POST that delivered it, also on the audit rows of its calls; null for a delivery stored before request ids were kept.",
+    }),
     run: z
       .object({
         id: z.string(),

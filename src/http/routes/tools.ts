@@ -52,20 +52,14 @@ const listTools = createRoute({
   request: {
     query: z.object({
       toolset: z.string().optional().openapi({ description: "Only tools this toolset resolves to; `all` or `*` for every tool.", example: "research" }),
-      format: z
-        .enum(DEFINITION_FORMATS)
-        .default("openai")
-        .openapi({
-          description:
-            "The provider shape of each definition: `openai` (Chat Completions), `responses` (OpenAI Responses), `anthropic`, `gemini` (`functionDeclarations` entries) or `mcp`.",
-        }),
-      defer: z
-        .enum(["true", "false"])
-        .default("false")
-        .openapi({
-          description:
-            "`true` lists only the core tools and `tool_search`, which finds the others on demand: for keys with more tools than a model's context should carry.",
-        }),
+      format: z.enum(DEFINITION_FORMATS).default("openai").openapi({
+        description:
+          "The provider shape of each definition: `openai` (Chat Completions), `responses` (OpenAI Responses), `anthropic`, `gemini` (`functionDeclarations` entries) or `mcp`.",
+      }),
+      defer: z.enum(["true", "false"]).default("false").openapi({
+        description:
+          "`true` lists only the core tools and `tool_search`, which finds the others on demand: for keys with more tools than a model's context should carry.",
+      }),
     }),
   },
   responses: {

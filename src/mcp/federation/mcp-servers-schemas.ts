@@ -20,11 +20,9 @@ const PinnedDefinitionSchema = z.object({ name: z.string(), description: z.strin
 
 export const PinSchema = z
   .object({
-    status: z
-      .enum(["pinned", "changed", "blocked"])
-      .openapi({
-        description: "`changed`: the definition differs from the pinned one; `blocked`: changed, and the server blocks changed tools until accepted.",
-      }),
+    status: z.enum(["pinned", "changed", "blocked"]).openapi({
+      description: "`changed`: the definition differs from the pinned one; `blocked`: changed, and the server blocks changed tools until accepted.",
+    }),
     pinned_sha256: z.string(),
     current_sha256: z.string().nullable(),
     changed_at: z.string().nullable(),
@@ -42,12 +40,10 @@ export const McpServerAuthSchema = z
     mode: z
       .enum(["headers", "oauth", "none"])
       .openapi({ description: "`headers`: an Authorization header from a secret; `oauth`: toolgate's own sign-in at the server; `none`: no credentials." }),
-    status: z
-      .enum(["not_required", "signed_in", "needs_sign_in"])
-      .openapi({
-        description:
-          "`needs_sign_in`: the server refused toolgate (401) or its token could not be refreshed; an admin must sign in (POST /v1/mcp-servers/{name}/sign-in).",
-      }),
+    status: z.enum(["not_required", "signed_in", "needs_sign_in"]).openapi({
+      description:
+        "`needs_sign_in`: the server refused toolgate (401) or its token could not be refreshed; an admin must sign in (POST /v1/mcp-servers/{name}/sign-in).",
+    }),
     reason: z.string().nullable(),
     signed_in_by: z.string().nullable(),
     signed_in_at: z.string().nullable(),
