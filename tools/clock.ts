@@ -8,7 +8,7 @@ import { registry } from "../src/registry/registry.ts";
 const FALLBACK_ZONE = "UTC";
 
 function defaultZone(env: Env): string {
-  const zone = (env as unknown as Record<string, unknown>).DEFAULT_TIMEZONE;
+  const zone: unknown = Reflect.get(env, "DEFAULT_TIMEZONE");
   return typeof zone === "string" && zone !== "" ? zone : FALLBACK_ZONE;
 }
 

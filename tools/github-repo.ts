@@ -12,7 +12,7 @@ const PROBE_TIMEOUT_MS = 3_000;
 const CALL_TIMEOUT_MS = 10_000;
 
 function token(env: Env): string {
-  const value = (env as unknown as Record<string, unknown>).GITHUB_TOKEN;
+  const value: unknown = Reflect.get(env, "GITHUB_TOKEN");
   return typeof value === "string" ? value : "";
 }
 

@@ -19,7 +19,7 @@ webhookRegistry.register({
   payload: z.object({ tool_calls: z.array(OpenAIToolCallSchema).max(1_000) }),
   map: ({ payload }) => payload.tool_calls.map((call) => ({ id: call.id, name: call.function.name, arguments: call.function.arguments })),
   callbackUrl: (env) => {
-    const value = (env as unknown as Record<string, unknown>).HOOK_GENERIC_CALLBACK_URL;
+    const value: unknown = Reflect.get(env, "HOOK_GENERIC_CALLBACK_URL");
     return typeof value === "string" ? value : undefined;
   },
 });

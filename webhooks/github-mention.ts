@@ -31,7 +31,7 @@ const IssueCommentEvent = z.looseObject({
 
 /** The configured handle, always with its `@`. */
 function handleOf(env: Env): string {
-  const value = (env as unknown as Record<string, unknown>).GITHUB_APP_HANDLE;
+  const value: unknown = Reflect.get(env, "GITHUB_APP_HANDLE");
   const handle = typeof value === "string" && value.trim() !== "" ? value.trim() : DEFAULT_HANDLE;
   return handle.startsWith("@") ? handle : `@${handle}`;
 }

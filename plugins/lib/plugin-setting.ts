@@ -5,7 +5,7 @@
 
 /** The var's value, or undefined when it is unset or blank (blank means "off", as unset does). */
 export function readSetting(env: Env, name: string): string | undefined {
-  const value = (env as unknown as Record<string, unknown>)[name];
+  const value: unknown = Reflect.get(env, name);
   return typeof value === "string" && value.trim() !== "" ? value : undefined;
 }
 

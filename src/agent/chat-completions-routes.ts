@@ -56,8 +56,9 @@ export const chatCompletionsRoutes = new OpenAPIHono<AppEnv>().openapi(postChat,
   const started = await startRun(
     c.env,
     {
-      messages: body.messages as unknown as Message[],
-      tools: (body.tools ?? []) as unknown as ClientTool[],
+      // MessageSchema and ClientToolSchema check only what toolgate reads; the rest is the model endpoint's to judge, so the OpenAI types are asserted.
+      messages: body.messages as Message[],
+      tools: (body.tools ?? []) as ClientTool[],
       toolset: body.toolset,
       model: body.model,
       maxTurns: body.max_turns,

@@ -46,16 +46,14 @@ export type ModelRefusal =
   | { kind: "unknown_model"; name: string; known: readonly string[] }
   | { kind: "model_forbidden"; name: string };
 
-type ModelEnv = Record<string, unknown>;
-
-const text = (env: ModelEnv, name: string): string | undefined => {
-  const value = env[name];
+const text = (env: Env, name: string): string | undefined => {
+  const value: unknown = Reflect.get(env, name);
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 };
 
 /** The variables among MODEL_VARIABLES that are unset or blank. */
 export function missingModelVariables(env: Env): string[] {
-  return MODEL_VARIABLES.filter((name) => text(env as unknown as ModelEnv, name) === undefined);
+  return MODEL_VARIABLES.filter((name) => text(env, name) === undefined);
 }
 
 /** Whether a default model is configured (runs, chat completions and delegate_task need one). */
@@ -65,7 +63,7 @@ export function modelConfigured(env: Env): boolean {
 
 const parsedModels = new Map<string, z.infer<typeof ModelsSchema>>();
 
-function namedModels(env: ModelEnv): z.infer<typeof ModelsSchema> {
+function namedModels(env: Env): z.infer<typeof ModelsSchema> {
   const raw = text(env, "MODELS");
   if (raw === undefined) return {};
   let found = parsedModels.get(raw);
@@ -80,19 +78,18 @@ function namedModels(env: ModelEnv): z.infer<typeof ModelsSchema> {
 
 /** The model `requested` (the default when absent) as `keyId` may use it, or why not. */
 export function resolveModel(env: Env, requested: string | undefined, keyId: string): ModelTarget | ModelRefusal {
-  const vars = env as unknown as ModelEnv;
   const missing = missingModelVariables(env);
   if (missing.length > 0) return { kind: "model_not_configured", missing };
-  const baseUrl = text(vars, "MODEL_BASE_URL") ?? "";
-  const apiKey = text(vars, "MODEL_API_KEY") ?? "";
-  const defaultModel = text(vars, "MODEL_NAME") ?? "";
+  const baseUrl = text(env, "MODEL_BASE_URL") ?? "";
+  const apiKey = text(env, "MODEL_API_KEY") ?? "";
+  const defaultModel = text(env, "MODEL_NAME") ?? "";
   if (requested === undefined || requested === DEFAULT_MODEL || requested === defaultModel)
     return { name: DEFAULT_MODEL, model: defaultModel, baseUrl, apiKey };
-  const models = namedModels(vars);
+  const models = namedModels(env);
   const named = models[requested];
   if (named === undefined) return { kind: "unknown_model", name: requested, known: [DEFAULT_MODEL, defaultModel, ...Object.keys(models)] };
   if (named.keys !== undefined && !named.keys.includes(keyId)) return { kind: "model_forbidden", name: requested };
-  const key = named.api_key_secret === undefined ? apiKey : text(vars, named.api_key_secret);
+  const key = named.api_key_secret === undefined ? apiKey : text(env, named.api_key_secret);
   if (key === undefined) return { kind: "model_not_configured", missing: [named.api_key_secret ?? "MODEL_API_KEY"] };
   return { name: requested, model: named.model, baseUrl: named.base_url ?? baseUrl, apiKey: key };
 }

@@ -3,7 +3,7 @@
  * (`max_turns`, ...), never more.
  */
 const whole = (env: Env, name: string, fallback: number): number => {
-  const raw = (env as unknown as Record<string, unknown>)[name];
+  const raw: unknown = Reflect.get(env, name);
   if (typeof raw !== "string" || raw.trim() === "") return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of at least 1, got ${JSON.stringify(raw)}`);
@@ -29,7 +29,7 @@ export interface RunSettings {
 
 /** The settings of runs under `env`. */
 export function runSettings(env: Env): RunSettings {
-  const budget = (env as unknown as Record<string, unknown>).RUN_TOKEN_BUDGET;
+  const budget: unknown = Reflect.get(env, "RUN_TOKEN_BUDGET");
   return {
     maxTurns: whole(env, "RUN_MAX_TURNS", 20),
     maxToolCalls: whole(env, "RUN_MAX_TOOL_CALLS", 100),

@@ -132,7 +132,7 @@ const listRoute = createRoute({
 /** The run, if this key may see it. */
 async function visibleRun(c: Context<AppEnv>, id: string): Promise<RunSnapshot | undefined> {
   // The RPC types of a transcript (OpenAI's message unions) are too deep for Rpc.Serializable.
-  const snapshot = (await runStub(c.env, id).snapshot()) as unknown as RunSnapshot | undefined;
+  const snapshot = (await runStub(c.env, id).snapshot()) as RunSnapshot | undefined;
   if (snapshot === undefined) return undefined;
   const principal = c.get("principal");
   return principal.role === "admin" || snapshot.record.keyId === principal.keyId ? snapshot : undefined;
@@ -146,8 +146,9 @@ export const runsRoutes = new OpenAPIHono<AppEnv>()
     const started = await startRun(
       c.env,
       {
-        messages: messages as unknown as Message[],
-        tools: (body.tools ?? []) as unknown as ClientTool[],
+        // MessageSchema and ClientToolSchema check only what toolgate reads; the rest is the model endpoint's to judge, so the OpenAI types are asserted.
+        messages: messages as Message[],
+        tools: (body.tools ?? []) as ClientTool[],
         toolset: body.toolset,
         model: body.model,
         maxTurns: body.max_turns,

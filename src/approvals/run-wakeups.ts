@@ -34,8 +34,7 @@ export async function wakeRuns(sql: SqlStorage, env: Env, view: (approvalId: str
     const approval = view(approvalId);
     if (approval === undefined) continue;
     try {
-      const runs = env.RUNS as unknown as DurableObjectNamespace;
-      const stub = runs.get(runs.idFromName(runId)) as unknown as RunWakeTarget;
+      const stub: RunWakeTarget = env.RUNS.get(env.RUNS.idFromName(runId));
       await stub.approvalSettled(approvalId, approval);
       sql.exec(`DELETE FROM ${SESSION_RUN_WAKEUPS_TABLE} WHERE approval_id = ?`, approvalId);
     } catch (error) {

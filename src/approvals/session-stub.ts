@@ -6,5 +6,5 @@ import type { SessionApi } from "./session-api.ts";
  * the generated RPC stub type cannot express the `unknown` values of tool arguments.
  */
 export function sessionStub(env: Env, sessionId: string): SessionApi {
-  return env.SESSIONS.get(env.SESSIONS.idFromName(sessionId)) as unknown as SessionApi;
+  return env.SESSIONS.get(env.SESSIONS.idFromName(sessionId)) as SessionApi;
 }

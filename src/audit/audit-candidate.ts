@@ -28,7 +28,7 @@ export function checkCandidate(candidate: unknown): CandidateCheck {
       return { ok: false, why: `a row has ${OLDEST_ROW_LENGTH} to ${AUDIT_COLUMNS.length} values, this one ${candidate.length}` };
     }
     try {
-      shaped = fromRow(Object.fromEntries(AUDIT_COLUMNS.map((column, i) => [column, candidate[i]])) as unknown as AuditRow);
+      shaped = fromRow(Object.fromEntries(AUDIT_COLUMNS.map((column, i) => [column, candidate[i]])) as AuditRow);
     } catch (error) {
       return { ok: false, why: String(error) };
     }

@@ -34,6 +34,7 @@ export const CURRENT_LAYOUT: AuditLayout = {
   insertSql: INSERT_AUDIT_ROWS_SQL,
   indexesEveryFilter: false,
   keepsMessages: true,
+  // biome-ignore lint/plugin/no-double-cast: a row D1 read from audit_records, whose columns are AuditRow's; D1 returns rows untyped
   fromRow: (row) => fromRow(row as unknown as AuditRow),
 };
 
@@ -48,6 +49,7 @@ export const LEGACY_LAYOUT: AuditLayout = {
   insertSql: LEGACY_INSERT_AUDIT_ROWS_SQL,
   indexesEveryFilter: true,
   keepsMessages: false,
+  // biome-ignore lint/plugin/no-double-cast: a row D1 read from audit_log, whose columns are LegacyAuditRow's; D1 returns rows untyped
   fromRow: (row) => fromLegacyRow(row as unknown as LegacyAuditRow),
 };
 

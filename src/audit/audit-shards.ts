@@ -47,7 +47,7 @@ export function auditShards(env: AuditShardEnv): readonly AuditDatabase[] {
 }
 
 function shardBinding(env: AuditShardEnv, name: string): AuditDatabase {
-  const binding: unknown = (env as unknown as Record<string, unknown>)[name];
+  const binding: unknown = Reflect.get(env, name);
   const db = binding as Partial<AuditDatabase> | undefined;
   if (typeof db?.prepare !== "function" || typeof db.batch !== "function") {
     throw new ConfigError(

@@ -7,7 +7,7 @@ import type { Context, TypedResponse } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { JSONParsed } from "hono/utils/types";
 import { requestErrorBody } from "./request-error-body.ts";
-import type { McpSignInFailure, RequestErrorBody, RequestFailure, RequestIssue } from "./request-failure-types.ts";
+import type { RequestErrorBody, RequestFailure, RequestIssue } from "./request-failure-types.ts";
 import type { RequestErrorWire } from "./schemas.ts";
 
 export type { McpSignInFailure, RequestErrorBody, RequestFailure, RequestIssue } from "./request-failure-types.ts";

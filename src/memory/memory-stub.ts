@@ -3,5 +3,5 @@ import type { MemoryApi } from "./memory-api.ts";
 
 /** The key's memory object (created on first use), typed as the class's own interface. */
 export function memoryStub(env: Env, keyId: string): MemoryApi {
-  return env.MEMORY.get(env.MEMORY.idFromName(keyId)) as unknown as MemoryApi;
+  return env.MEMORY.get(env.MEMORY.idFromName(keyId)) as MemoryApi;
 }

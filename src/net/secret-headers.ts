@@ -13,7 +13,7 @@ export interface SecretRef {
 
 /** The value of the secret `name` in `env`, or undefined when it is unset or blank (no credential is only whitespace). */
 export function secretValue(env: Env, name: string): string | undefined {
-  const value = (env as unknown as Record<string, unknown>)[name];
+  const value: unknown = Reflect.get(env, name);
   return typeof value === "string" && value.trim() !== "" ? value : undefined;
 }
 

@@ -57,15 +57,14 @@ export interface AvailabilityStats {
 
 const ALWAYS_AVAILABLE: Availability = { available: true };
 
-function isUnset(vars: Record<string, unknown>, name: string): boolean {
-  const value = vars[name];
+function isUnset(env: Env, name: string): boolean {
+  const value: unknown = Reflect.get(env, name);
   return value === undefined || value === null || value === "";
 }
 
 /** Names from `requiresEnv` that are unset or empty in this environment. */
 export function missingEnv(entry: ToolEntry, env: Env): string[] {
-  const vars = env as unknown as Record<string, unknown>;
-  return entry.requiresEnv.filter((name) => isUnset(vars, name));
+  return entry.requiresEnv.filter((name) => isUnset(env, name));
 }
 
 /** Why the tool's env requirements are not met (all of `requiresEnv`, one of `requiresAnyEnv`), or undefined. */
@@ -74,8 +73,7 @@ export function envProblem(entry: ToolEntry, env: Env): string | undefined {
   if (missing.length > 0) return `missing required environment variable${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`;
   const anyOf = entry.requiresAnyEnv;
   if (anyOf === undefined || anyOf.length === 0) return undefined;
-  const vars = env as unknown as Record<string, unknown>;
-  if (anyOf.some((name) => !isUnset(vars, name))) return undefined;
+  if (anyOf.some((name) => !isUnset(env, name))) return undefined;
   return `missing environment variable: set one of ${anyOf.join(", ")}`;
 }
 

@@ -56,7 +56,7 @@ function descriptionOf(declared: string | undefined, schema: z.ZodType, paramete
  * keeps specs in a list before registering them (tests, table-driven or remote tools).
  */
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): ToolSpec {
-  return spec as unknown as ToolSpec;
+  return spec as ToolSpec;
 }
 
 /**
@@ -115,7 +115,7 @@ export class Registry {
     const parameters = spec.parameters ?? deriveParameters(spec.name, spec.schema);
     if (typeof parameters === "string") return refuse(parameters);
     const entry: ToolEntry = {
-      ...(spec as unknown as ToolSpec),
+      ...defineTool(spec),
       description: descriptionOf(spec.description, spec.schema, parameters),
       requiresEnv: spec.requiresEnv ?? [],
       emoji: spec.emoji ?? "",

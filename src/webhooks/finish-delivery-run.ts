@@ -36,7 +36,7 @@ export async function finishDeliveryRun(message: Message<unknown>, notice: RunFi
   if ((delivery.runOutcome ?? null) !== null) return interrupted(message, delivery, deps);
 
   // The RPC types of a transcript (OpenAI's message unions) are too deep for Rpc.Serializable.
-  const snapshot = (await runStub(deps.env, notice.runId).snapshot()) as unknown as RunSnapshot | undefined;
+  const snapshot = (await runStub(deps.env, notice.runId).snapshot()) as RunSnapshot | undefined;
   if (snapshot === undefined) throw new PoisonMessage(`run ${notice.runId} of delivery ${delivery.id} does not exist`);
   const { record } = snapshot;
   if (!isTerminal(record.status)) {

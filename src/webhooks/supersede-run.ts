@@ -37,7 +37,7 @@ export async function supersedeRun(env: Env, delivery: Delivery, decidedBy: stri
   const runId = deliveryRunId(delivery.id, delivery.attempts);
   const reason = `Superseded: delivery ${delivery.id} was re-run (POST /v1/hooks/deliveries/${delivery.id}/rerun), which starts a new run; this run of attempt ${delivery.attempts} is cancelled so the event does not act twice.`;
   // The RPC types of a record (OpenAI's message unions) are too deep for Rpc.Serializable.
-  const record = (await runStub(env, runId).cancel(reason)) as unknown as RunRecord | undefined;
+  const record = (await runStub(env, runId).cancel(reason)) as RunRecord | undefined;
   if (record === undefined) return undefined;
   let denied = 0;
   for (const { approvalId } of record.pending) {

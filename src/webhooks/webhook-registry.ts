@@ -137,7 +137,7 @@ export type WebhookRegisterOutcome = { ok: true } | { ok: false; reason: string 
 
 /** Type-checks a spec's functions against its schema and erases the schema type. */
 export function defineWebhook<S extends z.ZodType>(spec: WebhookSpec<S>): WebhookSpec {
-  return spec as unknown as WebhookSpec;
+  return spec as WebhookSpec;
 }
 
 export class WebhookRegistry {

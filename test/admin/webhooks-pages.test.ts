@@ -76,6 +76,7 @@ describe("the webhooks page", () => {
     const { client } = await signedInAs("admin");
     const csrf = await consoleCsrf(client);
     // The real bindings, with a queue that is down, as an outage of it would be.
+    // biome-ignore lint/plugin/no-double-cast: a fake queue binding with only the send the page calls
     const queueDown = { ...env, HOOKS_QUEUE: { send: () => Promise.reject(new Error("simulated queue outage")) } } as unknown as Env;
     const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
     const response = await createApp(testParts).request(

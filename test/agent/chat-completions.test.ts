@@ -32,7 +32,7 @@ describe("POST /v1/chat/completions with the openai package", () => {
     expect(completion.choices[0]?.message).toMatchObject({ role: "assistant", content: "pong" });
     expect(completion.choices[0]?.finish_reason).toBe("stop");
     expect(completion.usage?.total_tokens).toBe(4);
-    const toolgate = (completion as unknown as { toolgate: Toolgate }).toolgate;
+    const toolgate = (completion as typeof completion & { toolgate: Toolgate }).toolgate;
     expect(toolgate.status).toBe("completed");
     expect(toolgate.steps[0]?.calls).toEqual([expect.objectContaining({ id: "call_e", tool: "echo", status: "ok" })]);
     const sent = (await sentToModel(script)).requests[1]?.messages.find((m) => m.role === "tool");
@@ -66,7 +66,7 @@ describe("POST /v1/chat/completions with the openai package", () => {
     for await (const chunk of stream) {
       text += chunk.choices[0]?.delta?.content ?? "";
       finish = chunk.choices[0]?.finish_reason ?? finish;
-      const step = (chunk as unknown as { toolgate?: { event: string } }).toolgate;
+      const step = (chunk as typeof chunk & { toolgate?: { event: string } }).toolgate;
       if (step !== undefined) steps.push(step.event);
     }
     expect(text).toBe("streamed pong");
@@ -84,7 +84,7 @@ describe("POST /v1/chat/completions with the openai package", () => {
       messages: [{ role: "user", content: `${marker(script)} delete` }],
       session_id: "chat-appr-1",
     } as never);
-    const toolgate = (completion as unknown as { toolgate: Toolgate }).toolgate;
+    const toolgate = (completion as typeof completion & { toolgate: Toolgate }).toolgate;
     expect(toolgate.status).toBe("awaiting_approval");
     const approval = toolgate.pending_approvals[0];
     expect(completion.choices[0]?.message.content).toContain(`approval ${approval?.approval_id}`);
@@ -103,9 +103,10 @@ describe("POST /v1/chat/completions with the openai package", () => {
       stream: true,
       messages: [{ role: "user", content: `${marker(script)} delete` }],
       session_id: "chat-appr-2",
-    } as never);
+      // toolgate's session_id is not in the SDK's params; naming the streaming params picks the overload that returns a stream.
+    } as OpenAI.Chat.ChatCompletionCreateParamsStreaming);
     let text = "";
-    for await (const chunk of stream as unknown as AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>) text += chunk.choices[0]?.delta?.content ?? "";
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? "";
     expect(text).toMatch(/waiting for a person's approval: 'delete_result' \(approval [0-9a-f-]+, decide at .*\/approvals\//);
   });
 

@@ -36,7 +36,7 @@ describe("the model's answer streams token by token", () => {
     expect(pieces.join("")).toBe(ANSWER);
     expect(pieces.length).toBeGreaterThan(3);
     expect(usage).toEqual({ prompt_tokens: 7, completion_tokens: 9, total_tokens: 16 });
-    const sent = (await sentToModel(script)).requests[0] as unknown as { stream?: boolean; stream_options?: unknown };
+    const sent = (await sentToModel(script)).requests[0] as { stream?: boolean; stream_options?: unknown };
     expect(sent).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
 
@@ -162,7 +162,7 @@ describe("a model server that ignores stream: true and answers whole JSON", () =
       usage: { prompt_tokens: 14, completion_tokens: 6, total_tokens: 20 },
     });
     expect(run.steps[0]?.calls.map((c) => [c.id, c.status])).toEqual([["w_1", "ok"]]);
-    const sent = (await sentToModel(script)).requests as unknown as { stream?: boolean; messages: unknown[] }[];
+    const sent = (await sentToModel(script)).requests as { stream?: boolean; messages: unknown[] }[];
     // Asked to stream both times, answered once each: the JSON body is the turn, not a failure to retry.
     expect(sent.map((request) => request.stream)).toEqual([true, true]);
     expect(sent[1]?.messages.at(-1)).toEqual({ role: "tool", tool_call_id: "w_1", content: '{"text":"whole"}' });

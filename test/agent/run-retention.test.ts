@@ -37,7 +37,7 @@ async function finishedRun(text: string): Promise<{ id: string; updatedAt: numbe
   const script = await scriptModel([{ content: text }]);
   const run = await runUntil((await startRun({ input: `${marker(script)} ${text}` })).id, FINISHED);
   expect(run.status).toBe("completed");
-  return { id: run.id, updatedAt: Date.parse((run as unknown as { updated_at: string }).updated_at) };
+  return { id: run.id, updatedAt: Date.parse((run as typeof run & { updated_at: string }).updated_at) };
 }
 
 describe("a finished Run object", () => {

@@ -186,7 +186,7 @@ describe("POST /v1/runs", () => {
 
   it("answers 503 naming the variables when no model is configured", async () => {
     const app = createApp(createParts());
-    const bare = { ...env, MODEL_BASE_URL: undefined, MODEL_API_KEY: undefined } as unknown as Env;
+    const bare = { ...env, MODEL_BASE_URL: undefined, MODEL_API_KEY: undefined } as Env;
     const request = (path: string) =>
       new Request(`https://toolgate.test${path}`, {
         method: "POST",

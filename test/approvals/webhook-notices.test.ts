@@ -32,6 +32,7 @@ function queue(failures: number): { queue: Queue; sent: unknown[] } {
     if (left-- > 0) throw new Error("queue unavailable");
     sent.push(body);
   };
+  // biome-ignore lint/plugin/no-double-cast: a fake queue binding with only send, which records what was sent
   return { queue: { send } as unknown as Queue, sent };
 }
 

@@ -36,10 +36,10 @@ function as(principal: Principal | undefined, bindings: Env = env) {
   };
 }
 
-interface Page {
+type Page = {
   records: AuditRecordWire[];
   next_cursor: string | null;
-}
+};
 const ids = (page: unknown) => (page as Page).records.map((r) => r.id);
 const sortedIds = (records: AuditRecord[]) => records.map(auditRecordId).sort();
 
@@ -62,7 +62,7 @@ describe("GET /v1/audit filters", () => {
     const { status, body } = await get(`/v1/audit?${window}`);
     expect(status).toBe(200);
     expect(named(body)).toEqual(["f4", "f3", "f2", "f1"]);
-    expect((body as unknown as Page).records[3]).toMatchObject({
+    expect((body as Page).records[3]).toMatchObject({
       id: auditRecordId(f1),
       time: "2031-01-01T00:00:01.000Z",
       key_id: "key-fa",
@@ -112,7 +112,7 @@ describe("GET /v1/audit pagination", () => {
       const { body } = await get(`/v1/audit?limit=5${cursor === null ? "" : `&cursor=${cursor}`}`);
       seen.push(...ids(body));
       sizes.push(ids(body).length);
-      cursor = (body as unknown as Page).next_cursor;
+      cursor = (body as Page).next_cursor;
       // A call recorded while the client pages is newer than every page: it never shifts one.
       if (page === 0) await writeAuditRecords(env.DB, [auditRecord({ keyId: "key-page", at: T1 + 1_000_000 })]);
       if (cursor === null) break;
@@ -307,7 +307,7 @@ describe("GET /v1/audit with filters no index serves", () => {
       expect(status).toBe(200);
       seen.push(...ids(body));
       sizes.push(ids(body).length);
-      cursor = (body as unknown as Page).next_cursor;
+      cursor = (body as Page).next_cursor;
       if (cursor === null) break;
     }
     expect(seen).toEqual(rare.map(auditRecordId));

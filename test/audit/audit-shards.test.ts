@@ -65,6 +65,7 @@ describe("the audit log over several D1 databases", () => {
       const rows = records.filter((r) => r.keyId === keyId).map((r) => toRowValues(r));
       return { id: `m${k}`, timestamp: new Date(), attempts: 1, body: JSON.stringify({ v: 2, rows }), ack() {}, retry() {} };
     });
+    // biome-ignore lint/plugin/no-double-cast: a fake batch with only what handleAuditQueue reads
     await handleAuditQueue({ queue: "toolgate-audit", messages, retryAll() {}, ackAll() {} } as unknown as MessageBatch<unknown>, sharded);
   });
 

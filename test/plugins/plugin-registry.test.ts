@@ -91,6 +91,7 @@ describe("block-argument-pattern with a bad pattern", () => {
 
 describe("block-argument-pattern at load", () => {
   it("fails to load, naming the var, when the deployment's pattern does not compile", async () => {
+    // biome-ignore lint/plugin/no-double-cast: the test sets a plugin var Env does not declare, as a deployer would
     const vars = env as unknown as Record<string, unknown>;
     const configured = vars.PLUGIN_BLOCK_ARGUMENT_PATTERN;
     vars.PLUGIN_BLOCK_ARGUMENT_PATTERN = "[a-";

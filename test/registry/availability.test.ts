@@ -154,6 +154,7 @@ describe("availability", () => {
     const entry = entryWith(() => (probes++, true));
     const cache = new AvailabilityCache(undefined, 100);
     // The first refresh never ends: its KV read hangs, as I/O does when its request is cancelled.
+    // biome-ignore lint/plugin/no-double-cast: a fake KV whose reads and writes never settle
     const hung = { ...env, KV: { get: () => new Promise(() => {}), put: () => new Promise(() => {}) } } as unknown as Env;
     void cache.of(entry, hung);
     expect(await cache.of(entry, env)).toMatchObject({ available: true });

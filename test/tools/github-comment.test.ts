@@ -7,7 +7,7 @@ import { readInbox } from "../support/inbox.ts";
 
 // The outside network is test/support/upstream.ts, which stands in for api.github.com and keeps
 // the comments posted to it. The test config sets GITHUB_COMMENT_TOKEN; GITHUB_TOKEN stays unset.
-const withoutTokens = { ...env, GITHUB_COMMENT_TOKEN: undefined } as unknown as Env;
+const withoutTokens = { ...env, GITHUB_COMMENT_TOKEN: undefined } as Env;
 const withReadToken = { ...withoutTokens, GITHUB_TOKEN: "ghp_test_read_write" } as Env;
 
 describe("github_comment", () => {

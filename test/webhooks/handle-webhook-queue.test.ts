@@ -6,7 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { type DeliveryDatabase, insertDelivery } from "../../src/webhooks/delivery-store.ts";
+import { insertDelivery } from "../../src/webhooks/delivery-store.ts";
 import { HOOKS_DLQ_NAME } from "../../src/webhooks/webhook-message.ts";
 import { type Fault, flakyDatabase } from "../audit/support.ts";
 import { consume, probeRuns, registerProbeWebhook, waitForDelivery, webhookEvents } from "./support.ts";

@@ -165,7 +165,7 @@ export async function consume(
     metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } },
     ackAll: () => undefined,
     retryAll: () => undefined,
-  } as unknown as MessageBatch<unknown>;
+  } as MessageBatch<unknown>;
   const ctx = createExecutionContext();
   await handleWebhookQueue(batch, workerEnv, ctx, testParts, db === undefined ? {} : { db });
   await waitOnExecutionContext(ctx);

@@ -86,6 +86,7 @@ export async function syncRemoteContent(env: Env, state: ServerState, signal: Ab
       ...optional("title", text(prompt.title)),
       description: text(prompt.description) ?? `MCP prompt ${remote} from ${server}`,
       ...(args === undefined ? {} : { arguments: args }),
+      // biome-ignore lint/plugin/no-double-cast: the remote server's prompts/get result is relayed as it sent it, not validated here
       get: async (values, ctx) => (await forward(ctx).request("prompts/get", { name: remote, arguments: values }, ctx.signal)) as unknown as PromptResult,
     });
     if (!registration.ok) problems.push(registration.reason);

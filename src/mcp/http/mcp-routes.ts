@@ -14,7 +14,7 @@ import { loadConfig } from "../../config/config.ts";
 import { accessOf, toolsetLookupOf } from "../../http/access.ts";
 import { readBodyText } from "../../http/read-raw-body.ts";
 import { requestConnection } from "../../http/request-connection.ts";
-import { requestHost, requestOrigin } from "../../http/request-origin.ts";
+import { requestHost } from "../../http/request-origin.ts";
 import type { AppEnv } from "../../http/types.ts";
 import { waitUntilOf } from "../../http/wait-until.ts";
 import { mcpAuthenticate } from "../../oauth/mcp-authenticate.ts";

@@ -61,6 +61,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+function isRpcError(value: unknown): value is RpcError {
+  return isObject(value) && typeof value.code === "number" && typeof value.message === "string";
+}
+
 function isId(value: unknown): value is RequestId {
   return typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
 }
@@ -80,10 +84,7 @@ export function classifyMessage(value: unknown): RpcMessage {
     return { kind: "request", id, method: value.method, params };
   }
   if (id !== null && ("result" in value || "error" in value)) {
-    const error =
-      isObject(value.error) && typeof value.error.code === "number" && typeof value.error.message === "string"
-        ? (value.error as unknown as RpcError)
-        : undefined;
+    const error = isRpcError(value.error) ? value.error : undefined;
     return { kind: "response", id, ...("result" in value ? { result: value.result } : {}), ...(error === undefined ? {} : { error }) };
   }
   return { kind: "invalid", id, reason: "not a request, notification or response" };

@@ -25,14 +25,14 @@ afterEach(async () => {
   await script({ reset: true });
 });
 
-interface Status {
+type Status = {
   tools: { name: string; remote_name: string; pin: { status: string } }[];
   problems: string[];
-}
+};
 
 describe("names", () => {
   it("sanitises remote names to [A-Za-z0-9_-] and cuts long ones to 64 characters that stay distinct", async () => {
-    const status = (await addServer({ name: "names", url: NAMES_URL, exclude: ["echo"] })) as unknown as Status;
+    const status = (await addServer({ name: "names", url: NAMES_URL, exclude: ["echo"] })) as Status;
     const names = status.tools.map((tool) => tool.name);
     expect(names).toContain("mcp__names__list_items_v2");
     const longA = remoteToolName("names", LONG_TOOL_A);
@@ -45,7 +45,7 @@ describe("names", () => {
   });
 
   it("leaves out every tool of a group whose names sanitise alike, and reports it", async () => {
-    const status = (await addServer({ name: "clash", url: NAMES_URL })) as unknown as Status;
+    const status = (await addServer({ name: "clash", url: NAMES_URL })) as Status;
     expect(status.tools.map((tool) => tool.remote_name)).not.toContain("read.file");
     expect(status.tools.map((tool) => tool.remote_name)).not.toContain("read file");
     expect(status.problems).toEqual([expect.stringContaining("'read.file', 'read file' all become 'mcp__clash__read_file'")]);
@@ -68,7 +68,7 @@ describe("collisions", () => {
     const builtin = defineTool({ name: "mcp__fakenames__echo", toolset: "local-test", schema: z.object({}), handler: () => "the built-in" });
     expect(registry.register(builtin)).toMatchObject({ ok: true });
     try {
-      const status = (await addServer({ name: "fakenames", url: NAMES_URL, include: ["echo", "keep_me"] })) as unknown as Status;
+      const status = (await addServer({ name: "fakenames", url: NAMES_URL, include: ["echo", "keep_me"] })) as Status;
       expect(status.tools.map((tool) => tool.name)).toEqual(["mcp__fakenames__keep_me"]);
       expect(status.problems).toEqual([expect.stringContaining("built-in toolset 'local-test' already has")]);
       expect(registry.get("mcp__fakenames__echo")?.toolset).toBe("local-test");
@@ -82,7 +82,7 @@ describe("collisions", () => {
     // Server `a` tool `b__keep_me` and server `a__b` tool `keep_me` both make mcp__a__b__keep_me.
     await addServer({ name: "a__b", url: NAMES_URL, include: ["keep_me"] });
     expect(registry.get("mcp__a__b__keep_me")?.toolset).toBe("mcp-a__b");
-    const second = (await addServer({ name: "a", url: NAMES_URL, include: ["b__keep_me", "keep_me"] })) as unknown as Status;
+    const second = (await addServer({ name: "a", url: NAMES_URL, include: ["b__keep_me", "keep_me"] })) as Status;
     expect(second.tools.map((tool) => tool.name)).toEqual(["mcp__a__keep_me"]);
     expect(second.problems).toEqual([expect.stringContaining("MCP server 'a__b' already has")]);
     expect(registry.get("mcp__a__b__keep_me")?.toolset).toBe("mcp-a__b");

@@ -18,7 +18,7 @@ function envListing(answers: Promise<KVNamespaceListResult<unknown>>[]): { env: 
       return answers.shift() ?? kv.list(options);
     },
     get: kv.get.bind(kv),
-  } as unknown as KVNamespace;
+  } as KVNamespace;
   return { env: { ...env, KV } as Env, lists: () => lists };
 }
 
