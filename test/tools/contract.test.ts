@@ -4,8 +4,9 @@
  * parameter, its example validates, its definitions pass the providers' SDK types and MCP's own
  * validator, its example answers through POST /v1/tool-calls, a wrong type is named, a call whose
  * deadline has passed ends with TOOL_TIMEOUT without running, one whose deadline passes mid-call
- * ends with TOOL_TIMEOUT and the handler's signal fired, and ten concurrent calls each get their
- * own result.
+ * ends with TOOL_TIMEOUT and the handler's signal fired, ten concurrent calls each get their
+ * own result, and it declares the worst inputs the hostile suite (test/scripts/hostile-tools.test.ts)
+ * sends while it probes the isolate.
  *
  * A tool that needs a secret gets a test value for each `requiresEnv` variable; one that calls out
  * reaches the outbound stand-in (test/support/upstream.ts), which must then play its upstream.
@@ -246,6 +247,16 @@ describe.for(TOOLS)("%s keeps the tool contract", (name) => {
     expect(parsed.success, parsed.success ? "" : parsed.error.message).toBe(true);
     const modelSchema = z.fromJSONSchema(entry.parameters);
     expect(modelSchema.safeParse(example).success).toBe(true);
+  });
+
+  it("declares its worst inputs beside its example, each built lazily into an arguments object", () => {
+    // test/scripts/hostile-tools.test.ts sends each one while it probes the isolate (issue 27).
+    const inputs = entry.worstInputs ?? [];
+    expect(inputs.length, "worstInputs: the inputs at its caps that cost it most").toBeGreaterThan(0);
+    for (const input of inputs) {
+      expect(input.name.trim().length, "each worst input says what it tries").toBeGreaterThan(10);
+      expect(typeof input.args, `${input.name}: args is a function, so start-up never builds it`).toBe("function");
+    }
   });
 
   it("gives definitions the OpenAI and Anthropic SDK types and MCP's ToolSchema accept", () => {

@@ -1,0 +1,60 @@
+/**
+ * No single call may stall the gateway (issue 27): every registered tool's declared worst
+ * inputs (ToolSpec.worstInputs), each sent through POST /v1/tool-calls of a local Worker while
+ * GET /health is probed every 100 ms. A run passes when the call ends within its deadline plus
+ * 1 s, as `ok`, a structured refusal or a timeout, and no probe waited longer than 250 ms (or
+ * the bound a tool that holds the isolate by design declares). A tool without worst inputs
+ * fails here, so a new tool cannot land without them.
+ *
+ * The Worker is the shipped entry plus the route that builds the inputs inside workerd
+ * (support/hostile-worker.ts). Its body and batch limits are raised so inputs at the tools' own
+ * caps (a 10 MiB file, a 1 MiB old_string) reach the tools rather than the door's 413.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { DEADLINE_SLACK_MS, listWorstInputs, runWorstInput, warmUp } from "../../scripts/hostile/run-worst-input.ts";
+import { startLocalWorker } from "./support/local-worker.ts";
+
+const ADMIN_TOKEN = "tg_hostile_suite_admin_token_0123456789abcdef";
+const DEFAULT_TIMEOUT_MS = 30_000;
+const STATUSES = new Set(["ok", "error", "pending_approval"]);
+
+const worker = await startLocalWorker({
+  entrypoint: "test/scripts/support/hostile-worker.ts",
+  secrets: { ADMIN_TOKEN },
+  vars: { MAX_BODY_BYTES: String(32 * 1024 * 1024), MAX_TOOL_CALLS: "1000", DEFAULT_TIMEOUT_MS: String(DEFAULT_TIMEOUT_MS) },
+});
+afterAll(() => worker.dispose());
+const listing = await listWorstInputs(worker.origin);
+const target = { origin: worker.origin, token: ADMIN_TOKEN, defaultTimeoutMs: DEFAULT_TIMEOUT_MS };
+await warmUp(target);
+
+describe("hostile inputs", () => {
+  it("finds every registered tool", () => {
+    expect(listing.tools.length).toBeGreaterThan(15);
+  });
+
+  for (const tool of listing.tools) {
+    describe(tool.name, () => {
+      it("declares its worst inputs", () => {
+        expect(tool.inputs.length, `${tool.name} declares no worstInputs beside its example`).toBeGreaterThan(0);
+      });
+
+      tool.inputs.forEach((input, index) => {
+        const deadlineMs = tool.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+        it(
+          `${input.name}: ends within its deadline while /health keeps answering`,
+          async () => {
+            const run = await runWorstInput(target, tool, index);
+            const summary = JSON.stringify(run);
+            expect(STATUSES.has(run.status), summary).toBe(true);
+            expect(run.durationMs, summary).toBeLessThanOrEqual(run.deadlineMs + DEADLINE_SLACK_MS);
+            expect(run.probes, summary).toBeGreaterThan(0);
+            expect(run.probeMaxMs, summary).toBeLessThanOrEqual(run.probeBoundMs);
+          },
+          // Setup (a 10 MiB file, a thousand files) plus the call's own deadline.
+          deadlineMs + DEADLINE_SLACK_MS + 60_000,
+        );
+      });
+    });
+  }
+});
