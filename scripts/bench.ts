@@ -97,7 +97,7 @@ async function setUp(scriptPath: string, built: readonly BuiltPeer[], served: Se
     served.clients.push(peerClient);
     return { ...peer, client: peerClient };
   });
-  return { root, settings, client, origin: worker.url.origin, agentKey, serverPid: findChildProcess("workerd"), peers };
+  return { root, settings, client, origin: worker.url.origin, agentKey, adminToken: worker.adminToken, quick, serverPid: findChildProcess("workerd"), peers };
 }
 
 /** What has to be shut down, filled in as it starts. */

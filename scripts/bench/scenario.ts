@@ -37,6 +37,10 @@ export interface BenchContext {
   origin: string;
   /** An agent key made at start through POST /v1/keys (every toolset, a limit never reached). */
   agentKey: string;
+  /** This run's ADMIN_TOKEN, for scenarios that drive the Worker with their own client. */
+  adminToken: string;
+  /** `--quick`: a smoke run that proves each scenario works rather than measuring it fully. */
+  quick: boolean;
   /** The workerd process serving it, for CPU per request; undefined where /proc is missing. */
   serverPid: number | undefined;
   /** The MCP peers served beside it (scripts/bench/peers.ts), when a scenario needs them. */

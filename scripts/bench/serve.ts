@@ -49,6 +49,10 @@ const BENCH_VARS = {
   MODEL_BASE_URL: "http://model.bench/v1",
   MODEL_API_KEY: "bench",
   MODEL_NAME: "bench-scripted",
+  // The worst-inputs scenario sends inputs at the tools' own caps (a 10 MiB file, a 1 MiB
+  // old_string), which the door's default 1 MiB body limit would refuse before any tool ran.
+  MAX_BODY_BYTES: String(32 * 1024 * 1024),
+  MAX_TOOL_CALLS: "1000",
 };
 
 /** Another Worker to serve in the same workerd: one bundled module, no bindings. */

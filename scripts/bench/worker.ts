@@ -46,6 +46,7 @@ import type { ErrorCode } from "../../src/errors/tool-failure.ts";
 import { type AppOptions, createApp } from "../../src/http/app.ts";
 import { availability } from "../../src/registry/availability.ts";
 import { registry } from "../../src/registry/registry.ts";
+import { serveWorstInputs } from "../hostile/worst-inputs-route.ts";
 import { adminOverviewRoutes } from "./admin-overview-routes.ts";
 import { registerCheckedTool } from "./checked-tool.ts";
 import { coreRunCalls, directExecutor } from "./core-run-calls.ts";
@@ -227,6 +228,8 @@ const coreApp = benchApp(
 
 export default {
   fetch(request, env, ctx) {
+    const worst = serveWorstInputs(request);
+    if (worst !== undefined) return worst;
     const pipeline = request.headers.get(PIPELINE_HEADER);
     const app =
       pipeline === CORE_PIPELINE

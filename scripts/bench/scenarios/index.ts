@@ -23,6 +23,7 @@ import { openapiDocument } from "./openapi-document.ts";
 import { toolsListing } from "./tools-listing.ts";
 import { webExtractPage } from "./web-extract-page.ts";
 import { workspaceFiles } from "./workspace-files.ts";
+import { worstInputs } from "./worst-inputs.ts";
 
 export const SCENARIOS: readonly Scenario[] = [
   // First, before any scenario writes audit records: its window must hold the 100,000 records it
@@ -46,4 +47,6 @@ export const SCENARIOS: readonly Scenario[] = [
   agentTurn,
   webExtractPage,
   bundleSize,
+  // Last: its inputs hold the isolate longest, and nothing measured after them should pay for it.
+  worstInputs,
 ];

@@ -27,7 +27,16 @@ beforeEach(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const client = new LoadClient(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`), SETTINGS.concurrency);
-  ctx = { root: process.cwd(), settings: SETTINGS, client, origin: "http://127.0.0.1", agentKey: "unused", serverPid: undefined };
+  ctx = {
+    root: process.cwd(),
+    settings: SETTINGS,
+    client,
+    origin: "http://127.0.0.1",
+    agentKey: "unused",
+    adminToken: "unused",
+    quick: true,
+    serverPid: undefined,
+  };
   dir = await mkdtemp(join(tmpdir(), "bench-report-"));
 });
 
