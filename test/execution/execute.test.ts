@@ -58,6 +58,24 @@ describe("deadlines", () => {
     expect(trace.events).toContain("broken ran");
   });
 
+  it("answers TOOL_TIMEOUT, never ok, when synchronous work finishes past the deadline, naming what the tool writes", async () => {
+    const out = await dispatchCall("ex_overrun", { path: "notes/todo.md" }, ctx());
+    expect(trace.events).toContain("overrun finished");
+    expect(out).toMatchObject({ status: "error", errorCode: "TOOL_TIMEOUT", attempts: 1 });
+    const body = envelope(out.content);
+    expect(body.error).toMatch(/^Tool 'ex_overrun' finished after its deadline, in \d+(\.\d+)?s \(configured timeout: 0.01s\); its result was withheld\./);
+    expect(body.error).toContain("Its writes may have happened anyway: workspace:notes/todo.md.");
+    expect(body.retryable).toBe(false);
+  });
+
+  it("says a late tool that declares no writes changed nothing, and may be retried", async () => {
+    const out = await dispatchCall("ex_overrun", {}, ctx());
+    expect(out).toMatchObject({ status: "error", errorCode: "TOOL_TIMEOUT" });
+    const body = envelope(out.content);
+    expect(body.error).toContain("It declares no writes, so nothing was changed.");
+    expect(body.retryable).toBe(true);
+  });
+
   it("times out a handler that ignores its signal", async () => {
     const out = await dispatchCall("ex_hang", { honourSignal: false }, ctx());
     expect(out.errorCode).toBe("TOOL_TIMEOUT");

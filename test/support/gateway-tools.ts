@@ -78,6 +78,24 @@ export function gatewayTools(prefix: string, trace: Trace, failures: Map<string,
         }),
     }),
     defineTool({
+      name: `${prefix}_overrun`,
+      toolset: `${prefix}-set`,
+      // Far below the synchronous stretch below, on any machine.
+      timeoutMs: 5,
+      schema: z.object({ path: z.string().optional() }),
+      writes: (args) => (typeof args.path === "string" ? [`workspace:${args.path}`] : []),
+      handler: async () => {
+        // An await first, so the call is past the executor's quick path, as any tool doing I/O is.
+        await sleep(1);
+        trace.events.push("overrun started");
+        // Synchronous work no timer can interrupt: 2e8 additions take 60 ms or more on any CPU.
+        let sum = 0;
+        for (let i = 0; i < 2e8; i++) sum += i & 1;
+        trace.events.push("overrun finished");
+        return { sum };
+      },
+    }),
+    defineTool({
       name: `${prefix}_broken`,
       toolset: `${prefix}-set`,
       schema: z.object({}),
