@@ -2,6 +2,8 @@
  * The generator's consistency checks. Each failure points at the node that caused it, so a bad
  * tool or toolset fails the build (and the pre-test step) instead of a request at runtime.
  */
+// Imported, not copied: presets.ts has no runtime imports, and a copied list would drift.
+import { isPreset } from "../../src/toolsets/presets.ts";
 import { formatLocation, type GenError, type Registration, type StaticToolsetDecl, type StringRef } from "./types.ts";
 
 /** Same rule as TOOL_NAME_PATTERN in src/registry/registry.ts (not imported: that pulls in zod). */
@@ -44,6 +46,19 @@ export function checkRegistry(
       continue;
     }
     winners.set(name, reg);
+  }
+
+  // A preset's name resolves to the preset before any other toolset (src/toolsets/resolve.ts),
+  // so a toolset of that name would be silently unreachable.
+  const shadowed = (name: string): string =>
+    `the preset "${name}" (src/toolsets/presets.ts) has that name and always wins, so this toolset could never be named; choose another name`;
+  for (const toolset of toolsets) {
+    const name = toolset.name.value;
+    if (isPreset(name)) fail(toolset.name, `static toolset "${name}" is shadowed: ${shadowed(name)}.`);
+  }
+  for (const reg of registrations) {
+    const name = reg.toolset.value;
+    if (isPreset(name)) fail(reg.toolset, `tool "${reg.name.value}" is registered in toolset "${name}", which is shadowed: ${shadowed(name)}.`);
   }
 
   const toolsetNames = new Set([...toolsets.map((t) => t.name.value), ...registrations.map((r) => r.toolset.value)]);

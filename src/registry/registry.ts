@@ -8,6 +8,7 @@
  * well as logged, and names are checked against what the model providers accept.
  */
 import { z } from "zod";
+import { MIN_RESULT_LIMIT_CHARS } from "../results/limit-result.ts";
 import type { JsonSchema, ToolEntry, ToolSpec } from "./types.ts";
 
 /** The tool-name rule that OpenAI and Anthropic both accept. */
@@ -109,6 +110,14 @@ export class Registry {
           `'${spec.name}' (toolset '${spec.toolset}') would shadow the tool of the same name in toolset '${existing.toolset}'; pass override: true to replace it on purpose.`,
         );
       }
+    }
+    // Refused rather than met by a shorter notice: the notice (the characters left out, the
+    // handle to read them) is what makes a cut result recoverable rather than silently cut.
+    const limit = spec.maxResultSizeChars;
+    if (limit !== undefined && !(limit >= MIN_RESULT_LIMIT_CHARS)) {
+      return refuse(
+        `'${spec.name}' has maxResultSizeChars ${String(limit)}: a result over it is cut to a notice of up to ${MIN_RESULT_LIMIT_CHARS} characters (the size, and the handle to read the rest) plus what fits of the result, so the limit must be at least ${MIN_RESULT_LIMIT_CHARS}; give a few hundred more to show part of the result, or leave it out for the default ${DEFAULT_MAX_RESULT_SIZE_CHARS}.`,
+      );
     }
     const badRetry = retryProblem(spec.retry);
     if (badRetry !== undefined) return refuse(`'${spec.name}' has ${badRetry}.`);

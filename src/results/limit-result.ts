@@ -39,7 +39,13 @@ function render(total: number, head: string, tail: string, handle: string | unde
   return `[Result truncated: ${total} characters in all; showing the first ${head.length} and the last ${tail.length}, ${omitted} characters omitted. ${where}]\n${head}\n[... ${omitted} characters omitted ...]\n${tail}`;
 }
 
-/** Builds a head-and-tail preview of `content` that fits in `limit` characters. */
+/**
+ * The smallest limit a tool may declare (the registry refuses less): the longest notice, with a
+ * handle and 16-digit totals. A cut result is at worst that notice alone, so it always fits.
+ */
+export const MIN_RESULT_LIMIT_CHARS = render(Number.MAX_SAFE_INTEGER, "", "", "00000000-0000-0000-0000-000000000000").length;
+
+/** Builds a head-and-tail preview of `content` that fits in `limit` characters (at least MIN_RESULT_LIMIT_CHARS). */
 export function preview(content: string, limit: number, handle: string | undefined): string {
   let budget = Math.max(0, limit - render(content.length, "", "", handle).length - 8);
   for (let attempt = 0; attempt < 4; attempt++) {

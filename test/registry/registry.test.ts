@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { DEFAULT_MAX_RESULT_SIZE_CHARS, Registry } from "../../src/registry/registry.ts";
 import { toolError, toolResult } from "../../src/registry/tool-result.ts";
+import { MIN_RESULT_LIMIT_CHARS, preview } from "../../src/results/limit-result.ts";
 
 const schema = z.object({ q: z.string() });
 const handler = () => "ok";
@@ -125,6 +126,24 @@ describe("register", () => {
     expect(registry.register({ name: "ok", toolset: "s", schema, handler, retry: { backoffFactor: 1, backoffBaseMs: 0, maxAttempts: 1 } })).toMatchObject({
       ok: true,
     });
+  });
+
+  it("refuses a result limit smaller than the truncation notice, which a cut result could not fit", () => {
+    const registry = new Registry();
+    const outcome = registry.register({ name: "tiny", toolset: "s", schema, handler, maxResultSizeChars: 50 });
+    expect(outcome).toMatchObject({ ok: false, reason: expect.stringContaining(`'tiny' has maxResultSizeChars 50`) });
+    expect(outcome.ok ? "" : outcome.reason).toContain(`must be at least ${MIN_RESULT_LIMIT_CHARS}`);
+    expect(registry.register({ name: "nan", toolset: "s", schema, handler, maxResultSizeChars: Number.NaN }).ok).toBe(false);
+    expect(registry.register({ name: "least", toolset: "s", schema, handler, maxResultSizeChars: MIN_RESULT_LIMIT_CHARS }).ok).toBe(true);
+    expect(registry.register({ name: "unbounded", toolset: "s", schema, handler, maxResultSizeChars: Number.POSITIVE_INFINITY }).ok).toBe(true);
+  });
+
+  it("fits a cut result in the smallest limit it accepts, whatever the result's size and with a handle", () => {
+    for (const size of [MIN_RESULT_LIMIT_CHARS + 1, 10_000, 5_000_000]) {
+      const text = preview("x".repeat(size), MIN_RESULT_LIMIT_CHARS, crypto.randomUUID());
+      expect(text.length).toBeLessThanOrEqual(MIN_RESULT_LIMIT_CHARS);
+      expect(text).toContain(`${size} characters in all`);
+    }
   });
 });
 

@@ -161,6 +161,13 @@ describe("checks", () => {
     expect(error).toBe("src/toolsets/static-toolsets.ts:5:60: toolset include cycle: alpha -> beta -> alpha; remove one of these includes.");
   });
 
+  it("fails on a static toolset or a tool's toolset named like a preset, naming both", () => {
+    expect(errorsOf("preset-name")).toEqual([
+      'src/toolsets/static-toolsets.ts:4:3: static toolset "safe" is shadowed: the preset "safe" (src/toolsets/presets.ts) has that name and always wins, so this toolset could never be named; choose another name.',
+      'tools/echo.ts:6:12: tool "echo" is registered in toolset "agent", which is shadowed: the preset "agent" (src/toolsets/presets.ts) has that name and always wins, so this toolset could never be named; choose another name.',
+    ]);
+  });
+
   it("fails on dependsOn naming an unknown tool", () => {
     const [error] = errorsOf("unknown-dependency");
     expect(error).toMatch(/^tools\/plan\.ts:9:15: tool "plan" depends on "serch", which no file/);

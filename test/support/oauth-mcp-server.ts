@@ -8,7 +8,8 @@
  *   GET  http://oauth-mcp.control.test/start            → {port}: a new server on 127.0.0.1:<port>
  *   POST http://127.0.0.1:<port>/control {…}           → script it: `expireAccessTokens` (every access token
  *        issued so far stops working), `refuseRefresh`, `deny` (authorize answers error=access_denied),
- *        `accessTtlSeconds`; GET answers the counters (registrations, authorizations, refreshes).
+ *        `accessTtlSeconds`, `refreshDelayMs`; GET answers the counters (registrations, authorizations,
+ *        refreshes, refusedRefreshes).
  *
  * The authorize step approves at once (the person signing in), redirecting to the client's
  * redirect_uri with the code, as the SDK's demo provider does.
@@ -33,6 +34,8 @@ interface Script {
   refuseRefresh: boolean;
   deny: boolean;
   accessTtlSeconds: number;
+  /** How long a successful refresh waits before answering, after its refresh token is spent. */
+  refreshDelayMs: number;
 }
 
 interface Counters {
@@ -40,6 +43,8 @@ interface Counters {
   authorizations: number;
   codeExchanges: number;
   refreshes: number;
+  /** Refreshes refused (a spent or unknown refresh token, or `refuseRefresh`). */
+  refusedRefreshes: number;
 }
 
 const servers: Map<number, HttpServer> = ((globalThis as { __toolgateOAuthMcp?: Map<number, HttpServer> }).__toolgateOAuthMcp ??= new Map());
@@ -101,10 +106,13 @@ class ScriptedProvider implements OAuthServerProvider {
 
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string): Promise<OAuthTokens> {
     const entry = this.#refresh.get(refreshToken);
-    if (this.script.refuseRefresh || entry === undefined || entry.clientId !== client.client_id)
+    if (this.script.refuseRefresh || entry === undefined || entry.clientId !== client.client_id) {
+      this.counters.refusedRefreshes++;
       throw new InvalidGrantError("the refresh token is no longer valid");
+    }
     this.#refresh.delete(refreshToken);
     this.counters.refreshes++;
+    if (this.script.refreshDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.script.refreshDelayMs));
     return this.#issue(client.client_id, entry.scopes);
   }
 
@@ -152,8 +160,8 @@ function mcpServer(auth: AuthInfo | undefined): Server {
 
 /** Starts a new server on an ephemeral loopback port and resolves with the port. */
 export async function startOAuthMcp(): Promise<number> {
-  const script: Script = { expiredBefore: 0, refuseRefresh: false, deny: false, accessTtlSeconds: 3600 };
-  const counters: Counters = { registrations: 0, authorizations: 0, codeExchanges: 0, refreshes: 0 };
+  const script: Script = { expiredBefore: 0, refuseRefresh: false, deny: false, accessTtlSeconds: 3600, refreshDelayMs: 0 };
+  const counters: Counters = { registrations: 0, authorizations: 0, codeExchanges: 0, refreshes: 0, refusedRefreshes: 0 };
   const provider = new ScriptedProvider(script, counters);
   const app = express();
   const http = app.listen(0, "127.0.0.1");
@@ -170,6 +178,7 @@ export async function startOAuthMcp(): Promise<number> {
     if (body.refuseRefresh !== undefined) script.refuseRefresh = body.refuseRefresh;
     if (body.deny !== undefined) script.deny = body.deny;
     if (body.accessTtlSeconds !== undefined) script.accessTtlSeconds = body.accessTtlSeconds;
+    if (body.refreshDelayMs !== undefined) script.refreshDelayMs = body.refreshDelayMs;
     res.json({ ...script, ...counters });
   });
   app.get("/control", (_req, res) => res.json({ ...script, ...counters }));

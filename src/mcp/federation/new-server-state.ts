@@ -20,6 +20,7 @@ export function newServerState(config: McpServerConfig, source: ConfiguredServer
     lastAttemptAt: Number.NEGATIVE_INFINITY,
     stale: false,
     signIn: undefined,
+    refreshing: undefined,
     // One function per server: the availability cache keys results by check, so one probe
     // answers for all of the server's tools.
     check: async (env) => {

@@ -12,10 +12,12 @@ import { createOAuthFetch } from "../client/oauth/oauth-fetch.ts";
 import { grantExpired, OAuthFlowError, type OAuthGrant } from "../client/oauth/oauth-grant.ts";
 import { refreshGrant } from "../client/oauth/sign-in-flow.ts";
 import { markStoredNeedsSignIn, openGrant, readSignIn, tokenKey, writeSignIn } from "./oauth-store.ts";
-import { type ServerState, type SignInState, usesHeaderAuth } from "./server-state.ts";
+import { type RefreshUnderWay, type ServerState, type SignInState, usesHeaderAuth } from "./server-state.ts";
 
 /** How long an isolate uses a grant before reading it again (another isolate may have refreshed it). */
 const GRANT_RELOAD_MS = 30_000;
+/** How often a caller waiting for this isolate's refresh of the same grant looks whether it has ended. */
+const REFRESH_POLL_MS = 2;
 
 /** OAuth errors after which only a person signing in again helps (RFC 6749 section 5.2). */
 const SIGN_IN_AGAIN = new Set(["invalid_grant", "invalid_client", "unauthorized_client", "invalid_scope", "access_denied"]);
@@ -77,12 +79,47 @@ async function currentGrant(env: Env, state: ServerState, now: () => number): Pr
 }
 
 /**
+ * Refreshes the grant, once in this isolate however many callers find it due at the same moment
+ * (the three lists after a sign-in's tool list are sent at once). Refresh tokens rotate (OAuth
+ * 2.1 section 4.3.1): a second refresh with the same token is refused with invalid_grant, and
+ * whether KV already held the first one's result when that refusal arrived was up to timing, so
+ * a busy isolate marked a server that had just been refreshed as needing sign-in.
+ */
+async function renewGrant(env: Env, state: ServerState, grant: OAuthGrant, now: () => number, signal: AbortSignal): Promise<OAuthGrant | undefined> {
+  const underWay = state.refreshing;
+  if (underWay !== undefined && underWay.accessToken === grant.accessToken && now() < underWay.until) {
+    await refreshEnded(state, underWay, now, signal);
+    const known = state.signIn;
+    return known?.status === "signed_in" && known.grant !== undefined && known.grant.accessToken !== grant.accessToken ? known.grant : undefined;
+  }
+  // The token request is bounded by the server's timeout; a refresh still marked after it was cancelled with its request.
+  const mine: RefreshUnderWay = { accessToken: grant.accessToken, until: now() + state.config.timeout_ms };
+  state.refreshing = mine;
+  try {
+    return await refreshAndStore(env, state, grant, now, signal);
+  } finally {
+    if (state.refreshing === mine) state.refreshing = undefined;
+  }
+}
+
+/**
+ * Resolves once the refresh has ended, woken only by the caller's own timers: a promise the
+ * refreshing request settles could resume this caller in that request's I/O context on workerd
+ * (see Federation's #syncEnded).
+ */
+async function refreshEnded(state: ServerState, underWay: RefreshUnderWay, now: () => number, signal: AbortSignal): Promise<void> {
+  while (state.refreshing === underWay && now() < underWay.until && !signal.aborted) {
+    await new Promise((resolve) => setTimeout(resolve, REFRESH_POLL_MS));
+  }
+}
+
+/**
  * Refreshes the grant and stores the result. When the authorization server refuses, another
  * isolate may have rotated the refresh token first: its stored grant is used if there is a newer
  * one; otherwise the server is marked as needing sign-in (a refusal) or left as it is (the
  * authorization server unreachable: the next call tries again).
  */
-async function renewGrant(env: Env, state: ServerState, grant: OAuthGrant, now: () => number, signal: AbortSignal): Promise<OAuthGrant | undefined> {
+async function refreshAndStore(env: Env, state: ServerState, grant: OAuthGrant, now: () => number, signal: AbortSignal): Promise<OAuthGrant | undefined> {
   const key = tokenKey(env);
   if (!key.ok) return undefined;
   const name = state.config.name;

@@ -85,6 +85,14 @@ export interface ServerState {
   check: AvailabilityCheck;
   /** OAuth sign-in (servers without an Authorization header); undefined until one is needed or stored. */
   signIn: SignInState | undefined;
+  /** A refresh of the grant under way in this isolate (server-auth.ts), which others due at once wait for. */
+  refreshing: RefreshUnderWay | undefined;
+}
+
+/** Which grant a refresh replaces (by its access token), and when it is taken as abandoned. */
+export interface RefreshUnderWay {
+  accessToken: string;
+  until: number;
 }
 
 /** What the API shows of a server. */

@@ -161,6 +161,22 @@ describe("signing toolgate in to a remote MCP server that requires OAuth", () =>
     expect((await serverAuth(fixture, "oauthshort")).status).toBe("signed_in");
   });
 
+  it("refreshes once when several requests find the token due at the same moment, and stays signed in", async () => {
+    const fixture = await startFixture();
+    // After a sign-in the tool list is followed by three lists sent at once, each finding the
+    // 10 s token inside the margin. Refresh tokens rotate, so a second refresh with the same one
+    // is refused; whether that refusal then marked the server as needing sign-in depended on
+    // whether the first refresh was already stored, which a loaded machine now and then lost.
+    // The fixture answers a refresh 300 ms after spending its token, so a second one is always refused.
+    await fixture.control({ accessTtlSeconds: 10, refreshDelayMs: 300 });
+    const added = await addServer(fixture, "oauthburst");
+    const { callback, cookie } = await authorize(fixture, added.sign_in_url ?? "");
+    expect((await browser(fixture.env, callback, cookie)).status).toBe(200);
+    expect(await serverAuth(fixture, "oauthburst")).toMatchObject({ status: "signed_in", reason: null });
+    expect(await fixture.control()).toMatchObject({ refusedRefreshes: 0 });
+    expect(await callTool(fixture, "mcp__oauthburst__add", { a: 1, b: 2 })).toMatchObject({ status: "ok" });
+  });
+
   it("refuses a callback with an unknown state", async () => {
     const fixture = await startFixture();
     const res = await browser(fixture.env, "https://toolgate.test/mcp-oauth/callback?code=abc&state=forged");
