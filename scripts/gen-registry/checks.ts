@@ -3,6 +3,7 @@
  * tool or toolset fails the build (and the pre-test step) instead of a request at runtime.
  */
 // Imported, not copied: presets.ts has no runtime imports, and a copied list would drift.
+import { ALL_TOOLSETS } from "../../src/toolsets/all-toolsets.ts";
 import { isPreset } from "../../src/toolsets/presets.ts";
 import { formatLocation, type GenError, type Registration, type StaticToolsetDecl, type StringRef } from "./types.ts";
 
@@ -50,15 +51,23 @@ export function checkRegistry(
 
   // A preset's name resolves to the preset before any other toolset (src/toolsets/resolve.ts),
   // so a toolset of that name would be silently unreachable.
-  const shadowed = (name: string): string =>
-    `the preset "${name}" (src/toolsets/presets.ts) has that name and always wins, so this toolset could never be named; choose another name`;
+  // `all` and `*` likewise stand for every tool.
+  const shadower = (name: string): string | undefined =>
+    isPreset(name)
+      ? `the preset "${name}" (src/toolsets/presets.ts)`
+      : ALL_TOOLSETS.has(name)
+        ? `"${name}", which names every tool (src/toolsets/all-toolsets.ts),`
+        : undefined;
+  const shadowed = (by: string): string => `${by} has that name and always wins, so this toolset could never be named; choose another name`;
   for (const toolset of toolsets) {
     const name = toolset.name.value;
-    if (isPreset(name)) fail(toolset.name, `static toolset "${name}" is shadowed: ${shadowed(name)}.`);
+    const by = shadower(name);
+    if (by !== undefined) fail(toolset.name, `static toolset "${name}" is shadowed: ${shadowed(by)}.`);
   }
   for (const reg of registrations) {
     const name = reg.toolset.value;
-    if (isPreset(name)) fail(reg.toolset, `tool "${reg.name.value}" is registered in toolset "${name}", which is shadowed: ${shadowed(name)}.`);
+    const by = shadower(name);
+    if (by !== undefined) fail(reg.toolset, `tool "${reg.name.value}" is registered in toolset "${name}", which is shadowed: ${shadowed(by)}.`);
   }
 
   const toolsetNames = new Set([...toolsets.map((t) => t.name.value), ...registrations.map((r) => r.toolset.value)]);

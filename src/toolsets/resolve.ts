@@ -9,11 +9,12 @@
  * record can never loop a request.
  */
 import { registry } from "../registry/registry.ts";
+import { ALL_TOOLSETS } from "./all-toolsets.ts";
 import { isPreset, PRESETS } from "./presets.ts";
 import { STATIC_TOOLSETS } from "./static-toolsets.ts";
 import type { StaticToolset, ToolsetInfo } from "./types.ts";
 
-export const ALL_TOOLSETS = new Set(["all", "*"]);
+export { ALL_TOOLSETS } from "./all-toolsets.ts";
 
 /** Every registered tool except fixtures (which only an explicit grant of their toolset reaches). */
 function everyTool(): string[] {

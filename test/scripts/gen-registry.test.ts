@@ -164,6 +164,7 @@ describe("checks", () => {
   it("fails on a static toolset or a tool's toolset named like a preset, naming both", () => {
     expect(errorsOf("preset-name")).toEqual([
       'src/toolsets/static-toolsets.ts:4:3: static toolset "safe" is shadowed: the preset "safe" (src/toolsets/presets.ts) has that name and always wins, so this toolset could never be named; choose another name.',
+      'src/toolsets/static-toolsets.ts:5:3: static toolset "all" is shadowed: "all", which names every tool (src/toolsets/all-toolsets.ts), has that name and always wins, so this toolset could never be named; choose another name.',
       'tools/echo.ts:6:12: tool "echo" is registered in toolset "agent", which is shadowed: the preset "agent" (src/toolsets/presets.ts) has that name and always wins, so this toolset could never be named; choose another name.',
     ]);
   });
