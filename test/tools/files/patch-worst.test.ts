@@ -5,7 +5,7 @@
  * the test's timeout is the proof of boundedness; no wall-clock figure is asserted.
  */
 import { describe, expect, it } from "vitest";
-import { runWorst, storedText, worstInput } from "./worst-inputs.ts";
+import { runWorst, storedText, worstInput } from "../../support/worst-inputs.ts";
 
 describe("patch at its worst inputs", () => {
   it("replaces all 300,000 single-character matches and stores the right text", async () => {

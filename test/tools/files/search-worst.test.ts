@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { globToPattern } from "../../../tools/lib/workspace/glob.ts";
-import { runWorst, worstInput } from "./worst-inputs.ts";
+import { runWorst, worstInput } from "../../support/worst-inputs.ts";
 
 describe("search_files at its worst inputs", () => {
   it("lists every one of 1,000 .ts files for a glob of ten '**/' segments", { timeout: 120_000 }, async () => {

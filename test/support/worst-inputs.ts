@@ -6,11 +6,11 @@
  */
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { CallOutcome } from "../../../src/pipeline/types.ts";
-import { registry } from "../../../src/registry/registry.ts";
-import type { WorstInput } from "../../../src/registry/types.ts";
-import { workspacePrefix } from "../../../src/storage/workspace-keys.ts";
-import { dispatchCall } from "../../support/dispatch.ts";
+import type { CallOutcome } from "../../src/pipeline/types.ts";
+import { registry } from "../../src/registry/registry.ts";
+import type { WorstInput } from "../../src/registry/types.ts";
+import { workspacePrefix } from "../../src/storage/workspace-keys.ts";
+import { dispatchCall } from "./dispatch.ts";
 
 /** `tool`'s worst input whose name starts with `prefix`. */
 export function worstInput(tool: string, prefix: string): WorstInput {
