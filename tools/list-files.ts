@@ -28,6 +28,13 @@ registry.register({
     "Lists files in your workspace: a directory's files and subdirectories (type 'file' with size in bytes and modified time in ISO 8601, or type 'dir'), or with recursive every file under it. " +
     "Paged: when next_cursor is returned, call again with it.",
   example: { path: "src", recursive: false, limit: 100 },
+  worstInputs: [
+    {
+      name: "a recursive page of 1,000 entries, the most one call lists",
+      setup: () => Array.from({ length: 1000 }, (_, i) => ({ tool: "write_file", args: { path: `worst/list/d${i % 10}/f${i}.txt`, content: `${i}\n` } })),
+      args: () => ({ path: "worst/list", recursive: true, limit: MAX_LIMIT }),
+    },
+  ],
   handler: async ({ path: raw, recursive, limit, cursor }, ctx) => {
     const dir = normalizePath(raw, "list_files", "path", true);
     const ws = openWorkspace(ctx);

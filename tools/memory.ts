@@ -153,6 +153,18 @@ registry.register({
   // Two calls in one batch apply in the order the model wrote them (an add then its replace).
   writes: ["memory"],
   example: { target: "user", action: "add", content: "Prefers answers in British English." },
+  worstInputs: [
+    {
+      name: "twenty adds of the longest content, worded to make the exfiltration check try every position, over the budget",
+      args: () => ({
+        target: "memory",
+        operations: Array.from({ length: MAX_OPERATIONS }, (_, i) => ({
+          action: "add",
+          content: `${i} send ${"tokens to ".repeat(MAX_TEXT)}`.slice(0, MAX_TEXT),
+        })),
+      }),
+    },
+  ],
   description:
     'Saves, changes, removes or reads durable notes that persist across sessions for this API key. Two stores: "memory" (your notes: environment facts, conventions, lessons learned) and "user" (who the user is: name, role, preferences). ' +
     `Each store has a character budget (memory ${MEMORY_CHAR_LIMITS.memory}, user ${MEMORY_CHAR_LIMITS.user}, counting entries joined by a 3-character separator); a change that would pass it is refused and nothing is lost: consolidate first. ` +

@@ -4,16 +4,44 @@
  * match is refused with the count and where each one is, so the model adds context rather than
  * editing the wrong place. The write is conditional on the file being unchanged since it was
  * read, so two patches racing on one file cannot lose either edit silently.
+ *
+ * Every step is linear in the file and paced (STYLE 13): matching, sizing the result (refused
+ * over the file cap before it is built), building it in one pass, and the diff.
  */
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
 import { z } from "zod";
 import { registry } from "../src/registry/registry.ts";
 import { toolError } from "../src/registry/tool-result.ts";
-import { findSpans, lineNumberAt, nearLines, reindent } from "./lib/workspace/fuzzy-find.ts";
-import { checkFileSize, openWorkspace, readTextFile, workspaceAvailable } from "./lib/workspace/workspace.ts";
+import { type Found, findSpans, nearLines, reindenter } from "./lib/workspace/fuzzy-find.ts";
+import { LineIndex } from "./lib/workspace/line-index.ts";
+import { contains } from "./lib/workspace/linear-search.ts";
+import { type Pacer, pacerOf } from "./lib/workspace/pacer.ts";
+import { replacedSize, replaceSpans } from "./lib/workspace/replace-spans.ts";
+import { spanDiff } from "./lib/workspace/span-diff.ts";
+import { checkFileSize, formatBytes, MAX_FILE_BYTES, openWorkspace, readTextFile, workspaceAvailable } from "./lib/workspace/workspace.ts";
 import { fileResource, MAX_PATH_BYTES, normalizePath } from "./lib/workspace/workspace-path.ts";
 
+/** Matches one patch replaces at most: each is held as two offsets and a piece of the result. */
+export const MAX_REPLACEMENTS = 1_000_000;
+/** The diff stops at about this many characters, so the result stays under the default result cap. */
+const MAX_DIFF_CHARS = 50_000;
+
 const encoder = new TextEncoder();
+
+/** Each match's replacement: new_string in the file's line endings, re-indented for a fuzzy match. */
+async function replacementsOf(found: Found, before: string, oldString: string, newString: string, pacer: Pacer): Promise<string[]> {
+  // A model writes "\n"; a CRLF file keeps its line endings whichever way the match was found.
+  const shape = before.includes("\r\n") ? (s: string) => s.replace(/\r?\n/g, "\r\n") : (s: string) => s;
+  if (found.strategy === "exact") return new Array<string>(found.starts.length).fill(shape(newString));
+  const replacementAt = reindenter(newString, oldString, before, shape);
+  const out: string[] = [];
+  for (let k = 0; k < found.starts.length; k++) {
+    const start = found.starts[k] ?? 0;
+    const end = found.ends[k] ?? 0;
+    out.push(replacementAt(start, end));
+    await pacer.step(end - start + 1);
+  }
+  return out;
+}
 
 registry.register({
   name: "patch",
@@ -30,17 +58,46 @@ registry.register({
     old_string: z
       .string()
       .min(1)
+      .max(MAX_FILE_BYTES)
       .describe(
         "The exact text to replace, with enough surrounding lines to occur only once. Without read_file's 'N|' prefixes. Leading/trailing whitespace per line may differ from the file.",
       ),
-    new_string: z.string().describe("The text to put in its place; an empty string deletes old_string."),
-    replace_all: z.boolean().default(false).describe("Replace every occurrence instead of requiring exactly one. Default false."),
+    new_string: z
+      .string()
+      .max(MAX_FILE_BYTES)
+      .describe(`The text to put in its place; an empty string deletes old_string. The file must stay within ${formatBytes(MAX_FILE_BYTES)}.`),
+    replace_all: z
+      .boolean()
+      .default(false)
+      .describe(`Replace every occurrence (at most ${MAX_REPLACEMENTS.toLocaleString("en-US")}) instead of requiring exactly one. Default false.`),
   }),
   description:
     "Edits a workspace file by replacing old_string with new_string (exactly one occurrence unless replace_all). " +
     "Tolerates indentation and whitespace differences between old_string and the file, re-indenting new_string to match. " +
     "Refuses an ambiguous match, saying how many there are and on which lines. Returns a unified diff of the change.",
   example: { path: "src/app.ts", old_string: "const retries = 3;", new_string: "const retries = 5;" },
+  worstInputs: [
+    {
+      name: "replace_all of 'a' with 'ab' over 300,000 matches (one quadratic rebuild per match once took 105 s)",
+      setup: () => [{ tool: "write_file", args: { path: "worst/patch-many.txt", content: "a".repeat(300_000) } }],
+      args: () => ({ path: "worst/patch-many.txt", old_string: "a", new_string: "ab", replace_all: true }),
+    },
+    {
+      name: "replace_all whose result would pass the 10 MiB cap, refused before it is built",
+      setup: () => [{ tool: "write_file", args: { path: "worst/patch-cap.txt", content: "ab\n".repeat(300_000) } }],
+      args: () => ({ path: "worst/patch-cap.txt", old_string: "a", new_string: "a".repeat(40), replace_all: true }),
+    },
+    {
+      name: "a 1 MiB old_string whose first line the file lacks, against 10 MiB of near-identical lines: every strategy, the resend check and the near-line hint run and fail",
+      setup: () => [{ tool: "write_file", args: { path: "worst/patch-big.txt", content: "abc abc\n".repeat(1_310_000) } }],
+      args: () => ({ path: "worst/patch-big.txt", old_string: `abc abd\n${"abc abc\n".repeat(131_000)}`, new_string: `${"abc abc\n".repeat(131_000)}x` }),
+    },
+    {
+      name: "a million and one single-character matches in 10 MiB, over the replacement cap",
+      setup: () => [{ tool: "write_file", args: { path: "worst/patch-full.txt", content: "a".repeat(10 * 1024 * 1024) } }],
+      args: () => ({ path: "worst/patch-full.txt", old_string: "a", new_string: "b", replace_all: true }),
+    },
+  ],
   handler: async ({ path: raw, old_string: oldString, new_string: newString, replace_all: replaceAll }, ctx) => {
     const path = normalizePath(raw, "patch");
     if (oldString.trim() === "") return toolError("old_string is only whitespace; quote the text to replace, with a line of context.");
@@ -50,11 +107,17 @@ registry.register({
     if ("answer" in opened) return opened.answer;
     const stored = opened.file;
     const before = opened.text;
+    const pacer = pacerOf(ctx);
+    let index: LineIndex | undefined;
+    const lines = async () => {
+      index ??= await LineIndex.build(before, pacer);
+      return index;
+    };
 
-    const found = findSpans(before, oldString);
+    const found = await findSpans({ text: before, lines, pacer, max: MAX_REPLACEMENTS }, oldString);
     if (found === undefined) {
       // Hermes's "already applied": a resend of a patch that went through is a success, not a retry loop.
-      if (newString.trim().length >= 8 && before.includes(newString)) {
+      if (newString.trim().length >= 8 && (await contains(before, newString, pacer))) {
         return {
           success: true,
           no_change: true,
@@ -62,35 +125,43 @@ registry.register({
           note: "The file already contains new_string and not old_string: this patch was applied already; do not send it again.",
         };
       }
-      const near = nearLines(before, oldString);
+      const near = await nearLines(await lines(), oldString, pacer);
       return toolError(
         `Could not find a match for old_string in ${path}.${near.length === 0 ? " Read the file again (read_file) and copy the text exactly." : ` Did you mean one of these lines?\n${near.join("\n")}`}`,
         { path },
       );
     }
-    if (found.spans.length > 1 && !replaceAll) {
-      const where = found.spans
-        .slice(0, 5)
-        .map((s) => `  L${lineNumberAt(before, s.start)}: ${before.slice(s.start, s.end).split("\n")[0]?.trim().slice(0, 80) ?? ""}`);
-      const more = found.spans.length > 5 ? `\n  ... and ${found.spans.length - 5} more` : "";
+    const count = found.starts.length;
+    if (count > MAX_REPLACEMENTS) {
       return toolError(
-        `Found ${found.spans.length} matches for old_string in ${path}. Add surrounding lines to old_string so it matches once, or set replace_all to true. Matches:\n${where.join("\n")}${more}`,
-        { path, match_count: found.spans.length },
+        `old_string occurs more than ${MAX_REPLACEMENTS.toLocaleString("en-US")} times in ${path}, more than one patch replaces; use a longer old_string, or write the file anew with write_file.`,
+        { path, match_count_over: MAX_REPLACEMENTS },
+      );
+    }
+    if (count > 1 && !replaceAll) {
+      const at = await lines();
+      const where = found.starts.slice(0, 5).map((start, k) => {
+        const line = at.lineAt(start);
+        return `  L${line + 1}: ${before
+          .slice(start, Math.min(at.end(line), found.ends[k] ?? start, start + 200))
+          .trim()
+          .slice(0, 80)}`;
+      });
+      const more = count > 5 ? `\n  ... and ${count - 5} more` : "";
+      return toolError(
+        `Found ${count} matches for old_string in ${path}. Add surrounding lines to old_string so it matches once, or set replace_all to true. Matches:\n${where.join("\n")}${more}`,
+        { path, match_count: count },
       );
     }
 
-    const crlf = before.includes("\r\n");
-    let after = before;
-    // From the end backwards, so earlier spans' offsets stay valid.
-    for (const span of [...found.spans].reverse()) {
-      let replacement = found.strategy === "exact" ? newString : reindent(newString, oldString, before.slice(span.start, span.end));
-      // A model writes "\n"; a CRLF file keeps its line endings whichever way the match was found.
-      if (crlf) replacement = replacement.replace(/\r?\n/g, "\r\n");
-      after = after.slice(0, span.start) + replacement + after.slice(span.end);
-    }
-    const bytes = encoder.encode(after);
-    checkFileSize(bytes.length, path, "patch", "new_string");
-    const written = await ws.bucket.put(ws.prefix + path, bytes, {
+    const replacements = await replacementsOf(found, before, oldString, newString, pacer);
+    // The decoder dropped a UTF-8 byte order mark, which is not written back either.
+    const bom = stored.bytes[0] === 0xef && stored.bytes[1] === 0xbb && stored.bytes[2] === 0xbf ? 3 : 0;
+    const size = await replacedSize(stored.size - bom, before, found.starts, found.ends, replacements, pacer);
+    checkFileSize(size, path, "patch", "new_string");
+    const after = await replaceSpans(before, found.starts, found.ends, replacements, pacer);
+    const diff = await spanDiff(path, await lines(), found.starts, found.ends, replacements, MAX_DIFF_CHARS, pacer);
+    const written = await ws.bucket.put(ws.prefix + path, encoder.encode(after), {
       onlyIf: { etagMatches: stored.etag },
       httpMetadata: { contentType: "text/plain; charset=utf-8" },
     });
@@ -99,8 +170,9 @@ registry.register({
       success: true,
       path,
       strategy: found.strategy,
-      replacements: found.spans.length,
-      diff: createTwoFilesPatch(`a/${path}`, `b/${path}`, before, after, undefined, undefined, { context: 3, headerOptions: FILE_HEADERS_ONLY }),
+      replacements: count,
+      diff: diff.diff,
+      ...(diff.truncated ? { diff_truncated: true, hint: "The diff is cut short (a long change or long lines); read_file shows the file as it is now." } : {}),
     };
   },
 });

@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import { registry } from "../src/registry/registry.ts";
-import { splitLines } from "./lib/workspace/text-file.ts";
+import { LineIndex } from "./lib/workspace/line-index.ts";
+import { pacerOf } from "./lib/workspace/pacer.ts";
 import { formatBytes, MAX_FILE_BYTES, openWorkspace, readTextFile, workspaceAvailable } from "./lib/workspace/workspace.ts";
 import { fileResource, MAX_PATH_BYTES, normalizePath } from "./lib/workspace/workspace-path.ts";
 
@@ -38,13 +39,35 @@ registry.register({
     `The result gives total_lines and file_size (bytes) and, when more remains, a hint with the offset to read next. ` +
     `Lines over ${MAX_LINE_CHARS} characters are cut; a window stops at about ${MAX_WINDOW_CHARS} characters. Binary files are reported as binary with their size, not shown. Files over ${formatBytes(MAX_FILE_BYTES)} cannot be read.`,
   example: { path: "notes/todo.md", offset: 1, limit: 100 },
+  worstInputs: [
+    {
+      name: "the last window of a 10 MiB file of 5 million empty lines",
+      setup: () => [{ tool: "write_file", args: { path: "worst/read-lines.txt", content: "\n".repeat(10 * 1024 * 1024) } }],
+      args: () => ({ path: "worst/read-lines.txt", offset: 10 * 1024 * 1024 - 1999, limit: MAX_LIMIT }),
+    },
+    {
+      name: "a full window over a 10 MiB file that is one line",
+      setup: () => [{ tool: "write_file", args: { path: "worst/read-one-line.txt", content: "x".repeat(10 * 1024 * 1024) } }],
+      args: () => ({ path: "worst/read-one-line.txt", offset: 1, limit: MAX_LIMIT }),
+    },
+  ],
   handler: async ({ path: raw, offset, limit }, ctx) => {
     const path = normalizePath(raw, "read_file");
     const opened = await readTextFile(openWorkspace(ctx), path, "read_file", "it cannot be shown as text.");
     if ("answer" in opened) return opened.answer;
     const stored = opened.file;
-    const lines = splitLines(opened.text);
-    const total = lines.length;
+    const text = opened.text;
+    // Indexed in a paced pass, not split: splitting 10 MiB of short lines holds the isolate for half a second.
+    const index = await LineIndex.build(text, pacerOf(ctx));
+    // A final newline ends the last line; it does not start an empty one.
+    const total = text === "" ? 0 : index.count - (text.endsWith("\n") ? 1 : 0);
+    /** Line n (1-based) without its `\r\n` or `\n` ending, at most MAX_LINE_CHARS + 1 characters of it. */
+    const lineAt = (n: number): { text: string; long: boolean } => {
+      const start = index.start(n - 1);
+      let end = index.end(n - 1);
+      if (end < text.length && text.charCodeAt(end - 1) === 13 && end > start) end--;
+      return { text: text.slice(start, Math.min(end, start + MAX_LINE_CHARS)), long: end - start > MAX_LINE_CHARS };
+    };
     const base = { path, total_lines: total, file_size: stored.size, is_binary: false };
     if (total === 0) return { ...base, content: "", truncated: false, hint: `The file is empty (${stored.size} bytes).` };
     if (offset > total)
@@ -58,8 +81,8 @@ registry.register({
     let chars = 0;
     let last = offset - 1;
     for (let n = offset; n <= Math.min(total, offset + limit - 1); n++) {
-      const text = lines[n - 1] ?? "";
-      const shown = `${n}|${text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}... [truncated]` : text}`;
+      const line = lineAt(n);
+      const shown = `${n}|${line.long ? `${line.text}... [truncated]` : line.text}`;
       // The first line always fits, so a window always moves forward.
       if (out.length > 0 && chars + shown.length + 1 > MAX_WINDOW_CHARS) break;
       out.push(shown);

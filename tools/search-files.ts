@@ -9,6 +9,7 @@ import { ToolFailureError } from "../src/errors/tool-failure.ts";
 import { registry } from "../src/registry/registry.ts";
 import { compileGlob } from "./lib/workspace/glob.ts";
 import { listPaths } from "./lib/workspace/list-paths.ts";
+import { type Pacer, pacerOf } from "./lib/workspace/pacer.ts";
 import { loadRe2, type Re2 } from "./lib/workspace/re2.ts";
 import { filePrefilter, scanContent } from "./lib/workspace/scan-content.ts";
 import { openWorkspace, workspaceAvailable } from "./lib/workspace/workspace.ts";
@@ -48,6 +49,23 @@ function compileOrRefuse<T>(compile: () => T, field: string, kind: string, value
 
 const page = <T>(items: readonly T[], offset: number, limit: number): T[] => items.slice(offset, offset + limit);
 
+/** The files whose paths `matches` accepts: ten thousand paths of up to 512 bytes each are tested in paced slices. */
+async function matching<T extends { path: string }>(files: readonly T[], matches: (path: string) => boolean, pacer: Pacer): Promise<T[]> {
+  const kept: T[] = [];
+  for (const file of files) {
+    if (matches(file.path)) kept.push(file);
+    await pacer.step(file.path.length + 1);
+  }
+  return kept;
+}
+
+/** Files the worst inputs search: small TypeScript files in nested directories, as a model's workspace holds. */
+const manyFiles = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({
+    tool: "write_file",
+    args: { path: `worst/search/d${i % 10}/e${i % 7}/f${i}.ts`, content: `export const n${i} = ${i};\n` },
+  }));
+
 registry.register({
   name: "search_files",
   toolset: "files",
@@ -85,6 +103,23 @@ registry.register({
     `Searches your workspace: inside files for lines matching a regular expression (target 'content'), or for file names matching a glob (target 'files'). ` +
     `Matches come as {path, line, content}, line 1-based. Results are capped (limit, offset to page); a content search reads at most ${MAX_CONTENT_FILES} files and ${MAX_SEARCH_CHARS / (1024 * 1024)} MiB of text and stops after ${SEARCH_BUDGET_MS / 1000} s, saying so (limit_reason). Binary files are skipped.`,
   example: { pattern: "TODO", target: "content", path: "src", file_glob: "*.ts", limit: 20 },
+  worstInputs: [
+    {
+      name: "a glob of ten '**/' segments over 1,000 files (catastrophic on a backtracking engine)",
+      setup: () => manyFiles(1000),
+      args: () => ({ pattern: `${"**/".repeat(10)}*.ts`, target: "files", limit: 200 }),
+    },
+    {
+      name: "a nested-quantifier pattern counting every line of a 10 MiB file of 5 million short lines",
+      setup: () => [{ tool: "write_file", args: { path: "worst/search-lines.txt", content: "a\n".repeat(5 * 1024 * 1024) } }],
+      args: () => ({ pattern: "(a+)+$", target: "content", path: "worst", output_mode: "count" }),
+    },
+    {
+      name: "a pattern matching near the end of each of ten 10,000-character lines (the longest tested), under a file_glob of 40 alternatives",
+      setup: () => [{ tool: "write_file", args: { path: "worst/search-long.txt", content: `${"x".repeat(10_000 - 1)}y\n`.repeat(10) } }],
+      args: () => ({ pattern: "(x|x)*y", target: "content", path: "worst", file_glob: `{${Array.from({ length: 40 }, (_, i) => `*${i}`).join(",")},*.txt}` }),
+    },
+  ],
   handler: async (args, ctx) => {
     const startedAt = Date.now();
     const dir = normalizePath(args.path, "search_files", "path", true);
@@ -95,7 +130,7 @@ registry.register({
     if (args.target === "files") {
       const matches = compileOrRefuse(() => compileGlob(re2, args.pattern), "pattern", "glob", args.pattern);
       const listing = await listPaths(ws, dir, MAX_LISTED_FILES);
-      const files = listing.files.map((f) => f.path).filter(matches);
+      const files = (await matching(listing.files, matches, pacerOf(ctx))).map((f) => f.path);
       const truncated = offset + limit < files.length || listing.truncated;
       return {
         total_count: files.length,
@@ -112,7 +147,7 @@ registry.register({
     const inGlob =
       args.file_glob === undefined ? () => true : compileOrRefuse(() => compileGlob(re2, args.file_glob ?? ""), "file_glob", "glob", args.file_glob);
     const listing = await listPaths(ws, dir, MAX_LISTED_FILES);
-    const candidates = listing.files.filter((f) => inGlob(f.path));
+    const candidates = await matching(listing.files, inGlob, pacerOf(ctx));
     const scanned = candidates.slice(0, MAX_CONTENT_FILES);
     const scan = await scanContent(ws, scanned, re, {
       mode: args.output_mode,

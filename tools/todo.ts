@@ -68,6 +68,19 @@ registry.register({
     ],
     merge: false,
   },
+  worstInputs: [
+    {
+      name: "a full list of the longest items, each the parent of the one before (the cycle check walks every chain)",
+      args: () => ({
+        todos: Array.from({ length: MAX_TODO_ITEMS }, (_, i) => ({
+          id: `t${i}`,
+          content: `${i} ${"x".repeat(MAX_TODO_CONTENT_CHARS)}`.slice(0, MAX_TODO_CONTENT_CHARS),
+          parent: `t${i + 1}`,
+        })),
+        merge: false,
+      }),
+    },
+  ],
   description:
     "Reads and writes this session's task list, to plan work of three or more steps and track where you are. Each item has an id, content and a status (pending, in_progress, completed, cancelled). " +
     "Send the whole list with merge false to (re)plan; send only changed items with merge true to update them (for example one item's status); send no todos to read. " +

@@ -11,9 +11,18 @@ import { fileResource, MAX_PATH_BYTES, normalizePath } from "./lib/workspace/wor
 
 const NUMBERED_LINE = /^\s*\d+\|/;
 
-/** Most non-blank lines look like `12|...`: the model copied read_file's window, numbers and all. */
+/**
+ * Characters the read_file-output check looks at: a pasted window shows at the start, and
+ * splitting all of a 10 MiB body into lines would hold the isolate for half a second.
+ */
+const SAMPLED_CHARS = 64 * 1024;
+
+/** Most non-blank lines of the body's start look like `12|...`: the model copied read_file's window, numbers and all. */
 function looksLikeReadOutput(content: string): boolean {
-  const lines = content.split("\n").filter((l) => l.trim() !== "");
+  const lines = content
+    .slice(0, SAMPLED_CHARS)
+    .split("\n")
+    .filter((l) => l.trim() !== "");
   if (lines.length < 3) return false;
   return lines.filter((l) => NUMBERED_LINE.test(l)).length / lines.length >= 0.6;
 }
@@ -43,6 +52,16 @@ registry.register({
     `Creates a file in your workspace, or replaces its whole content. For a small change to an existing file use patch instead. ` +
     `Returns path and bytes_written. Files are limited to ${formatBytes(MAX_FILE_BYTES)}.`,
   example: { path: "notes/todo.md", content: "# Todo\n- write tests\n" },
+  worstInputs: [
+    {
+      name: "10 MiB of empty lines (the read_file check must not split them)",
+      args: () => ({ path: "worst/write-lines.txt", content: "\n".repeat(MAX_FILE_BYTES) }),
+    },
+    {
+      name: "10 MiB of 'N|' numbered lines, refused as read_file output",
+      args: () => ({ path: "worst/write-numbered.txt", content: "1|\n".repeat(Math.floor(MAX_FILE_BYTES / 3)) }),
+    },
+  ],
   handler: async ({ path: raw, content }, ctx) => {
     const path = normalizePath(raw, "write_file");
     const bytes = encoder.encode(content);

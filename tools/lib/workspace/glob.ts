@@ -6,6 +6,8 @@
 import type { Re2 } from "./re2.ts";
 
 const META = /[\\.+*?()|[\]{}^$]/;
+/** What `**\/` becomes: any number of whole directories, none included. */
+const ANY_DIRS = "(?:.*/)?";
 
 /** The RE2 pattern text for `glob`, anchored at both ends. `*` and `?` never cross a `/`. */
 export function globToPattern(glob: string): string {
@@ -16,7 +18,8 @@ export function globToPattern(glob: string): string {
     if (c === "*") {
       if (glob[i + 1] === "*") {
         const slash = glob[i + 2] === "/";
-        out += slash ? "(?:.*/)?" : ".*";
+        // `**/**/` means what `**/` means; collapsed, a long run of them stays one small program.
+        if (!slash || !out.endsWith(ANY_DIRS)) out += slash ? ANY_DIRS : ".*";
         i += slash ? 2 : 1;
       } else {
         out += "[^/]*";

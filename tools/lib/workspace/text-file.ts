@@ -36,14 +36,3 @@ export function decodeFile(bytes: Uint8Array): DecodedFile {
     return { binary: true, kind: kindOf(bytes) };
   }
 }
-
-/**
- * The lines of a text, without the phantom empty line after a final newline; `\r\n` endings
- * lose their `\r` (the line numbers and content are what the model edits by).
- */
-export function splitLines(text: string): string[] {
-  if (text === "") return [];
-  const lines = text.split(/\r?\n/);
-  if (lines[lines.length - 1] === "") lines.pop();
-  return lines;
-}
