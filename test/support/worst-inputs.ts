@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { CallOutcome } from "../../src/pipeline/types.ts";
 import { registry } from "../../src/registry/registry.ts";
-import type { WorstInput } from "../../src/registry/types.ts";
+import type { WorstInput } from "../../src/registry/worst-input.ts";
 import { workspacePrefix } from "../../src/storage/workspace-keys.ts";
 import { dispatchCall } from "./dispatch.ts";
 
