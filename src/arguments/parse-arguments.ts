@@ -1,9 +1,11 @@
 /**
  * Turns the arguments as the model sent them (a JSON string in OpenAI's shape, an object in
- * Anthropic's) into an object, or a failure that says where the JSON broke.
+ * Anthropic's) into an object, or a failure that says where the JSON broke or where it nests
+ * too deep (nesting-path.ts says why there is a cap).
  */
 import type { ToolFailure } from "../errors/tool-failure.ts";
 import { jsonErrorPosition } from "./json-error-position.ts";
+import { MAX_ARGUMENT_DEPTH, pathPastDepth } from "./nesting-path.ts";
 
 export type ParsedArguments = { ok: true; args: Record<string, unknown> } | { ok: false; failure: ToolFailure };
 
@@ -32,5 +34,7 @@ export function parseArguments(raw: unknown): ParsedArguments {
   if (typeof value !== "object" || Array.isArray(value)) {
     return { ok: false, failure: { kind: "arguments_not_object", received: describeType(value) } };
   }
+  const tooDeep = pathPastDepth(value, MAX_ARGUMENT_DEPTH);
+  if (tooDeep !== undefined) return { ok: false, failure: { kind: "arguments_too_deep", path: tooDeep, maxDepth: MAX_ARGUMENT_DEPTH } };
   return { ok: true, args: value as Record<string, unknown> };
 }

@@ -37,6 +37,8 @@ export interface FieldIssue {
 export type ToolFailure =
   | { kind: "malformed_json"; detail: string; position?: number }
   | { kind: "arguments_not_object"; received: string }
+  /** Objects and arrays nested past `maxDepth` levels; `path` is the first container too deep. */
+  | { kind: "arguments_too_deep"; path: string; maxDepth: number }
   | { kind: "unknown_tool"; name: string; closeMatches: readonly string[] }
   | { kind: "outside_toolset"; name: string; toolset: string }
   | { kind: "unavailable"; name: string; reason: string; retryAfterMs?: number }
