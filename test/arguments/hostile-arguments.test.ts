@@ -5,7 +5,7 @@
  * row otherwise); wide ones are sized to the test Worker's 1 MiB body cap.
  */
 import { describe, expect, it } from "vitest";
-import { MAX_ARGUMENT_DEPTH } from "../../src/arguments/nesting-path.ts";
+import { MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_VALUES } from "../../src/arguments/argument-shape.ts";
 import { api } from "../support/api.ts";
 import { json } from "../support/json.ts";
 import { anthropicCall, openaiCall } from "../support/tool-calls.ts";
@@ -53,13 +53,31 @@ describe("hostile arguments", () => {
     expect(result.content).toContain("at position 1000000");
   });
 
-  it("answers a call with 45,000 unknown keys", async () => {
-    const wide = Object.fromEntries(Array.from({ length: 45_000 }, (_, i) => [`k${i}`, { n: "7" }]));
+  it("answers a call holding as many values as the cap allows", async () => {
+    const wide = Object.fromEntries(Array.from({ length: MAX_ARGUMENT_VALUES / 2 - 1 }, (_, i) => [`k${i}`, { n: "7" }]));
     const result = await callOnce(anthropicCall("wide1", "echo", { text: "x", ...wide }));
     expect(result.status).toBe("ok");
   });
 
-  it("reports an array of 400,000 elements where text belongs in a short message", async () => {
+  it("refuses an object of 60,000 keys with INVALID_ARGUMENTS before any stage walks it", async () => {
+    const wide = Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`k${i}`, 7]));
+    const result = await callOnce(anthropicCall("wide3", "echo", { text: "x", ...wide }));
+    expect(result.error_code).toBe("INVALID_ARGUMENTS");
+    expect(result.content).toContain(`more than ${MAX_ARGUMENT_VALUES} values`);
+  });
+
+  it("refuses JSON text of 60,000 values with INVALID_ARGUMENTS", async () => {
+    const result = await callOnce(openaiCall("wide4", "echo", `{"text":"x","extra":[${"1,".repeat(60_000)}1]}`));
+    expect(result.error_code).toBe("INVALID_ARGUMENTS");
+    expect(result.content).toContain(`more than ${MAX_ARGUMENT_VALUES} values`);
+  });
+
+  it("counts no commas inside strings, past escaped quotes", async () => {
+    const result = await callOnce(openaiCall("wide5", "echo", JSON.stringify({ text: "x", note: `\\"${",".repeat(30_000)}` })));
+    expect(result.status).toBe("ok");
+  });
+
+  it("refuses an array of 400,000 elements in a short message", async () => {
     const result = await callOnce(anthropicCall("wide2", "echo", { text: Array.from({ length: 400_000 }, () => 1) }));
     expect(result.error_code).toBe("INVALID_ARGUMENTS");
     expect(result.content.length).toBeLessThan(10_000);
