@@ -27,6 +27,7 @@ registry.register({
   emoji: "🕒",
   readOnly: true,
   example: { timezone: "Europe/Paris" },
+  worstInputs: [{ name: "a 1 MiB time zone name, which Intl refuses", args: () => ({ timezone: "Europe/".padEnd(1024 * 1024, "x") }) }],
   schema: z.object({
     timezone: z
       .string()

@@ -29,6 +29,17 @@ registry.register({
   requiresEnv: MODEL_VARIABLES,
   timeoutMs: TIMEOUT_MS,
   example: { goal: "Find out what time it is in Tokyo and report it.", toolsets: ["core"], max_turns: 5 },
+  worstInputs: [
+    {
+      name: "goal and context at their 20,000-character caps, 16 toolsets of 64 KiB names, 20 turns",
+      args: () => ({
+        goal: "g".repeat(20_000),
+        context: "c".repeat(20_000),
+        toolsets: Array.from({ length: 16 }, (_, i) => `${i}`.padEnd(64 * 1024, "t")),
+        max_turns: 20,
+      }),
+    },
+  ],
   schema: z
     .object({
       goal: z

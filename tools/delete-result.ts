@@ -13,6 +13,10 @@ registry.register({
   emoji: "🗑️",
   risky: true,
   example: { handle: "0b6e7a52-3f43-4d38-9a0e-6f1f4c2b9d71" },
+  worstInputs: [
+    { name: "an unknown handle", args: () => ({ handle: crypto.randomUUID() }) },
+    { name: "a 1 MiB handle the uuid check refuses", args: () => ({ handle: "f".repeat(1024 * 1024) }) },
+  ],
   schema: z.object({
     handle: z.uuid().describe("The handle of a stored result (from a truncated result's read_result hint)."),
   }),

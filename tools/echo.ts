@@ -8,6 +8,10 @@ registry.register({
   emoji: "🔁",
   readOnly: true,
   example: { text: "hello", times: 2 },
+  worstInputs: [
+    { name: "text at its 10,000-character cap, upper-cased and repeated ten times", args: () => ({ text: "ß".repeat(10_000), times: 10, uppercase: true }) },
+    { name: "1 MiB of text the cap refuses", args: () => ({ text: "x".repeat(1024 * 1024), times: 10 }) },
+  ],
   schema: z
     .object({
       text: z.string().max(10_000).describe("The text to send back."),

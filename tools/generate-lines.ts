@@ -11,6 +11,7 @@ registry.register({
   emoji: "📜",
   readOnly: true,
   example: { count: 3, prefix: "row" },
+  worstInputs: [{ name: "100,000 lines with a 40-character prefix, cut by the size limit", args: () => ({ count: 100_000, prefix: "p".repeat(40) }) }],
   maxResultSizeChars: 4_000,
   schema: z.object({
     count: z.number().int().min(1).max(100_000).describe("How many lines, 1-100000."),

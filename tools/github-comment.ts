@@ -32,6 +32,13 @@ registry.register({
   writes: (args) => [`github:${String(args.owner)}/${String(args.repo)}#${String(args.issue_number)}`],
   retry: { maxAttempts: 1 },
   example: { owner: "octo-org", repo: "octo-repo", issue_number: 1, body: "Thanks, looking into it." },
+  worstInputs: [
+    {
+      name: "a comment at the 65,536-character cap on the longest names",
+      args: () => ({ owner: "o".repeat(39), repo: "r".repeat(100), issue_number: Number.MAX_SAFE_INTEGER, body: "`x` **y** ".repeat(6_553) }),
+    },
+    { name: "a 1 MiB owner the name pattern refuses", args: () => ({ owner: "o".repeat(1024 * 1024), repo: "r", issue_number: 1, body: "x" }) },
+  ],
   schema: z.object({
     owner: z
       .string()

@@ -22,6 +22,10 @@ registry.register({
   emoji: "🐙",
   readOnly: true,
   example: { owner: "cloudflare", repo: "workers-sdk" },
+  worstInputs: [
+    { name: "the longest names the patterns allow", args: () => ({ owner: "o".repeat(39), repo: "r".repeat(100) }) },
+    { name: "1 MiB names the patterns refuse", args: () => ({ owner: "o".repeat(1024 * 1024), repo: "r".repeat(1024 * 1024) }) },
+  ],
   requiresEnv: ["GITHUB_TOKEN"],
   schema: z.object({
     owner: z

@@ -96,6 +96,28 @@ registry.register({
   emoji: "🌐",
   schema,
   example: EXAMPLE,
+  worstInputs: [
+    {
+      name: "GET of a 1 MiB URL with 50 headers of 8 KiB values",
+      args: () => ({
+        url: `https://example.com/${"p".repeat(1024 * 1024)}`,
+        headers: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`x-h${i}`, "v".repeat(8_192)])),
+        max_chars: MAX_CHARS,
+      }),
+    },
+    {
+      name: "POST of a 1,000,000-character body, which waits for approval",
+      args: () => ({ method: "POST", url: "https://example.com/", body: "b".repeat(MAX_BODY_CHARS) }),
+    },
+    {
+      name: "PUT of an object body at the arguments' 20,000-value cap",
+      args: () => ({ method: "PUT", url: "https://example.com/", body: Object.fromEntries(Array.from({ length: 19_990 }, (_, i) => [`k${i}`, `v${i}`])) }),
+    },
+    {
+      name: "PUT of an object body of 2,000,000 keys, past the arguments' value cap",
+      args: () => ({ method: "PUT", url: "https://example.com/", body: Object.fromEntries(Array.from({ length: 2_000_000 }, (_, i) => [`k${i}`, i])) }),
+    },
+  ],
   description:
     "Sends one HTTP request to a public URL and returns status, status_text, final url, response headers and the body as text (JSON as it came; binary bodies reported by type and size). " +
     "Use web_extract to read web pages as Markdown and web_search to find them; use this for APIs. Methods other than GET wait for a person's approval. " +

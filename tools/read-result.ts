@@ -16,6 +16,15 @@ registry.register({
   emoji: "📖",
   readOnly: true,
   example: { handle: "0b6e7a52-3f43-4d38-9a0e-6f1f4c2b9d71", offset: 0, limit: 2000 },
+  // A stored result's handle is random and only its call's answer carries it, so a setup call
+  // cannot hand one to args: the costs here are the look-up and the refusals.
+  worstInputs: [
+    {
+      name: "a page at the largest offset and limit of an unknown handle",
+      args: () => ({ handle: crypto.randomUUID(), offset: Number.MAX_SAFE_INTEGER, limit: MAX_PAGE }),
+    },
+    { name: "a 1 MiB handle the uuid check refuses", args: () => ({ handle: "0".repeat(1024 * 1024) }) },
+  ],
   maxResultSizeChars: Number.POSITIVE_INFINITY,
   schema: z.object({
     handle: z.uuid().describe("The handle from a truncated result."),

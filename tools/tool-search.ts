@@ -40,6 +40,11 @@ registry.register({
   description:
     "Searches the tools you may use but were not given (the list may be deferred to save context) and returns their full definitions, best match first. Call it when no listed tool fits the task, then call the tool it returns.",
   example: { query: "repeat text", limit: 3 },
+  worstInputs: [
+    { name: "100 one-letter words, each a prefix of most terms", args: () => ({ query: "a b c d e f g h i j ".repeat(10).trim(), limit: MAX_LIMIT }) },
+    { name: "one 200-letter word, fuzzy-matched at the widest edit distance", args: () => ({ query: "abcdefghij".repeat(20), limit: MAX_LIMIT }) },
+    { name: "a 1 MiB query the 200-character cap refuses", args: () => ({ query: "word ".repeat(200_000) }) },
+  ],
   handler: async ({ query, limit, format }, ctx) => {
     const matches = toolSearchIndex(registry).search(query, (name) => name !== TOOL_SEARCH && ctx.mayUse(name));
     const definitions: ToolDefinition[] = [];

@@ -10,6 +10,7 @@ import { toEnvelope } from "../src/errors/envelope.ts";
 import { ToolFailureError } from "../src/errors/tool-failure.ts";
 import { registry } from "../src/registry/registry.ts";
 import type { ToolContext } from "../src/registry/types.ts";
+import type { WorstInput } from "../src/registry/worst-input.ts";
 import { fetchPage, MAX_PAGE_BYTES } from "./lib/fetch-page.ts";
 
 const MAX_URLS = 5;
@@ -64,7 +65,26 @@ async function handler({ urls, max_chars }: z.output<typeof schema>, ctx: ToolCo
   };
 }
 
-const shared = { emoji: "📄", readOnly: true, schema, example: EXAMPLE, timeoutMs: 30_000, maxResultSizeChars: MAX_URLS * MAX_CHARS + 10_000, handler };
+// Without an outside network the fetch fails at once, so these test the door (URL parsing, the
+// SSRF guard); the conversion's own worst pages are test/tools/html-to-markdown.test.ts's.
+const WORST_INPUTS: readonly WorstInput[] = [
+  {
+    name: "five URLs of 1 MiB each at the max_chars cap",
+    args: () => ({ urls: Array.from({ length: MAX_URLS }, (_, i) => `https://example.com/${i}?q=${"a".repeat(1024 * 1024)}`), max_chars: MAX_CHARS }),
+  },
+  { name: "10,000 URLs the five-URL cap refuses", args: () => ({ urls: Array.from({ length: 10_000 }, (_, i) => `https://example.com/${i}`) }) },
+];
+
+const shared = {
+  emoji: "📄",
+  readOnly: true,
+  schema,
+  example: EXAMPLE,
+  worstInputs: WORST_INPUTS,
+  timeoutMs: 30_000,
+  maxResultSizeChars: MAX_URLS * MAX_CHARS + 10_000,
+  handler,
+};
 
 registry.register({ name: "web_extract", toolset: "web", description: DESCRIPTION, ...shared });
 registry.register({

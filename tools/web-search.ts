@@ -38,6 +38,10 @@ registry.register({
   readOnly: true,
   requiresAnyEnv: Object.values(PROVIDER_VARS),
   example: EXAMPLE,
+  worstInputs: [
+    { name: "a 400-character query of 200 one-letter words, 20 results", args: () => ({ query: "a ".repeat(200).trim(), count: 20 }) },
+    { name: "a 1 MiB query the 400-character cap refuses", args: () => ({ query: "q".repeat(1024 * 1024), count: 20 }) },
+  ],
   schema: z.object({
     query: z
       .string()

@@ -1,8 +1,10 @@
 /**
  * Where a JSON text first goes wrong. workerd's JSON.parse messages name the bad token but not
  * always its offset, and the model fixes its output faster when told exactly where it broke.
- * A small recursive-descent scan over RFC 8259's grammar; it only runs after JSON.parse failed.
+ * A small scan over RFC 8259's grammar, linear in the text; it only runs after JSON.parse failed.
  */
+
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 const WHITESPACE = new Set([" ", "\t", "\n", "\r"]);
 
@@ -43,15 +45,13 @@ export function jsonErrorPosition(text: string): number | undefined {
     fail();
   };
   const number = () => {
-    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i));
-    if (match === null || match[0] === "" || match[0] === "-") fail();
+    // Sticky, so the match starts at i without copying the rest of the text.
+    NUMBER.lastIndex = i;
+    const match = NUMBER.exec(text);
+    if (match === null) fail();
     i += match?.[0].length ?? 0;
   };
-  const value = (): void => {
-    skip();
-    const ch = text.charAt(i);
-    if (ch === "{") return object();
-    if (ch === "[") return array();
+  const scalar = (ch: string) => {
     if (ch === '"') return string();
     if (ch === "t") return literal("true");
     if (ch === "f") return literal("false");
@@ -59,38 +59,52 @@ export function jsonErrorPosition(text: string): number | undefined {
     if (ch === "-" || (ch >= "0" && ch <= "9")) return number();
     fail();
   };
-  const object = () => {
-    i++;
+  // An object's member up to its value: the key, then the colon.
+  const member = () => {
     skip();
-    if (text.charAt(i) === "}") return void i++;
-    for (;;) {
-      skip();
-      if (text.charAt(i) !== '"') fail();
-      string();
-      skip();
-      if (text.charAt(i) !== ":") fail();
-      i++;
-      value();
-      skip();
-      if (text.charAt(i) === ",") i++;
-      else if (text.charAt(i) === "}") return void i++;
-      else fail();
-    }
+    if (text.charAt(i) !== '"') fail();
+    string();
+    skip();
+    if (text.charAt(i) !== ":") fail();
+    i++;
   };
-  const array = () => {
-    i++;
-    skip();
-    if (text.charAt(i) === "]") return void i++;
-    for (;;) {
-      value();
+  // Containers still open, as the character that closes each. A loop with a stack of its own,
+  // not recursion: arguments nested a million deep must get a position, not a stack overflow.
+  const open: string[] = [];
+  const document = () => {
+    value: for (;;) {
       skip();
-      if (text.charAt(i) === ",") i++;
-      else if (text.charAt(i) === "]") return void i++;
-      else fail();
+      const ch = text.charAt(i);
+      if (ch === "{" || ch === "[") {
+        i++;
+        skip();
+        const close = ch === "{" ? "}" : "]";
+        if (text.charAt(i) !== close) {
+          open.push(close);
+          if (close === "}") member();
+          continue value;
+        }
+        i++;
+      } else scalar(ch);
+      // A value ended: go on to the next element, or close what it completed.
+      for (;;) {
+        const close = open.at(-1);
+        if (close === undefined) return;
+        skip();
+        const next = text.charAt(i);
+        if (next === ",") {
+          i++;
+          if (close === "}") member();
+          continue value;
+        }
+        if (next !== close) fail();
+        i++;
+        open.pop();
+      }
     }
   };
   try {
-    value();
+    document();
     skip();
     if (i < text.length) fail();
   } catch (position) {

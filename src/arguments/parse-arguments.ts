@@ -1,8 +1,10 @@
 /**
  * Turns the arguments as the model sent them (a JSON string in OpenAI's shape, an object in
- * Anthropic's) into an object, or a failure that says where the JSON broke.
+ * Anthropic's) into an object, or a failure that says where the JSON broke or where it nests
+ * too deep or holds too many values (argument-shape.ts says why there are caps).
  */
 import type { ToolFailure } from "../errors/tool-failure.ts";
+import { MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_VALUES, type ShapeProblem, shapeProblem, textHasTooManyValues } from "./argument-shape.ts";
 import { jsonErrorPosition } from "./json-error-position.ts";
 
 export type ParsedArguments = { ok: true; args: Record<string, unknown> } | { ok: false; failure: ToolFailure };
@@ -13,11 +15,18 @@ function describeType(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+function shapeFailure(problem: ShapeProblem): ToolFailure {
+  return "tooDeep" in problem
+    ? { kind: "arguments_too_deep", path: problem.tooDeep, maxDepth: MAX_ARGUMENT_DEPTH }
+    : { kind: "arguments_too_many_values", maxValues: MAX_ARGUMENT_VALUES };
+}
+
 /** Parses raw arguments; an empty string or a missing value means "no arguments". */
 export function parseArguments(raw: unknown): ParsedArguments {
   let value = raw;
   if (typeof raw === "string") {
     if (raw.trim() === "") return { ok: true, args: {} };
+    if (textHasTooManyValues(raw)) return { ok: false, failure: shapeFailure({ tooMany: true }) };
     try {
       value = JSON.parse(raw);
     } catch (error) {
@@ -32,5 +41,7 @@ export function parseArguments(raw: unknown): ParsedArguments {
   if (typeof value !== "object" || Array.isArray(value)) {
     return { ok: false, failure: { kind: "arguments_not_object", received: describeType(value) } };
   }
+  const problem = shapeProblem(value);
+  if (problem !== undefined) return { ok: false, failure: shapeFailure(problem) };
   return { ok: true, args: value as Record<string, unknown> };
 }

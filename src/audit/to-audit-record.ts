@@ -4,6 +4,7 @@
  * derived from a secret (a plain hash of a short password is a dictionary-attack oracle).
  */
 
+import { shapeProblem, textHasTooManyValues } from "../arguments/argument-shape.ts";
 import { sha256Hex } from "../crypto/sha256.ts";
 import { auditStatusOf } from "../formats/outcome-wire.ts";
 import type { CallOutcome } from "../pipeline/types.ts";
@@ -21,6 +22,10 @@ import {
 import { canonicalJson } from "./canonical-json.ts";
 import { capJson } from "./cap-json.ts";
 import { failureMessageOf } from "./failure-message.ts";
+
+/** Recorded instead of arguments refused for their shape. */
+const UNWALKED_ARGUMENTS = "[arguments not recorded: past the depth or value cap of the parse stage]";
+
 import { redactSecrets, redactSecretsInText } from "./redact-secrets.ts";
 
 /**
@@ -116,13 +121,20 @@ function derivedPolicy(outcome: AuditableOutcome): { decision: string; rule: str
 }
 
 function redactedArguments(raw: unknown): unknown {
-  if (typeof raw !== "string") return redactSecrets(raw);
-  try {
-    return redactSecrets(JSON.parse(raw));
-  } catch {
-    // Malformed JSON from the model is worth keeping (it explains the INVALID_ARGUMENTS).
-    return redactSecretsInText(raw);
+  let value = raw;
+  if (typeof raw === "string") {
+    if (textHasTooManyValues(raw)) return UNWALKED_ARGUMENTS;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      // Malformed JSON from the model is worth keeping (it explains the INVALID_ARGUMENTS).
+      return redactSecretsInText(raw);
+    }
   }
+  // Arguments past the parse stage's depth or value cap were refused for it: walking them here
+  // to redact and sort would cost the seconds the cap saved (argument-shape.ts).
+  if (typeof value === "object" && value !== null && shapeProblem(value) !== undefined) return UNWALKED_ARGUMENTS;
+  return redactSecrets(value);
 }
 
 function requestIdOf(meta: AuditMeta): string | null {

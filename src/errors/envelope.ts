@@ -71,6 +71,22 @@ function describeFailure(failure: ToolFailure): ErrorEnvelope {
         suggestion: "Wrap the values in an object keyed by parameter name, as the tool's schema shows.",
         retryable: false,
       };
+    case "arguments_too_deep":
+      return {
+        error: `Arguments nest deeper than ${failure.maxDepth} levels of objects and arrays (at '${failure.path}').`,
+        error_code: "INVALID_ARGUMENTS",
+        stage: "parse",
+        suggestion: "Send the values flatter, as the tool's schema shows; no tool takes arguments nested this deep.",
+        retryable: false,
+      };
+    case "arguments_too_many_values":
+      return {
+        error: `Arguments hold more than ${failure.maxValues} values (array elements and object members, counted at every level).`,
+        error_code: "INVALID_ARGUMENTS",
+        stage: "parse",
+        suggestion: "Send fewer values per call: split the work over several calls, or pass bulk data as one string where the tool takes text.",
+        retryable: false,
+      };
     case "unknown_tool":
       return {
         error: `Unknown tool: ${failure.name}`,

@@ -15,6 +15,8 @@ export function faultOf(failure: ToolFailure): Fault {
   switch (failure.kind) {
     case "malformed_json":
     case "arguments_not_object":
+    case "arguments_too_deep":
+    case "arguments_too_many_values":
     case "unknown_tool":
     case "invalid_arguments":
     case "call_id_reused":

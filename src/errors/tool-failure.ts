@@ -37,6 +37,10 @@ export interface FieldIssue {
 export type ToolFailure =
   | { kind: "malformed_json"; detail: string; position?: number }
   | { kind: "arguments_not_object"; received: string }
+  /** Objects and arrays nested past `maxDepth` levels; `path` is the first container too deep. */
+  | { kind: "arguments_too_deep"; path: string; maxDepth: number }
+  /** More than `maxValues` array elements and object members, counted at every level. */
+  | { kind: "arguments_too_many_values"; maxValues: number }
   | { kind: "unknown_tool"; name: string; closeMatches: readonly string[] }
   | { kind: "outside_toolset"; name: string; toolset: string }
   | { kind: "unavailable"; name: string; reason: string; retryAfterMs?: number }

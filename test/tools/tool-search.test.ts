@@ -114,4 +114,27 @@ describe("tool_search", () => {
     expect(result?.error_code).toBe("INVALID_ARGUMENTS");
     expect(result?.message.content).toContain("query");
   });
+  it("searches ten distinct words of a query and drops the rest", async () => {
+    registry.register({ name: "ts_pulsar_probe", toolset: "ts-late", schema: z.object({}), description: "Reads a pulsar probe.", handler: () => "ok" });
+    try {
+      const tenMisses = Array.from({ length: 10 }, (_, i) => `zzqx${i}`).join(" ");
+      expect(openaiNames(await search(openaiCall("ts16", "tool_search", { query: `zzqx0 zzqx0 pulsar` })))).toEqual(["ts_pulsar_probe"]);
+      expect(openaiNames(await search(openaiCall("ts17", "tool_search", { query: `${tenMisses} pulsar` })))).toEqual([]);
+    } finally {
+      registry.deregister("ts_pulsar_probe");
+    }
+  });
+
+  it("answers 100 one-letter words over 2,000 wordy tools without prefix-matching every term", async () => {
+    const names = Array.from({ length: 2_000 }, (_, i) => `ts_bulk_${i}`);
+    const words = (i: number) => Array.from({ length: 150 }, (_, w) => `word${(i * 151 + w) % 5_000}x`).join(" ");
+    for (const [i, name] of names.entries()) registry.register({ name, toolset: "ts-bulk", schema: z.object({}), description: words(i), handler: () => "ok" });
+    try {
+      const letters = Array.from({ length: 100 }, (_, i) => String.fromCharCode(97 + (i % 26))).join(" ");
+      const found = openaiNames(await search(openaiCall("ts18", "tool_search", { query: letters, limit: 20 })));
+      expect(found.filter((name) => name.startsWith("ts_bulk_"))).toEqual([]);
+    } finally {
+      for (const name of names) registry.deregister(name);
+    }
+  });
 });

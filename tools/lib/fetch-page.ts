@@ -32,7 +32,7 @@ export interface ExtractedPage {
   truncated: boolean;
   /** read_result handle of the full text, when it was cut and could be stored. */
   handle?: string;
-  /** True when the body was bigger than MAX_PAGE_BYTES and only its start was read. */
+  /** True when only the body's start was read: it was bigger than MAX_PAGE_BYTES, or its HTML passed a cap of the Markdown builder. */
   body_cut?: boolean;
 }
 
@@ -59,10 +59,11 @@ export async function fetchPage(ctx: ToolContext, url: string, field: string, ma
     text = `[Not text: ${contentType} (${size === null ? "size unknown" : `${size} bytes`}); web_extract returns HTML, JSON and text only.]`;
   } else if (format === "markdown") {
     const capped = capStream(response.body, MAX_PAGE_BYTES);
-    const page = await htmlToMarkdown(capped.stream, new URL(base.final_url));
+    const page = await htmlToMarkdown(capped.stream, new URL(base.final_url), ctx);
     title = page.title;
-    text = page.markdown;
-    cut = capped.cut;
+    // Said in the text as well as in body_cut, so a model reading only the content knows the rest is missing.
+    text = page.stopped === undefined ? page.markdown : `${page.markdown}\n\n[Conversion stopped here: ${page.stopped}.]`;
+    cut = capped.cut || page.stopped !== undefined;
   } else {
     const read = await readTextCapped(response, MAX_PAGE_BYTES);
     text = read.text;
