@@ -54,8 +54,13 @@ export type ScriptToolCall = (name: string, args: Record<string, unknown>) => Pr
 /** The budget a timeout ran out of. */
 export type ScriptLimit = "clock" | FuelLimit;
 
-/** Promise jobs run per call into QuickJS; the host checks whether to yield between calls. */
-const JOBS_PER_CHUNK = 8;
+/**
+ * The most promise jobs run per call into QuickJS. The host decides between calls whether to
+ * yield, so each call runs as many jobs as the last ones' cost says fit before the yield point:
+ * one at a time when each is a big chunk of work (eight `await null` resumptions of 8 ms each
+ * in one call would pass the slice), up to this many when they are cheap.
+ */
+const MAX_JOBS_PER_CALL = 64;
 
 const INTERRUPTED = /interrupted/i;
 const OUT_OF_MEMORY = /out of memory/i;
@@ -153,9 +158,16 @@ class Sandbox {
    * loop before the next, so a script that awaits shares the isolate for its whole budget.
    */
   private async drive(ending: QuickJSHandle): Promise<ScriptRun> {
+    let jobsPerCall = 1;
     for (;;) {
-      const jobs = this.metered(() => this.runtime.executePendingJobs(JOBS_PER_CHUNK));
+      const spentBefore = this.meter.total;
+      const jobs = this.metered(() => this.runtime.executePendingJobs(jobsPerCall));
       if (jobs === undefined) return this.timedOut();
+      if (!jobs.error) {
+        const perJob = (this.meter.total - spentBefore) / Math.max(1, jobs.value);
+        const fit = Math.floor((this.limits.yieldFuel - this.meter.stretch) / Math.max(1, perJob));
+        jobsPerCall = Math.min(MAX_JOBS_PER_CALL, Math.max(1, fit));
+      }
       if (jobs.error) {
         const error = this.describe(jobs.error);
         if (this.stopped === "timeout") return this.timedOut();
