@@ -11,8 +11,8 @@ import { z } from "zod";
 import { ToolFailureError } from "../src/errors/tool-failure.ts";
 import { registry } from "../src/registry/registry.ts";
 import type { ToolContext } from "../src/registry/types.ts";
-import { discardQuickJS, quickJS } from "./lib/quickjs.ts";
-import { runScript, type ScriptToolCall } from "./lib/run-script.ts";
+import { MAX_INSTANCES, quickJSPool, WASM_MEMORY_BYTES } from "./lib/quickjs.ts";
+import { runScript, type ScriptRun, type ScriptToolCall } from "./lib/run-script.ts";
 
 const NAME = "execute_code";
 const MAX_TOOL_CALLS = 50;
@@ -20,19 +20,22 @@ const MAX_CODE_CHARS = 50_000;
 const MAX_LOG_CHARS = 20_000;
 const DEFAULT_TIMEOUT_MS = 10_000;
 const MAX_TIMEOUT_MS = 30_000;
-/**
- * Well below a Worker's 128 MB: the wasm memory an allocation grows is kept by the instance
- * for the isolate's life, so this bounds what all scripts together can hold on to.
- */
-const MEMORY_BYTES = 32 * 1024 * 1024;
+/** QuickJS's own limit refuses single allocations past it; the instance's memory bounds the sum. */
+const MEMORY_BYTES = WASM_MEMORY_BYTES;
 const STACK_BYTES = 128 * 1024;
 /**
- * QuickJS polls its interrupt handler every 10,000 or so bytecode steps: about once per
- * millisecond of CPU on this project's (slow, shared) dev machine, more often on Cloudflare's.
- * So a budget of one tick per millisecond of timeout_ms ends a tight loop no later than its
- * deadline, though workerd's clock does not move while it spins.
+ * Fuel units (scripts/meter-quickjs.ts) per millisecond of CPU: what warm code typically spends
+ * in workerd on this project's (slow, shared) dev machine, 100,000-260,000 by workload
+ * (docs/sandbox.md). workerd's clock does not move while a script computes: fuel is the only
+ * measure of its CPU.
  */
-const TICKS_PER_MS = 1;
+const FUEL_PER_MS = 200_000;
+/** The longest one synchronous stretch of a script may hold the isolate, in ms of CPU. */
+const SLICE_MS = 100;
+/** A script that awaits yields to the event loop once a stretch has used this much. */
+const YIELD_MS = 10;
+/** The documented hold (docs/sandbox.md): one slice, with margin for the host's own work and cold code. */
+const HOLDS_ISOLATE_MS = 250;
 
 registry.register({
   name: NAME,
@@ -59,13 +62,47 @@ registry.register({
   description: [
     "Runs a JavaScript snippet in a sandbox (QuickJS in WebAssembly) that can call the other tools you have, and returns its result and console output.",
     "Use it to chain many tool calls, loop or filter over results, or compute something exactly, in one step instead of many.",
-    `Limits: at most ${MAX_TOOL_CALLS} tool calls per script, ${MEMORY_BYTES / 1024 / 1024} MiB of memory, timeout_ms of wall-clock time, ${MAX_LOG_CHARS} characters of console output; no network, files, timers or imports except through tools; execute_code cannot call itself.`,
+    `Limits: at most ${MAX_TOOL_CALLS} tool calls per script, ${MEMORY_BYTES / 1024 / 1024} MiB of memory, timeout_ms of wall-clock time and of CPU, ${SLICE_MS} ms of CPU between two awaits (for longer work, \`await null\` between chunks), ${MAX_LOG_CHARS} characters of console output; no network, files, timers or imports except through tools; execute_code cannot call itself; at most ${MAX_INSTANCES} scripts run at once, others wait.`,
     'Result: {"result": <returned value>, "logs": [lines], "tool_calls": n}. A script that throws, loops or runs out of memory ends with EXECUTION_FAILED naming why, with its console output.',
     `Example: {"code": "const r = await tools.echo({ text: 'hi', times: 2 }); console.log(r.text); return r.text.length;"}`,
   ].join(" "),
   example: { code: "const r = await tools.echo({ text: 'hi', times: 2 });\nconsole.log(r.text);\nreturn r.text.length;" },
+  worstInputs: [
+    {
+      name: "a 16 MB indexOf in an endless loop, timeout_ms 100: one native scan per iteration, no interrupt poll inside it",
+      args: () => ({ code: "const s = 'x'.repeat(1 << 24); let n = 0; for (;;) n += s.indexOf('y');", timeout_ms: 100 }),
+      holdsIsolateMs: HOLDS_ISOLATE_MS,
+    },
+    {
+      name: "spreading a million-element array in an endless loop",
+      args: () => ({ code: "const a = Array(1 << 20).fill(0); let t; for (;;) t = [...a];" }),
+      holdsIsolateMs: HOLDS_ISOLATE_MS,
+    },
+    { name: "an empty endless loop", args: () => ({ code: "for (;;) {}" }), holdsIsolateMs: HOLDS_ISOLATE_MS },
+    {
+      name: "a regex with catastrophic backtracking over 40 characters",
+      args: () => ({ code: "return /^(a+)+$/.test('a'.repeat(40) + 'b');" }),
+      holdsIsolateMs: HOLDS_ISOLATE_MS,
+    },
+    {
+      name: "an array of 1,000-character strings copied whole on every iteration",
+      args: () => ({ code: "let a = []; for (;;) a = [...a, 'x'.repeat(1000)];" }),
+      holdsIsolateMs: HOLDS_ISOLATE_MS,
+    },
+    {
+      name: "awaiting between chunks of work until timeout_ms runs out",
+      args: () => ({ code: "for (;;) { let s = 0; for (let i = 0; i < 1e5; i++) s += i; await null; }", timeout_ms: 2_000 }),
+      holdsIsolateMs: HOLDS_ISOLATE_MS,
+    },
+  ],
   handler: async ({ code, timeout_ms }, ctx) => {
-    const module = await quickJS();
+    // Each running script has an instance of its own (a trap leaves one unusable); past
+    // MAX_INSTANCES, scripts wait their turn within their deadline.
+    const lease = await quickJSPool.acquire(Math.min(ctx.deadlineAt, Date.now() + timeout_ms), ctx.signal);
+    if (lease === undefined) {
+      const waitedMs = Math.min(timeout_ms, Math.max(0, ctx.deadlineAt - Date.now()));
+      throw new ToolFailureError({ kind: "timeout", name: NAME, elapsedMs: waitedMs, timeoutMs: waitedMs, limit: "call" });
+    }
     // Calls still in flight when the script ends (its budget, an uncaught error) are aborted
     // with it, not left running until the call's own deadline.
     const ended = new AbortController();
@@ -79,16 +116,25 @@ registry.register({
       stackBytes: STACK_BYTES,
       maxToolCalls: MAX_TOOL_CALLS,
       maxLogChars: MAX_LOG_CHARS,
-      maxTicksPerSlice: budgetMs * TICKS_PER_MS,
+      fuel: { slice: SLICE_MS * FUEL_PER_MS, total: budgetMs * FUEL_PER_MS },
+      yieldFuel: YIELD_MS * FUEL_PER_MS,
+      sliceMs: SLICE_MS,
     };
-    // A module whose runtime would not free cleanly is dropped: the next script gets a fresh
-    // instance rather than a heap in doubt.
-    const run = await runScript(module, code, limits, callTool, ctx.signal, discardQuickJS).finally(() => ended.abort());
+    let sound = false;
+    let run: ScriptRun;
+    try {
+      ({ run, sound } = await runScript(lease.instance, code, limits, callTool, ctx.signal));
+    } finally {
+      ended.abort();
+      // An instance that trapped or would not dispose is dropped: the next script gets a fresh one.
+      lease.release(sound);
+    }
     const logs = run.droppedLogChars > 0 ? [...run.logs, `[${run.droppedLogChars} more characters of console output dropped]`] : run.logs;
     if (run.ok) return { result: run.result, logs, tool_calls: run.toolCalls };
     const error = run.error ?? { kind: "exception", message: "the script failed" };
-    // Stopped by the call's deadline rather than by its own timeout_ms: the call timed out.
-    if (error.kind === "timeout" && budgetMs < timeout_ms)
+    // Stopped by the call's deadline rather than by its own timeout_ms: the call timed out. A
+    // stretch that computed past its slice is the script's own doing, whatever the deadline.
+    if (error.kind === "timeout" && error.limit !== "slice" && budgetMs < timeout_ms)
       throw new ToolFailureError({ kind: "timeout", name: NAME, elapsedMs: budgetMs, timeoutMs: budgetMs, limit: "call" });
     const tail = logs.length === 0 ? "" : ` Console output before it ended: ${JSON.stringify(logs.slice(-20))}`;
     throw new ToolFailureError({

@@ -18,11 +18,11 @@ const run = async (key: Key, session: string, id: string, code: string, extra: R
 const agent = (name: string) => createKey({ name, role: "agent" });
 
 describe("execute_code", () => {
-  it("ends a spinning script with TOOL_TIMEOUT at the call's deadline when that comes before timeout_ms", async () => {
+  it("ends a script that computes and awaits with TOOL_TIMEOUT at the call's deadline when that comes before timeout_ms", async () => {
     const startedAt = Date.now();
     const outcome = await dispatchCall(
       "execute_code",
-      { code: "for (;;) {}", timeout_ms: 30_000 },
+      { code: "for (;;) { let s = 0; for (let i = 0; i < 1e4; i++) s += i; await null; }", timeout_ms: 30_000 },
       { callId: "deadline-1", sessionId: "code-deadline", env, batch: { deadlineAt: startedAt + 400, timeoutMs: 400 } },
     );
     expect(outcome.errorCode).toBe("TOOL_TIMEOUT");
@@ -98,14 +98,14 @@ describe("execute_code", () => {
     expect(JSON.parse(result.message.content).error).toMatch(/ToolError: .*approval/i);
   });
 
-  it("stops a script that loops forever at its budget, and the next script runs", async () => {
+  it("stops a script that loops forever without awaiting after one slice, and the next script runs", async () => {
     const key = await agent("code-loop");
     const started = Date.now();
     const result = await run(key, "code-loop", "loop-1", "console.log('spinning'); for (;;) {}", { timeout_ms: 300 });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(result).toMatchObject({ status: "error", error_code: "EXECUTION_FAILED" });
     const envelope = JSON.parse(result.message.content);
-    expect(envelope.error).toMatch(/ended with timeout: the script ran past its 300 ms budget/);
+    expect(envelope.error).toMatch(/ended with timeout: the script computed for more than 100 ms of CPU without awaiting .*`await null`/);
     expect(envelope.error).toContain('["spinning"]');
     expect(JSON.parse((await run(key, "code-loop", "loop-2", "return 42;")).message.content).result).toBe(42);
   });
@@ -120,7 +120,9 @@ describe("execute_code", () => {
       key,
       "code-memory",
       "mem-2",
-      "const kept = []; for (let i = 0; i < 1024; i++) kept.push('y'.repeat(1024 * 1024) + i); return kept.length;",
+      // Built from 1 KiB pieces: a 1 MiB repeat of one character costs ~10 ms of CPU (one
+      // native step per character), so 24 of them would end at the CPU slice before the memory limit.
+      "const kb = 'y'.repeat(1024); const kept = []; for (let i = 0; i < 1024; i++) kept.push(kb.repeat(1024) + i); return kept.length;",
     );
     expect(JSON.parse(strings.message.content).error).toMatch(/ended with memory: .*out of memory/);
     expect(JSON.parse((await run(key, "code-memory", "mem-3", "return 'ok';")).message.content).result).toBe("ok");

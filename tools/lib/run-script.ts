@@ -1,8 +1,9 @@
 /**
  * Runs one caller's script in a fresh QuickJS runtime: no I/O but `tools` (the host's nested
- * calls) and `console` (captured, capped), a memory limit, a stack limit, and a deadline
- * enforced by QuickJS's interrupt handler, so whatever the script does (loop, allocate, throw,
- * call without end) the run ends with a value, never a hung or crashed isolate.
+ * calls) and `console` (captured, capped), a memory limit, a stack limit, a CPU budget metered
+ * in fuel (fuel-meter.ts) and a wall-clock deadline, so whatever the script does (loop,
+ * allocate, throw, call without end, one huge native operation) the run ends with a value,
+ * never a hung or crashed isolate, and holds the isolate for at most one slice at a time.
  *
  * The script is the body of an async function; `await tools.name(args)` returns a QuickJS
  * promise that the host settles when the nested call finishes, and the host then runs the
@@ -10,6 +11,8 @@
  */
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core";
 import type { NestedCallResult } from "../../src/registry/types.ts";
+import { type FuelBudget, type FuelLimit, FuelMeter } from "./fuel-meter.ts";
+import type { QuickJSInstance } from "./quickjs.ts";
 import { PRELUDE } from "./script-prelude.ts";
 
 export interface ScriptLimits {
@@ -21,11 +24,14 @@ export interface ScriptLimits {
   /** Characters of console output kept; the rest is counted and dropped. */
   maxLogChars: number;
   /**
-   * Interrupt-handler ticks (QuickJS polls it every few thousand bytecode steps) allowed in
-   * one synchronous stretch. workerd's clock does not move while JavaScript runs, so a tight
-   * loop never sees its deadline pass; this bounds the CPU it can take between two awaits.
+   * CPU, in fuel units: `slice` for one synchronous stretch (workerd's clock does not move
+   * while JavaScript runs, so no deadline can end a tight loop), `total` for the whole script.
    */
-  maxTicksPerSlice: number;
+  fuel: FuelBudget;
+  /** Fuel a stretch may use before the host yields to the event loop between promise jobs. */
+  yieldFuel: number;
+  /** The slice, in milliseconds of CPU, as the stop message tells the model. */
+  sliceMs: number;
 }
 
 export type ScriptErrorKind = "syntax" | "exception" | "timeout" | "memory" | "stack" | "tool_call_limit" | "stalled";
@@ -34,7 +40,8 @@ export interface ScriptRun {
   ok: boolean;
   /** The script's return value (JSON), when it returned. */
   result?: unknown;
-  error?: { kind: ScriptErrorKind; message: string; stack?: string };
+  /** `limit`, on a timeout: which budget ran out (the clock, the whole CPU budget, one slice). */
+  error?: { kind: ScriptErrorKind; message: string; stack?: string; limit?: ScriptLimit };
   logs: string[];
   /** Console characters dropped past maxLogChars. */
   droppedLogChars: number;
@@ -44,44 +51,52 @@ export interface ScriptRun {
 /** Calls a tool for the script; the host's capability (ToolContext.callTool) with the signal bound. */
 export type ScriptToolCall = (name: string, args: Record<string, unknown>) => Promise<NestedCallResult>;
 
+/** The budget a timeout ran out of. */
+export type ScriptLimit = "clock" | FuelLimit;
+
+/**
+ * The most promise jobs run per call into QuickJS. The host decides between calls whether to
+ * yield, so each call runs as many jobs as the last ones' cost says fit before the yield point:
+ * one at a time when each is a big chunk of work (eight `await null` resumptions of 8 ms each
+ * in one call would pass the slice), up to this many when they are cheap.
+ */
+const MAX_JOBS_PER_CALL = 64;
+
 const INTERRUPTED = /interrupted/i;
 const OUT_OF_MEMORY = /out of memory/i;
 const STACK_OVERFLOW = /stack overflow|too much recursion|maximum call stack/i;
 
 /**
- * Runs `code` to its end under `limits`. `onUnsound` is called when the runtime would not free
- * cleanly (QuickJS aborts the wasm instance when objects outlive their runtime, as a script
- * stopped mid-way can leave them): the run's answer stands, but the module must not be reused.
+ * Runs `code` to its end under `limits` on an instance of its own. `sound` is false when the
+ * instance must not be reused: the fuel ran out inside wasm (a trap leaves QuickJS's C state
+ * mid-operation), or the runtime would not free cleanly (QuickJS aborts when objects outlive
+ * their runtime, as a script stopped mid-way can leave them). The run's answer stands either way.
  */
 export async function runScript(
-  module: QuickJSWASMModule,
+  instance: Pick<QuickJSInstance, "module" | "fuel">,
   code: string,
   limits: ScriptLimits,
   callTool: ScriptToolCall,
   signal: AbortSignal,
-  onUnsound: () => void,
-): Promise<ScriptRun> {
-  let run: Sandbox;
-  try {
-    run = new Sandbox(module.newRuntime(), limits, callTool, signal);
-  } catch (error) {
-    onUnsound();
-    throw error;
-  }
+): Promise<{ run: ScriptRun; sound: boolean }> {
+  const meter = new FuelMeter(instance.fuel, limits.fuel);
+  const run = new Sandbox(instance.module, meter, limits, callTool, signal);
   let ended: ScriptRun;
+  let sound = true;
   try {
     ended = await run.start(code);
   } catch (error) {
-    // Our side of the bridge failed (the wasm instance aborted mid-run): no answer from the script.
-    onUnsound();
+    // Our side of the bridge failed, or the wasm trapped: no answer from the script itself.
+    sound = false;
     ended = run.broken(error);
   }
+  if (meter.trapped) return { run: ended, sound: false };
   try {
     run.dispose();
   } catch {
-    onUnsound();
+    sound = false;
   }
-  return ended;
+  return { run: ended, sound };
 }
 
 /** One run's state: its runtime and context, console, calls in flight and why it stopped. */
@@ -92,18 +107,23 @@ class Sandbox {
   private logChars = 0;
   private droppedLogChars = 0;
   private toolCalls = 0;
-  private ticks = 0;
   private stopped: ScriptErrorKind | undefined;
+  /** Why a timeout stopped the run: the clock, or which fuel budget. */
+  private limit: ScriptLimit | undefined;
+  private readonly runtime: QuickJSRuntime;
   private readonly inFlight = new Set<QuickJSDeferredPromise>();
   private wake: (() => void) | undefined;
 
   constructor(
-    private readonly runtime: QuickJSRuntime,
+    module: QuickJSWASMModule,
+    private readonly meter: FuelMeter,
     private readonly limits: ScriptLimits,
     private readonly callTool: ScriptToolCall,
     private readonly signal: AbortSignal,
   ) {
     this.deadlineAt = Date.now() + limits.timeoutMs;
+    const runtime = module.newRuntime();
+    this.runtime = runtime;
     runtime.setMemoryLimit(limits.memoryBytes);
     runtime.setMaxStackSize(limits.stackBytes);
     runtime.setInterruptHandler(() => this.shouldInterrupt());
@@ -117,9 +137,11 @@ class Sandbox {
     if (prelude.error) return this.failed("exception", this.describe(prelude.error));
     prelude.value.dispose();
     // The script's first line stays line 1 of script.js, so its stack traces point at its own lines.
-    const evaluated = this.context.evalCode(`__toolgate_end((async () => {${code}\n})())`, "script.js");
+    const evaluated = this.metered(() => this.context.evalCode(`__toolgate_end((async () => {${code}\n})())`, "script.js"));
+    if (evaluated === undefined) return this.timedOut();
     if (evaluated.error) {
       const error = this.describe(evaluated.error);
+      if (this.stopped === "timeout") return this.timedOut();
       return this.failed(this.stopped ?? (error.name === "SyntaxError" ? "syntax" : this.kindOf(error.message)), error);
     }
     const ending = evaluated.value;
@@ -130,15 +152,28 @@ class Sandbox {
     }
   }
 
-  /** Runs promise jobs until the script's promise settles, waiting for tool calls in between. */
+  /**
+   * Runs promise jobs until the script's promise settles, waiting for tool calls in between.
+   * Jobs run a few at a time; once a stretch has used `yieldFuel`, the host yields to the event
+   * loop before the next, so a script that awaits shares the isolate for its whole budget.
+   */
   private async drive(ending: QuickJSHandle): Promise<ScriptRun> {
+    let jobsPerCall = 1;
     for (;;) {
-      this.ticks = 0;
-      const jobs = this.runtime.executePendingJobs();
+      const spentBefore = this.meter.total;
+      const jobs = this.metered(() => this.runtime.executePendingJobs(jobsPerCall));
+      if (jobs === undefined) return this.timedOut();
+      if (!jobs.error) {
+        const perJob = (this.meter.total - spentBefore) / Math.max(1, jobs.value);
+        const fit = Math.floor((this.limits.yieldFuel - this.meter.stretch) / Math.max(1, perJob));
+        jobsPerCall = Math.min(MAX_JOBS_PER_CALL, Math.max(1, fit));
+      }
       if (jobs.error) {
         const error = this.describe(jobs.error);
+        if (this.stopped === "timeout") return this.timedOut();
         return this.failed(this.stopped ?? this.kindOf(error.message), error);
       }
+      if (this.stopped === "timeout") return this.timedOut();
       if (this.stopped !== undefined) return this.failed(this.stopped, { name: "Error", message: this.stopMessage(this.stopped) });
       const state = this.context.getPromiseState(ending);
       if (state.type === "fulfilled") {
@@ -154,6 +189,14 @@ class Sandbox {
         const error = this.describe(state.error);
         return this.failed(this.kindOf(error.message), error);
       }
+      if (this.runtime.hasPendingJob()) {
+        if (this.meter.stretch >= this.limits.yieldFuel) {
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          this.meter.newStretch();
+          if (this.outOfTime()) return this.timedOut();
+        }
+        continue;
+      }
       if (this.inFlight.size === 0) {
         return this.failed("stalled", {
           name: "Error",
@@ -161,8 +204,48 @@ class Sandbox {
         });
       }
       const late = await this.nextSettlement();
-      if (late !== undefined) return this.failed(late, { name: "Error", message: this.stopMessage(late) });
+      this.meter.newStretch();
+      if (late === "timeout") {
+        this.limit = "clock";
+        return this.timedOut();
+      }
     }
+  }
+
+  /**
+   * Calls into QuickJS to run the script, metered: undefined, without entering, when a fuel
+   * budget is already spent. A trap (the fuel ran out in native code) is rethrown after the
+   * account is settled, for runScript to answer and drop the instance.
+   */
+  private metered<T>(enter: () => T): T | undefined {
+    const exhausted = this.meter.enter();
+    if (exhausted !== undefined) {
+      this.stopped = "timeout";
+      this.limit = exhausted;
+      return undefined;
+    }
+    try {
+      return enter();
+    } finally {
+      this.meter.leave();
+      if (this.meter.trapped) {
+        this.stopped = "timeout";
+        this.limit = this.meter.trapLimit();
+      }
+    }
+  }
+
+  /** True when the clock or the caller ended the run; sets why. */
+  private outOfTime(): boolean {
+    if (Date.now() < this.deadlineAt && !this.signal.aborted) return false;
+    this.stopped = "timeout";
+    this.limit = "clock";
+    return true;
+  }
+
+  private timedOut(): ScriptRun {
+    this.stopped = "timeout";
+    return this.failed("timeout", { name: "Error", message: this.stopMessage("timeout") });
   }
 
   /** Resolves when a tool call settles, or with the reason the run must stop first. */
@@ -183,9 +266,12 @@ class Sandbox {
   }
 
   private shouldInterrupt(): boolean {
-    this.ticks += 1;
+    const exhausted = this.meter.poll();
     if (this.stopped !== undefined) return true;
-    if (this.ticks > this.limits.maxTicksPerSlice || Date.now() >= this.deadlineAt || this.signal.aborted) this.stopped = "timeout";
+    if (exhausted !== undefined) {
+      this.stopped = "timeout";
+      this.limit = exhausted;
+    } else this.outOfTime();
     return this.stopped !== undefined;
   }
 
@@ -292,7 +378,10 @@ class Sandbox {
   private stopMessage(kind: ScriptErrorKind): string {
     switch (kind) {
       case "timeout":
-        return `the script ran past its ${this.limits.timeoutMs} ms budget (or used too much CPU without awaiting) and was stopped`;
+        if (this.limit === "slice")
+          return `the script computed for more than ${this.limits.sliceMs} ms of CPU without awaiting and was stopped: other requests wait while it runs. Split long work into chunks and \`await null\` between them; the whole script may use up to its timeout_ms (${this.limits.timeoutMs} ms) of CPU that way`;
+        if (this.limit === "total") return `the script ran past its ${this.limits.timeoutMs} ms budget of CPU (timeout_ms) and was stopped`;
+        return `the script ran past its ${this.limits.timeoutMs} ms budget (timeout_ms, wall-clock, tool calls included) and was stopped`;
       case "tool_call_limit":
         return `the script made more than ${this.limits.maxToolCalls} tool calls; the limit is ${this.limits.maxToolCalls} per script`;
       default:
@@ -308,11 +397,14 @@ class Sandbox {
 
   private failed(kind: ScriptErrorKind, error: { name: string; message: string; stack?: string }): ScriptRun {
     const message = kind === "exception" || kind === "syntax" ? `${error.name}: ${error.message}` : error.message;
-    return { ok: false, error: { kind, message, ...(error.stack === undefined ? {} : { stack: error.stack }) }, ...this.tally() };
+    const limit = kind === "timeout" ? { limit: this.limit ?? "clock" } : {};
+    return { ok: false, error: { kind, message, ...(error.stack === undefined ? {} : { stack: error.stack }), ...limit }, ...this.tally() };
   }
 
   /** The answer when the sandbox itself failed under the script. */
   broken(error: unknown): ScriptRun {
+    // The fuel ran out inside native code: the CPU budget, not a crash.
+    if (this.meter.trapped) return this.timedOut();
     const message = error instanceof Error ? error.message : String(error);
     return this.failed(this.stopped ?? this.kindOf(message), { name: "Error", message: `the sandbox failed: ${message}` });
   }
