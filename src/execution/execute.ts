@@ -133,16 +133,27 @@ async function attemptOnce(
     signal ??= client === undefined ? controller.signal : AbortSignal.any([controller.signal, client]);
     return signal;
   };
+  // Past the deadline, whatever the handler left running (a fetch, a timer) stops with the call.
+  const expire = (): void => {
+    controller ??= new AbortController();
+    controller.abort(new DOMException(`'${entry.name}' passed its deadline`, "TimeoutError"));
+  };
   const context = new AttemptContext(base, attempt, policy.deadlineAt, {
     signal: signalOf,
     fetch: () => createUpstreamFetch(entry.name, signalOf(), policy.breaker, breakers),
   });
 
+  /** A settled run as the call's answer: late past the deadline; a handler's own timeout (its budget was the deadline's) expires the call too. */
+  const settledIn = (run: HandlerRun): HandlerRun | typeof LATE => {
+    const late = Date.now() >= policy.deadlineAt;
+    if (late || (!run.ok && run.failure.kind === "timeout")) expire();
+    return late ? LATE : run;
+  };
   let settled: HandlerRun | undefined;
   const running = runHandler(entry, args, context).then((run) => (settled = run));
   for (let turn = 0; turn < QUICK_TURNS && settled === undefined; turn++) await undefined;
   // No I/O happened, so the clock has not moved since the check before the call: no timer needed.
-  if (settled !== undefined) return Date.now() >= policy.deadlineAt ? LATE : settled;
+  if (settled !== undefined) return settledIn(settled);
 
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<typeof DEADLINE>((resolve) => {
@@ -151,15 +162,14 @@ async function attemptOnce(
   try {
     const outcome = await Promise.race([running, deadline]);
     if (outcome === DEADLINE) {
-      controller ??= new AbortController();
-      controller.abort(new DOMException(`'${entry.name}' passed its deadline`, "TimeoutError"));
+      expire();
       return outcome;
     }
     // A handler's last synchronous stretch can run past the deadline: no timer fires during it,
     // and its promise settles before the timer's turn comes. workerd's clock only moves between
     // events, so one timer turn brings it up to date before the result is believed.
     await nextTurn();
-    return Date.now() >= policy.deadlineAt ? LATE : outcome;
+    return settledIn(outcome);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }
