@@ -54,10 +54,14 @@ interface CallResult {
   message?: { content?: string };
 }
 
-async function toolCalls(target: Target, calls: { tool: string; args: Record<string, unknown> }[], idPrefix: string): Promise<CallResult[]> {
-  const body = JSON.stringify({
+/** A /v1/tool-calls body of OpenAI-shaped calls, built before any timing starts (it can be 30 MiB). */
+function toolCallsBody(calls: { tool: string; args: Record<string, unknown> }[], idPrefix: string): string {
+  return JSON.stringify({
     tool_calls: calls.map((call, i) => ({ id: `${idPrefix}_${i}`, type: "function", function: { name: call.tool, arguments: JSON.stringify(call.args) } })),
   });
+}
+
+async function sendToolCalls(target: Target, body: string): Promise<CallResult[]> {
   const response = await fetch(`${target.origin}/v1/tool-calls`, {
     method: "POST",
     headers: { authorization: `Bearer ${target.token}`, "content-type": "application/json" },
@@ -66,6 +70,10 @@ async function toolCalls(target: Target, calls: { tool: string; args: Record<str
   const text = await response.text();
   if (response.status !== 200) return [{ status: `http_${response.status}`, error_code: null, message: { content: text.slice(0, 300) } }];
   return (JSON.parse(text) as { results: CallResult[] }).results;
+}
+
+function toolCalls(target: Target, calls: { tool: string; args: Record<string, unknown> }[], idPrefix: string): Promise<CallResult[]> {
+  return sendToolCalls(target, toolCallsBody(calls, idPrefix));
 }
 
 /** Probes /health every PROBE_EVERY_MS until stopped, recording how long each answer took. */
@@ -123,10 +131,12 @@ export async function runWorstInput(target: Target, tool: WorstInputsListing["to
     const failed = results.find((result) => result.status !== "ok");
     if (failed !== undefined) throw new Error(`setup of ${tool.name}#${index} failed: ${JSON.stringify(failed).slice(0, 500)}`);
   }
+  // Built first: serialising a huge body would stall this process, and the probes' timings with it.
+  const body = toolCallsBody([{ tool: tool.name, args: built.args }], "hostile");
   const probing = startProbing(target.origin);
   const started = performance.now();
   // The probes stop whatever the call does, so a failed call never leaves them running.
-  const answered: CallResult = await toolCalls(target, [{ tool: tool.name, args: built.args }], "hostile").then(
+  const answered: CallResult = await sendToolCalls(target, body).then(
     ([first]) => first ?? { status: "no_answer" },
     (error: unknown) => ({ status: `request_failed: ${String(error)}` }),
   );

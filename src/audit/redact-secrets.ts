@@ -8,6 +8,8 @@
  */
 
 /** Key fragments that mark a secret, lowercase and without separators. */
+import { shortenLongString } from "./shorten-long-strings.ts";
+
 export const SECRET_KEY_MARKERS = ["token", "password", "secret", "apikey", "authorization"] as const;
 
 /** What a secret's value becomes. */
@@ -25,6 +27,8 @@ export function redactSecrets(value: unknown): unknown {
 }
 
 function redact(value: unknown, seen: WeakSet<object>): unknown {
+  // In the same walk: the audit keeps only the start of a very long string (shorten-long-strings.ts).
+  if (typeof value === "string") return shortenLongString(value);
   if (typeof value !== "object" || value === null) return value;
   if (seen.has(value)) return "[Circular]";
   seen.add(value);

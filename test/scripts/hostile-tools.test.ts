@@ -16,12 +16,20 @@ import { startLocalWorker } from "./support/local-worker.ts";
 
 const ADMIN_TOKEN = "tg_hostile_suite_admin_token_0123456789abcdef";
 const DEFAULT_TIMEOUT_MS = 30_000;
-const STATUSES = new Set(["ok", "error", "pending_approval"]);
+/** A call's own answers, and the door's structured refusal of a body over MAX_BODY_BYTES. */
+const STATUSES = new Set(["ok", "error", "pending_approval", "http_413"]);
 
 const worker = await startLocalWorker({
   entrypoint: "test/scripts/support/hostile-worker.ts",
   secrets: { ADMIN_TOKEN },
-  vars: { MAX_BODY_BYTES: String(32 * 1024 * 1024), MAX_TOOL_CALLS: "1000", DEFAULT_TIMEOUT_MS: String(DEFAULT_TIMEOUT_MS) },
+  // Rate limits out of the way: setting up search_files alone writes a thousand files.
+  vars: {
+    MAX_BODY_BYTES: String(32 * 1024 * 1024),
+    MAX_TOOL_CALLS: "1000",
+    DEFAULT_TIMEOUT_MS: String(DEFAULT_TIMEOUT_MS),
+    RATE_LIMIT_PER_MINUTE: "1000000",
+    RATE_LIMIT_PER_TOOL_PER_MINUTE: "1000000",
+  },
 });
 afterAll(() => worker.dispose());
 const listing = await listWorstInputs(worker.origin);
