@@ -12,7 +12,8 @@ import { ToolFailureError } from "../src/errors/tool-failure.ts";
 import { registry } from "../src/registry/registry.ts";
 import type { ToolContext } from "../src/registry/types.ts";
 import { MAX_INSTANCES, quickJSPool, WASM_MEMORY_BYTES } from "./lib/quickjs.ts";
-import { runScript, type ScriptRun, type ScriptToolCall } from "./lib/run-script.ts";
+import { runScript } from "./lib/run-script.ts";
+import type { ScriptRun, ScriptToolCall } from "./lib/script-types.ts";
 
 const NAME = "execute_code";
 const MAX_TOOL_CALLS = 50;
