@@ -101,11 +101,17 @@ interface Accessors {
  * binaryen.js's in-place accessors (its Loop, MemoryCopy, MemoryFill and Function helpers),
  * which its own type declarations leave out; typed here for the few this script calls.
  */
-const nodes = binaryen as unknown as {
+const nodes: {
   Loop: Pick<Accessors, "getBody" | "setBody">;
   MemoryCopy: Pick<Accessors, "getSize" | "setSize">;
   MemoryFill: Pick<Accessors, "getSize" | "setSize">;
   Function: Pick<Accessors, "getBody" | "setBody">;
+} = {
+  // Read by name: the declarations do not list them, so the compiler has nothing to check here.
+  Loop: Reflect.get(binaryen, "Loop"),
+  MemoryCopy: Reflect.get(binaryen, "MemoryCopy"),
+  MemoryFill: Reflect.get(binaryen, "MemoryFill"),
+  Function: Reflect.get(binaryen, "Function"),
 };
 
 /** Returns the metered module's bytes and how many loops and functions were instrumented. */
@@ -154,7 +160,8 @@ export function meterQuickJS(source: Uint8Array): { wasm: Uint8Array; loops: num
         if (!KNOWN_KINDS.has(id)) throw new Error(`meter-quickjs: expression kind ${id} is not handled; extend KNOWN_KINDS and CHILD_FIELDS`);
         // binaryen.js has no info table for `unreachable` (it has no children anyway).
         if (id === binaryen.UnreachableId || id === binaryen.ConstId) continue;
-        const info = binaryen.getExpressionInfo(expression) as unknown as Record<string, unknown>;
+        // A copy typed by its fields' names: each kind's info has other child fields.
+        const info: Record<string, unknown> = { ...binaryen.getExpressionInfo(expression) };
         for (const field of CHILD_FIELDS) {
           const child = info[field];
           if (Array.isArray(child)) stack.push(...(child as number[]));

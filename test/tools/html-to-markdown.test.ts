@@ -83,3 +83,10 @@ describe("htmlToMarkdown on hostile pages", () => {
     expect(page.markdown).toBe("```\n  one\n\n  two\n\n```\n\nafter");
   });
 });
+
+describe("htmlToMarkdown links", () => {
+  it("percent-encodes parentheses in a link target, so a ')' cannot end the Markdown link early", async () => {
+    const page = await htmlToMarkdown(body(`<p><a href="/img/p(1).png">the picture</a></p>`), BASE);
+    expect(page.markdown).toBe("[the picture](https://example.com/img/p%281%29.png)");
+  });
+});

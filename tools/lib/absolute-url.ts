@@ -2,7 +2,8 @@
 
 /**
  * An absolute http(s) or mailto URL for an attribute value, resolved against the page's `base`;
- * anything else (javascript:, data:, a bare #) is dropped.
+ * anything else (javascript:, data:, a bare #) is dropped. Parentheses are percent-encoded, so
+ * a `)` in the URL cannot end the Markdown link early (encodeURIComponent leaves them as they are).
  */
 export function absoluteUrl(value: string | undefined, base: URL): string | undefined {
   if (value === undefined) return undefined;
@@ -11,7 +12,7 @@ export function absoluteUrl(value: string | undefined, base: URL): string | unde
   try {
     const url = new URL(trimmed, base);
     return url.protocol === "http:" || url.protocol === "https:" || url.protocol === "mailto:"
-      ? url.href.replace(/[()]/g, (c) => encodeURIComponent(c))
+      ? url.href.replace(/[()]/g, (c) => (c === "(" ? "%28" : "%29"))
       : undefined;
   } catch {
     return undefined;
