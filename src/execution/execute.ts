@@ -5,44 +5,28 @@
  * Nothing a handler does can hold a call past its deadline: the handler's promise is raced
  * against a timer, so one that never settles or ignores its signal is left behind (its signal
  * aborted) and the call answers TOOL_TIMEOUT. A handler whose synchronous work ran past the
- * deadline (no timer can interrupt it) answers TOOL_TIMEOUT too, its result withheld, never `ok`. A call whose deadline has passed before its
- * handler starts answers TOOL_TIMEOUT without running it.
+ * deadline (no timer can interrupt it) answers TOOL_TIMEOUT too, its result withheld, never
+ * `ok` (attempt-once.ts). A call whose deadline has passed before its handler starts answers
+ * TOOL_TIMEOUT without running it.
  */
 import type { RetryConfig } from "../config/config.ts";
 import { RETRYABLE_STATUSES } from "../errors/retryable-statuses.ts";
 import type { ToolFailure } from "../errors/tool-failure.ts";
 import { resolveResources } from "../registry/resources.ts";
 import type { ToolEntry } from "../registry/types.ts";
-import { AttemptContext, type BaseContext } from "./attempt-context.ts";
+import type { BaseContext } from "./attempt-context.ts";
+import { attemptOnce, DEADLINE, LATE } from "./attempt-once.ts";
 import { backoffMs } from "./backoff.ts";
-import { type BreakerRegistry, type BreakerSettings, toolBreakerKey } from "./circuit-breaker.ts";
-import { type HandlerRun, runHandler } from "./run-handler.ts";
+import { type BreakerRegistry, toolBreakerKey } from "./circuit-breaker.ts";
+import type { ClientSignal, ExecutionPolicy } from "./execution-policy.ts";
+import type { HandlerRun } from "./run-handler.ts";
 import { sanitizeErrorText } from "./sanitize-error.ts";
-import { createUpstreamFetch } from "./upstream-fetch.ts";
 
-export interface ExecutionPolicy {
-  /** Epoch ms when the call must have answered. */
-  deadlineAt: number;
-  /** The limit the deadline came from, for the timeout message. */
-  limit: { kind: "call" | "batch"; ms: number };
-  /** When the call started, for the elapsed time in the timeout message. */
-  startedAt: number;
-  retry: RetryConfig;
-  breaker: BreakerSettings;
-  random?: () => number;
-}
+export type { ClientSignal, ExecutionPolicy } from "./execution-policy.ts";
 
 export interface Execution {
   run: HandlerRun;
   attempts: number;
-}
-
-/**
- * Where the client's abort signal is read, when a call needs it: a request's signal costs CPU to
- * make, so the executor reads it only for a handler that asks, a retry or a failed call.
- */
-export interface ClientSignal {
-  readonly signal: AbortSignal | undefined;
 }
 
 /** How the pipeline runs a handler; the benchmark hands in a single plain attempt instead. */
@@ -75,10 +59,6 @@ function countsAgainstTool(failure: ToolFailure, retry: RetryConfig): boolean {
   return isRetryable(failure, retry) || failure.kind === "handler_threw" || failure.kind === "timeout" || failure.kind === "bad_result_type";
 }
 
-const DEADLINE = Symbol("deadline");
-/** The handler settled, but only after its deadline had passed. */
-const LATE = Symbol("late");
-
 // A handler can leave a promise that rejects after the call returned. Nothing awaits it any
 // more, so it must not surface as the isolate's unhandled rejection; log it, redacted.
 // (Node, which the benchmark imports this module into, has no global addEventListener.)
@@ -87,11 +67,6 @@ if (typeof globalThis.addEventListener === "function") {
     event.preventDefault();
     console.error(sanitizeErrorText(`a promise rejected with nothing awaiting it (left behind by a tool): ${String(event.reason)}`));
   });
-}
-
-/** One macrotask turn, after which workerd's clock shows the time spent in the turns before it. */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -104,75 +79,6 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     }
     signal?.addEventListener("abort", done, { once: true });
   });
-}
-
-/**
- * Microtask turns to wait for a handler before arming its deadline timer. A synchronous or
- * already-settled handler finishes within a few turns (runHandler's own awaits); a timer and a
- * combined signal cost real CPU per call in workerd, so quick calls skip both.
- */
-const QUICK_TURNS = 8;
-
-/** One attempt, raced against the deadline. */
-async function attemptOnce(
-  breakers: BreakerRegistry,
-  entry: ToolEntry,
-  args: Record<string, unknown>,
-  base: BaseContext,
-  attempt: number,
-  parent: ClientSignal,
-  policy: ExecutionPolicy,
-): Promise<HandlerRun | typeof DEADLINE | typeof LATE> {
-  // Built only when the handler (or ctx.fetch) asks for the signal or the deadline fires.
-  let controller: AbortController | undefined;
-  let signal: AbortSignal | undefined;
-  const signalOf = (): AbortSignal => {
-    controller ??= new AbortController();
-    // The handler stops at the deadline (controller) or when the client goes away (parent).
-    const client = parent.signal;
-    signal ??= client === undefined ? controller.signal : AbortSignal.any([controller.signal, client]);
-    return signal;
-  };
-  // Past the deadline, whatever the handler left running (a fetch, a timer) stops with the call.
-  const expire = (): void => {
-    controller ??= new AbortController();
-    controller.abort(new DOMException(`'${entry.name}' passed its deadline`, "TimeoutError"));
-  };
-  const context = new AttemptContext(base, attempt, policy.deadlineAt, {
-    signal: signalOf,
-    fetch: () => createUpstreamFetch(entry.name, signalOf(), policy.breaker, breakers),
-  });
-
-  /** A settled run as the call's answer: late past the deadline; a handler's own timeout (its budget was the deadline's) expires the call too. */
-  const settledIn = (run: HandlerRun): HandlerRun | typeof LATE => {
-    const late = Date.now() >= policy.deadlineAt;
-    if (late || (!run.ok && run.failure.kind === "timeout")) expire();
-    return late ? LATE : run;
-  };
-  let settled: HandlerRun | undefined;
-  const running = runHandler(entry, args, context).then((run) => (settled = run));
-  for (let turn = 0; turn < QUICK_TURNS && settled === undefined; turn++) await undefined;
-  // No I/O happened, so the clock has not moved since the check before the call: no timer needed.
-  if (settled !== undefined) return settledIn(settled);
-
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<typeof DEADLINE>((resolve) => {
-    timer = setTimeout(() => resolve(DEADLINE), Math.max(0, policy.deadlineAt - Date.now()));
-  });
-  try {
-    const outcome = await Promise.race([running, deadline]);
-    if (outcome === DEADLINE) {
-      expire();
-      return outcome;
-    }
-    // A handler's last synchronous stretch can run past the deadline: no timer fires during it,
-    // and its promise settles before the timer's turn comes. workerd's clock only moves between
-    // events, so one timer turn brings it up to date before the result is believed.
-    await nextTurn();
-    return settledIn(outcome);
-  } finally {
-    if (timer !== undefined) clearTimeout(timer);
-  }
 }
 
 /**
