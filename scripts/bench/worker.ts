@@ -83,6 +83,7 @@ export class Session extends SessionObject {
   protected override readonly runApproved = runApprovedWith(createParts().pipeline);
 }
 export { McpReplies } from "../../src/mcp/replies/mcp-replies.ts";
+export { MemoryStore } from "../../src/memory/memory-store.ts";
 /** The agent run's object, as the Worker entry builds it; its model is scripted in this isolate. */
 export class Run extends RunObject {
   protected override readonly gateway = runGatewayWith(createParts());

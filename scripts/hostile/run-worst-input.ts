@@ -5,8 +5,7 @@
  * (test/scripts/hostile-tools.test.ts), which holds each run to its bound, and the bench's
  * `worst-inputs` scenario, which reports the figures.
  */
-import type { BuiltWorstInput, WorstInputsListing } from "./worst-inputs-route.ts";
-import { WORST_INPUTS_PATH } from "./worst-inputs-route.ts";
+import { type BuiltWorstInput, WORST_INPUTS_PATH, type WorstInputsListing } from "./worst-inputs-wire.ts";
 
 /** How often the probe asks, per the issue: every 100 ms. */
 export const PROBE_EVERY_MS = 100;

@@ -1,26 +1,16 @@
 /**
- * Serves every registered tool's declared worst inputs (ToolSpec.worstInputs) to the hostile
- * suite, inside workerd. Mounted only by Workers made for measuring (the hostile test's entry,
- * the bench Worker), never by the shipped one: the inputs are built lazily, one at a time, so a
+ * Serves every shipped tool's declared worst inputs (ToolSpec.worstInputs) to the hostile suite,
+ * inside workerd. Mounted only by the bench Worker (scripts/bench/worker.ts), which the hostile
+ * test serves too, never by the shipped one: the inputs are built lazily, one at a time, so a
  * 10 MiB file is made only when the suite asks for it.
  */
 /// <reference path="../../worker-configuration.d.ts" />
 import { registry } from "../../src/registry/registry.ts";
+import { DISCOVERED_TOOLS } from "../../src/registry/tools.gen.ts";
+import { type BuiltWorstInput, WORST_INPUTS_PATH, type WorstInputsListing } from "./worst-inputs-wire.ts";
 
-export const WORST_INPUTS_PATH = "/__hostile/worst-inputs";
-
-/** One tool's inputs, as the suite lists them before asking for each. */
-export interface WorstInputsListing {
-  tools: { name: string; timeoutMs: number | null; inputs: { name: string; holdsIsolateMs: number | null }[] }[];
-  /** Tools outside the suite, with the reason (test fixtures, which no admin can call). */
-  skipped: { name: string; reason: string }[];
-}
-
-/** One input, built: the setup calls and the hostile call's arguments. */
-export interface BuiltWorstInput {
-  setup: { tool: string; args: Record<string, unknown> }[];
-  args: Record<string, unknown>;
-}
+/** The shipped tools: the generator's list, so a measuring Worker's own tools stay out. */
+const SHIPPED: ReadonlySet<string> = new Set(DISCOVERED_TOOLS.map((tool) => tool.name));
 
 /**
  * `GET WORST_INPUTS_PATH` lists; `GET WORST_INPUTS_PATH?tool=patch&input=0` builds one input.
@@ -43,7 +33,7 @@ function listing(): WorstInputsListing {
   const skipped: WorstInputsListing["skipped"] = [];
   for (const name of registry.names()) {
     const entry = registry.get(name);
-    if (entry === undefined) continue;
+    if (entry === undefined || !SHIPPED.has(name)) continue;
     if (entry.fixture === true) {
       skipped.push({ name, reason: "a test fixture: only a key naming its toolset may call it" });
       continue;

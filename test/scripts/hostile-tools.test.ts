@@ -6,34 +6,49 @@
  * the bound a tool that holds the isolate by design declares). A tool without worst inputs
  * fails here, so a new tool cannot land without them.
  *
- * The Worker is the shipped entry plus the route that builds the inputs inside workerd
- * (support/hostile-worker.ts). Its body and batch limits are raised so inputs at the tools' own
- * caps (a 10 MiB file, a 1 MiB old_string) reach the tools rather than the door's 413.
+ * The inputs are built inside workerd by a route of the bench Worker (scripts/hostile/), which
+ * this suite serves as the bench does.
  */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEADLINE_SLACK_MS, listWorstInputs, runWorstInput, warmUp } from "../../scripts/hostile/run-worst-input.ts";
-import { startLocalWorker } from "./support/local-worker.ts";
 
-const ADMIN_TOKEN = "tg_hostile_suite_admin_token_0123456789abcdef";
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+/** wrangler.toml sets none, so config-schema.ts's default applies. */
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** A call's own answers, and the door's structured refusal of a body over MAX_BODY_BYTES. */
 const STATUSES = new Set(["ok", "error", "pending_approval", "http_413"]);
 
-const worker = await startLocalWorker({
-  entrypoint: "test/scripts/support/hostile-worker.ts",
-  secrets: { ADMIN_TOKEN },
-  // Rate limits out of the way: setting up search_files alone writes a thousand files.
-  vars: {
-    MAX_BODY_BYTES: String(32 * 1024 * 1024),
-    MAX_TOOL_CALLS: "1000",
-    DEFAULT_TIMEOUT_MS: String(DEFAULT_TIMEOUT_MS),
-    RATE_LIMIT_PER_MINUTE: "1000000",
-    RATE_LIMIT_PER_TOOL_PER_MINUTE: "1000000",
-  },
+// The bench Worker, served as the bench serves it (scripts/hostile/serve-bench-worker.ts, in a
+// process of its own): the real app as the Worker entry builds it, bundled as wrangler deploys
+// it, on workerd's direct socket with local bindings, so a probe measures the Worker and not a
+// dev proxy in front of it (under `wrangler dev` one search held probes 630-880 ms that the
+// Worker alone held 62 ms). Its vars raise the body limit to 32 MiB, so inputs at the tools' own
+// caps (a 10 MiB file, a 1 MiB old_string) reach the tools rather than the door's 413, and lift
+// the rate limits that setting up search_files' thousand files would hit.
+const server = spawn(process.execPath, [join(ROOT, "scripts/hostile/serve-bench-worker.ts")], { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] });
+afterAll(async () => {
+  // Closing its input stops it; the PID is ours, so a kill is safe should it not.
+  server.stdin.end();
+  const exited = once(server, "exit");
+  const timer = setTimeout(() => server.kill("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
 });
-afterAll(() => worker.dispose());
-const listing = await listWorstInputs(worker.origin);
-const target = { origin: worker.origin, token: ADMIN_TOKEN, defaultTimeoutMs: DEFAULT_TIMEOUT_MS };
+/** The served Worker's address, from the first line the server prints that is its JSON (others are wrangler's notes). */
+async function address(): Promise<{ origin: string; adminToken: string }> {
+  for await (const line of createInterface({ input: server.stdout })) {
+    if (line.startsWith('{"origin"')) return JSON.parse(line) as { origin: string; adminToken: string };
+  }
+  throw new Error("the bench Worker's server ended before it served (its errors are above)");
+}
+const served = await address();
+const target = { origin: served.origin, token: served.adminToken, defaultTimeoutMs: DEFAULT_TIMEOUT_MS };
+const listing = await listWorstInputs(target.origin);
 await warmUp(target);
 
 describe("hostile inputs", () => {

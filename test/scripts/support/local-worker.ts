@@ -20,8 +20,6 @@ export interface LocalWorkerOptions {
   /** Secrets ([vars] are read from wrangler.toml and may be overridden in `vars`). */
   secrets: Record<string, string>;
   vars?: Record<string, string>;
-  /** Another entry module than wrangler.toml's `main` (a test's wrapper around the real Worker), relative to the root. */
-  entrypoint?: string;
 }
 
 export interface LocalWorker {
@@ -31,7 +29,7 @@ export interface LocalWorker {
 }
 
 /** Starts the Worker; `dispose()` stops it and deletes its state. */
-export async function startLocalWorker({ port = 0, secrets, vars = {}, entrypoint }: LocalWorkerOptions): Promise<LocalWorker> {
+export async function startLocalWorker({ port = 0, secrets, vars = {} }: LocalWorkerOptions): Promise<LocalWorker> {
   const state = await mkdtemp(join(tmpdir(), "toolgate-worker-"));
   // The same command `npm start` runs first; CI=true answers its confirmation prompt.
   await promisify(execFile)(process.execPath, [WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--persist-to", state], {
@@ -44,7 +42,6 @@ export async function startLocalWorker({ port = 0, secrets, vars = {}, entrypoin
   };
   const worker = await unstable_startWorker({
     config: join(ROOT, "wrangler.toml"),
-    ...(entrypoint === undefined ? {} : { entrypoint: join(ROOT, entrypoint) }),
     bindings,
     dev: { server: { hostname: "127.0.0.1", port }, inspector: false, persist: state, watch: false, logLevel: "warn" },
   });
