@@ -42,10 +42,13 @@ const tools = [
   defineTool({
     name: "pl_return",
     toolset: "pipeline",
-    schema: z.object({ kind: z.enum(["undefined", "function", "nan", "date", "bigint", "cycle", "nested", "string", "null"]) }),
+    schema: z.object({ kind: z.enum(["undefined", "function", "nan", "date", "bigint", "cycle", "nested", "deep", "string", "null"]) }),
     handler: ({ kind }) => {
       const cycle: Record<string, unknown> = {};
       cycle.self = cycle;
+      // 100,000 levels: past the native stack of any recursive walk, and of JSON.stringify.
+      let deep: unknown = "bottom";
+      if (kind === "deep") for (let i = 0; i < 100_000; i++) deep = i % 2 === 0 ? [deep] : { a: deep };
       const values: Record<string, unknown> = {
         undefined: undefined,
         function: { f: () => 1 },
@@ -53,6 +56,7 @@ const tools = [
         date: new Date(0),
         bigint: 1n,
         cycle,
+        deep,
         nested: { rows: [{ ok: true }, { ok: true, at: [1, 2, Number.POSITIVE_INFINITY] }] },
         string: "plain text",
         null: null,
@@ -267,6 +271,7 @@ describe("execution stage", () => {
     ["bigint", "bigint at result"],
     ["cycle", "a circular reference at result.self"],
     ["nested", "Infinity at result.rows[1].at[2]"],
+    ["deep", "more than 1000 levels of nesting at result.a[0].a[0].a[0].a[0].a[0].a[0].a[0].a[0]... (984 more levels)"],
   ])("refuses a %s result as a contract error naming the tool", async (kind, detail) => {
     const body = envelope((await dispatchCall("pl_return", { kind }, ctx())).content);
     expect(body).toMatchObject({ error_code: "EXECUTION_FAILED", stage: "result" });
