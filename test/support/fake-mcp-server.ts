@@ -12,6 +12,10 @@
  *             template `fake://notes/{day}` (federation of prompts and resources)
  *   /future   answers initialize with a protocol version no client knows (hand-written)
  *   /stray    legacy SSE whose endpoint event points at another origin (hand-written)
+ *   /hostile  tools whose input schemas are nested 10,000 deep, hold an enum of 1,000,000
+ *             values, or $ref themselves in a cycle, beside a plain one (hand-written text:
+ *             JSON.stringify, and so the SDK, overflows on the deep one)
+ *   /many     10,000 tools (hand-written)
  *   /control  POST {"greetDescription"?, "down"?} changes the script; {"reset":true} restores it
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -124,8 +128,42 @@ export async function fakeMcpServer(request: Request): Promise<Response> {
     if (request.method !== "GET") return new Response("method not allowed", { status: 405 });
     return new Response("event: endpoint\ndata: http://elsewhere.test/message?session=1\n\n", { headers: { "content-type": "text/event-stream" } });
   }
+  if (variant === "hostile" || variant === "many") return handWritten(variant, (await request.json()) as { id?: number; method: string });
   if (variant !== "names" && variant !== "pinned" && variant !== "content") return new Response("not found", { status: 404 });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   await serverFor(variant).connect(transport);
   return transport.handleRequest(request);
+}
+
+/** The tools/list text of /hostile or /many, built once as text. */
+const hostileLists = new Map<string, string>();
+
+function hostileToolsText(variant: "hostile" | "many"): string {
+  const cached = hostileLists.get(variant);
+  if (cached !== undefined) return cached;
+  const plain = '{"name":"plain","inputSchema":{"type":"object","properties":{"q":{"type":"string"}}}}';
+  let text: string;
+  if (variant === "many") {
+    text = Array.from({ length: 10_000 }, (_, i) => plain.replace('"plain"', `"tool_${i}"`)).join(",");
+  } else {
+    const deep = `{"name":"deep","inputSchema":{"type":"object","properties":{"a":${'{"items":'.repeat(10_000)}{}${"}".repeat(10_000)}}}}`;
+    const wide = `{"name":"wide","inputSchema":{"type":"object","properties":{"e":{"enum":[${Array.from({ length: 1_000_000 }, (_, i) => i).join(",")}]}}}}`;
+    const cycle =
+      '{"name":"cycle","inputSchema":{"type":"object","properties":{"head":{"$ref":"#/$defs/node"}},"$defs":{"node":{"type":"object","properties":{"value":{"type":"integer"},"next":{"$ref":"#/$defs/node"}}}}}}';
+    text = [deep, wide, cycle, plain].join(",");
+  }
+  hostileLists.set(variant, text);
+  return text;
+}
+
+/** A stateless JSON-answering server for the hostile lists: initialize, tools/list, and an echo of any call. */
+function handWritten(variant: "hostile" | "many", message: { id?: number; method: string }): Response {
+  const headers = { "content-type": "application/json" };
+  if (message.id === undefined) return new Response(null, { status: 202 });
+  const answer = (result: string) => new Response(`{"jsonrpc":"2.0","id":${message.id},"result":${result}}`, { headers });
+  if (message.method === "initialize")
+    return answer(`{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"fake-${variant}","version":"1"}}`);
+  if (message.method === "tools/list") return answer(`{"tools":[${hostileToolsText(variant)}]}`);
+  if (message.method === "tools/call") return answer('{"content":[{"type":"text","text":"called"}]}');
+  return answer("{}");
 }

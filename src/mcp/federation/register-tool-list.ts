@@ -12,6 +12,7 @@ import { planRegistration } from "./plan-registration.ts";
 import { removeRemoteContent } from "./remote-content.ts";
 import { remoteToolSpec } from "./remote-tool.ts";
 import { remoteToolName, remoteToolset } from "./remote-tool-name.ts";
+import { screenTools } from "./screen-tools.ts";
 import { serverClient } from "./server-client.ts";
 import { blockedReason, type ServerState } from "./server-state.ts";
 import type { CachedToolList } from "./tool-list-cache.ts";
@@ -19,13 +20,16 @@ import type { CachedToolList } from "./tool-list-cache.ts";
 /** Registers a list's selected tools and removes the server's tools it no longer has. */
 export async function registerToolList(env: Env, state: ServerState, list: CachedToolList, now: () => number): Promise<void> {
   const { config } = state;
-  const compared = await comparePins(await readPins(env.KV, config.name), list.tools, now());
+  // Before the pins, the importer and the registry walk any schema.
+  const screened = screenTools(list.tools);
+  const compared = await comparePins(await readPins(env.KV, config.name), screened.tools, now());
   if (compared.dirty) await writePins(env.KV, config.name, compared.pins);
   state.pins = compared.pins;
   state.list = list;
 
   const toolset = remoteToolset(config.name);
-  const { wanted, problems } = planRegistration(config, list.tools, (name) => registry.get(name)?.toolset);
+  const { wanted, problems: planned } = planRegistration(config, screened.tools, (name) => registry.get(name)?.toolset);
+  const problems = [...screened.problems, ...planned];
   for (const name of state.registered.keys()) {
     if (!wanted.has(name) && registry.get(name)?.toolset === toolset) registry.deregister(name);
   }

@@ -135,6 +135,32 @@ describe("pinning", () => {
   });
 });
 
+describe("hostile tool lists", () => {
+  it("refuses tools whose schemas are 10,000 deep or hold 1,000,000 values as the server's problems, and registers the rest", async () => {
+    const status = (await addServer({ name: "hostile", url: `http://${FAKE_MCP_HOST}/hostile` })) as Status;
+    expect(status.tools.map((tool) => tool.remote_name).sort()).toEqual(["cycle", "plain"]);
+    expect(status.problems).toEqual([
+      expect.stringMatching(/^'deep' has an input schema nested deeper than 64 levels \(at properties\.a\.items\.items\..*\); not registered$/),
+      "'wide' has an input schema of more than 20000 values; not registered",
+    ]);
+    // The listing every model reads still serialises, and the $ref cycle validates through zod's lazy import.
+    expect(await listedTools("mcp-hostile")).toEqual(["mcp__hostile__cycle", "mcp__hostile__plain"]);
+    expect(await runCall("mcp__hostile__cycle", { head: { value: 1, next: { value: 2 } } })).toMatchObject({ status: "ok", message: { content: "called" } });
+    expect(await runCall("mcp__hostile__cycle", { head: { value: 1, next: { value: "two" } } })).toMatchObject({
+      status: "error",
+      error_code: "INVALID_ARGUMENTS",
+    });
+  });
+
+  it("registers only the first 1,000 of 10,000 tools and says so", async () => {
+    const status = (await addServer({ name: "many", url: `http://${FAKE_MCP_HOST}/many` })) as Status;
+    expect(status.tools).toHaveLength(1_000);
+    expect(status.problems).toEqual(["the server lists 10000 tools; only the first 1000 are considered, the other 9000 are not registered"]);
+    expect(registry.has("mcp__many__tool_999")).toBe(true);
+    expect(registry.has("mcp__many__tool_1000")).toBe(false);
+  });
+});
+
 describe("remote failures", () => {
   it("maps an isError result to EXECUTION_FAILED with the server's text, credentials redacted", async () => {
     await addServer({ name: "failing", url: PINNED_URL, include: ["fail"] });
