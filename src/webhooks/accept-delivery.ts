@@ -10,6 +10,7 @@
  * Every outcome after the webhook lookup is written to `hook_events`.
  */
 import type { Context } from "hono";
+import { MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_VALUES, shapeProblem } from "../arguments/argument-shape.ts";
 import { loadConfig } from "../config/config.ts";
 import { jsonText } from "../http/json-text.ts";
 import { readRawBody } from "../http/read-raw-body.ts";
@@ -163,9 +164,32 @@ function mapPayload(hook: WebhookEntry, json: unknown, headers: Headers, env: En
   if (calls.length > maxCalls) {
     return { ok: false, failure: { kind: "too_many_calls", count: calls.length, limit: maxCalls }, detail: `${calls.length} calls, limit ${maxCalls}` };
   }
+  const oversized = oversizedArguments(calls, runPlan);
+  if (oversized !== undefined) return { ok: false, failure: { kind: "invalid_request", issues: [{ path: "", message: oversized }] }, detail: oversized };
   if (deliveryId !== undefined && !PROVIDER_ID.test(deliveryId)) {
     const message = `the hook's deliveryId must be 1-200 printable ASCII characters, got ${JSON.stringify(deliveryId.slice(0, 50))}`;
     return { ok: false, failure: { kind: "invalid_request", issues: [{ path: "", message }] }, detail: message };
   }
   return { ok: true, calls, runPlan, deliveryId };
+}
+
+/**
+ * Why a mapped call's (or the reply's) arguments are refused before they are stored, if they
+ * are: a webhook may pass payload values through, and a payload may nest as deep as the body
+ * cap allows (JSON.parse does not recurse). Such calls would be stored and queued only for each
+ * to be refused at its parse stage (the same caps), after JSON.stringify, the row, the queue and
+ * every later read had walked them, and JSON.stringify recurses (it overflowed on pins 10,000
+ * levels deep). So the sender gets the 400 now, naming the call and where it is too deep.
+ */
+function oversizedArguments(calls: readonly StoredCall[], runPlan: RunPlan | undefined): string | undefined {
+  const mapped = runPlan?.reply === undefined ? calls : [...calls, { id: "reply", name: runPlan.reply.name, arguments: runPlan.reply.arguments }];
+  for (const call of mapped) {
+    if (typeof call.arguments !== "object" || call.arguments === null) continue;
+    const problem = shapeProblem(call.arguments);
+    if (problem === undefined) continue;
+    const what =
+      "tooDeep" in problem ? `nested deeper than ${MAX_ARGUMENT_DEPTH} levels (at ${problem.tooDeep})` : `holding more than ${MAX_ARGUMENT_VALUES} values`;
+    return `the hook mapped this payload to arguments for ${call.name} (${call.id}) ${what}; no tool takes arguments that large`;
+  }
+  return undefined;
 }

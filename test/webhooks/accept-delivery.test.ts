@@ -5,6 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { api } from "../support/api.ts";
 import { json } from "../support/json.ts";
 import { waitForAuditRows } from "../support/wait-for-audit-rows.ts";
@@ -164,6 +165,45 @@ describe("refused deliveries run nothing and are audited", () => {
     const res = await post("no-such-hook", "{}", {});
     expect(res.status).toBe(404);
     expect(await json(res)).toMatchObject({ error_code: "UNKNOWN_HOOK" });
+  });
+});
+
+describe("hostile payloads", () => {
+  const deepJson = (levels: number): string => `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
+
+  it("refuses a body of 1,000,000 keys at the door (413), before it is parsed", async () => {
+    const body = `{${Array.from({ length: 1_000_000 }, (_, i) => `"k${i}":1`).join(",")}}`;
+    const res = await post("generic", body, await genericHeaders(body));
+    expect(res.status).toBe(413);
+  });
+
+  it("answers a payload nested 10,000 deep with the shipped generic hook's schema refusal", async () => {
+    const body = `{"tool_calls":[],"x":${deepJson(10_000)}}`;
+    const ok = await post("generic", body, await genericHeaders(body));
+    // The schema reads only tool_calls; the deep member is never walked, and nothing runs.
+    expect(ok.status).toBe(202);
+    expect(await json(ok)).toMatchObject({ status: "done", calls: 0 });
+    const deepCalls = `{"tool_calls":${deepJson(10_000)}}`;
+    const refused = await post("generic", deepCalls, await genericHeaders(deepCalls));
+    expect(refused.status).toBe(400);
+    expect(await json(refused)).toMatchObject({ error_code: "INVALID_REQUEST", issues: [{ path: "tool_calls" }] });
+  });
+
+  it("refuses a mapping that passes a 10,000-deep payload value as arguments with 400, instead of storing calls that cannot run", async () => {
+    registerProbeWebhook("t-deep-args", {
+      payload: z.looseObject({ data: z.unknown() }),
+      map: ({ payload }) => [{ id: "deep", name: "hook_probe", arguments: { key: "deep", data: (payload as { data: unknown }).data } }],
+    });
+    const body = `{"data":${deepJson(10_000)}}`;
+    const res = await post("t-deep-args", body, await genericHeaders(body));
+    expect(res.status).toBe(400);
+    const answer = await json<{ error_code: string; issues: { message: string }[] }>(res);
+    expect(answer.error_code).toBe("INVALID_REQUEST");
+    expect(answer.issues[0]?.message).toMatch(
+      /^the hook mapped this payload to arguments for hook_probe \(deep\) nested deeper than 64 levels \(at data\.a\.a\./,
+    );
+    expect(await deliveryRows("t-deep-args")).toBe(0);
+    expect((await webhookEvents("t-deep-args")).map((e) => e.outcome)).toEqual(["rejected_payload"]);
   });
 });
 
