@@ -8,8 +8,8 @@ export type Serialized = { ok: true; content: string } | { ok: false; resultType
 
 /**
  * Levels of objects and arrays a result may nest, the result itself being the first. The walk
- * below keeps its own stack, but JSON.stringify after it recurses on the native stack and
- * throws a RangeError past some ten thousand levels; no tool's data comes near this cap, and a
+ * below keeps its own stack, but JSON.stringify after it, and the audit and the clients that
+ * read the result, may recurse on the native stack; no tool's data comes near this cap, and a
  * remote or buggy tool that goes past it gets a contract error instead of an overflow.
  */
 export const MAX_RESULT_DEPTH = 1_000;

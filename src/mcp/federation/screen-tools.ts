@@ -1,9 +1,9 @@
 /**
  * A remote server's tool list is outside input: a server may send thousands of tools, or an
  * input schema nested 10,000 deep or holding an enum of a million values. Every later step walks
- * each schema (the pin's canonical JSON, zod's importer, and JSON.stringify whenever the tool is
- * listed to a model, which overflows the native stack near 5,000 levels), synchronously, on the
- * one thread every request shares. So the list is screened once, before any of them: a schema
+ * each schema (the pin's canonical JSON, zod's importer, JSON.stringify of the pins and of every
+ * listing a model reads), synchronously, on the one thread every request shares; JSON.stringify
+ * recurses, and writing the pins of a schema 10,000 levels deep overflowed the stack (500). So the list is screened once, before any of them: a schema
  * past the caps the gateway holds arguments to (src/arguments/argument-shape.ts) refuses that
  * tool, and tools past MAX_REMOTE_TOOLS are left out; each refusal is a problem of the server,
  * shown in its status, never an exception.
