@@ -3,7 +3,7 @@
  * JSON Schema importer (`z.fromJSONSchema`), so remote arguments get the same per-field errors
  * as ours. Supported is what that importer supports: types, properties, required,
  * additionalProperties, enum and const, anyOf/oneOf/allOf, items, string/number bounds,
- * patterns, formats, local `$ref`s. A schema it cannot express (`not`, remote `$ref`s, ...) is
+ * formats, local `$ref`s; patterns are left to the remote server (withoutPatterns). A schema it cannot express (`not`, remote `$ref`s, ...) is
  * still offered to the model as given, but arguments are then only checked to be an object and
  * the remote server validates them; the server's status names each such tool.
  */
@@ -13,10 +13,32 @@ export type RemoteValidator = { schema: z.ZodType; unsupported?: string };
 
 const ANY_OBJECT = z.record(z.string(), z.unknown());
 
+/**
+ * The schema without its regular expressions. zod's importer compiles `pattern` and
+ * `patternProperties` into the JavaScript engine's backtracking RegExp, which would then run
+ * over every caller's arguments: one remote `^(a+)+$` could hold the isolate for minutes, and no
+ * deadline can interrupt a RegExp. The remote server checks its own patterns, so toolgate leaves
+ * them to it; a level whose keys patternProperties admitted no longer refuses other keys either.
+ * Depth is bounded before this runs (screen-tools.ts holds schemas to the argument caps).
+ */
+function withoutPatterns(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutPatterns);
+  if (typeof schema !== "object" || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  const admitsByPattern = "patternProperties" in schema;
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "pattern" && typeof value === "string") continue;
+    if (key === "patternProperties") continue;
+    if (key === "additionalProperties" && admitsByPattern && value === false) continue;
+    out[key] = withoutPatterns(value);
+  }
+  return out;
+}
+
 /** The validator for a remote input schema, or a permissive one with the reason. */
 export function validatorFor(inputSchema: Record<string, unknown>): RemoteValidator {
   try {
-    return { schema: z.fromJSONSchema(inputSchema as Parameters<typeof z.fromJSONSchema>[0]) };
+    return { schema: z.fromJSONSchema(withoutPatterns(inputSchema) as Parameters<typeof z.fromJSONSchema>[0]) };
   } catch (error) {
     return { schema: ANY_OBJECT, unsupported: error instanceof Error ? error.message : String(error) };
   }
