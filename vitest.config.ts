@@ -89,6 +89,8 @@ export default defineConfig({
           // batches, runs' alarms) reach the next file's storage, in 2 of 5 runs on 2026-12-01,
           // because reset() empties storage but not the queue broker, nor a handler already
           // running; test/setup.ts now has each file wait out its own work, and fail naming it.
+          // The module graph is shared as well (re-importing it per file cost ~2 s a file), so
+          // setup also forgets what the isolate keeps of the storage it empties (MCP federation).
           // Two workerds, one per core (maxWorkers).
           isolate: false,
           include: ["test/**/*.test.ts"],

@@ -36,7 +36,9 @@ const POLL_MS = 25;
  * afterAll(() => drainBackgroundWork(bindings));
  */
 export async function drainBackgroundWork(bindings: BackgroundBindings, { boundMs = 5_000, quietMs = 100 }: DrainOptions = {}): Promise<void> {
-  const deadline = Date.now() + boundMs;
+  const started = Date.now();
+  const deadline = started + boundMs;
+  const seen = new Set<string>();
   let quietSince: number | undefined;
   for (;;) {
     const now = Date.now();
@@ -46,6 +48,7 @@ export async function drainBackgroundWork(bindings: BackgroundBindings, { boundM
       ...(await queueBacklogs(bindings)),
       ...(await alarmsDueBy(bindings, deadline)),
     ];
+    for (const what of pending) seen.add(what.replace(/ \(?due in \d+ ms\)?/, ""));
     if (pending.length > 0) quietSince = undefined;
     else if (quietSince === undefined) quietSince = now;
     else if (now - quietSince >= quietMs) break;
@@ -58,6 +61,8 @@ export async function drainBackgroundWork(bindings: BackgroundBindings, { boundM
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   await deleteAlarmsAfter(bindings, deadline);
+  // Shown only when the file fails (silent: "passed-only"), or with --silent=false to see what each file leaves.
+  if (seen.size > 0) console.warn(`drainBackgroundWork: waited ${Date.now() - started} ms for:\n- ${[...seen].join("\n- ")}`);
 }
 
 /** Messages sent and not yet handed to the consumer, per queue with a producer binding. */
