@@ -105,11 +105,14 @@ export default defineConfig({
           name: "scripts",
           environment: "node",
           include: ["test/scripts/**/*.test.ts"],
-          // One file at a time, after the workerd files: two files each starting a local Worker
-          // (wrangler's unstable_startWorker) at once both hung in their beforeAll until its
-          // 120 s timeout. A later group may set its own maxWorkers.
+          // After the workerd files (a group of its own, so Node files never take a workerd's
+          // slot), two at a time. On 2026-12-01 two files each starting a local Worker (wrangler's
+          // unstable_startWorker) at once hung in beforeAll until its 120 s timeout, and this ran
+          // one file at a time; with today's wrangler the same files (approvals-page, examples,
+          // chat-page, openapi-docs, hostile-tools, with chromium) start side by side, alone and
+          // beside workerd files, in every run on 2026-12-04.
           sequence: { groupOrder: 1 },
-          maxWorkers: 1,
+          maxWorkers: 2,
         },
       },
     ],
