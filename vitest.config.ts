@@ -3,6 +3,7 @@
 import "./test/support/run-ports.ts";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { unstable_readConfig } from "wrangler";
 import { EVERYTHING_PORT_VAR, EVERYTHING_SSE_PORT_VAR } from "./test/support/run-ports.ts";
 import { MODEL_HOST, STRAY_REJECTION_MARK, TEST_ADMIN_TOKEN, TEST_MODEL_KEY, TEST_MODEL_NAME, TEST_WEBHOOK_SECRET } from "./test/support/test-env.ts";
 import { upstream } from "./test/support/upstream.ts";
@@ -11,6 +12,16 @@ import { upstream } from "./test/support/upstream.ts";
 // bindings; the build-time generator (scripts/) is a Node program, so its tests run in Node.
 // D1 migrations, read once here (Node side) and applied inside workerd by test/setup.ts.
 const migrations = await readD1Migrations(new URL("./migrations", import.meta.url).pathname);
+// The queues and Durable Objects whose background work each file's teardown drains (test/setup.ts).
+const wrangler = unstable_readConfig({ config: new URL("./wrangler.toml", import.meta.url).pathname });
+const background = {
+  consumers: wrangler.queues.consumers ?? [],
+  producers: Object.fromEntries((wrangler.queues.producers ?? []).map((producer: { queue: string; binding: string }) => [producer.queue, producer.binding])),
+  durableObjects: wrangler.durable_objects.bindings.map((binding: { name: string; class_name: string }) => ({
+    binding: binding.name,
+    className: binding.class_name,
+  })),
+};
 
 export default defineConfig({
   test: {
@@ -35,6 +46,7 @@ export default defineConfig({
               d1Databases: ["DB_AUDIT_1", "DB_AUDIT_2"],
               bindings: {
                 TEST_MIGRATIONS: migrations,
+                TEST_BACKGROUND: background,
                 // This run's server-everything ports (test/support/run-ports.ts), for test-env.ts.
                 [EVERYTHING_PORT_VAR]: process.env[EVERYTHING_PORT_VAR] ?? "",
                 [EVERYTHING_SSE_PORT_VAR]: process.env[EVERYTHING_SSE_PORT_VAR] ?? "",
@@ -71,14 +83,16 @@ export default defineConfig({
         resolve: { alias: [{ find: /^zod$/, replacement: new URL("./src/bundle/zod.ts", import.meta.url).pathname }] },
         test: {
           name: "worker",
-          // A workerd per file. Reusing one for every file (isolate: false, with setup emptying
-          // storage through cloudflare:test's reset()) ran the suite in 6 min instead of 15, but
-          // background work a file left (audit queue batches, runs' alarms) reached the next
-          // file's storage: audit rows counted in another file's archive, a child run's audit row
-          // missing, in 2 of 5 runs on 2026-12-01. A red CI costs more than the minutes, so files
-          // stay isolated until each file waits out its own background work. Two files run at
-          // once (maxWorkers).
-          isolate: true,
+          // One workerd per vitest worker, reused by the files it runs one after another: a workerd
+          // per file (isolate: true) spent most of the suite's 15 minutes starting workerd and
+          // re-importing the Worker. Sharing used to let a file's background work (audit queue
+          // batches, runs' alarms) reach the next file's storage, in 2 of 5 runs on 2026-12-01,
+          // because reset() empties storage but not the queue broker, nor a handler already
+          // running; test/setup.ts now has each file wait out its own work, and fail naming it.
+          // The module graph is shared as well (re-importing it per file cost ~2 s a file), so
+          // setup also forgets what the isolate keeps of the storage it empties (MCP federation).
+          // Two workerds, one per core (maxWorkers).
+          isolate: false,
           include: ["test/**/*.test.ts"],
           exclude: ["test/scripts/**"],
           setupFiles: ["./test/setup.ts"],
@@ -91,11 +105,14 @@ export default defineConfig({
           name: "scripts",
           environment: "node",
           include: ["test/scripts/**/*.test.ts"],
-          // One file at a time, after the workerd files: two files each starting a local Worker
-          // (wrangler's unstable_startWorker) at once both hung in their beforeAll until its
-          // 120 s timeout. A later group may set its own maxWorkers.
+          // After the workerd files (a group of its own, so Node files never take a workerd's
+          // slot), two at a time. On 2026-12-01 two files each starting a local Worker (wrangler's
+          // unstable_startWorker) at once hung in beforeAll until its 120 s timeout, and this ran
+          // one file at a time; with today's wrangler the same files (approvals-page, examples,
+          // chat-page, openapi-docs, hostile-tools, with chromium) start side by side, alone and
+          // beside workerd files, in every run on 2026-12-04.
           sequence: { groupOrder: 1 },
-          maxWorkers: 1,
+          maxWorkers: 2,
         },
       },
     ],

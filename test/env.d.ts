@@ -6,5 +6,9 @@ declare namespace Cloudflare {
     /** Extra D1 databases for the audit sharding tests (vitest.config.ts); AUDIT_SHARDS stays unset elsewhere. */
     DB_AUDIT_1?: D1Database;
     DB_AUDIT_2?: D1Database;
+    /** wrangler.toml's queues and Durable Objects, for the teardown that drains a file's background work (test/setup.ts). */
+    TEST_BACKGROUND?: import("./support/drain-background-work.ts").BackgroundBindings & {
+      consumers: import("./support/background-ledger.ts").QueueConsumerSettings[];
+    };
   }
 }

@@ -164,6 +164,7 @@ export class Federation {
   reset(): void {
     for (const state of this.#servers.values()) unregisterToolList(state);
     this.#servers.clear();
+    this.#ownWrites.forget();
     this.#configLoadedAt = Number.NEGATIVE_INFINITY;
     this.#configsUnread = false;
   }

@@ -21,6 +21,11 @@ export class OwnWrites {
     this.#writes.set(name, { config, until: this.#now() + OWN_WRITE_TRUST_MS });
   }
 
+  /** Forgets every write, as when the storage they were laid over is emptied (Federation.reset). */
+  forget(): void {
+    this.#writes.clear();
+  }
+
   /** The servers as loaded, with this isolate's recent writes and deletions laid over them. */
   applyTo(servers: ConfiguredServer[]): ConfiguredServer[] {
     const now = this.#now();
