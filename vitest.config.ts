@@ -93,6 +93,12 @@ export default defineConfig({
           // setup also forgets what the isolate keeps of the storage it empties (MCP federation).
           // Two workerds, one per core (maxWorkers).
           isolate: false,
+          // Longer than the longest wait a test makes inside itself (runUntil, waitForDelivery:
+          // 10 s), so those waits decide, with their message naming what did not happen. With
+          // vitest's default of 5 s, an agent run that took 5-10 s on a loaded machine (its model
+          // answers from vitest's own process) failed as a bare test timeout in chat-completions
+          // and hook-runs, while the wait inside would still have seen it finish.
+          testTimeout: 15_000,
           include: ["test/**/*.test.ts"],
           exclude: ["test/scripts/**"],
           setupFiles: ["./test/setup.ts"],
@@ -105,6 +111,7 @@ export default defineConfig({
           name: "scripts",
           environment: "node",
           include: ["test/scripts/**/*.test.ts"],
+          exclude: ["test/scripts/hostile-tools.test.ts"],
           // After the workerd files (a group of its own, so Node files never take a workerd's
           // slot), two at a time. On 2026-12-01 two files each starting a local Worker (wrangler's
           // unstable_startWorker) at once hung in beforeAll until its 120 s timeout, and this ran
@@ -113,6 +120,17 @@ export default defineConfig({
           // beside workerd files, in every run on 2026-12-04.
           sequence: { groupOrder: 1 },
           maxWorkers: 2,
+        },
+      },
+      {
+        test: {
+          name: "hostile",
+          environment: "node",
+          // Last and alone: it measures how long other requests wait while a hostile call runs,
+          // which a browser test or a workerd file beside it on the 2-core machine would inflate.
+          include: ["test/scripts/hostile-tools.test.ts"],
+          sequence: { groupOrder: 2 },
+          maxWorkers: 1,
         },
       },
     ],
