@@ -15,7 +15,7 @@ import { z } from "zod";
 import { ToolFailureError } from "../src/errors/tool-failure.ts";
 import { secretValue } from "../src/net/secret-headers.ts";
 import { registry } from "../src/registry/registry.ts";
-import { githubPost } from "./lib/github-api.ts";
+import { githubPost, repositoryFields } from "./lib/github-api.ts";
 
 const CALL_TIMEOUT_MS = 10_000;
 
@@ -40,14 +40,7 @@ registry.register({
     { name: "a 1 MiB owner the name pattern refuses", args: () => ({ owner: "o".repeat(1024 * 1024), repo: "r", issue_number: 1, body: "x" }) },
   ],
   schema: z.object({
-    owner: z
-      .string()
-      .regex(/^[A-Za-z0-9-]{1,39}$/, "must be a GitHub user or organisation name")
-      .describe("Owner, for example 'cloudflare'."),
-    repo: z
-      .string()
-      .regex(/^[A-Za-z0-9._-]{1,100}$/, "must be a repository name")
-      .describe("Repository, for example 'workers-sdk'."),
+    ...repositoryFields,
     issue_number: z.number().int().min(1).describe("The issue or pull request number."),
     body: z.string().min(1).max(65_536).describe("The comment, in GitHub Markdown (at most 65,536 characters)."),
   }),

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { ToolFailureError } from "../src/errors/tool-failure.ts";
 import { registry } from "../src/registry/registry.ts";
-import { githubGet } from "./lib/github-api.ts";
+import { githubGet, repositoryFields } from "./lib/github-api.ts";
 
 const PROBE_TIMEOUT_MS = 3_000;
 const CALL_TIMEOUT_MS = 10_000;
@@ -28,14 +28,7 @@ registry.register({
   ],
   requiresEnv: ["GITHUB_TOKEN"],
   schema: z.object({
-    owner: z
-      .string()
-      .regex(/^[A-Za-z0-9-]{1,39}$/, "must be a GitHub user or organisation name")
-      .describe("Owner, for example 'cloudflare'."),
-    repo: z
-      .string()
-      .regex(/^[A-Za-z0-9._-]{1,100}$/, "must be a repository name")
-      .describe("Repository, for example 'workers-sdk'."),
+    ...repositoryFields,
   }),
   description: "Looks up a public GitHub repository: description, stars, forks, open issues, default branch, licence and last push.",
   check: async (env) => {

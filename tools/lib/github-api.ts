@@ -3,7 +3,21 @@
  * GitHub's REST API wants a User-Agent and accepts a token as a Bearer credential.
  */
 
+import { z } from "zod";
+
 export const GITHUB_API = "https://api.github.com";
+
+/** A repository's owner and name as the tools take them, checked by GitHub's own name rules. */
+export const repositoryFields = {
+  owner: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,39}$/, "must be a GitHub user or organisation name")
+    .describe("Owner, for example 'cloudflare'."),
+  repo: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,100}$/, "must be a repository name")
+    .describe("Repository, for example 'workers-sdk'."),
+};
 
 /**
  * GETs a GitHub API path with the deployment's token. Calls pass their `ctx.fetch` (deadline,
