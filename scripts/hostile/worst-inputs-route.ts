@@ -17,6 +17,9 @@ const SHIPPED: ReadonlySet<string> = new Set(DISCOVERED_TOOLS.map((tool) => tool
  * Returns undefined for any other path, so the caller's own routing goes on.
  */
 export function serveWorstInputs(request: Request): Response | undefined {
+  // A string test first: the bench Worker sends every measured request through here, and
+  // parsing each one's URL would be charged to the routes it measures.
+  if (!request.url.includes(WORST_INPUTS_PATH)) return undefined;
   const url = new URL(request.url);
   if (url.pathname !== WORST_INPUTS_PATH) return undefined;
   const toolName = url.searchParams.get("tool");

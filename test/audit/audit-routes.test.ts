@@ -9,16 +9,9 @@ import type { AuditRecordWire } from "../../src/audit/audit-wire.ts";
 import { RESIDUAL_SCAN_ROWS } from "../../src/audit/list-audit.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
 import type { Principal } from "../../src/auth/principal.ts";
-import { auditRecord } from "./support.ts";
+import { adminPrincipal, auditRecord } from "./support.ts";
 
-const admin: Principal = {
-  keyId: "admin-token",
-  name: "admin",
-  role: "admin",
-  toolsets: null,
-  policy: { mode: "deny", patterns: [] },
-  rateLimitPerMinute: null,
-};
+const admin: Principal = adminPrincipal;
 const keyOf = (keyId: string, role: Principal["role"] = "agent"): Principal => ({ ...admin, keyId, name: keyId, role });
 
 /** The routes behind a stand-in for the auth middleware that sets `principal` (or, with none, does not). */
