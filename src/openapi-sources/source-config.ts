@@ -1,0 +1,77 @@
+/**
+ * What an admin configures for one OpenAPI source, in an `apis/<name>.ts` file (build time) or
+ * through `POST /v1/openapi-sources` (run time): one zod schema for both, so they refuse the
+ * same mistakes with the same messages.
+ *
+ * Credentials are references to secrets by env var name (`{"secret": "PETSTORE_TOKEN"}`), never
+ * values: a committed file or a KV record must not hold a credential in clear.
+ */
+import { z } from "@hono/zod-openapi";
+import { SECRET_NAME_PATTERN } from "../net/secret-headers.ts";
+
+/** Source names become part of tool names (`<source>__<operation>`), toolsets and URLs. */
+export const SOURCE_NAME_PATTERN = /^[a-z][a-z0-9_]{0,23}$/;
+
+/** The default deadline of one call, as http_request's. */
+export const DEFAULT_OPENAPI_TIMEOUT_MS = 30_000;
+
+const SecretRef = z.strictObject({
+  secret: z.string().regex(SECRET_NAME_PATTERN, "must name an environment variable (a Worker secret), such as PETSTORE_TOKEN"),
+});
+
+/** How calls authenticate at the API; every credential is a secret's name. */
+export const SourceAuthSchema = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("none") }),
+  z.strictObject({ type: z.literal("bearer"), token: SecretRef }),
+  z.strictObject({
+    type: z.literal("api_key"),
+    in: z.enum(["header", "query"]),
+    name: z.string().min(1).max(100),
+    value: SecretRef,
+  }),
+  z.strictObject({ type: z.literal("basic"), username: SecretRef, password: SecretRef }),
+  z.strictObject({
+    type: z.literal("oauth2_client_credentials"),
+    token_url: z.url({ protocol: /^https?$/, error: "must be an http or https URL of the token endpoint" }),
+    client_id: SecretRef,
+    client_secret: SecretRef,
+    scope: z.string().min(1).max(1000).optional(),
+  }),
+]);
+export type SourceAuth = z.output<typeof SourceAuthSchema>;
+
+/**
+ * Which operations become tools. A pattern is a glob on the operationId, or, with a prefix, on
+ * a tag (`tag:pets`) or on the method and path (`path:GET /pets/*`, `path:/pets/*` for any method).
+ */
+const OperationPatterns = z.array(z.string().min(1).max(300)).max(500);
+
+export const OpenApiSourceConfigSchema = z.strictObject({
+  name: z.string().regex(SOURCE_NAME_PATTERN, "must be 1-24 lowercase letters, digits or '_', starting with a letter"),
+  /**
+   * Where the spec comes from: a URL the Worker fetches (run time) or the generator fetches once
+   * and commits (build time), or, at build time only, a file path relative to `apis/`.
+   */
+  spec: z.union([
+    z.strictObject({ url: z.url({ protocol: /^https?$/, error: "must be an http or https URL of the spec" }) }),
+    z.strictObject({ file: z.string().min(1).max(300) }),
+  ]),
+  /** Overrides the spec's first server; required when the spec gives none or only a relative one. */
+  base_url: z.url({ protocol: /^https?$/, error: "must be an http or https URL" }).optional(),
+  auth: SourceAuthSchema.default({ type: "none" }),
+  include: OperationPatterns.optional(),
+  exclude: OperationPatterns.default([]),
+  /**
+   * Per-operation approval, by the same patterns as include: `always` needs a person's approval,
+   * `never` does not. Unlisted operations need one unless their method is GET, HEAD or OPTIONS.
+   */
+  approval: z.record(z.string().min(1).max(300), z.enum(["always", "never"])).default({}),
+  timeout_ms: z.number().int().min(100).max(600_000).default(DEFAULT_OPENAPI_TIMEOUT_MS),
+  enabled: z.boolean().default(true),
+});
+
+export type OpenApiSourceConfig = z.output<typeof OpenApiSourceConfigSchema>;
+export type OpenApiSourceInput = z.input<typeof OpenApiSourceConfigSchema>;
+
+/** The toolset a source's tools join: one per source, so keys, policy, presets and tool_search apply unchanged. */
+export const sourceToolset = (source: string): string => `api-${source}`;
