@@ -14,6 +14,7 @@ import { Catalog } from "./catalog/catalog.ts";
 import { breakers } from "./execution/circuit-breaker.ts";
 import { createExecutor } from "./execution/execute.ts";
 import { federation } from "./mcp/federation/federation.ts";
+import { openApiSources } from "./openapi-sources/runtime-sources.ts";
 import type { PipelineParts } from "./pipeline/types.ts";
 import { hooks } from "./plugins/pipeline-hooks.ts";
 import { chargeCalls, isolateLeases } from "./rate-limit/charge-calls.ts";
@@ -40,7 +41,7 @@ export function createParts(replaced: { pipeline?: Partial<PipelineParts>; batch
   return {
     // Calls a handler makes (execute_code) go through the same batch stages as a door's.
     pipeline: {
-      catalog: new Catalog(registry, federation),
+      catalog: new Catalog(registry, [federation, openApiSources]),
       availability,
       hooks,
       execute: createExecutor(breakers),

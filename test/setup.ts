@@ -4,6 +4,7 @@ import { afterAll } from "vitest";
 // Every test file sees the registry as the Worker does: discovered tools imported once.
 import "../src/registry/tools.gen.ts";
 import { federation } from "../src/mcp/federation/federation.ts";
+import { openApiSources } from "../src/openapi-sources/runtime-sources.ts";
 import { forgetBackgroundWork, installBackgroundLedger } from "./support/background-ledger.ts";
 import { drainBackgroundWork } from "./support/drain-background-work.ts";
 
@@ -16,6 +17,7 @@ await reset();
 forgetBackgroundWork();
 // The module graph is shared too: what the isolate keeps of the storage just emptied goes with it.
 federation.reset();
+openApiSources.reset();
 for (const db of [env.DB, env.DB_AUDIT_1, env.DB_AUDIT_2]) if (db !== undefined) await applyD1Migrations(db, env.TEST_MIGRATIONS ?? []);
 
 const background = env.TEST_BACKGROUND;

@@ -13,6 +13,7 @@
  * | GET /admin/tools, /admin/tools/{name}; POST /admin/tools/recheck, /admin/tools/{name}/accept | tools, availability, shapes, pin accept (tool-pages.tsx) |
  * | GET /admin/webhooks; POST /admin/webhooks/deliveries/{id}/rerun | hooks, deliveries, events (webhook-pages.tsx) |
  * | GET /admin/mcp-servers; POST /admin/mcp-servers, /admin/mcp-servers/{name}/{enable,disable,refresh,sign-in,remove} | remote MCP servers (mcp-server-pages.tsx) |
+ * | GET /admin/openapi-sources; POST /admin/openapi-sources, /admin/openapi-sources/{name}/{enable,disable,refresh,accept,remove} | OpenAPI sources (openapi-source-pages.tsx) |
  * | POST /admin/sign-in, /admin/sign-out | the sign-in (approvals-page/page-auth.tsx) |
  */
 import { Hono } from "hono";
@@ -32,6 +33,7 @@ import { AUDIT_FILTERS, type AuditFilterValues, AuditListPage, CallDetailPage, S
 import { keyPages } from "./key-pages.tsx";
 import { load } from "./loaded.tsx";
 import { mcpServerPages } from "./mcp-server-pages.tsx";
+import { openApiSourcePages } from "./openapi-source-pages.tsx";
 import { OverviewPage } from "./overview-page.tsx";
 import { isOverviewWindow, overviewStats } from "./overview-stats.ts";
 import { stuckDeliveries } from "./stuck-deliveries.ts";
@@ -150,6 +152,7 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
 
   keyPages(page);
   mcpServerPages(page);
+  openApiSourcePages(page);
   webhookPages(page);
   toolPages(page);
 

@@ -19,6 +19,7 @@ export const ADMIN_SITE: PageSite = {
     { href: `${ADMIN_BASE}/tools`, label: "Tools" },
     { href: `${ADMIN_BASE}/keys`, label: "Keys" },
     { href: `${ADMIN_BASE}/mcp-servers`, label: "MCP servers" },
+    { href: `${ADMIN_BASE}/openapi-sources`, label: "OpenAPI sources" },
     { href: `${ADMIN_BASE}/webhooks`, label: "Webhooks" },
     { href: "/approvals", label: "Approvals" },
   ],

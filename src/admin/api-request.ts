@@ -15,6 +15,7 @@ import { failureResponse } from "../http/request-failure.ts";
 import { healthRoutes } from "../http/routes/health.ts";
 import { toolsRoutes } from "../http/routes/tools.ts";
 import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
+import { openApiSourcesRoutes } from "../openapi-sources/openapi-sources-routes.ts";
 import { webhooksRoutes } from "../webhooks/webhooks-routes.ts";
 
 /** A JSON API answer: its status and parsed body (null for an empty one). */
@@ -40,6 +41,7 @@ inner.route("/", healthRoutes);
 inner.route("/", toolsRoutes);
 inner.route("/", runsRoutes);
 inner.route("/", mcpServersRoutes);
+inner.route("/", openApiSourcesRoutes);
 inner.route("/", webhooksRoutes);
 // A route that throws met a store that did not answer (D1, KV, a Durable Object): the API's own
 // edge would say INTERNAL, which tells the person at the page nothing to do. The console says

@@ -5,7 +5,11 @@
  */
 import type { ToolEntry } from "../registry/types.ts";
 
-/** What the catalog needs of MCP federation (mcp/federation/federation.ts): bring remote tools up to date. */
+/**
+ * What the catalog needs of each source of tools registered at run time (MCP federation,
+ * mcp/federation/federation.ts; OpenAPI sources, openapi-sources/runtime-sources.ts): bring its
+ * tools up to date.
+ */
 export interface RemoteTools {
   ensure(env: Env): Promise<void>;
 }
@@ -19,19 +23,19 @@ export interface CatalogView {
 
 export class Catalog {
   readonly #registry: CatalogView;
-  readonly #federation: RemoteTools;
+  readonly #remote: readonly RemoteTools[];
 
-  constructor(registry: CatalogView, federation: RemoteTools) {
+  constructor(registry: CatalogView, remote: readonly RemoteTools[]) {
     this.#registry = registry;
-    this.#federation = federation;
+    this.#remote = remote;
   }
 
   /**
-   * Syncs remote servers whose tool lists are due (free when none is: federation.ensure does
-   * no I/O then) and answers the registry as it is now.
+   * Syncs remote tools that are due (free when none is: each ensure does no I/O then) and
+   * answers the registry as it is now.
    */
   async open(env: Env): Promise<CatalogView> {
-    await this.#federation.ensure(env);
+    for (const remote of this.#remote) await remote.ensure(env);
     return this.#registry;
   }
 }

@@ -22,6 +22,7 @@ import { signInRoutes } from "../mcp/federation/sign-in-routes.ts";
 import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
 import { memoryRoutes } from "../memory/memory-routes.ts";
 import { oauthRoutes } from "../oauth/oauth-routes.ts";
+import { openApiSourcesRoutes } from "../openapi-sources/openapi-sources-routes.ts";
 import { requestId } from "../tracing/request-id-middleware.ts";
 import { isWebhookDelivery } from "../webhooks/accept-delivery.ts";
 import { webhooksRoutes } from "../webhooks/webhooks-routes.ts";
@@ -103,6 +104,7 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.route("/", webhooksRoutes);
   app.route("/", mcpRoutes(parts, options.authenticate === undefined ? {} : { authenticate: options.authenticate }));
   app.route("/", mcpServersRoutes);
+  app.route("/", openApiSourcesRoutes);
   app.route("/", signInRoutes);
   // OAuth 2.1 sign-in for /mcp: discovery, registration, tokens and the consent page (not /v1).
   app.route("/", oauthRoutes());

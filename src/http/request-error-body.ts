@@ -103,6 +103,27 @@ export function requestErrorBody(failure: RequestFailure): RequestErrorBody {
         error_code: "MCP_SERVER_UNREACHABLE",
         suggestion: `Check that MCP server '${failure.name}' is up and its URL and header secrets are right; its previous tool list stays in use.`,
       };
+    case "unknown_openapi_source":
+      return {
+        error: `No OpenAPI source is configured under the name '${failure.name}'.`,
+        error_code: "UNKNOWN_OPENAPI_SOURCE",
+        suggestion: "GET /v1/openapi-sources lists the runtime sources; build-time ones are the files in apis/.",
+      };
+    case "openapi_spec_refused":
+      return {
+        error: `OpenAPI source '${failure.name}': ${failure.detail}.`,
+        error_code: "OPENAPI_SPEC_REFUSED",
+        suggestion:
+          failure.stage === "base_url"
+            ? "Give `base_url`: a public http(s) URL the operations' paths are appended to."
+            : "Check that `spec.url` serves an OpenAPI 3.0, 3.1 or Swagger 2.0 document (JSON or YAML) whose $refs all resolve inside it; docs/openapi-sources.md lists the caps.",
+      };
+    case "openapi_spec_unreachable":
+      return {
+        error: `OpenAPI source '${failure.name}': ${failure.detail}.`,
+        error_code: "OPENAPI_SPEC_UNREACHABLE",
+        suggestion: "Check that `spec.url` is up and public; a source that already exists keeps serving its pinned spec.",
+      };
     case "unknown_hook":
       return {
         error: `No webhook is registered as '${failure.name}'.`,

@@ -44,7 +44,10 @@ export type RequestFailure =
   | { kind: "unknown_run"; id: string }
   | { kind: "run_failed"; runId: string; code: string; message: string }
   | { kind: "unknown_mcp_session"; reason: "malformed" | "not_valid" | "expired" }
-  | { kind: "mcp_session_required" };
+  | { kind: "mcp_session_required" }
+  | { kind: "unknown_openapi_source"; name: string }
+  | { kind: "openapi_spec_refused"; name: string; stage: "spec" | "base_url"; detail: string }
+  | { kind: "openapi_spec_unreachable"; name: string; detail: string };
 
 /** Why a sign-in at a remote MCP server (toolgate as its OAuth client) failed. */
 export type McpSignInFailure =

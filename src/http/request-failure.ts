@@ -52,6 +52,9 @@ export const REQUEST_FAILURE_STATUS = {
   run_failed: 502,
   unknown_mcp_session: 404,
   mcp_session_required: 400,
+  unknown_openapi_source: 404,
+  openapi_spec_refused: 422,
+  openapi_spec_unreachable: 502,
 } as const satisfies Record<RequestFailure["kind"], ContentfulStatusCode>;
 
 export type RequestFailureStatus<K extends RequestFailure["kind"]> = (typeof REQUEST_FAILURE_STATUS)[K];

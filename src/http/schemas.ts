@@ -15,7 +15,7 @@ export type RequestErrorWire = z.infer<typeof ErrorBodySchema>;
 
 const errorContent = { "application/json": { schema: ErrorBodySchema } };
 
-type ErrorStatus = 400 | 403 | 404 | 409 | 413 | 415 | 500 | 502 | 503;
+type ErrorStatus = 400 | 403 | 404 | 409 | 413 | 415 | 422 | 500 | 502 | 503;
 
 const ERROR_TEXT: Record<401 | ErrorStatus, string> = {
   400: "The request is malformed or a field is invalid; `issues` names each field.",
@@ -25,6 +25,7 @@ const ERROR_TEXT: Record<401 | ErrorStatus, string> = {
   409: "The request conflicts with an existing resource.",
   413: "The body or the batch is over its limit.",
   415: "The body is not sent as application/json.",
+  422: "The request is well-formed but what it points at cannot be used (a spec that cannot be converted); the body says why.",
   500: "An internal error; the failure was logged.",
   502: "A remote server the route depends on could not be reached or did not answer correctly.",
   503: "A service the route needs is not configured or not available now; the body names what to set or when to retry.",

@@ -69,3 +69,19 @@ export const mcpOAuthKey = (server: string): string => `${MCP_OAUTH_PREFIX}${ser
  */
 export const MCP_OAUTH_FLOW_PREFIX = "mcp:oauth-flow:";
 export const mcpOAuthFlowKey = (stateDigest: string): string => `${MCP_OAUTH_FLOW_PREFIX}${stateDigest}`;
+
+/**
+ * An OpenAPI source added through the API: JSON `StoredOpenApiSource` (configuration, the pinned
+ * spec's SHA-256 and summary, a changed spec awaiting acceptance, problems), no expiry, removed by
+ * `DELETE /v1/openapi-sources/{name}`. One key per source, as for MCP servers.
+ */
+export const OPENAPI_SOURCE_PREFIX = "openapi:source:";
+export const openApiSourceKey = (name: string): string => `${OPENAPI_SOURCE_PREFIX}${name}`;
+
+/**
+ * One converted spec of a source: JSON `ConvertedSpec` (its operations, inputs only), keyed by the
+ * SHA-256 (hex) of the spec's text, so the pinned spec and a changed one awaiting acceptance sit
+ * side by side. No expiry; deleted when no longer pinned or pending, and with the source.
+ */
+export const OPENAPI_OPERATIONS_PREFIX = "openapi:ops:";
+export const openApiOperationsKey = (name: string, specSha256: string): string => `${OPENAPI_OPERATIONS_PREFIX}${name}:${specSha256}`;

@@ -1,0 +1,78 @@
+/**
+ * Where runtime OpenAPI sources live: KV, one record per source (small: configuration, pin and
+ * status) and one record per converted spec (large: every operation's input schema), so an isolate
+ * that only lists sources never parses a thousand operations.
+ */
+import { OPENAPI_SOURCE_PREFIX, openApiOperationsKey, openApiSourceKey } from "../storage/keys.ts";
+import type { ConvertedSpec } from "./operation.ts";
+import { type OpenApiSourceConfig, OpenApiSourceConfigSchema } from "./source-config.ts";
+import type { SpecChanges } from "./spec-changes.ts";
+
+/** What a spec was when it was converted: enough to list a source without its operations. */
+export interface SpecSummary {
+  sha256: string;
+  fetchedAt: number;
+  specVersion: string;
+  title: string;
+  /** The base URL calls go to: the configured one, else the spec's first server. */
+  baseUrl: string;
+  operationCount: number;
+  problems: string[];
+}
+
+export interface StoredOpenApiSource {
+  config: OpenApiSourceConfig;
+  createdAt: number;
+  updatedAt: number;
+  /** The spec whose operations are the source's tools. */
+  pinned: SpecSummary;
+  /** A changed spec a refresh found, with what moved; its tools are not served until accepted. */
+  pending?: SpecSummary & { changes: SpecChanges };
+}
+
+export async function readSource(kv: KVNamespace, name: string): Promise<StoredOpenApiSource | null> {
+  const record = await kv.get<StoredOpenApiSource>(openApiSourceKey(name), "json");
+  if (record === null) return null;
+  const parsed = OpenApiSourceConfigSchema.safeParse(record.config);
+  if (!parsed.success) {
+    console.error(`OpenAPI source record '${name}' in KV is invalid and ignored: ${parsed.error.message}`);
+    return null;
+  }
+  return { ...record, config: parsed.data };
+}
+
+/** Every stored source, sorted by name. */
+export async function listSources(kv: KVNamespace): Promise<StoredOpenApiSource[]> {
+  const found: StoredOpenApiSource[] = [];
+  let cursor: string | undefined;
+  do {
+    const page: KVNamespaceListResult<unknown> = await kv.list({ prefix: OPENAPI_SOURCE_PREFIX, ...(cursor === undefined ? {} : { cursor }) });
+    const records = await Promise.all(page.keys.map((key) => readSource(kv, key.name.slice(OPENAPI_SOURCE_PREFIX.length))));
+    for (const record of records) if (record !== null) found.push(record);
+    cursor = page.list_complete ? undefined : page.cursor;
+  } while (cursor !== undefined);
+  return found.sort((a, b) => (a.config.name < b.config.name ? -1 : a.config.name > b.config.name ? 1 : 0));
+}
+
+export async function writeSource(kv: KVNamespace, record: StoredOpenApiSource): Promise<void> {
+  await kv.put(openApiSourceKey(record.config.name), JSON.stringify(record));
+}
+
+export async function readOperations(kv: KVNamespace, name: string, specSha256: string): Promise<ConvertedSpec | null> {
+  return kv.get<ConvertedSpec>(openApiOperationsKey(name, specSha256), "json");
+}
+
+export async function writeOperations(kv: KVNamespace, name: string, specSha256: string, spec: ConvertedSpec): Promise<void> {
+  await kv.put(openApiOperationsKey(name, specSha256), JSON.stringify(spec));
+}
+
+/** Deletes a source and every converted spec it keeps. */
+export async function deleteSource(kv: KVNamespace, record: StoredOpenApiSource): Promise<void> {
+  const { name } = record.config;
+  const hashes = new Set([record.pinned.sha256, ...(record.pending === undefined ? [] : [record.pending.sha256])]);
+  await Promise.all([kv.delete(openApiSourceKey(name)), ...[...hashes].map((sha) => kv.delete(openApiOperationsKey(name, sha)))]);
+}
+
+export async function deleteOperations(kv: KVNamespace, name: string, specSha256: string): Promise<void> {
+  await kv.delete(openApiOperationsKey(name, specSha256));
+}
