@@ -18,6 +18,8 @@ export async function importSpec(env: Env, config: OpenApiSourceConfig, now: num
     return { ok: false, stage: "spec", reason: "a runtime source takes its spec from `spec.url`; `spec.file` is for apis/ files at build time" };
   }
   const specUrl = config.spec.url;
+  const allowed = checkOutboundUrl(specUrl, loadConfig(env).outboundAllow);
+  if (!allowed.ok) return { ok: false, stage: "spec", reason: `the spec URL is refused: ${allowed.reason}` };
   const fetched = await fetchSpec(env, specUrl);
   if (!fetched.ok) return { ok: false, stage: "fetch", reason: fetched.reason };
   const loaded = await loadSpec(fetched.text);

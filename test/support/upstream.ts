@@ -3,6 +3,7 @@ import { isEverythingPort, startEverything, stopEverything } from "./everything-
 import { fakeMcpServer } from "./fake-mcp-server.ts";
 import { forwardToModelServer } from "./model-server.ts";
 import { isOAuthMcpPort, startOAuthMcp } from "./oauth-mcp-server.ts";
+import { SPEC_HOST, specHost } from "./spec-host.ts";
 import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, MODEL_HOST, OAUTH_MCP_CONTROL_HOST, TEST_WEBHOOK_SECRET } from "./test-env.ts";
 import { braveSearch, EXAMPLE_HOST, examplePage, MIRROR_HOST, SEARX_HOST, searxSearch, tavilySearch, WEB_HOST, webPages } from "./web-stub.ts";
 
@@ -36,6 +37,8 @@ import { braveSearch, EXAMPLE_HOST, examplePage, MIRROR_HOST, SEARX_HOST, searxS
  * a second host for redirects), api.search.brave.com, api.tavily.com and a
  * SearXNG on http://searx.upstream.test, and https://example.com for web_extract's example
  * (web-stub.ts).
+ *
+ * OpenAPI sources: specs published by tests, and GitHub's, on http://specs.upstream.test (spec-host.ts).
  */
 const inboxes = new Map<string, { headers: Record<string, string>; body: string }[]>();
 const flakyInboxesSeen = new Set<string>();
@@ -54,6 +57,7 @@ export async function upstream(request: Request): Promise<Response> {
   if (url.hostname === "api.tavily.com") return tavilySearch(request, url);
   if (url.hostname === SEARX_HOST) return searxSearch(url);
   if (url.hostname === EXAMPLE_HOST) return examplePage(url);
+  if (url.hostname === SPEC_HOST) return specHost(request, url);
   if (url.hostname !== "upstream.test") return new Response(`no route to ${url.hostname} from tests`, { status: 502 });
   if (url.pathname === "/ok") return Response.json({ ok: true, method: request.method });
   if (url.pathname.startsWith("/hook-callback/")) return webhookCallback(request, url.pathname.slice("/hook-callback/".length));
