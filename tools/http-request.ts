@@ -16,7 +16,7 @@ import { SECRET_NAME_PATTERN } from "../src/net/secret-headers.ts";
 import { registry } from "../src/registry/registry.ts";
 import { limitResult } from "../src/results/limit-result.ts";
 import { checkedFetch } from "./lib/checked-fetch.ts";
-import { readTextCapped } from "./lib/read-capped.ts";
+import { readTextCapped } from "../src/net/read-capped.ts";
 import { resolveRequestHeaders, scrubSecrets } from "./lib/request-secrets.ts";
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;

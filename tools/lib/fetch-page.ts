@@ -9,7 +9,7 @@ import type { ToolContext } from "../../src/registry/types.ts";
 import { limitResult } from "../../src/results/limit-result.ts";
 import { checkedFetch } from "./checked-fetch.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
-import { capStream, readTextCapped } from "./read-capped.ts";
+import { capStream, readTextCapped } from "../../src/net/read-capped.ts";
 
 /** The most of one page's body that is read; a bigger page is converted up to here and says so. */
 export const MAX_PAGE_BYTES = 5 * 1024 * 1024;
