@@ -3,6 +3,8 @@ import { isEverythingPort, startEverything, stopEverything } from "./everything-
 import { fakeMcpServer } from "./fake-mcp-server.ts";
 import { forwardToModelServer } from "./model-server.ts";
 import { isOAuthMcpPort, startOAuthMcp } from "./oauth-mcp-server.ts";
+import { PETSTORE_HOST } from "./petstore-env.ts";
+import { petstore } from "./petstore-stub.ts";
 import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, MODEL_HOST, OAUTH_MCP_CONTROL_HOST, TEST_WEBHOOK_SECRET } from "./test-env.ts";
 import { braveSearch, EXAMPLE_HOST, examplePage, MIRROR_HOST, SEARX_HOST, searxSearch, tavilySearch, WEB_HOST, webPages } from "./web-stub.ts";
 
@@ -36,6 +38,9 @@ import { braveSearch, EXAMPLE_HOST, examplePage, MIRROR_HOST, SEARX_HOST, searxS
  * a second host for redirects), api.search.brave.com, api.tavily.com and a
  * SearXNG on http://searx.upstream.test, and https://example.com for web_extract's example
  * (web-stub.ts).
+ *
+ * OpenAPI sources: http://petstore.test is the pet shop of apis/specs/petstore.yaml, which checks
+ * every request against the spec and answers from its examples (petstore-stub.ts).
  */
 const inboxes = new Map<string, { headers: Record<string, string>; body: string }[]>();
 const flakyInboxesSeen = new Set<string>();
@@ -54,6 +59,7 @@ export async function upstream(request: Request): Promise<Response> {
   if (url.hostname === "api.tavily.com") return tavilySearch(request, url);
   if (url.hostname === SEARX_HOST) return searxSearch(url);
   if (url.hostname === EXAMPLE_HOST) return examplePage(url);
+  if (url.hostname === PETSTORE_HOST) return petstore(request, url);
   if (url.hostname !== "upstream.test") return new Response(`no route to ${url.hostname} from tests`, { status: 502 });
   if (url.pathname === "/ok") return Response.json({ ok: true, method: request.method });
   if (url.pathname.startsWith("/hook-callback/")) return webhookCallback(request, url.pathname.slice("/hook-callback/".length));
