@@ -13,9 +13,10 @@
  * Approval: an operation that is not GET, HEAD or OPTIONS waits for a person by default; the
  * source's `approval` patterns say otherwise per operation (`always` wins over `never`).
  */
+import { z } from "zod";
 import { loadConfig } from "../config/config.ts";
 import { ToolFailureError } from "../errors/tool-failure.ts";
-import { validatorFor, modelSchema } from "../mcp/federation/json-schema-validator.ts";
+import { modelSchema, type RemoteValidator, validatorFor } from "../mcp/federation/json-schema-validator.ts";
 import { checkOutboundUrl, fetchOutbound, OutboundUrlError } from "../net/outbound-url.ts";
 import type { ToolContext, ToolSpec } from "../registry/types.ts";
 import { errorFailure, successResult } from "./api-response.ts";
@@ -59,22 +60,27 @@ export function needsApproval(config: Pick<OpenApiSourceConfig, "approval">, ope
  */
 export function openApiToolSpec(config: OpenApiSourceConfig, operation: OpenApiOperation, options: OpenApiToolOptions): ToolSpec {
   const { baseUrl, tokens = oauthTokens } = options;
-  const validator = validatorFor(operation.inputSchema);
+  // Built at the first call, not at registration: zod's importer costs ~0.1 ms a schema, and a
+  // source of 1,000 operations registers at every isolate start.
+  let validator: RemoteValidator | undefined;
+  const validatorOf = (): RemoteValidator => {
+    validator ??= validatorFor(operation.inputSchema);
+    return validator;
+  };
   const label = `${operation.method.toUpperCase()} ${operation.path}`;
   const resource = `openapi:${config.name}`;
   const safe = SAFE_METHODS.has(operation.method);
   const origin = new URL(baseUrl).origin;
-  // Decided once here: a call must not pay for what the source's configuration already settles.
-  const refusal =
-    validator.unsupported === undefined
-      ? config.enabled
-        ? undefined
-        : `source '${config.name}' is disabled`
-      : `its input schema cannot be checked before sending (${validator.unsupported}), and toolgate sends no request the spec may refuse`;
+  const disabled = config.enabled ? undefined : `source '${config.name}' is disabled`;
   return {
     name: operation.name,
     toolset: sourceToolset(config.name),
-    schema: validator.schema,
+    schema: z.lazy(() => {
+      const { schema, unsupported } = validatorOf();
+      if (unsupported === undefined) return schema;
+      // No check means no call: toolgate sends no request the spec may refuse.
+      return z.unknown().refine(() => false, `the operation's input schema cannot be checked before sending (${unsupported}); this tool cannot be called`);
+    }),
     parameters: modelSchema(operation.inputSchema),
     description: operation.description.trim() === "" ? `${label} on the ${config.name} API.` : operation.description,
     // A missing secret makes the tools unavailable rather than failing every call with a 401.
@@ -86,7 +92,7 @@ export function openApiToolSpec(config: OpenApiSourceConfig, operation: OpenApiO
     ...(operation.method === "get" || operation.method === "head" ? { readOnly: true } : {}),
     // Calls of one source in a batch: reads run side by side, a write is ordered against the rest.
     ...(safe ? { reads: [resource] } : { writes: [resource] }),
-    ...(refusal === undefined ? {} : { gate: () => refusal }),
+    ...(disabled === undefined ? {} : { gate: () => disabled }),
     handler: async function callOperation(input: unknown, ctx: ToolContext) {
       // The pipeline validated `input` against the operation's object schema.
       const args = input as Record<string, unknown>;
