@@ -1,7 +1,8 @@
 /**
  * Writes src/registry/tools.gen.ts: one import per tool module under tools/, and a manifest of
  * the tools they register; src/webhooks/webhooks.gen.ts, the same for webhooks under webhooks/; and
- * src/plugins/plugins.gen.ts, for the pipeline-hook plugins under plugins/. Discovery follows Hermes' `_module_registers_tools` (reference
+ * src/plugins/plugins.gen.ts, for the pipeline-hook plugins under plugins/; and
+ * src/openapi-sources/apis.gen.ts, the OpenAPI sources under apis/ converted (gen-registry/apis.ts). Discovery follows Hermes' `_module_registers_tools` (reference
  * §2.8); on top of it the generator checks names, toolsets, includes and dependsOn statically,
  * so a broken tool tree fails here with file:line instead of at the first request.
  *
@@ -12,10 +13,12 @@
  * ```sh
  * node scripts/gen-registry.ts          # write the file if it changed
  * node scripts/gen-registry.ts --check  # exit 1 if it is stale (CI)
+ * node scripts/gen-registry.ts --refresh-specs  # fetch apis/ specs given by url again
  * ```
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { generateApis } from "./gen-registry/apis.ts";
 import { checkRegistry } from "./gen-registry/checks.ts";
 import { listToolFiles, readRegistrations } from "./gen-registry/discover.ts";
 import { parseFiles } from "./gen-registry/parse.ts";
@@ -149,36 +152,42 @@ function readOptional(path: string): string | undefined {
 }
 
 /**
- * The command line: `[--check] [--root <dir>]`. Returns the exit code. `--root` defaults to
+ * The command line: `[--check] [--refresh-specs] [--root <dir>]`. Returns the exit code. `--root` defaults to
  * this script's project, so it works from any working directory.
  */
-export function main(argv: readonly string[]): number {
+export async function main(argv: readonly string[]): Promise<number> {
   let check = false;
+  let refreshSpecs = false;
   let root = resolve(import.meta.dirname, "..");
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const next = argv[i + 1];
     if (arg === "--check") check = true;
+    else if (arg === "--refresh-specs") refreshSpecs = true;
     else if (arg === "--root" && next !== undefined) {
       root = resolve(next);
       i++;
     } else {
-      console.error(`gen-registry: unknown argument ${JSON.stringify(arg)}; usage: node scripts/gen-registry.ts [--check] [--root <dir>]`);
+      console.error(`gen-registry: unknown argument ${JSON.stringify(arg)}; usage: node scripts/gen-registry.ts [--check] [--refresh-specs] [--root <dir>]`);
       return 2;
     }
   }
 
   const outFile = "src/registry/tools.gen.ts";
   const { content, files, errors, webhooks, plugins } = generateRegistry({ root, outFile });
+  const apis = await generateApis({ root, check, refreshSpecs });
+  for (const spec of apis.fetched) console.log(`gen-registry: fetched ${spec.path}; commit it (later runs use it, and --check never fetches)`);
+  errors.push(...apis.errors);
   if (errors.length > 0) {
     for (const error of errors) console.error(formatGenError(error));
-    console.error(`gen-registry: ${errors.length} error(s); ${outFile}, ${webhooks.outFile} and ${plugins.outFile} were not written.`);
+    console.error(`gen-registry: ${errors.length} error(s); ${outFile}, ${webhooks.outFile}, ${plugins.outFile} and ${apis.outFile} were not written.`);
     return 1;
   }
   const outputs = [
     { path: outFile, content, what: `${files.length} tool module(s)` },
     { path: webhooks.outFile, content: webhooks.content, what: `${webhooks.files.length} webhook module(s)` },
     { path: plugins.outFile, content: plugins.content, what: `${plugins.files.length} plugin module(s)` },
+    { path: apis.outFile, content: apis.content, what: `${apis.sources} OpenAPI source(s)` },
   ];
   let stale = 0;
   for (const output of outputs) {
@@ -197,4 +206,4 @@ export function main(argv: readonly string[]): number {
   return stale === 0 ? 0 : 1;
 }
 
-if (import.meta.main) process.exitCode = main(process.argv.slice(2));
+if (import.meta.main) process.exitCode = await main(process.argv.slice(2));

@@ -1,7 +1,7 @@
 /**
  * The Worker entry. Importing tools.gen.ts registers every tool, and plugins.gen.ts
  * every plugin's pipeline hooks (discovery happened at build time, because a Worker's imports
- * must be static).
+ * must be static); apis.gen.ts holds the build-time OpenAPI sources, registered below.
  */
 import { env } from "cloudflare:workers";
 import { runGatewayWith } from "./agent/run-gateway.ts";
@@ -23,12 +23,18 @@ import { deleteExpiredDeliveries } from "./webhooks/retention.ts";
 import { isWebhookQueue } from "./webhooks/webhook-message.ts";
 import "./webhooks/webhooks.gen.ts";
 import "./plugins/plugins.gen.ts";
+import { API_SOURCES } from "./openapi-sources/apis.gen.ts";
+import { registerBuildTimeSources } from "./openapi-sources/build-time-sources.ts";
+import { registry } from "./registry/registry.ts";
 
 // Fail at startup, naming the key, rather than serve with a misread limit: wrangler dev and
 // wrangler deploy both load the module and report this error.
 loadConfig(env);
 // Likewise a listed audit shard that is not a D1 binding (AUDIT_SHARDS).
 auditShards(env);
+
+// The apis/ folder's operations, one toolset per source (registration refusals are logged).
+registerBuildTimeSources(registry, API_SOURCES);
 
 // Log lines written for a request name its x-request-id.
 tagConsoleWithRequestId(console);

@@ -12,11 +12,12 @@
 import { z } from "zod";
 import { loadConfig } from "../src/config/config.ts";
 import { ToolFailureError } from "../src/errors/tool-failure.ts";
+import { readTextCapped } from "../src/net/read-capped.ts";
 import { SECRET_NAME_PATTERN } from "../src/net/secret-headers.ts";
+import { isTextMedia } from "../src/net/text-media.ts";
 import { registry } from "../src/registry/registry.ts";
 import { limitResult } from "../src/results/limit-result.ts";
 import { checkedFetch } from "./lib/checked-fetch.ts";
-import { readTextCapped } from "../src/net/read-capped.ts";
 import { resolveRequestHeaders, scrubSecrets } from "./lib/request-secrets.ts";
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -86,10 +87,6 @@ const schema = z
     message: "a GET or HEAD request has no body; use POST, PUT or PATCH to send one",
   });
 
-function isText(contentType: string): boolean {
-  return contentType === "" || /^text\/|^application\/([\w.-]+\+)?(json|xml)\b|^application\/(javascript|x-www-form-urlencoded|x-ndjson)\b/.test(contentType);
-}
-
 registry.register({
   name: "http_request",
   toolset: "http",
@@ -143,7 +140,7 @@ registry.register({
     let text = "";
     let cut = false;
     if (method === "HEAD" || response.body === null) await response.body?.cancel();
-    else if (!isText(contentType)) {
+    else if (!isTextMedia(contentType)) {
       await response.body.cancel();
       text = `[Binary body: ${contentType} (${response.headers.get("content-length") ?? "size unknown"} bytes), not returned.]`;
     } else ({ text, cut } = await readTextCapped(response, MAX_RESPONSE_BYTES));

@@ -76,6 +76,12 @@ export type ToolFailure =
   | { kind: "approval_unbound"; name: string; approvalId: string }
   | { kind: "call_id_reused"; name: string; callId: string; firstTool: string }
   | { kind: "remote_tool_error"; name: string; server: string; detail: string }
+  /**
+   * An OpenAPI operation's API answered with an error status that ctx.fetch hands back (a 4xx
+   * other than 429, a 5xx other than 502-504): the API's own message, and what to change.
+   * `operation` is the method and path template (`POST /pets`); 5xx are retryable.
+   */
+  | { kind: "api_error"; name: string; operation: string; status: number; detail: string; fix: string; retryable: boolean }
   /** An agent run's call whose run was cut short while it ran (src/agent/): it is never run a second time. */
   | { kind: "run_interrupted"; name: string; runId: string }
   /**

@@ -7,7 +7,7 @@ import { RETRYABLE_STATUSES } from "./retryable-statuses.ts";
 import type { ToolFailure } from "./tool-failure.ts";
 
 /** The failures a tool's upstream caused. */
-export type UpstreamFailure = Extract<ToolFailure, { kind: "own_timeout" | "network" | "upstream" | "remote_tool_error" }>;
+export type UpstreamFailure = Extract<ToolFailure, { kind: "own_timeout" | "network" | "upstream" | "remote_tool_error" | "api_error" }>;
 
 /**
  * Maps an upstream failure to its envelope (unsanitised: `toEnvelope` sanitises every kind, and
@@ -50,6 +50,14 @@ export function upstreamEnvelope(failure: UpstreamFailure): ErrorEnvelope {
         stage: "execute",
         suggestion: "Read the error, adjust the arguments or use another tool; do not repeat the same call unchanged.",
         retryable: false,
+      };
+    case "api_error":
+      return {
+        error: `Tool '${failure.name}' (${failure.operation}) got HTTP ${failure.status} from the API: ${failure.detail}`,
+        error_code: "UPSTREAM_ERROR",
+        stage: "execute",
+        suggestion: failure.fix,
+        retryable: failure.retryable,
       };
   }
 }

@@ -48,6 +48,7 @@ export function isRetryable(failure: ToolFailure, retry: RetryConfig): boolean {
     case "upstream":
       return RETRYABLE_STATUSES.has(failure.status);
     case "handler_threw":
+    case "api_error":
       return failure.retryable;
     default:
       return false;

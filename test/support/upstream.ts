@@ -3,6 +3,8 @@ import { isEverythingPort, startEverything, stopEverything } from "./everything-
 import { fakeMcpServer } from "./fake-mcp-server.ts";
 import { forwardToModelServer } from "./model-server.ts";
 import { isOAuthMcpPort, startOAuthMcp } from "./oauth-mcp-server.ts";
+import { PETSTORE_HOST } from "./petstore-env.ts";
+import { petstore } from "./petstore-stub.ts";
 import { SPEC_HOST, specHost } from "./spec-host.ts";
 import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, MODEL_HOST, OAUTH_MCP_CONTROL_HOST, TEST_WEBHOOK_SECRET } from "./test-env.ts";
 import { braveSearch, EXAMPLE_HOST, examplePage, MIRROR_HOST, SEARX_HOST, searxSearch, tavilySearch, WEB_HOST, webPages } from "./web-stub.ts";
@@ -39,6 +41,8 @@ import { braveSearch, EXAMPLE_HOST, examplePage, MIRROR_HOST, SEARX_HOST, searxS
  * (web-stub.ts).
  *
  * OpenAPI sources: specs published by tests, and GitHub's, on http://specs.upstream.test (spec-host.ts).
+ * OpenAPI sources: http://petstore.test is the pet shop of apis/specs/petstore.yaml, which checks
+ * every request against the spec and answers from its examples (petstore-stub.ts).
  */
 const inboxes = new Map<string, { headers: Record<string, string>; body: string }[]>();
 const flakyInboxesSeen = new Set<string>();
@@ -58,6 +62,7 @@ export async function upstream(request: Request): Promise<Response> {
   if (url.hostname === SEARX_HOST) return searxSearch(url);
   if (url.hostname === EXAMPLE_HOST) return examplePage(url);
   if (url.hostname === SPEC_HOST) return specHost(request, url);
+  if (url.hostname === PETSTORE_HOST) return petstore(request, url);
   if (url.hostname !== "upstream.test") return new Response(`no route to ${url.hostname} from tests`, { status: 502 });
   if (url.pathname === "/ok") return Response.json({ ok: true, method: request.method });
   if (url.pathname.startsWith("/hook-callback/")) return webhookCallback(request, url.pathname.slice("/hook-callback/".length));

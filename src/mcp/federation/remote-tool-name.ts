@@ -3,13 +3,7 @@
  * `[A-Za-z0-9_-]` replaced by `_` (runs are not collapsed, as in the reference client), at most
  * 64 characters: the rule OpenAI and Anthropic both accept.
  */
-
-const MAX_TOOL_NAME_CHARS = 64;
-
-/** Replaces what providers reject in a name with `_`. */
-function sanitizeNamePart(part: string): string {
-  return part.replace(/[^A-Za-z0-9_-]/g, "_");
-}
+import { fitToolName, sanitizeNamePart } from "../../registry/fit-tool-name.ts";
 
 /**
  * The registry name of `tool` on `server`. A name over 64 characters is cut and ends in 8 hex
@@ -18,10 +12,7 @@ function sanitizeNamePart(part: string): string {
  * @example remoteToolName("my-api", "list.items v2") // "mcp__my-api__list_items_v2"
  */
 export function remoteToolName(server: string, tool: string): string {
-  const full = `mcp__${sanitizeNamePart(server)}__${sanitizeNamePart(tool)}`;
-  if (full.length <= MAX_TOOL_NAME_CHARS) return full;
-  const suffix = `_${fnv1a(tool).toString(16).padStart(8, "0")}`;
-  return `${full.slice(0, MAX_TOOL_NAME_CHARS - suffix.length)}${suffix}`;
+  return fitToolName(`mcp__${sanitizeNamePart(server)}__${sanitizeNamePart(tool)}`, tool);
 }
 
 /** The toolset a server's tools join. */
@@ -32,13 +23,3 @@ const REMOTE_TOOLSET_PREFIX = "mcp-";
 /** The server whose toolset `toolset` is, or undefined for any other toolset. */
 export const serverOfToolset = (toolset: string): string | undefined =>
   toolset.startsWith(REMOTE_TOOLSET_PREFIX) ? toolset.slice(REMOTE_TOOLSET_PREFIX.length) : undefined;
-
-/** FNV-1a, 32 bits: synchronous, stable, enough to tell names apart (not a security hash). */
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}

@@ -3,7 +3,7 @@
  * They run on re2js like search patterns do: a glob such as `*a*a*a*a*b` is polynomial on a
  * backtracking engine, and names come from the caller.
  */
-import type { Re2 } from "./re2.ts";
+import type { Re2 } from "../../../src/runtime/re2.ts";
 
 const META = /[\\.+*?()|[\]{}^$]/;
 /** What `**\/` becomes: any number of whole directories, none included. */
