@@ -39,7 +39,10 @@ function isScalar(value: unknown): value is Scalar {
 }
 
 /** The value as scalars: itself, the array's items, or the object's name-value pairs; anything deeper is refused. */
-function flatten(param: OperationParameter, value: unknown): { kind: "scalar"; value: Scalar } | { kind: "array"; items: Scalar[] } | { kind: "object"; pairs: [string, Scalar][] } {
+function flatten(
+  param: OperationParameter,
+  value: unknown,
+): { kind: "scalar"; value: Scalar } | { kind: "array"; items: Scalar[] } | { kind: "object"; pairs: [string, Scalar][] } {
   if (isScalar(value)) return { kind: "scalar", value };
   const nested = (): never => {
     throw new SerializeError(

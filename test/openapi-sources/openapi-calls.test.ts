@@ -7,8 +7,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app.ts";
-import type { OpenApiOperation } from "../../src/openapi-sources/operation.ts";
 import { openApiToolSpec } from "../../src/openapi-sources/openapi-tool.ts";
+import type { OpenApiOperation } from "../../src/openapi-sources/operation.ts";
 import { TokenCache } from "../../src/openapi-sources/source-auth.ts";
 import { OpenApiSourceConfigSchema, type OpenApiSourceInput } from "../../src/openapi-sources/source-config.ts";
 import { registry } from "../../src/registry/registry.ts";
@@ -31,7 +31,12 @@ interface Source {
 }
 
 /** Registers the shop's operations as source `name`, calling http://petstore.test/<scenario>. */
-function registerSource(input: Omit<OpenApiSourceInput, "spec">, scenarioPrefix = "ok-", baseUrl?: string, operations: readonly OpenApiOperation[] = PETSTORE_OPERATIONS): Source {
+function registerSource(
+  input: Omit<OpenApiSourceInput, "spec">,
+  scenarioPrefix = "ok-",
+  baseUrl?: string,
+  operations: readonly OpenApiOperation[] = PETSTORE_OPERATIONS,
+): Source {
   const config = OpenApiSourceConfigSchema.parse({ spec: { file: "specs/petstore.yaml" }, ...input });
   const scenario = `${scenarioPrefix}${crypto.randomUUID()}`;
   scenarios.push(scenario);
@@ -90,7 +95,12 @@ describe("OpenAPI tools: requests", () => {
 
   it("writes deepObject, pipeDelimited and spaceDelimited queries and a cookie that the spec's own validator accepts", async () => {
     const source = registerSource({ name: "pets_styles" });
-    const result = await call(source.tool("searchPets"), { filter: { species: "cat", color: "black" }, ids: ["p-1", "p-2"], words: ["big", "tom"], region: "eu" });
+    const result = await call(source.tool("searchPets"), {
+      filter: { species: "cat", color: "black" },
+      ids: ["p-1", "p-2"],
+      words: ["big", "tom"],
+      region: "eu",
+    });
     expect(result.status).toBe("ok");
     const [sent] = await logOf(source.scenario);
     expect(sent?.target).toBe("/pets/search?filter%5Bspecies%5D=cat&filter%5Bcolor%5D=black&ids=p-1|p-2&words=big%20tom");
@@ -274,7 +284,13 @@ describe("OpenAPI tools: auth", () => {
     const source = registerSource(
       {
         name: "pets_oauth",
-        auth: { type: "oauth2_client_credentials", token_url: `http://${PETSTORE_HOST}/${scenario}/oauth/token`, client_id: { secret: "PET_ID" }, client_secret: { secret: "PET_SECRET" }, scope: "pets:read" },
+        auth: {
+          type: "oauth2_client_credentials",
+          token_url: `http://${PETSTORE_HOST}/${scenario}/oauth/token`,
+          client_id: { secret: "PET_ID" },
+          client_secret: { secret: "PET_SECRET" },
+          scope: "pets:read",
+        },
       },
       "ok-",
       `http://${PETSTORE_HOST}/${scenario}`,
@@ -295,7 +311,15 @@ describe("OpenAPI tools: auth", () => {
   it("reports a token endpoint that refuses the client as unavailable, naming the endpoint's reason", async () => {
     const scenario = `ok-${crypto.randomUUID()}`;
     const source = registerSource(
-      { name: "pets_oauth_bad", auth: { type: "oauth2_client_credentials", token_url: `http://${PETSTORE_HOST}/${scenario}/oauth/token`, client_id: { secret: "PET_ID" }, client_secret: { secret: "PET_SECRET" } } },
+      {
+        name: "pets_oauth_bad",
+        auth: {
+          type: "oauth2_client_credentials",
+          token_url: `http://${PETSTORE_HOST}/${scenario}/oauth/token`,
+          client_id: { secret: "PET_ID" },
+          client_secret: { secret: "PET_SECRET" },
+        },
+      },
       "ok-",
       `http://${PETSTORE_HOST}/${scenario}`,
     );

@@ -24,7 +24,12 @@ const newPet = {
 };
 
 function op(over: Omit<OpenApiOperation, "name" | "tags" | "description"> & { operationId: string }): OpenApiOperation {
-  return { name: over.operationId, tags: [over.path.startsWith("/store") ? "store" : "pets"], description: `${over.method.toUpperCase()} ${over.path}`, ...over };
+  return {
+    name: over.operationId,
+    tags: [over.path.startsWith("/store") ? "store" : "pets"],
+    description: `${over.method.toUpperCase()} ${over.path}`,
+    ...over,
+  };
 }
 
 /** Name without the source prefix → operation; `withSource` prefixes names per test source. */
@@ -126,7 +131,12 @@ export const PETSTORE_OPERATIONS: readonly OpenApiOperation[] = [
     path: "/pets/{petId}/notes",
     parameters: [petId],
     body: { contentType: "text/plain", required: true },
-    inputSchema: { type: "object", required: ["petId", "body"], properties: { petId: petIdSchema, body: { type: "string", maxLength: 10_000 } }, additionalProperties: false },
+    inputSchema: {
+      type: "object",
+      required: ["petId", "body"],
+      properties: { petId: petIdSchema, body: { type: "string", maxLength: 10_000 } },
+      additionalProperties: false,
+    },
   }),
   op({
     operationId: "placeOrder",

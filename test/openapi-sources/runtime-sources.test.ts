@@ -16,11 +16,17 @@ const SPECS = "http://specs.upstream.test";
 function api(path: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
   const method = init.method ?? (init.body === undefined ? "GET" : "POST");
   const headers = { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...(init.body === undefined ? {} : { "content-type": "application/json" }) };
-  return Promise.resolve(app.request(`https://toolgate.test${path}`, { method, headers, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) }, env));
+  return Promise.resolve(
+    app.request(`https://toolgate.test${path}`, { method, headers, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) }, env),
+  );
 }
 
 async function publish(name: string, spec: unknown, type = "application/json"): Promise<void> {
-  const res = await fetch(`${SPECS}/${name}`, { method: "PUT", headers: { "content-type": type }, body: typeof spec === "string" ? spec : JSON.stringify(spec) });
+  const res = await fetch(`${SPECS}/${name}`, {
+    method: "PUT",
+    headers: { "content-type": type },
+    body: typeof spec === "string" ? spec : JSON.stringify(spec),
+  });
   expect(res.status).toBe(204);
 }
 
@@ -33,15 +39,30 @@ function notesSpec(extra: Record<string, unknown> = {}) {
     components: { parameters: { NoteId: { name: "noteId", in: "path", required: true, schema: { type: "string" }, description: "The note's id." } } },
     paths: {
       "/notes": {
-        get: { operationId: "listNotes", summary: "List notes", parameters: [{ name: "limit", in: "query", schema: { type: "integer", maximum: 100 } }], responses: { 200: { description: "ok" } } },
+        get: {
+          operationId: "listNotes",
+          summary: "List notes",
+          parameters: [{ name: "limit", in: "query", schema: { type: "integer", maximum: 100 } }],
+          responses: { 200: { description: "ok" } },
+        },
         post: {
           operationId: "createNote",
           summary: "Create a note",
-          requestBody: { required: true, content: { "application/json": { schema: { type: "object", required: ["text"], properties: { text: { type: "string" } } } } } },
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: { type: "object", required: ["text"], properties: { text: { type: "string" } } } } },
+          },
           responses: { 201: { description: "created" } },
         },
       },
-      "/notes/{noteId}": { get: { operationId: "getNote", summary: "Get a note", parameters: [{ $ref: "#/components/parameters/NoteId" }], responses: { 200: { description: "ok" } } } },
+      "/notes/{noteId}": {
+        get: {
+          operationId: "getNote",
+          summary: "Get a note",
+          parameters: [{ $ref: "#/components/parameters/NoteId" }],
+          responses: { 200: { description: "ok" } },
+        },
+      },
       ...extra,
     },
   };
@@ -57,7 +78,7 @@ interface Status {
 }
 
 async function toolsIn(toolset: string): Promise<string[]> {
-  const res = await api(`/v1/tools?toolset=${toolset}`);
+  const res = await api(`/v1/tools?toolset=${toolset}&format=mcp`);
   expect(res.status).toBe(200);
   const body = (await res.json()) as { tools: { name: string }[] };
   return body.tools.map((tool) => tool.name).sort();
@@ -129,7 +150,11 @@ describe("runtime OpenAPI sources", () => {
       { body: { name: "x4", spec: { file: "petstore.json" } }, status: 422, code: "OPENAPI_SPEC_REFUSED" },
       { body: { name: "x5", spec: { url: `${SPECS}/notes` }, base_url: "http://169.254.169.254/latest" }, status: 422, code: "OPENAPI_SPEC_REFUSED" },
       { body: { name: "Bad Name", spec: { url: `${SPECS}/notes` } }, status: 400, code: "INVALID_REQUEST" },
-      { body: { name: "x6", spec: { url: `${SPECS}/notes` }, auth: { type: "bearer", token: { secret: "not a name" } } }, status: 400, code: "INVALID_REQUEST" },
+      {
+        body: { name: "x6", spec: { url: `${SPECS}/notes` }, auth: { type: "bearer", token: { secret: "not a name" } } },
+        status: 400,
+        code: "INVALID_REQUEST",
+      },
     ];
     await publish("notes", notesSpec());
     for (const { body, status, code } of cases) {
