@@ -6,6 +6,7 @@
  */
 
 import { copyFileSync, mkdirSync } from "node:fs";
+import { builtinModules } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { build, type Plugin } from "esbuild";
 import { unstable_readConfig } from "wrangler";
@@ -42,6 +43,20 @@ function wasmBesideBundle(outDir: string): Plugin {
   };
 }
 
+/**
+ * A bare Node built-in (`import("fs")`, as the OpenAPI ref parser's file resolver writes it, which
+ * toolgate never enables) becomes the `node:` import wrangler makes of it under nodejs_compat.
+ */
+function bareBuiltinsAsNode(): Plugin {
+  const names = new Set(builtinModules.filter((name) => !name.startsWith("_")));
+  return {
+    name: "bare-builtins-as-node",
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /^[a-z_/]+$/ }, (args) => (names.has(args.path) ? { path: `node:${args.path}`, external: true } : undefined));
+    },
+  };
+}
+
 /** Bundles `entry` (an absolute path) into `outfile`; dependencies resolve from the entry's folder up. */
 export async function bundleWorker(entry: string, outfile: string, { minify = true, alias = {} }: BundleOptions = {}): Promise<string> {
   await build({
@@ -59,7 +74,7 @@ export async function bundleWorker(entry: string, outfile: string, { minify = tr
     external: ["cloudflare:*", "node:*"],
     define: { "process.env.NODE_ENV": JSON.stringify("production") },
     alias,
-    plugins: [wasmBesideBundle(dirname(outfile))],
+    plugins: [wasmBesideBundle(dirname(outfile)), bareBuiltinsAsNode()],
     minify,
     keepNames: false,
     sourcemap: false,

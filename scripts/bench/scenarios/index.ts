@@ -20,6 +20,7 @@ import { gatewayOverhead } from "./gateway-overhead.ts";
 import { mcpOauth } from "./mcp-oauth.ts";
 import { mcpPeers } from "./mcp-peers.ts";
 import { openapiDocument } from "./openapi-document.ts";
+import { openapiSources } from "./openapi-sources.ts";
 import { toolsListing } from "./tools-listing.ts";
 import { webExtractPage } from "./web-extract-page.ts";
 import { workspaceFiles } from "./workspace-files.ts";
@@ -46,6 +47,7 @@ export const SCENARIOS: readonly Scenario[] = [
   executeCode,
   agentTurn,
   webExtractPage,
+  openapiSources,
   bundleSize,
   // Last: its inputs hold the isolate longest, and nothing measured after them should pay for it.
   worstInputs,

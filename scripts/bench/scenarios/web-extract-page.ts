@@ -7,13 +7,13 @@
  * Worker may reach it because serve.ts gives the bench, and only the bench, OUTBOUND_ALLOW for
  * 127.0.0.1. The issue names no target, so the check only proves the page was converted.
  */
+
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { cpuPerRequest } from "../cpu-per-request.ts";
 import type { RequestSpec } from "../load.ts";
 import { ECHO_CALL_BODY, TOOL_CALLS_PATH, toolCallsBody } from "../requests.ts";
-import type { BenchContext, Row, Scenario } from "../scenario.ts";
-import { cpuMs } from "../server-cpu.ts";
-import { median } from "../stats.ts";
+import type { Row, Scenario } from "../scenario.ts";
 
 const PAGE_BYTES = 1024 * 1024;
 const MAX_CHARS = 100_000;
@@ -46,21 +46,6 @@ async function serve(html: string): Promise<{ server: Server; origin: string }> 
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-/** Sends `request` `count` times one after another; workerd CPU per request in microseconds, and the first answer. */
-async function cpuPerRequest(ctx: BenchContext, request: RequestSpec, count: number): Promise<{ cpuUs: number; p50Ms: number; first: string }> {
-  const first = await ctx.client.send(request);
-  if (first.status !== 200) throw new Error(`bench: web-extract-page: ${request.path} answered ${first.status}: ${first.body.slice(0, 300)}`);
-  const latencies: number[] = [];
-  const before = cpuMs(ctx.serverPid);
-  for (let i = 0; i < count; i++) {
-    const t0 = performance.now();
-    const { status } = await ctx.client.send(request);
-    latencies.push(performance.now() - t0);
-    if (status !== 200) throw new Error(`bench: web-extract-page answered ${status}`);
-  }
-  return { cpuUs: ((cpuMs(ctx.serverPid) - before) * 1000) / count, p50Ms: median(latencies), first: first.body };
-}
-
 export const webExtractPage: Scenario = {
   id: "web-extract-page",
   title: "web_extract of a 1 MB HTML page on loopback: workerd CPU per page, full app",
@@ -74,9 +59,9 @@ export const webExtractPage: Scenario = {
         path: TOOL_CALLS_PATH,
         body: toolCallsBody("web_extract", { urls: [`${origin}${path}`], max_chars: MAX_CHARS }),
       });
-      const htmlRun = await cpuPerRequest(ctx, extract("/page.html"), count);
-      const textRun = await cpuPerRequest(ctx, extract("/page.txt"), count);
-      const echoRun = await cpuPerRequest(ctx, { method: "POST", path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY }, count);
+      const htmlRun = await cpuPerRequest(ctx, extract("/page.html"), count, "web-extract-page");
+      const textRun = await cpuPerRequest(ctx, extract("/page.txt"), count, "web-extract-page");
+      const echoRun = await cpuPerRequest(ctx, { method: "POST", path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY }, count, "web-extract-page");
       const result = JSON.parse(htmlRun.first) as { results: { status: string; message: { content: string } }[] };
       const call = result.results[0];
       const pageOut = call?.status === "ok" ? (JSON.parse(call.message.content) as { pages: { format?: string; total_chars?: number }[] }).pages[0] : undefined;
