@@ -12,10 +12,12 @@ import { LOG_LEVELS } from "../../registry/types.ts";
 import { clientAsker } from "../replies/ask-client.ts";
 import { toToolCallAnswer } from "./call-result.ts";
 import { mcpClientChannel } from "./client-channel.ts";
+import { complete } from "./completion.ts";
 import { getPrompt, listPrompts, listResources, listTemplates, readResource } from "./content-methods.ts";
 import { RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, type RpcError, type RpcRequest } from "./json-rpc.ts";
 import type { McpContext } from "./mcp-context.ts";
 import { negotiateProtocolVersion } from "./protocol-versions.ts";
+import { notifyChangedResources, subscribe, unsubscribe } from "./resource-subscriptions.ts";
 
 /** The serialised `result`, or the error to answer with. */
 export type Answer = { result: string } | { error: RpcError };
@@ -34,8 +36,11 @@ const METHODS: Readonly<Record<string, Method>> = {
   "resources/list": listResources,
   "resources/templates/list": listTemplates,
   "resources/read": readResource,
+  "resources/subscribe": subscribe,
+  "resources/unsubscribe": unsubscribe,
   "prompts/list": listPrompts,
   "prompts/get": getPrompt,
+  "completion/complete": complete,
 };
 
 /** Answers one request; never throws for anything a client can send. */
@@ -52,8 +57,15 @@ function initialize(request: RpcRequest, ctx: McpContext): Answer {
   return {
     result: JSON.stringify({
       protocolVersion: negotiateProtocolVersion(request.params.protocolVersion),
-      // Stateless: no listChanged or subscriptions, which need a session to notify on.
-      capabilities: { tools: { listChanged: false }, logging: {}, resources: {}, prompts: { listChanged: false } },
+      // No listChanged: there is no standalone stream to send it on. Subscriptions live in the MCP
+      // session (resource-subscriptions.ts), so only a server that issues sessions offers them.
+      capabilities: {
+        tools: { listChanged: false },
+        logging: {},
+        resources: ctx.scope.config.mcpSessions.secret === undefined ? {} : { subscribe: true },
+        prompts: { listChanged: false },
+        completions: {},
+      },
       serverInfo: { name: scope === undefined ? "toolgate" : `toolgate/${scope}`, version: SERVER_VERSION },
       instructions:
         scope === undefined
@@ -97,6 +109,7 @@ async function callTool(request: RpcRequest, ctx: McpContext): Promise<Answer> {
   // The same stages as POST /v1/tool-calls: rate limits, the pipeline, the audit log.
   const [outcome] = await serveCalls([{ id: String(request.id), name, arguments: args ?? {}, format: "mcp" }], scope, 1, ctx.parts.batch);
   if (outcome === undefined) throw new Error(`tools/call of '${name}' produced no outcome`);
+  await notifyChangedResources(outcome, ctx);
   const answer = toToolCallAnswer(outcome, ctx.protocolVersion, ctx.inSession);
   return "error" in answer ? answer : { result: JSON.stringify(answer.result) };
 }
