@@ -72,6 +72,16 @@ export interface TodoUpdate {
 /** The key's list after the call (unchanged when refused, with the fields to fix). */
 export type TodoAnswer = { ok: true; list: TodoList; changed: boolean } | { ok: false; issues: TodoIssue[]; list: TodoList };
 
+/** A resources/subscribe, resources/unsubscribe, or (`check`) whether the key is subscribed to `uri`. */
+export interface SubscriptionChange {
+  keyId: string;
+  uri: string;
+  action: "subscribe" | "unsubscribe" | "check";
+}
+
+/** Whether the key is subscribed after the change; `full` when a subscribe found the cap reached. */
+export type SubscriptionAnswer = { subscribed: boolean; full?: true };
+
 /** The Session object's RPC methods (the class implements this). */
 export interface SessionApi {
   request(input: ApprovalRequest): Promise<RequestAnswer>;
@@ -79,6 +89,8 @@ export interface SessionApi {
   wait(id: string, sessionId: string, timeoutMs: number): Promise<ApprovalView | undefined>;
   decide(input: DecisionInput): Promise<DecisionAnswer>;
   todo(update: TodoUpdate): Promise<TodoAnswer>;
+  /** Changes or reads the key's MCP resource subscriptions in this session (session-subscriptions.ts). */
+  subscriptions(change: SubscriptionChange): Promise<SubscriptionAnswer>;
   /** Ends the key's session-wide grants in this session (an MCP client's DELETE); how many there were. */
   endGrants(keyId: string): Promise<number>;
 }

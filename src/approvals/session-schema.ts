@@ -30,6 +30,13 @@ export const SESSION_RUN_WAKEUPS_TABLE = "run_wakeups";
 export const SESSION_TODO_KEY_PREFIX = "todo:";
 export const sessionTodoKey = (keyId: string): string => `${SESSION_TODO_KEY_PREFIX}${keyId}`;
 
+/**
+ * The MCP resources one key subscribed to in this MCP session (`subscriptions:<keyId>`): a JSON
+ * array of URIs in the object's synchronous KV storage, at most `MAX_SESSION_SUBSCRIPTIONS`.
+ */
+export const SESSION_SUBSCRIPTIONS_KEY_PREFIX = "subscriptions:";
+export const sessionSubscriptionsKey = (keyId: string): string => `${SESSION_SUBSCRIPTIONS_KEY_PREFIX}${keyId}`;
+
 export const SESSION_SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS ${SESSION_APPROVALS_TABLE} (
   id TEXT PRIMARY KEY,

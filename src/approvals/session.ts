@@ -42,8 +42,20 @@ import { ChangeWaiters } from "./change-waiters.ts";
 import { publishApproval } from "./publish-approval.ts";
 import { noteRunWaiting } from "./run-wakeups.ts";
 import { scheduleSessionAlarm } from "./session-alarm.ts";
-import type { ApprovalRequest, DecisionAnswer, DecisionInput, RequestAnswer, RunApproved, SessionApi, TodoAnswer, TodoUpdate } from "./session-api.ts";
+import type {
+  ApprovalRequest,
+  DecisionAnswer,
+  DecisionInput,
+  RequestAnswer,
+  RunApproved,
+  SessionApi,
+  SubscriptionAnswer,
+  SubscriptionChange,
+  TodoAnswer,
+  TodoUpdate,
+} from "./session-api.ts";
 import { SESSION_SCHEMA_SQL } from "./session-schema.ts";
+import { sessionSubscriptions } from "./session-subscriptions.ts";
 import { sessionTodo } from "./session-todo.ts";
 import { noteSettled, sendSettledNotices } from "./settled-notices.ts";
 
@@ -174,6 +186,11 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
   /** Reads or changes the calling key's todo list in this session (session-todo.ts). */
   async todo(update: TodoUpdate): Promise<TodoAnswer> {
     return sessionTodo(this.ctx.storage.kv, update);
+  }
+
+  /** Changes or reads the calling key's MCP resource subscriptions in this session. */
+  async subscriptions(change: SubscriptionChange): Promise<SubscriptionAnswer> {
+    return sessionSubscriptions(this.ctx.storage.kv, change);
   }
 
   async endGrants(keyId: string): Promise<number> {

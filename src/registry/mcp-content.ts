@@ -31,6 +31,26 @@ export interface ResourceContents {
   blob?: string;
 }
 
+/**
+ * What completion/complete answers (MCP server/utilities/completion): at most
+ * `MAX_COMPLETION_VALUES` values, best first; `total` and `hasMore` when there are more.
+ */
+export interface CompletionValues {
+  values: string[];
+  total?: number;
+  hasMore?: boolean;
+}
+
+/** The spec's cap on one answer's values. */
+export const MAX_COMPLETION_VALUES = 100;
+
+/** One completion request as an entry sees it: the argument, its partial value, the arguments already given. */
+export interface CompletionQuery {
+  argument: string;
+  value: string;
+  context: Readonly<Record<string, string>>;
+}
+
 /** What a prompt or resource is read with: the request's env (a remote server's secrets) and signal. */
 export interface ContentContext {
   env: Env;
@@ -56,6 +76,8 @@ export interface PromptEntry extends Offered {
   arguments?: PromptArgument[];
   /** Arguments are strings (MCP server/prompts); required ones are checked before this runs. */
   get(args: Readonly<Record<string, string>>, ctx: ContentContext): PromptResult | Promise<PromptResult>;
+  /** Suggestions for one argument (a remote server's are forwarded); without it, none. */
+  complete?(query: CompletionQuery, ctx: ContentContext): CompletionValues | Promise<CompletionValues>;
 }
 
 export interface ResourceEntry extends Offered {
@@ -71,6 +93,8 @@ export interface ResourceTemplateEntry extends Offered {
   name: string;
   mimeType?: string;
   read(uri: string, params: Readonly<Record<string, string>>, ctx: ContentContext): ResourceContents[] | Promise<ResourceContents[]>;
+  /** Suggestions for one of the template's variables; without it, none. */
+  complete?(query: CompletionQuery, ctx: ContentContext): CompletionValues | Promise<CompletionValues>;
 }
 
 export type Registration = { ok: true } | { ok: false; reason: string };
@@ -149,6 +173,10 @@ export class McpContentRegistry {
 
   resource(uri: string): ResourceEntry | undefined {
     return this.#resources.get(uri);
+  }
+
+  template(uriTemplate: string): ResourceTemplateEntry | undefined {
+    return this.#templates.get(uriTemplate)?.entry;
   }
 
   templates(): ResourceTemplateEntry[] {

@@ -10,6 +10,8 @@ import { RED_PIXEL_PNG } from "./conformance-media.ts";
 
 const TOOLSET = "conformance";
 
+const ARG1_VALUES = ["test", "testing", "tested", "paris", "park"];
+
 /** A fixture that fails to register is a broken build, not something to skip. */
 function must(registration: Registration): void {
   if (!registration.ok) throw new Error(`conformance fixture: ${registration.reason}`);
@@ -38,6 +40,8 @@ must(
     get: ({ arg1 = "", arg2 = "" }) => ({
       messages: [{ role: "user", content: { type: "text", text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } }],
     }),
+    // The suite's completion-complete scenario asks for arg1; the values it starts with.
+    complete: ({ argument, value }) => ({ values: argument === "arg1" ? ARG1_VALUES.filter((known) => known.startsWith(value)) : [] }),
   }),
 );
 
@@ -93,6 +97,18 @@ must(
     description: "Conformance fixture: a binary resource (a 1x1 PNG).",
     mimeType: "image/png",
     read: () => [{ uri: "test://static-binary", mimeType: "image/png", blob: RED_PIXEL_PNG }],
+  }),
+);
+
+must(
+  mcpContent.registerResource({
+    uri: "test://watched-resource",
+    name: "watched-resource",
+    toolset: TOOLSET,
+    fixture: true,
+    description: "Conformance fixture: the resource the suite's resources-subscribe and resources-unsubscribe scenarios subscribe to.",
+    mimeType: "text/plain",
+    read: () => [{ uri: "test://watched-resource", mimeType: "text/plain", text: "Watched resource content." }],
   }),
 );
 

@@ -7,7 +7,9 @@
  * function with the same settings (scripts/bench/build-worker.ts).
  *
  * Every server gets the same 2025-era request (protocol 2025-11-25, stateless, no session):
- * the newest revision all of them speak. Targets: toolgate at least 1.5x the better peer's
+ * the newest revision all of them speak. toolgate also answers the same call in the 2026-07-28
+ * era (envelope in `_meta`, routing headers checked), as an arm of its own: what the modern
+ * checks and result fields cost beside the 2025 lane. Targets: toolgate at least 1.5x the better peer's
  * requests/s, and a bundle no larger than the smaller peer's.
  */
 
@@ -27,6 +29,24 @@ export const MCP_PROTOCOL_VERSION = "2025-11-25";
 /** A tools/call of echo, as an MCP client sends it over Streamable HTTP without a session. */
 export const MCP_ECHO_CALL = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "hi" } } });
 const MCP_HEADERS = { accept: "application/json, text/event-stream", "mcp-protocol-version": MCP_PROTOCOL_VERSION };
+const MODERN_VERSION = "2026-07-28";
+/** The same call as a 2026-07-28 client sends it: the envelope in `_meta`, the routing headers beside it. */
+const MODERN_ECHO_CALL = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: {
+    name: "echo",
+    arguments: { text: "hi" },
+    _meta: { "io.modelcontextprotocol/protocolVersion": MODERN_VERSION, "io.modelcontextprotocol/clientCapabilities": {} },
+  },
+});
+const MODERN_HEADERS = {
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": MODERN_VERSION,
+  "mcp-method": "tools/call",
+  "mcp-name": "echo",
+};
 
 const LABELS: Record<string, string> = {
   [BARE_PEER]: "bare Hono route",
@@ -81,6 +101,12 @@ export const mcpPeers: Scenario = {
       // Audited: its round waits for its records to reach D1 (rounds.ts), so the queue's
       // consumer does not run during a peer's round.
       contenders.push({ label: TOOLGATE_LABEL, request: toolgateCall, ...toolgateSize, audited: true });
+      contenders.push({
+        label: "toolgate /mcp, 2026-07-28 era",
+        request: { method: "POST", path: MCP_PATH, body: MODERN_ECHO_CALL, headers: { ...MODERN_HEADERS, authorization: `Bearer ${ctx.agentKey}` } },
+        ...toolgateSize,
+        audited: true,
+      });
       // What the audit stage costs is full-breakdown's to show (the same stage on /v1): an arm
       // for it here would take the full run past 4 minutes, now that audited rounds wait for D1.
     }

@@ -8,7 +8,15 @@
  * A server without prompts or resources answers those lists with an error (method not found);
  * that is "none", never a failure of the server's tools.
  */
-import { mcpContent, type PromptArgument, type PromptResult, type ResourceContents } from "../../registry/mcp-content.ts";
+import {
+  type CompletionQuery,
+  type CompletionValues,
+  type ContentContext,
+  mcpContent,
+  type PromptArgument,
+  type PromptResult,
+  type ResourceContents,
+} from "../../registry/mcp-content.ts";
 import type { McpClient } from "../client/mcp-client.ts";
 import { remoteToolName, remoteToolset } from "./remote-tool-name.ts";
 import { serverClient } from "./server-client.ts";
@@ -55,6 +63,12 @@ function promptArguments(value: unknown): PromptArgument[] | undefined {
     .map((item) => ({ name: item.name, ...optional("description", text(item.description)), ...(item.required === true ? { required: true } : {}) }));
 }
 
+/** completion/complete's `completion`, as the server sent it (completion.ts caps it). */
+function completionOf(result: Record<string, unknown>): CompletionValues {
+  const completion = result.completion;
+  return typeof completion === "object" && completion !== null ? (completion as CompletionValues) : { values: [] };
+}
+
 function contentsOf(result: Record<string, unknown>): ResourceContents[] {
   return Array.isArray(result.contents) ? (result.contents as ResourceContents[]) : [];
 }
@@ -73,7 +87,16 @@ export async function syncRemoteContent(env: Env, state: ServerState, signal: Ab
     listOf(client, "resources/templates/list", "resourceTemplates", signal),
   ]);
   mcpContent.deregisterToolset(toolset);
-  const forward = (ctx: { env: Env; signal?: AbortSignal | undefined }) => serverClient(ctx.env, state);
+  const forward = (ctx: ContentContext) => serverClient(ctx.env, state);
+  // The server's own completions of its prompts and templates, asked under their own names.
+  const completeAt = (ref: Record<string, string>) => async (query: CompletionQuery, ctx: ContentContext) =>
+    completionOf(
+      await forward(ctx).request(
+        "completion/complete",
+        { ref, argument: { name: query.argument, value: query.value }, context: { arguments: query.context } },
+        ctx.signal,
+      ),
+    );
   const problems: string[] = [];
   for (const prompt of prompts) {
     const remote = text(prompt.name);
@@ -88,6 +111,7 @@ export async function syncRemoteContent(env: Env, state: ServerState, signal: Ab
       ...(args === undefined ? {} : { arguments: args }),
       // biome-ignore lint/plugin/no-double-cast: the remote server's prompts/get result is relayed as it sent it, not validated here
       get: async (values, ctx) => (await forward(ctx).request("prompts/get", { name: remote, arguments: values }, ctx.signal)) as unknown as PromptResult,
+      complete: completeAt({ type: "ref/prompt", name: remote }),
     });
     if (!registration.ok) problems.push(registration.reason);
   }
@@ -114,6 +138,7 @@ export async function syncRemoteContent(env: Env, state: ServerState, signal: Ab
       server,
       ...described(template),
       read: async (uri, _params, ctx) => contentsOf(await forward(ctx).request("resources/read", { uri }, ctx.signal)),
+      complete: completeAt({ type: "ref/resource", uri: uriTemplate }),
     });
     if (!registration.ok) problems.push(`${registration.reason} by another server`);
   }

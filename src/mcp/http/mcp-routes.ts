@@ -19,12 +19,15 @@ import type { AppEnv } from "../../http/types.ts";
 import { waitUntilOf } from "../../http/wait-until.ts";
 import { mcpAuthenticate } from "../../oauth/mcp-authenticate.ts";
 import { openScope, openToolsetScope } from "../../pipeline/request-scope.ts";
-import { errorText, parseBody } from "../server/json-rpc.ts";
+import { servesModernMethod } from "../server/handle-request.ts";
+import { errorText, parseBody, RPC_METHOD_NOT_FOUND } from "../server/json-rpc.ts";
 import type { McpContext } from "../server/mcp-context.ts";
+import { eraOf } from "../server/modern-envelope.ts";
 import { processMessages } from "../server/process-messages.ts";
 import {
   allowsBatches,
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  isModernEraVersion,
   isSupportedProtocolVersion,
   negotiateProtocolVersion,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -80,7 +83,8 @@ async function serve(c: Context<AppEnv>, toolset: string | undefined, parts: Gat
   const accept = (c.req.header("accept") ?? "*/*").toLowerCase();
   if (!accept.includes("application/json") && !accept.includes("*/*")) return rpcFailureResponse({ kind: "not_acceptable", accepts: ACCEPTS });
   const versionHeader = c.req.header("mcp-protocol-version");
-  if (versionHeader !== undefined && !isSupportedProtocolVersion(versionHeader)) {
+  // A modern version is checked against the body once it is read (modern-envelope.ts), and refused with the request's id.
+  if (versionHeader !== undefined && !isSupportedProtocolVersion(versionHeader) && !isModernEraVersion(versionHeader)) {
     return rpcFailureResponse({ kind: "unsupported_protocol_version", received: versionHeader, supported: SUPPORTED_PROTOCOL_VERSIONS });
   }
   // The raw request's text, not c.req.text(): nothing else reads it, and Hono's body cache showed in the profile.
@@ -94,11 +98,24 @@ async function serve(c: Context<AppEnv>, toolset: string | undefined, parts: Gat
   if (parsed.messages.length > config.maxToolCalls)
     return rpcFailureResponse({ kind: "too_many_calls", count: parsed.messages.length, limit: config.maxToolCalls });
 
-  const principal = c.get("principal");
+  const era = eraOf(parsed.messages, parsed.batch, {
+    protocolVersion: versionHeader,
+    method: c.req.header("mcp-method"),
+    name: c.req.header("mcp-name"),
+  });
+  if (era.era === "refused") return new Response(errorText(era.id, era.error), { status: era.status, headers: JSON_HEADERS });
+  const modern = era.era === "modern" ? era.envelope : undefined;
   const first = parsed.messages[0];
-  const initializing = !parsed.batch && first?.kind === "request" && first.method === "initialize";
-  // initialize starts a session, so an id sent with it is not checked (nor used).
-  const session = initializing ? undefined : await sessionOfRequest(c.req.header(MCP_SESSION_HEADER), principal.keyId, config);
+  if (modern !== undefined && first?.kind === "request" && !servesModernMethod(first.method)) {
+    const error = { code: RPC_METHOD_NOT_FOUND, message: `Method not found: ${first.method} is not a method of protocol revision ${modern.protocolVersion}.` };
+    return new Response(errorText(first.id, error), { status: 404, headers: JSON_HEADERS });
+  }
+
+  const principal = c.get("principal");
+  const initializing = modern === undefined && !parsed.batch && first?.kind === "request" && first.method === "initialize";
+  // initialize starts a session, so an id sent with it is not checked (nor used). The modern era
+  // has no sessions: an Mcp-Session-Id it carries is ignored, as the revision says.
+  const session = initializing || modern !== undefined ? undefined : await sessionOfRequest(c.req.header(MCP_SESSION_HEADER), principal.keyId, config);
   if (session?.ok === false) return rpcFailureResponse(session.failure);
   const sessionId = session?.sessionId;
   const stream = new ResponseStream(accept.includes("text/event-stream") || accept.includes("*/*"));
@@ -116,7 +133,7 @@ async function serve(c: Context<AppEnv>, toolset: string | undefined, parts: Gat
   const opened = toolset === undefined ? await openScope(parts.pipeline, input) : await openToolsetScope(parts.pipeline, input, toolset, toolsetLookupOf(c));
   if ("unknownToolset" in opened) return rpcFailureResponse({ kind: "unknown_toolset", name: opened.unknownToolset });
 
-  const version = versionHeader ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
+  const version = modern?.protocolVersion ?? versionHeader ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
   if (parsed.batch && !allowsBatches(version)) return rpcFailureResponse({ kind: "batch_not_supported", version });
 
   const ctx: McpContext = {
@@ -125,6 +142,7 @@ async function serve(c: Context<AppEnv>, toolset: string | undefined, parts: Gat
     parts,
     outbound: stream,
     inSession: sessionId !== undefined,
+    modern,
   };
   const work = processMessages(parsed.messages, parsed.batch, ctx);
   const settled = await Promise.race([work, stream.opened]);

@@ -21,14 +21,17 @@ const DEFAULT_LOG_LEVEL: LogLevel = "info";
 
 const rank = (level: LogLevel): number => LOG_LEVELS.indexOf(level);
 
-/** Builds the channel of one tools/call. */
+/**
+ * Builds the channel of one tools/call. `minLevel` "none": no log notifications (a modern-era
+ * request that did not name a level, which the revision says gets none).
+ */
 export function mcpClientChannel(
   outbound: Outbound,
   progressToken: string | number | undefined,
   ask: ClientChannel["request"],
-  minLevel: LogLevel = DEFAULT_LOG_LEVEL,
+  minLevel: LogLevel | "none" = DEFAULT_LOG_LEVEL,
 ): ClientChannel {
-  const threshold = rank(minLevel);
+  const threshold = minLevel === "none" ? Number.POSITIVE_INFINITY : rank(minLevel);
   return {
     // Asking needs the stream the question travels on.
     ...(ask === undefined || !outbound.canStream ? {} : { request: ask }),

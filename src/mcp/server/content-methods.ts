@@ -18,7 +18,8 @@ type Answer = { result: string } | { error: RpcError };
 /** Built once per request, on first use: most requests are tool calls and never need it. */
 const reachOf = new WeakMap<McpContext, ContentAccess>();
 
-function reach(ctx: McpContext): ContentAccess {
+/** What the request's key may reach of the registered prompts and resources. */
+export function reach(ctx: McpContext): ContentAccess {
   let found = reachOf.get(ctx);
   if (found === undefined) {
     found = createContentAccess(ctx.scope.principal, ctx.scope.allowedTools?.toolset);
@@ -163,14 +164,14 @@ export async function readResource(request: RpcRequest, ctx: McpContext): Promis
   return "code" in read ? { error: read } : { result: JSON.stringify(read) };
 }
 
-interface Reader {
+export interface Reader {
   toolset: string;
   server: string | undefined;
   read(content: ContentContext): ResourceContents[] | Promise<ResourceContents[]>;
 }
 
 /** A registered resource, or the first reachable template the URI matches; undefined otherwise. */
-function readerOf(uri: string, ctx: McpContext): Reader | undefined {
+export function readerOf(uri: string, ctx: McpContext): Reader | undefined {
   const resource = mcpContent.resource(uri);
   if (resource !== undefined && reach(ctx)(resource)) return { toolset: resource.toolset, server: resource.server, read: (content) => resource.read(content) };
   const template = mcpContent.matchTemplates(uri).find(({ entry }) => reach(ctx)(entry));

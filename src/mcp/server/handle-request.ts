@@ -12,10 +12,14 @@ import { LOG_LEVELS } from "../../registry/types.ts";
 import { clientAsker } from "../replies/ask-client.ts";
 import { toToolCallAnswer } from "./call-result.ts";
 import { mcpClientChannel } from "./client-channel.ts";
+import { complete } from "./completion.ts";
 import { getPrompt, listPrompts, listResources, listTemplates, readResource } from "./content-methods.ts";
-import { RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, type RpcError, type RpcRequest } from "./json-rpc.ts";
+import { RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, RPC_RESOURCE_NOT_FOUND, type RpcError, type RpcRequest } from "./json-rpc.ts";
 import type { McpContext } from "./mcp-context.ts";
-import { negotiateProtocolVersion } from "./protocol-versions.ts";
+import { SERVER_INFO_META_KEY } from "./modern-envelope.ts";
+import { modernResult } from "./modern-results.ts";
+import { MODERN_PROTOCOL_VERSIONS, negotiateProtocolVersion } from "./protocol-versions.ts";
+import { notifyChangedResources, subscribe, unsubscribe } from "./resource-subscriptions.ts";
 
 /** The serialised `result`, or the error to answer with. */
 export type Answer = { result: string } | { error: RpcError };
@@ -34,31 +38,95 @@ const METHODS: Readonly<Record<string, Method>> = {
   "resources/list": listResources,
   "resources/templates/list": listTemplates,
   "resources/read": readResource,
+  "resources/subscribe": subscribe,
+  "resources/unsubscribe": unsubscribe,
   "prompts/list": listPrompts,
   "prompts/get": getPrompt,
+  "completion/complete": complete,
 };
+
+/**
+ * The modern era's methods (2026-07-28): no lifecycle, ping, logging/setLevel or resource
+ * subscriptions, which the revision removed; `server/discover` instead.
+ */
+const MODERN_METHODS: Readonly<Record<string, Method>> = {
+  "server/discover": discover,
+  "tools/list": listTools,
+  "tools/call": callTool,
+  "resources/list": listResources,
+  "resources/templates/list": listTemplates,
+  "resources/read": readResource,
+  "prompts/list": listPrompts,
+  "prompts/get": getPrompt,
+  "completion/complete": complete,
+};
+
+const methodsOf = (ctx: McpContext): Readonly<Record<string, Method>> => (ctx.modern === undefined ? METHODS : MODERN_METHODS);
+
+/** Whether the modern era has `method` (a modern request for one it lacks is HTTP 404, the revision says). */
+export function servesModernMethod(method: string): boolean {
+  return Object.hasOwn(MODERN_METHODS, method);
+}
 
 /** Answers one request; never throws for anything a client can send. */
 export function handleRequest(request: RpcRequest, ctx: McpContext): Answer | Promise<Answer> {
-  const method = Object.hasOwn(METHODS, request.method) ? METHODS[request.method] : undefined;
+  const methods = methodsOf(ctx);
+  const method = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
   if (method === undefined) {
-    return { error: { code: RPC_METHOD_NOT_FOUND, message: `Method not found: ${request.method}. This server offers ${Object.keys(METHODS).join(", ")}.` } };
+    return { error: { code: RPC_METHOD_NOT_FOUND, message: `Method not found: ${request.method}. This server offers ${Object.keys(methods).join(", ")}.` } };
   }
-  return method(request, ctx);
+  return ctx.modern === undefined ? method(request, ctx) : modernAnswer(request, method, ctx);
+}
+
+async function modernAnswer(request: RpcRequest, method: Method, ctx: McpContext): Promise<Answer> {
+  const answer = await method(request, ctx);
+  if ("result" in answer) return { result: modernResult(request.method, answer.result, serverInfoJson(ctx)) };
+  // 2026-07-28 changelog (minor 6): an unknown resource is Invalid Params, no longer -32002.
+  return answer.error.code === RPC_RESOURCE_NOT_FOUND ? { error: { ...answer.error, code: RPC_INVALID_PARAMS } } : answer;
+}
+
+const serverInfoOf = (ctx: McpContext) => {
+  const scope = ctx.scope.allowedTools?.toolset;
+  return { name: scope === undefined ? "toolgate" : `toolgate/${scope}`, version: SERVER_VERSION };
+};
+
+const serverInfoJson = (ctx: McpContext): string => JSON.stringify(serverInfoOf(ctx));
+
+function instructionsOf(ctx: McpContext): string {
+  const scope = ctx.scope.allowedTools?.toolset;
+  return scope === undefined
+    ? "toolgate: the tools this API key may use. A failed call's text says what went wrong and what to do next. Results too large to return inline are resources (toolgate://results/{handle})."
+    : `toolgate toolset '${scope}': the tools of this toolset this API key may use.`;
+}
+
+/** server/discover: the modern revisions (2025 ones are negotiated by initialize) and what this key's server offers. */
+function discover(_request: RpcRequest, ctx: McpContext): Answer {
+  return {
+    result: JSON.stringify({
+      supportedVersions: MODERN_PROTOCOL_VERSIONS,
+      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {}, logging: {} },
+      instructions: instructionsOf(ctx),
+      // Also stamped by modernResult; here too so the result reads whole where it is built.
+      _meta: { [SERVER_INFO_META_KEY]: serverInfoOf(ctx) },
+    }),
+  };
 }
 
 function initialize(request: RpcRequest, ctx: McpContext): Answer {
-  const scope = ctx.scope.allowedTools?.toolset;
   return {
     result: JSON.stringify({
       protocolVersion: negotiateProtocolVersion(request.params.protocolVersion),
-      // Stateless: no listChanged or subscriptions, which need a session to notify on.
-      capabilities: { tools: { listChanged: false }, logging: {}, resources: {}, prompts: { listChanged: false } },
-      serverInfo: { name: scope === undefined ? "toolgate" : `toolgate/${scope}`, version: SERVER_VERSION },
-      instructions:
-        scope === undefined
-          ? "toolgate: the tools this API key may use. A failed call's text says what went wrong and what to do next. Results too large to return inline are resources (toolgate://results/{handle})."
-          : `toolgate toolset '${scope}': the tools of this toolset this API key may use.`,
+      // No listChanged: there is no standalone stream to send it on. Subscriptions live in the MCP
+      // session (resource-subscriptions.ts), so only a server that issues sessions offers them.
+      capabilities: {
+        tools: { listChanged: false },
+        logging: {},
+        resources: ctx.scope.config.mcpSessions.secret === undefined ? {} : { subscribe: true },
+        prompts: { listChanged: false },
+        completions: {},
+      },
+      serverInfo: serverInfoOf(ctx),
+      instructions: instructionsOf(ctx),
     }),
   };
 }
@@ -92,11 +160,16 @@ async function callTool(request: RpcRequest, ctx: McpContext): Promise<Answer> {
   const scope = {
     ...ctx.scope,
     sessionId: ctx.inSession ? ctx.scope.sessionId : crypto.randomUUID(),
-    client: mcpClientChannel(ctx.outbound, progressToken, clientAsker(ctx.scope.env, ctx.scope.keyId, ctx.outbound)),
+    // The modern era has no server-to-client requests on a stream, and logs only for a request that named a level.
+    client:
+      ctx.modern === undefined
+        ? mcpClientChannel(ctx.outbound, progressToken, clientAsker(ctx.scope.env, ctx.scope.keyId, ctx.outbound))
+        : mcpClientChannel(ctx.outbound, progressToken, undefined, ctx.modern.logLevel ?? "none"),
   };
   // The same stages as POST /v1/tool-calls: rate limits, the pipeline, the audit log.
   const [outcome] = await serveCalls([{ id: String(request.id), name, arguments: args ?? {}, format: "mcp" }], scope, 1, ctx.parts.batch);
   if (outcome === undefined) throw new Error(`tools/call of '${name}' produced no outcome`);
+  await notifyChangedResources(outcome, ctx);
   const answer = toToolCallAnswer(outcome, ctx.protocolVersion, ctx.inSession);
   return "error" in answer ? answer : { result: JSON.stringify(answer.result) };
 }

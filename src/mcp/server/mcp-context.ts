@@ -2,6 +2,7 @@
 import type { GatewayParts } from "../../compose.ts";
 import type { KeyScope } from "../../pipeline/types.ts";
 import type { Outbound } from "./client-channel.ts";
+import type { ModernEnvelope } from "./modern-envelope.ts";
 
 export interface McpContext {
   /**
@@ -19,4 +20,6 @@ export interface McpContext {
    * and a call re-sent with the same arguments gets the outcome of the one approved before.
    */
   inSession: boolean;
+  /** A modern-era request (2026-07-28): its envelope; undefined on the 2025 lanes. */
+  modern: ModernEnvelope | undefined;
 }

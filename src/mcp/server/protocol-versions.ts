@@ -5,7 +5,27 @@
  * belong in the Worker bundle; test/scripts/mcp-sdk-client.test.ts fails when the SDK moves on.
  */
 
-/** Newest first, as the SDK lists them. */
+/**
+ * The modern era (2026-07-28 on): stateless, no `initialize`; each request names its revision in
+ * `_meta` (modern-envelope.ts). The v2 SDK (@modelcontextprotocol/client 2.4) negotiates it
+ * through `server/discover`. Revision ids are ISO dates, so a later one sorts after.
+ */
+export const MODERN_PROTOCOL_VERSIONS = ["2026-07-28"] as const;
+
+const FIRST_MODERN_PROTOCOL_VERSION = MODERN_PROTOCOL_VERSIONS[0];
+
+/** Whether `version` belongs to the modern era (whether or not this server speaks it). */
+export function isModernEraVersion(version: string): boolean {
+  return version >= FIRST_MODERN_PROTOCOL_VERSION;
+}
+
+const modern: ReadonlySet<string> = new Set(MODERN_PROTOCOL_VERSIONS);
+
+export function isSupportedModernVersion(version: string): boolean {
+  return modern.has(version);
+}
+
+/** The 2025 lanes' revisions, negotiated by `initialize`. Newest first, as the SDK lists them. */
 export const SUPPORTED_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"] as const;
 
 export const LATEST_PROTOCOL_VERSION = SUPPORTED_PROTOCOL_VERSIONS[0];

@@ -72,7 +72,7 @@ describe("the transport", () => {
     const invalid = await mcpPost("/mcp", { jsonrpc: "2.0", id: 3, method: 42 });
     expect(invalid.status).toBe(400);
     expect(await invalid.json()).toMatchObject({ id: 3, error: { code: -32600 } });
-    expect((await rpc("/mcp", "completion/complete")).error).toMatchObject({ code: -32601 });
+    expect((await rpc("/mcp", "sampling/createMessage")).error).toMatchObject({ code: -32601 });
     expect((await rpc("/mcp", "logging/setLevel", { level: "loud" })).error).toMatchObject({ code: -32602 });
     expect((await rpc("/mcp", "logging/setLevel", { level: "debug" })).result).toEqual({});
   });

@@ -70,7 +70,7 @@ describe("prompts", () => {
 describe("resources", () => {
   it("lists and reads the fixture resources, text and binary, and a template with its id filled in", async () => {
     const listed = await rpc("/mcp/conformance", "resources/list", {}, { token: fixtures });
-    expect(names(listed.result?.resources, "uri")).toEqual(["test://static-text", "test://static-binary"]);
+    expect(names(listed.result?.resources, "uri")).toEqual(["test://static-text", "test://static-binary", "test://watched-resource"]);
     const templates = await rpc("/mcp/conformance", "resources/templates/list", {}, { token: fixtures });
     expect(names(templates.result?.resourceTemplates, "uriTemplate")).toEqual(["toolgate://results/{handle}", "test://template/{id}/data"]);
     const text = await rpc("/mcp/conformance", "resources/read", { uri: "test://static-text" }, { token: fixtures });
