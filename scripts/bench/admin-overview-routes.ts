@@ -6,11 +6,11 @@
  */
 /// <reference path="../../worker-configuration.d.ts" />
 import type { Hono } from "hono";
-import { ADMIN_SITE } from "../../src/admin/admin-site.ts";
 import { OverviewPage } from "../../src/admin/overview-page.tsx";
 import { overviewStats } from "../../src/admin/overview-stats.ts";
 import { stuckDeliveries } from "../../src/admin/stuck-deliveries.ts";
 import { listApprovals } from "../../src/approvals/approvals.ts";
+import { SESSION_COOKIE } from "../../src/approvals-page/page-site.ts";
 import { createPageSignIn } from "../../src/approvals-page/sign-in-store.ts";
 import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
 import { ADMIN_TOKEN_PRINCIPAL } from "../../src/auth/admin-token.ts";
@@ -65,7 +65,7 @@ export function adminOverviewRoutes(app: Hono<AppEnv>): void {
   app.post(ADMIN_COOKIE_PATH, async function adminCookie(c) {
     if (c.env.ADMIN_TOKEN === undefined) return c.json({ error: "the bench Worker has no ADMIN_TOKEN" }, 500);
     const { id } = await createPageSignIn(c.env.KV, { keyDigest: hashApiKey(c.env.ADMIN_TOKEN), keyId: ADMIN_TOKEN_PRINCIPAL.keyId });
-    return c.json({ cookie: `__Host-${ADMIN_SITE.cookie}=${id}` });
+    return c.json({ cookie: `__Host-${SESSION_COOKIE}=${id}` });
   });
 
   app.get(ADMIN_OVERVIEW_SQL_PATH, async function overviewSql(c) {

@@ -1,14 +1,11 @@
 /**
- * The admin console's stylesheet: the approvals page's, plus the navigation bar, figures, charts
+ * The admin console's stylesheet: the approvals page's, plus the figures, charts
  * and forms of the console. Still mobile first: the charts scale to the screen's width (SVG
  * viewBox) and wide tables scroll inside their box.
  */
 import { PAGE_CSS } from "../approvals-page/page-css.ts";
 
 export const ADMIN_CSS = `${PAGE_CSS}
-nav.site { background: #2c3e50; padding: 0 1rem; }
-nav.site ul { display: flex; flex-wrap: wrap; gap: 0 1rem; list-style: none; margin: 0 auto; padding: .25rem 0; max-width: 70rem; }
-nav.site a { color: #fff; display: inline-block; padding: .5rem 0; min-height: 44px; line-height: 28px; }
 main { max-width: 72rem; }
 .figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr)); gap: .75rem; margin: 0 0 1rem; padding: 0; list-style: none; }
 .figures li { background: #fff; border: 1px solid #d4d4cf; border-radius: 8px; padding: .75rem; }

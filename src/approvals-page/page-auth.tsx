@@ -1,13 +1,15 @@
 /** @jsxImportSource hono/jsx */
 /**
- * Signing in to a signed-in site (the approvals page, the admin console: page-site.ts), and the
- * check in front of every page behind it.
+ * Signing in to the signed-in sites (the approvals page, the admin console, the chat page:
+ * page-site.ts), and the check in front of every page behind them.
  *
- * Sign-in takes an API key of one of the site's roles once, checks it with verify-key.ts (the same
- * check as the API's bearer header) and records the sign-in server-side (sign-in-store.ts). The
- * cookie is `__Host-` prefixed (Secure, Path=/, no Domain: only this exact origin over HTTPS),
- * HttpOnly and SameSite=Strict. Every later request re-checks the key in D1, bypassing the
- * isolate's key cache, so revoking the key ends its page sign-ins at once.
+ * Sign-in takes an API key once, checks it with verify-key.ts (the same check as the API's bearer
+ * header) and records the sign-in server-side (sign-in-store.ts). One cookie serves every site:
+ * each request re-reads the key's role and opens only the sites that role may see, so signing in
+ * on one page signs in on all of them and signing out anywhere signs out everywhere. The cookie is
+ * `__Host-` prefixed (Secure, Path=/, no Domain: only this exact origin over HTTPS), HttpOnly and
+ * SameSite=Strict. Every later request re-checks the key in D1, bypassing the isolate's key cache,
+ * so revoking the key ends its page sign-ins at once.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
@@ -17,15 +19,13 @@ import { type KeyVerdict, verifyKey, verifyKeyDigest } from "../auth/verify-key.
 import { isSameOrigin, tokensEqual } from "./csrf.ts";
 import { ErrorPage } from "./error-page.tsx";
 import type { PageEnv } from "./page-env.ts";
-import { APPROVALS_SITE, type PageSite } from "./page-site.ts";
+import { APPROVALS_SITE, navFor, type PageSite, SESSION_COOKIE } from "./page-site.ts";
 import { randomToken } from "./random-token.ts";
 import { renderPage } from "./render-page.ts";
 import { SignInPage } from "./sign-in-page.tsx";
 import { createPageSignIn, deletePageSignIn, PAGE_SIGN_IN_TTL_SECONDS, readPageSignIn } from "./sign-in-store.ts";
 
-/** The approvals page's signed-in cookie, sent as `__Host-toolgate-approvals`. */
-export const SIGNED_IN_COOKIE = APPROVALS_SITE.cookie;
-/** The sign-in form's double-submit CSRF cookie, sent as `__Host-toolgate-sign-in` (both sites). */
+/** The sign-in form's double-submit CSRF cookie, sent as `__Host-toolgate-sign-in` (every site). */
 export const SIGN_IN_COOKIE = "toolgate-sign-in";
 
 const SIGN_IN_FORM_TTL_SECONDS = 60 * 60;
@@ -49,8 +49,8 @@ export interface PageAuth {
 }
 
 /**
- * Sign-in for `site`, built once per site. Each site has its own cookie, so signing in to one
- * does not sign in to the other; the records share one store (ids are random, so they never meet).
+ * Sign-in for `site`, built once per site. Every site reads and writes the same cookie and store;
+ * what differs is which roles may open the site's pages and where a sign-in returns to.
  *
  * @example
  * ```ts
@@ -66,9 +66,18 @@ export function pageAuth(site: PageSite): PageAuth {
   const nextPath = new RegExp(`^${site.base}(?:/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)*$`);
   const { outside } = site;
   const safeNext = (value: unknown): string => (typeof value === "string" && (nextPath.test(value) || outside?.next.test(value) === true) ? value : site.base);
-  const wrongRole = (principal: Principal): string => `The key "${principal.name}" has the ${principal.role} role; ${site.roleHint}`;
+  const wrongRole = (principal: Pick<Principal, "name" | "role">): string => `The key "${principal.name}" has the ${principal.role} role; ${site.roleHint}`;
   const errorPage = (c: PageContext, message: string, viewer?: PageEnv["Variables"]["viewer"]) =>
     renderPage(c, <ErrorPage title="Form refused" message={message} viewer={viewer} site={site} />, 403);
+  // Sign-out is open to every signed-in role, so the sign-out button of a refusal page works too.
+  const signOutPath = `${site.base}/sign-out`;
+  // A sign-in whose role may not see this site: it stays signed in (the other sites are still its
+  // own), and the page says so with the links it may follow instead of a sign-in form.
+  const notForRole = (c: PageContext, viewer: PageEnv["Variables"]["viewer"]) => {
+    const [elsewhere] = navFor(viewer.role);
+    const message = `${wrongRole({ name: viewer.name, role: viewer.role })} Open a page you may see from the menu, or sign out and sign in with another key.`;
+    return renderPage(c, <ErrorPage title="Not open to this key" message={message} viewer={viewer} site={site} back={elsewhere} />, 403);
+  };
 
   function signInResponse(c: PageContext, status: 200 | 401 | 403, next: string, message?: string): Response | Promise<Response> {
     const token = randomToken();
@@ -92,23 +101,27 @@ export function pageAuth(site: PageSite): PageAuth {
       if (!verdict.ok) return signInResponse(c, 401, next, refusal(verdict, false));
       if (!site.roles.includes(verdict.principal.role)) return signInResponse(c, 403, next, wrongRole(verdict.principal));
 
+      // Signing in again (another key, say) replaces the sign-in the browser had, so no record outlives its cookie.
+      const earlier = getCookie(c, SESSION_COOKIE, "host");
+      if (earlier !== undefined) await deletePageSignIn(c.env.KV, earlier);
       const { id } = await createPageSignIn(c.env.KV, { keyDigest: verdict.digest, keyId: verdict.principal.keyId });
-      setCookie(c, site.cookie, id, { ...COOKIE, maxAge: PAGE_SIGN_IN_TTL_SECONDS });
+      setCookie(c, SESSION_COOKIE, id, { ...COOKIE, maxAge: PAGE_SIGN_IN_TTL_SECONDS });
       deleteCookie(c, SIGN_IN_COOKIE, COOKIE);
       return c.redirect(next, 303);
     },
 
-    /** POST <base>/sign-out (behind `requirePageSignIn()`): ends the sign-in everywhere it is read. */
+    /** POST <base>/sign-out (behind `requirePageSignIn()`): ends the one sign-in, so every site signs out. */
     async signOut(c) {
       await deletePageSignIn(c.env.KV, c.get("pageSignInId"));
-      deleteCookie(c, site.cookie, COOKIE);
+      deleteCookie(c, SESSION_COOKIE, COOKIE);
       return c.redirect(site.base, 303);
     },
 
     /**
      * Lets a request through only with a live sign-in whose key is still valid and has one of the
      * site's roles; for a POST, also only with the sign-in's CSRF token. Otherwise it answers with
-     * the sign-in page (401) or an error page (403), never a redirect loop.
+     * the sign-in page (401: no sign-in, or its key no longer valid) or an error page (403: a role
+     * this site is not for, or a bad token), never a redirect loop.
      */
     requirePageSignIn() {
       return async function requirePageSignIn(c, next) {
@@ -116,19 +129,20 @@ export function pageAuth(site: PageSite): PageAuth {
         // The outside page comes back to its whole request (its query is the request); others to their path.
         const path = c.req.path === outside?.path ? `${c.req.path}${new URL(c.req.url).search}` : c.req.path;
         const here = isPost ? site.base : safeNext(path);
-        const id = getCookie(c, site.cookie, "host");
+        const id = getCookie(c, SESSION_COOKIE, "host");
         const signedIn = id === undefined ? undefined : await readPageSignIn(c.env.KV, id);
         if (id === undefined || signedIn === undefined) {
-          if (id !== undefined) deleteCookie(c, site.cookie, COOKIE);
+          if (id !== undefined) deleteCookie(c, SESSION_COOKIE, COOKIE);
           return signInResponse(c, 401, here, id === undefined && !isPost ? undefined : "Your session has ended. Sign in again.");
         }
         const verdict = await verifyKeyDigest(c.env, signedIn.keyDigest);
-        if (!verdict.ok || !site.roles.includes(verdict.principal.role)) {
+        if (!verdict.ok) {
           await deletePageSignIn(c.env.KV, id);
-          deleteCookie(c, site.cookie, COOKIE);
-          return signInResponse(c, 401, here, verdict.ok ? wrongRole(verdict.principal) : refusal(verdict, true));
+          deleteCookie(c, SESSION_COOKIE, COOKIE);
+          return signInResponse(c, 401, here, refusal(verdict, true));
         }
         const viewer = { keyId: verdict.principal.keyId, name: verdict.principal.name, role: verdict.principal.role, csrfToken: signedIn.csrfToken };
+        if (!site.roles.includes(viewer.role) && c.req.path !== signOutPath) return notForRole(c, viewer);
         if (isPost && !tokensEqual(await formField(c, "csrf"), signedIn.csrfToken)) {
           return errorPage(c, "The form's security token is missing or wrong, so nothing was changed. Reload the page and try again.", viewer);
         }

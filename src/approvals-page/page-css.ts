@@ -11,6 +11,9 @@ header.site { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: cent
 header.site a { color: #fff; }
 header.site h1 { font-size: 1.15rem; margin: 0; }
 header.site form { margin: 0; }
+nav.site { background: #2c3e50; padding: 0 1rem; }
+nav.site ul { display: flex; flex-wrap: wrap; gap: 0 1rem; list-style: none; margin: 0 auto; padding: .25rem 0; max-width: 70rem; }
+nav.site a { color: #fff; display: inline-block; padding: .5rem 0; min-height: 44px; line-height: 28px; }
 main { max-width: 60rem; margin: 0 auto; padding: 1rem; }
 h2 { font-size: 1.25rem; margin: 1.5rem 0 .75rem; }
 h3 { font-size: 1.05rem; margin: 0 0 .5rem; overflow-wrap: anywhere; }

@@ -1,5 +1,6 @@
 /**
- * Sign-ins to the approvals page, kept server-side. The cookie holds only a random 256-bit id;
+ * Sign-ins to the signed-in pages (approvals, admin console, chat: one sign-in opens each its
+ * key's role may see), kept server-side. The cookie holds only a random 256-bit id;
  * KV holds who signed in (as the key's digest, so every request can re-check the key), the CSRF
  * token of the signed-in page's forms, and when the sign-in ends. (Not an agent's session: that
  * is the conversation id the approvals belong to.)

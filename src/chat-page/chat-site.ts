@@ -1,9 +1,9 @@
 /** The chat page as a signed-in site (src/approvals-page/page-site.ts): where it lives, who may sign in. */
 
-import type { PageSite } from "../approvals-page/page-site.ts";
+import { type PageSite, SITE_BASES } from "../approvals-page/page-site.ts";
 import { ROLES } from "../auth/principal.ts";
 
-export const CHAT_BASE = "/chat";
+export const CHAT_BASE = SITE_BASES.chat;
 
 /**
  * Any key may talk to the agent: a run uses the signed-in key's own tools and limits, exactly as
@@ -12,8 +12,6 @@ export const CHAT_BASE = "/chat";
 export const CHAT_SITE: PageSite = {
   base: CHAT_BASE,
   title: "toolgate chat",
-  cookie: "toolgate-chat",
   roles: ROLES,
   roleHint: "any valid key may use the chat page.",
-  nav: [],
 };

@@ -23,8 +23,8 @@ export const AVAILABILITY_PREFIX = "avail:";
 export const availabilityKey = (tool: string): string => `${AVAILABILITY_PREFIX}${tool}`;
 
 /**
- * A sign-in to the approvals page, keyed by the SHA-256 (hex) of the random sign-in id the
- * cookie carries, so reading KV never yields a usable cookie: JSON `PageSignIn`, expiring with
+ * A sign-in to the signed-in pages (/approvals, /admin, /chat share one), keyed by the SHA-256
+ * (hex) of the random sign-in id the cookie carries, so reading KV never yields a usable cookie: JSON `PageSignIn`, expiring with
  * the sign-in (PAGE_SIGN_IN_TTL_SECONDS in src/approvals-page/sign-in-store.ts). The prefix
  * still says "session": it names keys already stored, so it stays.
  */

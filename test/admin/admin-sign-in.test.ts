@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { PageClient as ApprovalsClient } from "../approvals-page/page-client.ts";
 import { createKey } from "../support/create-key.ts";
-import { ADMIN_COOKIE, adminSignIn, consoleCsrf, csrfOf, PageClient, signedInAs } from "./admin-client.ts";
+import { adminSignIn, consoleCsrf, csrfOf, PageClient, SESSION_COOKIE, signedInAs } from "./admin-client.ts";
 
 describe("signing in to the admin console", () => {
   it("shows the sign-in page, under a CSP that allows no script at all, to a visitor without a session", async () => {
@@ -30,41 +30,70 @@ describe("signing in to the admin console", () => {
     expect(css).toContain("figure.chart svg");
   });
 
-  it("turns an admin key into its own __Host- cookie and shows the overview with the navigation", async () => {
+  it("turns an admin key into the one __Host- sign-in cookie and shows the overview with every site's navigation", async () => {
     const key = await createKey({ name: `console-admin-${crypto.randomUUID()}`, role: "admin" });
     const client = new PageClient();
     const response = await adminSignIn(client, key.key);
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/admin");
-    const cookie = response.headers.getSetCookie().find((l) => l.startsWith(`${ADMIN_COOKIE}=`)) ?? "";
+    const cookie = response.headers.getSetCookie().find((l) => l.startsWith(`${SESSION_COOKIE}=`)) ?? "";
     expect(cookie).toMatch(/; Path=\/; HttpOnly; Secure; SameSite=Strict$/);
     expect((await client.get("/admin")).status).toBe(200);
     expect(client.lastPage).toContain('<nav class="site" aria-label="Sections">');
     expect(client.lastPage).toContain('href="/admin/keys"');
+    expect(client.lastPage).toContain('href="/approvals"');
+    expect(client.lastPage).toContain('href="/chat"');
   });
 
-  it("lets an approver in to look, and refuses an agent key with the reason", async () => {
-    const { client } = await signedInAs("approver");
-    expect((await client.get("/admin")).status).toBe(200);
+  it("refuses an approver's sign-in, and an agent key's, with the reason and without a cookie", async () => {
+    const approver = await createKey({ name: `console-approver-${crypto.randomUUID()}`, role: "approver" });
+    const refusedApprover = new PageClient();
+    expect((await adminSignIn(refusedApprover, approver.key)).status).toBe(403);
+    expect(refusedApprover.lastPage).toContain("has the approver role; the admin console needs an admin key");
+    expect(refusedApprover.cookies.has(SESSION_COOKIE)).toBe(false);
     const agent = await createKey({ name: `console-agent-${crypto.randomUUID()}`, role: "agent" });
     const refused = new PageClient();
     expect((await adminSignIn(refused, agent.key)).status).toBe(403);
     expect(refused.lastPage).toContain("has the agent role; the admin console needs an admin key");
-    expect(refused.cookies.has(ADMIN_COOKIE)).toBe(false);
+    expect(refused.cookies.has(SESSION_COOKIE)).toBe(false);
   });
 
   it("refuses a wrong or empty key without a cookie", async () => {
     const client = new PageClient();
     expect((await adminSignIn(client, "tg_not-a-real-key")).status).toBe(401);
     expect((await adminSignIn(client, "")).status).toBe(401);
-    expect(client.cookies.has(ADMIN_COOKIE)).toBe(false);
+    expect(client.cookies.has(SESSION_COOKIE)).toBe(false);
   });
 
-  it("keeps its sign-in apart from the approvals page's: one site's cookie does not open the other", async () => {
+  it("shares one sign-in with the approvals and chat pages: an admin signed in at /approvals opens all three", async () => {
     const key = await createKey({ name: `console-both-${crypto.randomUUID()}`, role: "admin" });
     const approvals = new ApprovalsClient();
     expect((await approvals.signIn(key.key)).status).toBe(303);
-    expect((await approvals.get("/admin")).status).toBe(401);
+    for (const path of ["/admin", "/approvals", "/chat"]) expect((await approvals.get(path)).status).toBe(200);
+  });
+
+  it("refuses a signed-in approver the console with a 403 page that keeps the sign-in and links only its own pages", async () => {
+    const { client } = await signedInAs("approver");
+    const refused = await client.get("/admin/audit");
+    expect(refused.status).toBe(403);
+    expect(client.lastPage).toContain("has the approver role; the admin console needs an admin key.");
+    expect(client.lastPage).toContain('href="/approvals"');
+    expect(client.lastPage).toContain('href="/chat"');
+    expect(client.lastPage).not.toContain('href="/admin/keys"');
+    expect(client.lastPage).not.toContain('action="/admin/sign-in"');
+    expect(client.cookies.has(SESSION_COOKIE)).toBe(true);
+    // A change is refused the same way, before its token is even looked at.
+    expect((await client.post("/admin/keys", { name: `by-approver-${crypto.randomUUID()}`, role: "agent", csrf: csrfOf(client.lastPage) })).status).toBe(403);
+    expect((await client.get("/approvals")).status).toBe(200);
+  });
+
+  it("asks a browser holding only a cookie of the per-page sign-ins that came before to sign in again", async () => {
+    const { client } = await signedInAs("admin");
+    const id = client.cookies.get(SESSION_COOKIE) ?? "";
+    const old = new PageClient();
+    for (const name of ["__Host-toolgate-admin", "__Host-toolgate-approvals", "__Host-toolgate-chat"]) old.cookies.set(name, id);
+    expect((await old.get("/admin")).status).toBe(401);
+    expect(old.lastPage).toContain('action="/admin/sign-in"');
   });
 
   it("sends a post-sign-in visitor back only to a console page", async () => {
@@ -129,7 +158,7 @@ describe("the console's forms", () => {
   });
 
   it("answer an unknown console path with a page, not a trace", async () => {
-    const { client } = await signedInAs("approver");
+    const { client } = await signedInAs("admin");
     expect((await client.get("/admin/nothing/here")).status).toBe(404);
     expect(client.lastPage).toContain("There is no page at /admin/nothing/here.");
   });

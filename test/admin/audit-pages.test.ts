@@ -89,12 +89,12 @@ describe("the audit pages", () => {
     expect(client.lastPage).toContain(`href="/approvals/sessions/${sessionId}"`);
   });
 
-  it("show an approver only its own key's calls, as the API does", async () => {
+  it("are refused to an approver, whose sessions' trails are on the approvals page instead", async () => {
     const sessionId = `scoped-${crypto.randomUUID()}`;
     await writeAuditRecords(env.DB, [auditRecord({ at: Date.now() - 1_000, sessionId, keyId: "someone-else" })]);
     const { client } = await signedInAs("approver");
-    expect((await client.get(`/admin/audit?session_id=${sessionId}`)).status).toBe(200);
+    expect((await client.get(`/admin/audit?session_id=${sessionId}`)).status).toBe(403);
     expect(client.lastPage).not.toContain("data-record-id=");
-    expect(client.lastPage).toContain("you see your own key&#39;s calls only");
+    expect((await client.get(`/approvals/sessions/${sessionId}`)).status).toBe(200);
   });
 });

@@ -82,7 +82,7 @@ describe("the keys page", () => {
     const victim = await createKey({ name: `kept-${crypto.randomUUID()}`, role: "agent" });
     const { client } = await signedInAs("approver");
     expect((await client.get("/admin/keys")).status).toBe(403);
-    expect(client.lastPage).toContain("needs the admin role");
+    expect(client.lastPage).toContain("the admin console needs an admin key");
     const csrf = await consoleCsrf(client);
     expect((await client.post("/admin/keys", { csrf, ...form({ name: "by-approver" }) })).status).toBe(403);
     expect((await client.post(`/admin/keys/${victim.id}/revoke`, { csrf })).status).toBe(403);

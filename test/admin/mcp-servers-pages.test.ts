@@ -125,7 +125,7 @@ describe("the MCP servers page", () => {
 
     const { client } = await signedInAs("approver");
     expect((await client.get("/admin/mcp-servers")).status).toBe(403);
-    expect(client.lastPage).toContain("needs the admin role");
+    expect(client.lastPage).toContain("the admin console needs an admin key");
     const csrf = await consoleCsrf(client);
     expect((await client.post("/admin/mcp-servers", { csrf, ...form({ name: serverName("by-approver"), url: PINNED_URL }) })).status).toBe(403);
     for (const action of ["disable", "refresh", "remove", "sign-in"]) {

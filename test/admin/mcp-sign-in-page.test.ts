@@ -24,7 +24,8 @@ const browser = () => new PageClient(ORIGIN, (request) => Promise.resolve(app.fe
 async function signedIn(role: "admin" | "approver"): Promise<PageClient> {
   const key = await createKey({ name: `signin-page-${role}-${crypto.randomUUID()}`, role });
   const client = browser();
-  expect((await adminSignIn(client, key.key)).status).toBe(303);
+  // The console's sign-in refuses an approver; it signs in on the approvals page, which opens /admin as far as its role may.
+  expect((role === "admin" ? await adminSignIn(client, key.key) : await client.signIn(key.key)).status).toBe(303);
   return client;
 }
 

@@ -48,7 +48,7 @@ describe("the overview page", () => {
     await writeAuditRecords(env.DB, [
       auditRecord({ at: Date.now() - 1000, tool: `x${payload}`, status: "error", errorCode: "TOOL_ERROR", errorMessage: payload }),
     ]);
-    const { client } = await signedInAs("approver");
+    const { client } = await signedInAs("admin");
     await client.get("/admin?window=hour");
     expect(client.lastPage).not.toContain("<script>alert");
     expect(client.lastPage).not.toContain("<img src=x");

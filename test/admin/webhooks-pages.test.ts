@@ -53,7 +53,7 @@ describe("the webhooks page", () => {
     const id = await failedDelivery();
     const approver = await signedInAs("approver");
     expect((await approver.client.get("/admin/webhooks")).status).toBe(403);
-    expect(approver.client.lastPage).toContain("needs the admin role");
+    expect(approver.client.lastPage).toContain("the admin console needs an admin key");
     expect((await approver.client.post(`/admin/webhooks/deliveries/${id}/rerun`, { csrf: await consoleCsrf(approver.client) })).status).toBe(403);
 
     const agent = await createKey({ name: `hooks-agent-${crypto.randomUUID()}`, role: "agent" });

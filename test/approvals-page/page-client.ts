@@ -5,6 +5,8 @@
 import { exports } from "cloudflare:workers";
 
 export const ORIGIN = "https://toolgate.test";
+/** The one sign-in cookie of /approvals, /admin and /chat, with its `__Host-` prefix. */
+export const SESSION_COOKIE = "__Host-toolgate-session";
 
 /** The value of the CSRF field in a page (every form of a page carries the same token). */
 export function csrfOf(html: string): string {

@@ -6,9 +6,7 @@ import { describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { createKey } from "../support/create-key.ts";
 import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
-import { csrfOf, PageClient, signInCsrf } from "./page-client.ts";
-
-const SIGNED_IN_COOKIE = "__Host-toolgate-approvals";
+import { csrfOf, PageClient, SESSION_COOKIE as SIGNED_IN_COOKIE, signInCsrf } from "./page-client.ts";
 
 function attributesOf(response: Response, cookie: string): string {
   const line = response.headers.getSetCookie().find((l) => l.startsWith(`${cookie}=`));
@@ -64,7 +62,7 @@ describe("signing in", () => {
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/approvals");
     const cookie = attributesOf(response, SIGNED_IN_COOKIE);
-    expect(cookie).toMatch(/^__Host-toolgate-approvals=[A-Za-z0-9_-]{43}; Max-Age=28800; Path=\/; HttpOnly; Secure; SameSite=Strict$/);
+    expect(cookie).toMatch(/^__Host-toolgate-session=[A-Za-z0-9_-]{43}; Max-Age=28800; Path=\/; HttpOnly; Secure; SameSite=Strict$/);
     expect(cookie).not.toMatch(/domain=/i);
     // The key itself never reaches a cookie or a page.
     expect(response.headers.getSetCookie().join("\n")).not.toContain(key.key);
@@ -186,14 +184,41 @@ describe("a signed-in session", () => {
     expect(client.cookies.has(SIGNED_IN_COOKIE)).toBe(false);
   });
 
-  it("ends on sign-out: the old cookie no longer opens anything", async () => {
-    const { client } = await signedIn();
+  it("ends on sign-out everywhere: the old cookie no longer opens the approvals page, the console or the chat page", async () => {
+    const { client } = await signedIn("admin");
     const kept = client.cookies.get(SIGNED_IN_COOKIE) ?? "";
     expect((await client.post("/approvals/sign-out", { csrf: await signInCsrf(client) })).status).toBe(303);
     expect(client.cookies.has(SIGNED_IN_COOKIE)).toBe(false);
-    client.cookies.set(SIGNED_IN_COOKIE, kept);
-    expect((await client.get("/approvals/no-such-page/x")).status).toBe(401);
-    expect(client.lastPage).toContain("Your session has ended");
+    for (const [page, signInForm] of [
+      ["/approvals/no-such-page/x", "/approvals/sign-in"],
+      ["/admin", "/admin/sign-in"],
+      ["/chat", "/chat/sign-in"],
+    ] as const) {
+      client.cookies.set(SIGNED_IN_COOKIE, kept);
+      expect((await client.get(page)).status).toBe(401);
+      expect(client.lastPage).toContain("Your session has ended");
+      expect(client.lastPage).toContain(`action="${signInForm}"`);
+    }
+  });
+
+  it("refuses an agent key signed in at the chat page with a 403 page here, and keeps its chat sign-in", async () => {
+    const agent = await createKey({ name: `page-agent-chat-${crypto.randomUUID()}`, role: "agent" });
+    const client = new PageClient();
+    await client.get("/chat/sign-in");
+    expect((await client.post("/chat/sign-in", { key: agent.key, csrf: csrfOf(client.lastPage) })).status).toBe(303);
+    for (const path of ["/approvals", "/approvals/some-approval-id"]) {
+      expect((await client.get(path)).status).toBe(403);
+      expect(client.lastPage).toContain("has the agent role; the approvals page needs an approver or admin key");
+      expect(client.lastPage).toContain('<a href="/chat">Go to Chat</a>');
+      expect(client.lastPage).not.toContain('href="/approvals"');
+    }
+    const decision = await client.post("/approvals/some-id/decision", { decision: "approve_once", csrf: csrfOf(client.lastPage) });
+    expect(decision.status).toBe(403);
+    expect((await client.get("/chat")).status).toBe(200);
+    // Its sign-out button works from the refusal page too, and signs it out of the chat page.
+    await client.get("/approvals");
+    expect((await client.post("/approvals/sign-out", { csrf: csrfOf(client.lastPage) })).status).toBe(303);
+    expect((await client.get("/chat")).status).toBe(401);
   });
 
   it("answers an unknown page with a 404 page, not JSON", async () => {

@@ -4,7 +4,7 @@
  * linked and the run resumed once it is decided.
  */
 import { describe, expect, it } from "vitest";
-import { csrfOf, PageClient } from "../approvals-page/page-client.ts";
+import { csrfOf, PageClient, SESSION_COOKIE } from "../approvals-page/page-client.ts";
 import { api } from "../support/api.ts";
 import { createKey } from "../support/create-key.ts";
 import { marker, scriptModel, sentToModel } from "../support/model-script.ts";
@@ -18,7 +18,7 @@ async function signedIn(role: "agent" | "admin" = "agent"): Promise<{ client: Pa
   await client.get("/chat/sign-in");
   const response = await client.post("/chat/sign-in", { key: key.key, csrf: csrfOf(client.lastPage) });
   expect(response.status).toBe(303);
-  expect(response.headers.getSetCookie().some((l) => l.startsWith("__Host-toolgate-chat=") && /HttpOnly; Secure; SameSite=Strict/.test(l))).toBe(true);
+  expect(response.headers.getSetCookie().some((l) => l.startsWith(`${SESSION_COOKIE}=`) && /HttpOnly; Secure; SameSite=Strict/.test(l))).toBe(true);
   await client.get("/chat");
   return { client, csrf: csrfOf(client.lastPage), keyId: key.id, bearer: { authorization: `Bearer ${key.key}` } };
 }
@@ -42,6 +42,19 @@ describe("the chat page", () => {
     expect(response.headers.get("content-security-policy")).not.toContain("script-src");
     const post = await client.post("/chat", { message: "hi", csrf: "x" });
     expect(post.status).toBe(401);
+  });
+
+  it("shows an agent key only the chat link, and refuses its sign-in the console and the approvals page with a 403 page", async () => {
+    const { client } = await signedIn("agent");
+    const nav = /<nav class="site"[\s\S]*?<\/nav>/.exec(client.lastPage)?.[0] ?? "";
+    expect(nav).toContain('href="/chat"');
+    expect(nav).not.toMatch(/href="\/(admin|approvals)/);
+    for (const path of ["/admin", "/admin/keys", "/approvals"]) {
+      expect((await client.get(path)).status).toBe(403);
+      expect(client.lastPage).toContain("has the agent role;");
+      expect(client.lastPage).not.toContain('action="/admin/sign-in"');
+    }
+    expect((await client.get("/chat")).status).toBe(200);
   });
 
   it("refuses a message without the sign-in's CSRF token, or sent from another site, and starts nothing", async () => {

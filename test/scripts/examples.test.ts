@@ -1,18 +1,21 @@
 /**
- * Every program in examples/ and the README's curl session, run as a reader would run them,
- * against one local Worker (wrangler dev, as `npm start` serves it) and a scripted model on
- * loopback: an example or a README line that rots fails here. Each example's answer must carry
- * the tool result toolgate gave, so a loop that never reached toolgate cannot pass.
+ * Every program in examples/ and the curl sessions of the README and docs/getting-started.md,
+ * run as a reader would run them, against one local Worker (wrangler dev, as `npm start` serves
+ * it) and a scripted model on loopback: an example or a README line that rots fails here. Each
+ * example's answer must carry the tool result toolgate gave, so a loop that never reached
+ * toolgate cannot pass. The README's test command must be the one CI runs, and every relative
+ * link of the README and docs/ must lead somewhere.
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { curlSession } from "./support/curl-session.ts";
 import { type LocalWorker, startLocalWorker } from "./support/local-worker.ts";
-import { readmeCurlSession } from "./support/readme-curl-session.ts";
+import { brokenLinks } from "./support/markdown-links.ts";
 import { ANSWER_PREFIX, type ScriptedModel, startScriptedModel } from "./support/scripted-model.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -137,42 +140,90 @@ function curlAnswers(stdout: string): Record<string, unknown>[] {
   return answers;
 }
 
+/** Runs `session` in a fresh directory whose .dev.vars holds the token, as a reader's checkout has it; its answers. */
+async function runSession(session: string): Promise<Record<string, unknown>[]> {
+  const dir = await mkdtemp(join(tmpdir(), "toolgate-readme-"));
+  try {
+    await writeFile(join(dir, ".dev.vars"), `ADMIN_TOKEN=${ADMIN_TOKEN}\n`);
+    await writeFile(join(dir, "session.sh"), session);
+    const answers = curlAnswers(await exec("bash", [join(dir, "session.sh")], dir));
+    expect(answers).toHaveLength(session.match(/^curl /gm)?.length ?? -1);
+    return answers;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 describe("the README's curl session", { timeout: 60_000 }, () => {
+  it("runs as written against `npm start`'s Worker, with the token from .dev.vars, in five lines", async () => {
+    const session = curlSession(await readFile(join(ROOT, "README.md"), "utf8"), "A curl session", new URL(worker.origin).host);
+    // The two lines curlSession adds, then the README's five.
+    expect(session.trim().split("\n")).toHaveLength(2 + 5);
+    const answers = await runSession(session);
+    expect(answers[0]).toMatchObject({ format: "anthropic", tools: expect.arrayContaining([expect.objectContaining({ name: "echo" })]) });
+    expect(answers[1]).toMatchObject({
+      results: [
+        { id: "call_1", tool: "echo", status: "ok", message: { role: "tool", tool_call_id: "call_1", content: JSON.stringify({ text: "hello hello" }) } },
+      ],
+    });
+    expect(answers[2]).toMatchObject({
+      results: [{ status: "error", error_code: "INVALID_ARGUMENTS", message: { type: "tool_result", tool_use_id: "toolu_1", is_error: true } }],
+    });
+    expect(answers[3]).toMatchObject({ name: "research-agent", key: expect.stringMatching(/^tg_/) });
+  });
+});
+
+describe("the longer curl session of docs/getting-started.md", { timeout: 60_000 }, () => {
   it("runs as written against `npm start`'s Worker, with the token from .dev.vars", async () => {
-    const session = readmeCurlSession(await readFile(join(ROOT, "README.md"), "utf8"), new URL(worker.origin).host);
-    // The session reads the token the way a reader's checkout has it, from .dev.vars in the cwd.
-    const dir = await mkdtemp(join(tmpdir(), "toolgate-readme-"));
-    try {
-      await writeFile(join(dir, ".dev.vars"), `ADMIN_TOKEN=${ADMIN_TOKEN}\n`);
-      await writeFile(join(dir, "session.sh"), session);
-      const stdout = await exec("bash", [join(dir, "session.sh")], dir);
-      const answers = curlAnswers(stdout);
-      expect(answers).toHaveLength(session.match(/^curl /gm)?.length ?? -1);
-      expect(answers[0]).toMatchObject({ format: "anthropic" });
-      expect(answers[1]).toMatchObject({
-        results: [
-          { id: "call_1", tool: "echo", status: "ok", message: { role: "tool", tool_call_id: "call_1", content: JSON.stringify({ text: "hello hello" }) } },
-        ],
-      });
-      expect(answers[2]).toMatchObject({
-        results: [{ status: "error", error_code: "INVALID_ARGUMENTS", message: { type: "tool_result", tool_use_id: "toolu_1", is_error: true } }],
-      });
-      expect(answers[3]).toMatchObject({
-        events: [
-          {
-            event: "result",
-            data: { index: 0, id: "call_1", result: { message: { type: "function_call_output", call_id: "call_1", output: JSON.stringify({ text: "hi" }) } } },
-          },
-          {
-            event: "result",
-            data: { index: 1, id: "g1", result: { message: { functionResponse: { id: "g1", name: "echo", response: { output: { text: "yo" } } } } } },
-          },
-          { event: "batch", data: { results: [{ id: "call_1" }, { id: "g1" }] } },
-        ],
-      });
-      expect(answers[4]).toMatchObject({ name: "research-agent", key: expect.stringMatching(/^tg_/) });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
+    const markdown = await readFile(join(ROOT, "docs/getting-started.md"), "utf8");
+    const answers = await runSession(curlSession(markdown, "A longer curl session", new URL(worker.origin).host));
+    expect(answers[0]).toMatchObject({ format: "anthropic" });
+    expect(answers[1]).toMatchObject({
+      results: [
+        { id: "call_1", tool: "echo", status: "ok", message: { role: "tool", tool_call_id: "call_1", content: JSON.stringify({ text: "hello hello" }) } },
+      ],
+    });
+    expect(answers[2]).toMatchObject({
+      results: [{ status: "error", error_code: "INVALID_ARGUMENTS", message: { type: "tool_result", tool_use_id: "toolu_1", is_error: true } }],
+    });
+    expect(answers[3]).toMatchObject({
+      events: [
+        {
+          event: "result",
+          data: { index: 0, id: "call_1", result: { message: { type: "function_call_output", call_id: "call_1", output: JSON.stringify({ text: "hi" }) } } },
+        },
+        {
+          event: "result",
+          data: { index: 1, id: "g1", result: { message: { functionResponse: { id: "g1", name: "echo", response: { output: { text: "yo" } } } } } },
+        },
+        { event: "batch", data: { results: [{ id: "call_1" }, { id: "g1" }] } },
+      ],
+    });
+    expect(answers[4]).toMatchObject({ name: "research-agent", key: expect.stringMatching(/^tg_/) });
+    // It goes on to the audit log: both answer JSON.
+    expect(answers).toHaveLength(7);
+  });
+});
+
+describe("the README and docs/", () => {
+  it("give CI's test command in the README, as .ci/run runs it", async () => {
+    const ci = await readFile(join(ROOT, ".ci/run"), "utf8");
+    const readme = await readFile(join(ROOT, "README.md"), "utf8");
+    const command = "npm install && npm test";
+    expect(ci.split("\n")).toContain(command);
+    expect(readme).toContain(`Run the tests:\n\n\`\`\`sh\n${command}\n\`\`\``);
+  });
+
+  it("keep the README at 200 lines at most, with a link to each topic's doc", async () => {
+    const readme = await readFile(join(ROOT, "README.md"), "utf8");
+    expect(readme.trimEnd().split("\n").length).toBeLessThanOrEqual(200);
+    for (const doc of ["getting-started", "tools", "mcp", "agent-runs", "webhooks", "approvals", "operations", "security", "architecture", "deploy"]) {
+      expect(readme).toContain(`(docs/${doc}.md`);
     }
+  });
+
+  it("link only to files and headings that exist", async () => {
+    const docs = (await readdir(join(ROOT, "docs"))).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`);
+    expect(brokenLinks(ROOT, ["README.md", ...docs])).toEqual([]);
   });
 });

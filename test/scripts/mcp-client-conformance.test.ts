@@ -3,7 +3,7 @@
  * federation client: the suite starts each scenario's server and runs scripts/mcp/conformance-client.ts,
  * which drives the Worker's own client modules (src/mcp/client/, OAuth included) in Node. Every
  * scenario below must pass with no failing or warning check; the ones left out do not apply to a
- * federating gateway (README, "Federating MCP servers").
+ * federating gateway (docs/mcp.md, "Federating MCP servers").
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";

@@ -2,7 +2,7 @@
  * MCP conformance fixtures returning each content type (scenarios tools-call-simple-text,
  * -image, -audio, -embedded-resource, -mixed-content of @modelcontextprotocol/conformance, which
  * calls them by these names). Toolset `conformance`, marked `fixture`: only a key granted that
- * toolset sees them (see README, "MCP").
+ * toolset sees them (see docs/mcp.md, "Conformance").
  */
 import { z } from "zod";
 import { registry } from "../../src/registry/registry.ts";
