@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { isEverythingPort, startEverything, stopEverything } from "./everything-server.ts";
 import { fakeMcpServer } from "./fake-mcp-server.ts";
 import { forwardToModelServer } from "./model-server.ts";
+import { OAS_HOST, oasExamplesHost } from "./oas-examples-host.ts";
 import { isOAuthMcpPort, startOAuthMcp } from "./oauth-mcp-server.ts";
 import { PETSTORE_HOST } from "./petstore-env.ts";
 import { petstore } from "./petstore-stub.ts";
@@ -40,7 +41,9 @@ import { braveSearch, EXAMPLE_HOST, examplePage, MIRROR_HOST, SEARX_HOST, searxS
  * SearXNG on http://searx.upstream.test, and https://example.com for web_extract's example
  * (web-stub.ts).
  *
- * OpenAPI sources: specs published by tests, and GitHub's, on http://specs.upstream.test (spec-host.ts).
+ * OpenAPI sources: specs published by tests, and GitHub's, on http://specs.upstream.test (spec-host.ts);
+ * the official Petstore examples as specs and as validating APIs on http://oas.upstream.test
+ * (oas-examples-host.ts).
  * OpenAPI sources: http://petstore.test is the pet shop of apis/specs/petstore.yaml, which checks
  * every request against the spec and answers from its examples (petstore-stub.ts).
  */
@@ -62,6 +65,7 @@ export async function upstream(request: Request): Promise<Response> {
   if (url.hostname === SEARX_HOST) return searxSearch(url);
   if (url.hostname === EXAMPLE_HOST) return examplePage(url);
   if (url.hostname === SPEC_HOST) return specHost(request, url);
+  if (url.hostname === OAS_HOST) return oasExamplesHost(request, url);
   if (url.hostname === PETSTORE_HOST) return petstore(request, url);
   if (url.hostname !== "upstream.test") return new Response(`no route to ${url.hostname} from tests`, { status: 502 });
   if (url.pathname === "/ok") return Response.json({ ok: true, method: request.method });
