@@ -3392,6 +3392,14 @@ export interface components {
                     secret: string;
                 };
             };
+            /** @description Sends a short-lived ES256 JWT (claims sub, tool, call_id, aud, exp) in a header on every call, signed with the IDENTITY_SIGNING_KEY secret; public keys at /.well-known/jwks.json. */
+            identity?: {
+                audience?: string;
+                /** @default X-Toolgate-Identity */
+                header: string;
+                /** @default 5 */
+                ttl_minutes: number;
+            };
             include?: string[];
             name: string;
             oauth?: {
@@ -3425,6 +3433,14 @@ export interface components {
                 [key: string]: {
                     secret: string;
                 };
+            };
+            /** @description Sends a short-lived ES256 JWT (claims sub, tool, call_id, aud, exp) in a header on every call, signed with the IDENTITY_SIGNING_KEY secret; public keys at /.well-known/jwks.json. */
+            identity?: {
+                audience?: string;
+                /** @default X-Toolgate-Identity */
+                header: string;
+                /** @default 5 */
+                ttl_minutes: number;
             };
             include?: string[];
             oauth?: {
@@ -3460,6 +3476,12 @@ export interface components {
                     secret: string;
                 };
             };
+            /** @description The signed identity token sent on each call (docs/identity.md), or null. */
+            identity: {
+                audience?: string;
+                header: string;
+                ttl_minutes: number;
+            } | null;
             include: string[] | null;
             last_error: {
                 at: string;

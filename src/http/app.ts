@@ -2,6 +2,7 @@
  * The HTTP edge: routes, request limits, and the rule that no answer is ever an HTML error
  * page or a stack trace. Every request-level failure goes through request-failure.ts.
  */
+import { jwksRoutes } from "../identity/jwks-routes.ts";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
@@ -104,6 +105,7 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.route("/", mcpRoutes(parts, options.authenticate === undefined ? {} : { authenticate: options.authenticate }));
   app.route("/", mcpServersRoutes);
   app.route("/", signInRoutes);
+  app.route("/", jwksRoutes);
   // OAuth 2.1 sign-in for /mcp: discovery, registration, tokens and the consent page (not /v1).
   app.route("/", oauthRoutes());
 

@@ -46,7 +46,7 @@ export async function registerToolList(env: Env, state: ServerState, list: Cache
         toolset,
         parameters: modelSchema(tool.inputSchema),
         validator,
-        clientFor: (callEnv) => serverClient(callEnv, state),
+        clientFor: (callEnv, callHeaders) => serverClient(callEnv, state, callHeaders),
         check: state.check,
         gate: () => blockedReason(state, tool.name),
       }),

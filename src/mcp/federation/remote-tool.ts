@@ -6,7 +6,9 @@
  */
 import { ToolFailureError } from "../../errors/tool-failure.ts";
 import { breakers } from "../../execution/circuit-breaker.ts";
-import type { AvailabilityCheck, ToolSpec } from "../../registry/types.ts";
+import { IDENTITY_KEY_SECRET } from "../../identity/identity-option.ts";
+import { identityHeader } from "../../identity/identity-token.ts";
+import type { AvailabilityCheck, ToolContext, ToolSpec } from "../../registry/types.ts";
 import type { McpClient, RemoteTool } from "../client/mcp-client.ts";
 import type { RemoteValidator } from "./json-schema-validator.ts";
 import { countsAgainstServer, remoteFailure } from "./remote-failure.ts";
@@ -26,7 +28,8 @@ export interface RemoteToolParts {
   toolset: string;
   parameters: Record<string, unknown>;
   validator: RemoteValidator;
-  clientFor: (env: Env) => McpClient;
+  /** A client for one call; `callHeaders` are headers made for that call alone (its identity token). */
+  clientFor: (env: Env, callHeaders?: Readonly<Record<string, string>>) => McpClient;
   check: AvailabilityCheck;
   gate: () => string | undefined;
 }
@@ -42,7 +45,7 @@ export function remoteToolSpec(parts: RemoteToolParts): ToolSpec {
     parameters: parts.parameters,
     description: tool.description ?? `MCP tool ${tool.name} from ${server.name}`,
     // A missing secret makes the tools unavailable rather than failing every call with a 401.
-    requiresEnv: Object.values(server.headers).map((ref) => ref.secret),
+    requiresEnv: [...Object.values(server.headers).map((ref) => ref.secret), ...(server.identity === undefined ? [] : [IDENTITY_KEY_SECRET])],
     check: parts.check,
     gate: parts.gate,
     timeoutMs: server.timeout_ms,
@@ -62,9 +65,10 @@ export function remoteToolSpec(parts: RemoteToolParts): ToolSpec {
         });
       }
       const signal = ctx.signal;
+      const callHeaders = await identityHeaders(server, name, ctx);
       let result;
       try {
-        result = await parts.clientFor(ctx.env).callTool(tool.name, args as Record<string, unknown>, signal);
+        result = await parts.clientFor(ctx.env, callHeaders).callTool(tool.name, args as Record<string, unknown>, signal);
       } catch (error) {
         if (signal.aborted) breaker.released(admission.probe);
         else if (countsAgainstServer(error)) breaker.failed(MCP_SERVER_BREAKER, Date.now(), admission.probe);
@@ -83,4 +87,20 @@ export function remoteToolSpec(parts: RemoteToolParts): ToolSpec {
       return renderResult(result);
     },
   };
+}
+
+/**
+ * The call's identity header when the server asks for one. A key that cannot sign (malformed
+ * secret) makes the tool unavailable rather than calling without the identity the server expects.
+ */
+async function identityHeaders(server: McpServerConfig, name: string, ctx: ToolContext): Promise<Record<string, string> | undefined> {
+  if (server.identity === undefined) return undefined;
+  const made = await identityHeader(ctx.env, server.identity, {
+    principal: ctx.keyId,
+    tool: name,
+    callId: ctx.callId,
+    defaultAudience: new URL(server.url).origin,
+  });
+  if (!made.ok) throw new ToolFailureError({ kind: "unavailable", name, reason: `MCP server '${server.name}' needs an identity token: ${made.message}` });
+  return { [made.header]: made.token };
 }

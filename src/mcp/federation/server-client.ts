@@ -10,9 +10,11 @@ import type { ServerState } from "./server-state.ts";
  * sends no header). A `list_changed` the server sends on any of its streams marks the state
  * stale, so the next sync fetches the list again whatever its age. A server without an
  * Authorization header gets toolgate's OAuth token for it, when an admin has signed in.
+ * `callHeaders` are one call's own (its identity token).
  */
-export function serverClient(env: Env, state: ServerState): McpClient {
-  const headers = resolveSecretHeaders(state.config.headers, env);
+export function serverClient(env: Env, state: ServerState, callHeaders?: Readonly<Record<string, string>>): McpClient {
+  const secretHeaders = resolveSecretHeaders(state.config.headers, env);
+  const headers = callHeaders === undefined ? secretHeaders : { ...secretHeaders, ...callHeaders };
   const auth = serverAuth(env, state, () => Date.now());
   return new McpClient(
     {

@@ -8,6 +8,7 @@
  */
 // zod-openapi's z (zod itself plus `.openapi()`), so the API can document this very schema.
 import { z } from "@hono/zod-openapi";
+import { IdentityOptionSchema } from "../../identity/identity-option.ts";
 import { SECRET_NAME_PATTERN } from "../../net/secret-headers.ts";
 
 /** The reference client's default tool-call timeout. */
@@ -79,6 +80,8 @@ export const McpServerConfigSchema = z.strictObject({
     })
     .refine((oauth) => oauth.client_secret === undefined || oauth.client_id !== undefined, "client_secret needs client_id")
     .optional(),
+  /** A signed JWT naming the caller on every tool call (src/identity/), for internal servers that authorise people. */
+  identity: IdentityOptionSchema.optional(),
 });
 
 export type McpServerConfig = z.output<typeof McpServerConfigSchema>;
