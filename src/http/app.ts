@@ -2,7 +2,7 @@
  * The HTTP edge: routes, request limits, and the rule that no answer is ever an HTML error
  * page or a stack trace. Every request-level failure goes through request-failure.ts.
  */
-import { jwksRoutes } from "../identity/jwks-routes.ts";
+
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
@@ -18,6 +18,7 @@ import { requireRole } from "../auth/require-role.ts";
 import { chatPageRoutes } from "../chat-page/chat-page-routes.tsx";
 import type { GatewayParts } from "../compose.ts";
 import { ConfigError, loadConfig } from "../config/config.ts";
+import { jwksRoutes } from "../identity/jwks-routes.ts";
 import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
 import { signInRoutes } from "../mcp/federation/sign-in-routes.ts";
 import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
