@@ -236,6 +236,7 @@ function describeFailure(failure: ToolFailure): ErrorEnvelope {
     case "network":
     case "upstream":
     case "remote_tool_error":
+    case "connection_required":
       return upstreamEnvelope(failure);
     case "approval_required":
     case "approval_denied":

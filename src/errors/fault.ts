@@ -42,6 +42,7 @@ export function faultOf(failure: ToolFailure): Fault {
     case "run_interrupted":
     case "approval_unbound":
     case "remote_tool_error":
+    case "connection_required":
     case "script_failed":
       return "tool";
     default: {

@@ -16,6 +16,7 @@ export type ErrorCode =
   | "APPROVAL_REQUIRED"
   | "APPROVAL_DENIED"
   | "APPROVAL_EXPIRED"
+  | "CONNECTION_REQUIRED"
   | "CALL_ID_REUSED"
   | "TOOL_TIMEOUT"
   | "DEPENDENCY_FAILED"
@@ -76,6 +77,12 @@ export type ToolFailure =
   | { kind: "approval_unbound"; name: string; approvalId: string }
   | { kind: "call_id_reused"; name: string; callId: string; firstTool: string }
   | { kind: "remote_tool_error"; name: string; server: string; detail: string }
+  /**
+   * A `per_user` server (src/mcp/federation/connections/) whose caller has no working connection
+   * of their own: `url` is a one-time link the person opens to connect (absent when the door
+   * knows no origin to build it on), `reason` why (none yet, or the upstream refused it).
+   */
+  | { kind: "connection_required"; name: string; server: string; reason: string; url: string | undefined; expiresAt: number | undefined }
   /** An agent run's call whose run was cut short while it ran (src/agent/): it is never run a second time. */
   | { kind: "run_interrupted"; name: string; runId: string }
   /**

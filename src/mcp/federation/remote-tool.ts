@@ -9,7 +9,9 @@ import { breakers } from "../../execution/circuit-breaker.ts";
 import { IDENTITY_KEY_SECRET } from "../../identity/identity-option.ts";
 import { identityHeader } from "../../identity/identity-token.ts";
 import type { AvailabilityCheck, ToolContext, ToolSpec } from "../../registry/types.ts";
-import type { McpClient, RemoteTool } from "../client/mcp-client.ts";
+import { McpClientError } from "../client/json-rpc.ts";
+import type { McpAuth, McpClient, RemoteTool } from "../client/mcp-client.ts";
+import { type ConnectLink, connectionRequired, perUserAuth } from "./connections/per-user-call.ts";
 import type { RemoteValidator } from "./json-schema-validator.ts";
 import { countsAgainstServer, remoteFailure } from "./remote-failure.ts";
 import { renderResult, resultText } from "./remote-result.ts";
@@ -28,8 +30,13 @@ export interface RemoteToolParts {
   toolset: string;
   parameters: Record<string, unknown>;
   validator: RemoteValidator;
-  /** A client for one call; `callHeaders` are headers made for that call alone (its identity token). */
-  clientFor: (env: Env, callHeaders?: Readonly<Record<string, string>>) => McpClient;
+  /**
+   * A client for one call; `callHeaders` are headers made for that call alone (its identity
+   * token), `auth` the caller's own token source at a `per_user` server.
+   */
+  clientFor: (env: Env, callHeaders?: Readonly<Record<string, string>>, auth?: McpAuth) => McpClient;
+  /** Makes a per-user connection link (start-sign-in.ts), for CONNECTION_REQUIRED. */
+  connectLink: ConnectLink;
   check: AvailabilityCheck;
   gate: () => string | undefined;
 }
@@ -66,13 +73,18 @@ export function remoteToolSpec(parts: RemoteToolParts): ToolSpec {
       }
       const signal = ctx.signal;
       const callHeaders = await identityHeaders(server, name, ctx);
+      const userAuth = server.auth_mode === "per_user" ? await perUserAuth(server, name, ctx, parts.connectLink) : undefined;
       let result;
       try {
-        result = await parts.clientFor(ctx.env, callHeaders).callTool(tool.name, args as Record<string, unknown>, signal);
+        result = await parts.clientFor(ctx.env, callHeaders, userAuth).callTool(tool.name, args as Record<string, unknown>, signal);
       } catch (error) {
         if (signal.aborted) breaker.released(admission.probe);
         else if (countsAgainstServer(error)) breaker.failed(MCP_SERVER_BREAKER, Date.now(), admission.probe);
         else breaker.succeeded(admission.probe);
+        // The person's own credentials were refused: theirs to renew, not the server's fault.
+        if (userAuth !== undefined && error instanceof McpClientError && error.kind === "unauthorized") {
+          throw await connectionRequired(server, name, ctx, parts.connectLink, userAuth.refused ?? `the server refused your connection (${error.message})`);
+        }
         throw new ToolFailureError(remoteFailure(name, server.name, host, error));
       }
       breaker.succeeded(admission.probe);
