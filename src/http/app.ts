@@ -19,6 +19,7 @@ import { chatPageRoutes } from "../chat-page/chat-page-routes.tsx";
 import type { GatewayParts } from "../compose.ts";
 import { ConfigError, loadConfig } from "../config/config.ts";
 import { jwksRoutes } from "../identity/jwks-routes.ts";
+import { connectionsRoutes } from "../mcp/federation/connections/connections-routes.ts";
 import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
 import { signInRoutes } from "../mcp/federation/sign-in-routes.ts";
 import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
@@ -107,6 +108,7 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.route("/", mcpServersRoutes);
   app.route("/", signInRoutes);
   app.route("/", jwksRoutes);
+  app.route("/", connectionsRoutes);
   // OAuth 2.1 sign-in for /mcp: discovery, registration, tokens and the consent page (not /v1).
   app.route("/", oauthRoutes());
 

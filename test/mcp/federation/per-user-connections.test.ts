@@ -278,3 +278,73 @@ describe("connection links", () => {
     expect((await call(fixture, alice, "mcp__perhtml__whoami")).error_code).toBe("CONNECTION_REQUIRED");
   });
 });
+
+describe("the connections API", () => {
+  interface Page {
+    connections: { principal: string; server: string; status: string }[];
+    next_cursor: string | null;
+  }
+
+  it("lists, reconnects and ends the caller's own connections; an admin sees and ends anyone's", async () => {
+    const fixture = await startFixture();
+    await addPerUserServer(fixture, "perapi");
+    const alice = await person(fixture, "alice");
+    const bob = await person(fixture, "bob");
+    await connect(fixture, alice, "perapi", "alice-upstream");
+    await connect(fixture, bob, "perapi", "bob-upstream");
+
+    const own = (await (await api(fixture, "/v1/connections", { bearer: alice.key })).json()) as Page;
+    expect(own).toEqual({ connections: [expect.objectContaining({ principal: alice.keyId, server: "perapi", status: "connected" })], next_cursor: null });
+    expect(JSON.stringify(own)).not.toMatch(/token|grant/i);
+    // Another principal's, or everyone's, is for admins only.
+    expect((await api(fixture, `/v1/connections?principal=${bob.keyId}`, { bearer: alice.key })).status).toBe(403);
+    expect((await api(fixture, "/v1/connections?all=true", { bearer: alice.key })).status).toBe(403);
+    expect((await api(fixture, `/v1/connections/perapi?principal=${bob.keyId}`, { method: "DELETE", bearer: alice.key })).status).toBe(403);
+    const asAdmin = (await (await api(fixture, `/v1/connections?principal=${bob.keyId}`)).json()) as Page;
+    expect(asAdmin.connections.map((row) => row.principal)).toEqual([bob.keyId]);
+
+    // Reconnect hands the caller a link of its own.
+    const relink = await api(fixture, "/v1/connections/perapi/reconnect", { method: "POST", bearer: alice.key });
+    expect(relink.status).toBe(201);
+    expect(((await relink.json()) as { url: string }).url).toMatch(/^https:\/\/toolgate\.test\/chat\/connect\/[\w-]{43}$/);
+
+    // The admin ends Bob's; the admin's own calls never use it (the admin has no connection of its own).
+    expect((await api(fixture, `/v1/connections/perapi?principal=${bob.keyId}`, { method: "DELETE" })).status).toBe(204);
+    expect((await call(fixture, bob, "mcp__perapi__whoami")).error_code).toBe("CONNECTION_REQUIRED");
+    const adminCall = await api(fixture, "/v1/tool-calls", { body: { tool_calls: [openaiCall("c1", "mcp__perapi__whoami", {})] } });
+    expect(((await adminCall.json()) as { results: { error_code: string }[] }).results[0]?.error_code).toBe("CONNECTION_REQUIRED");
+    // Alice ends her own.
+    expect((await api(fixture, "/v1/connections/perapi", { method: "DELETE", bearer: alice.key })).status).toBe(204);
+    expect((await api(fixture, "/v1/connections/perapi", { method: "DELETE", bearer: alice.key })).status).toBe(404);
+    expect((await call(fixture, alice, "mcp__perapi__whoami")).error_code).toBe("CONNECTION_REQUIRED");
+  });
+
+  it("pages through 1,000 connections of one principal, each row once, and refuses a forged cursor", async () => {
+    const fixture = await startFixture();
+    const principal = `key_many_${crypto.randomUUID()}`;
+    const sealed = JSON.stringify({ v: 1, iv: "AAAAAAAAAAAAAAAA", data: "AAAA" });
+    const insert = env.DB.prepare(
+      "INSERT INTO mcp_connections (principal, server, status, reason, grant_sealed, connected_at, updated_at) VALUES (?, ?, 'connected', NULL, ?, 1, 1)",
+    );
+    const servers = Array.from({ length: 1000 }, (_, i) => `srv${String(i).padStart(4, "0")}`);
+    await env.DB.batch(servers.map((server) => insert.bind(principal, server, sealed)));
+
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await api(fixture, `/v1/connections?principal=${principal}&limit=200${cursor === null ? "" : `&cursor=${cursor}`}`);
+      expect(res.status).toBe(200);
+      const page = (await res.json()) as Page;
+      seen.push(...page.connections.map((row) => row.server));
+      cursor = page.next_cursor;
+      pages++;
+    } while (cursor !== null && pages < 10);
+    expect(seen).toEqual(servers);
+    // 5 full pages, then one empty page that ends the list.
+    expect(pages).toBe(6);
+
+    expect((await api(fixture, "/v1/connections?cursor=not-a-cursor")).status).toBe(400);
+    expect((await api(fixture, "/v1/connections?limit=5000")).status).toBe(400);
+  });
+});
