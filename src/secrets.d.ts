@@ -18,6 +18,11 @@ interface ToolgateSecrets {
   MCP_SESSION_SECRET?: string;
   /** Encrypts the OAuth tokens of remote MCP servers at rest (AES-GCM; src/mcp/federation/oauth-store.ts); at least 32 characters. */
   MCP_TOKEN_KEY?: string;
+  /**
+   * Signs identity tokens (src/identity/): a private EC P-256 JWK, or a JSON array of them (the
+   * first signs, all are published at /.well-known/jwks.json).
+   */
+  IDENTITY_SIGNING_KEY?: string;
 }
 
 interface Env extends ToolgateSecrets {}

@@ -6,6 +6,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { failureResponse, type RequestIssue, validationHook } from "../http/request-failure.ts";
 import { requestOrigin } from "../http/request-origin.ts";
 import { errorResponses } from "../http/schemas.ts";
+import { deleteConnectionsOf } from "../mcp/federation/connections/connection-store.ts";
 import { endGrantTokens } from "../oauth/grant-tokens.ts";
 import { kvToolsetLookup } from "../toolsets/custom-toolsets.ts";
 import { resolveToolset } from "../toolsets/resolve.ts";
@@ -133,6 +134,8 @@ keysRoutes
     if (record === undefined) return failureResponse(c, { kind: "unknown_api_key", id });
     // Other isolates keep their entry until it expires (KEY_CACHE_TTL_MS); this one forgets now.
     keyCache.forgetKeyId(id);
+    // Its own connections to per-user MCP servers end with it: every call reads them from D1.
+    await deleteConnectionsOf(c.env.DB, id);
     // An OAuth grant's tokens go too (D1's revoked_at already refuses them everywhere).
     if (record.kind === "oauth_grant") await endGrantTokens(c.env, requestOrigin(c.req.url), id);
     return c.body(null, 204);

@@ -23,6 +23,9 @@ import { formField, pageAuth } from "../approvals-page/page-auth.tsx";
 import type { PageEnv } from "../approvals-page/page-env.ts";
 import { renderPage } from "../approvals-page/render-page.ts";
 import { contentSecurityPolicy, securityHeaders } from "../approvals-page/security-headers.ts";
+import { readFlow } from "../mcp/federation/oauth-store.ts";
+import { openFlowLink } from "../mcp/federation/sign-in-routes.ts";
+import { CONNECT_PATH } from "../mcp/federation/start-sign-in.ts";
 import { CHAT_CSS } from "./chat-css.ts";
 import { ChatHomePage, MAX_MESSAGE_CHARS, type RunListItem, RunPage, RunSection, runPath } from "./chat-pages.tsx";
 import { CHAT_SCRIPT } from "./chat-script.ts";
@@ -121,6 +124,28 @@ export function chatPageRoutes(): Hono<PageEnv> {
       `/v1/runs/${encodeURIComponent(c.req.param("id"))}/events`,
       lastEventId === undefined ? {} : { headers: { "last-event-id": lastEventId } },
     );
+  });
+
+  // A per-user connection link (src/mcp/federation/connections/): the chat sign-in says who the browser is.
+  page.get(`${CONNECT_PATH}/:state`, async (c) => {
+    const state = c.req.param("state");
+    const flow = await readFlow(c.env.KV, state);
+    if (flow?.connectFor === undefined)
+      return errorPage(
+        c,
+        404,
+        "Link unknown or expired",
+        "This connection link is unknown, was used, or is older than 10 minutes. Ask your agent to call the tool again for a new one.",
+      );
+    if (flow.connectFor !== c.get("principal").keyId) {
+      return errorPage(
+        c,
+        403,
+        "Not your link",
+        `This link connects another key's account at '${flow.server}'. Sign in with the key that asked for it, or ask for a new link.`,
+      );
+    }
+    return openFlowLink(c, state, flow);
   });
 
   page.all(`${CHAT_BASE}/*`, (c) => errorPage(c, 404, "Page not found", `There is no page at ${c.req.path}.`));

@@ -3380,6 +3380,11 @@ export interface components {
         McpServerConfig: {
             /** @description Refused: a Worker cannot start a stdio server. Put it behind an HTTP bridge and give its url. */
             args?: unknown;
+            /**
+             * @default shared
+             * @enum {string}
+             */
+            auth_mode: "shared" | "per_user" | "token_exchange";
             /** @description Refused: a Worker cannot start a stdio server. Put it behind an HTTP bridge and give its url. */
             command?: unknown;
             /** @default true */
@@ -3391,6 +3396,14 @@ export interface components {
                 [key: string]: {
                     secret: string;
                 };
+            };
+            /** @description Sends a short-lived ES256 JWT (claims sub, tool, call_id, aud, exp) in a header on every call, signed with the IDENTITY_SIGNING_KEY secret; public keys at /.well-known/jwks.json. */
+            identity?: {
+                audience?: string;
+                /** @default X-Toolgate-Identity */
+                header: string;
+                /** @default 5 */
+                ttl_minutes: number;
             };
             include?: string[];
             name: string;
@@ -3414,6 +3427,11 @@ export interface components {
         McpServerReplace: {
             /** @description Refused: a Worker cannot start a stdio server. Put it behind an HTTP bridge and give its url. */
             args?: unknown;
+            /**
+             * @default shared
+             * @enum {string}
+             */
+            auth_mode: "shared" | "per_user" | "token_exchange";
             /** @description Refused: a Worker cannot start a stdio server. Put it behind an HTTP bridge and give its url. */
             command?: unknown;
             /** @default true */
@@ -3425,6 +3443,14 @@ export interface components {
                 [key: string]: {
                     secret: string;
                 };
+            };
+            /** @description Sends a short-lived ES256 JWT (claims sub, tool, call_id, aud, exp) in a header on every call, signed with the IDENTITY_SIGNING_KEY secret; public keys at /.well-known/jwks.json. */
+            identity?: {
+                audience?: string;
+                /** @default X-Toolgate-Identity */
+                header: string;
+                /** @default 5 */
+                ttl_minutes: number;
             };
             include?: string[];
             oauth?: {
@@ -3460,6 +3486,12 @@ export interface components {
                     secret: string;
                 };
             };
+            /** @description The signed identity token sent on each call (docs/identity.md), or null. */
+            identity: {
+                audience?: string;
+                header: string;
+                ttl_minutes: number;
+            } | null;
             include: string[] | null;
             last_error: {
                 at: string;
@@ -3733,9 +3765,14 @@ export interface components {
                 id: string;
                 url: string;
             };
+            connection?: {
+                expires_at: string | null;
+                server: string;
+                url: string | null;
+            };
             error: string;
             /** @enum {string} */
-            error_code: "UNKNOWN_TOOL" | "INVALID_ARGUMENTS" | "TOOL_UNAVAILABLE" | "PERMISSION_DENIED" | "RATE_LIMITED" | "APPROVAL_REQUIRED" | "APPROVAL_DENIED" | "APPROVAL_EXPIRED" | "CALL_ID_REUSED" | "TOOL_TIMEOUT" | "DEPENDENCY_FAILED" | "UPSTREAM_ERROR" | "EXECUTION_FAILED";
+            error_code: "UNKNOWN_TOOL" | "INVALID_ARGUMENTS" | "TOOL_UNAVAILABLE" | "PERMISSION_DENIED" | "RATE_LIMITED" | "APPROVAL_REQUIRED" | "APPROVAL_DENIED" | "APPROVAL_EXPIRED" | "CONNECTION_REQUIRED" | "CALL_ID_REUSED" | "TOOL_TIMEOUT" | "DEPENDENCY_FAILED" | "UPSTREAM_ERROR" | "EXECUTION_FAILED";
             issues?: {
                 expected?: string;
                 message: string;
@@ -3825,7 +3862,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description The call failed: the status follows `error_code` (400 INVALID_ARGUMENTS, 403 PERMISSION_DENIED, 403 APPROVAL_DENIED, 404 UNKNOWN_TOOL, 409 APPROVAL_EXPIRED, 409 CALL_ID_REUSED, 422 EXECUTION_FAILED, 424 DEPENDENCY_FAILED, 429 RATE_LIMITED, 502 UPSTREAM_ERROR, 503 TOOL_UNAVAILABLE, 504 TOOL_TIMEOUT); the body is the envelope the model reads. */
+        /** @description The call failed: the status follows `error_code` (400 INVALID_ARGUMENTS, 403 PERMISSION_DENIED, 403 APPROVAL_DENIED, 403 CONNECTION_REQUIRED, 404 UNKNOWN_TOOL, 409 APPROVAL_EXPIRED, 409 CALL_ID_REUSED, 422 EXECUTION_FAILED, 424 DEPENDENCY_FAILED, 429 RATE_LIMITED, 502 UPSTREAM_ERROR, 503 TOOL_UNAVAILABLE, 504 TOOL_TIMEOUT); the body is the envelope the model reads. */
         ToolCallFailed: {
             headers: {
                 /** @description The call's id (in the audit log): the one sent, or a new one. */

@@ -237,6 +237,7 @@ function describeFailure(failure: ToolFailure): ErrorEnvelope {
     case "upstream":
     case "remote_tool_error":
     case "api_error":
+    case "connection_required":
       return upstreamEnvelope(failure);
     case "approval_required":
     case "approval_denied":

@@ -13,4 +13,6 @@ export interface ErrorEnvelope {
   issues?: readonly FieldIssue[];
   /** APPROVAL_*: which approval, until when (ISO 8601, for the model), and the page a person uses. */
   approval?: { id: string; expires_at: string; url: string };
+  /** CONNECTION_REQUIRED: the server, and the one-time link that connects the caller's own account there. */
+  connection?: { server: string; url: string | null; expires_at: string | null };
 }

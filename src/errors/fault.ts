@@ -43,6 +43,7 @@ export function faultOf(failure: ToolFailure): Fault {
     case "approval_unbound":
     case "remote_tool_error":
     case "api_error":
+    case "connection_required":
     case "script_failed":
       return "tool";
     default: {

@@ -16,6 +16,7 @@ export type ErrorCode =
   | "APPROVAL_REQUIRED"
   | "APPROVAL_DENIED"
   | "APPROVAL_EXPIRED"
+  | "CONNECTION_REQUIRED"
   | "CALL_ID_REUSED"
   | "TOOL_TIMEOUT"
   | "DEPENDENCY_FAILED"
@@ -82,6 +83,12 @@ export type ToolFailure =
    * `operation` is the method and path template (`POST /pets`); 5xx are retryable.
    */
   | { kind: "api_error"; name: string; operation: string; status: number; detail: string; fix: string; retryable: boolean }
+  /**
+   * A `per_user` server (src/mcp/federation/connections/) whose caller has no working connection
+   * of their own: `url` is a one-time link the person opens to connect (absent when the door
+   * knows no origin to build it on), `reason` why (none yet, or the upstream refused it).
+   */
+  | { kind: "connection_required"; name: string; server: string; reason: string; url: string | undefined; expiresAt: number | undefined }
   /** An agent run's call whose run was cut short while it ran (src/agent/): it is never run a second time. */
   | { kind: "run_interrupted"; name: string; runId: string }
   /**

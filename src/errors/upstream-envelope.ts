@@ -7,7 +7,7 @@ import { RETRYABLE_STATUSES } from "./retryable-statuses.ts";
 import type { ToolFailure } from "./tool-failure.ts";
 
 /** The failures a tool's upstream caused. */
-export type UpstreamFailure = Extract<ToolFailure, { kind: "own_timeout" | "network" | "upstream" | "remote_tool_error" | "api_error" }>;
+export type UpstreamFailure = Extract<ToolFailure, { kind: "own_timeout" | "network" | "upstream" | "remote_tool_error" | "api_error" | "connection_required" }>;
 
 /**
  * Maps an upstream failure to its envelope (unsanitised: `toEnvelope` sanitises every kind, and
@@ -58,6 +58,22 @@ export function upstreamEnvelope(failure: UpstreamFailure): ErrorEnvelope {
         stage: "execute",
         suggestion: failure.fix,
         retryable: failure.retryable,
+      };
+    case "connection_required":
+      return {
+        error: `Tool '${failure.name}' acts as you at MCP server '${failure.server}', and ${failure.reason}.`,
+        error_code: "CONNECTION_REQUIRED",
+        stage: "execute",
+        suggestion:
+          failure.url === undefined
+            ? `Ask the user to connect their account at '${failure.server}' (POST /v1/connections/${failure.server}/reconnect gives a link), then call again.`
+            : `Ask the user to open ${failure.url} in their browser (signed in to toolgate's chat page with the same key), within ${Math.round(((failure.expiresAt ?? 0) - Date.now()) / 60_000)} minutes and once, to connect their own account; then call the tool again.`,
+        retryable: true,
+        connection: {
+          server: failure.server,
+          url: failure.url ?? null,
+          expires_at: failure.expiresAt === undefined ? null : new Date(failure.expiresAt).toISOString(),
+        },
       };
   }
 }

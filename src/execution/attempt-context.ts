@@ -31,6 +31,7 @@ export class AttemptContext implements ToolContext {
   readonly format: CallFormat;
   readonly callTool: NestedCall | undefined;
   readonly run: AgentRunInfo | undefined;
+  readonly origin: string | undefined;
   readonly #lazy: LazyAttemptParts;
   #signal: AbortSignal | undefined;
   #fetch: ToolContext["fetch"] | undefined;
@@ -53,6 +54,7 @@ export class AttemptContext implements ToolContext {
     this.format = base.format;
     this.callTool = base.callTool;
     this.run = base.run;
+    this.origin = base.origin;
     this.#lazy = lazy;
   }
 

@@ -38,6 +38,8 @@ export const ERROR_CODE_STATUS = {
   APPROVAL_REQUIRED: 202,
   APPROVAL_DENIED: 403,
   APPROVAL_EXPIRED: 409,
+  // Refused until the person connects their own account; 401 would read as toolgate's own key failing.
+  CONNECTION_REQUIRED: 403,
   CALL_ID_REUSED: 409,
   TOOL_TIMEOUT: 504,
   // A call answered alone has no batch to depend on; mapped for completeness (RFC 4918 11.4).
@@ -110,6 +112,7 @@ export function auditStatusOf(outcome: Pick<FailureFields, "errorCode" | "envelo
     case "INVALID_ARGUMENTS":
     case "CALL_ID_REUSED":
     case "TOOL_UNAVAILABLE":
+    case "CONNECTION_REQUIRED":
     case "RATE_LIMITED":
     case "DEPENDENCY_FAILED":
     case "UPSTREAM_ERROR":

@@ -2,6 +2,7 @@
  * The HTTP edge: routes, request limits, and the rule that no answer is ever an HTML error
  * page or a stack trace. Every request-level failure goes through request-failure.ts.
  */
+
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
@@ -17,6 +18,8 @@ import { requireRole } from "../auth/require-role.ts";
 import { chatPageRoutes } from "../chat-page/chat-page-routes.tsx";
 import type { GatewayParts } from "../compose.ts";
 import { ConfigError, loadConfig } from "../config/config.ts";
+import { jwksRoutes } from "../identity/jwks-routes.ts";
+import { connectionsRoutes } from "../mcp/federation/connections/connections-routes.ts";
 import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
 import { signInRoutes } from "../mcp/federation/sign-in-routes.ts";
 import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
@@ -106,6 +109,8 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.route("/", mcpServersRoutes);
   app.route("/", openApiSourcesRoutes);
   app.route("/", signInRoutes);
+  app.route("/", jwksRoutes);
+  app.route("/", connectionsRoutes);
   // OAuth 2.1 sign-in for /mcp: discovery, registration, tokens and the consent page (not /v1).
   app.route("/", oauthRoutes());
 

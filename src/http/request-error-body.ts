@@ -14,6 +14,8 @@ const SIGN_IN_SUGGESTION: Record<McpSignInFailure, string> = {
   denied: "The authorization server did not grant access; start a new sign-in and approve it there.",
   missing_code: "The authorization server sent no code; start a new sign-in with POST /v1/mcp-servers/{name}/sign-in.",
   exchange_failed: "The authorization server refused the code; start a new sign-in with POST /v1/mcp-servers/{name}/sign-in.",
+  wrong_principal:
+    "A connection link opens only for the key it was made for: sign in to the chat page with that key and open the link again, or ask for a new link with POST /v1/connections/{server}/reconnect.",
 };
 
 /** The body of a request-level failure; one case per kind, so a new kind cannot compile until it is worded. */

@@ -58,7 +58,9 @@ export type McpSignInFailure =
   | "browser_mismatch"
   | "denied"
   | "missing_code"
-  | "exchange_failed";
+  | "exchange_failed"
+  /** A per-user connection link opened by a browser signed in as another principal, or outside the chat site. */
+  | "wrong_principal";
 
 /** The JSON body of a request-level failure. */
 export interface RequestErrorBody {

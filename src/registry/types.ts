@@ -80,6 +80,11 @@ export interface ToolContext {
   callTool?: NestedCall;
   /** The agent run this call is part of (src/agent/), absent for calls a client sent itself. */
   run?: AgentRunInfo;
+  /**
+   * The origin the caller reached toolgate at (`https://host`), for links a person must open
+   * (a per-user connection's); absent where the door has none (a queue, an alarm).
+   */
+  origin?: string | undefined;
 }
 
 /** An agent run as its calls' handlers see it (delegate_task starts a child of it). */

@@ -7,7 +7,8 @@
  *
  * Served by the outbound stand-in at http://mcp.upstream.test/<variant>:
  *   /names    tools whose names exercise sanitising, the 64-character cut and collisions
- *   /pinned   `greet` (its description is the mutable part), `mutate`, `fail`, `whoami`
+ *   /pinned   `greet` (its description is the mutable part), `mutate`, `fail`, `whoami` (echoes the
+ *             Authorization header, and the X-Toolgate-Identity header when one arrived)
  *   /content  the same tools, and a prompt `review`, a resource `fake://notes/today` and a
  *             template `fake://notes/{day}` (federation of prompts and resources)
  *   /future   answers initialize with a protocol version no client knows (hand-written)
@@ -95,7 +96,15 @@ function serverFor(variant: string): Server {
         await extra.sendNotification({ method: "notifications/tools/list_changed" });
         return { content: [{ type: "text", text: "greet changed" }] };
       case "whoami":
-        return { content: [{ type: "text", text: `authorization: ${String(extra.requestInfo?.headers.authorization ?? "none")}` }] };
+        return {
+          content: [
+            { type: "text", text: `authorization: ${String(extra.requestInfo?.headers.authorization ?? "none")}` },
+            // The identity token (src/identity/) when one arrived, for test/identity/ to verify.
+            ...(extra.requestInfo?.headers["x-toolgate-identity"] === undefined
+              ? []
+              : [{ type: "text", text: `identity: ${String(extra.requestInfo.headers["x-toolgate-identity"])}` }]),
+          ],
+        };
       case "fail":
         return { isError: true, content: [{ type: "text", text: "the widget is jammed (token=sk-live-123456)" }] };
       default:

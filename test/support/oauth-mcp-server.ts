@@ -8,8 +8,10 @@
  *   GET  http://oauth-mcp.control.test/start            → {port}: a new server on 127.0.0.1:<port>
  *   POST http://127.0.0.1:<port>/control {…}           → script it: `expireAccessTokens` (every access token
  *        issued so far stops working), `refuseRefresh`, `deny` (authorize answers error=access_denied),
- *        `accessTtlSeconds`, `refreshDelayMs`; GET answers the counters (registrations, authorizations,
- *        refreshes, refusedRefreshes).
+ *        `accessTtlSeconds`, `refreshDelayMs`, `nextUser` (the upstream user the next authorization
+ *        signs in as; whoami answers `user <name>`), `htmlToken` (the token endpoint answers an HTML
+ *        page); GET answers the counters (registrations, authorizations, refreshes, refusedRefreshes)
+ *        and `received`: the user and bearer token of every tools/call, in order.
  *
  * The authorize step approves at once (the person signing in), redirecting to the client's
  * redirect_uri with the code, as the SDK's demo provider does.
@@ -36,6 +38,8 @@ interface Script {
   accessTtlSeconds: number;
   /** How long a successful refresh waits before answering, after its refresh token is spent. */
   refreshDelayMs: number;
+  nextUser: string;
+  htmlToken: boolean;
 }
 
 interface Counters {
@@ -56,9 +60,9 @@ export function isOAuthMcpPort(port: number): boolean {
 
 class ScriptedProvider implements OAuthServerProvider {
   readonly #clients = new Map<string, OAuthClientInformationFull>();
-  readonly #codes = new Map<string, { clientId: string; params: AuthorizationParams }>();
-  readonly #access = new Map<string, { clientId: string; scopes: string[]; expiresAt: number; issuedAt: number }>();
-  readonly #refresh = new Map<string, { clientId: string; scopes: string[] }>();
+  readonly #codes = new Map<string, { clientId: string; params: AuthorizationParams; user: string }>();
+  readonly #access = new Map<string, { clientId: string; scopes: string[]; expiresAt: number; issuedAt: number; user: string }>();
+  readonly #refresh = new Map<string, { clientId: string; scopes: string[]; user: string }>();
   constructor(
     readonly script: Script,
     readonly counters: Counters,
@@ -83,7 +87,7 @@ class ScriptedProvider implements OAuthServerProvider {
       target.searchParams.set("error_description", "the person declined");
     } else {
       const code = randomUUID();
-      this.#codes.set(code, { clientId: client.client_id, params });
+      this.#codes.set(code, { clientId: client.client_id, params, user: this.script.nextUser });
       target.searchParams.set("code", code);
     }
     if (params.state !== undefined) target.searchParams.set("state", params.state);
@@ -101,7 +105,7 @@ class ScriptedProvider implements OAuthServerProvider {
     if (entry === undefined || entry.clientId !== client.client_id) throw new InvalidGrantError("unknown authorization code");
     this.#codes.delete(code);
     this.counters.codeExchanges++;
-    return this.#issue(client.client_id, entry.params.scopes ?? []);
+    return this.#issue(client.client_id, entry.params.scopes ?? [], entry.user);
   }
 
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string): Promise<OAuthTokens> {
@@ -113,21 +117,21 @@ class ScriptedProvider implements OAuthServerProvider {
     this.#refresh.delete(refreshToken);
     this.counters.refreshes++;
     if (this.script.refreshDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.script.refreshDelayMs));
-    return this.#issue(client.client_id, entry.scopes);
+    return this.#issue(client.client_id, entry.scopes, entry.user);
   }
 
   async verifyAccessToken(token: string): Promise<AuthInfo> {
     const entry = this.#access.get(token);
     if (entry === undefined || entry.issuedAt <= this.script.expiredBefore) throw new InvalidTokenError("the access token is unknown or expired");
-    return { token, clientId: entry.clientId, scopes: entry.scopes, expiresAt: entry.expiresAt };
+    return { token, clientId: entry.clientId, scopes: entry.scopes, expiresAt: entry.expiresAt, extra: { user: entry.user } };
   }
 
-  #issue(clientId: string, scopes: string[]): OAuthTokens {
+  #issue(clientId: string, scopes: string[], user: string): OAuthTokens {
     const accessToken = randomUUID();
     const refreshToken = randomUUID();
     const issuedAt = performance.timeOrigin + performance.now();
-    this.#access.set(accessToken, { clientId, scopes, issuedAt, expiresAt: Math.floor(Date.now() / 1000) + this.script.accessTtlSeconds });
-    this.#refresh.set(refreshToken, { clientId, scopes });
+    this.#access.set(accessToken, { clientId, scopes, issuedAt, expiresAt: Math.floor(Date.now() / 1000) + this.script.accessTtlSeconds, user });
+    this.#refresh.set(refreshToken, { clientId, scopes, user });
     return {
       access_token: accessToken,
       token_type: "Bearer",
@@ -153,14 +157,23 @@ function mcpServer(auth: AuthInfo | undefined): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const args = (request.params.arguments ?? {}) as { a?: number; b?: number };
     if (request.params.name === "add") return { content: [{ type: "text", text: String(Number(args.a) + Number(args.b)) }] };
-    return { content: [{ type: "text", text: `client ${auth?.clientId ?? "none"}` }] };
+    return { content: [{ type: "text", text: `user ${String(auth?.extra?.user ?? "none")} client ${auth?.clientId ?? "none"}` }] };
   });
   return server;
 }
 
 /** Starts a new server on an ephemeral loopback port and resolves with the port. */
 export async function startOAuthMcp(): Promise<number> {
-  const script: Script = { expiredBefore: 0, refuseRefresh: false, deny: false, accessTtlSeconds: 3600, refreshDelayMs: 0 };
+  const script: Script = {
+    expiredBefore: 0,
+    refuseRefresh: false,
+    deny: false,
+    accessTtlSeconds: 3600,
+    refreshDelayMs: 0,
+    nextUser: "admin",
+    htmlToken: false,
+  };
+  const received: { user: string; token: string }[] = [];
   const counters: Counters = { registrations: 0, authorizations: 0, codeExchanges: 0, refreshes: 0, refusedRefreshes: 0 };
   const provider = new ScriptedProvider(script, counters);
   const app = express();
@@ -171,6 +184,8 @@ export async function startOAuthMcp(): Promise<number> {
   const port = (http.address() as AddressInfo).port;
   const base = new URL(`http://127.0.0.1:${port}`);
   const mcpUrl = new URL("/mcp", base);
+  // Before the router: a token endpoint behind a proxy that answers with a login page.
+  app.post("/token", (_req, res, next) => (script.htmlToken ? res.status(200).type("html").send("<html><body>Please sign in</body></html>") : next()));
   app.use(mcpAuthRouter({ provider, issuerUrl: base, resourceServerUrl: mcpUrl, scopesSupported: ["tools"], resourceName: "OAuth fixture" }));
   app.post("/control", express.json(), (req, res) => {
     const body = req.body as Partial<Script> & { expireAccessTokens?: boolean };
@@ -179,11 +194,15 @@ export async function startOAuthMcp(): Promise<number> {
     if (body.deny !== undefined) script.deny = body.deny;
     if (body.accessTtlSeconds !== undefined) script.accessTtlSeconds = body.accessTtlSeconds;
     if (body.refreshDelayMs !== undefined) script.refreshDelayMs = body.refreshDelayMs;
+    if (body.nextUser !== undefined) script.nextUser = body.nextUser;
+    if (body.htmlToken !== undefined) script.htmlToken = body.htmlToken;
     res.json({ ...script, ...counters });
   });
-  app.get("/control", (_req, res) => res.json({ ...script, ...counters }));
+  app.get("/control", (_req, res) => res.json({ ...script, ...counters, received }));
   const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
   app.post("/mcp", express.json(), bearer, async (req, res) => {
+    if ((req.body as { method?: string } | undefined)?.method === "tools/call")
+      received.push({ user: String(req.auth?.extra?.user ?? ""), token: req.auth?.token ?? "" });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     const server = mcpServer(req.auth);
     res.on("close", () => {

@@ -153,11 +153,14 @@ export class Federation {
     return acceptPin(env, state, remoteName, keyId, this.#now);
   }
 
-  /** Starts an admin's OAuth sign-in at the server; undefined when it is unknown. */
-  async startSignIn(env: Env, name: string, keyId: string, origin: string): Promise<SignInStart | undefined> {
+  /**
+   * Starts an admin's OAuth sign-in at the server (or, with `connectFor`, that principal's own
+   * per-user connection); undefined when it is unknown.
+   */
+  async startSignIn(env: Env, name: string, keyId: string, origin: string, connectFor?: string): Promise<SignInStart | undefined> {
     await this.ensure(env);
     const state = this.#servers.get(name);
-    return state === undefined ? undefined : startSignIn(env, state, keyId, origin);
+    return state === undefined ? undefined : startSignIn(env, state, keyId, origin, connectFor);
   }
 
   /** Forgets every server (tests that start from nothing, and the benchmark). */

@@ -13,6 +13,7 @@ import { failureResponse, validationHook } from "../../http/request-failure.ts";
 import { requestOrigin } from "../../http/request-origin.ts";
 import { errorResponses } from "../../http/schemas.ts";
 import { checkOutboundUrl } from "../../net/outbound-url.ts";
+import { deleteConnectionsTo } from "./connections/connection-store.ts";
 import { federation } from "./federation.ts";
 import { McpServerBody, McpServerPutBody, McpServerStatusSchema, PinSchema, toWirePin, toWireStatus } from "./mcp-servers-schemas.ts";
 import { deleteSignIn } from "./oauth-store.ts";
@@ -177,7 +178,13 @@ mcpServersRoutes
     if (fromVar(c.env, name)) return failureResponse(c, { kind: "conflict", message: varOwned(name) });
     const stored = await readStored(c.env.KV, name);
     if (stored === null) return failureResponse(c, { kind: "unknown_mcp_server", name });
-    await Promise.all([deleteStored(c.env.KV, name), deleteToolList(c.env.KV, name), deletePins(c.env.KV, name), deleteSignIn(c.env.KV, name)]);
+    await Promise.all([
+      deleteStored(c.env.KV, name),
+      deleteToolList(c.env.KV, name),
+      deletePins(c.env.KV, name),
+      deleteSignIn(c.env.KV, name),
+      deleteConnectionsTo(c.env.DB, name),
+    ]);
     // The reload drops the server, its tools and its remembered session.
     await federation.reload(c.env, { name, config: null });
     return c.body(null, 204);

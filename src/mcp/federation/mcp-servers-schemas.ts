@@ -69,6 +69,10 @@ export const McpServerStatusSchema = z
       .record(z.string(), z.object({ secret: z.string() }))
       .openapi({ description: "Header name → the secret (env var) whose value is sent; values are never shown." }),
     oauth: z.object({ client_id: z.string().optional(), client_secret: z.object({ secret: z.string() }).optional(), scope: z.string().optional() }).nullable(),
+    identity: z
+      .object({ header: z.string(), audience: z.string().optional(), ttl_minutes: z.number().int() })
+      .nullable()
+      .openapi({ description: "The signed identity token sent on each call (docs/identity.md), or null." }),
     toolset: z.string(),
     transport: z.enum(["streamable-http", "sse"]).nullable(),
     list_fetched_at: z.string().nullable(),
@@ -103,6 +107,7 @@ export function toWireStatus(status: ServerStatus): z.infer<typeof McpServerStat
     pin: config.pin,
     headers: config.headers,
     oauth: config.oauth ?? null,
+    identity: config.identity ?? null,
     toolset: status.toolset,
     transport: status.transport,
     list_fetched_at: status.listFetchedAt === null ? null : new Date(status.listFetchedAt).toISOString(),

@@ -26,6 +26,11 @@ export interface StoredSignInFlow {
   server: string;
   /** The admin key that started it; the grant is recorded as theirs. */
   keyId: string;
+  /**
+   * Set for a per-user connection (src/mcp/federation/connections/): the principal whose own
+   * grant this makes. Its link opens only for a browser signed in as that principal.
+   */
+  connectFor?: string;
   createdAt: number;
   /** Where the sign-in link sends the browser (the authorization server, with state and PKCE challenge). */
   authorizationUrl: string;

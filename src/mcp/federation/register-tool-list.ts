@@ -15,6 +15,7 @@ import { remoteToolName, remoteToolset } from "./remote-tool-name.ts";
 import { screenTools } from "./screen-tools.ts";
 import { serverClient } from "./server-client.ts";
 import { blockedReason, type ServerState } from "./server-state.ts";
+import { startSignIn } from "./start-sign-in.ts";
 import type { CachedToolList } from "./tool-list-cache.ts";
 
 /** Registers a list's selected tools and removes the server's tools it no longer has. */
@@ -46,7 +47,8 @@ export async function registerToolList(env: Env, state: ServerState, list: Cache
         toolset,
         parameters: modelSchema(tool.inputSchema),
         validator,
-        clientFor: (callEnv) => serverClient(callEnv, state),
+        clientFor: (callEnv, callHeaders, auth) => serverClient(callEnv, state, callHeaders, auth),
+        connectLink: (callEnv, principal, origin) => startSignIn(callEnv, state, principal, origin, principal),
         check: state.check,
         gate: () => blockedReason(state, tool.name),
       }),

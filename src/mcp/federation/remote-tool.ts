@@ -6,8 +6,12 @@
  */
 import { ToolFailureError } from "../../errors/tool-failure.ts";
 import { breakers } from "../../execution/circuit-breaker.ts";
-import type { AvailabilityCheck, ToolSpec } from "../../registry/types.ts";
-import type { McpClient, RemoteTool } from "../client/mcp-client.ts";
+import { IDENTITY_KEY_SECRET } from "../../identity/identity-option.ts";
+import { identityHeader } from "../../identity/identity-token.ts";
+import type { AvailabilityCheck, ToolContext, ToolSpec } from "../../registry/types.ts";
+import { McpClientError } from "../client/json-rpc.ts";
+import type { McpAuth, McpClient, RemoteTool } from "../client/mcp-client.ts";
+import { type ConnectLink, connectionRequired, perUserAuth } from "./connections/per-user-call.ts";
 import type { RemoteValidator } from "./json-schema-validator.ts";
 import { countsAgainstServer, remoteFailure } from "./remote-failure.ts";
 import { renderResult, resultText } from "./remote-result.ts";
@@ -26,7 +30,13 @@ export interface RemoteToolParts {
   toolset: string;
   parameters: Record<string, unknown>;
   validator: RemoteValidator;
-  clientFor: (env: Env) => McpClient;
+  /**
+   * A client for one call; `callHeaders` are headers made for that call alone (its identity
+   * token), `auth` the caller's own token source at a `per_user` server.
+   */
+  clientFor: (env: Env, callHeaders?: Readonly<Record<string, string>>, auth?: McpAuth) => McpClient;
+  /** Makes a per-user connection link (start-sign-in.ts), for CONNECTION_REQUIRED. */
+  connectLink: ConnectLink;
   check: AvailabilityCheck;
   gate: () => string | undefined;
 }
@@ -42,7 +52,7 @@ export function remoteToolSpec(parts: RemoteToolParts): ToolSpec {
     parameters: parts.parameters,
     description: tool.description ?? `MCP tool ${tool.name} from ${server.name}`,
     // A missing secret makes the tools unavailable rather than failing every call with a 401.
-    requiresEnv: Object.values(server.headers).map((ref) => ref.secret),
+    requiresEnv: [...Object.values(server.headers).map((ref) => ref.secret), ...(server.identity === undefined ? [] : [IDENTITY_KEY_SECRET])],
     check: parts.check,
     gate: parts.gate,
     timeoutMs: server.timeout_ms,
@@ -62,13 +72,19 @@ export function remoteToolSpec(parts: RemoteToolParts): ToolSpec {
         });
       }
       const signal = ctx.signal;
+      const callHeaders = await identityHeaders(server, name, ctx);
+      const userAuth = server.auth_mode === "per_user" ? await perUserAuth(server, name, ctx, parts.connectLink) : undefined;
       let result;
       try {
-        result = await parts.clientFor(ctx.env).callTool(tool.name, args as Record<string, unknown>, signal);
+        result = await parts.clientFor(ctx.env, callHeaders, userAuth).callTool(tool.name, args as Record<string, unknown>, signal);
       } catch (error) {
         if (signal.aborted) breaker.released(admission.probe);
         else if (countsAgainstServer(error)) breaker.failed(MCP_SERVER_BREAKER, Date.now(), admission.probe);
         else breaker.succeeded(admission.probe);
+        // The person's own credentials were refused: theirs to renew, not the server's fault.
+        if (userAuth !== undefined && error instanceof McpClientError && error.kind === "unauthorized") {
+          throw await connectionRequired(server, name, ctx, parts.connectLink, userAuth.refused ?? `the server refused your connection (${error.message})`);
+        }
         throw new ToolFailureError(remoteFailure(name, server.name, host, error));
       }
       breaker.succeeded(admission.probe);
@@ -83,4 +99,20 @@ export function remoteToolSpec(parts: RemoteToolParts): ToolSpec {
       return renderResult(result);
     },
   };
+}
+
+/**
+ * The call's identity header when the server asks for one. A key that cannot sign (malformed
+ * secret) makes the tool unavailable rather than calling without the identity the server expects.
+ */
+async function identityHeaders(server: McpServerConfig, name: string, ctx: ToolContext): Promise<Record<string, string> | undefined> {
+  if (server.identity === undefined) return undefined;
+  const made = await identityHeader(ctx.env, server.identity, {
+    principal: ctx.keyId,
+    tool: name,
+    callId: ctx.callId,
+    defaultAudience: new URL(server.url).origin,
+  });
+  if (!made.ok) throw new ToolFailureError({ kind: "unavailable", name, reason: `MCP server '${server.name}' needs an identity token: ${made.message}` });
+  return { [made.header]: made.token };
 }

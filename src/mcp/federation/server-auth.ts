@@ -20,7 +20,7 @@ const GRANT_RELOAD_MS = 30_000;
 const REFRESH_POLL_MS = 2;
 
 /** OAuth errors after which only a person signing in again helps (RFC 6749 section 5.2). */
-const SIGN_IN_AGAIN = new Set(["invalid_grant", "invalid_client", "unauthorized_client", "invalid_scope", "access_denied"]);
+export const SIGN_IN_AGAIN: ReadonlySet<string> = new Set(["invalid_grant", "invalid_client", "unauthorized_client", "invalid_scope", "access_denied"]);
 
 /** The token source for the server's client, or undefined when its headers authenticate it. */
 export function serverAuth(env: Env, state: ServerState, now: () => number): McpAuth | undefined {

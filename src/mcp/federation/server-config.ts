@@ -8,6 +8,7 @@
  */
 // zod-openapi's z (zod itself plus `.openapi()`), so the API can document this very schema.
 import { z } from "@hono/zod-openapi";
+import { IdentityOptionSchema } from "../../identity/identity-option.ts";
 import { SECRET_NAME_PATTERN } from "../../net/secret-headers.ts";
 
 /** The reference client's default tool-call timeout. */
@@ -79,6 +80,17 @@ export const McpServerConfigSchema = z.strictObject({
     })
     .refine((oauth) => oauth.client_secret === undefined || oauth.client_id !== undefined, "client_secret needs client_id")
     .optional(),
+  /**
+   * Whose account a call uses at the server: `shared`, the one toolgate signed in with (or its
+   * headers); `per_user`, each caller's own connection (src/mcp/federation/connections/), the
+   * shared sign-in then only listing the tools. `token_exchange` (RFC 8693) is reserved.
+   */
+  auth_mode: z
+    .enum(["shared", "per_user", "token_exchange"])
+    .refine((mode) => mode !== "token_exchange", "token_exchange is not available yet; use shared or per_user")
+    .default("shared"),
+  /** A signed JWT naming the caller on every tool call (src/identity/), for internal servers that authorise people. */
+  identity: IdentityOptionSchema.optional(),
 });
 
 export type McpServerConfig = z.output<typeof McpServerConfigSchema>;

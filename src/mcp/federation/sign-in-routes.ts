@@ -19,9 +19,11 @@ import { failureResponse } from "../../http/request-failure.ts";
 import { requestOrigin } from "../../http/request-origin.ts";
 import { createOAuthFetch } from "../client/oauth/oauth-fetch.ts";
 import { finishSignIn } from "../client/oauth/sign-in-flow.ts";
+import { connectedPage } from "./connections/connected-page.ts";
+import { writeConnection } from "./connections/connection-store.ts";
 import { federation } from "./federation.ts";
 import { deleteFlow, openPending, readFlow, SIGN_IN_FLOW_TTL_SECONDS, type StoredSignInFlow, tokenKey, updateFlow, writeSignIn } from "./oauth-store.ts";
-import { CLIENT_METADATA_PATH, SIGN_IN_CALLBACK_PATH, SIGN_IN_START_PATH } from "./start-sign-in.ts";
+import { CLIENT_METADATA_PATH, CONNECT_PATH, SIGN_IN_CALLBACK_PATH, SIGN_IN_START_PATH } from "./start-sign-in.ts";
 
 /**
  * One cookie per sign-in, so two sign-ins at once in one browser do not overwrite each other.
@@ -40,19 +42,14 @@ signInRoutes
     const flow = state === "" ? null : await readFlow(c.env.KV, state);
     if (flow === null)
       return failureResponse(c, { kind: "mcp_sign_in_failed", reason: "unknown_state", detail: "This sign-in link is unknown or has expired." });
-    if (flow.browserNonceSha256 !== undefined)
+    // A connection's link says whose it is only where the browser's sign-in is known.
+    if (flow.connectFor !== undefined)
       return failureResponse(c, {
         kind: "mcp_sign_in_failed",
-        reason: "link_used",
-        detail: `This sign-in link to MCP server '${flow.server}' was already opened.`,
+        reason: "wrong_principal",
+        detail: `This is a per-user connection link: open it as it was given (${CONNECT_PATH}/<state>), signed in to the chat page with your key.`,
       });
-    const nonce = randomToken();
-    await updateFlow(c.env.KV, state, { ...flow, browserNonceSha256: sha256Hex(nonce) });
-    // Lax, not Strict: the callback is a top-level navigation coming from the authorization server's site.
-    setCookie(c, cookieName(state), nonce, { path: "/", secure: true, httpOnly: true, sameSite: "Lax", maxAge: SIGN_IN_FLOW_TTL_SECONDS, prefix: "host" });
-    c.header("cache-control", "no-store");
-    c.header("referrer-policy", "no-referrer");
-    return c.redirect(flow.authorizationUrl, 302);
+    return openFlowLink(c, state, flow);
   })
   .get(SIGN_IN_CALLBACK_PATH, async function finishSignInCallback(c) {
     const { state = "", code, error, error_description: description } = c.req.query();
@@ -99,6 +96,26 @@ signInRoutes
     });
   });
 
+/**
+ * Opens a sign-in or connection link once: records the SHA-256 of a nonce the browser gets as a
+ * cookie (which the callback must present) and sends the browser to the authorization server.
+ */
+export async function openFlowLink<E extends { Bindings: Env }>(c: Context<E>, state: string, flow: StoredSignInFlow): Promise<Response> {
+  if (flow.browserNonceSha256 !== undefined)
+    return failureResponse(c, {
+      kind: "mcp_sign_in_failed",
+      reason: "link_used",
+      detail: `This sign-in link to MCP server '${flow.server}' was already opened.`,
+    });
+  const nonce = randomToken();
+  await updateFlow(c.env.KV, state, { ...flow, browserNonceSha256: sha256Hex(nonce) });
+  // Lax, not Strict: the callback is a top-level navigation coming from the authorization server's site.
+  setCookie(c, cookieName(state), nonce, { path: "/", secure: true, httpOnly: true, sameSite: "Lax", maxAge: SIGN_IN_FLOW_TTL_SECONDS, prefix: "host" });
+  c.header("cache-control", "no-store");
+  c.header("referrer-policy", "no-referrer");
+  return c.redirect(flow.authorizationUrl, 302);
+}
+
 /** Exchanges the code with the sign-in's verifier, stores the grant as the admin's, and lists the server's tools. */
 async function exchange(c: Context<{ Bindings: Env }>, state: string, code: string, flow: StoredSignInFlow) {
   const { server, keyId } = flow;
@@ -122,6 +139,10 @@ async function exchange(c: Context<{ Bindings: Env }>, state: string, code: stri
     });
   }
   const now = Date.now();
+  if (flow.connectFor !== undefined) {
+    await writeConnection(c.env.DB, key.key, flow.connectFor, server, grant, now);
+    return connectedPage(c, server);
+  }
   await writeSignIn(c.env.KV, key.key, server, grant, { status: "signed_in", signedInBy: keyId, signedInAt: now, updatedAt: now });
   const refreshed = await federation.refresh(c.env, server);
   return c.json({

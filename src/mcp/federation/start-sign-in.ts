@@ -22,14 +22,20 @@ import type { ServerState } from "./server-state.ts";
 export const SIGN_IN_START_PATH = "/mcp-oauth/start";
 export const SIGN_IN_CALLBACK_PATH = "/mcp-oauth/callback";
 export const CLIENT_METADATA_PATH = "/mcp-oauth/client-metadata.json";
+/**
+ * Where a per-user connection link opens: under the chat site, whose sign-in (any key) says who
+ * the browser is, so a link opens only for the principal it was made for.
+ */
+export const CONNECT_PATH = "/chat/connect";
 
 export type SignInStart = { ok: true; signInUrl: string; expiresAt: number } | { ok: false; reason: McpSignInFailure; detail: string };
 
 /**
  * Prepares a sign-in at the server for the admin `keyId`; `origin` is toolgate's own, where the
- * authorization server sends the browser back.
+ * authorization server sends the browser back. With `connectFor`, a per-user connection for that
+ * principal instead, whose link is the chat site's connect page.
  */
-export async function startSignIn(env: Env, state: ServerState, keyId: string, origin: string): Promise<SignInStart> {
+export async function startSignIn(env: Env, state: ServerState, keyId: string, origin: string, connectFor?: string): Promise<SignInStart> {
   const key = tokenKey(env);
   if (!key.ok) return { ok: false, reason: "not_configured", detail: key.message };
   const { config } = state;
@@ -56,8 +62,15 @@ export async function startSignIn(env: Env, state: ServerState, keyId: string, o
       fetch,
     });
     const now = Date.now();
-    await writeFlow(env.KV, key.key, oauthState, { server: config.name, keyId, createdAt: now, authorizationUrl }, pending);
-    return { ok: true, signInUrl: `${origin}${SIGN_IN_START_PATH}?state=${encodeURIComponent(oauthState)}`, expiresAt: now + SIGN_IN_FLOW_TTL_SECONDS * 1000 };
+    await writeFlow(
+      env.KV,
+      key.key,
+      oauthState,
+      { server: config.name, keyId, createdAt: now, authorizationUrl, ...(connectFor === undefined ? {} : { connectFor }) },
+      pending,
+    );
+    const link = connectFor === undefined ? `${origin}${SIGN_IN_START_PATH}?state=${encodeURIComponent(oauthState)}` : `${origin}${CONNECT_PATH}/${oauthState}`;
+    return { ok: true, signInUrl: link, expiresAt: now + SIGN_IN_FLOW_TTL_SECONDS * 1000 };
   } catch (error) {
     return {
       ok: false,

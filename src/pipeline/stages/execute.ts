@@ -33,6 +33,7 @@ export async function execute(call: CallState, scope: RequestScope): Promise<Cal
       format: call.input.format ?? "openai",
       callTool: nestedCallOf(call, scope, deadlineAt),
       run: scope.run,
+      origin: scope.connection.origin ?? scope.run?.origin,
     },
     scope.connection,
     {

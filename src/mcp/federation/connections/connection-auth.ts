@@ -1,0 +1,85 @@
+/**
+ * The token source of one call to a `per_user` server: the caller's own grant from
+ * `mcp_connections`, refreshed as shared grants are (before it expires, and once after a 401).
+ * A refresh the authorization server refuses marks the connection as needing a reconnect, so the
+ * call ends with CONNECTION_REQUIRED instead of an upstream error.
+ *
+ * Read from D1 on every call rather than cached per isolate: revoking a key deletes its rows,
+ * and a cached grant would outlive that in every other isolate.
+ */
+import { loadConfig } from "../../../config/config.ts";
+import type { McpAuth } from "../../client/mcp-target.ts";
+import { createOAuthFetch } from "../../client/oauth/oauth-fetch.ts";
+import { grantExpired, OAuthFlowError, type OAuthGrant } from "../../client/oauth/oauth-grant.ts";
+import { refreshGrant } from "../../client/oauth/sign-in-flow.ts";
+import { tokenKey } from "../oauth-store.ts";
+import { SIGN_IN_AGAIN } from "../server-auth.ts";
+import { markNeedsReconnect, openConnectionGrant, readConnection, writeConnection } from "./connection-store.ts";
+
+/** A connection ready for a call, with what became of it by the end (a refusal's reason). */
+export interface UserAuth extends McpAuth {
+  /** Set when the upstream refused the connection during this call: the reason to show. */
+  readonly refused: string | undefined;
+}
+
+export type UserAuthLookup = { ok: true; auth: UserAuth } | { ok: false; reason: string; unavailable?: boolean };
+
+/** The caller's connection to `server`, or why there is none to use. */
+export async function userAuth(env: Env, server: string, principal: string, now: () => number): Promise<UserAuthLookup> {
+  const key = tokenKey(env);
+  if (!key.ok) return { ok: false, reason: key.message, unavailable: true };
+  const stored = await readConnection(env.DB, principal, server);
+  if (stored === undefined) return { ok: false, reason: "you have not connected your own account there yet" };
+  if (stored.status === "needs_reconnect") return { ok: false, reason: `your connection needs renewing (${stored.reason ?? "the server refused it"})` };
+  const opened = await openConnectionGrant(key.key, stored);
+  if (opened === undefined) return { ok: false, reason: "your stored connection no longer opens (MCP_TOKEN_KEY changed)" };
+  let grant: OAuthGrant = opened;
+  let refused: string | undefined;
+
+  const refresh = async (signal: AbortSignal): Promise<OAuthGrant | undefined> => {
+    try {
+      const renewed = await refreshGrant(grant, createOAuthFetch(loadConfig(env).outboundAllow, signal), now());
+      await writeConnection(env.DB, key.key, principal, server, renewed, now());
+      grant = renewed;
+      return renewed;
+    } catch (error) {
+      // Refresh tokens rotate: another request of this principal may have refreshed first.
+      const again = await readConnection(env.DB, principal, server);
+      const theirs = again?.status === "connected" ? await openConnectionGrant(key.key, again) : undefined;
+      if (theirs !== undefined && theirs.accessToken !== grant.accessToken) {
+        grant = theirs;
+        return theirs;
+      }
+      const reason = `refreshing your token failed: ${error instanceof Error ? error.message : String(error)}`;
+      if (error instanceof OAuthFlowError && SIGN_IN_AGAIN.has(error.code)) {
+        refused = reason;
+        await markNeedsReconnect(env.DB, principal, server, reason, now());
+      }
+      return undefined;
+    }
+  };
+
+  return {
+    ok: true,
+    auth: {
+      get refused() {
+        return refused;
+      },
+      async authorization(signal) {
+        if (!grantExpired(grant, now())) return `Bearer ${grant.accessToken}`;
+        const renewed = await refresh(signal);
+        return renewed === undefined ? undefined : `Bearer ${renewed.accessToken}`;
+      },
+      async renew(error, signal) {
+        // Already refused in this call (before sending): a second refresh would be refused too.
+        if (refused !== undefined) return false;
+        if (error.challenge?.error === "insufficient_scope") {
+          refused = `the server asks for more scope${error.challenge.scope === undefined ? "" : ` (${error.challenge.scope})`}`;
+          await markNeedsReconnect(env.DB, principal, server, refused, now());
+          return false;
+        }
+        return (await refresh(signal)) !== undefined;
+      },
+    },
+  };
+}

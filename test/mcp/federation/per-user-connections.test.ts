@@ -1,0 +1,350 @@
+/**
+ * Per-user connections to a remote MCP server (`auth_mode: "per_user"`, issue 30), end to end
+ * against the loopback OAuth-protected MCP server made of the SDK's `mcpAuthRouter`
+ * (test/support/oauth-mcp-server.ts), which records the bearer token and upstream user of every
+ * tools/call: two keys each connect their own upstream account through the CONNECTION_REQUIRED
+ * link, and A's token never arrives on B's call. Then every way a link or a token can go wrong.
+ */
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createApp } from "../../../src/http/app.ts";
+import { csrfOf, PageClient } from "../../approvals-page/page-client.ts";
+import { createKey } from "../../support/create-key.ts";
+import { testParts } from "../../support/dispatch.ts";
+import { OAUTH_MCP_CONTROL_HOST, TEST_ADMIN_TOKEN, TEST_MCP_TOKEN_KEY } from "../../support/test-env.ts";
+import { openaiCall } from "../../support/tool-calls.ts";
+
+const app = createApp(testParts);
+
+interface Received {
+  user: string;
+  token: string;
+}
+
+interface Fixture {
+  port: number;
+  env: Env;
+  control: (body?: Record<string, unknown>) => Promise<{ received: Received[]; refusedRefreshes: number }>;
+}
+
+async function startFixture(): Promise<Fixture> {
+  const { port } = (await (await fetch(`http://${OAUTH_MCP_CONTROL_HOST}/start`)).json()) as { port: number };
+  return {
+    port,
+    env: { ...env, OUTBOUND_ALLOW: `127.0.0.1:${port}`, MCP_TOKEN_KEY: TEST_MCP_TOKEN_KEY } as Env,
+    control: async (body) => {
+      const res = await fetch(
+        `http://127.0.0.1:${port}/control`,
+        body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
+      );
+      return (await res.json()) as { received: Received[]; refusedRefreshes: number };
+    },
+  };
+}
+
+function api(fixture: Fixture, path: string, init: { method?: string; body?: unknown; bearer?: string } = {}): Promise<Response> {
+  const { method = init.body === undefined ? "GET" : "POST" } = init;
+  const headers = { authorization: `Bearer ${init.bearer ?? TEST_ADMIN_TOKEN}`, ...(init.body === undefined ? {} : { "content-type": "application/json" }) };
+  return Promise.resolve(
+    app.request(`https://toolgate.test${path}`, { method, headers, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) }, fixture.env),
+  );
+}
+
+/** A person: their key, and their browser signed in to the chat page with it. */
+interface Person {
+  keyId: string;
+  key: string;
+  browser: PageClient;
+}
+
+async function person(fixture: Fixture, label: string): Promise<Person> {
+  const key = await createKey({ name: `conn-${label}-${crypto.randomUUID()}`, role: "agent" });
+  const browser = new PageClient(undefined, (request) => Promise.resolve(app.request(request, undefined, fixture.env)));
+  await browser.get("/chat/sign-in");
+  expect((await browser.post("/chat/sign-in", { key: key.key, csrf: csrfOf(browser.lastPage) })).status).toBe(303);
+  return { keyId: key.id, key: key.key, browser };
+}
+
+interface Envelope {
+  error: string;
+  error_code: string;
+  connection?: { server: string; url: string | null; expires_at: string | null };
+}
+
+async function call(
+  fixture: Fixture,
+  who: Person,
+  tool: string,
+  args: Record<string, unknown> = {},
+): Promise<{ status: string; error_code: string | null; content: string }> {
+  const res = await api(fixture, "/v1/tool-calls", { bearer: who.key, body: { tool_calls: [openaiCall("c1", tool, args)] } });
+  expect(res.status, await res.clone().text()).toBe(200);
+  const [result] = ((await res.json()) as { results: { status: string; error_code: string | null; message: { content: string } }[] }).results;
+  if (result === undefined) throw new Error("no result");
+  return { status: result.status, error_code: result.error_code, content: result.message.content };
+}
+
+/** The one-time link a CONNECTION_REQUIRED result names. */
+function linkOf(result: { error_code: string | null; content: string }): string {
+  expect(result.error_code).toBe("CONNECTION_REQUIRED");
+  const envelope = JSON.parse(result.content) as Envelope;
+  expect(envelope.connection?.url).toMatch(/^https:\/\/toolgate\.test\/chat\/connect\/[\w-]{43}$/);
+  return envelope.connection?.url ?? "";
+}
+
+/** Opens the link in the person's browser and lets the upstream approve as `upstreamUser`; returns the callback URL. */
+async function consent(fixture: Fixture, who: Person, link: string, upstreamUser: string): Promise<string> {
+  const opened = await who.browser.get(new URL(link).pathname);
+  expect(opened.status, who.browser.lastPage).toBe(302);
+  const authorizeUrl = new URL(opened.headers.get("location") ?? "");
+  expect(authorizeUrl.origin).toBe(`http://127.0.0.1:${fixture.port}`);
+  await fixture.control({ nextUser: upstreamUser });
+  const approved = await fetch(authorizeUrl, { redirect: "manual" });
+  expect(approved.status).toBe(302);
+  const callback = approved.headers.get("location") ?? "";
+  expect(callback).toMatch(/^https:\/\/toolgate\.test\/mcp-oauth\/callback\?code=/);
+  return callback;
+}
+
+/** Adds the per_user server and signs toolgate in once (the shared sign-in only lists the tools). */
+async function addPerUserServer(fixture: Fixture, name: string): Promise<void> {
+  const res = await api(fixture, "/v1/mcp-servers", { body: { name, url: `http://127.0.0.1:${fixture.port}/mcp`, auth_mode: "per_user" } });
+  expect(res.status, await res.clone().text()).toBe(201);
+  const signInUrl = ((await res.json()) as { auth: { sign_in_url: string } }).auth.sign_in_url;
+  const admin = new PageClient(undefined, (request) => Promise.resolve(app.request(request, undefined, fixture.env)));
+  const opened = await admin.get(new URL(signInUrl).pathname + new URL(signInUrl).search);
+  const approved = await fetch(opened.headers.get("location") ?? "", { redirect: "manual" });
+  const callback = new URL(approved.headers.get("location") ?? "");
+  expect((await admin.get(callback.pathname + callback.search)).status).toBe(200);
+}
+
+async function connect(fixture: Fixture, who: Person, server: string, upstreamUser: string): Promise<void> {
+  const link = linkOf(await call(fixture, who, `mcp__${server}__whoami`));
+  const callback = new URL(await consent(fixture, who, link, upstreamUser));
+  const done = await who.browser.get(callback.pathname + callback.search);
+  expect(done.status, who.browser.lastPage).toBe(200);
+  expect(who.browser.lastPage).toContain(`Connected to ${server}`);
+}
+
+const rowsOf = async (principal: string): Promise<{ server: string; status: string; grant_sealed: string }[]> =>
+  (
+    await env.DB.prepare("SELECT server, status, grant_sealed FROM mcp_connections WHERE principal = ?")
+      .bind(principal)
+      .all<{ server: string; status: string; grant_sealed: string }>()
+  ).results;
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("per-user connections to a remote MCP server", () => {
+  it("connects two people to their own upstream accounts, and A's token never arrives on B's call", async () => {
+    const fixture = await startFixture();
+    await addPerUserServer(fixture, "peruser");
+    const alice = await person(fixture, "alice");
+    const bob = await person(fixture, "bob");
+
+    // Without a connection, the call ends with CONNECTION_REQUIRED naming a one-time link, and the shared sign-in is never used.
+    const first = await call(fixture, alice, "mcp__peruser__whoami");
+    expect(first.status).toBe("error");
+    const envelope = JSON.parse(first.content) as Envelope;
+    expect(envelope.error).toContain("you have not connected your own account there yet");
+    expect(envelope.connection).toMatchObject({ server: "peruser", expires_at: expect.any(String) });
+    expect((await fixture.control()).received).toEqual([]);
+
+    await connect(fixture, alice, "peruser", "alice-upstream");
+    await connect(fixture, bob, "peruser", "bob-upstream");
+    expect((await call(fixture, alice, "mcp__peruser__whoami")).content).toContain("user alice-upstream");
+    expect((await call(fixture, bob, "mcp__peruser__whoami")).content).toContain("user bob-upstream");
+    expect(await call(fixture, alice, "mcp__peruser__add", { a: 2, b: 3 })).toMatchObject({ status: "ok", content: expect.stringContaining("5") });
+
+    const { received } = await fixture.control();
+    const aliceTokens = new Set(received.filter((r) => r.user === "alice-upstream").map((r) => r.token));
+    const bobTokens = new Set(received.filter((r) => r.user === "bob-upstream").map((r) => r.token));
+    expect(received.map((r) => r.user)).toEqual(["alice-upstream", "bob-upstream", "alice-upstream"]);
+    expect(aliceTokens.size).toBe(1);
+    expect([...bobTokens].some((token) => aliceTokens.has(token))).toBe(false);
+    // The admin's shared token is never sent for a per_user server's calls.
+    expect(received.some((r) => r.user === "admin")).toBe(false);
+
+    // Sealed at rest, bound to its principal and server: no token in clear, and a row copied to B does not open for B.
+    const [aliceRow] = await rowsOf(alice.keyId);
+    expect(aliceRow?.grant_sealed).not.toMatch(/access|refresh|Bearer/i);
+    await env.DB.prepare("UPDATE mcp_connections SET grant_sealed = ? WHERE principal = ? AND server = 'peruser'")
+      .bind(aliceRow?.grant_sealed ?? "", bob.keyId)
+      .run();
+    const replayed = await call(fixture, bob, "mcp__peruser__whoami");
+    expect(replayed.error_code).toBe("CONNECTION_REQUIRED");
+    expect(replayed.content).toContain("no longer opens");
+    expect((await fixture.control()).received).toHaveLength(3);
+  });
+
+  it("ends a refresh the upstream refuses mid-call with CONNECTION_REQUIRED, not a 5xx, and reconnecting works", async () => {
+    const fixture = await startFixture();
+    await addPerUserServer(fixture, "perrefresh");
+    const alice = await person(fixture, "alice");
+    await connect(fixture, alice, "perrefresh", "alice-upstream");
+
+    // A 401 → toolgate refreshes and repeats: still alice.
+    await fixture.control({ expireAccessTokens: true });
+    expect((await call(fixture, alice, "mcp__perrefresh__whoami")).content).toContain("user alice-upstream");
+
+    await fixture.control({ expireAccessTokens: true, refuseRefresh: true });
+    const refused = await call(fixture, alice, "mcp__perrefresh__whoami");
+    expect(refused.status).toBe("error");
+    expect(refused.error_code).toBe("CONNECTION_REQUIRED");
+    expect(refused.content).toContain("invalid_grant");
+    expect(await rowsOf(alice.keyId)).toMatchObject([{ server: "perrefresh", status: "needs_reconnect" }]);
+
+    await fixture.control({ refuseRefresh: false });
+    const again = await call(fixture, alice, "mcp__perrefresh__whoami");
+    expect(again.content).toContain("needs renewing");
+    const callback = new URL(await consent(fixture, alice, linkOf(again), "alice-upstream"));
+    expect((await alice.browser.get(callback.pathname + callback.search)).status).toBe(200);
+    expect((await call(fixture, alice, "mcp__perrefresh__whoami")).content).toContain("user alice-upstream");
+  });
+
+  it("ends a revoked key's connections at once", async () => {
+    const fixture = await startFixture();
+    await addPerUserServer(fixture, "perrevoke");
+    const alice = await person(fixture, "alice");
+    await connect(fixture, alice, "perrevoke", "alice-upstream");
+    expect(await rowsOf(alice.keyId)).toHaveLength(1);
+    expect((await api(fixture, `/v1/keys/${alice.keyId}`, { method: "DELETE" })).status).toBe(204);
+    expect(await rowsOf(alice.keyId)).toEqual([]);
+    const res = await api(fixture, "/v1/tool-calls", { bearer: alice.key, body: { tool_calls: [openaiCall("c1", "mcp__perrevoke__whoami", {})] } });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe("connection links", () => {
+  it("opens once, only for the principal it was made for, and only in the browser that opened it", async () => {
+    const fixture = await startFixture();
+    await addPerUserServer(fixture, "perlink");
+    const alice = await person(fixture, "alice");
+    const bob = await person(fixture, "bob");
+    const link = linkOf(await call(fixture, alice, "mcp__perlink__whoami"));
+
+    // Bob's browser is refused, and that does not spend Alice's link.
+    const foreign = await bob.browser.get(new URL(link).pathname);
+    expect(foreign.status).toBe(403);
+    expect(bob.browser.lastPage).toContain("another key");
+    // Outside the chat site (where the browser's key is unknown) it does not open either.
+    const bare = await Promise.resolve(app.request(`https://toolgate.test/mcp-oauth/start?state=${new URL(link).pathname.split("/").at(-1)}`, {}, fixture.env));
+    expect(await bare.json()).toMatchObject({ error_code: "MCP_SIGN_IN_FAILED", reason: "wrong_principal" });
+
+    const callback = await consent(fixture, alice, link, "alice-upstream");
+    const twice = await alice.browser.get(new URL(link).pathname);
+    expect(await twice.json()).toMatchObject({ reason: "link_used" });
+    // Bob replaying Alice's callback (he lacks her nonce cookie) is refused, and nothing is stored for anyone.
+    const url = new URL(callback);
+    const replay = await bob.browser.get(url.pathname + url.search);
+    expect(await replay.json()).toMatchObject({ error_code: "MCP_SIGN_IN_FAILED", reason: "browser_mismatch" });
+    expect(await rowsOf(bob.keyId)).toEqual([]);
+    expect(await rowsOf(alice.keyId)).toEqual([]);
+    expect((await alice.browser.get(url.pathname + url.search)).status).toBe(200);
+    expect(await rowsOf(alice.keyId)).toHaveLength(1);
+  });
+
+  it("refuses a link after it expires, and a forged state", async () => {
+    const fixture = await startFixture();
+    await addPerUserServer(fixture, "perexpire");
+    const alice = await person(fixture, "alice");
+    const link = linkOf(await call(fixture, alice, "mcp__perexpire__whoami"));
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 11 * 60_000);
+    const expired = await alice.browser.get(new URL(link).pathname);
+    expect(expired.status).toBe(404);
+    expect(alice.browser.lastPage).toContain("older than 10 minutes");
+    vi.useRealTimers();
+
+    const forgedLink = await alice.browser.get("/chat/connect/forged-state-that-was-never-issued");
+    expect(forgedLink.status).toBe(404);
+    const forgedCallback = await alice.browser.get("/mcp-oauth/callback?code=abc&state=forged");
+    expect(await forgedCallback.json()).toMatchObject({ error_code: "MCP_SIGN_IN_FAILED", reason: "unknown_state" });
+    expect(await rowsOf(alice.keyId)).toEqual([]);
+  });
+
+  it("stores nothing when the upstream answers the token request with HTML", async () => {
+    const fixture = await startFixture();
+    await addPerUserServer(fixture, "perhtml");
+    const alice = await person(fixture, "alice");
+    const callback = new URL(await consent(fixture, alice, linkOf(await call(fixture, alice, "mcp__perhtml__whoami")), "alice-upstream"));
+    await fixture.control({ htmlToken: true });
+    const res = await alice.browser.get(callback.pathname + callback.search);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error_code: "MCP_SIGN_IN_FAILED", reason: "exchange_failed" });
+    expect(await rowsOf(alice.keyId)).toEqual([]);
+    expect((await call(fixture, alice, "mcp__perhtml__whoami")).error_code).toBe("CONNECTION_REQUIRED");
+  });
+});
+
+describe("the connections API", () => {
+  interface Page {
+    connections: { principal: string; server: string; status: string }[];
+    next_cursor: string | null;
+  }
+
+  it("lists, reconnects and ends the caller's own connections; an admin sees and ends anyone's", async () => {
+    const fixture = await startFixture();
+    await addPerUserServer(fixture, "perapi");
+    const alice = await person(fixture, "alice");
+    const bob = await person(fixture, "bob");
+    await connect(fixture, alice, "perapi", "alice-upstream");
+    await connect(fixture, bob, "perapi", "bob-upstream");
+
+    const own = (await (await api(fixture, "/v1/connections", { bearer: alice.key })).json()) as Page;
+    expect(own).toEqual({ connections: [expect.objectContaining({ principal: alice.keyId, server: "perapi", status: "connected" })], next_cursor: null });
+    expect(JSON.stringify(own)).not.toMatch(/token|grant/i);
+    // Another principal's, or everyone's, is for admins only.
+    expect((await api(fixture, `/v1/connections?principal=${bob.keyId}`, { bearer: alice.key })).status).toBe(403);
+    expect((await api(fixture, "/v1/connections?all=true", { bearer: alice.key })).status).toBe(403);
+    expect((await api(fixture, `/v1/connections/perapi?principal=${bob.keyId}`, { method: "DELETE", bearer: alice.key })).status).toBe(403);
+    const asAdmin = (await (await api(fixture, `/v1/connections?principal=${bob.keyId}`)).json()) as Page;
+    expect(asAdmin.connections.map((row) => row.principal)).toEqual([bob.keyId]);
+
+    // Reconnect hands the caller a link of its own.
+    const relink = await api(fixture, "/v1/connections/perapi/reconnect", { method: "POST", bearer: alice.key });
+    expect(relink.status).toBe(201);
+    expect(((await relink.json()) as { url: string }).url).toMatch(/^https:\/\/toolgate\.test\/chat\/connect\/[\w-]{43}$/);
+
+    // The admin ends Bob's; the admin's own calls never use it (the admin has no connection of its own).
+    expect((await api(fixture, `/v1/connections/perapi?principal=${bob.keyId}`, { method: "DELETE" })).status).toBe(204);
+    expect((await call(fixture, bob, "mcp__perapi__whoami")).error_code).toBe("CONNECTION_REQUIRED");
+    const adminCall = await api(fixture, "/v1/tool-calls", { body: { tool_calls: [openaiCall("c1", "mcp__perapi__whoami", {})] } });
+    expect(((await adminCall.json()) as { results: { error_code: string }[] }).results[0]?.error_code).toBe("CONNECTION_REQUIRED");
+    // Alice ends her own.
+    expect((await api(fixture, "/v1/connections/perapi", { method: "DELETE", bearer: alice.key })).status).toBe(204);
+    expect((await api(fixture, "/v1/connections/perapi", { method: "DELETE", bearer: alice.key })).status).toBe(404);
+    expect((await call(fixture, alice, "mcp__perapi__whoami")).error_code).toBe("CONNECTION_REQUIRED");
+  });
+
+  it("pages through 1,000 connections of one principal, each row once, and refuses a forged cursor", async () => {
+    const fixture = await startFixture();
+    const principal = `key_many_${crypto.randomUUID()}`;
+    const sealed = JSON.stringify({ v: 1, iv: "AAAAAAAAAAAAAAAA", data: "AAAA" });
+    const insert = env.DB.prepare(
+      "INSERT INTO mcp_connections (principal, server, status, reason, grant_sealed, connected_at, updated_at) VALUES (?, ?, 'connected', NULL, ?, 1, 1)",
+    );
+    const servers = Array.from({ length: 1000 }, (_, i) => `srv${String(i).padStart(4, "0")}`);
+    await env.DB.batch(servers.map((server) => insert.bind(principal, server, sealed)));
+
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await api(fixture, `/v1/connections?principal=${principal}&limit=200${cursor === null ? "" : `&cursor=${cursor}`}`);
+      expect(res.status).toBe(200);
+      const page = (await res.json()) as Page;
+      seen.push(...page.connections.map((row) => row.server));
+      cursor = page.next_cursor;
+      pages++;
+    } while (cursor !== null && pages < 10);
+    expect(seen).toEqual(servers);
+    // 5 full pages, then one empty page that ends the list.
+    expect(pages).toBe(6);
+
+    expect((await api(fixture, "/v1/connections?cursor=not-a-cursor")).status).toBe(400);
+    expect((await api(fixture, "/v1/connections?limit=5000")).status).toBe(400);
+  });
+});
