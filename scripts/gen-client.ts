@@ -42,6 +42,9 @@ export async function servedDocument(root = ROOT): Promise<OpenAPI3> {
       format: "esm",
       platform: "node",
       target: "es2024",
+      // CommonJS dependencies (yaml) require Node built-ins, which an ESM bundle can only do
+      // through a require of its own.
+      banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
       // The Worker's own module substitutions (zod), and workerd's built-in module, which Node lacks.
       alias: { ...workerAlias(join(root, "wrangler.toml")), "cloudflare:workers": join(root, "scripts/gen-client/cloudflare-workers.ts") },
       logLevel: "warning",

@@ -2044,6 +2044,667 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/openapi-sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Runtime OpenAPI sources and their tools */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Every runtime source, sorted by name. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            sources: components["schemas"]["OpenApiSourceStatus"][];
+                        };
+                    };
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The key's role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description A service the route needs is not configured or not available now; the body names what to set or when to retry. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add an OpenAPI source: each operation of its spec becomes a tool
+         * @description The spec is fetched from `spec.url` now, converted, and pinned by its SHA-256. Its operations join the registry as toolset `api-<name>`, named `<name>__<operation>`. Operations that cannot be served are listed in `pinned.problems`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["OpenApiSourceConfig"];
+                };
+            };
+            responses: {
+                /** @description Added. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenApiSourceStatus"];
+                    };
+                };
+                /** @description The request is malformed or a field is invalid; `issues` names each field. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The key's role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The request conflicts with an existing resource. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The body or the batch is over its limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The request is well-formed but what it points at cannot be used (a spec that cannot be converted); the body says why. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description A remote server the route depends on could not be reached or did not answer correctly. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/openapi-sources/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One source: configuration, pinned spec, pending changes, tools and problems */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The source's status. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenApiSourceStatus"];
+                    };
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The key's role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The named resource does not exist. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        /** Replace a source's configuration; its spec is fetched and pinned again */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["OpenApiSourcePut"];
+                };
+            };
+            responses: {
+                /** @description Replaced. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenApiSourceStatus"];
+                    };
+                };
+                /** @description The request is malformed or a field is invalid; `issues` names each field. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The key's role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The named resource does not exist. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The body or the batch is over its limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The request is well-formed but what it points at cannot be used (a spec that cannot be converted); the body says why. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description A remote server the route depends on could not be reached or did not answer correctly. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove a source; its tools leave the registry */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Removed. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The key's role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The named resource does not exist. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/openapi-sources/{name}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept the pending spec: it becomes the pin and its operations the tools */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Accepted. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenApiSourceStatus"];
+                    };
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The key's role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The named resource does not exist. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The request conflicts with an existing resource. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/openapi-sources/{name}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take the source's tools out of the registry, keeping its configuration and pin */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Disabled. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenApiSourceStatus"];
+                    };
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The key's role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The named resource does not exist. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/openapi-sources/{name}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Serve the source's tools again */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Enabled. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenApiSourceStatus"];
+                    };
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The key's role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The named resource does not exist. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/openapi-sources/{name}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fetch the spec again; a changed spec waits as `pending` until accepted */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Fetched; see `pending` for what moved. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenApiSourceStatus"];
+                    };
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The key's role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The named resource does not exist. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The request is well-formed but what it points at cannot be used (a spec that cannot be converted); the body says why. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description A remote server the route depends on could not be reached or did not answer correctly. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/runs": {
         parameters: {
             query?: never;
@@ -3589,6 +4250,245 @@ export interface components {
             id: string;
             /** @enum {string} */
             type: "function";
+        };
+        OpenApiSourceConfig: {
+            /** @default {} */
+            approval: {
+                [key: string]: "always" | "never";
+            };
+            /**
+             * @default {
+             *       "type": "none"
+             *     }
+             */
+            auth: {
+                /** @enum {string} */
+                type: "none";
+            } | {
+                token: {
+                    secret: string;
+                };
+                /** @enum {string} */
+                type: "bearer";
+            } | {
+                /** @enum {string} */
+                in: "header" | "query";
+                name: string;
+                /** @enum {string} */
+                type: "api_key";
+                value: {
+                    secret: string;
+                };
+            } | {
+                password: {
+                    secret: string;
+                };
+                /** @enum {string} */
+                type: "basic";
+                username: {
+                    secret: string;
+                };
+            } | {
+                client_id: {
+                    secret: string;
+                };
+                client_secret: {
+                    secret: string;
+                };
+                scope?: string;
+                /** Format: uri */
+                token_url: string;
+                /** @enum {string} */
+                type: "oauth2_client_credentials";
+            };
+            /** Format: uri */
+            base_url?: string;
+            /** @default true */
+            enabled: boolean;
+            /** @default [] */
+            exclude: string[];
+            include?: string[];
+            name: string;
+            spec: {
+                /** Format: uri */
+                url: string;
+            } | {
+                file: string;
+            };
+            /** @default 30000 */
+            timeout_ms: number;
+        };
+        OpenApiSourcePut: {
+            /** @default {} */
+            approval: {
+                [key: string]: "always" | "never";
+            };
+            /**
+             * @default {
+             *       "type": "none"
+             *     }
+             */
+            auth: {
+                /** @enum {string} */
+                type: "none";
+            } | {
+                token: {
+                    secret: string;
+                };
+                /** @enum {string} */
+                type: "bearer";
+            } | {
+                /** @enum {string} */
+                in: "header" | "query";
+                name: string;
+                /** @enum {string} */
+                type: "api_key";
+                value: {
+                    secret: string;
+                };
+            } | {
+                password: {
+                    secret: string;
+                };
+                /** @enum {string} */
+                type: "basic";
+                username: {
+                    secret: string;
+                };
+            } | {
+                client_id: {
+                    secret: string;
+                };
+                client_secret: {
+                    secret: string;
+                };
+                scope?: string;
+                /** Format: uri */
+                token_url: string;
+                /** @enum {string} */
+                type: "oauth2_client_credentials";
+            };
+            /** Format: uri */
+            base_url?: string;
+            /** @default true */
+            enabled: boolean;
+            /** @default [] */
+            exclude: string[];
+            include?: string[];
+            spec: {
+                /** Format: uri */
+                url: string;
+            } | {
+                file: string;
+            };
+            /** @default 30000 */
+            timeout_ms: number;
+        };
+        OpenApiSourceStatus: {
+            config: {
+                /** @default {} */
+                approval: {
+                    [key: string]: "always" | "never";
+                };
+                /**
+                 * @default {
+                 *       "type": "none"
+                 *     }
+                 */
+                auth: {
+                    /** @enum {string} */
+                    type: "none";
+                } | {
+                    token: {
+                        secret: string;
+                    };
+                    /** @enum {string} */
+                    type: "bearer";
+                } | {
+                    /** @enum {string} */
+                    in: "header" | "query";
+                    name: string;
+                    /** @enum {string} */
+                    type: "api_key";
+                    value: {
+                        secret: string;
+                    };
+                } | {
+                    password: {
+                        secret: string;
+                    };
+                    /** @enum {string} */
+                    type: "basic";
+                    username: {
+                        secret: string;
+                    };
+                } | {
+                    client_id: {
+                        secret: string;
+                    };
+                    client_secret: {
+                        secret: string;
+                    };
+                    scope?: string;
+                    /** Format: uri */
+                    token_url: string;
+                    /** @enum {string} */
+                    type: "oauth2_client_credentials";
+                };
+                /** Format: uri */
+                base_url?: string;
+                /** @default true */
+                enabled: boolean;
+                /** @default [] */
+                exclude: string[];
+                include?: string[];
+                name: string;
+                spec: {
+                    /** Format: uri */
+                    url: string;
+                } | {
+                    file: string;
+                };
+                /** @default 30000 */
+                timeout_ms: number;
+            };
+            created_at: string;
+            enabled: boolean;
+            name: string;
+            /** @description A changed spec found by a refresh: its tools are served only once accepted (`.../accept`). */
+            pending?: {
+                base_url: string;
+                changes: {
+                    added: string[];
+                    changed: string[];
+                    removed: string[];
+                };
+                fetched_at: string;
+                operations: number;
+                /** @description Operations skipped or simplified at conversion, and why. */
+                problems: string[];
+                /** @description SHA-256 of the spec's text: the pin. */
+                sha256: string;
+                spec_version: string;
+                title: string;
+            };
+            pinned: {
+                base_url: string;
+                fetched_at: string;
+                operations: number;
+                /** @description Operations skipped or simplified at conversion, and why. */
+                problems: string[];
+                /** @description SHA-256 of the spec's text: the pin. */
+                sha256: string;
+                spec_version: string;
+                title: string;
+            };
+            /** @description Operations left out at registration (a name another toolset holds). */
+            problems: string[];
+            /** @description The registry names of the tools served now. */
+            tools: string[];
+            toolset: string;
+            updated_at: string;
         };
         /** @description For a changed tool: the accepted definition (null when the pin predates kept definitions). */
         PinnedToolDefinition: {

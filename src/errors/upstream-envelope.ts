@@ -7,7 +7,10 @@ import { RETRYABLE_STATUSES } from "./retryable-statuses.ts";
 import type { ToolFailure } from "./tool-failure.ts";
 
 /** The failures a tool's upstream caused. */
-export type UpstreamFailure = Extract<ToolFailure, { kind: "own_timeout" | "network" | "upstream" | "remote_tool_error" | "api_error" | "connection_required" }>;
+export type UpstreamFailure = Extract<
+  ToolFailure,
+  { kind: "own_timeout" | "network" | "upstream" | "remote_tool_error" | "api_error" | "connection_required" }
+>;
 
 /**
  * Maps an upstream failure to its envelope (unsanitised: `toEnvelope` sanitises every kind, and

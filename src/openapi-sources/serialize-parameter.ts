@@ -118,7 +118,6 @@ export function headerValue(param: OperationParameter, value: unknown): string {
   else if (flat.kind === "array") text = flat.items.map(scalarText).join(",");
   else text = flat.pairs.map(([key, item]) => (param.explode ? `${key}=${scalarText(item)}` : `${key},${scalarText(item)}`)).join(",");
   // RFC 9110 §5.5: no CR, LF or NUL; fetch would throw on them, and a header split is a request smuggled.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters refused.
   if (/[\r\n\0]/.test(text) || /[^\u0009\u0020-\u00ff]/.test(text))
     throw new SerializeError(`header parameter '${param.arg}' holds a line break, control or non-Latin-1 character, which a header cannot carry`);
   return text;

@@ -30,8 +30,9 @@ function backendFor(version: string, file: string): Promise<OpenAPIBackend> {
   let backend = backends.get(key);
   if (backend === undefined) {
     backend = (async () => {
-      const parsed = JSON.parse(specText(version, file)) as Record<string, unknown>;
-      const definition = (version === "2.0" ? upgrade(parsed, "3.0") : parsed) as unknown as Document;
+      const text = specText(version, file);
+      // Two libraries' OpenAPI types for one document: JSON text is the common ground.
+      const definition: Document = JSON.parse(version === "2.0" ? JSON.stringify(upgrade(JSON.parse(text), "3.0")) : text);
       // Paths are matched below the example's own prefix, not below its servers' path.
       const created = new OpenAPIBackend({ definition: { ...definition, servers: [{ url: "/" }] }, apiRoot: "/", quick: false });
       created.register({
