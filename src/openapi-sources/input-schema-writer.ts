@@ -82,6 +82,8 @@ export class InputSchemaWriter {
     const readOnly = new Set<string>();
     for (const [key, value] of Object.entries(record)) {
       if (DROPPED.has(key) || key.startsWith("x-")) continue;
+      // The upgrader writes `required: []` for form bodies; draft-04 validators refuse an empty list.
+      if (key === "required" && Array.isArray(value) && value.length === 0) continue;
       if (!this.within(depth, 1)) break;
       if (SCHEMA_MAPS.has(key) && isRecord(value)) setMember(out, key, this.schemaMap(value, depth + 1, key === "properties" ? readOnly : undefined));
       else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) setMember(out, key, this.schemaList(value, depth + 1));
