@@ -24,6 +24,14 @@ import { specServers } from "./spec-servers.ts";
  */
 export const MAX_SOURCE_OPERATIONS = 2_000;
 
+/**
+ * Values (object members and array elements) all of a source's input schemas may hold
+ * together; each operation's own are capped at MAX_ARGUMENT_VALUES. GitHub's ~1,200 operations
+ * hold about 35,000. This bounds the time and memory of a spec whose `$ref`s make many
+ * operations large at once; the operations past it are left out, with a problem line.
+ */
+export const MAX_SOURCE_SCHEMA_VALUES = 500_000;
+
 /** Problem lines kept; past this, one line counts the rest. */
 export const MAX_PROBLEMS = 500;
 
@@ -77,6 +85,7 @@ async function convertOperations(
   const operations: OpenApiOperation[] = [];
   let considered = 0;
   let overCap = 0;
+  let values = 0;
   for (const [path, item] of Object.entries(isRecord(doc.paths) ? doc.paths : {})) {
     if (!isRecord(item)) continue;
     if (typeof item[UNRESOLVED_REF] === "string") {
@@ -89,7 +98,7 @@ async function convertOperations(
       const operationId = typeof operation.operationId === "string" && operation.operationId !== "" ? operation.operationId : undefined;
       const tags = Array.isArray(operation.tags) ? operation.tags.filter((tag): tag is string => typeof tag === "string") : [];
       if (!selected({ operationId, method, path, tags })) continue;
-      if (++considered > MAX_SOURCE_OPERATIONS) {
+      if (++considered > MAX_SOURCE_OPERATIONS || values > MAX_SOURCE_SCHEMA_VALUES) {
         overCap += 1;
         continue;
       }
@@ -99,6 +108,7 @@ async function convertOperations(
       if (named.problem !== undefined) problems.push(named.problem);
       if (named.name === undefined) continue;
       const converted = convertOperation({ name: named.name, method, path, operation, pathParameters: item.parameters, tags, refNames });
+      values += converted.values;
       if (!converted.ok) {
         problems.push(`${label}: skipped: ${converted.problem}`);
         continue;
@@ -107,8 +117,13 @@ async function convertOperations(
       for (const line of converted.dropped) problems.push(`${label}: ${line}`);
     }
   }
-  if (overCap > 0)
-    problems.push(`${overCap} more operations were selected than the ${MAX_SOURCE_OPERATIONS} a source may offer; they were left out (narrow include)`);
+  if (overCap > 0) {
+    problems.push(
+      values > MAX_SOURCE_SCHEMA_VALUES
+        ? `${overCap} operations were left out: the ones before them already hold ${MAX_SOURCE_SCHEMA_VALUES} schema values, all a source may (narrow include)`
+        : `${overCap} more operations were selected than the ${MAX_SOURCE_OPERATIONS} a source may offer; they were left out (narrow include)`,
+    );
+  }
   return operations;
 }
 

@@ -51,6 +51,11 @@ export class InputSchemaWriter {
     this.refNames = refNames;
   }
 
+  /** Values written so far (object members and array elements), for the source's own budget. */
+  get valueCount(): number {
+    return this.values;
+  }
+
   /** `schema` as plain JSON, placed at container depth `depth` of the input schema; undefined once a problem is found. */
   schema(schema: unknown, depth: number): unknown {
     return this.writeSchema(schema, depth, false);

@@ -8,9 +8,9 @@ import { validatorFor } from "../../src/mcp/federation/json-schema-validator.ts"
 import { convertSpec } from "../../src/openapi-sources/convert-spec.ts";
 import { loadSpec } from "../../src/openapi-sources/load-spec.ts";
 import type { ConvertedSpec, OpenApiOperation } from "../../src/openapi-sources/operation.ts";
+import petstore20 from "../fixtures/openapi/petstore-2.0.json?raw";
 import petstore30 from "../fixtures/openapi/petstore-3.0.yaml?raw";
 import petstore31 from "../fixtures/openapi/petstore-3.1.yaml?raw";
-import petstore20 from "../fixtures/openapi/petstore-2.0.json?raw";
 
 async function convert(text: string, include?: string[], exclude?: string[]): Promise<ConvertedSpec> {
   const loaded = await loadSpec(text);
@@ -110,7 +110,12 @@ describe("convertSpec on the Petstore in OpenAPI 3.1", () => {
   it("keeps a query parameter's enum and default, and a header parameter simple", async () => {
     const spec = await convert(petstore31);
     expect(operation(spec, "findPetsByStatus").inputSchema.properties).toEqual({
-      status: { type: "string", default: "available", enum: ["available", "pending", "sold"], description: "Status values that need to be considered for filter" },
+      status: {
+        type: "string",
+        default: "available",
+        enum: ["available", "pending", "sold"],
+        description: "Status values that need to be considered for filter",
+      },
     });
     expect(operation(spec, "findPetsByTags").parameters[0]).toMatchObject({ style: "form", explode: false });
     expect(operation(spec, "deletePet").parameters).toEqual([
@@ -154,12 +159,16 @@ describe("convertSpec on the Petstore in Swagger 2.0", () => {
     expect(form.inputSchema.properties).toMatchObject({ body: { type: "object", properties: { name: { type: "string" }, status: { type: "string" } } } });
     const upload = operation(spec, "uploadFile");
     expect(upload.body).toEqual({ contentType: "multipart/form-data", required: false });
-    expect(upload.inputSchema.properties).toMatchObject({ body: { properties: { file: { contentMediaType: "application/octet-stream", description: "file to upload" } } } });
+    expect(upload.inputSchema.properties).toMatchObject({
+      body: { properties: { file: { contentMediaType: "application/octet-stream", description: "file to upload" } } },
+    });
   });
 
   it("keeps an integer path parameter's bounds", async () => {
     const getOrder = operation(await convert(petstore20), "getOrderById");
-    expect(getOrder.inputSchema.properties).toEqual({ orderId: { type: "integer", maximum: 10, minimum: 1, format: "int64", description: "ID of pet that needs to be fetched" } });
+    expect(getOrder.inputSchema.properties).toEqual({
+      orderId: { type: "integer", maximum: 10, minimum: 1, format: "int64", description: "ID of pet that needs to be fetched" },
+    });
     expect(accepts(getOrder, { orderId: 3 })).toBe(true);
     expect(accepts(getOrder, { orderId: 11 })).toBe(false);
   });
@@ -180,7 +189,11 @@ describe("convertSpec's operation selection", () => {
   });
 
   it("selects by method and path glob, or by path alone", async () => {
-    expect((await convert(petstore20, ["path:GET /pet/*"])).operations.map((op) => op.operationId)).toEqual(["findPetsByStatus", "findPetsByTags", "getPetById"]);
+    expect((await convert(petstore20, ["path:GET /pet/*"])).operations.map((op) => op.operationId)).toEqual([
+      "findPetsByStatus",
+      "findPetsByTags",
+      "getPetById",
+    ]);
     expect((await convert(petstore20, ["path:/user/*"])).operations.map((op) => op.operationId)).toEqual([
       "createUsersWithListInput",
       "loginUser",

@@ -1,9 +1,9 @@
 /** Loading a spec's text: JSON or YAML, OpenAPI 3.0, 3.1 or Swagger 2.0, and every bad text refused with its reason. */
 import { describe, expect, it } from "vitest";
 import { loadSpec, MAX_SPEC_CHARS } from "../../src/openapi-sources/load-spec.ts";
+import petstore20 from "../fixtures/openapi/petstore-2.0.json?raw";
 import petstore30 from "../fixtures/openapi/petstore-3.0.yaml?raw";
 import petstore31 from "../fixtures/openapi/petstore-3.1.yaml?raw";
-import petstore20 from "../fixtures/openapi/petstore-2.0.json?raw";
 
 async function refusal(text: string): Promise<string> {
   const loaded = await loadSpec(text);
@@ -59,7 +59,8 @@ describe("loadSpec", () => {
   });
 
   it("accepts a few anchors, as hand-written YAML specs use them", async () => {
-    const text = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      parameters: [&page {name: page, in: query, schema: {type: integer}}]\n      responses: {}\n  /b:\n    get:\n      parameters: [*page]\n      responses: {}\n";
+    const text =
+      "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      parameters: [&page {name: page, in: query, schema: {type: integer}}]\n      responses: {}\n  /b:\n    get:\n      parameters: [*page]\n      responses: {}\n";
     const loaded = await loadSpec(text);
     expect(loaded.ok).toBe(true);
   });
