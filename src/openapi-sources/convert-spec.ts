@@ -13,9 +13,9 @@ import { specVersion } from "./load-spec.ts";
 import type { ConvertedSpec, HttpMethod, OpenApiOperation } from "./operation.ts";
 import { HTTP_METHODS } from "./operation.ts";
 import { OperationNamer } from "./operation-namer.ts";
-import { compileOperationSelection } from "./operation-pattern.ts";
+import { compileOperationSelection, type OperationRef } from "./operation-pattern.ts";
 import { resolveSpecRefs, UNRESOLVED_REF } from "./resolve-spec-refs.ts";
-import { specInputs } from "./spec-inputs.ts";
+import { operationRef, specInputs } from "./spec-inputs.ts";
 import { specServers } from "./spec-servers.ts";
 
 /**
@@ -59,7 +59,8 @@ export type ConvertResult = { ok: true; spec: ConvertedSpec } | { ok: false; rea
 export async function convertSpec(doc: Record<string, unknown>, options: ConvertOptions): Promise<ConvertResult> {
   const version = specVersion(doc);
   if (version === undefined) return { ok: false, reason: "the document is not OpenAPI 3.0, 3.1 or Swagger 2.0" };
-  const inputs = specInputs(doc);
+  const selected = compileOperationSelection(options.include, options.exclude);
+  const inputs = specInputs(doc, selected);
   if (!inputs.ok) return inputs;
   const { servers, problems } = specServers(inputs.doc);
   let upgraded: object;
@@ -70,18 +71,18 @@ export async function convertSpec(doc: Record<string, unknown>, options: Convert
   }
   const resolved = await resolveSpecRefs(upgraded as Record<string, unknown>);
   if (!resolved.ok) return resolved;
-  const operations = await convertOperations(resolved.doc, resolved.refNames, options, problems);
+  const operations = await convertOperations(resolved.doc, resolved.refNames, options.source, selected, problems);
   return { ok: true, spec: { specVersion: version, title: titleOf(doc, options.source), servers, operations, problems: capped(problems) } };
 }
 
 async function convertOperations(
   doc: Record<string, unknown>,
   refNames: ReadonlyMap<object, string>,
-  options: ConvertOptions,
+  source: string,
+  selected: (operation: OperationRef) => boolean,
   problems: string[],
 ): Promise<OpenApiOperation[]> {
-  const selected = compileOperationSelection(options.include, options.exclude);
-  const namer = new OperationNamer(options.source);
+  const namer = new OperationNamer(source);
   const operations: OpenApiOperation[] = [];
   let considered = 0;
   let overCap = 0;
@@ -95,8 +96,8 @@ async function convertOperations(
     for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (!isRecord(operation)) continue;
-      const operationId = typeof operation.operationId === "string" && operation.operationId !== "" ? operation.operationId : undefined;
-      const tags = Array.isArray(operation.tags) ? operation.tags.filter((tag): tag is string => typeof tag === "string") : [];
+      const { operationId, tags } = operationRef(method, path, operation);
+      // Selected again after resolution: a path item given by $ref was not visible to the first selection.
       if (!selected({ operationId, method, path, tags })) continue;
       if (++considered > MAX_SOURCE_OPERATIONS || values > MAX_SOURCE_SCHEMA_VALUES) {
         overCap += 1;
@@ -107,7 +108,7 @@ async function convertOperations(
       const named = namer.name(operationId, method, path);
       if (named.problem !== undefined) problems.push(named.problem);
       if (named.name === undefined) continue;
-      const converted = convertOperation({ name: named.name, method, path, operation, pathParameters: item.parameters, tags, refNames });
+      const converted = convertOperation({ name: named.name, method, path, operation, pathParameters: item.parameters, tags: [...tags], refNames });
       values += converted.values;
       if (!converted.ok) {
         problems.push(`${label}: skipped: ${converted.problem}`);
