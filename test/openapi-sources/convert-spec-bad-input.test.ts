@@ -320,3 +320,26 @@ describe("convertSpec bounds its work", () => {
     expect(spec.problems).toEqual(["POST /b: skipped: a parameter is not an object"]);
   });
 });
+
+describe("convertSpec servers and odd keys", () => {
+  it("leaves out a server whose variable has no default, and keeps a relative one", async () => {
+    const spec = await converted({ ...spec31({}), servers: [{ url: "https://{region}.api.example" }, { url: "/v2" }] });
+    expect(spec.servers).toEqual(["/v2"]);
+    expect(spec.problems).toEqual(["server 'https://{region}.api.example' was left out: its variable 'region' has no default"]);
+  });
+
+  it("gives a Swagger 2.0 spec without schemes a scheme-relative server, resolved against the spec's own URL", async () => {
+    const spec = await converted({ swagger: "2.0", info: { title: "t", version: "1" }, host: "api.example", basePath: "/v1", paths: {} });
+    expect(spec.servers).toEqual(["//api.example/v1"]);
+  });
+
+  it("keeps a property named __proto__ a property", async () => {
+    const doc = JSON.parse(
+      '{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/p":{"post":{"operationId":"p","requestBody":{"content":{"application/json":{"schema":{"type":"object","properties":{"__proto__":{"type":"string"}}}}}}}}}}',
+    ) as Doc;
+    const spec = await converted(doc);
+    const body = (spec.operations[0]?.inputSchema.properties as Record<string, { properties: object }>).body;
+    expect(Object.keys(body?.properties ?? {})).toEqual(["__proto__"]);
+    expect(Object.getPrototypeOf(body?.properties)).toBe(Object.prototype);
+  });
+});

@@ -3,7 +3,8 @@ import { isEverythingPort, startEverything, stopEverything } from "./everything-
 import { fakeMcpServer } from "./fake-mcp-server.ts";
 import { forwardToModelServer } from "./model-server.ts";
 import { isOAuthMcpPort, startOAuthMcp } from "./oauth-mcp-server.ts";
-import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, MODEL_HOST, OAUTH_MCP_CONTROL_HOST, TEST_WEBHOOK_SECRET } from "./test-env.ts";
+import { specFile } from "./spec-files.ts";
+import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, MODEL_HOST, OAUTH_MCP_CONTROL_HOST, SPEC_FILES_HOST, TEST_WEBHOOK_SECRET } from "./test-env.ts";
 import { braveSearch, EXAMPLE_HOST, examplePage, MIRROR_HOST, SEARX_HOST, searxSearch, tavilySearch, WEB_HOST, webPages } from "./web-stub.ts";
 
 /**
@@ -30,6 +31,8 @@ import { braveSearch, EXAMPLE_HOST, examplePage, MIRROR_HOST, SEARX_HOST, searxS
  * http://oauth-mcp.control.test/start starts an MCP server that requires OAuth on an ephemeral
  * loopback port (oauth-mcp-server.ts), whose requests then pass through like server-everything's.
  *
+ * OpenAPI sources: http://specs.upstream.test/<name>.json serves a real spec from disk (spec-files.ts).
+ *
  * Agent runs: http://model.test/... is forwarded to the scripted model of model-server.ts.
  *
  * The web tools: pages on http://web.upstream.test (and the same on http://mirror.upstream.test,
@@ -54,6 +57,7 @@ export async function upstream(request: Request): Promise<Response> {
   if (url.hostname === "api.tavily.com") return tavilySearch(request, url);
   if (url.hostname === SEARX_HOST) return searxSearch(url);
   if (url.hostname === EXAMPLE_HOST) return examplePage(url);
+  if (url.hostname === SPEC_FILES_HOST) return specFile(url);
   if (url.hostname !== "upstream.test") return new Response(`no route to ${url.hostname} from tests`, { status: 502 });
   if (url.pathname === "/ok") return Response.json({ ok: true, method: request.method });
   if (url.pathname.startsWith("/hook-callback/")) return webhookCallback(request, url.pathname.slice("/hook-callback/".length));
