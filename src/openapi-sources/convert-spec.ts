@@ -9,6 +9,7 @@
 import { upgrade } from "@scalar/openapi-upgrader";
 import { convertOperation } from "./convert-operation.ts";
 import { cut } from "./input-schema-writer.ts";
+import { isRecord } from "./is-record.ts";
 import { specVersion } from "./load-spec.ts";
 import type { ConvertedSpec, HttpMethod, OpenApiOperation } from "./operation.ts";
 import { HTTP_METHODS } from "./operation.ts";
@@ -146,8 +147,4 @@ function capped(problems: string[]): string[] {
 // setTimeout, not workerd's scheduler.wait: the build-time generator runs this in Node too.
 function pause(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -11,6 +11,7 @@
  * `$ref`s expand to millions of values costs at most the caps per operation.
  */
 import { MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_VALUES } from "../arguments/argument-shape.ts";
+import { isRecord } from "./is-record.ts";
 import { UNRESOLVED_REF } from "./resolve-spec-refs.ts";
 
 /** Characters one `description` keeps; the rest of a long one is rarely read and costs every listing. */
@@ -187,8 +188,4 @@ export function setMember(target: Record<string, unknown>, key: string, value: u
 /** `text` cut to `max` characters, marked with an ellipsis when cut. */
 export function cut(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

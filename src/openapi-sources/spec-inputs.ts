@@ -5,6 +5,8 @@
  * are dropped before anything walks the document; the copy leaves the caller's document
  * untouched by the upgrader and the dereferencer, which both edit in place.
  */
+
+import { isRecord } from "./is-record.ts";
 import { HTTP_METHODS, type HttpMethod } from "./operation.ts";
 import type { OperationRef } from "./operation-pattern.ts";
 import { pruneComponents } from "./prune-components.ts";
@@ -157,8 +159,4 @@ function mapValues(record: Record<string, unknown>, map: (value: unknown) => unk
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) out[key] = map(value);
   return out;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
