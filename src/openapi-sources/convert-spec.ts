@@ -7,7 +7,7 @@
  * so each step is linear in the kept document and the operations are converted in slices.
  */
 import { upgrade } from "@scalar/openapi-upgrader";
-import { convertOperation } from "./convert-operation.ts";
+import { type ConvertedOperation, convertOperation, type OperationInput } from "./convert-operation.ts";
 import { cut } from "./input-schema-writer.ts";
 import { isRecord } from "./is-record.ts";
 import { specVersion } from "./load-spec.ts";
@@ -109,7 +109,7 @@ async function convertOperations(
       const named = namer.name(operationId, method, path);
       if (named.problem !== undefined) problems.push(named.problem);
       if (named.name === undefined) continue;
-      const converted = convertOperation({ name: named.name, method, path, operation, pathParameters: item.parameters, tags: [...tags], refNames });
+      const converted = convertGuarded({ name: named.name, method, path, operation, pathParameters: item.parameters, tags: [...tags], refNames });
       values += converted.values;
       if (!converted.ok) {
         problems.push(`${label}: skipped: ${converted.problem}`);
@@ -127,6 +127,19 @@ async function convertOperations(
     );
   }
   return operations;
+}
+
+/**
+ * convertOperation, with anything it throws made the operation's problem. Every shape it reads
+ * is checked first; this is for a spec reaching a path no test has, so that one operation's
+ * defect costs that operation, not the source (or a 500 at run time).
+ */
+function convertGuarded(input: OperationInput): ConvertedOperation {
+  try {
+    return convertOperation(input);
+  } catch (error) {
+    return { ok: false, problem: `it could not be converted (${error instanceof Error ? error.message.slice(0, 200) : String(error)})`, values: 0 };
+  }
 }
 
 function operationLabel(method: HttpMethod, path: string, operationId: string | undefined): string {

@@ -29,6 +29,11 @@ describe("loadSpec", () => {
     expect(await refusal("openapi: [3.1.0\ninfo: {")).toMatch(/^the spec is neither JSON nor YAML: /);
   });
 
+  it("reads YAML in flow style, which starts like JSON", async () => {
+    const loaded = await loadSpec("{openapi: 3.1.0, info: {title: flow, version: '1'}, paths: {}}");
+    expect(loaded.ok && loaded.doc.openapi).toBe("3.1.0");
+  });
+
   it("refuses a document that is not an object", async () => {
     expect(await refusal("- openapi: 3.1.0")).toBe("the spec must be a JSON or YAML object (an OpenAPI document); it is a list");
     expect(await refusal("just some words")).toBe("the spec must be a JSON or YAML object (an OpenAPI document); it is a string");
