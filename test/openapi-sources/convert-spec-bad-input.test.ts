@@ -295,6 +295,17 @@ describe("convertSpec bounds its work", () => {
     );
   });
 
+  it("refuses a chain of 400 schemas each holding the next, met at its head, instead of recursing 400 deep", async () => {
+    const schemas: Doc = {};
+    for (let i = 0; i < 400; i++) schemas[`S${i}`] = { type: "object", properties: { next: { $ref: `#/components/schemas/S${i + 1}` } } };
+    schemas.S400 = { type: "string" };
+    expect(
+      await refusal(
+        spec31({ "/chain": { post: { requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/S0" } } } } } } }, schemas),
+      ),
+    ).toBe("the spec's $refs nest deeper than 300 levels (a chain of schemas each holding the next); no input schema may nest past 64");
+  });
+
   it("refuses a Swagger 2.0 spec the upgrader cannot read, with its reason", async () => {
     const reason = await refusal({
       swagger: "2.0",
