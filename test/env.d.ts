@@ -12,3 +12,9 @@ declare namespace Cloudflare {
     };
   }
 }
+
+// Vite's `?raw` imports (fixture files as text, e.g. test/fixtures/openapi/), without all of vite/client's globals.
+declare module "*?raw" {
+  const text: string;
+  export default text;
+}

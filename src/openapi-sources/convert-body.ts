@@ -6,6 +6,7 @@
  */
 import type { InputSchemaWriter } from "./input-schema-writer.ts";
 import { cut, MAX_SCHEMA_DESCRIPTION_CHARS } from "./input-schema-writer.ts";
+import { isRecord } from "./is-record.ts";
 import type { OperationBody } from "./operation.ts";
 import { UNRESOLVED_REF } from "./resolve-spec-refs.ts";
 
@@ -26,7 +27,7 @@ export function convertBody(requestBody: unknown, writer: InputSchemaWriter): Co
   const record = requestBody as Record<string, unknown>;
   if (typeof record[UNRESOLVED_REF] === "string") return { problem: record[UNRESOLVED_REF] as string };
   const required = record.required === true;
-  const content = typeof record.content === "object" && record.content !== null ? (record.content as Record<string, unknown>) : {};
+  const content = isRecord(record.content) ? record.content : {};
   // Media type keys may carry parameters (`application/json; charset=utf-8`) and any case (RFC 9110 §8.3.1).
   const offered = new Map<string, unknown>();
   for (const [key, media] of Object.entries(content)) offered.set(key.split(";")[0]?.trim().toLowerCase() ?? "", media);
@@ -37,7 +38,7 @@ export function convertBody(requestBody: unknown, writer: InputSchemaWriter): Co
     return required ? { problem: why } : { dropped: `optional request body left out: ${why}` };
   }
   const media = offered.get(contentType);
-  const source = typeof media === "object" && media !== null ? (media as Record<string, unknown>).schema : undefined;
+  const source = isRecord(media) ? media.schema : undefined;
   const written = writer.schema(source ?? (contentType === "text/plain" ? { type: "string" } : {}), 3);
   if (writer.problem !== undefined) return { problem: `request body: ${writer.problem}` };
   const schema: Record<string, unknown> =

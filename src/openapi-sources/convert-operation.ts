@@ -23,12 +23,20 @@ export interface OperationInput {
   refNames: ReadonlyMap<object, string>;
 }
 
-export type ConvertedOperation = { ok: true; operation: OpenApiOperation; dropped: string[] } | { ok: false; problem: string };
+/** `values`: what the operation's schemas cost to write, kept or not (a source's budget counts both). */
+export type ConvertedOperation = ({ ok: true; operation: OpenApiOperation; dropped: string[] } | { ok: false; problem: string }) & { values: number };
 
 /** The tool for one operation, or why there is none. */
 export function convertOperation(input: OperationInput): ConvertedOperation {
-  const { operation, method, path } = input;
   const writer = new InputSchemaWriter(input.refNames);
+  return { ...convertWith(writer, input), values: writer.valueCount };
+}
+
+function convertWith(
+  writer: InputSchemaWriter,
+  input: OperationInput,
+): { ok: true; operation: OpenApiOperation; dropped: string[] } | { ok: false; problem: string } {
+  const { operation, method, path } = input;
   const body = convertBody(operation.requestBody, writer);
   if ("problem" in body) return { ok: false, problem: body.problem };
   const parameters = convertParameters(input.pathParameters, operation.parameters, writer, new Set(body.body === undefined ? [] : ["body"]));

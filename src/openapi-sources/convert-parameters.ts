@@ -6,6 +6,7 @@
  */
 import type { InputSchemaWriter } from "./input-schema-writer.ts";
 import { cut, MAX_SCHEMA_DESCRIPTION_CHARS, setMember } from "./input-schema-writer.ts";
+import { isRecord } from "./is-record.ts";
 import type { OperationParameter } from "./operation.ts";
 import { UNRESOLVED_REF } from "./resolve-spec-refs.ts";
 
@@ -131,8 +132,4 @@ function parameterSchema(record: Record<string, unknown>, writer: InputSchemaWri
   if (typeof record.description === "string" && record.description !== "") schema.description = cut(record.description, MAX_SCHEMA_DESCRIPTION_CHARS);
   if (record.deprecated === true) schema.deprecated = true;
   return schema;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -7,15 +7,16 @@
  * so each step is linear in the kept document and the operations are converted in slices.
  */
 import { upgrade } from "@scalar/openapi-upgrader";
-import { convertOperation } from "./convert-operation.ts";
+import { type ConvertedOperation, convertOperation, type OperationInput } from "./convert-operation.ts";
 import { cut } from "./input-schema-writer.ts";
+import { isRecord } from "./is-record.ts";
 import { specVersion } from "./load-spec.ts";
 import type { ConvertedSpec, HttpMethod, OpenApiOperation } from "./operation.ts";
 import { HTTP_METHODS } from "./operation.ts";
 import { OperationNamer } from "./operation-namer.ts";
-import { compileOperationSelection } from "./operation-pattern.ts";
+import { compileOperationSelection, type OperationRef } from "./operation-pattern.ts";
 import { resolveSpecRefs, UNRESOLVED_REF } from "./resolve-spec-refs.ts";
-import { specInputs } from "./spec-inputs.ts";
+import { operationRef, specInputs } from "./spec-inputs.ts";
 import { specServers } from "./spec-servers.ts";
 
 /**
@@ -23,6 +24,14 @@ import { specServers } from "./spec-servers.ts";
  * source past this is cut with a problem line, as no model chooses among more.
  */
 export const MAX_SOURCE_OPERATIONS = 2_000;
+
+/**
+ * Values (object members and array elements) all of a source's input schemas may hold
+ * together; each operation's own are capped at MAX_ARGUMENT_VALUES. GitHub's ~1,200 operations
+ * hold about 35,000. This bounds the time and memory of a spec whose `$ref`s make many
+ * operations large at once; the operations past it are left out, with a problem line.
+ */
+export const MAX_SOURCE_SCHEMA_VALUES = 500_000;
 
 /** Problem lines kept; past this, one line counts the rest. */
 export const MAX_PROBLEMS = 500;
@@ -51,7 +60,8 @@ export type ConvertResult = { ok: true; spec: ConvertedSpec } | { ok: false; rea
 export async function convertSpec(doc: Record<string, unknown>, options: ConvertOptions): Promise<ConvertResult> {
   const version = specVersion(doc);
   if (version === undefined) return { ok: false, reason: "the document is not OpenAPI 3.0, 3.1 or Swagger 2.0" };
-  const inputs = specInputs(doc);
+  const selected = compileOperationSelection(options.include, options.exclude);
+  const inputs = specInputs(doc, selected);
   if (!inputs.ok) return inputs;
   const { servers, problems } = specServers(inputs.doc);
   let upgraded: object;
@@ -62,21 +72,22 @@ export async function convertSpec(doc: Record<string, unknown>, options: Convert
   }
   const resolved = await resolveSpecRefs(upgraded as Record<string, unknown>);
   if (!resolved.ok) return resolved;
-  const operations = await convertOperations(resolved.doc, resolved.refNames, options, problems);
+  const operations = await convertOperations(resolved.doc, resolved.refNames, options.source, selected, problems);
   return { ok: true, spec: { specVersion: version, title: titleOf(doc, options.source), servers, operations, problems: capped(problems) } };
 }
 
 async function convertOperations(
   doc: Record<string, unknown>,
   refNames: ReadonlyMap<object, string>,
-  options: ConvertOptions,
+  source: string,
+  selected: (operation: OperationRef) => boolean,
   problems: string[],
 ): Promise<OpenApiOperation[]> {
-  const selected = compileOperationSelection(options.include, options.exclude);
-  const namer = new OperationNamer(options.source);
+  const namer = new OperationNamer(source);
   const operations: OpenApiOperation[] = [];
   let considered = 0;
   let overCap = 0;
+  let values = 0;
   for (const [path, item] of Object.entries(isRecord(doc.paths) ? doc.paths : {})) {
     if (!isRecord(item)) continue;
     if (typeof item[UNRESOLVED_REF] === "string") {
@@ -86,10 +97,10 @@ async function convertOperations(
     for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (!isRecord(operation)) continue;
-      const operationId = typeof operation.operationId === "string" && operation.operationId !== "" ? operation.operationId : undefined;
-      const tags = Array.isArray(operation.tags) ? operation.tags.filter((tag): tag is string => typeof tag === "string") : [];
+      const { operationId, tags } = operationRef(method, path, operation);
+      // Selected again after resolution: a path item given by $ref was not visible to the first selection.
       if (!selected({ operationId, method, path, tags })) continue;
-      if (++considered > MAX_SOURCE_OPERATIONS) {
+      if (++considered > MAX_SOURCE_OPERATIONS || values > MAX_SOURCE_SCHEMA_VALUES) {
         overCap += 1;
         continue;
       }
@@ -98,7 +109,8 @@ async function convertOperations(
       const named = namer.name(operationId, method, path);
       if (named.problem !== undefined) problems.push(named.problem);
       if (named.name === undefined) continue;
-      const converted = convertOperation({ name: named.name, method, path, operation, pathParameters: item.parameters, tags, refNames });
+      const converted = convertGuarded({ name: named.name, method, path, operation, pathParameters: item.parameters, tags: [...tags], refNames });
+      values += converted.values;
       if (!converted.ok) {
         problems.push(`${label}: skipped: ${converted.problem}`);
         continue;
@@ -107,9 +119,27 @@ async function convertOperations(
       for (const line of converted.dropped) problems.push(`${label}: ${line}`);
     }
   }
-  if (overCap > 0)
-    problems.push(`${overCap} more operations were selected than the ${MAX_SOURCE_OPERATIONS} a source may offer; they were left out (narrow include)`);
+  if (overCap > 0) {
+    problems.push(
+      values > MAX_SOURCE_SCHEMA_VALUES
+        ? `${overCap} operations were left out: the ones before them already hold ${MAX_SOURCE_SCHEMA_VALUES} schema values, all a source may (narrow include)`
+        : `${overCap} more operations were selected than the ${MAX_SOURCE_OPERATIONS} a source may offer; they were left out (narrow include)`,
+    );
+  }
   return operations;
+}
+
+/**
+ * convertOperation, with anything it throws made the operation's problem. Every shape it reads
+ * is checked first; this is for a spec reaching a path no test has, so that one operation's
+ * defect costs that operation, not the source (or a 500 at run time).
+ */
+function convertGuarded(input: OperationInput): ConvertedOperation {
+  try {
+    return convertOperation(input);
+  } catch (error) {
+    return { ok: false, problem: `it could not be converted (${error instanceof Error ? error.message.slice(0, 200) : String(error)})`, values: 0 };
+  }
 }
 
 function operationLabel(method: HttpMethod, path: string, operationId: string | undefined): string {
@@ -130,8 +160,4 @@ function capped(problems: string[]): string[] {
 // setTimeout, not workerd's scheduler.wait: the build-time generator runs this in Node too.
 function pause(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

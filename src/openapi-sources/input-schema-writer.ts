@@ -11,6 +11,7 @@
  * `$ref`s expand to millions of values costs at most the caps per operation.
  */
 import { MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_VALUES } from "../arguments/argument-shape.ts";
+import { isRecord } from "./is-record.ts";
 import { UNRESOLVED_REF } from "./resolve-spec-refs.ts";
 
 /** Characters one `description` keeps; the rest of a long one is rarely read and costs every listing. */
@@ -51,6 +52,11 @@ export class InputSchemaWriter {
     this.refNames = refNames;
   }
 
+  /** Values written so far (object members and array elements), for the source's own budget. */
+  get valueCount(): number {
+    return this.values;
+  }
+
   /** `schema` as plain JSON, placed at container depth `depth` of the input schema; undefined once a problem is found. */
   schema(schema: unknown, depth: number): unknown {
     return this.writeSchema(schema, depth, false);
@@ -82,6 +88,8 @@ export class InputSchemaWriter {
     const readOnly = new Set<string>();
     for (const [key, value] of Object.entries(record)) {
       if (DROPPED.has(key) || key.startsWith("x-")) continue;
+      // The upgrader writes `required: []` for form bodies; draft-04 validators refuse an empty list.
+      if (key === "required" && Array.isArray(value) && value.length === 0) continue;
       if (!this.within(depth, 1)) break;
       if (SCHEMA_MAPS.has(key) && isRecord(value)) setMember(out, key, this.schemaMap(value, depth + 1, key === "properties" ? readOnly : undefined));
       else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) setMember(out, key, this.schemaList(value, depth + 1));
@@ -180,8 +188,4 @@ export function setMember(target: Record<string, unknown>, key: string, value: u
 /** `text` cut to `max` characters, marked with an ellipsis when cut. */
 export function cut(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -64,15 +64,17 @@ export function specVersion(doc: Record<string, unknown>): string | undefined {
 
 type Parsed = { ok: true; value: unknown } | { ok: false; reason: string };
 
-// JSON first: it is what most specs are, and V8's parser is both faster and iterative; YAML
-// (a superset in practice) is tried only when the text does not look like a JSON object.
+// JSON first: it is what most specs are, and V8's parser is both faster and iterative. YAML is
+// tried when the text is not JSON (YAML flow style also starts with `{`); when both fail, the
+// reason quotes the parser the text looked written for.
 function parseText(text: string): Parsed {
-  const start = text.trimStart();
-  if (start.startsWith("{")) {
+  const looksLikeJson = text.trimStart().startsWith("{");
+  let jsonError: unknown;
+  if (looksLikeJson) {
     try {
-      return { ok: true, value: JSON.parse(start) };
+      return { ok: true, value: JSON.parse(text) };
     } catch (error) {
-      return { ok: false, reason: `the spec looks like JSON but does not parse: ${messageOf(error)}` };
+      jsonError = error;
     }
   }
   try {
@@ -82,6 +84,7 @@ function parseText(text: string): Parsed {
     if (/alias/i.test(message)) {
       return { ok: false, reason: `the spec is YAML whose anchors and aliases expand too far (${message}); share schemas with $ref instead` };
     }
+    if (looksLikeJson) return { ok: false, reason: `the spec looks like JSON but does not parse: ${messageOf(jsonError)}` };
     return { ok: false, reason: `the spec is neither JSON nor YAML: ${message}` };
   }
 }

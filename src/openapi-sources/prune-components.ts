@@ -6,6 +6,7 @@
  * (`#/components/schemas/Pet`, `#/definitions/Pet`) and resolves nothing; a `$ref` of any other
  * shape keeps every component, so resolution (resolve-spec-refs.ts) sees what it would have.
  */
+import { isRecord } from "./is-record.ts";
 
 /** The sections whose entries are kept only when reached; 2.0 keeps its at the root. */
 const PRUNED = { components: ["schemas", "parameters", "requestBodies", "pathItems"], root: ["definitions", "parameters"] } as const;
@@ -63,8 +64,4 @@ function componentOf(ref: string, sections: ReadonlyMap<string, unknown>): [stri
   if (first !== undefined && second !== undefined && sections.has(first)) return [first, second];
   if (first === "paths") return null;
   return first === "components" && second !== undefined && !sections.has(`components/${second}`) ? null : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -24,6 +24,15 @@ export type ResolvedSpec =
     }
   | { ok: false; reason: string };
 
+/**
+ * Levels the dereferencer may recurse, following `$ref`s. It recurses once per level, so a
+ * chain of thousands of schemas each holding the next would overflow the stack; past this it
+ * stops with a RangeError, which refuses the spec. Whether a chain is met at its head (deep) or
+ * its tail first (shallow, each step already resolved) depends on the spec's order, but no
+ * input schema may nest past 64 levels anyway.
+ */
+export const MAX_REF_DEPTH = 300;
+
 // The root's name is only a base for resolving; resolve.external off means nothing is read from it.
 const ROOT_PATH = "openapi-spec.json";
 
@@ -34,8 +43,7 @@ export async function resolveSpecRefs(doc: Record<string, unknown>): Promise<Res
     resolve: { external: false, file: false, http: false },
     dereference: {
       circular: true,
-      // The document is already held to MAX_SPEC_DEPTH; this keeps a chain of `$ref`s bounded too.
-      maxDepth: 300,
+      maxDepth: MAX_REF_DEPTH,
       onDereference: (ref, value) => {
         if (!refNames.has(value)) refNames.set(value, ref);
       },
@@ -49,6 +57,12 @@ export async function resolveSpecRefs(doc: Record<string, unknown>): Promise<Res
     return { ok: true, doc: resolved as Record<string, unknown>, refNames };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof RangeError) {
+      return {
+        ok: false,
+        reason: `the spec's $refs nest deeper than ${MAX_REF_DEPTH} levels (a chain of schemas each holding the next); no input schema may nest past 64`,
+      };
+    }
     return { ok: false, reason: `the spec's $refs could not be resolved: ${message.slice(0, 300)}` };
   }
 }

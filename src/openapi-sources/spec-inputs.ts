@@ -5,7 +5,10 @@
  * are dropped before anything walks the document; the copy leaves the caller's document
  * untouched by the upgrader and the dereferencer, which both edit in place.
  */
-import { HTTP_METHODS } from "./operation.ts";
+
+import { isRecord } from "./is-record.ts";
+import { HTTP_METHODS, type HttpMethod } from "./operation.ts";
+import type { OperationRef } from "./operation-pattern.ts";
 import { pruneComponents } from "./prune-components.ts";
 
 /**
@@ -32,15 +35,24 @@ const METHODS: ReadonlySet<string> = new Set(HTTP_METHODS);
 
 export type SpecInputs = { ok: true; doc: Record<string, unknown> } | { ok: false; reason: string };
 
-/** A copy of what `doc` says about operations' inputs, or why the document is too big to walk. */
-export function specInputs(doc: Record<string, unknown>): SpecInputs {
+/**
+ * A copy of what `doc` says about the inputs of the operations `selected` keeps, or why the
+ * document is too big to walk. Selecting here, before anything is resolved, means a source that
+ * includes a few operations of a large spec resolves only what those few reach.
+ */
+export function specInputs(doc: Record<string, unknown>, selected: (operation: OperationRef) => boolean = () => true): SpecInputs {
   const slim: Record<string, unknown> = {};
   for (const key of ["swagger", "openapi", "info", "servers", "host", "basePath", "schemes", "consumes", "definitions"]) {
     if (key in doc) slim[key] = doc[key];
   }
   if (isRecord(doc.parameters)) slim.parameters = mapValues(doc.parameters, withoutExamples);
   if (isRecord(doc.components)) slim.components = slimComponents(doc.components);
-  if (isRecord(doc.paths)) slim.paths = mapValues(doc.paths, slimPathItem);
+  if (isRecord(doc.paths)) {
+    const paths: Record<string, unknown> = {};
+    for (const [path, item] of Object.entries(doc.paths))
+      paths[path] = slimPathItem(item, (method, operation) => selected(operationRef(method, path, operation)));
+    slim.paths = paths;
+  }
   const copy = boundedCopy(slim);
   if (typeof copy === "string") return { ok: false, reason: copy };
   pruneComponents(copy as Record<string, unknown>);
@@ -53,19 +65,20 @@ function slimComponents(components: Record<string, unknown>): Record<string, unk
     if (COMPONENTS_DROPPED.has(key) || !isRecord(value)) continue;
     if (key === "parameters") slim[key] = mapValues(value, withoutExamples);
     else if (key === "requestBodies") slim[key] = mapValues(value, slimBody);
-    else if (key === "pathItems") slim[key] = mapValues(value, slimPathItem);
+    else if (key === "pathItems") slim[key] = mapValues(value, (item) => slimPathItem(item, () => true));
     else slim[key] = value;
   }
   return slim;
 }
 
-function slimPathItem(item: unknown): unknown {
+function slimPathItem(item: unknown, keep: (method: HttpMethod, operation: unknown) => boolean): unknown {
   if (!isRecord(item)) return item;
   const slim: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(item)) {
     if (key === "parameters" && Array.isArray(value)) slim[key] = value.map(withoutExamples);
-    else if (METHODS.has(key)) slim[key] = slimOperation(value);
-    else if (key === "$ref" || key === "summary" || key === "description") slim[key] = value;
+    else if (METHODS.has(key)) {
+      if (keep(key as HttpMethod, value)) slim[key] = slimOperation(value);
+    } else if (key === "$ref" || key === "summary" || key === "description") slim[key] = value;
   }
   return slim;
 }
@@ -89,6 +102,14 @@ function slimBody(body: unknown): unknown {
     isRecord(media) ? { ...(withoutExamples(media) as Record<string, unknown>), encoding: undefined } : media,
   );
   return { ...body, content };
+}
+
+/** What a pattern sees of an operation; the same fields convert-spec.ts reads after resolution. */
+export function operationRef(method: HttpMethod, path: string, operation: unknown): OperationRef {
+  const record = isRecord(operation) ? operation : {};
+  const operationId = typeof record.operationId === "string" && record.operationId !== "" ? record.operationId : undefined;
+  const tags = Array.isArray(record.tags) ? record.tags.filter((tag): tag is string => typeof tag === "string") : [];
+  return { operationId, method, path, tags };
 }
 
 function withoutExamples(value: unknown): unknown {
@@ -138,8 +159,4 @@ function mapValues(record: Record<string, unknown>, map: (value: unknown) => unk
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) out[key] = map(value);
   return out;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

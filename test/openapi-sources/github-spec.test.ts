@@ -23,7 +23,7 @@ interface CallResults {
 describe("GitHub's REST description as a runtime source", () => {
   it("becomes a thousand tools that tool_search finds and the deferred listing holds back", { timeout: 120_000 }, async () => {
     const added = await api("/v1/openapi-sources", {
-      body: { name: "github", spec: { url: "http://specs.upstream.test/github" }, base_url: "https://api.github.com" },
+      body: { name: "github", spec: { url: "http://specs.upstream.test/github.json" }, base_url: "https://api.github.com" },
     });
     expect(added.status).toBe(201);
     const status = await json<Status>(added);

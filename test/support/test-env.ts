@@ -28,6 +28,9 @@ export const FAKE_MCP_HOST = "mcp.upstream.test";
 /** Host of the control routes that stop and start server-everything from a test. */
 export const EVERYTHING_CONTROL_HOST = "everything.control.test";
 
+/** Host of real OpenAPI specs served from disk (spec-files.ts): `/github.json` is GitHub's REST description. */
+export const SPEC_FILES_HOST = "specs.upstream.test";
+
 /** Starts a loopback MCP server that requires OAuth (oauth-mcp-server.ts): GET /start answers {port}. */
 export const OAUTH_MCP_CONTROL_HOST = "oauth-mcp.control.test";
 

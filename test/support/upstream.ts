@@ -34,6 +34,8 @@ import { braveSearch, EXAMPLE_HOST, examplePage, MIRROR_HOST, SEARX_HOST, searxS
  * http://oauth-mcp.control.test/start starts an MCP server that requires OAuth on an ephemeral
  * loopback port (oauth-mcp-server.ts), whose requests then pass through like server-everything's.
  *
+ * OpenAPI sources: http://specs.upstream.test/<name>.json serves a real spec from disk (spec-files.ts).
+ *
  * Agent runs: http://model.test/... is forwarded to the scripted model of model-server.ts.
  *
  * The web tools: pages on http://web.upstream.test (and the same on http://mirror.upstream.test,
