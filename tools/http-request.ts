@@ -12,12 +12,12 @@
 import { z } from "zod";
 import { loadConfig } from "../src/config/config.ts";
 import { ToolFailureError } from "../src/errors/tool-failure.ts";
+import { readTextCapped } from "../src/net/read-capped.ts";
 import { SECRET_NAME_PATTERN } from "../src/net/secret-headers.ts";
+import { isTextMedia } from "../src/net/text-media.ts";
 import { registry } from "../src/registry/registry.ts";
 import { limitResult } from "../src/results/limit-result.ts";
 import { checkedFetch } from "./lib/checked-fetch.ts";
-import { readTextCapped } from "../src/net/read-capped.ts";
-import { isTextMedia } from "../src/net/text-media.ts";
 import { resolveRequestHeaders, scrubSecrets } from "./lib/request-secrets.ts";
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;

@@ -7,10 +7,10 @@
 import { z } from "zod";
 import { ToolFailureError } from "../src/errors/tool-failure.ts";
 import { registry } from "../src/registry/registry.ts";
+import { loadRe2, type Re2 } from "../src/runtime/re2.ts";
 import { compileGlob } from "./lib/workspace/glob.ts";
 import { listPaths } from "./lib/workspace/list-paths.ts";
 import { type Pacer, pacerOf } from "./lib/workspace/pacer.ts";
-import { loadRe2, type Re2 } from "../src/runtime/re2.ts";
 import { filePrefilter, scanContent } from "./lib/workspace/scan-content.ts";
 import { openWorkspace, workspaceAvailable } from "./lib/workspace/workspace.ts";
 import { MAX_PATH_BYTES, normalizePath, WHOLE_WORKSPACE } from "./lib/workspace/workspace-path.ts";

@@ -57,6 +57,7 @@ function listApiFiles(root: string): string[] {
 }
 
 function converterText(root: string): string {
+  if (!existsSync(join(root, CONVERTER_DIR))) return "";
   return readdirSync(join(root, CONVERTER_DIR))
     .filter((name) => name.endsWith(".ts") && !name.endsWith(".gen.ts"))
     .sort()
@@ -84,7 +85,10 @@ export async function generateApis({ root, check, refreshSpecs }: ApisOptions): 
     const module = (await import(pathToFileURL(join(root, file)).href)) as { default?: unknown };
     const parsed = OpenApiSourceConfigSchema.safeParse(module.default);
     if (!parsed.success) {
-      fail(file, `its default export is not a source configuration: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; ")}`);
+      fail(
+        file,
+        `its default export is not a source configuration: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; ")}`,
+      );
       continue;
     }
     const config = parsed.data;
@@ -117,7 +121,8 @@ export async function generateApis({ root, check, refreshSpecs }: ApisOptions): 
   }
   const hash = sha256(JSON.stringify([inputs.map(({ file, text, specPath, spec }) => [file, text, specPath, spec]), converterText(root)]));
   const current = existsSync(join(root, APIS_OUT_FILE)) ? readFileSync(join(root, APIS_OUT_FILE), "utf8") : undefined;
-  if (!check && errors.length === 0 && current?.includes(`${HASH_MARK}${hash}\n`)) return { outFile: APIS_OUT_FILE, content: current, fetched, sources: inputs.length, errors };
+  if (!check && errors.length === 0 && current?.includes(`${HASH_MARK}${hash}\n`))
+    return { outFile: APIS_OUT_FILE, content: current, fetched, sources: inputs.length, errors };
 
   const sources: BuildTimeSource[] = [];
   for (const input of inputs) {
@@ -126,7 +131,11 @@ export async function generateApis({ root, check, refreshSpecs }: ApisOptions): 
       fail(input.file, `its spec ${input.specPath} cannot be read: ${loaded.reason}`);
       continue;
     }
-    const converted = await convertSpec(loaded.doc, { source: input.config.name, ...(input.config.include === undefined ? {} : { include: input.config.include }), exclude: input.config.exclude });
+    const converted = await convertSpec(loaded.doc, {
+      source: input.config.name,
+      ...(input.config.include === undefined ? {} : { include: input.config.include }),
+      exclude: input.config.exclude,
+    });
     if (!converted.ok) {
       fail(input.file, `its spec ${input.specPath} cannot be converted: ${converted.reason}`);
       continue;
@@ -136,7 +145,13 @@ export async function generateApis({ root, check, refreshSpecs }: ApisOptions): 
       fail(input.file, "the spec names no absolute server URL; give base_url");
       continue;
     }
-    sources.push({ config: input.config, baseUrl, specSha256: sha256(input.spec), operations: JSON.stringify(converted.spec.operations), problems: converted.spec.problems });
+    sources.push({
+      config: input.config,
+      baseUrl,
+      specSha256: sha256(input.spec),
+      operations: JSON.stringify(converted.spec.operations),
+      problems: converted.spec.problems,
+    });
   }
   return { outFile: APIS_OUT_FILE, content: renderApisModule(hash, sources), fetched, sources: sources.length, errors };
 }

@@ -50,7 +50,14 @@ function messageOf(text: string): string {
     if (typeof body === "object" && body !== null) {
       const fields = body as Record<string, unknown>;
       const nested = typeof fields.error === "object" && fields.error !== null ? (fields.error as Record<string, unknown>) : {};
-      const parts = [fields.title, fields.message, fields.detail, fields.error_description, nested.message, typeof fields.error === "string" ? fields.error : undefined];
+      const parts = [
+        fields.title,
+        fields.message,
+        fields.detail,
+        fields.error_description,
+        nested.message,
+        typeof fields.error === "string" ? fields.error : undefined,
+      ];
       const found = parts.filter((part): part is string => typeof part === "string" && part.trim() !== "");
       if (found.length > 0) return [...new Set(found)].join(": ");
     }
@@ -67,9 +74,11 @@ function fixFor(status: number, tool: string): string {
   if (status === 401 || status === 403)
     return "The API refused toolgate's credentials for this call; retrying will not help. Tell the user: the operator must check the source's secret and its permissions.";
   if (status === 404) return "Nothing exists at that address: check the identifiers in the arguments (list or search first to find valid ones).";
-  if (status === 409 || status === 412) return "The request conflicts with the resource's current state: read it again, then retry with arguments that match it.";
+  if (status === 409 || status === 412)
+    return "The request conflicts with the resource's current state: read it again, then retry with arguments that match it.";
   if (status === 413 || status === 414) return "The request is too large for the API: send less per call.";
-  if (status >= 500) return `The API failed on its side; try '${tool}' again in a little while, and check whether a non-GET call already took effect before repeating it.`;
+  if (status >= 500)
+    return `The API failed on its side; try '${tool}' again in a little while, and check whether a non-GET call already took effect before repeating it.`;
   return "Read the API's message and adjust the call; do not repeat it unchanged.";
 }
 

@@ -56,7 +56,8 @@ function encodeBody(operation: OpenApiOperation, value: unknown): { body: BuiltR
     for (const [name, item] of entries) {
       // Form fields explode by default (OpenAPI 3.1 §4.8.15.1): an array is its name repeated.
       for (const one of Array.isArray(item) ? item : [item]) {
-        if (typeof one === "object" && one !== null) throw new SerializeError(`body field '${name}' is a nested object, which a form-urlencoded body cannot carry`);
+        if (typeof one === "object" && one !== null)
+          throw new SerializeError(`body field '${name}' is a nested object, which a form-urlencoded body cannot carry`);
         form.append(name, one === null ? "" : String(one));
       }
     }
@@ -126,7 +127,10 @@ export function buildRequest(operation: OpenApiOperation, args: Record<string, u
     const step = expectedPath.split("/").find(isDotSegment);
     if (step !== undefined) {
       const culprit = operation.parameters.find((param) => param.in === "path" && isDotSegment(substitutedText(param, args)));
-      return issue(culprit?.arg ?? "", `would change the path called: '${step}' is a path step (the URL parser resolves it), not a value; send the identifier itself`);
+      return issue(
+        culprit?.arg ?? "",
+        `would change the path called: '${step}' is a path step (the URL parser resolves it), not a value; send the identifier itself`,
+      );
     }
     return { ok: true, request: { url: target.href, method: operation.method.toUpperCase(), headers, ...(body === undefined ? {} : { body }) } };
   } catch (error) {

@@ -8,8 +8,8 @@
  * loop, not 1,000 schema compilations.
  */
 import type { Registry } from "../registry/registry.ts";
-import type { OpenApiOperation } from "./operation.ts";
 import { openApiToolSpec } from "./openapi-tool.ts";
+import type { OpenApiOperation } from "./operation.ts";
 import type { OpenApiSourceConfig } from "./source-config.ts";
 
 /** One source as the generator writes it. */

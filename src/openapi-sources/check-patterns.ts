@@ -29,10 +29,15 @@ function resolveRef(root: JsonSchema, ref: string): JsonSchema | undefined {
   const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
   if (match === null) return undefined;
   const defs = root[match[1] ?? ""] as Record<string, JsonSchema> | undefined;
-  return defs?.[decodeURIComponent(match[2] ?? "").replaceAll("~1", "/").replaceAll("~0", "~")];
+  return defs?.[
+    decodeURIComponent(match[2] ?? "")
+      .replaceAll("~1", "/")
+      .replaceAll("~0", "~")
+  ];
 }
 
-const asSchema = (value: unknown): JsonSchema | undefined => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonSchema) : undefined);
+const asSchema = (value: unknown): JsonSchema | undefined =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonSchema) : undefined;
 
 function walk(root: JsonSchema, schema: JsonSchema | undefined, value: unknown, path: string, test: Tester, out: FieldIssue[]): void {
   if (schema === undefined) return;
@@ -41,7 +46,8 @@ function walk(root: JsonSchema, schema: JsonSchema | undefined, value: unknown, 
     const verdict = test(schema.pattern, value);
     if (verdict === "unsupported")
       out.push({ path, message: `must match the pattern ${schema.pattern}, which toolgate cannot check safely (it needs backtracking), so it is not sent` });
-    else if (!verdict) out.push({ path, message: `must match the pattern ${schema.pattern}`, received: value.length > 100 ? `${value.slice(0, 100)}…` : value });
+    else if (!verdict)
+      out.push({ path, message: `must match the pattern ${schema.pattern}`, received: value.length > 100 ? `${value.slice(0, 100)}…` : value });
   }
   for (const part of Array.isArray(schema.allOf) ? schema.allOf : []) walk(root, asSchema(part), value, path, test, out);
   for (const key of ["anyOf", "oneOf"] as const) {

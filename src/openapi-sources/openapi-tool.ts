@@ -103,7 +103,8 @@ export function openApiToolSpec(config: OpenApiSourceConfig, operation: OpenApiO
       if (!built.ok) throw invalid(built.issues);
       const allow = loadConfig(ctx.env).outboundAllow;
       const first = checkOutboundUrl(built.request.url, allow);
-      if (!first.ok) throw new ToolFailureError({ kind: "unavailable", name: ctx.toolName, reason: `source '${config.name}' points at a refused address: ${first.reason}` });
+      if (!first.ok)
+        throw new ToolFailureError({ kind: "unavailable", name: ctx.toolName, reason: `source '${config.name}' points at a refused address: ${first.reason}` });
       const auth = await authFor(config.name, config.auth, ctx, allow, tokens);
       const url = auth.query.length === 0 ? first.url.href : `${first.url.href}${first.url.search === "" ? "?" : "&"}${auth.query.join("&")}`;
       const { headers, ...request } = built.request;

@@ -39,7 +39,10 @@ function isScalar(value: unknown): value is Scalar {
 }
 
 /** The value as scalars: itself, the array's items, or the object's name-value pairs; anything deeper is refused. */
-function flatten(param: OperationParameter, value: unknown): { kind: "scalar"; value: Scalar } | { kind: "array"; items: Scalar[] } | { kind: "object"; pairs: [string, Scalar][] } {
+function flatten(
+  param: OperationParameter,
+  value: unknown,
+): { kind: "scalar"; value: Scalar } | { kind: "array"; items: Scalar[] } | { kind: "object"; pairs: [string, Scalar][] } {
   if (isScalar(value)) return { kind: "scalar", value };
   const nested = (): never => {
     throw new SerializeError(
@@ -114,9 +117,9 @@ export function headerValue(param: OperationParameter, value: unknown): string {
   if (flat.kind === "scalar") text = scalarText(flat.value);
   else if (flat.kind === "array") text = flat.items.map(scalarText).join(",");
   else text = flat.pairs.map(([key, item]) => (param.explode ? `${key}=${scalarText(item)}` : `${key},${scalarText(item)}`)).join(",");
-  // RFC 9110 §5.5: no CR, LF or NUL; fetch would throw on them, and a header split is a request smuggled.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters refused.
-  if (/[\r\n\0]/.test(text) || /[^\u0009\u0020-\u00ff]/.test(text))
+  // RFC 9110 §5.5: visible characters, space, tab and obs-text only; a CR or LF would split the header
+  // (a request smuggled), and fetch throws on the rest.
+  if (/[^\t\u0020-\u007e\u0080-\u00ff]/.test(text))
     throw new SerializeError(`header parameter '${param.arg}' holds a line break, control or non-Latin-1 character, which a header cannot carry`);
   return text;
 }

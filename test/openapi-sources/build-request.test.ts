@@ -77,7 +77,9 @@ describe("buildRequest", () => {
   });
 
   it("never lets a path parameter add a segment: '/' and '../' are encoded into the one segment", () => {
-    const op = operation([param({ name: "petId", arg: "petId", in: "path", style: "simple", explode: false, required: true })], { path: "/pets/{petId}/photos" });
+    const op = operation([param({ name: "petId", arg: "petId", in: "path", style: "simple", explode: false, required: true })], {
+      path: "/pets/{petId}/photos",
+    });
     const url = new URL(built(op, { petId: "../../admin/users?x=1#f" }).url);
     expect(url.pathname).toBe("/v1/pets/..%2F..%2Fadmin%2Fusers%3Fx%3D1%23f/photos");
     expect(url.search).toBe("");
@@ -97,7 +99,9 @@ describe("buildRequest", () => {
   });
 
   it("refuses an empty path parameter, which would call another path", () => {
-    const op = operation([param({ name: "petId", arg: "petId", in: "path", style: "simple", explode: false, required: true })], { path: "/pets/{petId}/photos" });
+    const op = operation([param({ name: "petId", arg: "petId", in: "path", style: "simple", explode: false, required: true })], {
+      path: "/pets/{petId}/photos",
+    });
     expect(buildRequest(op, { petId: "" }, BASE)).toMatchObject({ ok: false, issues: [{ path: "petId" }] });
   });
 

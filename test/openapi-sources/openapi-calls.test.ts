@@ -9,8 +9,8 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app.ts";
 import { API_SOURCES } from "../../src/openapi-sources/apis.gen.ts";
-import type { OpenApiOperation } from "../../src/openapi-sources/operation.ts";
 import { openApiToolSpec } from "../../src/openapi-sources/openapi-tool.ts";
+import type { OpenApiOperation } from "../../src/openapi-sources/operation.ts";
 import { TokenCache } from "../../src/openapi-sources/source-auth.ts";
 import { OpenApiSourceConfigSchema, type OpenApiSourceInput } from "../../src/openapi-sources/source-config.ts";
 import { registry } from "../../src/registry/registry.ts";
@@ -34,7 +34,12 @@ interface Source {
 }
 
 /** Registers the shop's operations as source `name`, calling http://petstore.test/<scenario>. */
-function registerSource(input: Omit<OpenApiSourceInput, "spec">, scenarioPrefix = "ok-", baseUrl?: string, operations: readonly OpenApiOperation[] = PETSTORE_OPERATIONS): Source {
+function registerSource(
+  input: Omit<OpenApiSourceInput, "spec">,
+  scenarioPrefix = "ok-",
+  baseUrl?: string,
+  operations: readonly OpenApiOperation[] = PETSTORE_OPERATIONS,
+): Source {
   const config = OpenApiSourceConfigSchema.parse({ spec: { file: "specs/petstore.yaml" }, ...input });
   const scenario = `${scenarioPrefix}${crypto.randomUUID()}`;
   scenarios.push(scenario);
@@ -106,7 +111,12 @@ describe("OpenAPI tools: requests", () => {
 
   it("writes deepObject, pipeDelimited and spaceDelimited queries and a cookie that the spec's own validator accepts", async () => {
     const source = registerSource({ name: "pets_styles" });
-    const result = await call(source.tool("searchPets"), { filter: { species: "cat", color: "black" }, ids: ["p-1", "p-2"], words: ["big", "tom"], region: "eu" });
+    const result = await call(source.tool("searchPets"), {
+      filter: { species: "cat", color: "black" },
+      ids: ["p-1", "p-2"],
+      words: ["big", "tom"],
+      region: "eu",
+    });
     expect(result.status).toBe("ok");
     const [sent] = await logOf(source.scenario);
     expect(sent?.target).toBe("/pets/search?filter%5Bspecies%5D=cat&filter%5Bcolor%5D=black&ids=p-1|p-2&words=big%20tom");
@@ -286,21 +296,22 @@ describe("OpenAPI tools: auth", () => {
     expect(new TextDecoder().decode(Uint8Array.from(atob(sent.replace("Basic ", "")), (c) => c.charCodeAt(0)))).toBe("shop:pässword");
   });
 
-  it("fetches an OAuth client credentials token once and reuses it until it expires", async () => {
+  /** A source whose token endpoint is the stand-in's, on the source's own scenario. */
+  function oauthSource(name: string, scope?: string): Source {
     const scenario = `ok-${crypto.randomUUID()}`;
-    const source = registerSource(
-      {
-        name: "pets_oauth",
-        auth: { type: "oauth2_client_credentials", token_url: `http://${PETSTORE_HOST}/${scenario}/oauth/token`, client_id: { secret: "PET_ID" }, client_secret: { secret: "PET_SECRET" }, scope: "pets:read" },
-      },
-      "ok-",
-      `http://${PETSTORE_HOST}/${scenario}`,
-    );
     scenarios.push(scenario);
+    const tokenUrl = `http://${PETSTORE_HOST}/${scenario}/oauth/token`;
+    const auth = { type: "oauth2_client_credentials", token_url: tokenUrl, client_id: { secret: "PET_ID" }, client_secret: { secret: "PET_SECRET" } } as const;
+    const source = registerSource({ name, auth: scope === undefined ? auth : { ...auth, scope } }, "ok-", `http://${PETSTORE_HOST}/${scenario}`);
+    return { ...source, scenario };
+  }
+
+  it("fetches an OAuth client credentials token once and reuses it until it expires", async () => {
+    const source = oauthSource("pets_oauth", "pets:read");
     const vars = { PET_ID: PETSTORE_CLIENT.id, PET_SECRET: PETSTORE_CLIENT.secret };
     expect((await call(source.tool("getInventory"), {}, vars)).status).toBe("ok");
     expect((await call(source.tool("listPets"), {}, vars)).status).toBe("ok");
-    const log = await logOf(scenario);
+    const log = await logOf(source.scenario);
     expect(log.map((request) => [request.target, request.headers.authorization?.startsWith("Basic") ? "basic" : request.headers.authorization])).toEqual([
       ["/oauth/token", "basic"],
       ["/store/inventory", "Bearer pet-token-1"],
@@ -310,16 +321,10 @@ describe("OpenAPI tools: auth", () => {
   });
 
   it("reports a token endpoint that refuses the client as unavailable, naming the endpoint's reason", async () => {
-    const scenario = `ok-${crypto.randomUUID()}`;
-    const source = registerSource(
-      { name: "pets_oauth_bad", auth: { type: "oauth2_client_credentials", token_url: `http://${PETSTORE_HOST}/${scenario}/oauth/token`, client_id: { secret: "PET_ID" }, client_secret: { secret: "PET_SECRET" } } },
-      "ok-",
-      `http://${PETSTORE_HOST}/${scenario}`,
-    );
-    scenarios.push(scenario);
+    const source = oauthSource("pets_oauth_bad");
     const result = await call(source.tool("getInventory"), {}, { PET_ID: PETSTORE_CLIENT.id, PET_SECRET: "wrong" });
     expect(result).toMatchObject({ status: "error", error_code: "TOOL_UNAVAILABLE" });
     expect(result.message.content).toContain("invalid_client");
-    expect((await logOf(scenario)).map((request) => request.target)).toEqual(["/oauth/token"]);
+    expect((await logOf(source.scenario)).map((request) => request.target)).toEqual(["/oauth/token"]);
   });
 });

@@ -72,7 +72,9 @@ function typedFields(entries: Iterable<[string, string]>, schema: Record<string,
 
 function bodySchema(method: string, path: string, type: string): Record<string, { type?: string }> {
   const route = Object.entries(definition.paths ?? {}).find(([template]) => new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path));
-  const operation = (route?.[1] as Record<string, { requestBody?: { content?: Record<string, { schema?: { properties?: object } }> } }> | undefined)?.[method.toLowerCase()];
+  const operation = (route?.[1] as Record<string, { requestBody?: { content?: Record<string, { schema?: { properties?: object } }> } }> | undefined)?.[
+    method.toLowerCase()
+  ];
   return (operation?.requestBody?.content?.[type]?.schema?.properties ?? {}) as Record<string, { type?: string }>;
 }
 
@@ -129,10 +131,13 @@ export async function petstore(request: Request, url: URL): Promise<Response> {
   if (path === "/oauth/token") return tokenEndpoint(request, entry, log);
   if (scenario.startsWith("rate-limited-") && log.length === 1) return new Response("slow down", { status: 429, headers: { "retry-after": "1" } });
   if (scenario.startsWith("redirect-private-") && path === "/pets") return new Response(null, { status: 302, headers: { location: "http://127.0.0.1/pets" } });
-  if (scenario.startsWith("redirect-public-") && path === "/pets") return new Response(null, { status: 302, headers: { location: `/${scenario}/store/inventory` } });
+  if (scenario.startsWith("redirect-public-") && path === "/pets")
+    return new Response(null, { status: 302, headers: { location: `/${scenario}/store/inventory` } });
   if (scenario.startsWith("huge-") && path === "/store/inventory")
     return new Response(`{"padding":"${"x".repeat(8 * 1024 * 1024)}"}`, { headers: { "content-type": "application/json" } });
-  const result = (await (await api()).handleRequest({
+  const result = (await (
+    await api()
+  ).handleRequest({
     method: request.method,
     path,
     query: withoutQueryKeys(url.search.slice(1)),

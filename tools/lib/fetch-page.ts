@@ -5,11 +5,11 @@
  * as the gateway's own size limit does it (src/results/limit-result.ts), with a read_result handle.
  */
 import { loadConfig } from "../../src/config/config.ts";
+import { capStream, readTextCapped } from "../../src/net/read-capped.ts";
 import type { ToolContext } from "../../src/registry/types.ts";
 import { limitResult } from "../../src/results/limit-result.ts";
 import { checkedFetch } from "./checked-fetch.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
-import { capStream, readTextCapped } from "../../src/net/read-capped.ts";
 
 /** The most of one page's body that is read; a bigger page is converted up to here and says so. */
 export const MAX_PAGE_BYTES = 5 * 1024 * 1024;

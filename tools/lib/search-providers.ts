@@ -4,10 +4,10 @@
  * people host themselves (its JSON API must be enabled: `search.formats: [html, json]`).
  */
 import { ToolFailureError } from "../../src/errors/tool-failure.ts";
+import { readTextCapped } from "../../src/net/read-capped.ts";
 import type { ToolContext } from "../../src/registry/types.ts";
 import { checkedFetch } from "./checked-fetch.ts";
 import { htmlText } from "./html-to-markdown.ts";
-import { readTextCapped } from "../../src/net/read-capped.ts";
 
 /** A search API answers a few KiB; anything far beyond is not a search answer. */
 const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
