@@ -11,7 +11,7 @@ export default defineConfig(
   // tests; the rest is build output, vendored, or its own package (bench/).
   globalIgnores(["**/*.gen.ts", "test/fixtures/**", "assets/docs/viewer/**", ".wrangler/**", "dist/**", ".bench/**", "test-artifacts/**", "bench/**"]),
   {
-    files: ["{src,tools,webhooks,plugins,scripts,test}/**/*.{ts,tsx}"],
+    files: ["{src,tools,webhooks,plugins,apis,scripts,test}/**/*.{ts,tsx}"],
     languageOptions: {
       parser: tseslint.parser,
       parserOptions: {

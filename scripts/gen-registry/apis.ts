@@ -57,6 +57,7 @@ function listApiFiles(root: string): string[] {
 }
 
 function converterText(root: string): string {
+  if (!existsSync(join(root, CONVERTER_DIR))) return "";
   return readdirSync(join(root, CONVERTER_DIR))
     .filter((name) => name.endsWith(".ts") && !name.endsWith(".gen.ts"))
     .sort()

@@ -23,7 +23,7 @@ import { errorFailure, successResult } from "./api-response.ts";
 import { buildRequest } from "./build-request.ts";
 import { patternIssues } from "./check-patterns.ts";
 import { type HttpMethod, IDEMPOTENT_METHODS, type OpenApiOperation } from "./operation.ts";
-import { compileOperationPattern } from "./operation-patterns.ts";
+import { compileOperationPattern } from "./operation-pattern.ts";
 import { authFor, authSecretNames, oauthCacheKey, oauthTokens, type TokenCache } from "./source-auth.ts";
 import { type OpenApiSourceConfig, sourceToolset } from "./source-config.ts";
 

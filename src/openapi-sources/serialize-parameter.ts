@@ -117,8 +117,9 @@ export function headerValue(param: OperationParameter, value: unknown): string {
   if (flat.kind === "scalar") text = scalarText(flat.value);
   else if (flat.kind === "array") text = flat.items.map(scalarText).join(",");
   else text = flat.pairs.map(([key, item]) => (param.explode ? `${key}=${scalarText(item)}` : `${key},${scalarText(item)}`)).join(",");
-  // RFC 9110 §5.5: no CR, LF or NUL; fetch would throw on them, and a header split is a request smuggled.
-  if (/[\r\n\0]/.test(text) || /[^\u0009\u0020-\u00ff]/.test(text))
+  // RFC 9110 §5.5: visible characters, space, tab and obs-text only; a CR or LF would split the header
+  // (a request smuggled), and fetch throws on the rest.
+  if (/[^\t\u0020-\u007e\u0080-\u00ff]/.test(text))
     throw new SerializeError(`header parameter '${param.arg}' holds a line break, control or non-Latin-1 character, which a header cannot carry`);
   return text;
 }

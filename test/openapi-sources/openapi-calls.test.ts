@@ -2,11 +2,13 @@
  * OpenAPI tools through POST /v1/tool-calls, against the pet shop stand-in (test/support/
  * petstore-stub.ts), which checks every request against apis/specs/petstore.yaml with
  * openapi-backend: after each test, no request the spec forbids may have reached it. Each test
- * registers the shop's operations as a source of its own, on a scenario path of its own.
+ * registers the shop's operations, as the generator converted them for apis/petstore.ts
+ * (apis.gen.ts), as a source of its own on a scenario path of its own.
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app.ts";
+import { API_SOURCES } from "../../src/openapi-sources/apis.gen.ts";
 import { openApiToolSpec } from "../../src/openapi-sources/openapi-tool.ts";
 import type { OpenApiOperation } from "../../src/openapi-sources/operation.ts";
 import { TokenCache } from "../../src/openapi-sources/source-auth.ts";
@@ -18,9 +20,10 @@ import { testParts } from "../support/dispatch.ts";
 import { type LoggedRequest, PETSTORE_CLIENT, PETSTORE_HOST } from "../support/petstore-env.ts";
 import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 import { openaiCall } from "../support/tool-calls.ts";
-import { PETSTORE_OPERATIONS } from "./petstore-operations.ts";
 
 const app = createApp(testParts);
+const PETSTORE = API_SOURCES.find((source) => source.config.name === "petstore");
+const PETSTORE_OPERATIONS = JSON.parse(PETSTORE?.operations ?? "[]") as OpenApiOperation[];
 const cleanups: (() => void)[] = [];
 const scenarios: string[] = [];
 
@@ -78,6 +81,19 @@ afterEach(async () => {
     const violations = (await logOf(scenario)).filter((request) => request.violation !== undefined);
     expect(violations, `requests the spec forbids reached the stand-in in ${scenario}`).toEqual([]);
   }
+});
+
+describe("the apis/ example", () => {
+  it("registers the pet shop at start, unavailable until PETSTORE_TOKEN is set, writes held for approval", async () => {
+    expect(PETSTORE_OPERATIONS.map((operation) => operation.operationId)).toContain("listPets");
+    expect(registry.namesInToolset("api-petstore")).toEqual(PETSTORE_OPERATIONS.map((operation) => operation.name).sort());
+    expect(registry.get("petstore__listPets")).toMatchObject({ readOnly: true, risky: false, requiresEnv: ["PETSTORE_TOKEN"], timeoutMs: 15_000 });
+    expect(registry.get("petstore__createPet")).toMatchObject({ risky: true, retry: { maxAttempts: 1 } });
+    expect(registry.get("petstore__replacePetNotes")).toMatchObject({ risky: false });
+    const result = await call("petstore__listPets", {});
+    expect(result).toMatchObject({ status: "error", error_code: "TOOL_UNAVAILABLE" });
+    expect(result.message.content).toContain("PETSTORE_TOKEN");
+  });
 });
 
 describe("OpenAPI tools: requests", () => {
@@ -246,8 +262,9 @@ describe("OpenAPI tools: the SSRF guard", () => {
     const result = await call(source.tool("listPets"), {}, { PET_TOKEN: "pt-123456" });
     expect(bodyOf(result)).toEqual({ available: 12, pending: 3, sold: 40 });
     const log = await logOf(source.scenario);
+    // The spec's default (limit 20) is sent: zod's validator fills it in, and the spec allows it.
     expect(log.map((request) => [request.target, request.headers.authorization])).toEqual([
-      ["/pets", "Bearer pt-123456"],
+      ["/pets?limit=20", "Bearer pt-123456"],
       ["/store/inventory", "Bearer pt-123456"],
     ]);
   });
@@ -279,54 +296,35 @@ describe("OpenAPI tools: auth", () => {
     expect(new TextDecoder().decode(Uint8Array.from(atob(sent.replace("Basic ", "")), (c) => c.charCodeAt(0)))).toBe("shop:pässword");
   });
 
-  it("fetches an OAuth client credentials token once and reuses it until it expires", async () => {
+  /** A source whose token endpoint is the stand-in's, on the source's own scenario. */
+  function oauthSource(name: string, scope?: string): Source {
     const scenario = `ok-${crypto.randomUUID()}`;
-    const source = registerSource(
-      {
-        name: "pets_oauth",
-        auth: {
-          type: "oauth2_client_credentials",
-          token_url: `http://${PETSTORE_HOST}/${scenario}/oauth/token`,
-          client_id: { secret: "PET_ID" },
-          client_secret: { secret: "PET_SECRET" },
-          scope: "pets:read",
-        },
-      },
-      "ok-",
-      `http://${PETSTORE_HOST}/${scenario}`,
-    );
     scenarios.push(scenario);
+    const tokenUrl = `http://${PETSTORE_HOST}/${scenario}/oauth/token`;
+    const auth = { type: "oauth2_client_credentials", token_url: tokenUrl, client_id: { secret: "PET_ID" }, client_secret: { secret: "PET_SECRET" } } as const;
+    const source = registerSource({ name, auth: scope === undefined ? auth : { ...auth, scope } }, "ok-", `http://${PETSTORE_HOST}/${scenario}`);
+    return { ...source, scenario };
+  }
+
+  it("fetches an OAuth client credentials token once and reuses it until it expires", async () => {
+    const source = oauthSource("pets_oauth", "pets:read");
     const vars = { PET_ID: PETSTORE_CLIENT.id, PET_SECRET: PETSTORE_CLIENT.secret };
     expect((await call(source.tool("getInventory"), {}, vars)).status).toBe("ok");
     expect((await call(source.tool("listPets"), {}, vars)).status).toBe("ok");
-    const log = await logOf(scenario);
+    const log = await logOf(source.scenario);
     expect(log.map((request) => [request.target, request.headers.authorization?.startsWith("Basic") ? "basic" : request.headers.authorization])).toEqual([
       ["/oauth/token", "basic"],
       ["/store/inventory", "Bearer pet-token-1"],
-      ["/pets", "Bearer pet-token-1"],
+      ["/pets?limit=20", "Bearer pet-token-1"],
     ]);
     expect(log[0]?.body).toBe("grant_type=client_credentials&scope=pets%3Aread");
   });
 
   it("reports a token endpoint that refuses the client as unavailable, naming the endpoint's reason", async () => {
-    const scenario = `ok-${crypto.randomUUID()}`;
-    const source = registerSource(
-      {
-        name: "pets_oauth_bad",
-        auth: {
-          type: "oauth2_client_credentials",
-          token_url: `http://${PETSTORE_HOST}/${scenario}/oauth/token`,
-          client_id: { secret: "PET_ID" },
-          client_secret: { secret: "PET_SECRET" },
-        },
-      },
-      "ok-",
-      `http://${PETSTORE_HOST}/${scenario}`,
-    );
-    scenarios.push(scenario);
+    const source = oauthSource("pets_oauth_bad");
     const result = await call(source.tool("getInventory"), {}, { PET_ID: PETSTORE_CLIENT.id, PET_SECRET: "wrong" });
     expect(result).toMatchObject({ status: "error", error_code: "TOOL_UNAVAILABLE" });
     expect(result.message.content).toContain("invalid_client");
-    expect((await logOf(scenario)).map((request) => request.target)).toEqual(["/oauth/token"]);
+    expect((await logOf(source.scenario)).map((request) => request.target)).toEqual(["/oauth/token"]);
   });
 });
