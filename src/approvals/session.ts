@@ -1,17 +1,12 @@
 /**
- * One Durable Object per session (`idFromName(sessionId)`): the session's pending approvals and
- * session-wide grants, in the object's SQLite storage so they survive eviction and restarts,
- * and each calling key's `todo` list for the session (src/todo/todo-list.ts).
- *
- * A Durable Object runs one event at a time and SQL calls are synchronous, so every
- * check-and-set below (ask once per tool call id, first decision wins, decision or expiry) is
- * written without an `await` between the check and the write: nothing can interleave.
- * Exactly-once: `run_state = 'running'` is stored in the same step as the approval, before the
- * handler starts; a fresh instance that finds a run still marked running knows its predecessor
- * died mid-run and records the run as interrupted instead of running it a second time.
- * An approved call runs with the requester's access as it is at approval time
- * (requester-access.ts), and an approval asked for by a webhook delivery tells the delivery
- * when it settles, through an outbox (SESSION_HOOK_NOTICES_TABLE) drained into the hooks queue.
+ * One Durable Object per session (`idFromName(sessionId)`): the session's pending approvals and session-wide grants, in the object's SQLite
+ * storage so they survive eviction and restarts, and each calling key's `todo` list for the session (src/todo/todo-list.ts). A Durable Object
+ * runs one event at a time and SQL calls are synchronous, so every check-and-set below (ask once per tool call id, first decision wins,
+ * decision or expiry) is written without an `await` between the check and the write: nothing can interleave. Exactly-once: `run_state =
+ * 'running'` is stored in the same step as the approval, before the handler starts; a fresh instance that finds a run still marked running
+ * knows its predecessor died mid-run and records the run as interrupted instead of running it a second time. An approved call runs with the
+ * requester's access as it is at approval time (requester-access.ts), and an approval asked for by a webhook delivery tells the delivery when
+ * it settles, through an outbox (SESSION_HOOK_NOTICES_TABLE) drained into the hooks queue.
  */
 import { DurableObject } from "cloudflare:workers";
 import { canonicalJson } from "../audit/canonical-json.ts";
@@ -22,18 +17,7 @@ import { withRequestId } from "../tracing/request-context.ts";
 import { recordApprovalAudit } from "./approval-audit.ts";
 import { notifyApprovalRequested } from "./approval-notify.ts";
 import { type ApprovalRow, pendingRow, toApprovalView } from "./approval-row.ts";
-import {
-  deleteGrants,
-  dueApprovals,
-  findApproval,
-  findApprovalByBinding,
-  findApprovalByCallId,
-  findGrant,
-  insertApproval,
-  insertGrant,
-  runningApprovals,
-  saveApproval,
-} from "./approval-store.ts";
+import * as store from "./approval-store.ts";
 import { decidedRow, doneRow, expiredRow, interruptedOutcome } from "./approval-transitions.ts";
 import { approvalPageUrl } from "./approval-url.ts";
 import { type ApprovalView, isSettled } from "./approval-view.ts";
@@ -86,7 +70,7 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
     const { bindingSha256 } = input;
     const now = Date.now();
     const { sql } = this.ctx.storage;
-    const earlier = findApprovalByCallId(sql, input);
+    const earlier = store.findApprovalByCallId(sql, input);
     if (earlier !== undefined) {
       // One id, one request (as idempotency keys work): answering a different request with the
       // first one's outcome would tell the model an action happened that did not.
@@ -94,25 +78,25 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
         return { kind: "call_id_reused", toolCallId: input.toolCallId, firstTool: earlier.tool };
       return this.#answerAgain(this.#expireIfDue(earlier, now));
     }
-    const same = input.matchArguments ? findApprovalByBinding(sql, input) : undefined;
+    const same = input.matchArguments ? store.findApprovalByBinding(sql, input) : undefined;
     if (same !== undefined) {
       const current = this.#expireIfDue(same, now);
       // Expiry is nobody's decision: asking again is what the caller needs then.
       if (current.status !== "expired") return this.#answerAgain(current);
     }
-    const grant = findGrant(sql, input.tool, input.requestedBy);
+    const grant = store.findGrant(sql, input.tool, input.requestedBy);
     if (grant !== undefined) return { kind: "granted", approvalId: grant };
 
     // What a person is shown: secrets redacted. Only a new approval needs it.
     const shown = canonicalJson(redactSecrets(input.arguments));
     const row = pendingRow({ ...input, shown, argumentsSha256: sha256Hex(shown), now });
-    insertApproval(sql, row);
+    store.insertApproval(sql, row);
     if (input.runId !== undefined) noteRunWaiting(sql, row.id, input.runId);
     await this.#scheduleAlarm();
     await Promise.all([publishApproval(this.env.DB, row), this.#flushWrites()]);
     const approval = toApprovalView(row);
     if (input.notify !== undefined) {
-      const stillPending = () => findApproval(sql, row.id, row.session_id)?.status === "pending";
+      const stillPending = () => store.findApproval(sql, row.id, row.session_id)?.status === "pending";
       this.ctx.waitUntil(notifyApprovalRequested(input.notify, approval, approvalPageUrl(input.origin, row.id), input.outboundAllow, stillPending));
     }
     return { kind: "pending", approval };
@@ -127,7 +111,7 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
 
   /** One approval of this session, or undefined (also for another session's id). */
   async get(id: string, sessionId: string): Promise<ApprovalView | undefined> {
-    const row = findApproval(this.ctx.storage.sql, id, sessionId);
+    const row = store.findApproval(this.ctx.storage.sql, id, sessionId);
     if (row === undefined) return undefined;
     const current = this.#expireIfDue(row, Date.now());
     await this.#flushWrites();
@@ -157,7 +141,7 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
   }
 
   async #decide(input: DecisionInput): Promise<DecisionAnswer> {
-    const found = findApproval(this.ctx.storage.sql, input.id, input.sessionId);
+    const found = store.findApproval(this.ctx.storage.sql, input.id, input.sessionId);
     if (found === undefined) {
       await this.#flushWrites();
       return { ok: false, kind: "not_found" };
@@ -170,9 +154,9 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
     }
 
     const { row: decided, denial } = decidedRow(row, input, now);
-    saveApproval(this.ctx.storage.sql, decided);
+    store.saveApproval(this.ctx.storage.sql, decided);
     if (denial !== undefined) noteSettled(this.ctx.storage.sql, decided);
-    if (input.decision === "approve" && input.scope === "session") insertGrant(this.ctx.storage.sql, row, input.decidedBy, now);
+    if (input.decision === "approve" && input.scope === "session") store.insertGrant(this.ctx.storage.sql, row, input.decidedBy, now);
     this.#waiters.wake(row.id);
     await this.#scheduleAlarm();
     if (denial !== undefined) {
@@ -194,13 +178,13 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
   }
 
   async endGrants(keyId: string): Promise<number> {
-    return deleteGrants(this.ctx.storage.sql, keyId);
+    return store.deleteGrants(this.ctx.storage.sql, keyId);
   }
 
   /** Expires every pending approval whose time has come. */
   override async alarm(): Promise<void> {
     const now = Date.now();
-    for (const row of dueApprovals(this.ctx.storage.sql, now)) this.#expireIfDue(row, now);
+    for (const row of store.dueApprovals(this.ctx.storage.sql, now)) this.#expireIfDue(row, now);
     await this.#scheduleAlarm();
     await this.#flushWrites();
   }
@@ -209,7 +193,7 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
   async #run(row: ApprovalRow): Promise<ApprovalRow> {
     const outcome = await runApprovedCall(this.runApproved, this.env, row, (promise) => this.ctx.waitUntil(promise));
     const done = doneRow(row, outcome);
-    saveApproval(this.ctx.storage.sql, done);
+    store.saveApproval(this.ctx.storage.sql, done);
     const noted = noteSettled(this.ctx.storage.sql, done);
     this.#waiters.wake(row.id);
     if (noted) await this.#scheduleAlarm();
@@ -224,10 +208,10 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
    * never run again: a second run is worse than a lost result for the actions approvals guard.
    */
   #recoverInterruptedRuns(): void {
-    for (const row of runningApprovals(this.ctx.storage.sql)) {
+    for (const row of store.runningApprovals(this.ctx.storage.sql)) {
       const outcome = interruptedOutcome(row);
       const done = doneRow(row, outcome);
-      saveApproval(this.ctx.storage.sql, done);
+      store.saveApproval(this.ctx.storage.sql, done);
       noteSettled(this.ctx.storage.sql, done);
       this.#writes.push(publishApproval(this.env.DB, done), this.#audit(done, outcome));
     }
@@ -237,7 +221,7 @@ export abstract class SessionObject extends DurableObject<Env> implements Sessio
   #expireIfDue(row: ApprovalRow, now: number): ApprovalRow {
     if (row.status !== "pending" || row.expires_at > now) return row;
     const { row: expired, outcome } = expiredRow(row, now);
-    saveApproval(this.ctx.storage.sql, expired);
+    store.saveApproval(this.ctx.storage.sql, expired);
     noteSettled(this.ctx.storage.sql, expired);
     this.#waiters.wake(row.id);
     this.#writes.push(publishApproval(this.env.DB, expired), this.#audit(expired, outcome));
