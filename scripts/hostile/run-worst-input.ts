@@ -76,7 +76,7 @@ function toolCalls(target: Target, calls: { tool: string; args: Record<string, u
 }
 
 /** Probes /health every PROBE_EVERY_MS until stopped, recording how long each answer took. */
-function startProbing(origin: string): { stop(): Promise<number[]> } {
+export function startProbing(origin: string): { stop(): Promise<number[]> } {
   const waits: number[] = [];
   const inFlight = new Set<Promise<void>>();
   const probe = () => {

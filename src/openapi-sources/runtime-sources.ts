@@ -10,6 +10,7 @@
  * is left out and listed in the source's problems.
  */
 import { registry } from "../registry/registry.ts";
+import { yieldSlice } from "../runtime/yield-slice.ts";
 import { openApiToolSpec } from "./openapi-tool.ts";
 import type { OpenApiOperation } from "./operation.ts";
 import { sourceToolset } from "./source-config.ts";
@@ -22,6 +23,8 @@ const OWN_WRITE_TRUST_MS = 60_000;
 /** How often a request waiting for another request's sync looks whether it has ended. */
 const SYNC_POLL_MS = 2;
 const SYNC_WAIT_MAX_MS = 15_000;
+/** Operations registered between pauses. */
+const REGISTER_SLICE = 100;
 
 export interface SourceState {
   record: StoredOpenApiSource;
@@ -149,10 +152,12 @@ async function register(env: Env, state: SourceState): Promise<void> {
     state.problems.push(`the operations of spec ${pinned.sha256.slice(0, 12)} are missing from KV; refresh the source`);
     return;
   }
-  for (const operation of converted.operations) {
+  for (const [index, operation] of converted.operations.entries()) {
     const outcome = registry.register(openApiToolSpec(config, operation, { baseUrl: pinned.baseUrl }));
     if (outcome.ok) state.tools.set(operation.name, operation);
     else state.problems.push(outcome.reason);
+    // A thousand-operation spec registers in slices, so the isolate keeps serving meanwhile.
+    if (index % REGISTER_SLICE === REGISTER_SLICE - 1) await yieldSlice();
   }
   for (const problem of state.problems) console.error(`OpenAPI source '${config.name}': ${problem}`);
   state.registeredSha = pinned.sha256;
