@@ -10,6 +10,7 @@
  * is left out and listed in the source's problems.
  */
 import { registry } from "../registry/registry.ts";
+import { waitOutSync } from "../runtime/wait-out-sync.ts";
 import { yieldSlice } from "../runtime/yield-slice.ts";
 import { openApiToolSpec } from "./openapi-tool.ts";
 import type { OpenApiOperation } from "./operation.ts";
@@ -90,14 +91,8 @@ export class OpenApiSources {
 
   async #syncEnded(): Promise<void> {
     const syncing = this.#syncing;
-    const giveUpAt = this.#now() + SYNC_WAIT_MAX_MS;
-    while (this.#syncing !== undefined && this.#syncing === syncing) {
-      if (this.#now() >= giveUpAt) {
-        this.#syncing = undefined;
-        return;
-      }
-      await new Promise((resolve) => setTimeout(resolve, SYNC_POLL_MS));
-    }
+    const ended = await waitOutSync(() => this.#syncing !== undefined && this.#syncing === syncing, this.#now, SYNC_WAIT_MAX_MS, SYNC_POLL_MS);
+    if (ended === "gave_up") this.#syncing = undefined;
   }
 
   async #sync(env: Env): Promise<void> {

@@ -12,6 +12,7 @@
  */
 import { loadConfig } from "../../config/config.ts";
 import { registry } from "../../registry/registry.ts";
+import { waitOutSync } from "../../runtime/wait-out-sync.ts";
 import { forgetSession } from "../client/mcp-client.ts";
 import { acceptPin, type PinAcceptance } from "./accept-pin.ts";
 import { fetchToolList } from "./fetch-tool-list.ts";
@@ -77,15 +78,9 @@ export class Federation {
    */
   async #syncEnded(): Promise<void> {
     const syncing = this.#syncing;
-    const giveUpAt = this.#now() + SYNC_WAIT_MAX_MS;
-    while (this.#syncing !== undefined && this.#syncing === syncing) {
-      if (this.#now() >= giveUpAt) {
-        // Its request was cancelled mid-sync (its promise then never settles): let the next one sync.
-        this.#syncing = undefined;
-        return;
-      }
-      await new Promise((resolve) => setTimeout(resolve, SYNC_POLL_MS));
-    }
+    const ended = await waitOutSync(() => this.#syncing !== undefined && this.#syncing === syncing, this.#now, SYNC_WAIT_MAX_MS, SYNC_POLL_MS);
+    // Its request was cancelled mid-sync (its promise then never settles): let the next one sync.
+    if (ended === "gave_up") this.#syncing = undefined;
   }
 
   /**
