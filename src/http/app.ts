@@ -24,6 +24,7 @@ import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
 import { signInRoutes } from "../mcp/federation/sign-in-routes.ts";
 import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
 import { memoryRoutes } from "../memory/memory-routes.ts";
+import { metricsRoutes } from "../metrics/metrics-routes.ts";
 import { oauthRoutes } from "../oauth/oauth-routes.ts";
 import { openApiSourcesRoutes } from "../openapi-sources/openapi-sources-routes.ts";
 import { requestId } from "../tracing/request-id-middleware.ts";
@@ -89,6 +90,7 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.route("/", metaRoutes);
   app.route("/", keysRoutes);
   app.route("/", healthRoutes);
+  app.route("/", metricsRoutes);
   app.route("/", auditRoutes);
   app.route("/", toolsRoutes);
   app.route("/", toolsetsRoutes);

@@ -57,6 +57,12 @@ export function requestErrorBody(failure: RequestFailure): RequestErrorBody {
     case "unauthenticated":
       return describeUnauthenticated(failure);
     case "forbidden":
+      if (failure.scope !== undefined)
+        return {
+          error: `This route needs the ${failure.required.join(" or ")} role or the '${failure.scope}' scope; this API key has the ${failure.role} role and not that scope.`,
+          error_code: "FORBIDDEN",
+          suggestion: `Use an admin key, or give this key the scope: PATCH /v1/keys/{id} with {"scopes": ["${failure.scope}"]}.`,
+        };
       return {
         error: `This route needs the ${failure.required.join(" or ")} role; this API key has the ${failure.role} role.`,
         error_code: "FORBIDDEN",
