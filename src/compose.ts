@@ -20,6 +20,7 @@ import { hooks } from "./plugins/pipeline-hooks.ts";
 import { chargeCalls, isolateLeases } from "./rate-limit/charge-calls.ts";
 import { availability } from "./registry/availability.ts";
 import { registry } from "./registry/registry.ts";
+import { observeCalls } from "./tracing/observe-calls.ts";
 
 export interface GatewayParts {
   pipeline: PipelineParts;
@@ -35,7 +36,7 @@ export function createParts(replaced: { pipeline?: Partial<PipelineParts>; batch
   const batch: BatchStages = {
     runCalls: runBatch,
     chargeCalls: (env, principal, tools, config) => chargeCalls(env, principal, tools, config, isolateLeases),
-    recordBatch: createRecordBatch(auditGroupCommit),
+    recordBatch: createRecordBatch(auditGroupCommit, observeCalls),
     ...replaced.batch,
   };
   return {

@@ -23,6 +23,10 @@ interface ToolgateSecrets {
    * first signs, all are published at /.well-known/jwks.json).
    */
   IDENTITY_SIGNING_KEY?: string;
+  /** Where toolgate's own spans go over OTLP/HTTP JSON, the collector's base URL (src/tracing/otlp-exporter.ts); unset, none are sent. */
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  /** Headers of every export, `name=value,name2=value2` with URL-encoded values (the collector's API key, usually). */
+  OTEL_EXPORTER_OTLP_HEADERS?: string;
 }
 
 interface Env extends ToolgateSecrets {}

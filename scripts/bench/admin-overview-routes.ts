@@ -12,6 +12,7 @@ import { stuckDeliveries } from "../../src/admin/stuck-deliveries.ts";
 import { listApprovals } from "../../src/approvals/approvals.ts";
 import { SESSION_COOKIE } from "../../src/approvals-page/page-site.ts";
 import { createPageSignIn } from "../../src/approvals-page/sign-in-store.ts";
+import { AUDIT_ROLLUP_BUCKETS_MS, AUDIT_ROLLUPS_TABLE } from "../../src/audit/audit-rollups.ts";
 import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
 import { ADMIN_TOKEN_PRINCIPAL } from "../../src/auth/admin-token.ts";
 import { hashApiKey } from "../../src/auth/key-hash.ts";
@@ -36,6 +37,21 @@ SELECT CAST(?2 + (?3 - ?2) * i / ?1 AS INTEGER), random() & 9007199254740991, 'b
   1, 5 + (i * 7919) % 900, 100, 0
 FROM seq WHERE true ON CONFLICT DO NOTHING`;
 
+/**
+ * The seeded records' hourly rollups, as the audit writer would have kept them had the records
+ * come through it (the seed bypasses it for speed). The bench's database holds nothing else in
+ * those hours, so the rollups are built whole rather than added to.
+ */
+const SEED_ROLLUPS_SQL = [
+  `INSERT OR REPLACE INTO ${AUDIT_ROLLUPS_TABLE} (hour, tool, key_id, error_code, calls, errors, duration_ms_sum, duration_ms_max, ${AUDIT_ROLLUP_BUCKETS_MS.map((b) => `le_${b}`).join(", ")})
+  SELECT at / 3600000 * 3600000, tool, key_id, COALESCE(error_code, ''), COUNT(*), SUM(status IN ('error', 'timed_out')), SUM(duration_ms), MAX(duration_ms),
+    ${AUDIT_ROLLUP_BUCKETS_MS.map((b) => `SUM(duration_ms <= ${b})`).join(", ")}
+  FROM ${AUDIT_TABLE} WHERE at >= ?1 AND at <= ?2 AND toolset = 'bench' GROUP BY 1, 2, 3, 4`,
+];
+const UNSEED_ROLLUPS_SQL = [
+  `DELETE FROM ${AUDIT_ROLLUPS_TABLE} WHERE hour >= ?1 / 3600000 * 3600000 AND hour <= ?2 AND tool LIKE 'bench\\_tool\\_%' ESCAPE '\\'`,
+];
+
 /** Adds the routes to the bench app. */
 export function adminOverviewRoutes(app: Hono<AppEnv>): void {
   app.post(AUDIT_SEED_PATH, async function auditSeed(c) {
@@ -44,6 +60,7 @@ export function adminOverviewRoutes(app: Hono<AppEnv>): void {
     const until = Number(c.req.query("until"));
     if (!(rows > 0 && since < until)) return c.json({ error: "rows=N&since=ms&until=ms" }, 400);
     const { meta } = await c.env.DB.prepare(SEED_SQL).bind(rows, since, until).run();
+    await c.env.DB.batch(SEED_ROLLUPS_SQL.map((sql) => c.env.DB.prepare(sql).bind(since, until)));
     return c.json({ rows: meta.changes });
   });
 
@@ -58,6 +75,7 @@ export function adminOverviewRoutes(app: Hono<AppEnv>): void {
     )
       .bind(since, until)
       .run();
+    await c.env.DB.batch(UNSEED_ROLLUPS_SQL.map((sql) => c.env.DB.prepare(sql).bind(since, until)));
     return c.json({ rows: meta.changes });
   });
 

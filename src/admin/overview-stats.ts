@@ -7,10 +7,12 @@
 
 import { withAuditLayout } from "../audit/audit-layout.ts";
 import { FAILED_STATUSES } from "../audit/audit-record.ts";
+import { AUDIT_ROLLUPS_TABLE, HOUR_MS } from "../audit/audit-rollups.ts";
 import { shardsToRead } from "../audit/audit-shards.ts";
 import { type AuditStats, auditStats } from "../audit/audit-stats.ts";
 import { auditStatsSharded } from "../audit/audit-stats-sharded.ts";
 import type { AuditDatabase } from "../audit/write-audit-records.ts";
+import { overviewFromRollups } from "./overview-rollups.ts";
 
 /** The windows the overview offers, each cut into intervals for the calls chart. */
 export const OVERVIEW_WINDOWS = {
@@ -72,6 +74,14 @@ async function shardOverview(db: AuditDatabase, since: number, until: number, in
   });
 }
 
+/** The TOP_ERROR_CODES most frequent of `codes` (calls per code), ties in code order. */
+export function topErrorCodes(codes: ReadonlyMap<string, number>): ErrorCodeCount[] {
+  return [...codes]
+    .map(([code, calls]) => ({ code, calls }))
+    .sort((a, b) => b.calls - a.calls || a.code.localeCompare(b.code))
+    .slice(0, TOP_ERROR_CODES);
+}
+
 /** Stats of every key's calls in [since, until), over every audit shard. */
 export function windowStats(env: Env, since: number, until: number): Promise<AuditStats> {
   const shards = shardsToRead(env).map((shard) => shard.db);
@@ -80,13 +90,26 @@ export function windowStats(env: Env, since: number, until: number): Promise<Aud
   return shards.length === 1 && only !== undefined ? auditStats(only, filters) : auditStatsSharded(shards, filters);
 }
 
-/** The overview of the window ending at `now`, over every audit shard. */
+/**
+ * The overview of the window ending at `now`, over every audit shard. The day and week windows,
+ * whose intervals are whole hours, read the hourly rollups (overview-rollups.ts); the hour
+ * window's 5-minute bars are finer than a rollup, so it still reads the hour's audit rows.
+ */
 export async function overviewStats(env: Env, window: OverviewWindow, now: number): Promise<Overview> {
   const { ms, intervals: count } = OVERVIEW_WINDOWS[window];
   const intervalMs = ms / count;
   // Intervals end on a whole interval, so a reload a moment later shows the same bars.
   const until = Math.ceil(now / intervalMs) * intervalMs;
   const since = until - ms;
+  if (intervalMs % HOUR_MS === 0) {
+    try {
+      const { codes, ...overview } = await overviewFromRollups(env, { since, until, intervalMs, count });
+      return { ...overview, topErrorCodes: topErrorCodes(codes) };
+    } catch (error) {
+      // A Worker deployed ahead of 0012_audit_rollups.sql reads the rows, as before.
+      if (!String(error).includes(`no such table: ${AUDIT_ROLLUPS_TABLE}`)) throw error;
+    }
+  }
   const shards = shardsToRead(env).map((shard) => shard.db);
   const [stats, perShard] = await Promise.all([windowStats(env, since, until), Promise.all(shards.map((db) => shardOverview(db, since, until, intervalMs)))]);
   const intervals: Interval[] = Array.from({ length: count }, (_, i) => ({ start: since + i * intervalMs, calls: 0, errors: 0 }));
@@ -100,9 +123,5 @@ export async function overviewStats(env: Env, window: OverviewWindow, now: numbe
     }
     for (const row of shard.codes) codes.set(row.code, (codes.get(row.code) ?? 0) + row.calls);
   }
-  const topErrorCodes = [...codes]
-    .map(([code, calls]) => ({ code, calls }))
-    .sort((a, b) => b.calls - a.calls || a.code.localeCompare(b.code))
-    .slice(0, TOP_ERROR_CODES);
-  return { since, until, intervalMs, intervals, stats, topErrorCodes };
+  return { since, until, intervalMs, intervals, stats, topErrorCodes: topErrorCodes(codes) };
 }

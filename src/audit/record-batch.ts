@@ -59,12 +59,24 @@ export function buildAuditRecords(calls: readonly AuditedCall[], meta: BatchMeta
   return records;
 }
 
+/** What else sees a batch's records (the composition root passes src/tracing/observe-calls.ts). */
+export type ObserveRecords = (env: Env, waitUntil: (promise: Promise<unknown>) => void, records: readonly AuditRecord[]) => void;
+
 /** The audit stage over an isolate's group commit, which the composition root builds once. */
-export function createRecordBatch(groupCommit: AuditGroupCommit): RecordBatch {
+export function createRecordBatch(groupCommit: AuditGroupCommit, observe?: ObserveRecords): RecordBatch {
   return function recordBatch(env, waitUntil, calls, meta) {
+    const records = buildAuditRecords(calls, meta);
     // The isolate stays up until the group carrying these records has been handed to the queue:
     // through this request's waitUntil when it opened or sent the group, the opener's otherwise.
-    const flush = groupCommit.add(env, buildAuditRecords(calls, meta));
+    const flush = groupCommit.add(env, records);
     if (flush !== undefined) waitUntil(flush);
+    // After the records are in the group: a telemetry fault must not cost the audit anything.
+    if (observe !== undefined) {
+      try {
+        observe(env, waitUntil, records);
+      } catch (error) {
+        console.error(`telemetry of ${records.length} call(s) failed: ${String(error)}`);
+      }
+    }
   };
 }

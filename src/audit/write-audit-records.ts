@@ -22,7 +22,8 @@ const WRITE_CHUNK_CHARS = 600_000;
  * parsed. They go in as one JSON parameter per statement (INSERT ... SELECT FROM json_each), not
  * one statement per row: a statement costs the same fixed work in D1 whatever it carries, and D1
  * allows only 100 bound parameters. All statements are one D1 batch, which is atomic: it rejects
- * having written nothing. Resolves to the rows written, as D1 counts them (table and indexes).
+ * having written nothing. The same batch keeps the hourly rollups (audit-rollups.ts). Resolves to
+ * the rows written, as D1 counts them (table, indexes and rollups).
  */
 export async function writeAuditRowLists(db: AuditDatabase, rowLists: readonly string[]): Promise<number> {
   const chunks: string[] = [];
@@ -40,7 +41,10 @@ export async function writeAuditRowLists(db: AuditDatabase, rowLists: readonly s
   }
   if (current.length > 0) chunks.push(`[${current.join(",")}]`);
   if (chunks.length === 0) return 0;
-  const results = await withAuditLayout((layout) => db.batch(chunks.map((rows) => db.prepare(layout.insertSql).bind(rows))));
+  // Each chunk's rollup upserts run before its INSERT, so they see exactly the rows it will add.
+  const results = await withAuditLayout((layout) =>
+    db.batch(chunks.flatMap((rows) => [...layout.rollupSql, layout.insertSql].map((sql) => db.prepare(sql).bind(rows)))),
+  );
   return results.reduce((sum, result) => sum + (result.meta?.rows_written ?? 0), 0);
 }
 

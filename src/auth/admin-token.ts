@@ -19,6 +19,7 @@ export const ADMIN_TOKEN_PRINCIPAL: Principal = {
   toolsets: null,
   policy: { mode: "deny", patterns: [] },
   rateLimitPerMinute: null,
+  scopes: [],
 };
 
 // The secret's digest, computed once per isolate (and again only if the secret changes). The

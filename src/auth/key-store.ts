@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { displayPrefix, generateApiKey } from "./key-format.ts";
 import { hashApiKey } from "./key-hash.ts";
-import { type Principal, ROLES, type Role, type ToolPolicy } from "./principal.ts";
+import { KEY_SCOPES, type KeyScope, type Principal, ROLES, type Role, type ToolPolicy } from "./principal.ts";
 
 /** The D1 table holding API keys, and the OAuth grants made on the consent page (migration 0008). */
 export const API_KEYS_TABLE = "api_keys";
@@ -24,6 +24,7 @@ export interface ApiKeyRecord {
   toolsets: string[] | null;
   policy: ToolPolicy;
   rateLimitPerMinute: number | null;
+  scopes: KeyScope[];
   createdAt: string;
   createdBy: string;
   revokedAt: string | null;
@@ -38,6 +39,7 @@ export interface NewApiKey {
   toolsets: readonly string[] | null;
   policy: ToolPolicy;
   rateLimitPerMinute: number | null;
+  scopes: readonly KeyScope[];
   createdBy: string;
 }
 
@@ -57,11 +59,13 @@ const RowSchema = z.object({
   revoked_at: z.string().nullable(),
   kind: z.enum(KEY_KINDS),
   oauth_client_id: z.string().nullable(),
+  scopes: z.string(),
 });
 const StringList = z.array(z.string());
+const ScopeList = z.array(z.enum(KEY_SCOPES));
 
 const RECORD_COLUMNS =
-  "id, name, role, key_prefix, toolsets, policy_mode, policy_patterns, rate_limit_per_minute, created_at, created_by, revoked_at, kind, oauth_client_id";
+  "id, name, role, key_prefix, toolsets, policy_mode, policy_patterns, rate_limit_per_minute, created_at, created_by, revoked_at, kind, oauth_client_id, scopes";
 
 function toRecord(row: unknown): ApiKeyRecord {
   const r = RowSchema.parse(row);
@@ -73,6 +77,7 @@ function toRecord(row: unknown): ApiKeyRecord {
     toolsets: r.toolsets === null ? null : StringList.parse(JSON.parse(r.toolsets)),
     policy: { mode: r.policy_mode, patterns: StringList.parse(JSON.parse(r.policy_patterns)) },
     rateLimitPerMinute: r.rate_limit_per_minute,
+    scopes: ScopeList.parse(JSON.parse(r.scopes)),
     createdAt: r.created_at,
     createdBy: r.created_by,
     revokedAt: r.revoked_at,
@@ -90,6 +95,7 @@ export function principalOf(record: ApiKeyRecord): Principal {
     toolsets: record.toolsets,
     policy: record.policy,
     rateLimitPerMinute: record.rateLimitPerMinute,
+    scopes: record.scopes,
   };
 }
 
@@ -102,6 +108,7 @@ function newRecord(input: NewApiKey, prefix: string, kind: KeyKind, oauthClientI
     toolsets: input.toolsets === null ? null : [...new Set(input.toolsets)],
     policy: { mode: input.policy.mode, patterns: [...new Set(input.policy.patterns)] },
     rateLimitPerMinute: input.rateLimitPerMinute,
+    scopes: [...new Set(input.scopes)],
     createdAt: new Date().toISOString(),
     createdBy: input.createdBy,
     revokedAt: null,
@@ -133,7 +140,7 @@ export async function createOAuthGrant(db: D1Database, input: NewApiKey & { oaut
 
 async function insertRecord(db: D1Database, record: ApiKeyRecord, keyHash: string): Promise<void> {
   await db
-    .prepare(`INSERT INTO ${API_KEYS_TABLE} (${RECORD_COLUMNS}, key_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    .prepare(`INSERT INTO ${API_KEYS_TABLE} (${RECORD_COLUMNS}, key_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
     .bind(
       record.id,
       record.name,
@@ -148,6 +155,7 @@ async function insertRecord(db: D1Database, record: ApiKeyRecord, keyHash: strin
       record.revokedAt,
       record.kind,
       record.oauthClientId,
+      JSON.stringify(record.scopes),
       keyHash,
     )
     .run();
@@ -186,10 +194,11 @@ export interface KeyAccessChange {
   toolsets?: readonly string[] | null;
   policy?: ToolPolicy;
   rateLimitPerMinute?: number | null;
+  scopes?: readonly KeyScope[];
 }
 
 /**
- * Changes a key's toolsets, policy or rate limit (only the fields given). Returns the record as
+ * Changes a key's toolsets, policy, rate limit or scopes (only the fields given). Returns the record as
  * it is now, or undefined when no key has this id. A revoked key can be changed too: it stays
  * revoked.
  */
@@ -207,6 +216,10 @@ export async function updateApiKeyAccess(db: D1Database, id: string, change: Key
   if (change.rateLimitPerMinute !== undefined) {
     sets.push("rate_limit_per_minute = ?");
     params.push(change.rateLimitPerMinute);
+  }
+  if (change.scopes !== undefined) {
+    sets.push("scopes = ?");
+    params.push(JSON.stringify([...new Set(change.scopes)]));
   }
   if (sets.length > 0)
     await db

@@ -100,6 +100,7 @@ keysRoutes
       toolsets,
       policy: body.policy ?? { mode: "deny", patterns: [] },
       rateLimitPerMinute: body.rate_limit_per_minute ?? null,
+      scopes: body.scopes ?? [],
       createdBy: c.get("principal").keyId,
     });
     return c.json({ ...toWire(record), key }, 201);
@@ -122,6 +123,7 @@ keysRoutes
       ...(body.toolsets === undefined ? {} : { toolsets: body.toolsets }),
       ...(body.policy === undefined ? {} : { policy: body.policy }),
       ...(body.rate_limit_per_minute === undefined ? {} : { rateLimitPerMinute: body.rate_limit_per_minute }),
+      ...(body.scopes === undefined ? {} : { scopes: body.scopes }),
     });
     if (record === undefined) return failureResponse(c, { kind: "unknown_api_key", id });
     // As for a revocation: this isolate's cached principal must not keep the old access.

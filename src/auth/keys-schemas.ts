@@ -1,7 +1,7 @@
 /** Wire shapes of the admin keys API: the request bodies it validates and the records it returns. */
 import { z } from "@hono/zod-openapi";
 import { type ApiKeyRecord, KEY_KINDS } from "./key-store.ts";
-import { ROLES } from "./principal.ts";
+import { KEY_SCOPES, ROLES } from "./principal.ts";
 
 // Tool names match ^[a-zA-Z0-9_-]{1,64}$ (registry.ts); a pattern adds the glob characters.
 const PatternSchema = z
@@ -36,12 +36,17 @@ export const CreateKeyBody = z
       .nullable()
       .optional()
       .openapi({ description: "Calls per minute for this key; null or absent uses RATE_LIMIT_PER_MINUTE.", example: 120 }),
+    scopes: z
+      .array(z.enum(KEY_SCOPES))
+      .max(KEY_SCOPES.length * 2)
+      .optional()
+      .openapi({ description: "Scopes beyond the role. metrics: may read GET /metrics (admins always may). Absent means none.", example: ["metrics"] }),
   })
   .strict()
   .openapi("CreateApiKey");
 
 /** PATCH /v1/keys/{id}: the create body's access fields, each optional, with the same rules. */
-export const UpdateKeyBody = CreateKeyBody.pick({ toolsets: true, policy: true, rate_limit_per_minute: true }).strict().openapi("UpdateApiKey");
+export const UpdateKeyBody = CreateKeyBody.pick({ toolsets: true, policy: true, rate_limit_per_minute: true, scopes: true }).strict().openapi("UpdateApiKey");
 
 export const ApiKeySchema = z
   .object({
@@ -52,6 +57,7 @@ export const ApiKeySchema = z
     toolsets: z.array(z.string()).nullable(),
     policy: PolicySchema,
     rate_limit_per_minute: z.number().int().nullable(),
+    scopes: z.array(z.enum(KEY_SCOPES)),
     created_at: z.string(),
     created_by: z.string().openapi({ description: "keyId of the admin that created it; admin-token for the bootstrap token." }),
     revoked_at: z.string().nullable(),
@@ -79,6 +85,7 @@ export function toWire(record: ApiKeyRecord): z.infer<typeof ApiKeySchema> {
     toolsets: record.toolsets,
     policy: { mode: record.policy.mode, patterns: [...record.policy.patterns] },
     rate_limit_per_minute: record.rateLimitPerMinute,
+    scopes: [...record.scopes],
     created_at: record.createdAt,
     created_by: record.createdBy,
     revoked_at: record.revokedAt,

@@ -7,6 +7,13 @@
 export const ROLES = ["agent", "approver", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
+/**
+ * What a key may do beyond its role (migrations/0013_key_scopes.sql). `metrics`: read GET /metrics,
+ * so a Prometheus scraper can hold a key that calls no tool and manages nothing.
+ */
+export const KEY_SCOPES = ["metrics"] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
 /** whitelist: only the listed tools and patterns; deny: everything but them. */
 export interface ToolPolicy {
   mode: "whitelist" | "deny";
@@ -24,4 +31,6 @@ export interface Principal {
   policy: ToolPolicy;
   /** Calls per minute across all tools, overriding RATE_LIMIT_PER_MINUTE; null for the default. */
   rateLimitPerMinute: number | null;
+  /** Scopes beyond the role; an admin needs none. */
+  scopes: readonly KeyScope[];
 }

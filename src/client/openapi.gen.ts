@@ -3607,6 +3607,7 @@ export interface components {
             revoked_at: string | null;
             /** @enum {string} */
             role: "agent" | "approver" | "admin";
+            scopes: "metrics"[];
             toolsets: string[] | null;
         };
         Approval: {
@@ -3860,6 +3861,13 @@ export interface components {
              * @enum {string}
              */
             role: "agent" | "approver" | "admin";
+            /**
+             * @description Scopes beyond the role. metrics: may read GET /metrics (admins always may). Absent means none.
+             * @example [
+             *       "metrics"
+             *     ]
+             */
+            scopes?: "metrics"[];
             /**
              * @description Toolsets the key may use (resolved with their includes); null or absent means every toolset, [] none.
              * @example [
@@ -4752,6 +4760,13 @@ export interface components {
              * @example 120
              */
             rate_limit_per_minute?: number | null;
+            /**
+             * @description Scopes beyond the role. metrics: may read GET /metrics (admins always may). Absent means none.
+             * @example [
+             *       "metrics"
+             *     ]
+             */
+            scopes?: "metrics"[];
             /**
              * @description Toolsets the key may use (resolved with their includes); null or absent means every toolset, [] none.
              * @example [

@@ -24,9 +24,11 @@ import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
 import { signInRoutes } from "../mcp/federation/sign-in-routes.ts";
 import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
 import { memoryRoutes } from "../memory/memory-routes.ts";
+import { metricsRoutes } from "../metrics/metrics-routes.ts";
 import { oauthRoutes } from "../oauth/oauth-routes.ts";
 import { openApiSourcesRoutes } from "../openapi-sources/openapi-sources-routes.ts";
 import { requestId } from "../tracing/request-id-middleware.ts";
+import { requestLog } from "../tracing/request-log.ts";
 import { isWebhookDelivery } from "../webhooks/accept-delivery.ts";
 import { webhooksRoutes } from "../webhooks/webhooks-routes.ts";
 import { refuseOversizedBody } from "./body-limit.ts";
@@ -57,7 +59,7 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
 
   // First, so every answer (failures, 404s, /mcp, the approvals page) carries x-request-id and
   // every log line the request writes names it.
-  app.use("*", requestId());
+  app.use("*", requestId(), requestLog());
 
   // The /v1 door, in this order: the body limit (body-limit.ts), the bearer key, then the
   // catalog. Every /v1 route needs a key; /, /health, /openapi.json and /docs stay public. The
@@ -89,6 +91,7 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.route("/", metaRoutes);
   app.route("/", keysRoutes);
   app.route("/", healthRoutes);
+  app.route("/", metricsRoutes);
   app.route("/", auditRoutes);
   app.route("/", toolsRoutes);
   app.route("/", toolsetsRoutes);

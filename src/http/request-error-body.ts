@@ -2,6 +2,8 @@
  * The words of each request-level failure: what failed, with which value, and what to do next.
  * request-failure.ts pairs each body with its kind's status.
  */
+
+import { describeForbidden } from "./forbidden-body.ts";
 import { type RemoteSourceFailure, remoteSourceErrorBody } from "./remote-source-error-body.ts";
 import type { RequestErrorBody, RequestFailure } from "./request-failure-types.ts";
 
@@ -51,11 +53,7 @@ export function requestErrorBody(failure: RequestFailure): RequestErrorBody {
     case "unauthenticated":
       return describeUnauthenticated(failure);
     case "forbidden":
-      return {
-        error: `This route needs the ${failure.required.join(" or ")} role; this API key has the ${failure.role} role.`,
-        error_code: "FORBIDDEN",
-        suggestion: `Use a key with the ${failure.required.join(" or ")} role (an admin creates them with POST /v1/keys).`,
-      };
+      return describeForbidden(failure);
     case "unknown_api_key":
       return { error: `No API key has the id '${failure.id}'.`, error_code: "UNKNOWN_API_KEY", suggestion: "GET /v1/keys lists the keys and their ids." };
     case "unknown_tool":

@@ -2,7 +2,7 @@
  * Types only: the request-level failures and the body each becomes (request-failure.ts maps
  * them to HTTP, request-error-body.ts words them).
  */
-import type { Role } from "../auth/principal.ts";
+import type { KeyScope, Role } from "../auth/principal.ts";
 
 export interface RequestIssue {
   path: string;
@@ -17,7 +17,7 @@ export type RequestFailure =
   | { kind: "too_many_calls"; count: number; limit: number }
   | { kind: "not_found"; method: string; path: string }
   | { kind: "unauthenticated"; reason: "missing" | "malformed" | "unknown_key" | "revoked_key"; revokedAt?: string }
-  | { kind: "forbidden"; required: readonly Role[]; role: Role }
+  | { kind: "forbidden"; required: readonly Role[]; role: Role; scope?: KeyScope }
   | { kind: "unknown_api_key"; id: string }
   | { kind: "unknown_tool"; name: string; closeMatches: readonly string[] }
   | { kind: "unknown_toolset"; name: string }

@@ -3,9 +3,11 @@
  * HTTP in this one place. Bodies share the tool envelope's flat shape: `error` is a sentence,
  * `error_code` a stable code, and `issues` names each bad field.
  */
+
 import type { Context, TypedResponse } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { JSONParsed } from "hono/utils/types";
+import { ERROR_CODE_VARIABLE } from "../tracing/request-log.ts";
 import { requestErrorBody } from "./request-error-body.ts";
 import type { RequestErrorBody, RequestFailure, RequestIssue } from "./request-failure-types.ts";
 import type { RequestErrorWire } from "./schemas.ts";
@@ -82,6 +84,8 @@ export type FailureResponse<F extends RequestFailure> = F extends RequestFailure
 export function failureResponse<F extends RequestFailure>(c: Context, failure: F): FailureResponse<F> {
   const { status, body, headers } = describeRequestFailure(failure);
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  // For the request's log line (src/tracing/request-log.ts).
+  c.set(ERROR_CODE_VARIABLE, body.error_code);
   // The one cast of the route types: status comes from REQUEST_FAILURE_STATUS[failure.kind] and the
   // body from requestErrorBody(), whose shapes ErrorBodySchema (and the approval conflict) document; TS
   // cannot follow a generic kind through the switch in requestErrorBody().

@@ -126,6 +126,7 @@ async function decide(c: ConsentContext): Promise<Response> {
       toolsets: picked,
       policy: { mode: "deny", patterns: [] },
       rateLimitPerMinute: null,
+      scopes: [],
       createdBy: principal.keyId,
       oauthClientId: request.clientId,
     });

@@ -1,7 +1,8 @@
 /**
  * Puts the current request's id in front of every console line written on its behalf, whoever
  * writes it (our code, a tool, a plugin): `[request_id=<id>] message`. The Worker entry installs
- * it on the isolate's console once; lines written outside a request are left as they are.
+ * it on the isolate's console once; lines written outside a request, and JSON lines (which carry
+ * `request_id` as a field), are left as they are.
  */
 import { currentRequestId } from "./request-context.ts";
 
@@ -23,7 +24,9 @@ export function tagConsoleWithRequestId(target: ConsoleLike): void {
     const original = target[method].bind(target);
     target[method] = function withRequestTag(...args: unknown[]) {
       const id = currentRequestId();
-      if (id === undefined) return original(...args);
+      // A structured JSON line (request-log.ts, call-spans.ts) names its request itself, and a
+      // prefix would stop it parsing as JSON.
+      if (id === undefined || (typeof args[0] === "string" && args[0].startsWith("{"))) return original(...args);
       // A string first argument keeps its place (and any format specifiers in it) behind the tag.
       if (typeof args[0] === "string") return original(`[request_id=${id}] ${args[0]}`, ...args.slice(1));
       return original(`[request_id=${id}]`, ...args);

@@ -20,6 +20,7 @@ export function webhookPrincipal(hook: WebhookEntry): Principal {
     toolsets: [...hook.toolsets],
     policy: { mode: "deny", patterns: [] },
     rateLimitPerMinute: hook.rateLimitPerMinute ?? null,
+    scopes: [],
   };
 }
 

@@ -27,6 +27,7 @@ const approver: Principal = {
   toolsets: null,
   policy: { mode: "deny", patterns: [] },
   rateLimitPerMinute: null,
+  scopes: [],
 };
 let unregister: () => void;
 // A real key: the object checks the requester again before it runs an approved call.

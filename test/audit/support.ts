@@ -107,6 +107,7 @@ export const adminPrincipal: Principal = {
   toolsets: null,
   policy: { mode: "deny", patterns: [] },
   rateLimitPerMinute: null,
+  scopes: [],
 };
 
 /** The audit routes behind a stand-in for the auth middleware that sets `principal`; requests run against `bindings`. */

@@ -45,6 +45,7 @@ describe("authenticate", () => {
       toolsets: null,
       policy: { mode: "deny", patterns: [] },
       rateLimitPerMinute: null,
+      scopes: [],
     });
   });
 
@@ -66,6 +67,7 @@ describe("authenticate", () => {
       toolsets: ["core"],
       policy: { mode: "deny", patterns: ["echo"] },
       rateLimitPerMinute: 30,
+      scopes: [],
     });
   });
 

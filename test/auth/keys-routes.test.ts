@@ -121,6 +121,7 @@ describe("GET /v1/keys", () => {
         "rate_limit_per_minute",
         "revoked_at",
         "role",
+        "scopes",
         "toolsets",
       ]);
     expect(listed).toMatchObject({ kind: "key", oauth_client_id: null });

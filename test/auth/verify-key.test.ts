@@ -8,7 +8,15 @@ import { verifyKey, verifyKeyDigest } from "../../src/auth/verify-key.ts";
 import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 
 const newKey = (name: string) =>
-  createApiKey(env.DB, { name, role: "approver", toolsets: null, policy: { mode: "deny", patterns: [] }, rateLimitPerMinute: null, createdBy: "test" });
+  createApiKey(env.DB, {
+    name,
+    role: "approver",
+    toolsets: null,
+    policy: { mode: "deny", patterns: [] },
+    rateLimitPerMinute: null,
+    scopes: [],
+    createdBy: "test",
+  });
 
 describe("verifyKey", () => {
   it("knows the admin token and a stored key, and returns the digest it checked", async () => {

@@ -320,7 +320,15 @@ describe("result size limit", () => {
     expect(handle).not.toBe("");
     // A real key policy: the whitelist lets this key call read_result and nothing else.
     const onlyReadResult = await createToolAccess(
-      { keyId: "k-reader", name: "reader", role: "agent", toolsets: null, policy: { mode: "whitelist", patterns: ["read_result"] }, rateLimitPerMinute: null },
+      {
+        keyId: "k-reader",
+        name: "reader",
+        role: "agent",
+        toolsets: null,
+        policy: { mode: "whitelist", patterns: ["read_result"] },
+        rateLimitPerMinute: null,
+        scopes: [],
+      },
       kvToolsetLookup(env.KV),
     );
     expect(onlyReadResult.decide("pl_big").allowed).toBe(false);

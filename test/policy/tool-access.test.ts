@@ -25,6 +25,7 @@ const principal = (toolsets: string[] | null, policy: ToolPolicy = { mode: "deny
   toolsets,
   policy,
   rateLimitPerMinute: null,
+  scopes: [],
 });
 const noCustom: CustomToolsetLookup = () => Promise.resolve(undefined);
 const access = (p: Principal, lookup: CustomToolsetLookup = noCustom) => createToolAccess(p, lookup);

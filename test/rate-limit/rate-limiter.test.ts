@@ -14,6 +14,7 @@ const principal = (keyId: string, rateLimitPerMinute: number | null = null): Pri
   toolsets: null,
   policy: { mode: "deny", patterns: [] },
   rateLimitPerMinute,
+  scopes: [],
 });
 
 describe("RateLimiter", () => {

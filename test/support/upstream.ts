@@ -4,6 +4,7 @@ import { fakeMcpServer } from "./fake-mcp-server.ts";
 import { forwardToModelServer } from "./model-server.ts";
 import { OAS_HOST, oasExamplesHost } from "./oas-examples-host.ts";
 import { isOAuthMcpPort, startOAuthMcp } from "./oauth-mcp-server.ts";
+import { OTLP_HOST, otlpReceiver } from "./otlp-receiver.ts";
 import { PETSTORE_HOST } from "./petstore-env.ts";
 import { petstore } from "./petstore-stub.ts";
 import { SPEC_HOST, specHost } from "./spec-host.ts";
@@ -46,6 +47,8 @@ import { braveSearch, EXAMPLE_HOST, examplePage, MIRROR_HOST, SEARX_HOST, searxS
  * OpenAPI sources: specs published by tests, and GitHub's, on http://specs.upstream.test (spec-host.ts);
  * the official Petstore examples as specs and as validating APIs on http://oas.upstream.test
  * (oas-examples-host.ts).
+ * Tracing: http://otlp.test is an OpenTelemetry collector that decodes OTLP/HTTP JSON exports
+ * and keeps their spans (otlp-receiver.ts).
  * OpenAPI sources: http://petstore.test is the pet shop of apis/specs/petstore.yaml, which checks
  * every request against the spec and answers from its examples (petstore-stub.ts).
  */
@@ -69,6 +72,7 @@ export async function upstream(request: Request): Promise<Response> {
   if (url.hostname === SPEC_HOST) return specHost(request, url);
   if (url.hostname === OAS_HOST) return oasExamplesHost(request, url);
   if (url.hostname === PETSTORE_HOST) return petstore(request, url);
+  if (url.hostname === OTLP_HOST) return otlpReceiver(request, url);
   if (url.hostname !== "upstream.test") return new Response(`no route to ${url.hostname} from tests`, { status: 502 });
   if (url.pathname === "/ok") return Response.json({ ok: true, method: request.method });
   if (url.pathname.startsWith("/hook-callback/")) return webhookCallback(request, url.pathname.slice("/hook-callback/".length));

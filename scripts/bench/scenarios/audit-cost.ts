@@ -79,6 +79,11 @@ const DRAIN_TIMEOUT_MS = 30_000;
 const ROWS_WRITTEN_RECORDS = 100;
 /** Issue 16: what one audit record may cost in D1 rows written. */
 export const MAX_ROWS_WRITTEN = 3;
+/**
+ * Issue 32's hourly rollups add one row written per (hour, tool, key, error code) of a batch, not
+ * per record: the measured batch is one such group, so 1 / ROWS_WRITTEN_RECORDS per record.
+ */
+const ROLLUP_ROWS_PER_RECORD = 1 / ROWS_WRITTEN_RECORDS;
 
 /**
  * Runs one stage over `records` records, from a known row count (nothing else is auditing
@@ -216,9 +221,9 @@ export const auditCost: Scenario = {
         },
         {
           label: `rows written per audit record, the worse of ok and failed (${source})`,
-          target: `<= ${MAX_ROWS_WRITTEN}`,
+          target: `<= ${MAX_ROWS_WRITTEN} + ${ROLLUP_ROWS_PER_RECORD} (rollup)`,
           actual: worst.toFixed(2),
-          pass: worst <= MAX_ROWS_WRITTEN,
+          pass: worst <= MAX_ROWS_WRITTEN + ROLLUP_ROWS_PER_RECORD,
         },
       ],
     };

@@ -1,0 +1,25 @@
+/**
+ * Telemetry of a batch of calls, from their audit records: one JSON log line per call, and, with
+ * an OTLP endpoint set, their spans sent in one export after the response (otlp-exporter.ts).
+ * The composition root hands this to the audit stage (src/audit/record-batch.ts), the one place
+ * every door's calls pass.
+ */
+import type { AuditRecord } from "../audit/audit-record.ts";
+import { observeCall } from "./call-spans.ts";
+import { exportSpans, type OtlpEnv, otlpTarget } from "./otlp-exporter.ts";
+import type { Span } from "./otlp-json.ts";
+import { currentTraceContext, randomHex } from "./trace-context.ts";
+
+/** Logs and traces `records`; `waitUntil` carries the export past the response. */
+export function observeCalls(env: OtlpEnv, waitUntil: (promise: Promise<unknown>) => void, records: readonly AuditRecord[]): void {
+  // Calls made outside a request (a webhook delivery's queue consumer, an alarm) start a trace.
+  const trace = currentTraceContext() ?? { traceId: randomHex(16) };
+  const target = otlpTarget(env);
+  const spans: Span[] = [];
+  for (const record of records) {
+    const { span, log } = observeCall(record, trace);
+    console.log(JSON.stringify(log));
+    if (target !== undefined) spans.push(span);
+  }
+  if (target !== undefined && spans.length > 0) waitUntil(exportSpans(env, target, spans));
+}

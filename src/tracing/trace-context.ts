@@ -1,0 +1,49 @@
+/**
+ * The W3C trace context of the request running now, so the spans of its calls join the caller's
+ * trace: the `traceparent` a client or proxy sent (https://www.w3.org/TR/trace-context/), or a
+ * fresh trace. Carried like the request id (request-context.ts), through AsyncLocalStorage.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+
+export interface TraceContext {
+  /** 32 lowercase hex digits, not all zero. */
+  traceId: string;
+  /** The caller's span (16 hex digits), parent of ours; undefined when we started the trace. */
+  parentSpanId?: string;
+}
+
+const current = new AsyncLocalStorage<TraceContext>();
+
+// version 00: 2 hex version, 32 hex trace id, 16 hex parent id, 2 hex flags; later versions may append fields.
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}(?:-.*)?$/;
+
+/** Random lowercase hex of `bytes` bytes. */
+export function randomHex(bytes: number): string {
+  const buffer = crypto.getRandomValues(new Uint8Array(bytes));
+  let hex = "";
+  for (const byte of buffer) hex += byte.toString(16).padStart(2, "0");
+  return hex;
+}
+
+/**
+ * The trace of a request that sent `traceparent` (or none): its trace id and span when the header
+ * is well formed and not the all-zero ids the spec forbids, else a new trace.
+ */
+export function traceContextOf(traceparent: string | undefined): TraceContext {
+  const match = traceparent === undefined ? null : TRACEPARENT.exec(traceparent.trim());
+  const [, version, traceId, parentSpanId] = match ?? [];
+  if (version !== undefined && version !== "ff" && traceId !== undefined && parentSpanId !== undefined && !/^0+$/.test(traceId) && !/^0+$/.test(parentSpanId)) {
+    return { traceId, parentSpanId };
+  }
+  return { traceId: randomHex(16) };
+}
+
+/** Runs `work` inside `trace`. */
+export function withTraceContext<T>(trace: TraceContext, work: () => T): T {
+  return current.run(trace, work);
+}
+
+/** The current request's trace, or undefined outside a request (a queue consumer, a cron run). */
+export function currentTraceContext(): TraceContext | undefined {
+  return current.getStore();
+}
