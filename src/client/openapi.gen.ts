@@ -3706,6 +3706,12 @@ export interface components {
                 path: string;
                 to: string;
             }[];
+            /**
+             * @description Which credential the call carried upstream: `shared` (the deployment's), `own` (the caller's per-user connection), `exchanged` (RFC 8693) or `identity` (a signed identity JWT alone). Its kind only, never a token; null when it carried none, and on records written before it was kept.
+             * @example own
+             * @enum {string|null}
+             */
+            credential: "shared" | "own" | "exchanged" | "identity" | null;
             /** @description A person's decision about the call (approvals): who (key id; null when it expired unanswered), when, scope and reason. */
             decision?: {
                 by: string | null;

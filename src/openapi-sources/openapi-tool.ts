@@ -106,6 +106,7 @@ export function openApiToolSpec(config: OpenApiSourceConfig, operation: OpenApiO
       if (!first.ok)
         throw new ToolFailureError({ kind: "unavailable", name: ctx.toolName, reason: `source '${config.name}' points at a refused address: ${first.reason}` });
       const auth = await authFor(config.name, config.auth, ctx, allow, tokens);
+      if (config.auth.type !== "none") ctx.reportCredential("shared");
       const url = auth.query.length === 0 ? first.url.href : `${first.url.href}${first.url.search === "" ? "?" : "&"}${auth.query.join("&")}`;
       const { headers, ...request } = built.request;
       const headersFor = (target: string): Record<string, string> => (new URL(target).origin === origin ? { ...headers, ...auth.headers } : headers);

@@ -20,6 +20,7 @@ import { testParts } from "../support/dispatch.ts";
 import { type LoggedRequest, PETSTORE_CLIENT, PETSTORE_HOST } from "../support/petstore-env.ts";
 import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 import { openaiCall } from "../support/tool-calls.ts";
+import { waitForAuditRows } from "../support/wait-for-audit-rows.ts";
 
 const app = createApp(testParts);
 const PETSTORE = API_SOURCES.find((source) => source.config.name === "petstore");
@@ -107,6 +108,8 @@ describe("OpenAPI tools: requests", () => {
     ]);
     const [sent] = await logOf(source.scenario);
     expect(sent).toMatchObject({ method: "GET", target: "/pets?limit=2&status=available&tags=small,calm", headers: { "x-request-id": "r-1" } });
+    // A source without auth sends no credential, and its audit record says so.
+    expect((await waitForAuditRows("tool = ?", [source.tool("listPets")]))[0]).toMatchObject({ key_id: "admin-token", status: "ok", credential: null });
   });
 
   it("writes deepObject, pipeDelimited and spaceDelimited queries and a cookie that the spec's own validator accepts", async () => {
@@ -278,6 +281,10 @@ describe("OpenAPI tools: auth", () => {
     expect(missing.message.content).toContain("PET_BEARER");
     await call(source.tool("listPets"), {}, { PET_BEARER: "b-secret-1" });
     expect((await logOf(source.scenario)).map((request) => request.headers.authorization)).toEqual(["Bearer b-secret-1"]);
+    // The audit log names the credential's kind once one was sent (none while it could not be), never its value.
+    const rows = await waitForAuditRows("tool = ?", [source.tool("listPets")], 2);
+    expect(rows.map((row) => row.credential)).toEqual([null, "shared"]);
+    expect(JSON.stringify(rows)).not.toContain("b-secret-1");
   });
 
   it("sends an API key in a header or in the query", async () => {

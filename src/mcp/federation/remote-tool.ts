@@ -8,6 +8,7 @@ import { ToolFailureError } from "../../errors/tool-failure.ts";
 import { breakers } from "../../execution/circuit-breaker.ts";
 import { IDENTITY_KEY_SECRET } from "../../identity/identity-option.ts";
 import { identityHeader } from "../../identity/identity-token.ts";
+import type { CredentialKind } from "../../registry/credential-kind.ts";
 import type { AvailabilityCheck, ToolContext, ToolSpec } from "../../registry/types.ts";
 import { McpClientError } from "../client/json-rpc.ts";
 import type { McpAuth, McpClient, RemoteTool } from "../client/mcp-client.ts";
@@ -39,6 +40,8 @@ export interface RemoteToolParts {
   connectLink: ConnectLink;
   check: AvailabilityCheck;
   gate: () => string | undefined;
+  /** Whether calls carry a deployment credential: a secret header, or the token of an admin's sign-in. */
+  sharesCredential: () => boolean;
 }
 
 /** The spec to register for one remote tool. */
@@ -74,6 +77,8 @@ export function remoteToolSpec(parts: RemoteToolParts): ToolSpec {
       const signal = ctx.signal;
       const callHeaders = await identityHeaders(server, name, ctx);
       const userAuth = server.auth_mode === "per_user" ? await perUserAuth(server, name, ctx, parts.connectLink) : undefined;
+      const credential = credentialOf(server, parts, userAuth !== undefined);
+      if (credential !== undefined) ctx.reportCredential(credential);
       let result;
       try {
         result = await parts.clientFor(ctx.env, callHeaders, userAuth).callTool(tool.name, args as Record<string, unknown>, signal);
@@ -99,6 +104,17 @@ export function remoteToolSpec(parts: RemoteToolParts): ToolSpec {
       return renderResult(result);
     },
   };
+}
+
+/**
+ * The credential the audit record names: the caller's own at a `per_user` server (an identity
+ * token beside it is a claim, not the authority); else the deployment's when it has one; else
+ * the identity token alone.
+ */
+function credentialOf(server: McpServerConfig, parts: RemoteToolParts, ownToken: boolean): CredentialKind | undefined {
+  if (ownToken) return "own";
+  if (parts.sharesCredential()) return "shared";
+  return server.identity === undefined ? undefined : "identity";
 }
 
 /**

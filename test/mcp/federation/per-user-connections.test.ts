@@ -13,6 +13,7 @@ import { createKey } from "../../support/create-key.ts";
 import { testParts } from "../../support/dispatch.ts";
 import { OAUTH_MCP_CONTROL_HOST, TEST_ADMIN_TOKEN, TEST_MCP_TOKEN_KEY } from "../../support/test-env.ts";
 import { openaiCall } from "../../support/tool-calls.ts";
+import { waitForAuditRows } from "../../support/wait-for-audit-rows.ts";
 
 const app = createApp(testParts);
 
@@ -166,6 +167,16 @@ describe("per-user connections to a remote MCP server", () => {
     expect([...bobTokens].some((token) => aliceTokens.has(token))).toBe(false);
     // The admin's shared token is never sent for a per_user server's calls.
     expect(received.some((r) => r.user === "admin")).toBe(false);
+
+    // Each audit record names the principal and the credential's kind: none before she connected, her own after; never a token.
+    const audited = await waitForAuditRows("key_id = ?", [alice.keyId], 4);
+    expect(audited.map((row) => [row.tool, row.credential])).toEqual([
+      ["mcp__peruser__whoami", null],
+      ["mcp__peruser__whoami", null],
+      ["mcp__peruser__whoami", "own"],
+      ["mcp__peruser__add", "own"],
+    ]);
+    for (const token of aliceTokens) expect(JSON.stringify(audited)).not.toContain(token);
 
     // Sealed at rest, bound to its principal and server: no token in clear, and a row copied to B does not open for B.
     const [aliceRow] = await rowsOf(alice.keyId);
