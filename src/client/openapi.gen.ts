@@ -4313,6 +4313,14 @@ export interface components {
             enabled: boolean;
             /** @default [] */
             exclude: string[];
+            /** @description Sends a short-lived ES256 JWT (claims sub, tool, call_id, aud, exp) in a header on every call, signed with the IDENTITY_SIGNING_KEY secret; public keys at /.well-known/jwks.json. */
+            identity?: {
+                audience?: string;
+                /** @default X-Toolgate-Identity */
+                header: string;
+                /** @default 5 */
+                ttl_minutes: number;
+            };
             include?: string[];
             name: string;
             spec: {
@@ -4380,6 +4388,14 @@ export interface components {
             enabled: boolean;
             /** @default [] */
             exclude: string[];
+            /** @description Sends a short-lived ES256 JWT (claims sub, tool, call_id, aud, exp) in a header on every call, signed with the IDENTITY_SIGNING_KEY secret; public keys at /.well-known/jwks.json. */
+            identity?: {
+                audience?: string;
+                /** @default X-Toolgate-Identity */
+                header: string;
+                /** @default 5 */
+                ttl_minutes: number;
+            };
             include?: string[];
             spec: {
                 /** Format: uri */
@@ -4447,6 +4463,14 @@ export interface components {
                 enabled: boolean;
                 /** @default [] */
                 exclude: string[];
+                /** @description Sends a short-lived ES256 JWT (claims sub, tool, call_id, aud, exp) in a header on every call, signed with the IDENTITY_SIGNING_KEY secret; public keys at /.well-known/jwks.json. */
+                identity?: {
+                    audience?: string;
+                    /** @default X-Toolgate-Identity */
+                    header: string;
+                    /** @default 5 */
+                    ttl_minutes: number;
+                };
                 include?: string[];
                 name: string;
                 spec: {
