@@ -128,6 +128,8 @@ registry.register({
     const config = loadConfig(ctx.env);
     const resolved = resolveRequestHeaders(headers, new URL(url), config, ctx.env);
     if ("issues" in resolved) throw new ToolFailureError({ kind: "invalid_arguments", name: ctx.toolName, issues: resolved.issues });
+    // A granted secret is the deployment's credential: the audit record says one was sent, never which value.
+    if (resolved.secrets.length > 0) ctx.reportCredential("shared");
     const json = body !== undefined && typeof body !== "string";
     const headersFor = (target: URL) => {
       const out = resolved.headersFor(target);

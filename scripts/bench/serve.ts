@@ -53,6 +53,8 @@ const BENCH_VARS = {
   // old_string), which the door's default 1 MiB body limit would refuse before any tool ran.
   MAX_BODY_BYTES: String(32 * 1024 * 1024),
   MAX_TOOL_CALLS: "1000",
+  // The own-token scenario seals and opens a per-user connection's grant under it.
+  MCP_TOKEN_KEY: "bench-mcp-token-key-0123456789abcdef0123456789",
 };
 
 /** Another Worker to serve in the same workerd: one bundled module, no bindings. */

@@ -51,6 +51,7 @@ import { adminOverviewRoutes } from "./admin-overview-routes.ts";
 import { registerCheckedTool } from "./checked-tool.ts";
 import { coreRunCalls, directExecutor } from "./core-run-calls.ts";
 import { buildRecordsOnly, noCharge, noRecord, setAdminPrincipal } from "./core-stages.ts";
+import { ownTokenRoutes } from "./own-token-routes.ts";
 import {
   AUDIT_COUNT_PATH,
   AUDIT_GROUPS_PATH,
@@ -211,6 +212,7 @@ function benchApp(replaced: Parameters<typeof createParts>[0], options: AppOptio
   });
 
   adminOverviewRoutes(app);
+  ownTokenRoutes(app);
   return app;
 }
 

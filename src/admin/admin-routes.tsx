@@ -13,6 +13,7 @@
  * | GET /admin/tools, /admin/tools/{name}; POST /admin/tools/recheck, /admin/tools/{name}/accept | tools, availability, shapes, pin accept (tool-pages.tsx) |
  * | GET /admin/webhooks; POST /admin/webhooks/deliveries/{id}/rerun | hooks, deliveries, events (webhook-pages.tsx) |
  * | GET /admin/mcp-servers; POST /admin/mcp-servers, /admin/mcp-servers/{name}/{enable,disable,refresh,sign-in,remove} | remote MCP servers (mcp-server-pages.tsx) |
+ * | GET /admin/connections; POST /admin/connections/{principal}/{server}/revoke | everyone's per-user connections, revoke only (connection-pages.tsx) |
  * | GET /admin/openapi-sources; POST /admin/openapi-sources, /admin/openapi-sources/{name}/{enable,disable,refresh,accept,remove} | OpenAPI sources (openapi-source-pages.tsx) |
  * | POST /admin/sign-in, /admin/sign-out | the sign-in (approvals-page/page-auth.tsx) |
  */
@@ -30,6 +31,7 @@ import { errorPage, shownStatus } from "./admin-error.tsx";
 import { ADMIN_BASE, ADMIN_SITE } from "./admin-site.ts";
 import { apiErrorText, apiRequest } from "./api-request.ts";
 import { AUDIT_FILTERS, type AuditFilterValues, AuditListPage, CallDetailPage, SessionTimelinePage } from "./audit-page.tsx";
+import { connectionPages } from "./connection-pages.tsx";
 import { keyPages } from "./key-pages.tsx";
 import { load } from "./loaded.tsx";
 import { mcpServerPages } from "./mcp-server-pages.tsx";
@@ -153,6 +155,7 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
   keyPages(page);
   mcpServerPages(page);
   openApiSourcePages(page);
+  connectionPages(page);
   webhookPages(page);
   toolPages(page);
 

@@ -14,6 +14,7 @@ import type { Principal } from "../auth/principal.ts";
 import { failureResponse } from "../http/request-failure.ts";
 import { healthRoutes } from "../http/routes/health.ts";
 import { toolsRoutes } from "../http/routes/tools.ts";
+import { connectionsRoutes } from "../mcp/federation/connections/connections-routes.ts";
 import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
 import { openApiSourcesRoutes } from "../openapi-sources/openapi-sources-routes.ts";
 import { webhooksRoutes } from "../webhooks/webhooks-routes.ts";
@@ -42,6 +43,7 @@ inner.route("/", toolsRoutes);
 inner.route("/", runsRoutes);
 inner.route("/", mcpServersRoutes);
 inner.route("/", openApiSourcesRoutes);
+inner.route("/", connectionsRoutes);
 inner.route("/", webhooksRoutes);
 // A route that throws met a store that did not answer (D1, KV, a Durable Object): the API's own
 // edge would say INTERNAL, which tells the person at the page nothing to do. The console says

@@ -11,6 +11,7 @@ import {
   type AuditRow,
   fromRow,
   INSERT_AUDIT_ROWS_SQL,
+  INSERT_AUDIT_ROWS_WITHOUT_CREDENTIAL_SQL,
   INSERT_AUDIT_ROWS_WITHOUT_REQUEST_ID_SQL,
   INSERT_AUDIT_ROWS_WITHOUT_RUN_ID_SQL,
 } from "./audit-table.ts";
@@ -48,6 +49,8 @@ export const PRE_ROLLUPS_LAYOUT: AuditLayout = { ...CURRENT_LAYOUT, rollupSql: [
 export const PRE_REQUEST_ID_LAYOUT: AuditLayout = { ...PRE_ROLLUPS_LAYOUT, insertSql: INSERT_AUDIT_ROWS_WITHOUT_REQUEST_ID_SQL };
 /** audit_records after 0006 but before 0007_agent_runs.sql: without the run_id column to write. */
 export const PRE_RUN_ID_LAYOUT: AuditLayout = { ...PRE_ROLLUPS_LAYOUT, insertSql: INSERT_AUDIT_ROWS_WITHOUT_RUN_ID_SQL };
+/** audit_records after 0007 but before 0015_audit_credentials.sql: without the credential column to write (rollups kept when 0012 ran). */
+export const PRE_CREDENTIAL_LAYOUT: AuditLayout = { ...CURRENT_LAYOUT, insertSql: INSERT_AUDIT_ROWS_WITHOUT_CREDENTIAL_SQL };
 
 export const LEGACY_LAYOUT: AuditLayout = {
   table: LEGACY_AUDIT_TABLE,
@@ -62,9 +65,10 @@ export const LEGACY_LAYOUT: AuditLayout = {
 
 /**
  * Runs `work` against the current table, or against the legacy one while only that exists, or
- * without request ids while 0006 has not added their column, or without run ids while 0007 has
- * not (reads use `SELECT *`, so only the INSERT names them), or without rollups while 0012 has not
- * made their tables (its migration then counts the rows already stored).
+ * without request ids while 0006 has not added their column, without run ids while 0007 has
+ * not, without credentials while 0015 has not (reads use `SELECT *`, so only the INSERT names
+ * them), or without rollups while 0012 has not made their tables (its migration then counts the
+ * rows already stored).
  */
 export async function withAuditLayout<T>(work: (layout: AuditLayout) => Promise<T>): Promise<T> {
   try {
@@ -72,9 +76,10 @@ export async function withAuditLayout<T>(work: (layout: AuditLayout) => Promise<
   } catch (error) {
     const message = String(error);
     if (message.includes(`no such table: ${AUDIT_ROLLUPS_TABLE}`))
-      return withAuditLayout((layout) => work(layout === CURRENT_LAYOUT ? PRE_ROLLUPS_LAYOUT : layout));
+      return withAuditLayout((layout) => work(layout.table === AUDIT_TABLE ? { ...layout, rollupSql: [] } : layout));
     if (message.includes("no column named request_id")) return work(PRE_REQUEST_ID_LAYOUT);
     if (message.includes("no column named run_id")) return work(PRE_RUN_ID_LAYOUT);
+    if (message.includes("no column named credential")) return work(PRE_CREDENTIAL_LAYOUT);
     if (!message.includes(`no such table: ${AUDIT_TABLE}`)) throw error;
     return work(LEGACY_LAYOUT);
   }

@@ -5,6 +5,7 @@
  * that keep one record far below a queue message's 128 KB.
  */
 import { z } from "zod";
+import { CREDENTIAL_KINDS } from "../registry/credential-kind.ts";
 
 /**
  * How a call ended, for the audit log.
@@ -81,6 +82,11 @@ export const AuditRecordSchema = z.object({
   truncated: z.boolean(),
   /** The x-request-id of the request that made the call (a webhook run: its delivery's); null on records from before it was kept. */
   requestId: z.string().max(MAX_REQUEST_ID_CHARS).nullable(),
+  /**
+   * The credential the call carried upstream (src/registry/credential-kind.ts): its kind, never
+   * its value; null when it carried none. Absent on records made before it was kept.
+   */
+  credential: z.enum(CREDENTIAL_KINDS).nullable().optional(),
   /** A person's decision about the call (approvals layer): who (key id; null when it expired), when, scope, reason. */
   decision: z
     .object({ by: id.nullable(), at: count, scope: z.enum(["once", "session"]).nullable(), reason: z.string().max(MAX_REASON_CHARS).nullable() })

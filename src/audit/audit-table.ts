@@ -4,6 +4,7 @@
  * row's, as queue messages and the INSERT carry it; change the migration, this file and the docs
  * together.
  */
+import type { CredentialKind } from "../registry/credential-kind.ts";
 import type { AuditRecord, AuditStatus } from "./audit-record.ts";
 
 export const AUDIT_TABLE = "audit_records";
@@ -43,6 +44,8 @@ export interface AuditRow {
   request_id?: string | null;
   /** Added by 0007_agent_runs.sql; absent likewise. */
   run_id?: string | null;
+  /** Added by 0015_audit_credentials.sql; absent likewise. */
+  credential?: string | null;
 }
 
 export const AUDIT_COLUMNS = [
@@ -74,6 +77,7 @@ export const AUDIT_COLUMNS = [
   "decision_reason",
   "request_id",
   "run_id",
+  "credential",
 ] as const satisfies readonly (keyof AuditRow)[];
 
 /** A record as one JSON array in AUDIT_COLUMNS order: what queue messages and the INSERT carry. */
@@ -101,8 +105,12 @@ export const INSERT_AUDIT_ROWS_SQL = insertSql(AUDIT_COLUMNS);
  * reached yet (audit-layout.ts falls back to it), so a Worker deployed ahead of the migration
  * loses no record; and without `run_id` alone, for one 0006 reached but not 0007_agent_runs.sql.
  */
-export const INSERT_AUDIT_ROWS_WITHOUT_REQUEST_ID_SQL = insertSql(AUDIT_COLUMNS.filter((column) => column !== "request_id" && column !== "run_id"));
-export const INSERT_AUDIT_ROWS_WITHOUT_RUN_ID_SQL = insertSql(AUDIT_COLUMNS.filter((column) => column !== "run_id"));
+export const INSERT_AUDIT_ROWS_WITHOUT_REQUEST_ID_SQL = insertSql(
+  AUDIT_COLUMNS.filter((column) => column !== "request_id" && column !== "run_id" && column !== "credential"),
+);
+export const INSERT_AUDIT_ROWS_WITHOUT_RUN_ID_SQL = insertSql(AUDIT_COLUMNS.filter((column) => column !== "run_id" && column !== "credential"));
+/** Without `credential`, for a database 0015_audit_credentials.sql has not reached yet. */
+export const INSERT_AUDIT_ROWS_WITHOUT_CREDENTIAL_SQL = insertSql(AUDIT_COLUMNS.filter((column) => column !== "credential"));
 
 function insertSql(columns: readonly (typeof AUDIT_COLUMNS)[number][]): string {
   return `WITH audit_rows(row) AS MATERIALIZED (SELECT value FROM json_each(?)) INSERT INTO ${AUDIT_TABLE} (${columns.join(", ")}) SELECT ${columns.map((column) => `row ->> ${AUDIT_COLUMNS.indexOf(column)}`).join(", ")} FROM audit_rows WHERE true ON CONFLICT DO NOTHING`;
@@ -139,6 +147,7 @@ export function toRowValues(r: AuditRecord): AuditRowValues {
     r.decision?.reason ?? null,
     r.requestId ?? null,
     r.runId ?? null,
+    r.credential ?? null,
   ];
 }
 
@@ -169,6 +178,7 @@ export function fromRow(row: AuditRow): AuditRecord {
     resultChars: row.result_chars,
     truncated: row.truncated === 1,
     requestId: row.request_id ?? null,
+    ...(row.credential === null || row.credential === undefined ? {} : { credential: row.credential as CredentialKind }),
     ...(row.decided_at === null
       ? {}
       : { decision: { by: row.decided_by, at: row.decided_at, scope: row.decision_scope as "once" | "session" | null, reason: row.decision_reason } }),

@@ -1,5 +1,6 @@
 /** The audit routes' JSON shapes (snake_case, as every toolgate response), for replies and OpenAPI. */
 import { z } from "@hono/zod-openapi";
+import { CREDENTIAL_KINDS } from "../registry/credential-kind.ts";
 import { argumentsSha256Of } from "./arguments-hash.ts";
 import { AUDIT_STATUSES, type AuditRecord, auditRecordId } from "./audit-record.ts";
 import type { CallStats } from "./audit-stats.ts";
@@ -39,6 +40,11 @@ export const AuditRecordWireSchema = z
       description:
         "The x-request-id of the request that made the call (a webhook's calls: the delivery's request). Null on records written before it was kept.",
     }),
+    credential: z.enum(CREDENTIAL_KINDS).nullable().openapi({
+      description:
+        "Which credential the call carried upstream: `shared` (the deployment's), `own` (the caller's per-user connection), `exchanged` (RFC 8693) or `identity` (a signed identity JWT alone). Its kind only, never a token; null when it carried none, and on records written before it was kept.",
+      example: "own",
+    }),
     decision: z
       .object({ by: z.string().nullable(), time: z.string(), scope: z.enum(["once", "session"]).nullable(), reason: z.string().nullable() })
       .optional()
@@ -76,6 +82,7 @@ export function toWireRecord(r: AuditRecord): AuditRecordWire {
     result_chars: r.resultChars,
     truncated: r.truncated,
     request_id: r.requestId,
+    credential: r.credential ?? null,
     ...(r.decision === undefined
       ? {}
       : { decision: { by: r.decision.by, time: new Date(r.decision.at).toISOString(), scope: r.decision.scope, reason: r.decision.reason } }),

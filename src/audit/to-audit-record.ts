@@ -34,7 +34,7 @@ import { redactSecrets, redactSecretsInText } from "./redact-secrets.ts";
  */
 export type AuditableOutcome = Pick<
   CallOutcome,
-  "callId" | "tool" | "toolset" | "errorCode" | "envelope" | "durationMs" | "attempts" | "coercions" | "truncated" | "resultChars"
+  "callId" | "tool" | "toolset" | "errorCode" | "envelope" | "durationMs" | "attempts" | "coercions" | "truncated" | "resultChars" | "credential"
 > & { policy?: { decision: string; rule: string } };
 
 /** What the request knows about a call that the outcome does not. */
@@ -96,6 +96,7 @@ export function toAuditRecord(outcome: AuditableOutcome, rawArguments: unknown, 
     resultChars: outcome.resultChars,
     truncated: outcome.truncated,
     requestId: requestIdOf(meta),
+    credential: outcome.credential ?? null,
     ...(meta.decision === undefined
       ? {}
       : {

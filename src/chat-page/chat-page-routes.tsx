@@ -12,6 +12,8 @@
  * | POST /chat | `message` (and `after`, a run to continue): starts a run, then to its page |
  * | GET /chat/runs/{id} | the run: transcript, tool calls (expandable), pending approvals |
  * | GET /chat/runs/{id}/section, /events | the run's section alone, its events (SSE) |
+ * | GET /chat/connections; POST /chat/connections/{server}/{reconnect,revoke} | the key's own per-user connections (connections-routes.tsx) |
+ * | GET /chat/connect/{state} | a per-user connection link |
  * | POST /chat/sign-in, /chat/sign-out | the sign-in (approvals-page/page-auth.tsx) |
  */
 import { type Context, Hono } from "hono";
@@ -30,6 +32,7 @@ import { CHAT_CSS } from "./chat-css.ts";
 import { ChatHomePage, MAX_MESSAGE_CHARS, type RunListItem, RunPage, RunSection, runPath } from "./chat-pages.tsx";
 import { CHAT_SCRIPT } from "./chat-script.ts";
 import { CHAT_BASE, CHAT_SITE } from "./chat-site.ts";
+import { chatConnectionRoutes } from "./connections-routes.tsx";
 
 /** A message of up to MAX_MESSAGE_CHARS characters (4 bytes each at most) and a token. */
 const MAX_FORM_BYTES = MAX_MESSAGE_CHARS * 4 + 1024;
@@ -125,6 +128,8 @@ export function chatPageRoutes(): Hono<PageEnv> {
       lastEventId === undefined ? {} : { headers: { "last-event-id": lastEventId } },
     );
   });
+
+  chatConnectionRoutes(page);
 
   // A per-user connection link (src/mcp/federation/connections/): the chat sign-in says who the browser is.
   page.get(`${CONNECT_PATH}/:state`, async (c) => {

@@ -3707,6 +3707,12 @@ export interface components {
                 path: string;
                 to: string;
             }[];
+            /**
+             * @description Which credential the call carried upstream: `shared` (the deployment's), `own` (the caller's per-user connection), `exchanged` (RFC 8693) or `identity` (a signed identity JWT alone). Its kind only, never a token; null when it carried none, and on records written before it was kept.
+             * @example own
+             * @enum {string|null}
+             */
+            credential: "shared" | "own" | "exchanged" | "identity" | null;
             /** @description A person's decision about the call (approvals): who (key id; null when it expired unanswered), when, scope and reason. */
             decision?: {
                 by: string | null;
@@ -4315,6 +4321,14 @@ export interface components {
             enabled: boolean;
             /** @default [] */
             exclude: string[];
+            /** @description Sends a short-lived ES256 JWT (claims sub, tool, call_id, aud, exp) in a header on every call, signed with the IDENTITY_SIGNING_KEY secret; public keys at /.well-known/jwks.json. */
+            identity?: {
+                audience?: string;
+                /** @default X-Toolgate-Identity */
+                header: string;
+                /** @default 5 */
+                ttl_minutes: number;
+            };
             include?: string[];
             name: string;
             spec: {
@@ -4382,6 +4396,14 @@ export interface components {
             enabled: boolean;
             /** @default [] */
             exclude: string[];
+            /** @description Sends a short-lived ES256 JWT (claims sub, tool, call_id, aud, exp) in a header on every call, signed with the IDENTITY_SIGNING_KEY secret; public keys at /.well-known/jwks.json. */
+            identity?: {
+                audience?: string;
+                /** @default X-Toolgate-Identity */
+                header: string;
+                /** @default 5 */
+                ttl_minutes: number;
+            };
             include?: string[];
             spec: {
                 /** Format: uri */
@@ -4449,6 +4471,14 @@ export interface components {
                 enabled: boolean;
                 /** @default [] */
                 exclude: string[];
+                /** @description Sends a short-lived ES256 JWT (claims sub, tool, call_id, aud, exp) in a header on every call, signed with the IDENTITY_SIGNING_KEY secret; public keys at /.well-known/jwks.json. */
+                identity?: {
+                    audience?: string;
+                    /** @default X-Toolgate-Identity */
+                    header: string;
+                    /** @default 5 */
+                    ttl_minutes: number;
+                };
                 include?: string[];
                 name: string;
                 spec: {

@@ -7,6 +7,7 @@
  * class whose getters sit on its prototype (measured while cutting issue 12's core pipeline).
  * The getters are not own properties, so `{ ...ctx }` would drop them; no handler spreads it.
  */
+import type { CredentialKind } from "../registry/credential-kind.ts";
 import type { AgentRunInfo, CallFormat, ClientChannel, NestedCall, ToolContext } from "../registry/types.ts";
 
 /** What a handler's context holds before an attempt adds its number, signal and fetch. */
@@ -32,6 +33,7 @@ export class AttemptContext implements ToolContext {
   readonly callTool: NestedCall | undefined;
   readonly run: AgentRunInfo | undefined;
   readonly origin: string | undefined;
+  readonly reportCredential: (kind: CredentialKind) => void;
   readonly #lazy: LazyAttemptParts;
   #signal: AbortSignal | undefined;
   #fetch: ToolContext["fetch"] | undefined;
@@ -55,6 +57,7 @@ export class AttemptContext implements ToolContext {
     this.callTool = base.callTool;
     this.run = base.run;
     this.origin = base.origin;
+    this.reportCredential = base.reportCredential;
     this.#lazy = lazy;
   }
 

@@ -4,11 +4,13 @@
  */
 import { z } from "@hono/zod-openapi";
 import type { SourceState } from "./runtime-sources.ts";
-import { OpenApiSourceConfigSchema, sourceToolset } from "./source-config.ts";
+import { IDENTITY_HEADER_OF_ITS_OWN, OpenApiSourceConfigSchema, OpenApiSourceFieldsSchema, sourceToolset } from "./source-config.ts";
 import type { SpecSummary } from "./source-store.ts";
 
 export const OpenApiSourceBody = OpenApiSourceConfigSchema.openapi("OpenApiSourceConfig");
-export const OpenApiSourcePutBody = OpenApiSourceConfigSchema.omit({ name: true }).openapi("OpenApiSourcePut");
+export const OpenApiSourcePutBody = OpenApiSourceFieldsSchema.omit({ name: true })
+  .refine(...IDENTITY_HEADER_OF_ITS_OWN)
+  .openapi("OpenApiSourcePut");
 
 const SpecSummarySchema = z.object({
   sha256: z.string().openapi({ description: "SHA-256 of the spec's text: the pin." }),

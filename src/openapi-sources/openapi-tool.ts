@@ -16,6 +16,8 @@
 import { z } from "zod";
 import { loadConfig } from "../config/config.ts";
 import { ToolFailureError } from "../errors/tool-failure.ts";
+import { callIdentityHeaders } from "../identity/call-identity.ts";
+import { IDENTITY_KEY_SECRET } from "../identity/identity-option.ts";
 import { modelSchema, type RemoteValidator, validatorFor } from "../mcp/federation/json-schema-validator.ts";
 import { checkOutboundUrl, fetchOutbound, OutboundUrlError } from "../net/outbound-url.ts";
 import type { ToolContext, ToolSpec } from "../registry/types.ts";
@@ -84,7 +86,7 @@ export function openApiToolSpec(config: OpenApiSourceConfig, operation: OpenApiO
     parameters: modelSchema(operation.inputSchema),
     description: operation.description.trim() === "" ? `${label} on the ${config.name} API.` : operation.description,
     // A missing secret makes the tools unavailable rather than failing every call with a 401.
-    requiresEnv: authSecretNames(config.auth),
+    requiresEnv: config.identity === undefined ? authSecretNames(config.auth) : [...authSecretNames(config.auth), IDENTITY_KEY_SECRET],
     timeoutMs: config.timeout_ms,
     // A call that may have written is never replayed: only idempotent methods are retried.
     ...(IDEMPOTENT_METHODS.has(operation.method) ? {} : { retry: { maxAttempts: 1 } }),
@@ -106,6 +108,14 @@ export function openApiToolSpec(config: OpenApiSourceConfig, operation: OpenApiO
       if (!first.ok)
         throw new ToolFailureError({ kind: "unavailable", name: ctx.toolName, reason: `source '${config.name}' points at a refused address: ${first.reason}` });
       const auth = await authFor(config.name, config.auth, ctx, allow, tokens);
+      const identity = await callIdentityHeaders(config.identity, ctx, origin, `source '${config.name}'`);
+      if (identity !== undefined) {
+        Object.assign(auth.headers, identity);
+        // Scrubbed from what the API echoes like any credential: the token is replayable until it expires.
+        auth.secrets.push(...Object.values(identity));
+      }
+      const credential = config.auth.type !== "none" ? "shared" : identity === undefined ? undefined : "identity";
+      if (credential !== undefined) ctx.reportCredential(credential);
       const url = auth.query.length === 0 ? first.url.href : `${first.url.href}${first.url.search === "" ? "?" : "&"}${auth.query.join("&")}`;
       const { headers, ...request } = built.request;
       const headersFor = (target: string): Record<string, string> => (new URL(target).origin === origin ? { ...headers, ...auth.headers } : headers);

@@ -7,6 +7,7 @@
  * values: a committed file or a KV record must not hold a credential in clear.
  */
 import { z } from "@hono/zod-openapi";
+import { IdentityOptionSchema } from "../identity/identity-option.ts";
 import { SECRET_NAME_PATTERN } from "../net/secret-headers.ts";
 
 /** Source names become part of tool names (`<source>__<operation>`), toolsets and URLs. */
@@ -46,7 +47,15 @@ export type SourceAuth = z.output<typeof SourceAuthSchema>;
  */
 const OperationPatterns = z.array(z.string().min(1).max(300)).max(500);
 
-export const OpenApiSourceConfigSchema = z.strictObject({
+/** The header a source's own auth sets, which an identity token must not take over. */
+function authHeader(auth: SourceAuth): string | undefined {
+  if (auth.type === "none") return undefined;
+  if (auth.type === "api_key") return auth.in === "header" ? auth.name.toLowerCase() : undefined;
+  return "authorization";
+}
+
+/** A source's fields, before the check across them (zod cannot omit a field from a refined object). */
+export const OpenApiSourceFieldsSchema = z.strictObject({
   name: z.string().regex(SOURCE_NAME_PATTERN, "must be 1-24 lowercase letters, digits or '_', starting with a letter"),
   /**
    * Where the spec comes from: a URL the Worker fetches (run time) or the generator fetches once
@@ -68,7 +77,24 @@ export const OpenApiSourceConfigSchema = z.strictObject({
   approval: z.record(z.string().min(1).max(300), z.enum(["always", "never"])).default({}),
   timeout_ms: z.number().int().min(100).max(600_000).default(DEFAULT_OPENAPI_TIMEOUT_MS),
   enabled: z.boolean().default(true),
+  /**
+   * A signed JWT naming the caller on every call (src/identity/, docs/identity.md), for internal
+   * APIs that authorise the person rather than the gateway; its audience is the base URL's origin
+   * unless set.
+   */
+  identity: IdentityOptionSchema.optional(),
 });
+
+/** The check across a source's fields: its identity token may not take over the header its auth sets. */
+export const IDENTITY_HEADER_OF_ITS_OWN: [
+  (config: { auth: SourceAuth; identity?: { header: string } | undefined }) => boolean,
+  { path: string[]; message: string },
+] = [
+  (config) => config.identity === undefined || config.identity.header.toLowerCase() !== authHeader(config.auth),
+  { path: ["identity", "header"], message: "is the header the source's auth sets; give the identity token a header of its own" },
+];
+
+export const OpenApiSourceConfigSchema = OpenApiSourceFieldsSchema.refine(...IDENTITY_HEADER_OF_ITS_OWN);
 
 export type OpenApiSourceConfig = z.output<typeof OpenApiSourceConfigSchema>;
 export type OpenApiSourceInput = z.input<typeof OpenApiSourceConfigSchema>;

@@ -16,5 +16,6 @@ export function newCallState(input: CallInput, run: CallRun = NO_RUN): CallState
     coercions: [],
     attempts: 0,
     refused: undefined,
+    credential: undefined,
   };
 }

@@ -38,6 +38,7 @@ function fromState(call: CallState, status: CallOutcome["status"], content: stri
     resultChars: content.length,
     resultHandle: undefined,
     approval: undefined,
+    credential: call.credential,
   };
 }
 

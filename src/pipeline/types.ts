@@ -18,6 +18,7 @@ import type { Executor } from "../execution/execute.ts";
 import type { PipelineHooks } from "../plugins/pipeline-hooks.ts";
 import type { ToolAccess } from "../policy/tool-access.ts";
 import type { AvailabilityCache } from "../registry/availability.ts";
+import type { CredentialKind } from "../registry/credential-kind.ts";
 import type { AgentRunInfo, CallFormat, ClientChannel, ToolEntry } from "../registry/types.ts";
 
 /** The per-isolate parts the composition root builds once and every request shares. */
@@ -153,6 +154,8 @@ export interface CallState {
   attempts: number;
   /** The failure an admission stage (parse, lookup, access) ended the call with, if any. */
   refused: ToolFailure | undefined;
+  /** The credential the handler reported carrying upstream (ToolContext.reportCredential). */
+  credential: CredentialKind | undefined;
 }
 
 /** A stage's verdict: continue (undefined), fail the call, or end it with a finished outcome. */
@@ -190,4 +193,6 @@ export interface CallOutcome {
   resultHandle?: string;
   /** The approval a pending call waits for: its id, when it expires (epoch ms), the page to decide it. */
   approval?: { id: string; expiresAt: number; url: string };
+  /** The credential the call carried upstream, for its audit record; undefined when it carried none. */
+  credential?: CredentialKind | undefined;
 }

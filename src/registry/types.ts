@@ -6,6 +6,7 @@
  */
 import type { z } from "zod";
 import type { ErrorEnvelope } from "../errors/error-envelope.ts";
+import type { CredentialKind } from "./credential-kind.ts";
 import type { WorstInput } from "./worst-input.ts";
 
 /** JSON Schema as emitted for the model (an object schema for tool parameters). */
@@ -85,6 +86,11 @@ export interface ToolContext {
    * (a per-user connection's); absent where the door has none (a queue, an alarm).
    */
   origin?: string | undefined;
+  /**
+   * Tells the audit log which credential this call carried upstream (credential-kind.ts), once
+   * it is about to send it; the last report wins. Tools that call no upstream never report.
+   */
+  reportCredential: (kind: CredentialKind) => void;
 }
 
 /** An agent run as its calls' handlers see it (delegate_task starts a child of it). */

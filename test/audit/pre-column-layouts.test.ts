@@ -1,22 +1,30 @@
 /**
- * A Worker deployed before migrations 0006 (request_id) and 0007 (run_id) have run: the audit
+ * A Worker deployed before migrations 0006 (request_id), 0007 (run_id) and 0012 (credential) have run: the audit
  * INSERT falls back to the layout without the missing column (audit-layout.ts), so no record
  * is lost, and the columns it has are filled as before.
  */
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
 import { listAudit } from "../../src/audit/list-audit.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
 import { auditRecord } from "./support.ts";
 
 describe("the audit INSERT on a table that lacks the newest columns", () => {
-  beforeAll(async () => {
-    // This file's D1 back to audit_records before 0007 (no run_id).
-    await env.DB.prepare(`ALTER TABLE ${AUDIT_TABLE} DROP COLUMN run_id`).run();
+  it("writes every record once without credential while 0015 has not run, keeping run_id and request_id", async () => {
+    await env.DB.prepare(`ALTER TABLE ${AUDIT_TABLE} DROP COLUMN credential`).run();
+    const records = Array.from({ length: 2 }, (_, i) => auditRecord({ keyId: "key-pre-0012", toolCallId: `call_${i}`, runId: "run_1", credential: "own" }));
+    await writeAuditRecords(env.DB, records);
+    await writeAuditRecords(env.DB, records);
+    const page = await listAudit(env.DB, { keyId: "key-pre-0012" }, { limit: 10 });
+    expect(page.records.map((r) => [r.runId, r.credential])).toEqual([
+      ["run_1", undefined],
+      ["run_1", undefined],
+    ]);
   });
 
   it("writes every record once without run_id while 0007 has not run, and lists it with everything else it had", async () => {
+    await env.DB.prepare(`ALTER TABLE ${AUDIT_TABLE} DROP COLUMN run_id`).run();
     const records = Array.from({ length: 3 }, (_, i) => auditRecord({ keyId: "key-pre-0007", toolCallId: `call_${i}`, runId: "run_1", requestId: `req_${i}` }));
     await writeAuditRecords(env.DB, records);
     await writeAuditRecords(env.DB, records);

@@ -10,6 +10,7 @@ import { IdentityOptionSchema } from "../../src/identity/identity-option.ts";
 import { identityHeader } from "../../src/identity/identity-token.ts";
 import { addServer, fedApi, fedEnv, runCall } from "../mcp/federation/helpers.ts";
 import { FAKE_MCP_HOST } from "../support/test-env.ts";
+import { waitForAuditRows } from "../support/wait-for-audit-rows.ts";
 
 const PINNED_URL = `http://${FAKE_MCP_HOST}/pinned`;
 
@@ -48,6 +49,10 @@ describe("identity tokens on calls to a remote MCP server", () => {
     const claims = await verify(token, await jwksOf(env), `http://${FAKE_MCP_HOST}`);
     expect(claims).toMatchObject({ iss: "toolgate", sub: "admin-token", tool: "mcp__idsrv__whoami", call_id: "c1", aud: `http://${FAKE_MCP_HOST}` });
     expect((claims.exp ?? 0) - (claims.iat ?? 0)).toBe(300);
+    // The server has no shared credential, so the audit record names the identity token as the one sent, never the token.
+    const [row] = await waitForAuditRows("tool = ?", ["mcp__idsrv__whoami"]);
+    expect(row).toMatchObject({ key_id: "admin-token", credential: "identity" });
+    expect(JSON.stringify(row)).not.toContain(token);
   });
 
   it("makes the tools unavailable, naming the secret, while IDENTITY_SIGNING_KEY is unset or malformed", async () => {

@@ -6,6 +6,7 @@
  * (apis.gen.ts), as a source of its own on a scenario path of its own.
  */
 import { env } from "cloudflare:workers";
+import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app.ts";
 import { API_SOURCES } from "../../src/openapi-sources/apis.gen.ts";
@@ -20,6 +21,7 @@ import { testParts } from "../support/dispatch.ts";
 import { type LoggedRequest, PETSTORE_CLIENT, PETSTORE_HOST } from "../support/petstore-env.ts";
 import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 import { openaiCall } from "../support/tool-calls.ts";
+import { waitForAuditRows } from "../support/wait-for-audit-rows.ts";
 
 const app = createApp(testParts);
 const PETSTORE = API_SOURCES.find((source) => source.config.name === "petstore");
@@ -107,6 +109,8 @@ describe("OpenAPI tools: requests", () => {
     ]);
     const [sent] = await logOf(source.scenario);
     expect(sent).toMatchObject({ method: "GET", target: "/pets?limit=2&status=available&tags=small,calm", headers: { "x-request-id": "r-1" } });
+    // A source without auth sends no credential, and its audit record says so.
+    expect((await waitForAuditRows("tool = ?", [source.tool("listPets")]))[0]).toMatchObject({ key_id: "admin-token", status: "ok", credential: null });
   });
 
   it("writes deepObject, pipeDelimited and spaceDelimited queries and a cookie that the spec's own validator accepts", async () => {
@@ -278,6 +282,11 @@ describe("OpenAPI tools: auth", () => {
     expect(missing.message.content).toContain("PET_BEARER");
     await call(source.tool("listPets"), {}, { PET_BEARER: "b-secret-1" });
     expect((await logOf(source.scenario)).map((request) => request.headers.authorization)).toEqual(["Bearer b-secret-1"]);
+    // The audit log names the credential's kind once one was sent (none while it could not be), never its value.
+    const rows = await waitForAuditRows("tool = ?", [source.tool("listPets")], 2);
+    // Compared as a set: two records of one millisecond are ordered by a random rid.
+    expect(rows.map((row) => String(row.credential)).sort()).toEqual(["null", "shared"]);
+    expect(JSON.stringify(rows)).not.toContain("b-secret-1");
   });
 
   it("sends an API key in a header or in the query", async () => {
@@ -326,5 +335,46 @@ describe("OpenAPI tools: auth", () => {
     expect(result).toMatchObject({ status: "error", error_code: "TOOL_UNAVAILABLE" });
     expect(result.message.content).toContain("invalid_client");
     expect((await logOf(source.scenario)).map((request) => request.target)).toEqual(["/oauth/token"]);
+  });
+});
+
+describe("OpenAPI tools: identity", () => {
+  /** A fresh private P-256 JWK, as `IDENTITY_SIGNING_KEY` holds one. */
+  async function signingKey(): Promise<string> {
+    const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+    return JSON.stringify(await crypto.subtle.exportKey("jwk", pair.privateKey));
+  }
+
+  it("sends a token naming the caller, the tool and the call, which docs/identity.md's verifier accepts for the API's origin", async () => {
+    const source = registerSource({ name: "pets_identity", identity: { ttl_minutes: 2 } });
+    const missing = await call(source.tool("listPets"), {});
+    expect(missing).toMatchObject({ status: "error", error_code: "TOOL_UNAVAILABLE" });
+    expect(missing.message.content).toContain("IDENTITY_SIGNING_KEY");
+    const vars = { IDENTITY_SIGNING_KEY: await signingKey() };
+    expect((await call(source.tool("listPets"), { limit: 1 }, vars)).status).toBe("ok");
+    const [sent] = await logOf(source.scenario);
+    const token = sent?.headers["x-toolgate-identity"] ?? "";
+    const jwks = (await (await app.request("https://toolgate.test/.well-known/jwks.json", {}, { ...env, ...vars } as Env)).json()) as JSONWebKeySet;
+    const { payload } = await jwtVerify(token, createLocalJWKSet(jwks), { issuer: "toolgate", audience: `http://${PETSTORE_HOST}`, algorithms: ["ES256"] });
+    expect(payload).toMatchObject({ sub: "admin-token", tool: source.tool("listPets"), call_id: "c1" });
+    expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(120);
+    // The audit record names the identity token as the credential (the source has no other), never the token.
+    const rows = await waitForAuditRows("tool = ?", [source.tool("listPets")], 2);
+    expect(rows.map((row) => String(row.credential)).sort()).toEqual(["identity", "null"]);
+    expect(JSON.stringify(rows)).not.toContain(token);
+  });
+
+  it("sends the token beside the source's own auth, audited as the shared credential, and refuses it in the auth's header", async () => {
+    const auth = { type: "api_key", in: "header", name: "X-Api-Key", value: { secret: "PET_KEY" } } as const;
+    const source = registerSource({ name: "pets_identity_key", auth, identity: { header: "X-Caller", audience: "pets-api" } });
+    expect((await call(source.tool("getInventory"), {}, { PET_KEY: "k-1", IDENTITY_SIGNING_KEY: await signingKey() })).status).toBe("ok");
+    const [sent] = await logOf(source.scenario);
+    expect(sent?.headers["x-api-key"]).toBe("k-1");
+    expect(JSON.parse(atob((sent?.headers["x-caller"] ?? "").split(".")[1] ?? ""))).toMatchObject({ aud: "pets-api", sub: "admin-token" });
+    expect((await waitForAuditRows("tool = ?", [source.tool("getInventory")]))[0]).toMatchObject({ credential: "shared" });
+
+    const clash = OpenApiSourceConfigSchema.safeParse({ name: "pets_clash", spec: { file: "specs/petstore.yaml" }, auth, identity: { header: "x-api-key" } });
+    expect(clash.success).toBe(false);
+    expect(clash.error?.issues[0]).toMatchObject({ path: ["identity", "header"], message: expect.stringContaining("a header of its own") });
   });
 });

@@ -316,6 +316,7 @@ describe.for(TOOLS)("%s keeps the tool contract", (name) => {
       client: { progress: () => undefined, log: () => undefined },
       mayUse: () => true,
       format: "openai" as const,
+      reportCredential: () => undefined,
     };
     const execute = createExecutor(new BreakerRegistry());
     const now = Date.now();

@@ -13,6 +13,7 @@ import { createKey } from "../support/create-key.ts";
 import { testParts } from "../support/dispatch.ts";
 import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 import { openaiCall } from "../support/tool-calls.ts";
+import { waitForAuditRows } from "../support/wait-for-audit-rows.ts";
 import { MIRROR_HOST, WEB_HOST } from "../support/web-stub.ts";
 
 const echoUrl = `http://${WEB_HOST}/echo`;
@@ -115,6 +116,17 @@ describe("http_request", () => {
     expect(result.message.content).not.toContain(SECRET_VALUE);
     expect(echoOf(result).headers.authorization).toBe("[secret TEST_API_KEY]");
     expect(answerOf(result).headers["x-echo-authorization"]).toBe("[secret TEST_API_KEY]");
+  });
+
+  it("audits a call that sent a granted secret as using the shared credential, and one without as using none", async () => {
+    const marker = crypto.randomUUID();
+    await callWithSecret({ url: `${echoUrl}?with=${marker}`, headers: { authorization: { secret: "TEST_API_KEY" } } });
+    await callWithSecret({ url: `${echoUrl}?without=${marker}` });
+    const rows = await waitForAuditRows("tool = 'http_request' AND arguments LIKE ?", [`%${marker}%`], 2);
+    // Matched by argument, not by order: two records of one millisecond are ordered by a random rid.
+    const credentialOf = (query: string) => rows.find((row) => String(row.arguments).includes(query))?.credential;
+    expect([credentialOf(`with=${marker}`), credentialOf(`without=${marker}`)]).toEqual(["shared", null]);
+    expect(JSON.stringify(rows)).not.toContain(SECRET_VALUE);
   });
 
   it("drops a secret header when a redirect leaves the host it is granted for", async () => {

@@ -21,6 +21,7 @@ import { mcpOauth } from "./mcp-oauth.ts";
 import { mcpPeers } from "./mcp-peers.ts";
 import { openapiDocument } from "./openapi-document.ts";
 import { openapiSources } from "./openapi-sources.ts";
+import { ownToken } from "./own-token.ts";
 import { toolsListing } from "./tools-listing.ts";
 import { webExtractPage } from "./web-extract-page.ts";
 import { workspaceFiles } from "./workspace-files.ts";
@@ -48,6 +49,7 @@ export const SCENARIOS: readonly Scenario[] = [
   agentTurn,
   webExtractPage,
   openapiSources,
+  ownToken,
   bundleSize,
   // Last: its inputs hold the isolate longest, and nothing measured after them should pay for it.
   worstInputs,

@@ -51,6 +51,7 @@ export async function registerToolList(env: Env, state: ServerState, list: Cache
         connectLink: (callEnv, principal, origin) => startSignIn(callEnv, state, principal, origin, principal),
         check: state.check,
         gate: () => blockedReason(state, tool.name),
+        sharesCredential: () => Object.keys(state.config.headers).length > 0 || state.signIn?.grant !== undefined,
       }),
     );
     if (outcome.ok) registered.set(name, tool.name);

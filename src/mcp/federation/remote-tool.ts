@@ -6,9 +6,10 @@
  */
 import { ToolFailureError } from "../../errors/tool-failure.ts";
 import { breakers } from "../../execution/circuit-breaker.ts";
+import { callIdentityHeaders } from "../../identity/call-identity.ts";
 import { IDENTITY_KEY_SECRET } from "../../identity/identity-option.ts";
-import { identityHeader } from "../../identity/identity-token.ts";
-import type { AvailabilityCheck, ToolContext, ToolSpec } from "../../registry/types.ts";
+import type { CredentialKind } from "../../registry/credential-kind.ts";
+import type { AvailabilityCheck, ToolSpec } from "../../registry/types.ts";
 import { McpClientError } from "../client/json-rpc.ts";
 import type { McpAuth, McpClient, RemoteTool } from "../client/mcp-client.ts";
 import { type ConnectLink, connectionRequired, perUserAuth } from "./connections/per-user-call.ts";
@@ -39,6 +40,8 @@ export interface RemoteToolParts {
   connectLink: ConnectLink;
   check: AvailabilityCheck;
   gate: () => string | undefined;
+  /** Whether calls carry a deployment credential: a secret header, or the token of an admin's sign-in. */
+  sharesCredential: () => boolean;
 }
 
 /** The spec to register for one remote tool. */
@@ -72,8 +75,10 @@ export function remoteToolSpec(parts: RemoteToolParts): ToolSpec {
         });
       }
       const signal = ctx.signal;
-      const callHeaders = await identityHeaders(server, name, ctx);
+      const callHeaders = await callIdentityHeaders(server.identity, ctx, new URL(server.url).origin, `MCP server '${server.name}'`);
       const userAuth = server.auth_mode === "per_user" ? await perUserAuth(server, name, ctx, parts.connectLink) : undefined;
+      const credential = credentialOf(server, parts, userAuth !== undefined);
+      if (credential !== undefined) ctx.reportCredential(credential);
       let result;
       try {
         result = await parts.clientFor(ctx.env, callHeaders, userAuth).callTool(tool.name, args as Record<string, unknown>, signal);
@@ -102,17 +107,12 @@ export function remoteToolSpec(parts: RemoteToolParts): ToolSpec {
 }
 
 /**
- * The call's identity header when the server asks for one. A key that cannot sign (malformed
- * secret) makes the tool unavailable rather than calling without the identity the server expects.
+ * The credential the audit record names: the caller's own at a `per_user` server (an identity
+ * token beside it is a claim, not the authority); else the deployment's when it has one; else
+ * the identity token alone.
  */
-async function identityHeaders(server: McpServerConfig, name: string, ctx: ToolContext): Promise<Record<string, string> | undefined> {
-  if (server.identity === undefined) return undefined;
-  const made = await identityHeader(ctx.env, server.identity, {
-    principal: ctx.keyId,
-    tool: name,
-    callId: ctx.callId,
-    defaultAudience: new URL(server.url).origin,
-  });
-  if (!made.ok) throw new ToolFailureError({ kind: "unavailable", name, reason: `MCP server '${server.name}' needs an identity token: ${made.message}` });
-  return { [made.header]: made.token };
+function credentialOf(server: McpServerConfig, parts: RemoteToolParts, ownToken: boolean): CredentialKind | undefined {
+  if (ownToken) return "own";
+  if (parts.sharesCredential()) return "shared";
+  return server.identity === undefined ? undefined : "identity";
 }

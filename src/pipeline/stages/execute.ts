@@ -34,6 +34,9 @@ export async function execute(call: CallState, scope: RequestScope): Promise<Cal
       callTool: nestedCallOf(call, scope, deadlineAt),
       run: scope.run,
       origin: scope.connection.origin ?? scope.run?.origin,
+      reportCredential: (kind) => {
+        call.credential = kind;
+      },
     },
     scope.connection,
     {

@@ -13,6 +13,7 @@ import { createKey } from "../../support/create-key.ts";
 import { testParts } from "../../support/dispatch.ts";
 import { OAUTH_MCP_CONTROL_HOST, TEST_ADMIN_TOKEN, TEST_MCP_TOKEN_KEY } from "../../support/test-env.ts";
 import { openaiCall } from "../../support/tool-calls.ts";
+import { waitForAuditRows } from "../../support/wait-for-audit-rows.ts";
 
 const app = createApp(testParts);
 
@@ -126,6 +127,17 @@ async function connect(fixture: Fixture, who: Person, server: string, upstreamUs
   expect(who.browser.lastPage).toContain(`Connected to ${server}`);
 }
 
+/** A fresh per_user server `server` with Alice and Bob each connected to their own upstream account. */
+async function twoConnected(server: string): Promise<{ fixture: Fixture; alice: Person; bob: Person }> {
+  const fixture = await startFixture();
+  await addPerUserServer(fixture, server);
+  const alice = await person(fixture, "alice");
+  const bob = await person(fixture, "bob");
+  await connect(fixture, alice, server, "alice-upstream");
+  await connect(fixture, bob, server, "bob-upstream");
+  return { fixture, alice, bob };
+}
+
 const rowsOf = async (principal: string): Promise<{ server: string; status: string; grant_sealed: string }[]> =>
   (
     await env.DB.prepare("SELECT server, status, grant_sealed FROM mcp_connections WHERE principal = ?")
@@ -166,6 +178,17 @@ describe("per-user connections to a remote MCP server", () => {
     expect([...bobTokens].some((token) => aliceTokens.has(token))).toBe(false);
     // The admin's shared token is never sent for a per_user server's calls.
     expect(received.some((r) => r.user === "admin")).toBe(false);
+
+    // Each audit record names the principal and the credential's kind: none before she connected, her own after; never a token.
+    const audited = await waitForAuditRows("key_id = ?", [alice.keyId], 4);
+    // Compared as a set: two records of one millisecond are ordered by a random rid.
+    expect(audited.map((row) => `${String(row.tool)} ${String(row.credential)}`).sort()).toEqual([
+      "mcp__peruser__add own",
+      "mcp__peruser__whoami null",
+      "mcp__peruser__whoami null",
+      "mcp__peruser__whoami own",
+    ]);
+    for (const token of aliceTokens) expect(JSON.stringify(audited)).not.toContain(token);
 
     // Sealed at rest, bound to its principal and server: no token in clear, and a row copied to B does not open for B.
     const [aliceRow] = await rowsOf(alice.keyId);
@@ -286,12 +309,7 @@ describe("the connections API", () => {
   }
 
   it("lists, reconnects and ends the caller's own connections; an admin sees and ends anyone's", async () => {
-    const fixture = await startFixture();
-    await addPerUserServer(fixture, "perapi");
-    const alice = await person(fixture, "alice");
-    const bob = await person(fixture, "bob");
-    await connect(fixture, alice, "perapi", "alice-upstream");
-    await connect(fixture, bob, "perapi", "bob-upstream");
+    const { fixture, alice, bob } = await twoConnected("perapi");
 
     const own = (await (await api(fixture, "/v1/connections", { bearer: alice.key })).json()) as Page;
     expect(own).toEqual({ connections: [expect.objectContaining({ principal: alice.keyId, server: "perapi", status: "connected" })], next_cursor: null });
@@ -346,5 +364,62 @@ describe("the connections API", () => {
 
     expect((await api(fixture, "/v1/connections?cursor=not-a-cursor")).status).toBe(400);
     expect((await api(fixture, "/v1/connections?limit=5000")).status).toBe(400);
+  });
+});
+
+describe("the Connections pages", () => {
+  it("show a person their own connections to reconnect and revoke, and an admin everyone's to revoke, never to reconnect", async () => {
+    const { fixture, alice, bob } = await twoConnected("perpage");
+
+    // Alice's page lists hers alone, with both actions; never a token.
+    expect((await alice.browser.get("/chat/connections")).status).toBe(200);
+    const own = alice.browser.lastPage;
+    expect(own).toContain(`data-connection="${alice.keyId}/perpage"`);
+    expect(own).not.toContain(bob.keyId);
+    expect(own).toContain('aria-label="Reconnect perpage"');
+    expect(own).toContain('aria-label="Revoke perpage"');
+    expect(own).not.toMatch(/Bearer|access_token|grant_sealed/);
+    expect(own).toContain('href="/chat/connections"');
+
+    // Reconnect goes straight to a fresh link of hers, which runs the upstream's consent again.
+    const relinked = await alice.browser.post("/chat/connections/perpage/reconnect", { csrf: csrfOf(own) });
+    expect(relinked.status).toBe(303);
+    const link = relinked.headers.get("location") ?? "";
+    expect(link).toMatch(/^\/chat\/connect\/[\w-]{43}$/);
+    const callback = new URL(await consent(fixture, alice, `https://toolgate.test${link}`, "alice-second"));
+    expect((await alice.browser.get(callback.pathname + callback.search)).status).toBe(200);
+    expect((await call(fixture, alice, "mcp__perpage__whoami")).content).toContain("user alice-second");
+
+    // A form without the page's CSRF token changes nothing.
+    expect((await alice.browser.post("/chat/connections/perpage/revoke", { csrf: "forged" })).status).toBe(403);
+    // Revoke ends hers at once.
+    await alice.browser.get("/chat/connections");
+    const revoked = await alice.browser.post("/chat/connections/perpage/revoke", { csrf: csrfOf(alice.browser.lastPage) });
+    expect(revoked.status).toBe(303);
+    expect((await alice.browser.get(revoked.headers.get("location") ?? "")).status).toBe(200);
+    expect(alice.browser.lastPage).toContain("Ended your connection to perpage.");
+    expect(alice.browser.lastPage).toContain("No connections yet");
+    expect((await call(fixture, alice, "mcp__perpage__whoami")).error_code).toBe("CONNECTION_REQUIRED");
+
+    // The console lists everyone's (Bob's here) with Revoke and no Reconnect; revoking Bob's ends it at once.
+    const adminKey = await createKey({ name: `conn-admin-${crypto.randomUUID()}`, role: "admin" });
+    const admin = new PageClient(undefined, (request) => Promise.resolve(app.request(request, undefined, fixture.env)));
+    await admin.get("/admin/sign-in");
+    expect((await admin.post("/admin/sign-in", { key: adminKey.key, csrf: csrfOf(admin.lastPage) })).status).toBe(303);
+    expect((await admin.get("/admin/connections")).status).toBe(200);
+    expect(admin.lastPage).toContain(`data-connection="${bob.keyId}/perpage"`);
+    expect(admin.lastPage).not.toContain("Reconnect");
+    const path = `/admin/connections/${encodeURIComponent(bob.keyId)}/perpage/revoke`;
+    expect(admin.lastPage).toContain(`action="${path}"`);
+    const ended = await admin.post(path, { csrf: csrfOf(admin.lastPage) });
+    expect(ended.status).toBe(303);
+    await admin.get(ended.headers.get("location") ?? "");
+    expect(admin.lastPage).toContain(`Ended ${bob.keyId}&#39;s connection to perpage.`);
+    expect(admin.lastPage).not.toContain(`data-connection="${bob.keyId}/perpage"`);
+    expect((await call(fixture, bob, "mcp__perpage__whoami")).error_code).toBe("CONNECTION_REQUIRED");
+    // Revoking again finds nothing, and says so.
+    expect((await admin.post(path, { csrf: csrfOf(admin.lastPage) })).status).toBe(404);
+    // A person's own page is not a way into someone else's: Bob's browser cannot revoke through the console.
+    expect((await bob.browser.get("/admin/connections")).status).toBe(403);
   });
 });
