@@ -4,7 +4,7 @@
  */
 
 import { describeForbidden } from "./forbidden-body.ts";
-import { type RemoteSourceFailure, remoteSourceErrorBody } from "./remote-source-error-body.ts";
+import { remoteSourceErrorBody } from "./remote-source-error-body.ts";
 import type { RequestErrorBody, RequestFailure } from "./request-failure-types.ts";
 
 /** The body of a request-level failure; one case per kind, so a new kind cannot compile until it is worded. */
