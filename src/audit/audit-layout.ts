@@ -10,6 +10,7 @@ import {
   type AuditRow,
   fromRow,
   INSERT_AUDIT_ROWS_SQL,
+  INSERT_AUDIT_ROWS_WITHOUT_CALLED_AS_SQL,
   INSERT_AUDIT_ROWS_WITHOUT_REQUEST_ID_SQL,
   INSERT_AUDIT_ROWS_WITHOUT_RUN_ID_SQL,
 } from "./audit-table.ts";
@@ -42,6 +43,8 @@ export const CURRENT_LAYOUT: AuditLayout = {
 export const PRE_REQUEST_ID_LAYOUT: AuditLayout = { ...CURRENT_LAYOUT, insertSql: INSERT_AUDIT_ROWS_WITHOUT_REQUEST_ID_SQL };
 /** audit_records after 0006 but before 0007_agent_runs.sql: without the run_id column to write. */
 export const PRE_RUN_ID_LAYOUT: AuditLayout = { ...CURRENT_LAYOUT, insertSql: INSERT_AUDIT_ROWS_WITHOUT_RUN_ID_SQL };
+/** audit_records after 0007 but before 0012_audit_called_as.sql: without the called_as column to write. */
+export const PRE_CALLED_AS_LAYOUT: AuditLayout = { ...CURRENT_LAYOUT, insertSql: INSERT_AUDIT_ROWS_WITHOUT_CALLED_AS_SQL };
 
 export const LEGACY_LAYOUT: AuditLayout = {
   table: LEGACY_AUDIT_TABLE,
@@ -65,6 +68,7 @@ export async function withAuditLayout<T>(work: (layout: AuditLayout) => Promise<
     const message = String(error);
     if (message.includes("no column named request_id")) return work(PRE_REQUEST_ID_LAYOUT);
     if (message.includes("no column named run_id")) return work(PRE_RUN_ID_LAYOUT);
+    if (message.includes("no column named called_as")) return work(PRE_CALLED_AS_LAYOUT);
     if (!message.includes(`no such table: ${AUDIT_TABLE}`)) throw error;
     return work(LEGACY_LAYOUT);
   }

@@ -43,6 +43,8 @@ export interface AuditRow {
   request_id?: string | null;
   /** Added by 0007_agent_runs.sql; absent likewise. */
   run_id?: string | null;
+  /** Added by 0012_audit_called_as.sql; absent likewise. */
+  called_as?: string | null;
 }
 
 export const AUDIT_COLUMNS = [
@@ -74,6 +76,7 @@ export const AUDIT_COLUMNS = [
   "decision_reason",
   "request_id",
   "run_id",
+  "called_as",
 ] as const satisfies readonly (keyof AuditRow)[];
 
 /** A record as one JSON array in AUDIT_COLUMNS order: what queue messages and the INSERT carry. */
@@ -101,8 +104,12 @@ export const INSERT_AUDIT_ROWS_SQL = insertSql(AUDIT_COLUMNS);
  * reached yet (audit-layout.ts falls back to it), so a Worker deployed ahead of the migration
  * loses no record; and without `run_id` alone, for one 0006 reached but not 0007_agent_runs.sql.
  */
-export const INSERT_AUDIT_ROWS_WITHOUT_REQUEST_ID_SQL = insertSql(AUDIT_COLUMNS.filter((column) => column !== "request_id" && column !== "run_id"));
-export const INSERT_AUDIT_ROWS_WITHOUT_RUN_ID_SQL = insertSql(AUDIT_COLUMNS.filter((column) => column !== "run_id"));
+export const INSERT_AUDIT_ROWS_WITHOUT_REQUEST_ID_SQL = insertSql(
+  AUDIT_COLUMNS.filter((column) => column !== "request_id" && column !== "run_id" && column !== "called_as"),
+);
+export const INSERT_AUDIT_ROWS_WITHOUT_RUN_ID_SQL = insertSql(AUDIT_COLUMNS.filter((column) => column !== "run_id" && column !== "called_as"));
+/** Without `called_as`, for a database 0012_audit_called_as.sql has not reached. */
+export const INSERT_AUDIT_ROWS_WITHOUT_CALLED_AS_SQL = insertSql(AUDIT_COLUMNS.filter((column) => column !== "called_as"));
 
 function insertSql(columns: readonly (typeof AUDIT_COLUMNS)[number][]): string {
   return `WITH audit_rows(row) AS MATERIALIZED (SELECT value FROM json_each(?)) INSERT INTO ${AUDIT_TABLE} (${columns.join(", ")}) SELECT ${columns.map((column) => `row ->> ${AUDIT_COLUMNS.indexOf(column)}`).join(", ")} FROM audit_rows WHERE true ON CONFLICT DO NOTHING`;
@@ -139,6 +146,7 @@ export function toRowValues(r: AuditRecord): AuditRowValues {
     r.decision?.reason ?? null,
     r.requestId ?? null,
     r.runId ?? null,
+    r.calledAs ?? null,
   ];
 }
 
@@ -152,6 +160,7 @@ export function fromRow(row: AuditRow): AuditRecord {
     ...(row.run_id === null || row.run_id === undefined ? {} : { runId: row.run_id }),
     toolCallId: row.tool_call_id,
     tool: row.tool,
+    ...(row.called_as === null || row.called_as === undefined ? {} : { calledAs: row.called_as }),
     toolset: row.toolset,
     arguments: row.arguments,
     argumentsTruncated: row.arguments_truncated === 1,

@@ -19,6 +19,7 @@ import type { PipelineHooks } from "../plugins/pipeline-hooks.ts";
 import type { ToolAccess } from "../policy/tool-access.ts";
 import type { AvailabilityCache } from "../registry/availability.ts";
 import type { AgentRunInfo, CallFormat, ClientChannel, ToolEntry } from "../registry/types.ts";
+import type { AliasTable } from "../toolsets/tool-aliases.ts";
 
 /** The per-isolate parts the composition root builds once and every request shares. */
 export interface PipelineParts {
@@ -46,6 +47,8 @@ export type ServeNested = (input: CallInput, scope: RequestScope, timeoutMs: num
 export interface AllowedTools {
   toolset: string;
   names: ReadonlySet<string>;
+  /** A curated toolset's aliases (only `/mcp/{toolset}` presents them); undefined when it has none. */
+  aliases?: AliasTable | undefined;
 }
 
 /** Everything one request's calls share, built once per request and passed by reference. */
@@ -115,6 +118,8 @@ export interface CallInput {
   arguments: unknown;
   /** The shape the call came in; OpenAI's when a door does not say (an approved call's run). */
   format?: CallFormat;
+  /** The alias a curated endpoint (`/mcp/{toolset}`) was called by; `name` is the real tool. */
+  calledAs?: string | undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * A Worker deployed before migrations 0006 (request_id) and 0007 (run_id) have run: the audit
+ * A Worker deployed before migrations 0006 (request_id), 0007 (run_id) and 0012 (called_as) have run: the audit
  * INSERT falls back to the layout without the missing column (audit-layout.ts), so no record
  * is lost, and the columns it has are filled as before.
  */
@@ -12,11 +12,24 @@ import { auditRecord } from "./support.ts";
 
 describe("the audit INSERT on a table that lacks the newest columns", () => {
   beforeAll(async () => {
-    // This file's D1 back to audit_records before 0007 (no run_id).
-    await env.DB.prepare(`ALTER TABLE ${AUDIT_TABLE} DROP COLUMN run_id`).run();
+    // This file's D1 back to audit_records before 0012 (no called_as); the tests go further back.
+    await env.DB.prepare(`ALTER TABLE ${AUDIT_TABLE} DROP COLUMN called_as`).run();
+  });
+
+  it("writes every record once without called_as while 0012 has not run, keeping run and request ids", async () => {
+    const records = Array.from({ length: 3 }, (_, i) =>
+      auditRecord({ keyId: "key-pre-0012", toolCallId: `call_${i}`, runId: "run_1", requestId: `req_${i}`, calledAs: "say" }),
+    );
+    await writeAuditRecords(env.DB, records);
+    await writeAuditRecords(env.DB, records);
+    const page = await listAudit(env.DB, { keyId: "key-pre-0012" }, { limit: 10 });
+    expect(page.records).toHaveLength(3);
+    expect(page.records.map((r) => [r.requestId, r.runId]).sort()).toEqual([0, 1, 2].map((i) => [`req_${i}`, "run_1"]));
+    expect(page.records.every((r) => r.calledAs === undefined)).toBe(true);
   });
 
   it("writes every record once without run_id while 0007 has not run, and lists it with everything else it had", async () => {
+    await env.DB.prepare(`ALTER TABLE ${AUDIT_TABLE} DROP COLUMN run_id`).run();
     const records = Array.from({ length: 3 }, (_, i) => auditRecord({ keyId: "key-pre-0007", toolCallId: `call_${i}`, runId: "run_1", requestId: `req_${i}` }));
     await writeAuditRecords(env.DB, records);
     await writeAuditRecords(env.DB, records);
