@@ -5,21 +5,18 @@
  * object.
  */
 
-import { serveCalls } from "../../batch/serve-calls.ts";
 import { availableEntries } from "../../registry/definitions.ts";
 import { LOG_LEVELS } from "../../registry/types.ts";
-import { clientAsker } from "../replies/ask-client.ts";
-import { toToolCallAnswer } from "./call-result.ts";
-import { mcpClientChannel } from "./client-channel.ts";
+import { callTool } from "./call-tool.ts";
 import { complete } from "./completion.ts";
 import { getPrompt, listPrompts, listResources, listTemplates, readResource } from "./content-methods.ts";
-import { calledTool, presentedToolsJson } from "./curated-tools.ts";
+import { presentedToolsJson } from "./curated-tools.ts";
 import { RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, RPC_RESOURCE_NOT_FOUND, type RpcError, type RpcRequest } from "./json-rpc.ts";
 import type { McpContext } from "./mcp-context.ts";
 import { SERVER_INFO_META_KEY } from "./modern-envelope.ts";
 import { modernResult } from "./modern-results.ts";
 import { MODERN_PROTOCOL_VERSIONS, negotiateProtocolVersion } from "./protocol-versions.ts";
-import { notifyChangedResources, subscribe, unsubscribe } from "./resource-subscriptions.ts";
+import { subscribe, unsubscribe } from "./resource-subscriptions.ts";
 
 /** The serialised `result`, or the error to answer with. */
 export type Answer = { result: string } | { error: RpcError };
@@ -148,32 +145,4 @@ async function listTools(_request: RpcRequest, ctx: McpContext): Promise<Answer>
     env,
   );
   return { result: `{"tools":${presentedToolsJson(entries, allowedTools, env)}}` };
-}
-
-async function callTool(request: RpcRequest, ctx: McpContext): Promise<Answer> {
-  const { name, arguments: args, _meta: meta } = request.params;
-  if (typeof name !== "string")
-    return { error: { code: RPC_INVALID_PARAMS, message: "Invalid params: tools/call needs params.name, the tool's name as a string." } };
-  const called = calledTool(name, ctx.scope.allowedTools);
-  if ("error" in called) return called;
-  const token = typeof meta === "object" && meta !== null ? (meta as { progressToken?: unknown }).progressToken : undefined;
-  const progressToken = typeof token === "string" || typeof token === "number" ? token : undefined;
-  // Outside an MCP session each tools/call is a session of its own; each has its own way back to the client.
-  const scope = {
-    ...ctx.scope,
-    sessionId: ctx.inSession ? ctx.scope.sessionId : crypto.randomUUID(),
-    // The modern era has no server-to-client requests on a stream, and logs only for a request that named a level.
-    client:
-      ctx.modern === undefined
-        ? mcpClientChannel(ctx.outbound, progressToken, clientAsker(ctx.scope.env, ctx.scope.keyId, ctx.outbound))
-        : mcpClientChannel(ctx.outbound, progressToken, undefined, ctx.modern.logLevel ?? "none"),
-  };
-  // The same stages as POST /v1/tool-calls: rate limits, the pipeline, the audit log.
-  const input = { id: String(request.id), name: called.tool, arguments: args ?? {}, format: "mcp" as const, calledAs: called.calledAs };
-  const [outcome] = await serveCalls([input], scope, 1, ctx.parts.batch);
-  if (outcome === undefined) throw new Error(`tools/call of '${name}' produced no outcome`);
-  await notifyChangedResources(outcome, ctx);
-  // The client is told about the tool by the name it called (a pending approval's "call it again").
-  const answer = toToolCallAnswer(called.calledAs === undefined ? outcome : { ...outcome, tool: called.calledAs }, ctx.protocolVersion, ctx.inSession);
-  return "error" in answer ? answer : { result: JSON.stringify(answer.result) };
 }
