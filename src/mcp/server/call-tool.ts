@@ -32,14 +32,15 @@ export async function callTool(request: RpcRequest, ctx: McpContext): Promise<An
   if ("error" in called) return called;
 
   const secret = ctx.scope.config.mcpSessions.secret;
-  const binding: RoundBinding | undefined =
-    ctx.modern === undefined || secret === undefined
-      ? undefined
-      : { keyId: ctx.scope.keyId, endpoint: ctx.scope.allowedTools?.toolset ?? "", tool: called.tool, argumentsSha256: argumentsHash(args) };
+  const rounds = ctx.modern !== undefined && secret !== undefined;
+  // Hashed only when a round needs it: most modern calls never do, and tools/call is the hot path.
+  let bound: RoundBinding | undefined;
+  const binding = (): RoundBinding =>
+    (bound ??= { keyId: ctx.scope.keyId, endpoint: ctx.scope.allowedTools?.toolset ?? "", tool: called.tool, argumentsSha256: argumentsHash(args) });
   let answered: Record<string, AnsweredQuestion> = {};
   if (ctx.modern !== undefined && requestState !== undefined) {
-    if (binding === undefined || secret === undefined) return invalid("this server issues no requestState (it has no MCP_SESSION_SECRET); call without one.");
-    const read = await readState(secret, requestState, binding);
+    if (secret === undefined) return invalid("this server issues no requestState (it has no MCP_SESSION_SECRET); call without one.");
+    const read = await readState(secret, requestState, binding());
     if (!read.ok) return invalid(`requestState refused: ${read.reason}. Call the tool again without requestState to start over.`);
     if (read.memory.kind === "approval") return resumeApprovalRound(read.memory.approvalId, read.memory.sessionId, requestState as string, ctx);
     answered = answersOf(read.memory, inputResponses);
@@ -48,7 +49,7 @@ export async function callTool(request: RpcRequest, ctx: McpContext): Promise<An
   const token = typeof meta === "object" && meta !== null ? (meta as { progressToken?: unknown }).progressToken : undefined;
   const progressToken = typeof token === "string" || typeof token === "number" ? token : undefined;
   // Modern questions only for a client that declared it can answer them, in this very request.
-  const questions = binding !== undefined && (declares(ctx, "elicitation") || declares(ctx, "sampling")) ? new ToolQuestions(called.tool, answered) : undefined;
+  const questions = rounds && (declares(ctx, "elicitation") || declares(ctx, "sampling")) ? new ToolQuestions(called.tool, answered) : undefined;
   // Outside an MCP session each tools/call is a session of its own; each has its own way back to the client.
   const sessionId = ctx.inSession ? ctx.scope.sessionId : crypto.randomUUID();
   const scope = {
@@ -64,16 +65,16 @@ export async function callTool(request: RpcRequest, ctx: McpContext): Promise<An
   if (outcome === undefined) throw new Error(`tools/call of '${name}' produced no outcome`);
   await notifyChangedResources(outcome, ctx);
 
-  if (questions !== undefined && binding !== undefined && secret !== undefined && questions.unanswered.size > 0) {
+  if (questions !== undefined && secret !== undefined && questions.unanswered.size > 0) {
     const asked = Object.fromEntries([...questions.unanswered].map(([key, question]) => [key, question.hash]));
-    const state = await signState(secret, binding, { kind: "questions", asked, answered }, QUESTION_STATE_TTL_MS);
+    const state = await signState(secret, binding(), { kind: "questions", asked, answered }, QUESTION_STATE_TTL_MS);
     const inputRequests = Object.fromEntries([...questions.unanswered].map(([key, { method, params }]) => [key, { method, params }]));
     return { result: inputRequiredJson(inputRequests, state) };
   }
   // The client is told about the tool by the name it called (a pending approval's "call it again").
   const presented = called.calledAs ?? outcome.tool;
-  if (binding !== undefined && outcome.status === "pending_approval" && outcome.approval !== undefined && acceptsUrlElicitation(ctx)) {
-    const round = await approvalRound(outcome.approval, presented, binding, sessionId, ctx);
+  if (rounds && outcome.status === "pending_approval" && outcome.approval !== undefined && acceptsUrlElicitation(ctx)) {
+    const round = await approvalRound(outcome.approval, presented, binding(), sessionId, ctx);
     if (round !== undefined) return round;
   }
   const answer = toToolCallAnswer(called.calledAs === undefined ? outcome : { ...outcome, tool: presented }, ctx.protocolVersion, ctx.inSession);
