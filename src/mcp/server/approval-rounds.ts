@@ -16,8 +16,7 @@ import { MAX_WAIT_SECONDS } from "../../approvals/approval-url.ts";
 import { isSettled } from "../../approvals/approval-view.ts";
 import { getApprovalInSession } from "../../approvals/approvals.ts";
 import type { ApprovalTicket, CallToolResult } from "./call-result.ts";
-import type { Answer } from "./handle-request.ts";
-import { RPC_INVALID_PARAMS } from "./json-rpc.ts";
+import { type Answer, RPC_INVALID_PARAMS } from "./json-rpc.ts";
 import type { McpContext } from "./mcp-context.ts";
 import { type RoundBinding, signState } from "./request-state.ts";
 

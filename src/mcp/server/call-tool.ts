@@ -12,8 +12,7 @@ import { acceptsUrlElicitation, approvalRound, inputRequiredJson, resumeApproval
 import { toToolCallAnswer } from "./call-result.ts";
 import { mcpClientChannel } from "./client-channel.ts";
 import { calledTool } from "./curated-tools.ts";
-import type { Answer } from "./handle-request.ts";
-import { RPC_INVALID_PARAMS, type RpcRequest } from "./json-rpc.ts";
+import { type Answer, RPC_INVALID_PARAMS, type RpcRequest } from "./json-rpc.ts";
 import type { McpContext } from "./mcp-context.ts";
 import { type AnsweredQuestion, argumentsHash, type RoundBinding, readState, signState } from "./request-state.ts";
 import { notifyChangedResources } from "./resource-subscriptions.ts";

@@ -11,15 +11,13 @@ import { callTool } from "./call-tool.ts";
 import { complete } from "./completion.ts";
 import { getPrompt, listPrompts, listResources, listTemplates, readResource } from "./content-methods.ts";
 import { presentedToolsJson } from "./curated-tools.ts";
-import { RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, RPC_RESOURCE_NOT_FOUND, type RpcError, type RpcRequest } from "./json-rpc.ts";
+import { type Answer, RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, RPC_RESOURCE_NOT_FOUND, type RpcRequest } from "./json-rpc.ts";
 import type { McpContext } from "./mcp-context.ts";
 import { SERVER_INFO_META_KEY } from "./modern-envelope.ts";
 import { modernResult } from "./modern-results.ts";
 import { MODERN_PROTOCOL_VERSIONS, negotiateProtocolVersion } from "./protocol-versions.ts";
 import { subscribe, unsubscribe } from "./resource-subscriptions.ts";
 
-/** The serialised `result`, or the error to answer with. */
-export type Answer = { result: string } | { error: RpcError };
 
 const EMPTY: Answer = { result: "{}" };
 const SERVER_VERSION = "0.1.0";
