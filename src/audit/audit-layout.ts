@@ -11,6 +11,7 @@ import {
   type AuditRow,
   fromRow,
   INSERT_AUDIT_ROWS_SQL,
+  INSERT_AUDIT_ROWS_WITHOUT_CALLED_AS_SQL,
   INSERT_AUDIT_ROWS_WITHOUT_CREDENTIAL_SQL,
   INSERT_AUDIT_ROWS_WITHOUT_REQUEST_ID_SQL,
   INSERT_AUDIT_ROWS_WITHOUT_RUN_ID_SQL,
@@ -51,6 +52,8 @@ export const PRE_REQUEST_ID_LAYOUT: AuditLayout = { ...PRE_ROLLUPS_LAYOUT, inser
 export const PRE_RUN_ID_LAYOUT: AuditLayout = { ...PRE_ROLLUPS_LAYOUT, insertSql: INSERT_AUDIT_ROWS_WITHOUT_RUN_ID_SQL };
 /** audit_records after 0007 but before 0015_audit_credentials.sql: without the credential column to write (rollups kept when 0012 ran). */
 export const PRE_CREDENTIAL_LAYOUT: AuditLayout = { ...CURRENT_LAYOUT, insertSql: INSERT_AUDIT_ROWS_WITHOUT_CREDENTIAL_SQL };
+/** audit_records after 0015 but before 0016_audit_called_as.sql: without the called_as column to write. */
+export const PRE_CALLED_AS_LAYOUT: AuditLayout = { ...CURRENT_LAYOUT, insertSql: INSERT_AUDIT_ROWS_WITHOUT_CALLED_AS_SQL };
 
 export const LEGACY_LAYOUT: AuditLayout = {
   table: LEGACY_AUDIT_TABLE,
@@ -66,8 +69,8 @@ export const LEGACY_LAYOUT: AuditLayout = {
 /**
  * Runs `work` against the current table, or against the legacy one while only that exists, or
  * without request ids while 0006 has not added their column, without run ids while 0007 has
- * not, without credentials while 0015 has not (reads use `SELECT *`, so only the INSERT names
- * them), or without rollups while 0012 has not made their tables (its migration then counts the
+ * not, without credentials while 0015 has not, without the called-as name while 0016 has not
+ * (reads use `SELECT *`, so only the INSERT names them), or without rollups while 0012 has not made their tables (its migration then counts the
  * rows already stored).
  */
 export async function withAuditLayout<T>(work: (layout: AuditLayout) => Promise<T>): Promise<T> {
@@ -80,6 +83,7 @@ export async function withAuditLayout<T>(work: (layout: AuditLayout) => Promise<
     if (message.includes("no column named request_id")) return work(PRE_REQUEST_ID_LAYOUT);
     if (message.includes("no column named run_id")) return work(PRE_RUN_ID_LAYOUT);
     if (message.includes("no column named credential")) return work(PRE_CREDENTIAL_LAYOUT);
+    if (message.includes("no column named called_as")) return work(PRE_CALLED_AS_LAYOUT);
     if (!message.includes(`no such table: ${AUDIT_TABLE}`)) throw error;
     return work(LEGACY_LAYOUT);
   }

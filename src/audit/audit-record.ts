@@ -54,6 +54,8 @@ export const AuditRecordSchema = z.object({
   sessionId: id,
   /** The agent run the call was part of (migration 0007); absent for calls a client sent itself. */
   runId: id.nullable().optional(),
+  /** The alias a curated endpoint (`/mcp/{toolset}`) was called by; `tool` is always the real name. */
+  calledAs: id.nullable().optional(),
   toolCallId: id,
   tool: id,
   toolset: id.nullable(),

@@ -46,6 +46,8 @@ export interface AuditRow {
   run_id?: string | null;
   /** Added by 0015_audit_credentials.sql; absent likewise. */
   credential?: string | null;
+  /** Added by 0016_audit_called_as.sql; absent likewise. */
+  called_as?: string | null;
 }
 
 export const AUDIT_COLUMNS = [
@@ -78,6 +80,7 @@ export const AUDIT_COLUMNS = [
   "request_id",
   "run_id",
   "credential",
+  "called_as",
 ] as const satisfies readonly (keyof AuditRow)[];
 
 /** A record as one JSON array in AUDIT_COLUMNS order: what queue messages and the INSERT carry. */
@@ -106,11 +109,15 @@ export const INSERT_AUDIT_ROWS_SQL = insertSql(AUDIT_COLUMNS);
  * loses no record; and without `run_id` alone, for one 0006 reached but not 0007_agent_runs.sql.
  */
 export const INSERT_AUDIT_ROWS_WITHOUT_REQUEST_ID_SQL = insertSql(
-  AUDIT_COLUMNS.filter((column) => column !== "request_id" && column !== "run_id" && column !== "credential"),
+  AUDIT_COLUMNS.filter((column) => column !== "request_id" && column !== "run_id" && column !== "credential" && column !== "called_as"),
 );
-export const INSERT_AUDIT_ROWS_WITHOUT_RUN_ID_SQL = insertSql(AUDIT_COLUMNS.filter((column) => column !== "run_id" && column !== "credential"));
-/** Without `credential`, for a database 0015_audit_credentials.sql has not reached yet. */
-export const INSERT_AUDIT_ROWS_WITHOUT_CREDENTIAL_SQL = insertSql(AUDIT_COLUMNS.filter((column) => column !== "credential"));
+export const INSERT_AUDIT_ROWS_WITHOUT_RUN_ID_SQL = insertSql(
+  AUDIT_COLUMNS.filter((column) => column !== "run_id" && column !== "credential" && column !== "called_as"),
+);
+/** Without `credential` (and so `called_as`, which 0016 adds later), for a database 0015_audit_credentials.sql has not reached yet. */
+export const INSERT_AUDIT_ROWS_WITHOUT_CREDENTIAL_SQL = insertSql(AUDIT_COLUMNS.filter((column) => column !== "credential" && column !== "called_as"));
+/** Without `called_as`, for a database 0016_audit_called_as.sql has not reached. */
+export const INSERT_AUDIT_ROWS_WITHOUT_CALLED_AS_SQL = insertSql(AUDIT_COLUMNS.filter((column) => column !== "called_as"));
 
 function insertSql(columns: readonly (typeof AUDIT_COLUMNS)[number][]): string {
   return `WITH audit_rows(row) AS MATERIALIZED (SELECT value FROM json_each(?)) INSERT INTO ${AUDIT_TABLE} (${columns.join(", ")}) SELECT ${columns.map((column) => `row ->> ${AUDIT_COLUMNS.indexOf(column)}`).join(", ")} FROM audit_rows WHERE true ON CONFLICT DO NOTHING`;
@@ -148,6 +155,7 @@ export function toRowValues(r: AuditRecord): AuditRowValues {
     r.requestId ?? null,
     r.runId ?? null,
     r.credential ?? null,
+    r.calledAs ?? null,
   ];
 }
 
@@ -161,6 +169,7 @@ export function fromRow(row: AuditRow): AuditRecord {
     ...(row.run_id === null || row.run_id === undefined ? {} : { runId: row.run_id }),
     toolCallId: row.tool_call_id,
     tool: row.tool,
+    ...(row.called_as === null || row.called_as === undefined ? {} : { calledAs: row.called_as }),
     toolset: row.toolset,
     arguments: row.arguments,
     argumentsTruncated: row.arguments_truncated === 1,

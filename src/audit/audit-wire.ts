@@ -16,6 +16,11 @@ export const AuditRecordWireSchema = z
     }),
     tool_call_id: z.string(),
     tool: z.string(),
+    called_as: z.string().optional().openapi({
+      description:
+        "The alias the call was made by at a curated endpoint (`/mcp/{toolset}` of a toolset with aliases); `tool` is the real tool, which policy decided on.",
+      example: "create_issue",
+    }),
     toolset: z.string().nullable(),
     arguments: z.unknown().openapi({ description: 'The arguments with secrets redacted; over 4 KiB, `{"$truncated": true, "bytes", "preview"}`.' }),
     arguments_truncated: z.boolean(),
@@ -64,6 +69,7 @@ export function toWireRecord(r: AuditRecord): AuditRecordWire {
     ...(r.runId === undefined || r.runId === null ? {} : { run_id: r.runId }),
     tool_call_id: r.toolCallId,
     tool: r.tool,
+    ...(r.calledAs === undefined || r.calledAs === null ? {} : { called_as: r.calledAs }),
     toolset: r.toolset,
     // Always valid JSON: canonical JSON, or the truncation marker serialised.
     arguments: JSON.parse(r.arguments),

@@ -11,7 +11,8 @@ export const LEGACY_AUDIT_TABLE = "audit_log";
 
 /** The columns audit_log has, each read from the new row's position (AUDIT_COLUMNS). */
 const LEGACY_COLUMNS = AUDIT_COLUMNS.filter(
-  (column) => column !== "rid" && column !== "error_message" && column !== "request_id" && column !== "run_id" && column !== "credential",
+  (column) =>
+    column !== "rid" && column !== "error_message" && column !== "request_id" && column !== "run_id" && column !== "credential" && column !== "called_as",
 );
 const position = (column: (typeof AUDIT_COLUMNS)[number]) => AUDIT_COLUMNS.indexOf(column);
 
@@ -23,7 +24,7 @@ const position = (column: (typeof AUDIT_COLUMNS)[number]) => AUDIT_COLUMNS.index
 export const LEGACY_INSERT_AUDIT_ROWS_SQL = `WITH audit_rows(row) AS MATERIALIZED (SELECT value FROM json_each(?)) INSERT INTO ${LEGACY_AUDIT_TABLE} (id, ${LEGACY_COLUMNS.join(", ")}) SELECT (row ->> ${position("at")}) || '-' || (row ->> ${position("rid")}), ${LEGACY_COLUMNS.map((column) => `row ->> ${position(column)}`).join(", ")} FROM audit_rows WHERE true ON CONFLICT (id) DO NOTHING`;
 
 /** A row of audit_log: the TEXT id instead of rid, no error message. */
-export type LegacyAuditRow = Omit<AuditRow, "rid" | "error_message" | "request_id" | "run_id" | "credential"> & { id: string };
+export type LegacyAuditRow = Omit<AuditRow, "rid" | "error_message" | "request_id" | "run_id" | "credential" | "called_as"> & { id: string };
 
 const WRITTEN_HERE = /^\d+-(\d+)$/;
 

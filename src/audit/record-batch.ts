@@ -19,6 +19,8 @@ export interface AuditedCall {
   outcome: CallOutcome;
   /** When the call's outcome was final (epoch ms). */
   finishedAt: number;
+  /** The alias the call was made by at a curated endpoint; the record keeps it beside the real name. */
+  calledAs?: string | undefined;
 }
 
 const UNRECORDABLE_ARGUMENTS = "[arguments could not be recorded: too deeply nested to redact]";
@@ -37,7 +39,7 @@ export interface BatchMeta {
 /** The audit record of every call of a batch, in order. */
 export function buildAuditRecords(calls: readonly AuditedCall[], meta: BatchMeta): AuditRecord[] {
   const records: AuditRecord[] = [];
-  for (const { rawArguments, outcome, finishedAt } of calls) {
+  for (const { rawArguments, outcome, finishedAt, calledAs } of calls) {
     const recordMeta = {
       keyId: meta.keyId,
       sessionId: meta.sessionId,
@@ -46,6 +48,7 @@ export function buildAuditRecords(calls: readonly AuditedCall[], meta: BatchMeta
       at: finishedAt,
       ...(outcome.policy === undefined ? {} : { policy: outcome.policy }),
       ...(outcome.approval === undefined ? {} : { approvalId: outcome.approval.id }),
+      ...(calledAs === undefined ? {} : { calledAs }),
     };
     try {
       records.push(toAuditRecord(outcome, rawArguments, recordMeta));

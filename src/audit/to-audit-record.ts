@@ -57,6 +57,8 @@ export interface AuditMeta {
    * approval's outcome), or none (a cron run, a Durable Object's alarm).
    */
   requestId?: string;
+  /** The alias a curated endpoint was called by (the record's `tool` is the real name). */
+  calledAs?: string;
 }
 
 /**
@@ -79,6 +81,7 @@ export function toAuditRecord(outcome: AuditableOutcome, rawArguments: unknown, 
     ...(meta.runId === undefined ? {} : { runId: clip(meta.runId) }),
     toolCallId: clip(outcome.callId),
     tool: clip(outcome.tool),
+    ...(meta.calledAs === undefined ? {} : { calledAs: clip(meta.calledAs) }),
     toolset: outcome.toolset === undefined ? null : clip(outcome.toolset),
     arguments: capped.text,
     argumentsTruncated: capped.truncated,

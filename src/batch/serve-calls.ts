@@ -52,7 +52,7 @@ export async function serveCalls(
   const audited = calls.map((call, i) => {
     const outcome = outcomes[i] ?? missing(call.id);
     // Parsed once, in the pipeline: the record reuses the object, or keeps text that did not parse.
-    return { rawArguments: outcome.unparsedArguments ?? outcome.arguments, outcome, finishedAt: finishedAt[i] ?? Date.now() };
+    return { rawArguments: outcome.unparsedArguments ?? outcome.arguments, outcome, finishedAt: finishedAt[i] ?? Date.now(), calledAs: call.calledAs };
   });
   stages.recordBatch(env, scope.waitUntil, audited, {
     keyId: principal.keyId,

@@ -3349,7 +3349,7 @@ export interface paths {
         put?: never;
         /**
          * Create a custom toolset
-         * @description Custom toolsets resolve like built-in ones. A built-in name is refused with 409.
+         * @description Custom toolsets resolve like built-in ones. A built-in name is refused with 409, and so are aliases that would give two of the toolset's tools one name.
          */
         post: {
             parameters: {
@@ -3701,6 +3701,11 @@ export interface components {
             arguments_sha256: string;
             arguments_truncated: boolean;
             attempts: number;
+            /**
+             * @description The alias the call was made by at a curated endpoint (`/mcp/{toolset}` of a toolset with aliases); `tool` is the real tool, which policy decided on.
+             * @example create_issue
+             */
+            called_as?: string;
             coercion_count: number;
             coercions: {
                 from: string;
@@ -3887,6 +3892,22 @@ export interface components {
             key: string;
         };
         CreateToolset: {
+            /**
+             * @description How `/mcp/{name}` presents tools, keyed by the real tool name: another name, a description for this audience, or both. Policy, approvals and the audit's `tool` keep the real name.
+             * @default {}
+             * @example {
+             *       "mcp__github__create_issue": {
+             *         "name": "create_issue",
+             *         "description": "File a bug in our tracker."
+             *       }
+             *     }
+             */
+            aliases: {
+                [key: string]: {
+                    description?: string;
+                    name?: string;
+                };
+            };
             /** @default  */
             description: string;
             /** @default [] */
@@ -4770,6 +4791,13 @@ export interface components {
             patterns: string[];
         };
         Toolset: {
+            /** @description Curated names and descriptions `/mcp/{name}` presents, keyed by the real tool name (custom toolsets only). */
+            aliases: {
+                [key: string]: {
+                    description?: string;
+                    name?: string;
+                };
+            };
             description: string;
             includes: string[];
             /**

@@ -142,6 +142,14 @@ function describeFailure(failure: ToolFailure): ErrorEnvelope {
           : `Do not repeat the same call unchanged; adjust the arguments or use another tool.`,
         retryable: failure.retryable,
       };
+    case "client_input_needed":
+      return {
+        error: `Tool '${failure.name}' is waiting for the client's answer to ${failure.method}; this round of the call ended without running further.`,
+        error_code: "EXECUTION_FAILED",
+        stage: "execute",
+        suggestion: "Answer the input request (MCP input_required) and retry the call with its requestState.",
+        retryable: false,
+      };
     case "script_failed":
       return {
         error: `Tool '${failure.name}': ${failure.detail}`,

@@ -45,6 +45,7 @@ export function faultOf(failure: ToolFailure): Fault {
     case "api_error":
     case "connection_required":
     case "script_failed":
+    case "client_input_needed":
       return "tool";
     default: {
       const unmapped: never = failure;

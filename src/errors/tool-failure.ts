@@ -96,7 +96,14 @@ export type ToolFailure =
    * memory or stack, or made too many tool calls. The script's fault, so it never counts
    * against the tool's circuit breaker; `detail` carries the error and the script's console output.
    */
-  | { kind: "script_failed"; name: string; reason: string; detail: string };
+  | { kind: "script_failed"; name: string; reason: string; detail: string }
+  /**
+   * In MCP's modern era, the tool asked its client something (elicitation, sampling) that has no
+   * answer yet: this leg ends and the door answers `input_required` instead of this failure
+   * (src/mcp/server/tool-questions.ts), so only the audit log shows it. Not the tool's trouble,
+   * so it never counts against its breaker, and never retried.
+   */
+  | { kind: "client_input_needed"; name: string; method: string };
 
 /**
  * Thrown by a tool (or by the `fail` helper) to report an expected failure with a code the

@@ -53,6 +53,9 @@ export const ToolsetSchema = z
     tools: z.array(z.string()).openapi({ description: "Tools listed directly in this toolset." }),
     includes: z.array(z.string()),
     resolved_tools: z.array(z.string()).openapi({ description: "Every tool reachable through includes, deduplicated and sorted." }),
+    aliases: z
+      .record(z.string(), z.object({ name: z.string().optional(), description: z.string().optional() }))
+      .openapi({ description: "Curated names and descriptions `/mcp/{name}` presents, keyed by the real tool name (custom toolsets only)." }),
   })
   .openapi("Toolset");
 

@@ -20,6 +20,7 @@ import type { ToolAccess } from "../policy/tool-access.ts";
 import type { AvailabilityCache } from "../registry/availability.ts";
 import type { CredentialKind } from "../registry/credential-kind.ts";
 import type { AgentRunInfo, CallFormat, ClientChannel, ToolEntry } from "../registry/types.ts";
+import type { AliasTable } from "../toolsets/tool-aliases.ts";
 
 /** The per-isolate parts the composition root builds once and every request shares. */
 export interface PipelineParts {
@@ -47,6 +48,8 @@ export type ServeNested = (input: CallInput, scope: RequestScope, timeoutMs: num
 export interface AllowedTools {
   toolset: string;
   names: ReadonlySet<string>;
+  /** A curated toolset's aliases (only `/mcp/{toolset}` presents them); undefined when it has none. */
+  aliases?: AliasTable | undefined;
 }
 
 /** Everything one request's calls share, built once per request and passed by reference. */
@@ -116,6 +119,8 @@ export interface CallInput {
   arguments: unknown;
   /** The shape the call came in; OpenAI's when a door does not say (an approved call's run). */
   format?: CallFormat;
+  /** The alias a curated endpoint (`/mcp/{toolset}`) was called by; `name` is the real tool. */
+  calledAs?: string | undefined;
 }
 
 /**

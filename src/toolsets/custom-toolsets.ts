@@ -7,10 +7,11 @@
 import { registry, TOOL_NAME_PATTERN } from "../registry/registry.ts";
 import { CUSTOM_TOOLSET_PREFIX, customToolsetKey } from "../storage/keys.ts";
 import { builtInToolsetNames, type CustomToolsetLookup, isBuiltInToolset, resolveToolset } from "./resolve.ts";
-import type { StaticToolset } from "./types.ts";
+import { aliasProblem } from "./tool-aliases.ts";
+import type { ToolsetDefinition } from "./types.ts";
 
-/** The JSON value stored under `toolset:custom:<name>`. */
-export interface CustomToolsetRecord extends StaticToolset {
+/** The JSON value stored under `toolset:custom:<name>`; `aliases` only when some were given. */
+export interface CustomToolsetRecord extends ToolsetDefinition {
   createdAt: string;
 }
 
@@ -21,7 +22,7 @@ export type CreateToolsetOutcome =
 
 /** A lookup that reads each custom toolset from KV at most once per request. */
 export function kvToolsetLookup(kv: KVNamespace): CustomToolsetLookup {
-  const seen = new Map<string, Promise<StaticToolset | undefined>>();
+  const seen = new Map<string, Promise<ToolsetDefinition | undefined>>();
   return (name) => {
     // No custom toolset can have another name, and KV refuses keys over 512 bytes with an
     // exception: an odd name from a request must answer "unknown toolset", not a 500.
@@ -36,7 +37,7 @@ export function kvToolsetLookup(kv: KVNamespace): CustomToolsetLookup {
 }
 
 /** Creates a custom toolset after checking its name, tools and includes. */
-export async function createCustomToolset(kv: KVNamespace, name: string, input: StaticToolset): Promise<CreateToolsetOutcome> {
+export async function createCustomToolset(kv: KVNamespace, name: string, input: ToolsetDefinition): Promise<CreateToolsetOutcome> {
   if (!TOOL_NAME_PATTERN.test(name)) {
     return { ok: false, kind: "invalid", field: "name", message: `Toolset name '${name}' must match ^[a-zA-Z0-9_-]{1,64}$.` };
   }
@@ -59,10 +60,19 @@ export async function createCustomToolset(kv: KVNamespace, name: string, input: 
       return { ok: false, kind: "invalid", field: "includes", message: `Included toolset '${include}' does not exist. GET /v1/toolsets lists them.` };
     }
   }
+  const aliases = input.aliases ?? {};
+  if (Object.keys(aliases).length > 0) {
+    // Checked against what the toolset resolves to, so an included tool may be curated too.
+    const members = new Set(input.tools);
+    for (const include of input.includes) for (const tool of (await resolveToolset(include, lookup)) ?? []) members.add(tool);
+    const problem = aliasProblem(aliases, [...members]);
+    if (problem !== undefined) return problem.kind === "conflict" ? { ok: false, ...problem } : { ok: false, ...problem, field: "aliases" };
+  }
   const record: CustomToolsetRecord = {
     description: input.description,
     tools: [...new Set(input.tools)].sort(),
     includes: [...new Set(input.includes)],
+    ...(Object.keys(aliases).length === 0 ? {} : { aliases }),
     createdAt: new Date().toISOString(),
   };
   await kv.put(customToolsetKey(name), JSON.stringify(record));

@@ -12,7 +12,7 @@ import { registry } from "../registry/registry.ts";
 import { ALL_TOOLSETS } from "./all-toolsets.ts";
 import { isPreset, PRESETS } from "./presets.ts";
 import { STATIC_TOOLSETS } from "./static-toolsets.ts";
-import type { StaticToolset, ToolsetInfo } from "./types.ts";
+import type { StaticToolset, ToolsetDefinition, ToolsetInfo } from "./types.ts";
 
 export { ALL_TOOLSETS } from "./all-toolsets.ts";
 
@@ -22,7 +22,7 @@ function everyTool(): string[] {
 }
 
 /** Looks up custom toolsets; the route layer passes one backed by KV. */
-export type CustomToolsetLookup = (name: string) => Promise<StaticToolset | undefined>;
+export type CustomToolsetLookup = (name: string) => Promise<ToolsetDefinition | undefined>;
 
 const noCustom: CustomToolsetLookup = () => Promise.resolve(undefined);
 
@@ -54,7 +54,7 @@ function builtIn(name: string): Omit<ToolsetInfo, "resolvedTools"> | undefined {
       const entry = registry.get(tool);
       return entry !== undefined && preset.admits(entry);
     });
-    return { name, description: preset.description, kind: "preset", tools, includes: [] };
+    return { name, description: preset.description, kind: "preset", tools, includes: [], aliases: {} };
   }
   const registered = registry.namesInToolset(name);
   const definition = Object.hasOwn(staticToolsets, name) ? staticToolsets[name] : undefined;
@@ -65,10 +65,11 @@ function builtIn(name: string): Omit<ToolsetInfo, "resolvedTools"> | undefined {
       kind: "static",
       tools: [...new Set([...definition.tools, ...registered])].sort(),
       includes: [...definition.includes],
+      aliases: {},
     };
   }
   if (registered.length === 0) return undefined;
-  return { name, description: `Tools registered in toolset '${name}'`, kind: "registry", tools: registered, includes: [] };
+  return { name, description: `Tools registered in toolset '${name}'`, kind: "registry", tools: registered, includes: [], aliases: {} };
 }
 
 /** Finds a toolset by name in any source; built-ins win over custom records. */
@@ -79,7 +80,7 @@ export async function findToolset(name: string, custom: CustomToolsetLookup = no
 async function customToolset(name: string, custom: CustomToolsetLookup): Promise<Omit<ToolsetInfo, "resolvedTools"> | undefined> {
   const record = await custom(name);
   if (record === undefined) return undefined;
-  return { name, description: record.description, kind: "custom", tools: [...record.tools], includes: [...record.includes] };
+  return { name, description: record.description, kind: "custom", tools: [...record.tools], includes: [...record.includes], aliases: record.aliases ?? {} };
 }
 
 /** Resolves a toolset to its sorted tool names; an unknown name resolves to undefined. */
@@ -115,7 +116,7 @@ export async function resolveToolset(name: string, custom: CustomToolsetLookup =
 export async function toolsetInfo(name: string, custom: CustomToolsetLookup = noCustom): Promise<ToolsetInfo | undefined> {
   if (ALL_TOOLSETS.has(name)) {
     const all = everyTool();
-    return { name, description: "Every registered tool (test fixtures aside).", kind: "static", tools: all, includes: [], resolvedTools: all };
+    return { name, description: "Every registered tool (test fixtures aside).", kind: "static", tools: all, includes: [], resolvedTools: all, aliases: {} };
   }
   const toolset = await findToolset(name, custom);
   if (toolset === undefined) return undefined;

@@ -5,6 +5,26 @@ export interface StaticToolset {
   includes: readonly string[];
 }
 
+/** How a curated endpoint presents one of its tools: a name and/or a description for its audience. */
+export interface ToolAlias {
+  /** The name `/mcp/{toolset}` lists and answers to; the tool's own when absent. */
+  name?: string;
+  /** Replaces the tool's description in that endpoint's tools/list. */
+  description?: string;
+}
+
+/** Aliases of a toolset, keyed by the real (registered) tool name. */
+export type ToolAliases = Readonly<Record<string, ToolAlias>>;
+
+/**
+ * A toolset definition with its curation. Only custom toolsets carry aliases: the generator's
+ * reader of static-toolsets.ts (scripts/gen-registry/) checks names, tools and includes, and
+ * aliases there would need the same build-time collision checks first.
+ */
+export interface ToolsetDefinition extends StaticToolset {
+  aliases?: ToolAliases;
+}
+
 /** A toolset as the API shows it: its direct tools, its includes and what they resolve to. */
 export interface ToolsetInfo {
   name: string;
@@ -14,4 +34,6 @@ export interface ToolsetInfo {
   tools: string[];
   includes: string[];
   resolvedTools: string[];
+  /** Curated names and descriptions its MCP endpoint presents; empty for built-in toolsets. */
+  aliases: ToolAliases;
 }

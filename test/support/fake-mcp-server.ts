@@ -17,6 +17,9 @@
  *             values, or $ref themselves in a cycle, beside a plain one (hand-written text:
  *             JSON.stringify, and so the SDK, overflows on the deep one)
  *   /many     10,000 tools (hand-written)
+ *   /modern   MCP 2026-07-28 only (hand-written): server/discover, tools/list, tools/call (`whatarrived`
+ *             echoes the envelope and routing headers it got); checks the envelope and headers as
+ *             the revision says, and refuses initialize, so a client that never probes fails
  *   /control  POST {"greetDescription"?, "down"?} changes the script; {"reset":true} restores it
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -137,6 +140,7 @@ export async function fakeMcpServer(request: Request): Promise<Response> {
     if (request.method !== "GET") return new Response("method not allowed", { status: 405 });
     return new Response("event: endpoint\ndata: http://elsewhere.test/message?session=1\n\n", { headers: { "content-type": "text/event-stream" } });
   }
+  if (variant === "modern") return modernOnly(request.headers, (await request.json()) as { id?: number; method: string; params?: Record<string, unknown> });
   if (variant === "hostile" || variant === "many") return handWritten(variant, (await request.json()) as { id?: number; method: string });
   if (variant !== "names" && variant !== "pinned" && variant !== "content") return new Response("not found", { status: 404 });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
@@ -175,4 +179,47 @@ function handWritten(variant: "hostile" | "many", message: { id?: number; method
   if (message.method === "tools/list") return answer(`{"tools":[${hostileToolsText(variant)}]}`);
   if (message.method === "tools/call") return answer('{"content":[{"type":"text","text":"called"}]}');
   return answer("{}");
+}
+
+/** A server of the modern era alone (MCP 2026-07-28): no initialize, the envelope and routing headers checked on every request. */
+function modernOnly(headers: Headers, message: { id?: number; method: string; params?: Record<string, unknown> }): Response {
+  const reply = (body: Record<string, unknown>, status = 200) => Response.json({ jsonrpc: "2.0", id: message.id ?? null, ...body }, { status });
+  const meta = (message.params?._meta ?? {}) as Record<string, unknown>;
+  const version = meta["io.modelcontextprotocol/protocolVersion"];
+  if (version === undefined) return reply({ error: { code: -32601, message: "This server speaks 2026-07-28 only; initialize is not a method here." } }, 404);
+  if (headers.get("mcp-protocol-version") !== version || headers.get("mcp-method") !== message.method)
+    return reply({ error: { code: -32020, message: "header mismatch" } }, 400);
+  if (message.method === "tools/call" && headers.get("mcp-name") !== message.params?.name)
+    return reply({ error: { code: -32020, message: "Mcp-Name mismatch" } }, 400);
+  const result = (body: Record<string, unknown>) => reply({ result: { resultType: "complete", ...body } });
+  switch (message.method) {
+    case "server/discover":
+      return result({
+        supportedVersions: ["2026-07-28"],
+        capabilities: { tools: {} },
+        _meta: { "io.modelcontextprotocol/serverInfo": { name: "fake-modern", version: "1" } },
+      });
+    case "tools/list":
+      return result({
+        tools: [
+          {
+            name: "whatarrived",
+            description: "Echoes the envelope and headers it got",
+            inputSchema: { type: "object", properties: { note: { type: "string" } } },
+          },
+        ],
+      });
+    case "tools/call": {
+      const arrived = {
+        version,
+        capabilities: meta["io.modelcontextprotocol/clientCapabilities"],
+        method: headers.get("mcp-method"),
+        name: headers.get("mcp-name"),
+        arguments: message.params?.arguments,
+      };
+      return result({ content: [{ type: "text", text: JSON.stringify(arrived) }] });
+    }
+    default:
+      return reply({ error: { code: -32601, message: `Method not found: ${message.method}` } }, 404);
+  }
 }

@@ -19,6 +19,7 @@ const toWire = (info: ToolsetInfo, access: ToolAccess) => ({
   tools: info.tools.filter((tool) => access.decide(tool).allowed),
   includes: info.includes,
   resolved_tools: info.resolvedTools.filter((tool) => access.decide(tool).allowed),
+  aliases: Object.fromEntries(Object.entries(info.aliases).filter(([tool]) => access.decide(tool).allowed)),
 });
 
 const listToolsets = createRoute({
@@ -51,6 +52,15 @@ const CreateToolsetBody = z
     description: z.string().max(1000).default(""),
     tools: z.array(z.string()).max(1000).default([]),
     includes: z.array(z.string()).max(100).default([]),
+    aliases: z
+      .record(z.string(), z.object({ name: z.string().optional(), description: z.string().max(1000).optional() }).strict())
+      .refine((aliases) => Object.keys(aliases).length <= 1000, "at most 1000 aliases")
+      .default({})
+      .openapi({
+        description:
+          "How `/mcp/{name}` presents tools, keyed by the real tool name: another name, a description for this audience, or both. Policy, approvals and the audit's `tool` keep the real name.",
+        example: { mcp__github__create_issue: { name: "create_issue", description: "File a bug in our tracker." } },
+      }),
   })
   .strict()
   .openapi("CreateToolset");
@@ -59,7 +69,8 @@ const createToolset = createRoute({
   method: "post",
   path: "/v1/toolsets",
   summary: "Create a custom toolset",
-  description: "Custom toolsets resolve like built-in ones. A built-in name is refused with 409.",
+  description:
+    "Custom toolsets resolve like built-in ones. A built-in name is refused with 409, and so are aliases that would give two of the toolset's tools one name.",
   request: { body: { required: true, content: { "application/json": { schema: CreateToolsetBody } } } },
   responses: {
     201: { description: "Created.", content: { "application/json": { schema: ToolsetSchema } } },

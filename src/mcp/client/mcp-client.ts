@@ -13,11 +13,16 @@
  * longer knows the session (404 per the spec, 400 from servers that answer that way, such as
  * after a restart) the client initializes again once and repeats the operation, which the server
  * never processed.
+ *
+ * First contact over Streamable HTTP probes the modern era (MCP 2026-07-28: `server/discover`,
+ * no handshake, no session); a server that offers it is spoken to in it from then on, one that
+ * refuses the probe gets `initialize`, and the answer is kept per server like the session.
  */
 import { isSupportedProtocolVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../server/protocol-versions.ts";
 import { type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, McpClientError, resultOf } from "./json-rpc.ts";
 import { LegacySseTransport } from "./legacy-sse.ts";
 import type { McpTarget, TransportKind } from "./mcp-target.ts";
+import { completeResult, MODERN_VERSION, offersModern, withEnvelope } from "./modern-request.ts";
 import { createOutboundFetch } from "./outbound-fetch.ts";
 import { type RemoteCallResult, type RemoteTool, toRemoteTool } from "./remote-tool.ts";
 import { LEGACY_FALLBACK_STATUSES, StreamableHttpTransport, type TransportOptions } from "./streamable-http.ts";
@@ -42,6 +47,8 @@ interface Remembered {
   initialized?: boolean;
   sessionId?: string;
   protocolVersion?: string;
+  /** The server offered the modern era on first contact: no session, the envelope on every request. */
+  modern?: boolean;
 }
 
 const remembered = new Map<string, Remembered>();
@@ -99,7 +106,8 @@ export class McpClient {
 
   /** Proves the server answers MCP: a ping over a (possibly new) session. */
   async ping(signal?: AbortSignal): Promise<void> {
-    await this.#operation(signal, (transport) => this.#request(transport, "ping", {}));
+    // The modern era removed ping; server/discover is its cheapest request.
+    await this.#operation(signal, (transport) => this.#request(transport, isModern(transport) ? "server/discover" : "ping", {}));
   }
 
   /**
@@ -153,16 +161,18 @@ export class McpClient {
     let initializing = false;
     try {
       const transport = new StreamableHttpTransport(options, known);
+      transport.modern = known.modern === true;
       if (!reuse) {
         initializing = true;
-        await this.#initialize(transport);
+        if (!(await this.#discover(transport))) await this.#initialize(transport);
         initializing = false;
       }
       remembered.set(key, { kind: "streamable-http", initialized: true, ...sessionOf(transport) });
       return await markSettled(run(transport));
     } catch (error) {
       if (!(error instanceof McpClientError) || error.kind !== "http" || error.code === undefined) throw error;
-      if (reuse && (error.code === 404 || error.code === 400)) {
+      // A modern server has no session to lose: its 404 or 400 is the answer.
+      if (reuse && known.modern !== true && (error.code === 404 || error.code === 400)) {
         // The server forgot the session (restart, expiry): start a new one, once.
         remembered.delete(key);
         const transport = new StreamableHttpTransport(options);
@@ -191,6 +201,24 @@ export class McpClient {
     }
   }
 
+  /**
+   * Probes the modern era with `server/discover`; true when the server offers it (the transport
+   * then speaks it). A 2025 server refuses the method, as a JSON-RPC error or an HTTP 400, 404 or
+   * 405 (servers that want initialize first); any such refusal means "ask with initialize".
+   */
+  async #discover(transport: StreamableHttpTransport): Promise<boolean> {
+    transport.modern = true;
+    transport.protocolVersion = MODERN_VERSION;
+    try {
+      if (offersModern(await this.#request(transport, "server/discover", {}))) return true;
+    } catch (error) {
+      if (!(error instanceof McpClientError) || !["rpc", "http", "protocol"].includes(error.kind)) throw error;
+    }
+    transport.modern = false;
+    transport.protocolVersion = undefined;
+    return false;
+  }
+
   /** initialize, version check, notifications/initialized (spec, "Lifecycle"). */
   async #initialize(transport: Transport): Promise<void> {
     const result = await this.#request(transport, "initialize", {
@@ -212,12 +240,16 @@ export class McpClient {
 
   async #request(transport: Transport, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
     const id = this.#nextId++;
-    return resultOf(await transport.request({ jsonrpc: "2.0", id, method, params }));
+    if (!isModern(transport)) return resultOf(await transport.request({ jsonrpc: "2.0", id, method, params }));
+    return completeResult(method, resultOf(await transport.request({ jsonrpc: "2.0", id, method, params: withEnvelope(params) })));
   }
 }
 
+const isModern = (transport: Transport): boolean => transport instanceof StreamableHttpTransport && transport.modern;
+
 function sessionOf(transport: StreamableHttpTransport): Remembered {
   return {
+    ...(transport.modern ? { modern: true } : {}),
     ...(transport.sessionId === undefined ? {} : { sessionId: transport.sessionId }),
     ...(transport.protocolVersion === undefined ? {} : { protocolVersion: transport.protocolVersion }),
   };

@@ -5,6 +5,7 @@
  * after notifications. A session id the server issues on initialize is sent on every later
  * message, with the negotiated protocol version.
  */
+
 import { extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
 import {
   type AuthChallenge,
@@ -15,6 +16,7 @@ import {
   McpClientError,
   notificationMethod,
 } from "./json-rpc.ts";
+import { routingHeaders } from "./modern-request.ts";
 import { classifyFetchError, type OutboundFetch } from "./outbound-fetch.ts";
 import { MAX_MESSAGE_CHARS, readSseEvents } from "./sse-events.ts";
 
@@ -44,6 +46,8 @@ export class StreamableHttpTransport {
   readonly kind = "streamable-http";
   sessionId: string | undefined;
   protocolVersion: string | undefined;
+  /** Modern era (2026-07-28): each request also names its method (and target) in headers. */
+  modern = false;
   readonly #options: TransportOptions;
 
   constructor(options: TransportOptions, session?: { sessionId?: string; protocolVersion?: string }) {
@@ -153,6 +157,7 @@ export class StreamableHttpTransport {
         accept: "application/json, text/event-stream",
         ...(this.sessionId === undefined ? {} : { "mcp-session-id": this.sessionId }),
         ...(this.protocolVersion === undefined ? {} : { "mcp-protocol-version": this.protocolVersion }),
+        ...(this.modern ? routingHeaders(message.method, message.params) : {}),
       },
       body: JSON.stringify(message),
     });

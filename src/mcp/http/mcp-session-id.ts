@@ -10,6 +10,8 @@
  * forged one, and the token names no key. An id stays valid until it expires; DELETE ends the
  * grants it carries (Session.endGrants), not the id itself, which would need storage to revoke.
  */
+
+import { derivedKey } from "../../crypto/derived-key.ts";
 import { hexToBytes } from "../../crypto/encoding.ts";
 import { hmacSha256Hex, hmacSha256Matches } from "../../crypto/hmac.ts";
 
@@ -26,18 +28,7 @@ const KEY_LABEL = "toolgate mcp-session-id v1";
 const TOKEN = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(\d{1,12})\.([0-9a-f]{64})$/;
 const encoder = new TextEncoder();
 
-/** One derived key per secret; the secrets are one or two per isolate. */
-const derived = new Map<string, Promise<string>>();
-
-function signingKey(secret: string): Promise<string> {
-  let key = derived.get(secret);
-  if (key === undefined) {
-    if (derived.size > 8) derived.clear();
-    key = hmacSha256Hex(secret, KEY_LABEL);
-    derived.set(secret, key);
-  }
-  return key;
-}
+const signingKey = (secret: string): Promise<string> => derivedKey(secret, KEY_LABEL);
 
 const signed = (sessionId: string, keyId: string, expiresAtSeconds: number): string => `${sessionId}\n${keyId}\n${expiresAtSeconds}`;
 

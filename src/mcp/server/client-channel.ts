@@ -23,18 +23,20 @@ const rank = (level: LogLevel): number => LOG_LEVELS.indexOf(level);
 
 /**
  * Builds the channel of one tools/call. `minLevel` "none": no log notifications (a modern-era
- * request that did not name a level, which the revision says gets none).
+ * request that did not name a level, which the revision says gets none). `askOffStream`: the
+ * questions travel in the result (the modern era's input_required), not on the stream.
  */
 export function mcpClientChannel(
   outbound: Outbound,
   progressToken: string | number | undefined,
   ask: ClientChannel["request"],
   minLevel: LogLevel | "none" = DEFAULT_LOG_LEVEL,
+  askOffStream = false,
 ): ClientChannel {
   const threshold = minLevel === "none" ? Number.POSITIVE_INFINITY : rank(minLevel);
   return {
-    // Asking needs the stream the question travels on.
-    ...(ask === undefined || !outbound.canStream ? {} : { request: ask }),
+    // Asking on the stream needs one to travel on.
+    ...(ask === undefined || (!outbound.canStream && !askOffStream) ? {} : { request: ask }),
     progress(progress, total, message) {
       // MCP server/utilities/progress: only for requests that asked, with their token.
       if (progressToken === undefined) return;

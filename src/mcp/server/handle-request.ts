@@ -5,24 +5,18 @@
  * object.
  */
 
-import { serveCalls } from "../../batch/serve-calls.ts";
-import { definitionsJson } from "../../formats/definitions-json.ts";
 import { availableEntries } from "../../registry/definitions.ts";
 import { LOG_LEVELS } from "../../registry/types.ts";
-import { clientAsker } from "../replies/ask-client.ts";
-import { toToolCallAnswer } from "./call-result.ts";
-import { mcpClientChannel } from "./client-channel.ts";
+import { callTool } from "./call-tool.ts";
 import { complete } from "./completion.ts";
 import { getPrompt, listPrompts, listResources, listTemplates, readResource } from "./content-methods.ts";
-import { RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, RPC_RESOURCE_NOT_FOUND, type RpcError, type RpcRequest } from "./json-rpc.ts";
+import { presentedToolsJson } from "./curated-tools.ts";
+import { type Answer, RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, RPC_RESOURCE_NOT_FOUND, type RpcRequest } from "./json-rpc.ts";
 import type { McpContext } from "./mcp-context.ts";
 import { SERVER_INFO_META_KEY } from "./modern-envelope.ts";
 import { modernResult } from "./modern-results.ts";
 import { MODERN_PROTOCOL_VERSIONS, negotiateProtocolVersion } from "./protocol-versions.ts";
-import { notifyChangedResources, subscribe, unsubscribe } from "./resource-subscriptions.ts";
-
-/** The serialised `result`, or the error to answer with. */
-export type Answer = { result: string } | { error: RpcError };
+import { subscribe, unsubscribe } from "./resource-subscriptions.ts";
 
 const EMPTY: Answer = { result: "{}" };
 const SERVER_VERSION = "0.1.0";
@@ -147,29 +141,5 @@ async function listTools(_request: RpcRequest, ctx: McpContext): Promise<Answer>
     names.filter((name) => access.decide(name).allowed),
     env,
   );
-  return { result: `{"tools":${definitionsJson(entries, "mcp", env)}}` };
-}
-
-async function callTool(request: RpcRequest, ctx: McpContext): Promise<Answer> {
-  const { name, arguments: args, _meta: meta } = request.params;
-  if (typeof name !== "string")
-    return { error: { code: RPC_INVALID_PARAMS, message: "Invalid params: tools/call needs params.name, the tool's name as a string." } };
-  const token = typeof meta === "object" && meta !== null ? (meta as { progressToken?: unknown }).progressToken : undefined;
-  const progressToken = typeof token === "string" || typeof token === "number" ? token : undefined;
-  // Outside an MCP session each tools/call is a session of its own; each has its own way back to the client.
-  const scope = {
-    ...ctx.scope,
-    sessionId: ctx.inSession ? ctx.scope.sessionId : crypto.randomUUID(),
-    // The modern era has no server-to-client requests on a stream, and logs only for a request that named a level.
-    client:
-      ctx.modern === undefined
-        ? mcpClientChannel(ctx.outbound, progressToken, clientAsker(ctx.scope.env, ctx.scope.keyId, ctx.outbound))
-        : mcpClientChannel(ctx.outbound, progressToken, undefined, ctx.modern.logLevel ?? "none"),
-  };
-  // The same stages as POST /v1/tool-calls: rate limits, the pipeline, the audit log.
-  const [outcome] = await serveCalls([{ id: String(request.id), name, arguments: args ?? {}, format: "mcp" }], scope, 1, ctx.parts.batch);
-  if (outcome === undefined) throw new Error(`tools/call of '${name}' produced no outcome`);
-  await notifyChangedResources(outcome, ctx);
-  const answer = toToolCallAnswer(outcome, ctx.protocolVersion, ctx.inSession);
-  return "error" in answer ? answer : { result: JSON.stringify(answer.result) };
+  return { result: `{"tools":${presentedToolsJson(entries, allowedTools, env)}}` };
 }

@@ -124,3 +124,6 @@ export function notificationText(method: string, params: Record<string, unknown>
 export function requestText(id: RequestId, method: string, params: Record<string, unknown>): string {
   return JSON.stringify({ jsonrpc: "2.0", id, method, params });
 }
+
+/** A method's answer: the serialised `result`, or the error to answer with. */
+export type Answer = { result: string } | { error: RpcError };

@@ -26,7 +26,7 @@ export const RPC_HEADER_MISMATCH = -32020;
 export const RPC_UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 /** Which body field `Mcp-Name` mirrors, per method (Streamable HTTP, "Standard Request Headers"). */
-const NAME_SOURCE: Readonly<Record<string, "name" | "uri">> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+export const NAME_SOURCE: Readonly<Record<string, "name" | "uri">> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
 
 /** What a modern request declared about itself, read once and carried in the McpContext. */
 export interface ModernEnvelope {

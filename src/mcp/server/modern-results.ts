@@ -13,6 +13,8 @@
 import { KEY_CACHE_TTL_MS } from "../../auth/key-cache.ts";
 import { SERVER_INFO_META_KEY } from "./modern-envelope.ts";
 
+const INPUT_REQUIRED_HEAD = '{"resultType":"input_required"';
+
 /** The methods whose results carry a cache hint (CacheableResult), with the hint's lifetime. */
 const CACHE_TTL_MS: Readonly<Record<string, number>> = {
   "server/discover": KEY_CACHE_TTL_MS,
@@ -29,6 +31,8 @@ const CACHE_TTL_MS: Readonly<Record<string, number>> = {
  * in the text and so wins (a tool's own `_meta`).
  */
 export function modernResult(method: string, resultJson: string, serverInfo: string): string {
+  // An input_required result (call-tool.ts) names its own type, first; no cache hint applies to it.
+  if (resultJson.startsWith(INPUT_REQUIRED_HEAD)) return `{"_meta":{"${SERVER_INFO_META_KEY}":${serverInfo}},${resultJson.slice(1)}`;
   const ttl = Object.hasOwn(CACHE_TTL_MS, method) ? CACHE_TTL_MS[method] : undefined;
   const head = `{"resultType":"complete","_meta":{"${SERVER_INFO_META_KEY}":${serverInfo}}${ttl === undefined ? "" : `,"ttlMs":${ttl},"cacheScope":"private"`}`;
   return resultJson === "{}" ? `${head}}` : `${head},${resultJson.slice(1)}`;

@@ -40,6 +40,28 @@ describe("McpClient", () => {
     expect((await client.callTool("get-sum", { a: 1, b: 2 })).content).toEqual([{ type: "text", text: "The sum of 1 and 2 is 3." }]);
   });
 
+  it("probes the modern era once and speaks it to a server that offers it: envelope, routing headers, no initialize", async () => {
+    const client = new McpClient(target("client-modern", `http://${FAKE_MCP_HOST}/modern`));
+    const { tools, transport } = await client.listTools();
+    expect(transport).toBe("streamable-http");
+    expect(tools.map((tool) => tool.name)).toEqual(["whatarrived"]);
+    const result = await client.callTool("whatarrived", { note: "hi" });
+    expect(JSON.parse(String(result.content[0]?.text))).toEqual({
+      version: "2026-07-28",
+      capabilities: {},
+      method: "tools/call",
+      name: "whatarrived",
+      arguments: { note: "hi" },
+    });
+    await client.ping();
+  });
+
+  it("falls back to initialize for a 2025 server that refuses the probe, and keeps using it", async () => {
+    const client = new McpClient(target("client-2025", `http://127.0.0.1:${EVERYTHING_PORT}/mcp`));
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("echo");
+    expect(await client.callTool("echo", { message: "still 2025" })).toEqual({ content: [{ type: "text", text: "Echo: still 2025" }], isError: false });
+  });
+
   it("refuses a server whose protocol version it does not support", async () => {
     const error = await failure(new McpClient(target("client-future", `http://${FAKE_MCP_HOST}/future`)).listTools());
     expect(error.kind).toBe("protocol");

@@ -1,0 +1,57 @@
+/**
+ * Questions toolgate's own tools ask their client (elicitation, sampling) in the modern era,
+ * where there is no server-to-client request on a stream: the revision's `input_required`
+ * instead (MCP 2026-07-28, multi-round-trip requests). A tool's `ctx.client.request` looks its
+ * question up among the answers the client already gave; an unanswered one ends this leg, and
+ * the door answers `input_required` naming it. The client answers and retries; the tool runs
+ * again and, asking the same question in the same place, gets its answer.
+ *
+ * So a tool that asks runs once per round, up to its question: a tool must ask before it changes
+ * anything (the conformance fixtures do). An answer counts only for the question it was given
+ * to: keys are the question's position (`q0`, `q1`, ...) and the signed state carries each
+ * question's hash, so an answer to another question, or one no one asked, is never handed over.
+ */
+import { canonicalJson } from "../../audit/canonical-json.ts";
+import { sha256Hex } from "../../crypto/sha256.ts";
+import { ToolFailureError } from "../../errors/tool-failure.ts";
+import type { AnsweredQuestion } from "./request-state.ts";
+
+/** One leg's questions. */
+export class ToolQuestions {
+  /** Questions asked in this leg that have no answer yet (key -> the embedded request). */
+  readonly unanswered = new Map<string, { method: string; params: Record<string, unknown>; hash: string }>();
+  #next = 0;
+
+  constructor(
+    private readonly tool: string,
+    private readonly answered: Readonly<Record<string, AnsweredQuestion>>,
+  ) {}
+
+  /** `ClientChannel.request` for this leg. */
+  readonly ask = async (method: string, params: Record<string, unknown>): Promise<unknown> => {
+    const key = `q${this.#next++}`;
+    const hash = sha256Hex(canonicalJson({ method, params }));
+    const found = this.answered[key];
+    if (found !== undefined && found.hash === hash) return found.result;
+    this.unanswered.set(key, { method, params, hash });
+    // A typed failure, not a throw of our own: a handler_threw would count against the tool's breaker.
+    throw new ToolFailureError({ kind: "client_input_needed", name: this.tool, method });
+  };
+}
+
+/**
+ * The answers a retry brings: those of earlier rounds, plus this round's `inputResponses` to the
+ * questions the state says were asked (anything else the client sent is ignored).
+ */
+export function answersOf(
+  memory: { asked: Readonly<Record<string, string>>; answered: Readonly<Record<string, AnsweredQuestion>> },
+  inputResponses: unknown,
+): Record<string, AnsweredQuestion> {
+  const answers: Record<string, AnsweredQuestion> = { ...memory.answered };
+  if (typeof inputResponses !== "object" || inputResponses === null) return answers;
+  const given = inputResponses as Record<string, unknown>;
+  for (const [key, hash] of Object.entries(memory.asked)) {
+    if (Object.hasOwn(given, key) && given[key] !== undefined) answers[key] = { hash, result: given[key] };
+  }
+  return answers;
+}
