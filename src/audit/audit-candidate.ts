@@ -8,7 +8,7 @@ import { AUDIT_COLUMNS, type AuditRow, fromRow } from "./audit-table.ts";
 import { ridOfLegacyId } from "./legacy-audit-table.ts";
 
 /**
- * The length of a row queued before 0006, 0007 and 0012 added request_id, run_id and credential, the last columns:
+ * The length of a row queued before 0006, 0007, 0015 and 0016 added request_id, run_id, credential and called_as, the last columns:
  * such a row (or one queued between the two) ends early, and its missing values are null. A
  * Worker deployed over a queue still holding them must not drop them when D1 refuses a batch.
  */

@@ -4,7 +4,7 @@
  * is lost, and the columns it has are filled as before.
  */
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
 import { listAudit } from "../../src/audit/list-audit.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
