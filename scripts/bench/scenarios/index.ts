@@ -21,6 +21,7 @@ import { mcpOauth } from "./mcp-oauth.ts";
 import { mcpPeers } from "./mcp-peers.ts";
 import { openapiDocument } from "./openapi-document.ts";
 import { openapiSources } from "./openapi-sources.ts";
+import { startup } from "./startup.ts";
 import { toolsListing } from "./tools-listing.ts";
 import { webExtractPage } from "./web-extract-page.ts";
 import { workspaceFiles } from "./workspace-files.ts";
@@ -49,6 +50,7 @@ export const SCENARIOS: readonly Scenario[] = [
   webExtractPage,
   openapiSources,
   bundleSize,
+  startup,
   // Last: its inputs hold the isolate longest, and nothing measured after them should pay for it.
   worstInputs,
 ];

@@ -28,7 +28,7 @@ export const MCP_PATH = "/mcp";
 export const MCP_PROTOCOL_VERSION = "2025-11-25";
 /** A tools/call of echo, as an MCP client sends it over Streamable HTTP without a session. */
 export const MCP_ECHO_CALL = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "hi" } } });
-const MCP_HEADERS = { accept: "application/json, text/event-stream", "mcp-protocol-version": MCP_PROTOCOL_VERSION };
+export const MCP_HEADERS = { accept: "application/json, text/event-stream", "mcp-protocol-version": MCP_PROTOCOL_VERSION };
 const MODERN_VERSION = "2026-07-28";
 /** The same call as a 2026-07-28 client sends it: the envelope in `_meta`, the routing headers beside it. */
 const MODERN_ECHO_CALL = JSON.stringify({
@@ -55,7 +55,7 @@ const LABELS: Record<string, string> = {
 };
 
 /** The echo text in an answer, JSON or one SSE event; undefined when the call did not succeed. */
-function echoed(body: string): string | undefined {
+export function echoed(body: string): string | undefined {
   const json = body.startsWith("{") ? body : /^data: (.*)$/m.exec(body)?.[1];
   if (json === undefined) return undefined;
   const parsed = JSON.parse(json) as { result?: { isError?: boolean; content?: { type?: string; text?: string }[] } };
