@@ -24,11 +24,13 @@ export function childProcesses(comm: string): number[] {
   } catch {
     return [];
   }
-  return entries.filter((entry) => {
-    if (!/^\d+$/.test(entry)) return false;
-    const stat = statFields(Number(entry));
-    return stat?.comm === comm && Number(stat.fields[1]) === process.pid;
-  }).map(Number);
+  return entries
+    .filter((entry) => {
+      if (!/^\d+$/.test(entry)) return false;
+      const stat = statFields(Number(entry));
+      return stat?.comm === comm && Number(stat.fields[1]) === process.pid;
+    })
+    .map(Number);
 }
 
 /** The PID of this process's child named `comm`, the first found. */

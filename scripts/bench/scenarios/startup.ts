@@ -91,6 +91,8 @@ export const startup: Scenario = {
           gcMs: median(all.map((r) => r.startup.garbageCollectionMs)),
           firstMs: median(firstMs(name)),
           callMs: median(all.map((r) => r.firstCall.activeMs)),
+          cpuMs: median(all.map((r) => r.workerdCpuMs.startup)),
+          firstCpuMs: median(all.map((r) => r.workerdCpuMs.startup + r.workerdCpuMs.firstCall)),
         },
         note: `start-up over ${all.length} runs ${spread(startupMs(name))} ms; first request ${spread(firstMs(name))} ms`,
         perRound: { startupMs: startupMs(name), firstMs: firstMs(name) },
@@ -117,12 +119,14 @@ export const startup: Scenario = {
       });
     }
     return {
-      method: `${runs} runs, each a fresh workerd per Worker whose entry import()s the Worker inside a request under V8's CPU profiler (default interval), as wrangler check startup does; Active = sampled time less idle, GC included; first request = start-up + a tools/call of echo on the same cold isolate (toolgate's with ADMIN_TOKEN, its Durable Objects and queues served by a second copy); medians, spread in the note`,
+      method: `${runs} runs, each a fresh workerd per Worker whose entry import()s the Worker inside a request under V8's CPU profiler (default interval), as wrangler check startup does; Active = sampled time less idle, GC included; first request = start-up + a tools/call of echo on the same cold isolate (toolgate's with ADMIN_TOKEN, its Durable Objects and queues served by a second copy); medians, spread in the note; workerd CPU = the scheduler's account of workerd's threads over the same span (profiler overhead included; not inflated by other processes)`,
       columns: [
         { key: "startupMs", header: "start-up Active ms", digits: 1 },
         { key: "gcMs", header: "of it GC ms", digits: 1 },
         { key: "callMs", header: "first call ms", digits: 1 },
         { key: "firstMs", header: "first request ms", digits: 1 },
+        { key: "cpuMs", header: "start-up workerd CPU ms", digits: 1 },
+        { key: "firstCpuMs", header: "first request workerd CPU ms", digits: 1 },
       ],
       rows,
       checks,
