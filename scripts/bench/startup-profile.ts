@@ -16,6 +16,7 @@
 import { randomUUID } from "node:crypto";
 import { basename, dirname } from "node:path";
 import { convertV4MiniflareOptions, Log, LogLevel, Miniflare, type V4WorkerOptions } from "miniflare";
+import { connectInspector } from "./inspector.ts";
 import type { ConfigOptions } from "./serve.ts";
 import { childProcesses, threadsCpuMs } from "./server-cpu.ts";
 
@@ -109,29 +110,6 @@ export default {
 `;
 }
 
-/** A minimal DevTools Protocol session on the inspector's WebSocket. */
-async function inspect(url: string): Promise<{ send(method: string, params?: object): Promise<unknown>; close(): void }> {
-  const socket = new WebSocket(url);
-  await new Promise((ok, fail) => {
-    socket.addEventListener("open", ok, { once: true });
-    socket.addEventListener("error", fail, { once: true });
-  });
-  let next = 1;
-  const waiting = new Map<number, (result: unknown) => void>();
-  socket.addEventListener("message", (event) => {
-    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
-    if (message.id !== undefined) waiting.get(message.id)?.(message.result);
-  });
-  return {
-    send(method, params = {}) {
-      const id = next++;
-      socket.send(JSON.stringify({ id, method, params }));
-      return new Promise((ok) => waiting.set(id, ok));
-    },
-    close: () => socket.close(),
-  };
-}
-
 /** Points every Durable Object binding at the host copy, which exports the classes. */
 function objectsOnHost(config: ConfigOptions | undefined): Pick<V4WorkerOptions, "durableObjects"> {
   const bound = config?.durableObjects ?? {};
@@ -198,7 +176,7 @@ export async function profileStartup(worker: StartupWorker, first: FirstRequest)
     await worker.setUp?.(mf);
     const pid = childProcesses("workerd").find((p) => !before.has(p));
     const inspectorUrl = await mf.getInspectorURL();
-    const session = await inspect(new URL(`/core:user:${PROFILED}`, inspectorUrl.href).href);
+    const session = await connectInspector(new URL(`/core:user:${PROFILED}`, inspectorUrl.href).href);
     const cpu = { startup: Number.NaN, firstCall: Number.NaN };
     const measure = async (what: keyof typeof cpu, send: () => Promise<void>): Promise<CpuProfile> => {
       await session.send("Profiler.enable");
