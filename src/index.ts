@@ -3,6 +3,8 @@
  * every plugin's pipeline hooks (discovery happened at build time, because a Worker's imports
  * must be static); apis.gen.ts holds the build-time OpenAPI sources, registered below.
  */
+// First: the tools registered by the imports below derive their JSON Schemas at first use.
+import "./registry/defer-tool-schemas.ts";
 import { env } from "cloudflare:workers";
 import { runGatewayWith } from "./agent/run-gateway.ts";
 import { RunObject } from "./agent/run-object.ts";
@@ -26,6 +28,9 @@ import "./plugins/plugins.gen.ts";
 import { API_SOURCES } from "./openapi-sources/apis.gen.ts";
 import { registerBuildTimeSources } from "./openapi-sources/build-time-sources.ts";
 import { registry } from "./registry/registry.ts";
+
+// Registrations from here on (remote tools, run-time sources) are checked as they are made.
+registry.deferSchemas(false);
 
 // Fail at startup, naming the key, rather than serve with a misread limit: wrangler dev and
 // wrangler deploy both load the module and report this error.

@@ -24,6 +24,7 @@ import { writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildBenchWorker } from "./build-worker.ts";
+import { connectInspector } from "./inspector.ts";
 import { LoadClient, type RequestSpec } from "./load.ts";
 import { ECHO_CALL_BODY, FULL_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH } from "./requests.ts";
 import { chatBody } from "./scenarios/agent-turn.ts";
@@ -49,29 +50,6 @@ const label = process.argv.includes("--mcp") ? "mcp" : process.argv.includes("--
 const seconds = Number(arg("seconds", "6"));
 const inspectorPort = Number(arg("port", "9250"));
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-
-/** A minimal Chrome DevTools Protocol session over the inspector's WebSocket. */
-async function connect(url: string): Promise<{ send(method: string, params?: object): Promise<unknown>; close(): void }> {
-  const socket = new WebSocket(url);
-  await new Promise((ok, fail) => {
-    socket.addEventListener("open", ok, { once: true });
-    socket.addEventListener("error", fail, { once: true });
-  });
-  let next = 1;
-  const waiting = new Map<number, (result: unknown) => void>();
-  socket.addEventListener("message", (event) => {
-    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
-    if (message.id !== undefined) waiting.get(message.id)?.(message.result);
-  });
-  return {
-    send(method, params = {}) {
-      const id = next++;
-      socket.send(JSON.stringify({ id, method, params }));
-      return new Promise((ok) => waiting.set(id, ok));
-    },
-    close: () => socket.close(),
-  };
-}
 
 /**
  * Self time per function and per file, in ms, most first. Each sample counts as the profile's
@@ -100,7 +78,7 @@ function summarise(profile: Profile): { functions: [string, number][]; files: [s
 }
 
 async function profileOne(target: { webSocketDebuggerUrl: string }, request: RequestSpec): Promise<void> {
-  const session = await connect(target.webSocketDebuggerUrl);
+  const session = await connectInspector(target.webSocketDebuggerUrl);
   await session.send("Profiler.enable");
   await session.send("Profiler.setSamplingInterval", { interval: 100 });
   await session.send("Profiler.start");
@@ -131,7 +109,7 @@ interface HeapNode {
  * collector (a live-objects-only profile would not).
  */
 async function heapProfile(target: { webSocketDebuggerUrl: string }, request: RequestSpec): Promise<void> {
-  const session = await connect(target.webSocketDebuggerUrl);
+  const session = await connectInspector(target.webSocketDebuggerUrl);
   await session.send("HeapProfiler.enable");
   await session.send("HeapProfiler.startSampling", { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
   const load = await client.round(request, { concurrency: 8, durationMs: seconds * 1000 });
@@ -178,7 +156,7 @@ try {
     // isolates share workerd's threads and each sampler counts its own isolate's waits as time,
     // so compare the figures within one isolate, not across isolates or with workerd's CPU.
     const sessions = await Promise.all(
-      targets.map(async (t) => ({ title: t.title ?? t.webSocketDebuggerUrl, session: await connect(t.webSocketDebuggerUrl) })),
+      targets.map(async (t) => ({ title: t.title ?? t.webSocketDebuggerUrl, session: await connectInspector(t.webSocketDebuggerUrl) })),
     );
     for (const { session } of sessions) {
       await session.send("Profiler.enable");

@@ -66,7 +66,12 @@ export function formatChecks(outcomes: readonly ScenarioOutcome[]): string {
   const checks: Check[] = outcomes.flatMap((o) => o.checks);
   if (checks.length === 0) return "Targets: none";
   const width = Math.max(...checks.map((c) => c.label.length));
-  return ["Targets", ...checks.map((c) => `  ${c.pass ? "PASS" : "FAIL"}  ${c.label.padEnd(width)}  ${c.actual.padStart(8)}  (target ${c.target})`)].join("\n");
+  return [
+    "Targets",
+    ...checks.map(
+      (c) => `  ${c.pass ? "PASS" : "FAIL"}  ${c.label.padEnd(width)}  ${c.actual.padStart(8)}  (${c.guard === true ? "guard" : "target"} ${c.target})`,
+    ),
+  ].join("\n");
 }
 
 /**

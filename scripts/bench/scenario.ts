@@ -77,6 +77,11 @@ export interface Check {
   target: string;
   actual: string;
   pass: boolean;
+  /**
+   * A regression guard rather than a target: a miss makes the run exit non-zero, so CI's quick
+   * bench fails on it. Only for a margin wide enough that a shared machine's noise cannot trip it.
+   */
+  guard?: boolean;
 }
 
 export interface ScenarioReport {

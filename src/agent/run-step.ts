@@ -3,7 +3,6 @@
  * before any of them runs, in the same write as the model's turn (run-object.ts says why).
  */
 
-import { callModel } from "./model-client.ts";
 import { resolveModel } from "./model-config.ts";
 import { setFallbackAlarm } from "./run-approval-wait.ts";
 import type { RunHost } from "./run-host.ts";
@@ -29,6 +28,9 @@ export async function runStep(host: RunHost, start: RunRecord): Promise<void> {
   if (!opened.ok) return void (await host.finish(record, "failed", { error: { code: "PERMISSION_DENIED", message: opened.message } }));
   const { scope, tools } = opened;
 
+  // Imported at the first turn, not at start-up: the model client brings the `openai` package,
+  // which every cold isolate would otherwise evaluate whatever it serves (issue 33).
+  const { callModel } = await import("./model-client.ts");
   const modelStarted = Date.now();
   const answer = await callModel(
     model,

@@ -8,7 +8,7 @@ import type { InputSchemaWriter } from "./input-schema-writer.ts";
 import { cut, MAX_SCHEMA_DESCRIPTION_CHARS } from "./input-schema-writer.ts";
 import { isRecord } from "./is-record.ts";
 import type { OperationBody } from "./operation.ts";
-import { UNRESOLVED_REF } from "./resolve-spec-refs.ts";
+import { UNRESOLVED_REF } from "./unresolved-ref.ts";
 
 type ContentType = OperationBody["contentType"];
 

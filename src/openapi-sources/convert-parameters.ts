@@ -8,7 +8,7 @@ import type { InputSchemaWriter } from "./input-schema-writer.ts";
 import { cut, MAX_SCHEMA_DESCRIPTION_CHARS, setMember } from "./input-schema-writer.ts";
 import { isRecord } from "./is-record.ts";
 import type { OperationParameter } from "./operation.ts";
-import { UNRESOLVED_REF } from "./resolve-spec-refs.ts";
+import { UNRESOLVED_REF } from "./unresolved-ref.ts";
 
 /**
  * Parameters one operation may have. GitHub's largest has 22; past 100 an operation is a

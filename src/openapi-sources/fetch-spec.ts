@@ -6,7 +6,7 @@
 import { loadConfig } from "../config/config.ts";
 import { fetchOutbound, OutboundUrlError } from "../net/outbound-url.ts";
 import { readTextCapped } from "../net/read-capped.ts";
-import { MAX_SPEC_CHARS } from "./load-spec.ts";
+import { MAX_SPEC_CHARS } from "./max-spec-chars.ts";
 
 /** A spec server slower than this is reported, not waited for: the admin's request is waiting. */
 const SPEC_FETCH_TIMEOUT_MS = 20_000;

@@ -4,9 +4,7 @@
  */
 import { loadConfig } from "../config/config.ts";
 import { checkOutboundUrl } from "../net/outbound-url.ts";
-import { convertSpec } from "./convert-spec.ts";
 import { fetchSpec } from "./fetch-spec.ts";
-import { loadSpec } from "./load-spec.ts";
 import type { ConvertedSpec } from "./operation.ts";
 import type { OpenApiSourceConfig } from "./source-config.ts";
 import type { SpecSummary } from "./source-store.ts";
@@ -22,6 +20,9 @@ export async function importSpec(env: Env, config: OpenApiSourceConfig, now: num
   if (!allowed.ok) return { ok: false, stage: "spec", reason: `the spec URL is refused: ${allowed.reason}` };
   const fetched = await fetchSpec(env, specUrl);
   if (!fetched.ok) return { ok: false, stage: "fetch", reason: fetched.reason };
+  // Imported here, not at the top: the YAML parser, the ref parser and the upgrader they bring
+  // are for adding or refreshing a source, and loaded at start-up they cost every cold isolate.
+  const [{ loadSpec }, { convertSpec }] = await Promise.all([import("./load-spec.ts"), import("./convert-spec.ts")]);
   const loaded = await loadSpec(fetched.text);
   if (!loaded.ok) return { ok: false, stage: "spec", reason: loaded.reason };
   const converted = await convertSpec(loaded.doc, {

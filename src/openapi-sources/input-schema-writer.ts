@@ -12,7 +12,7 @@
  */
 import { MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_VALUES } from "../arguments/argument-shape.ts";
 import { isRecord } from "./is-record.ts";
-import { UNRESOLVED_REF } from "./resolve-spec-refs.ts";
+import { UNRESOLVED_REF } from "./unresolved-ref.ts";
 
 /** Characters one `description` keeps; the rest of a long one is rarely read and costs every listing. */
 export const MAX_SCHEMA_DESCRIPTION_CHARS = 1_000;

@@ -12,8 +12,9 @@
  */
 import { $RefParser, type ParserOptions } from "@apidevtools/json-schema-ref-parser";
 
-/** The key a marker object holds in place of a `$ref` that is not followed; its value says which and why. */
-export const UNRESOLVED_REF = "x-toolgate-unresolved-ref";
+import { UNRESOLVED_REF } from "./unresolved-ref.ts";
+
+export { UNRESOLVED_REF };
 
 export type ResolvedSpec =
   | {

@@ -76,8 +76,32 @@ function retryProblem(retry: ToolSpec["retry"]): string | undefined {
   return undefined;
 }
 
+/**
+ * An entry whose JSON Schema (and the description that may come from it) is derived at its first
+ * read, then kept as plain data. A schema that cannot be expressed throws there, naming the tool.
+ */
+function deferredEntry(spec: ToolSpec, base: Omit<ToolEntry, "parameters" | "description">): ToolEntry {
+  const entry = base as ToolEntry;
+  const settle = (): ToolEntry => {
+    const parameters = deriveParameters(spec.name, spec.schema);
+    if (typeof parameters === "string") throw new Error(parameters);
+    const description = descriptionOf(spec.description, spec.schema, parameters);
+    Object.defineProperties(entry, {
+      parameters: { value: parameters, enumerable: true, writable: true, configurable: true },
+      description: { value: description, enumerable: true, writable: true, configurable: true },
+    });
+    return entry;
+  };
+  Object.defineProperties(entry, {
+    parameters: { get: () => settle().parameters, enumerable: true, configurable: true },
+    description: { get: () => settle().description, enumerable: true, configurable: true },
+  });
+  return entry;
+}
+
 export class Registry {
   readonly #tools = new Map<string, ToolEntry>();
+  #deferSchemas = false;
   #generation = 0;
   #sortedNames: string[] | undefined;
   /**
@@ -91,6 +115,16 @@ export class Registry {
   /** Bumped on every successful mutation, so derived views can cache per generation. */
   get generation(): number {
     return this.#generation;
+  }
+
+  /**
+   * While on, a tool given only a zod schema gets its JSON Schema at first use instead of now, so
+   * its refusal for a schema JSON Schema cannot express is an error at that use. Only the Worker
+   * entry turns it on, around the build-time tools' imports: start-up is paid by every cold
+   * isolate (issue 33), and test/tools/contract.test.ts derives every such tool's schema in CI.
+   */
+  deferSchemas(on: boolean): void {
+    this.#deferSchemas = on;
   }
 
   /** Registers a tool; returns whether it was inserted, replaced, or refused and why. */
@@ -121,16 +155,20 @@ export class Registry {
     }
     const badRetry = retryProblem(spec.retry);
     if (badRetry !== undefined) return refuse(`'${spec.name}' has ${badRetry}.`);
-    const parameters = spec.parameters ?? deriveParameters(spec.name, spec.schema);
-    if (typeof parameters === "string") return refuse(parameters);
-    const entry: ToolEntry = {
+    const fixed = {
       ...defineTool(spec),
-      description: descriptionOf(spec.description, spec.schema, parameters),
       requiresEnv: spec.requiresEnv ?? [],
       emoji: spec.emoji ?? "",
       maxResultSizeChars: spec.maxResultSizeChars ?? DEFAULT_MAX_RESULT_SIZE_CHARS,
-      parameters,
     };
+    let entry: ToolEntry;
+    if (spec.parameters === undefined && this.#deferSchemas) {
+      entry = deferredEntry(spec, fixed);
+    } else {
+      const parameters = spec.parameters ?? deriveParameters(spec.name, spec.schema);
+      if (typeof parameters === "string") return refuse(parameters);
+      entry = { ...fixed, description: descriptionOf(spec.description, spec.schema, parameters), parameters };
+    }
     this.#tools.set(spec.name, entry);
     this.#changed();
     return { ok: true, action: existing === undefined ? "inserted" : "replaced" };

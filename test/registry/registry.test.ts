@@ -72,6 +72,27 @@ describe("register", () => {
     expect(outcome.ok ? "" : outcome.reason).toMatch(/cannot be expressed as JSON Schema/);
   });
 
+  it("with schemas deferred, derives the JSON Schema and the schema's description at first read, as an eager registration does", () => {
+    const described = schema.describe("From the schema.");
+    const eager = new Registry();
+    eager.register({ name: "t", toolset: "s", schema: described, handler });
+    const registry = new Registry();
+    registry.deferSchemas(true);
+    expect(registry.register({ name: "t", toolset: "s", schema: described, handler })).toEqual({ ok: true, action: "inserted" });
+    expect({ ...registry.get("t") }).toEqual({ ...eager.get("t") });
+    expect(registry.get("t")?.description).toBe("From the schema.");
+  });
+
+  it("with schemas deferred, a schema JSON Schema cannot express throws at first read, naming the tool", () => {
+    const registry = new Registry();
+    registry.deferSchemas(true);
+    expect(registry.register({ name: "bad", toolset: "t", schema: z.object({ when: z.date() }), handler }).ok).toBe(true);
+    expect(() => registry.get("bad")?.parameters).toThrow(/Tool 'bad': its schema cannot be expressed as JSON Schema/);
+    registry.deferSchemas(false);
+    const outcome = registry.register({ name: "bad2", toolset: "t", schema: z.object({ when: z.date() }), handler });
+    expect(outcome.ok ? "" : outcome.reason).toMatch(/cannot be expressed as JSON Schema/);
+  });
+
   it("falls back to the schema's description and applies defaults", () => {
     const registry = new Registry();
     registry.register({ name: "t", toolset: "s", schema: schema.describe("From the schema."), handler });

@@ -14,11 +14,18 @@
  * tiny elements is about a second of synchronous work, which would hold every other request of
  * the isolate.
  */
-import { Parser } from "htmlparser2";
+import type { Parser as HtmlParser } from "htmlparser2";
 import { type SliceBudget, yieldSlice } from "../../src/runtime/yield-slice.ts";
 import { MarkdownBuilder, type PageMarkdown } from "./markdown-builder.ts";
 
 export type { PageMarkdown } from "./markdown-builder.ts";
+
+/**
+ * htmlparser2, imported at its first use: its entity tables are built when it loads, a cost every
+ * cold isolate paid at start-up whether or not it ever read a page (issue 33).
+ */
+let parserModule: Promise<{ Parser: typeof HtmlParser }> | undefined;
+const loadParser = (): Promise<{ Parser: typeof HtmlParser }> => (parserModule ??= import("htmlparser2"));
 
 /** Characters parsed between yields: 5-20 ms of work on the worst markup measured (a million tiny elements in 5 MiB). */
 const SLICE_CHARS = 16 * 1024;
@@ -29,6 +36,7 @@ const SLICE_CHARS = 16 * 1024;
  * when `budget`'s signal fires or its deadline passes.
  */
 export async function htmlToMarkdown(body: ReadableStream<Uint8Array>, base: URL, budget: SliceBudget = {}): Promise<PageMarkdown> {
+  const { Parser } = await loadParser();
   const builder = new MarkdownBuilder(base, () => parser.pause());
   const parser = new Parser(
     { onopentag: (name, attributes) => builder.open(name, attributes), onclosetag: () => builder.close(), ontext: (text) => builder.text(text) },
@@ -54,10 +62,16 @@ export async function htmlToMarkdown(body: ReadableStream<Uint8Array>, base: URL
   return builder.result();
 }
 
-/** The text of an HTML fragment (a search snippet with <strong> highlights), entities decoded and whitespace collapsed. */
-export function htmlText(fragment: string): string {
-  const pieces: string[] = [];
-  const parser = new Parser({ ontext: (chunk) => void pieces.push(chunk) }, { decodeEntities: true });
-  parser.end(fragment);
-  return pieces.join("").replace(/\s+/g, " ").trim();
+/**
+ * A reader of HTML fragments' text (a search snippet with <strong> highlights), entities decoded
+ * and whitespace collapsed; async only to load the parser once.
+ */
+export async function htmlTextReader(): Promise<(fragment: string) => string> {
+  const { Parser } = await loadParser();
+  return function htmlText(fragment) {
+    const pieces: string[] = [];
+    const parser = new Parser({ ontext: (chunk) => void pieces.push(chunk) }, { decodeEntities: true });
+    parser.end(fragment);
+    return pieces.join("").replace(/\s+/g, " ").trim();
+  };
 }

@@ -14,8 +14,7 @@
  * memories) are made here, by execute_code calls.
  */
 
-import RELEASE_SYNC from "@jitl/quickjs-wasmfile-release-sync";
-import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSWASMModule } from "quickjs-emscripten-core";
+import type { QuickJSWASMModule } from "quickjs-emscripten-core";
 import wasmModule from "./quickjs-metered.wasm";
 
 /** The size the build expects its memory to start at (its INITIAL_MEMORY), in 64 KiB pages. */
@@ -113,6 +112,11 @@ export function createQuickJSPool({ maxInstances = MAX_INSTANCES, instantiate = 
 export async function instantiateQuickJS(): Promise<QuickJSInstance> {
   const memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: WASM_MEMORY_BYTES / 65_536 });
   let fuel: WebAssembly.Global | undefined;
+  // Imported at the first script, not at start-up, which every cold isolate pays (issue 33).
+  const [{ default: RELEASE_SYNC }, { newQuickJSWASMModuleFromVariant, newVariant }] = await Promise.all([
+    import("@jitl/quickjs-wasmfile-release-sync"),
+    import("quickjs-emscripten-core"),
+  ]);
   const module = await newQuickJSWASMModuleFromVariant(
     newVariant(RELEASE_SYNC, {
       wasmMemory: memory,

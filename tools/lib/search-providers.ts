@@ -7,7 +7,7 @@ import { ToolFailureError } from "../../src/errors/tool-failure.ts";
 import { readTextCapped } from "../../src/net/read-capped.ts";
 import type { ToolContext } from "../../src/registry/types.ts";
 import { checkedFetch } from "./checked-fetch.ts";
-import { htmlText } from "./html-to-markdown.ts";
+import { htmlTextReader } from "./html-to-markdown.ts";
 
 /** A search API answers a few KiB; anything far beyond is not a search answer. */
 const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
@@ -34,16 +34,17 @@ export interface SearchRequest {
 type Search = (ctx: ToolContext, request: SearchRequest) => Promise<SearchHit[]>;
 
 /** Snippets arrive with highlighting markup (Brave's <strong>) and entities; the model wants text. */
-function plain(text: unknown): string {
+function plain(htmlText: (fragment: string) => string, text: unknown): string {
   return typeof text === "string" ? htmlText(text) : "";
 }
 
-function hits(items: unknown, count: number, snippetField: string): SearchHit[] {
+async function hits(items: unknown, count: number, snippetField: string): Promise<SearchHit[]> {
   if (!Array.isArray(items)) return [];
+  const htmlText = await htmlTextReader();
   return items
     .filter((item): item is Record<string, unknown> => typeof item === "object" && item !== null && typeof (item as { url?: unknown }).url === "string")
     .slice(0, count)
-    .map((item, index) => ({ rank: index + 1, title: plain(item.title), url: String(item.url), snippet: plain(item[snippetField]) }));
+    .map((item, index) => ({ rank: index + 1, title: plain(htmlText, item.title), url: String(item.url), snippet: plain(htmlText, item[snippetField]) }));
 }
 
 async function answer(ctx: ToolContext, provider: SearchProviderName, response: Response): Promise<Record<string, unknown>> {

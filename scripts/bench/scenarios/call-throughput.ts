@@ -1,9 +1,9 @@
 /**
  * Throughput of one trivial call through the core pipeline (the bench Worker's core app: the
  * route, validation and dispatch, with no auth lookup, rate limits, audit or gateway layer),
- * against the ceiling: a bare route in the same app that takes the same request bytes and
- * answers the same response bytes. Target (issue 12, raised from issue 2's 0.6x): at least 0.7x
- * the bare route's req/s.
+ * against the ceiling: a bare route in the same app that reads and JSON.parses the same request
+ * bytes and answers the same response bytes. Target (issue 33, from issue 12's 0.7x against a
+ * bare route that never read its body): at least 0.8x the bare route's req/s.
  */
 import type { RequestSpec } from "../load.ts";
 import { BARE_CALL_PATH, CORE_PIPELINE, ECHO_CALL_BODY, PIPELINE_HEADER, TOOL_CALLS_PATH } from "../requests.ts";
@@ -11,7 +11,7 @@ import { alternatingRounds, paired, perRound } from "../rounds.ts";
 import { type Scenario, versusColumns } from "../scenario.ts";
 import { median } from "../stats.ts";
 
-const MIN_RATIO = 0.7;
+const MIN_RATIO = 0.8;
 const CORE = { [PIPELINE_HEADER]: CORE_PIPELINE };
 const PIPELINE_CALL: RequestSpec = { method: "POST", path: TOOL_CALLS_PATH, body: ECHO_CALL_BODY, headers: CORE };
 const BARE_CALL: RequestSpec = { method: "POST", path: BARE_CALL_PATH, body: ECHO_CALL_BODY, headers: CORE };

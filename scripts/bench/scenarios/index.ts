@@ -22,6 +22,7 @@ import { mcpPeers } from "./mcp-peers.ts";
 import { openapiDocument } from "./openapi-document.ts";
 import { openapiSources } from "./openapi-sources.ts";
 import { ownToken } from "./own-token.ts";
+import { startup } from "./startup.ts";
 import { toolsListing } from "./tools-listing.ts";
 import { webExtractPage } from "./web-extract-page.ts";
 import { workspaceFiles } from "./workspace-files.ts";
@@ -51,6 +52,7 @@ export const SCENARIOS: readonly Scenario[] = [
   openapiSources,
   ownToken,
   bundleSize,
+  startup,
   // Last: its inputs hold the isolate longest, and nothing measured after them should pay for it.
   worstInputs,
 ];

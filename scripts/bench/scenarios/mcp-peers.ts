@@ -9,8 +9,9 @@
  * Every server gets the same 2025-era request (protocol 2025-11-25, stateless, no session):
  * the newest revision all of them speak. toolgate also answers the same call in the 2026-07-28
  * era (envelope in `_meta`, routing headers checked), as an arm of its own: what the modern
- * checks and result fields cost beside the 2025 lane. Targets: toolgate at least 1.5x the better peer's
- * requests/s, and a bundle no larger than the smaller peer's.
+ * checks and result fields cost beside the 2025 lane. Target: toolgate at least 1.5x the better peer's
+ * requests/s. The bundles' gzip sizes are reported, no longer a target (issue 33): a peer is a
+ * bare server, and the startup scenario measures what a bundle costs a user, its start-up.
  */
 
 import { readFileSync } from "node:fs";
@@ -28,7 +29,7 @@ export const MCP_PATH = "/mcp";
 export const MCP_PROTOCOL_VERSION = "2025-11-25";
 /** A tools/call of echo, as an MCP client sends it over Streamable HTTP without a session. */
 export const MCP_ECHO_CALL = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "hi" } } });
-const MCP_HEADERS = { accept: "application/json, text/event-stream", "mcp-protocol-version": MCP_PROTOCOL_VERSION };
+export const MCP_HEADERS = { accept: "application/json, text/event-stream", "mcp-protocol-version": MCP_PROTOCOL_VERSION };
 const MODERN_VERSION = "2026-07-28";
 /** The same call as a 2026-07-28 client sends it: the envelope in `_meta`, the routing headers beside it. */
 const MODERN_ECHO_CALL = JSON.stringify({
@@ -55,7 +56,7 @@ const LABELS: Record<string, string> = {
 };
 
 /** The echo text in an answer, JSON or one SSE event; undefined when the call did not succeed. */
-function echoed(body: string): string | undefined {
+export function echoed(body: string): string | undefined {
   const json = body.startsWith("{") ? body : /^data: (.*)$/m.exec(body)?.[1];
   if (json === undefined) return undefined;
   const parsed = JSON.parse(json) as { result?: { isError?: boolean; content?: { type?: string; text?: string }[] } };
@@ -137,14 +138,11 @@ export const mcpPeers: Scenario = {
       });
     }
 
-    const peerRows = figures.flatMap((f, i) =>
-      [HONO_MCP_PEER, AGENTS_MCP_PEER].some((p) => LABELS[p] === f.label) ? [{ f, size: contenders[i]?.gzipBytes ?? Number.NaN }] : [],
-    );
+    const peerRows = figures.flatMap((f) => ([HONO_MCP_PEER, AGENTS_MCP_PEER].some((p) => LABELS[p] === f.label) ? [{ f }] : []));
     const better = peerRows.reduce<(typeof peerRows)[number] | undefined>(
       (best, p) => (best === undefined || median(p.f.rps) > median(best.f.rps) ? p : best),
       undefined,
     );
-    const smallestPeer = Math.min(...peerRows.map((p) => p.size));
     const checks: Check[] = [];
     const toolgate = figures.find((f) => f.label === TOOLGATE_LABEL);
     if (toolgate !== undefined && better !== undefined) {
@@ -163,12 +161,6 @@ export const mcpPeers: Scenario = {
         pass: false,
       });
     }
-    checks.push({
-      label: "bundle gzip, toolgate vs the smaller peer (same bundler and settings)",
-      target: `<= ${(smallestPeer / 1024).toFixed(1)} KiB`,
-      actual: `${(toolgateSize.gzipBytes / 1024).toFixed(1)} KiB`,
-      pass: toolgateSize.gzipBytes <= smallestPeer,
-    });
     return {
       method: `POST ${MCP_PATH} tools/call echo, MCP-Protocol-Version ${MCP_PROTOCOL_VERSION}, no session; ${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; x bare = median of per-round req/s ratios; gzip = the bundle esbuild makes with wrangler's settings, minified (agents answers a 2025-era request as one SSE event; the others as JSON)`,
       columns: [...versusColumns("bare"), { key: "gzipKib", header: "bundle gzip KiB", digits: 1 }],

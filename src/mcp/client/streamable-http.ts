@@ -5,8 +5,6 @@
  * after notifications. A session id the server issues on initialize is sent on every later
  * message, with the negotiated protocol version.
  */
-
-import { extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
 import {
   type AuthChallenge,
   isResponseTo,
@@ -173,13 +171,18 @@ export class StreamableHttpTransport {
 export async function httpError(response: Response, what: string): Promise<McpClientError> {
   const text = (await response.text().catch(() => "")).slice(0, ERROR_TEXT_CHARS);
   const message = `${what} answered HTTP ${response.status}${text === "" ? "" : `: ${text}`}`;
-  const challenge = response.status === 401 || response.status === 403 ? readChallenge(response) : undefined;
+  const challenge = response.status === 401 || response.status === 403 ? await readChallenge(response) : undefined;
   if (response.status === 401 || challenge?.error === "insufficient_scope") return new McpClientError("unauthorized", message, response.status, challenge);
   return new McpClientError("http", message, response.status);
 }
 
-/** The parameters of a `WWW-Authenticate: Bearer` header, as the SDK's client reads them. */
-export function readChallenge(response: Response): AuthChallenge {
+/**
+ * The parameters of a `WWW-Authenticate: Bearer` header, as the SDK's client reads them. The
+ * SDK's client auth module is imported here, at the first challenge: it builds the SDK's zod
+ * schemas when it loads, which cost every cold isolate ~20 ms at start-up (issue 33).
+ */
+export async function readChallenge(response: Response): Promise<AuthChallenge> {
+  const { extractWWWAuthenticateParams } = await import("@modelcontextprotocol/sdk/client/auth.js");
   const { resourceMetadataUrl, scope, error } = extractWWWAuthenticateParams(response);
   return {
     ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: resourceMetadataUrl.href }),

@@ -10,7 +10,6 @@ import type { McpClientError } from "../client/json-rpc.ts";
 import type { McpAuth } from "../client/mcp-client.ts";
 import { createOAuthFetch } from "../client/oauth/oauth-fetch.ts";
 import { grantExpired, OAuthFlowError, type OAuthGrant } from "../client/oauth/oauth-grant.ts";
-import { refreshGrant } from "../client/oauth/sign-in-flow.ts";
 import { markStoredNeedsSignIn, openGrant, readSignIn, tokenKey, writeSignIn } from "./oauth-store.ts";
 import { type RefreshUnderWay, type ServerState, type SignInState, usesHeaderAuth } from "./server-state.ts";
 
@@ -124,6 +123,7 @@ async function refreshAndStore(env: Env, state: ServerState, grant: OAuthGrant, 
   if (!key.ok) return undefined;
   const name = state.config.name;
   try {
+    const { refreshGrant } = await import("../client/oauth/sign-in-flow.ts");
     const renewed = await refreshGrant(grant, createOAuthFetch(loadConfig(env).outboundAllow, signal), now());
     const signedIn = state.signIn;
     await writeSignIn(env.KV, key.key, name, renewed, {

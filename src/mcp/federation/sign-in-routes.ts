@@ -18,7 +18,6 @@ import { sha256Hex } from "../../crypto/sha256.ts";
 import { failureResponse } from "../../http/request-failure.ts";
 import { requestOrigin } from "../../http/request-origin.ts";
 import { createOAuthFetch } from "../client/oauth/oauth-fetch.ts";
-import { finishSignIn } from "../client/oauth/sign-in-flow.ts";
 import { connectedPage } from "./connections/connected-page.ts";
 import { writeConnection } from "./connections/connection-store.ts";
 import { federation } from "./federation.ts";
@@ -130,6 +129,7 @@ async function exchange(c: Context<{ Bindings: Env }>, state: string, code: stri
     });
   let grant;
   try {
+    const { finishSignIn } = await import("../client/oauth/sign-in-flow.ts");
     grant = await finishSignIn(pending, code, createOAuthFetch(loadConfig(c.env).outboundAllow), Date.now());
   } catch (error) {
     return failureResponse(c, {

@@ -11,7 +11,6 @@ import { fetchOutbound } from "../../net/outbound-url.ts";
 import { secretValue } from "../../net/secret-headers.ts";
 import type { AuthChallenge } from "../client/json-rpc.ts";
 import { createOAuthFetch } from "../client/oauth/oauth-fetch.ts";
-import { beginSignIn } from "../client/oauth/sign-in-flow.ts";
 import { readChallenge } from "../client/streamable-http.ts";
 import { LATEST_PROTOCOL_VERSION } from "../server/protocol-versions.ts";
 import { SIGN_IN_FLOW_TTL_SECONDS, tokenKey, writeFlow } from "./oauth-store.ts";
@@ -46,6 +45,8 @@ export async function startSignIn(env: Env, state: ServerState, keyId: string, o
   const secretName = config.oauth?.client_secret?.secret;
   const clientSecret = secretName === undefined ? undefined : secretValue(env, secretName);
   try {
+    // The flow (and the SDK client auth it is built on) loads at the first sign-in, not at start-up.
+    const { beginSignIn } = await import("../client/oauth/sign-in-flow.ts");
     const { authorizationUrl, pending } = await beginSignIn({
       serverUrl: config.url,
       ...(await probe(config.url, allow).then((challenge) => (challenge === undefined ? {} : { challenge }))),
@@ -102,7 +103,7 @@ async function probe(url: string, allow: readonly string[]): Promise<AuthChallen
       allow,
     );
     await response.body?.cancel();
-    return response.status === 401 || response.status === 403 ? readChallenge(response) : undefined;
+    return response.status === 401 || response.status === 403 ? await readChallenge(response) : undefined;
   } catch {
     return undefined;
   }

@@ -11,7 +11,6 @@ import { loadConfig } from "../../../config/config.ts";
 import type { McpAuth } from "../../client/mcp-target.ts";
 import { createOAuthFetch } from "../../client/oauth/oauth-fetch.ts";
 import { grantExpired, OAuthFlowError, type OAuthGrant } from "../../client/oauth/oauth-grant.ts";
-import { refreshGrant } from "../../client/oauth/sign-in-flow.ts";
 import { tokenKey } from "../oauth-store.ts";
 import { SIGN_IN_AGAIN } from "../server-auth.ts";
 import { markNeedsReconnect, openConnectionGrant, readConnection, writeConnection } from "./connection-store.ts";
@@ -38,6 +37,7 @@ export async function userAuth(env: Env, server: string, principal: string, now:
 
   const refresh = async (signal: AbortSignal): Promise<OAuthGrant | undefined> => {
     try {
+      const { refreshGrant } = await import("../../client/oauth/sign-in-flow.ts");
       const renewed = await refreshGrant(grant, createOAuthFetch(loadConfig(env).outboundAllow, signal), now());
       await writeConnection(env.DB, key.key, principal, server, renewed, now());
       grant = renewed;
