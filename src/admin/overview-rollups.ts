@@ -20,7 +20,7 @@ import { shardsToRead } from "../audit/audit-shards.ts";
 import type { CallStats } from "../audit/audit-stats.ts";
 import { topMessages } from "../audit/audit-stats.ts";
 import { AUDIT_TABLE } from "../audit/audit-table.ts";
-import type { Interval, Overview } from "./overview-stats.ts";
+import type { Interval, Overview } from "./overview-types.ts";
 
 export interface RollupWindow {
   since: number;

@@ -5,14 +5,17 @@
  * (at, rid); only aggregates, a few dozen rows at most, come back to the Worker.
  */
 
+import type { AuditDatabase } from "../audit/audit-database.ts";
 import { withAuditLayout } from "../audit/audit-layout.ts";
 import { FAILED_STATUSES } from "../audit/audit-record.ts";
 import { AUDIT_ROLLUPS_TABLE, HOUR_MS } from "../audit/audit-rollups.ts";
 import { shardsToRead } from "../audit/audit-shards.ts";
 import { type AuditStats, auditStats } from "../audit/audit-stats.ts";
 import { auditStatsSharded } from "../audit/audit-stats-sharded.ts";
-import type { AuditDatabase } from "../audit/write-audit-records.ts";
 import { overviewFromRollups } from "./overview-rollups.ts";
+import type { ErrorCodeCount, Interval, Overview } from "./overview-types.ts";
+
+export type { ErrorCodeCount, Interval, Overview } from "./overview-types.ts";
 
 /** The windows the overview offers, each cut into intervals for the calls chart. */
 export const OVERVIEW_WINDOWS = {
@@ -25,27 +28,6 @@ export const isOverviewWindow = (value: string | undefined): value is OverviewWi
 
 /** Error codes listed, most frequent first. */
 export const TOP_ERROR_CODES = 5;
-
-export interface Interval {
-  /** Epoch ms the interval starts at. */
-  start: number;
-  calls: number;
-  errors: number;
-}
-
-export interface ErrorCodeCount {
-  code: string;
-  calls: number;
-}
-
-export interface Overview {
-  since: number;
-  until: number;
-  intervalMs: number;
-  intervals: Interval[];
-  stats: AuditStats;
-  topErrorCodes: ErrorCodeCount[];
-}
 
 const failed = FAILED_STATUSES.map((s) => `'${s}'`).join(", ");
 

@@ -6,9 +6,10 @@
  * the INSERT then stores. So a redelivered audit message counts nothing twice and a failed batch
  * counts nothing. The overview and GET /metrics read them.
  */
+
+import type { AuditDatabase } from "./audit-database.ts";
 import { FAILED_STATUSES } from "./audit-record.ts";
 import { AUDIT_COLUMNS, AUDIT_TABLE } from "./audit-table.ts";
-import type { AuditDatabase } from "./write-audit-records.ts";
 
 export const AUDIT_ROLLUPS_TABLE = "audit_rollups";
 export const HOUR_MS = 3_600_000;

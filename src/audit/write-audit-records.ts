@@ -1,11 +1,11 @@
 /** The one writer of audit rows: the queue consumers and the flush fallback use it. */
 
+import type { AuditDatabase } from "./audit-database.ts";
 import { withAuditLayout } from "./audit-layout.ts";
 import type { AuditRecord } from "./audit-record.ts";
 import { toRowValues } from "./audit-table.ts";
 
-/** The part of D1 the audit writer and readers use; tests wrap it to inject faults. */
-export type AuditDatabase = Pick<D1Database, "prepare" | "batch">;
+export type { AuditDatabase } from "./audit-database.ts";
 
 /**
  * Characters of row JSON per statement. D1 takes a bound value of up to 2 MB and UTF-8 needs at
