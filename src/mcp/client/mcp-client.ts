@@ -24,10 +24,13 @@ import { LegacySseTransport } from "./legacy-sse.ts";
 import type { McpTarget, TransportKind } from "./mcp-target.ts";
 import { completeResult, MODERN_VERSION, offersModern, withEnvelope } from "./modern-request.ts";
 import { createOutboundFetch } from "./outbound-fetch.ts";
+import { parseUrl } from "./parse-target-url.ts";
+import { type Remembered, remembered, rememberKey } from "./remembered-servers.ts";
 import { type RemoteCallResult, type RemoteTool, toRemoteTool } from "./remote-tool.ts";
 import { LEGACY_FALLBACK_STATUSES, StreamableHttpTransport, type TransportOptions } from "./streamable-http.ts";
 
 export type { McpAuth, McpTarget, TransportKind } from "./mcp-target.ts";
+export { forgetSession } from "./remembered-servers.ts";
 export type { RemoteCallResult, RemoteTool } from "./remote-tool.ts";
 
 /** The reference client's page cap: a server that keeps returning cursors cannot hold us. */
@@ -38,25 +41,6 @@ interface Transport {
   request(message: JsonRpcRequest): Promise<JsonRpcResponse>;
   notify(message: JsonRpcNotification): Promise<void>;
   close(): Promise<void>;
-}
-
-/** What an isolate remembers about a server between requests: plain values, never I/O objects. */
-interface Remembered {
-  kind?: TransportKind;
-  /** initialize succeeded (a stateless server issues no session id, and needs no second one). */
-  initialized?: boolean;
-  sessionId?: string;
-  protocolVersion?: string;
-  /** The server offered the modern era on first contact: no session, the envelope on every request. */
-  modern?: boolean;
-}
-
-const remembered = new Map<string, Remembered>();
-const rememberKey = (target: Pick<McpTarget, "name" | "url">): string => `${target.name}\n${target.url}`;
-
-/** Forgets what this isolate knows about a server (its config changed or it was removed). */
-export function forgetSession(target: Pick<McpTarget, "name" | "url">): void {
-  remembered.delete(rememberKey(target));
 }
 
 export class McpClient {
@@ -253,12 +237,4 @@ function sessionOf(transport: StreamableHttpTransport): Remembered {
     ...(transport.sessionId === undefined ? {} : { sessionId: transport.sessionId }),
     ...(transport.protocolVersion === undefined ? {} : { protocolVersion: transport.protocolVersion }),
   };
-}
-
-function parseUrl(target: McpTarget): URL {
-  try {
-    return new URL(target.url);
-  } catch {
-    throw new McpClientError("refused", `MCP server '${target.name}' has an invalid URL`);
-  }
 }
