@@ -10,31 +10,14 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../../src/http/app.ts";
 import { testParts } from "../../support/dispatch.ts";
-import { OAUTH_MCP_CONTROL_HOST, TEST_ADMIN_TOKEN, TEST_MCP_TOKEN_KEY } from "../../support/test-env.ts";
+import { TEST_ADMIN_TOKEN } from "../../support/test-env.ts";
 import { openaiCall } from "../../support/tool-calls.ts";
+import { type OAuthFixture, startOAuthFixture } from "./oauth-fixture.ts";
 
 const app = createApp(testParts);
 
-interface Fixture {
-  port: number;
-  env: Env;
-  control: (body?: Record<string, unknown>) => Promise<Record<string, number | boolean>>;
-}
-
-async function startFixture(): Promise<Fixture> {
-  const { port } = (await (await fetch(`http://${OAUTH_MCP_CONTROL_HOST}/start`)).json()) as { port: number };
-  return {
-    port,
-    env: { ...env, OUTBOUND_ALLOW: `127.0.0.1:${port}`, MCP_TOKEN_KEY: TEST_MCP_TOKEN_KEY } as Env,
-    control: async (body) => {
-      const res = await fetch(
-        `http://127.0.0.1:${port}/control`,
-        body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
-      );
-      return (await res.json()) as Record<string, number | boolean>;
-    },
-  };
-}
+type Fixture = OAuthFixture<Record<string, number | boolean>>;
+const startFixture = () => startOAuthFixture<Record<string, number | boolean>>();
 
 function api(fixtureEnv: Env, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
   const { method = init.body === undefined ? "GET" : "POST" } = init;

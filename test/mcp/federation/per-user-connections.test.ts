@@ -11,9 +11,10 @@ import { createApp } from "../../../src/http/app.ts";
 import { csrfOf, PageClient } from "../../approvals-page/page-client.ts";
 import { createKey } from "../../support/create-key.ts";
 import { testParts } from "../../support/dispatch.ts";
-import { OAUTH_MCP_CONTROL_HOST, TEST_ADMIN_TOKEN, TEST_MCP_TOKEN_KEY } from "../../support/test-env.ts";
+import { TEST_ADMIN_TOKEN } from "../../support/test-env.ts";
 import { openaiCall } from "../../support/tool-calls.ts";
 import { waitForAuditRows } from "../../support/wait-for-audit-rows.ts";
+import { type OAuthFixture, startOAuthFixture } from "./oauth-fixture.ts";
 
 const app = createApp(testParts);
 
@@ -22,26 +23,8 @@ interface Received {
   token: string;
 }
 
-interface Fixture {
-  port: number;
-  env: Env;
-  control: (body?: Record<string, unknown>) => Promise<{ received: Received[]; refusedRefreshes: number }>;
-}
-
-async function startFixture(): Promise<Fixture> {
-  const { port } = (await (await fetch(`http://${OAUTH_MCP_CONTROL_HOST}/start`)).json()) as { port: number };
-  return {
-    port,
-    env: { ...env, OUTBOUND_ALLOW: `127.0.0.1:${port}`, MCP_TOKEN_KEY: TEST_MCP_TOKEN_KEY } as Env,
-    control: async (body) => {
-      const res = await fetch(
-        `http://127.0.0.1:${port}/control`,
-        body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
-      );
-      return (await res.json()) as { received: Received[]; refusedRefreshes: number };
-    },
-  };
-}
+type Fixture = OAuthFixture<{ received: Received[]; refusedRefreshes: number }>;
+const startFixture = () => startOAuthFixture<{ received: Received[]; refusedRefreshes: number }>();
 
 function api(fixture: Fixture, path: string, init: { method?: string; body?: unknown; bearer?: string } = {}): Promise<Response> {
   const { method = init.body === undefined ? "GET" : "POST" } = init;
