@@ -23,10 +23,10 @@ import { canonicalJson } from "./canonical-json.ts";
 import { capJson } from "./cap-json.ts";
 import { failureMessageOf } from "./failure-message.ts";
 
+import { redactSecrets, redactSecretsInText } from "./redact-secrets.ts";
+
 /** Recorded instead of arguments refused for their shape. */
 const UNWALKED_ARGUMENTS = "[arguments not recorded: past the depth or value cap of the parse stage]";
-
-import { redactSecrets, redactSecretsInText } from "./redact-secrets.ts";
 
 /**
  * The parts of a CallOutcome the record uses. `policy` is optional so this accepts outcomes from

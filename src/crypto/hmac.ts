@@ -3,6 +3,7 @@
  * approval notifications. Keys are imported once per secret: importKey per message would be most
  * of a signature's cost, and the secrets are few and stable.
  */
+import { bytesToHex } from "./encoding.ts";
 
 const encoder = new TextEncoder();
 const keys = new Map<string, Promise<CryptoKey>>();
@@ -22,10 +23,7 @@ const bytesOf = (data: string | Uint8Array): Uint8Array => (typeof data === "str
 
 /** The MAC of `data` (a text as its UTF-8 bytes), as lowercase hex. */
 export async function hmacSha256Hex(secret: string, data: string | Uint8Array): Promise<string> {
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret), bytesOf(data)));
-  let hex = "";
-  for (const byte of mac) hex += byte.toString(16).padStart(2, "0");
-  return hex;
+  return bytesToHex(new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret), bytesOf(data))));
 }
 
 /** Whether `mac` is the MAC of `data`, compared in constant time by the runtime. */

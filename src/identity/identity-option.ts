@@ -3,7 +3,9 @@
  * same schema): send a short-lived ES256 JWT naming the person behind the call, so an internal
  * service can authorise them rather than the gateway. docs/identity.md shows how to verify it.
  */
+
 import { z } from "@hono/zod-openapi";
+import { HEADER_NAME_PATTERN } from "../net/header-name.ts";
 
 /** The secret holding the signing key(s): a private EC P-256 JWK, or a JSON array of them (the first signs). */
 export const IDENTITY_KEY_SECRET = "IDENTITY_SIGNING_KEY";
@@ -16,8 +18,6 @@ export const DEFAULT_IDENTITY_HEADER = "X-Toolgate-Identity";
  * request; a leaked one is replayable until it expires.
  */
 export const MAX_IDENTITY_TTL_MINUTES = 15;
-
-const HEADER_NAME_PATTERN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** Headers that carry the protocol itself and may not be replaced by the token. */
 const RESERVED = new Set(["accept", "content-type", "content-length", "host", "mcp-session-id", "mcp-protocol-version"]);

@@ -4,6 +4,7 @@
  * the text and its SHA-256, which pins the spec.
  */
 import { loadConfig } from "../config/config.ts";
+import { bytesToHex } from "../crypto/encoding.ts";
 import { fetchOutbound, OutboundUrlError } from "../net/outbound-url.ts";
 import { readTextCapped } from "../net/read-capped.ts";
 import { MAX_SPEC_CHARS } from "./max-spec-chars.ts";
@@ -44,5 +45,5 @@ export async function fetchSpec(env: Env, url: string): Promise<FetchedSpec> {
 /** WebCrypto here, not src/crypto/sha256.ts: a spec is megabytes, where the native digest wins. */
 export async function specSha256(text: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  return bytesToHex(digest);
 }

@@ -12,6 +12,8 @@
  * are dropped. A slow collector is cut off after OTLP_TIMEOUT_MS, so an isolate's waitUntil does
  * not wait on it for long.
  */
+
+import { HEADER_NAME_PATTERN } from "../net/header-name.ts";
 import { otlpTraceRequest, type Resource, type Span } from "./otlp-json.ts";
 import { addToCounters, OTLP_EXPORT_FAILURES, OTLP_SPANS_DROPPED } from "./telemetry-counters.ts";
 
@@ -64,8 +66,7 @@ function parseTarget(base: string, headerText: string): OtlpTarget | Error {
     const at = pair.indexOf("=");
     const name = pair.slice(0, at).trim();
     // The value is a secret: name only the header in the error.
-    if (at < 1 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
-      return new Error(`OTEL_EXPORTER_OTLP_HEADERS has an entry without name=value (${JSON.stringify(name)})`);
+    if (at < 1 || !HEADER_NAME_PATTERN.test(name)) return new Error(`OTEL_EXPORTER_OTLP_HEADERS has an entry without name=value (${JSON.stringify(name)})`);
     try {
       headers[name.toLowerCase()] = decodeURIComponent(pair.slice(at + 1).trim());
     } catch {

@@ -4,6 +4,7 @@
  * fresh trace. Carried like the request id (request-context.ts), through AsyncLocalStorage.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { bytesToHex } from "../crypto/encoding.ts";
 
 export interface TraceContext {
   /** 32 lowercase hex digits, not all zero. */
@@ -19,10 +20,7 @@ const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}(?:
 
 /** Random lowercase hex of `bytes` bytes. */
 export function randomHex(bytes: number): string {
-  const buffer = crypto.getRandomValues(new Uint8Array(bytes));
-  let hex = "";
-  for (const byte of buffer) hex += byte.toString(16).padStart(2, "0");
-  return hex;
+  return bytesToHex(crypto.getRandomValues(new Uint8Array(bytes)));
 }
 
 /**
@@ -30,8 +28,11 @@ export function randomHex(bytes: number): string {
  * is well formed and not the all-zero ids the spec forbids, else a new trace.
  */
 export function traceContextOf(traceparent: string | undefined): TraceContext {
-  const match = traceparent === undefined ? null : TRACEPARENT.exec(traceparent.trim());
+  const header = traceparent?.trim();
+  const match = header === undefined ? null : TRACEPARENT.exec(header);
   const [, version, traceId, parentSpanId] = match ?? [];
+  // Version 00 is exactly 55 characters; only later versions may append fields.
+  if (version === "00" && header?.length !== 55) return { traceId: randomHex(16) };
   if (version !== undefined && version !== "ff" && traceId !== undefined && parentSpanId !== undefined && !/^0+$/.test(traceId) && !/^0+$/.test(parentSpanId)) {
     return { traceId, parentSpanId };
   }

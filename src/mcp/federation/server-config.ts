@@ -7,8 +7,10 @@
  * never values: a record in KV or a var in wrangler.toml must not hold a credential in clear.
  */
 // zod-openapi's z (zod itself plus `.openapi()`), so the API can document this very schema.
+
 import { z } from "@hono/zod-openapi";
 import { IdentityOptionSchema } from "../../identity/identity-option.ts";
+import { HEADER_NAME_PATTERN } from "../../net/header-name.ts";
 import { SECRET_NAME_PATTERN } from "../../net/secret-headers.ts";
 
 /** The reference client's default tool-call timeout. */
@@ -16,9 +18,6 @@ const DEFAULT_MCP_TIMEOUT_MS = 120_000;
 
 /** Server names become part of tool names (`mcp__<server>__<tool>`) and of URLs. */
 const SERVER_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
-
-/** Header names as RFC 9110 tokens allow; values are what the named secret holds. */
-const HEADER_NAME_PATTERN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** Headers the client sets itself: a configured value would break the protocol. */
 const RESERVED_HEADERS = new Set(["accept", "content-type", "content-length", "host", "mcp-session-id", "mcp-protocol-version"]);

@@ -52,7 +52,16 @@ const toSummary = (row: Omit<Row, "grant_sealed">): ConnectionSummary => ({
 
 export async function readConnection(db: D1Database, principal: string, server: string): Promise<StoredConnection | undefined> {
   const row = await db.prepare(`SELECT * FROM ${MCP_CONNECTIONS_TABLE} WHERE principal = ? AND server = ?`).bind(principal, server).first<Row>();
-  return row === null ? undefined : { ...toSummary(row), grantSealed: JSON.parse(row.grant_sealed) as Sealed };
+  return row === null ? undefined : { ...toSummary(row), grantSealed: sealedOf(row.grant_sealed) };
+}
+
+/** A row's sealed grant; corrupt text becomes one that never opens, so the call asks to connect again rather than failing. */
+function sealedOf(text: string): Sealed {
+  try {
+    return JSON.parse(text) as Sealed;
+  } catch {
+    return { v: 1, iv: "", data: "" };
+  }
 }
 
 /** The connection's grant, opened; undefined when it does not open (another key, or a row not its own). */
