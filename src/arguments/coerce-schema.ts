@@ -41,7 +41,13 @@ function lookupPointer(root: JsonSchema, ref: string): unknown {
   if (!ref.startsWith("#/")) return undefined;
   let node: unknown = root;
   for (const raw of ref.slice(2).split("/")) {
-    const token = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
+    let token: string;
+    try {
+      token = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
+    } catch {
+      // A malformed %-escape in a schema someone else wrote: a pointer to nothing, not a URIError.
+      return undefined;
+    }
     if (Array.isArray(node)) node = node[Number(token)];
     else if (isPlainRecord(node) && Object.hasOwn(node, token)) node = node[token];
     else return undefined;

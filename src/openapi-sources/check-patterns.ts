@@ -10,6 +10,9 @@
  * backreferences) cannot be checked in linear time, so a value under it is refused, naming it.
  * patternProperties are not followed.
  */
+
+import { isPlainRecord } from "../arguments/coerce-scalars.ts";
+import { resolveSchema } from "../arguments/coerce-schema.ts";
 import type { FieldIssue } from "../errors/tool-failure.ts";
 import type { JsonSchema } from "../registry/types.ts";
 import { loadRe2, type Re2 } from "../runtime/re2.ts";
@@ -25,38 +28,50 @@ function anyPattern(schema: unknown): boolean {
   return Object.entries(schema).some(([key, value]) => (key === "pattern" && typeof value === "string") || anyPattern(value));
 }
 
-function resolveRef(root: JsonSchema, ref: string): JsonSchema | undefined {
-  const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
-  if (match === null) return undefined;
-  const defs = root[match[1] ?? ""] as Record<string, JsonSchema> | undefined;
-  return defs?.[
-    decodeURIComponent(match[2] ?? "")
-      .replaceAll("~1", "/")
-      .replaceAll("~0", "~")
-  ];
+const asSchema = (value: unknown): JsonSchema | undefined => (isPlainRecord(value) ? value : undefined);
+
+/**
+ * Schema nodes one call's check may visit. Each anyOf/oneOf branch re-walks the value, so nested
+ * unions multiply; past this the value is refused as too complex to check, never sent unchecked.
+ */
+const MAX_VISITS = 20_000;
+
+interface Walk {
+  root: JsonSchema;
+  test: Tester;
+  out: FieldIssue[];
+  visitsLeft: number;
 }
 
-const asSchema = (value: unknown): JsonSchema | undefined =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonSchema) : undefined;
-
-function walk(root: JsonSchema, schema: JsonSchema | undefined, value: unknown, path: string, test: Tester, out: FieldIssue[]): void {
+/**
+ * `refs`: the `$ref`s followed at this value's position, so a schema that refers back to itself
+ * without descending into the value (`A: {allOf: [{$ref: A}]}`) ends instead of recursing forever.
+ */
+function walk(w: Walk, schema: JsonSchema | undefined, value: unknown, path: string, refs: ReadonlySet<string>, out: FieldIssue[]): void {
   if (schema === undefined) return;
-  if (typeof schema.$ref === "string") walk(root, resolveRef(root, schema.$ref), value, path, test, out);
+  if (--w.visitsLeft < 0) {
+    if (w.visitsLeft === -1) w.out.push({ path, message: "has a schema too complex to check its patterns safely, so it is not sent" });
+    return;
+  }
+  if (typeof schema.$ref === "string" && !refs.has(schema.$ref)) {
+    const target = resolveSchema(schema, w.root);
+    walk(w, target === true || target === false ? undefined : target, value, path, new Set(refs).add(schema.$ref), out);
+  }
   if (typeof value === "string" && typeof schema.pattern === "string") {
-    const verdict = test(schema.pattern, value);
+    const verdict = w.test(schema.pattern, value);
     if (verdict === "unsupported")
       out.push({ path, message: `must match the pattern ${schema.pattern}, which toolgate cannot check safely (it needs backtracking), so it is not sent` });
     else if (!verdict)
       out.push({ path, message: `must match the pattern ${schema.pattern}`, received: value.length > 100 ? `${value.slice(0, 100)}…` : value });
   }
-  for (const part of Array.isArray(schema.allOf) ? schema.allOf : []) walk(root, asSchema(part), value, path, test, out);
+  for (const part of Array.isArray(schema.allOf) ? schema.allOf : []) walk(w, asSchema(part), value, path, refs, out);
   for (const key of ["anyOf", "oneOf"] as const) {
     const branches = Array.isArray(schema[key]) ? (schema[key] as unknown[]) : [];
     if (branches.length === 0) continue;
     let first: FieldIssue[] | undefined;
     for (const branch of branches) {
       const found: FieldIssue[] = [];
-      walk(root, asSchema(branch), value, path, test, found);
+      walk(w, asSchema(branch), value, path, refs, found);
       if (found.length === 0) {
         first = undefined;
         break;
@@ -68,20 +83,24 @@ function walk(root: JsonSchema, schema: JsonSchema | undefined, value: unknown, 
   if (Array.isArray(value)) {
     const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
     value.forEach((item, i) => {
-      walk(root, asSchema(i < prefix.length ? prefix[i] : schema.items), item, `${path}${path === "" ? "" : "."}${i}`, test, out);
+      walk(w, asSchema(i < prefix.length ? prefix[i] : schema.items), item, `${path}${path === "" ? "" : "."}${i}`, NO_REFS, out);
     });
   } else if (typeof value === "object" && value !== null) {
     const properties = asSchema(schema.properties) ?? {};
     const additional = asSchema(schema.additionalProperties);
     for (const [key, item] of Object.entries(value)) {
       const own = Object.hasOwn(properties, key) ? asSchema(properties[key]) : additional;
-      walk(root, own, item, path === "" ? key : `${path}.${key}`, test, out);
+      walk(w, own, item, path === "" ? key : `${path}.${key}`, NO_REFS, out);
     }
   }
 }
 
+const NO_REFS: ReadonlySet<string> = new Set();
+
+/** Compiled patterns, kept for the isolate: the patterns are those of the registered specs. */
+const compiled = new Map<string, ReturnType<Re2["compile"]> | "unsupported">();
+
 function testerFor(re2: Re2): Tester {
-  const compiled = new Map<string, ReturnType<Re2["compile"]> | "unsupported">();
   return (pattern, value) => {
     let regex = compiled.get(pattern);
     if (regex === undefined) {
@@ -105,7 +124,7 @@ export async function patternIssues(schema: JsonSchema, args: Record<string, unk
     hasPatterns.set(schema, any);
   }
   if (!any) return [];
-  const out: FieldIssue[] = [];
-  walk(schema, schema, args, "", testerFor(await loadRe2()), out);
-  return out;
+  const w: Walk = { root: schema, test: testerFor(await loadRe2()), out: [], visitsLeft: MAX_VISITS };
+  walk(w, schema, args, "", NO_REFS, w.out);
+  return w.out;
 }

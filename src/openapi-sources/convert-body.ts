@@ -4,9 +4,10 @@
  * Anything else (binary uploads, XML, `*` wildcards) cannot, so an operation that requires
  * such a body is skipped, and an optional one is offered without it; either is a problem line.
  */
+
+import { isPlainRecord } from "../arguments/coerce-scalars.ts";
 import type { InputSchemaWriter } from "./input-schema-writer.ts";
 import { cut, MAX_SCHEMA_DESCRIPTION_CHARS } from "./input-schema-writer.ts";
-import { isRecord } from "./is-record.ts";
 import type { OperationBody } from "./operation.ts";
 import { UNRESOLVED_REF } from "./unresolved-ref.ts";
 
@@ -27,7 +28,7 @@ export function convertBody(requestBody: unknown, writer: InputSchemaWriter): Co
   const record = requestBody as Record<string, unknown>;
   if (typeof record[UNRESOLVED_REF] === "string") return { problem: record[UNRESOLVED_REF] as string };
   const required = record.required === true;
-  const content = isRecord(record.content) ? record.content : {};
+  const content = isPlainRecord(record.content) ? record.content : {};
   // Media type keys may carry parameters (`application/json; charset=utf-8`) and any case (RFC 9110 §8.3.1).
   const offered = new Map<string, unknown>();
   for (const [key, media] of Object.entries(content)) offered.set(key.split(";")[0]?.trim().toLowerCase() ?? "", media);
@@ -38,7 +39,7 @@ export function convertBody(requestBody: unknown, writer: InputSchemaWriter): Co
     return required ? { problem: why } : { dropped: `optional request body left out: ${why}` };
   }
   const media = offered.get(contentType);
-  const source = isRecord(media) ? media.schema : undefined;
+  const source = isPlainRecord(media) ? media.schema : undefined;
   const written = writer.schema(source ?? (contentType === "text/plain" ? { type: "string" } : {}), 3);
   if (writer.problem !== undefined) return { problem: `request body: ${writer.problem}` };
   const schema: Record<string, unknown> =

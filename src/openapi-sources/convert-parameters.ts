@@ -4,9 +4,10 @@
  * operation redefines the same name and location (OpenAPI 3.1 §4.8.9.1). Swagger 2.0's
  * `collectionFormat` was already mapped to `style`/`explode` by the upgrader.
  */
+
+import { isPlainRecord } from "../arguments/coerce-scalars.ts";
 import type { InputSchemaWriter } from "./input-schema-writer.ts";
 import { cut, MAX_SCHEMA_DESCRIPTION_CHARS, setMember } from "./input-schema-writer.ts";
-import { isRecord } from "./is-record.ts";
 import type { OperationParameter } from "./operation.ts";
 import { UNRESOLVED_REF } from "./unresolved-ref.ts";
 
@@ -128,7 +129,7 @@ function argumentNames(parameters: readonly Record<string, unknown>[], reserved:
 function parameterSchema(record: Record<string, unknown>, writer: InputSchemaWriter): Record<string, unknown> | undefined {
   if (record.schema === undefined && record.content !== undefined) return undefined;
   const written = writer.schema(record.schema ?? {}, 3);
-  const schema: Record<string, unknown> = isRecord(written) ? written : {};
+  const schema: Record<string, unknown> = isPlainRecord(written) ? written : {};
   if (typeof record.description === "string" && record.description !== "") schema.description = cut(record.description, MAX_SCHEMA_DESCRIPTION_CHARS);
   if (record.deprecated === true) schema.deprecated = true;
   return schema;

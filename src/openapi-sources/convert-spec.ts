@@ -7,9 +7,9 @@
  * so each step is linear in the kept document and the operations are converted in slices.
  */
 import { upgrade } from "@scalar/openapi-upgrader";
+import { isPlainRecord } from "../arguments/coerce-scalars.ts";
 import { type ConvertedOperation, convertOperation, type OperationInput } from "./convert-operation.ts";
 import { cut } from "./input-schema-writer.ts";
-import { isRecord } from "./is-record.ts";
 import { specVersion } from "./load-spec.ts";
 import type { ConvertedSpec, HttpMethod, OpenApiOperation } from "./operation.ts";
 import { HTTP_METHODS } from "./operation.ts";
@@ -88,15 +88,15 @@ async function convertOperations(
   let considered = 0;
   let overCap = 0;
   let values = 0;
-  for (const [path, item] of Object.entries(isRecord(doc.paths) ? doc.paths : {})) {
-    if (!isRecord(item)) continue;
+  for (const [path, item] of Object.entries(isPlainRecord(doc.paths) ? doc.paths : {})) {
+    if (!isPlainRecord(item)) continue;
     if (typeof item[UNRESOLVED_REF] === "string") {
       problems.push(`${path}: skipped: ${item[UNRESOLVED_REF]}`);
       continue;
     }
     for (const method of HTTP_METHODS) {
       const operation = item[method];
-      if (!isRecord(operation)) continue;
+      if (!isPlainRecord(operation)) continue;
       const { operationId, tags } = operationRef(method, path, operation);
       // Selected again after resolution: a path item given by $ref was not visible to the first selection.
       if (!selected({ operationId, method, path, tags })) continue;
@@ -148,7 +148,7 @@ function operationLabel(method: HttpMethod, path: string, operationId: string | 
 }
 
 function titleOf(doc: Record<string, unknown>, source: string): string {
-  const title = isRecord(doc.info) ? doc.info.title : undefined;
+  const title = isPlainRecord(doc.info) ? doc.info.title : undefined;
   return typeof title === "string" && title.trim() !== "" ? cut(title.trim(), 200) : source;
 }
 

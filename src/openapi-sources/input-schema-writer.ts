@@ -11,7 +11,7 @@
  * `$ref`s expand to millions of values costs at most the caps per operation.
  */
 import { MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_VALUES } from "../arguments/argument-shape.ts";
-import { isRecord } from "./is-record.ts";
+import { isPlainRecord } from "../arguments/coerce-scalars.ts";
 import { UNRESOLVED_REF } from "./unresolved-ref.ts";
 
 /** Characters one `description` keeps; the rest of a long one is rarely read and costs every listing. */
@@ -91,7 +91,7 @@ export class InputSchemaWriter {
       // The upgrader writes `required: []` for form bodies; draft-04 validators refuse an empty list.
       if (key === "required" && Array.isArray(value) && value.length === 0) continue;
       if (!this.within(depth, 1)) break;
-      if (SCHEMA_MAPS.has(key) && isRecord(value)) setMember(out, key, this.schemaMap(value, depth + 1, key === "properties" ? readOnly : undefined));
+      if (SCHEMA_MAPS.has(key) && isPlainRecord(value)) setMember(out, key, this.schemaMap(value, depth + 1, key === "properties" ? readOnly : undefined));
       else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) setMember(out, key, this.schemaList(value, depth + 1));
       else if (SCHEMA_VALUED.has(key))
         setMember(out, key, Array.isArray(value) ? this.schemaList(value, depth + 1) : this.writeSchema(value, depth + 1, false));
@@ -107,7 +107,7 @@ export class InputSchemaWriter {
   private schemaMap(map: Record<string, unknown>, depth: number, readOnly: Set<string> | undefined): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(map)) {
-      if (readOnly !== undefined && isRecord(value) && value.readOnly === true) {
+      if (readOnly !== undefined && isPlainRecord(value) && value.readOnly === true) {
         readOnly.add(name);
         continue;
       }

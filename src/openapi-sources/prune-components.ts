@@ -6,7 +6,7 @@
  * (`#/components/schemas/Pet`, `#/definitions/Pet`) and resolves nothing; a `$ref` of any other
  * shape keeps every component, so resolution (resolve-spec-refs.ts) sees what it would have.
  */
-import { isRecord } from "./is-record.ts";
+import { isPlainRecord } from "../arguments/coerce-scalars.ts";
 
 /** The sections whose entries are kept only when reached; 2.0 keeps its at the root. */
 const PRUNED = { components: ["schemas", "parameters", "requestBodies", "pathItems"], root: ["definitions", "parameters"] } as const;
@@ -14,9 +14,9 @@ const PRUNED = { components: ["schemas", "parameters", "requestBodies", "pathIte
 /** Removes, in place, components of `doc` (a private copy) that no operation reaches by `$ref`. */
 export function pruneComponents(doc: Record<string, unknown>): void {
   const sections = new Map<string, Record<string, unknown>>();
-  const components = isRecord(doc.components) ? doc.components : {};
-  for (const name of PRUNED.components) if (isRecord(components[name])) sections.set(`components/${name}`, components[name]);
-  for (const name of PRUNED.root) if (isRecord(doc[name])) sections.set(name, doc[name]);
+  const components = isPlainRecord(doc.components) ? doc.components : {};
+  for (const name of PRUNED.components) if (isPlainRecord(components[name])) sections.set(`components/${name}`, components[name]);
+  for (const name of PRUNED.root) if (isPlainRecord(doc[name])) sections.set(name, doc[name]);
   const reached = new Map<string, Set<string>>();
   const pending: unknown[] = [doc.paths];
   for (let value = pending.pop(); value !== undefined; value = pending.pop()) {

@@ -6,7 +6,7 @@
  * untouched by the upgrader and the dereferencer, which both edit in place.
  */
 
-import { isRecord } from "./is-record.ts";
+import { isPlainRecord } from "../arguments/coerce-scalars.ts";
 import { HTTP_METHODS, type HttpMethod } from "./operation.ts";
 import type { OperationRef } from "./operation-pattern.ts";
 import { pruneComponents } from "./prune-components.ts";
@@ -45,9 +45,9 @@ export function specInputs(doc: Record<string, unknown>, selected: (operation: O
   for (const key of ["swagger", "openapi", "info", "servers", "host", "basePath", "schemes", "consumes", "definitions"]) {
     if (key in doc) slim[key] = doc[key];
   }
-  if (isRecord(doc.parameters)) slim.parameters = mapValues(doc.parameters, withoutExamples);
-  if (isRecord(doc.components)) slim.components = slimComponents(doc.components);
-  if (isRecord(doc.paths)) {
+  if (isPlainRecord(doc.parameters)) slim.parameters = mapValues(doc.parameters, withoutExamples);
+  if (isPlainRecord(doc.components)) slim.components = slimComponents(doc.components);
+  if (isPlainRecord(doc.paths)) {
     const paths: Record<string, unknown> = {};
     for (const [path, item] of Object.entries(doc.paths))
       paths[path] = slimPathItem(item, (method, operation) => selected(operationRef(method, path, operation)));
@@ -62,7 +62,7 @@ export function specInputs(doc: Record<string, unknown>, selected: (operation: O
 function slimComponents(components: Record<string, unknown>): Record<string, unknown> {
   const slim: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(components)) {
-    if (COMPONENTS_DROPPED.has(key) || !isRecord(value)) continue;
+    if (COMPONENTS_DROPPED.has(key) || !isPlainRecord(value)) continue;
     if (key === "parameters") slim[key] = mapValues(value, withoutExamples);
     else if (key === "requestBodies") slim[key] = mapValues(value, slimBody);
     else if (key === "pathItems") slim[key] = mapValues(value, (item) => slimPathItem(item, () => true));
@@ -72,7 +72,7 @@ function slimComponents(components: Record<string, unknown>): Record<string, unk
 }
 
 function slimPathItem(item: unknown, keep: (method: HttpMethod, operation: unknown) => boolean): unknown {
-  if (!isRecord(item)) return item;
+  if (!isPlainRecord(item)) return item;
   const slim: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(item)) {
     if (key === "parameters" && Array.isArray(value)) slim[key] = value.map(withoutExamples);
@@ -84,7 +84,7 @@ function slimPathItem(item: unknown, keep: (method: HttpMethod, operation: unkno
 }
 
 function slimOperation(operation: unknown): unknown {
-  if (!isRecord(operation)) return operation;
+  if (!isPlainRecord(operation)) return operation;
   const slim: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(operation)) {
     if (OPERATION_DROPPED.has(key) || key.startsWith("x-")) continue;
@@ -96,24 +96,24 @@ function slimOperation(operation: unknown): unknown {
 }
 
 function slimBody(body: unknown): unknown {
-  if (!isRecord(body) || !isRecord(body.content)) return body;
+  if (!isPlainRecord(body) || !isPlainRecord(body.content)) return body;
   // Encoding objects' headers may $ref components/headers, which is dropped; a call needs no encoding hints from here.
   const content = mapValues(body.content, (media) =>
-    isRecord(media) ? { ...(withoutExamples(media) as Record<string, unknown>), encoding: undefined } : media,
+    isPlainRecord(media) ? { ...(withoutExamples(media) as Record<string, unknown>), encoding: undefined } : media,
   );
   return { ...body, content };
 }
 
 /** What a pattern sees of an operation; the same fields convert-spec.ts reads after resolution. */
 export function operationRef(method: HttpMethod, path: string, operation: unknown): OperationRef {
-  const record = isRecord(operation) ? operation : {};
+  const record = isPlainRecord(operation) ? operation : {};
   const operationId = typeof record.operationId === "string" && record.operationId !== "" ? record.operationId : undefined;
   const tags = Array.isArray(record.tags) ? record.tags.filter((tag): tag is string => typeof tag === "string") : [];
   return { operationId, method, path, tags };
 }
 
 function withoutExamples(value: unknown): unknown {
-  if (!isRecord(value)) return value;
+  if (!isPlainRecord(value)) return value;
   const slim = { ...value };
   for (const key of EXAMPLE_KEYS) delete slim[key];
   return slim;
