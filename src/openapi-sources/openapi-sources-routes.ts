@@ -43,7 +43,7 @@ const createSourceRoute = createRoute({
   description:
     "The spec is fetched from `spec.url` now, converted, and pinned by its SHA-256. Its operations join the registry as toolset `api-<name>`, named `<name>__<operation>`. Operations that cannot be served are listed in `pinned.problems`.",
   request: { body: { required: true, content: { "application/json": { schema: OpenApiSourceBody } } } },
-  responses: { 201: { description: "Added.", content: statusContent }, ...errorResponses(400, 403, 409, 413, 415, 422, 502) },
+  responses: { 201: { description: "Added.", content: statusContent }, ...errorResponses(400, 403, 409, 413, 415, 422, 502, 503) },
 });
 
 const getSourceRoute = createRoute({
@@ -57,7 +57,7 @@ const replaceSourceRoute = createRoute({
   ...route("put", "/v1/openapi-sources/{name}"),
   summary: "Replace a source's configuration; its spec is fetched and pinned again",
   request: { params: NameParam, body: { required: true, content: { "application/json": { schema: OpenApiSourcePutBody } } } },
-  responses: { 200: { description: "Replaced.", content: statusContent }, ...errorResponses(400, 403, 404, 413, 415, 422, 502) },
+  responses: { 200: { description: "Replaced.", content: statusContent }, ...errorResponses(400, 403, 404, 413, 415, 422, 502, 503) },
 });
 
 const deleteSourceRoute = createRoute({
@@ -72,21 +72,21 @@ const switchRoute = (state: "enable" | "disable") =>
     ...route("post", `/v1/openapi-sources/{name}/${state}`),
     summary: state === "enable" ? "Serve the source's tools again" : "Take the source's tools out of the registry, keeping its configuration and pin",
     request: { params: NameParam },
-    responses: { 200: { description: state === "enable" ? "Enabled." : "Disabled.", content: statusContent }, ...errorResponses(403, 404) },
+    responses: { 200: { description: state === "enable" ? "Enabled." : "Disabled.", content: statusContent }, ...errorResponses(403, 404, 503) },
   });
 
 const refreshSourceRoute = createRoute({
   ...route("post", "/v1/openapi-sources/{name}/refresh"),
   summary: "Fetch the spec again; a changed spec waits as `pending` until accepted",
   request: { params: NameParam },
-  responses: { 200: { description: "Fetched; see `pending` for what moved.", content: statusContent }, ...errorResponses(403, 404, 422, 502) },
+  responses: { 200: { description: "Fetched; see `pending` for what moved.", content: statusContent }, ...errorResponses(403, 404, 422, 502, 503) },
 });
 
 const acceptSourceRoute = createRoute({
   ...route("post", "/v1/openapi-sources/{name}/accept"),
   summary: "Accept the pending spec: it becomes the pin and its operations the tools",
   request: { params: NameParam },
-  responses: { 200: { description: "Accepted.", content: statusContent }, ...errorResponses(403, 404, 409) },
+  responses: { 200: { description: "Accepted.", content: statusContent }, ...errorResponses(403, 404, 409, 503) },
 });
 
 export const openApiSourcesRoutes = new OpenAPIHono<AuthEnv>({ defaultHook: validationHook });
@@ -117,7 +117,7 @@ openApiSourcesRoutes
     const now = Date.now();
     const imported = await pin(c, config, undefined, now);
     if (!imported.ok) return refusal(c, config.name, imported);
-    return c.json(toWireStatus(await mustState(c.env, config.name)), 201);
+    return answerStatus(c, config.name, 201);
   })
   .openapi(getSourceRoute, async (c) => {
     const { name } = c.req.valid("param");
@@ -131,7 +131,7 @@ openApiSourcesRoutes
     if (stored === null) return failureResponse(c, { kind: "unknown_openapi_source", name });
     const imported = await pin(c, { ...c.req.valid("json"), name }, stored, Date.now());
     if (!imported.ok) return refusal(c, name, imported);
-    return c.json(toWireStatus(await mustState(c.env, name)), 200);
+    return answerStatus(c, name, 200);
   })
   .openapi(deleteSourceRoute, async (c) => {
     const { name } = c.req.valid("param");
@@ -165,7 +165,7 @@ openApiSourcesRoutes
     }
     await writeSource(c.env.KV, record);
     await openApiSources.reload(c.env, name, record);
-    return c.json(toWireStatus(await mustState(c.env, name)), 200);
+    return answerStatus(c, name, 200);
   })
   .openapi(acceptSourceRoute, async (c) => {
     const { name } = c.req.valid("param");
@@ -180,7 +180,7 @@ openApiSourcesRoutes
     await writeSource(c.env.KV, record);
     await deleteOperations(c.env.KV, name, stored.pinned.sha256);
     await openApiSources.reload(c.env, name, record);
-    return c.json(toWireStatus(await mustState(c.env, name)), 200);
+    return answerStatus(c, name, 200);
   });
 
 type Refusal = { stage: "fetch" | "spec" | "base_url"; reason: string };
@@ -208,7 +208,7 @@ async function setEnabled(c: Context<AuthEnv>, name: string, enabled: boolean) {
   const record: StoredOpenApiSource = { ...stored, config: { ...stored.config, enabled }, updatedAt: Date.now() };
   await writeSource(c.env.KV, record);
   await openApiSources.reload(c.env, name, record);
-  return c.json(toWireStatus(await mustState(c.env, name)), 200);
+  return answerStatus(c, name, 200);
 }
 
 function refusal(c: Context<AuthEnv>, name: string, failed: Refusal) {
@@ -225,8 +225,15 @@ async function readOperationsOrEmpty(kv: KVNamespace, name: string, sha: string)
   return (await readOperations(kv, name, sha)) ?? { specVersion: "", title: "", servers: [], operations: [], problems: [] };
 }
 
-async function mustState(env: Env, name: string) {
-  const state = await openApiSources.state(env, name);
-  if (state === undefined) throw new Error(`OpenAPI source '${name}' was written but is not loaded`);
-  return state;
+/** The source's status after a write; 503 when it was stored but the sources could not be re-read just now. */
+async function answerStatus<S extends 200 | 201>(c: Context<AuthEnv>, name: string, status: S) {
+  const state = await openApiSources.state(c.env, name);
+  if (state === undefined) {
+    return failureResponse(c, {
+      kind: "unavailable",
+      message: `OpenAPI source '${name}' was saved, but the sources could not be re-read from KV just now; GET /v1/openapi-sources/${name} shows it once KV answers.`,
+      retryAfterSeconds: 30,
+    });
+  }
+  return c.json(toWireStatus(state), status);
 }

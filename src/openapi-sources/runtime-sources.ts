@@ -65,7 +65,8 @@ export class OpenApiSources {
   async reload(env: Env, name: string, record: StoredOpenApiSource | null): Promise<void> {
     this.#ownWrites.set(name, { record, until: this.#now() + OWN_WRITE_TRUST_MS });
     await this.#syncEnded();
-    await this.#sync(env);
+    // The write is stored; a re-read that fails (KV not answering) is logged, and the route says so.
+    await this.#sync(env).catch((error: unknown) => console.error(`OpenAPI sources: re-read after a write failed: ${String(error)}`));
   }
 
   /** Every source's state after a sync; undefined when KV could not be read just now. */

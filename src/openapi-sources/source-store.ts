@@ -3,6 +3,7 @@
  * status) and one record per converted spec (large: every operation's input schema), so an isolate
  * that only lists sources never parses a thousand operations.
  */
+import { isPlainRecord } from "../arguments/coerce-scalars.ts";
 import { OPENAPI_SOURCE_PREFIX, openApiOperationsKey, openApiSourceKey } from "../storage/keys.ts";
 import type { ConvertedSpec } from "./operation.ts";
 import { type OpenApiSourceConfig, OpenApiSourceConfigSchema } from "./source-config.ts";
@@ -30,15 +31,44 @@ export interface StoredOpenApiSource {
   pending?: SpecSummary & { changes: SpecChanges };
 }
 
+/**
+ * One stored source; a record that is not JSON, or whose configuration or pin no longer
+ * validates, is skipped, loudly, so one bad record never stops the others from being served.
+ */
 export async function readSource(kv: KVNamespace, name: string): Promise<StoredOpenApiSource | null> {
-  const record = await kv.get<StoredOpenApiSource>(openApiSourceKey(name), "json");
+  const record = parseJson(await kv.get(openApiSourceKey(name), "text"));
   if (record === null) return null;
-  const parsed = OpenApiSourceConfigSchema.safeParse(record.config);
-  if (!parsed.success) {
-    console.error(`OpenAPI source record '${name}' in KV is invalid and ignored: ${parsed.error.message}`);
+  const parsed = OpenApiSourceConfigSchema.safeParse(isPlainRecord(record) ? record.config : undefined);
+  if (!parsed.success || !isStoredShape(record)) {
+    console.error(`OpenAPI source record '${name}' in KV is invalid and ignored${parsed.success ? "" : `: ${parsed.error.message}`}`);
     return null;
   }
   return { ...record, config: parsed.data };
+}
+
+/** The record's own fields besides the configuration, which its schema checks. */
+function isStoredShape(value: unknown): value is Omit<StoredOpenApiSource, "config"> {
+  return (
+    isPlainRecord(value) &&
+    typeof value.createdAt === "number" &&
+    typeof value.updatedAt === "number" &&
+    isSummary(value.pinned) &&
+    (value.pending === undefined || (isPlainRecord(value.pending) && isPlainRecord(value.pending.changes) && isSummary(value.pending)))
+  );
+}
+
+const isConvertedSpec = (value: unknown): value is ConvertedSpec => isPlainRecord(value) && Array.isArray(value.operations) && Array.isArray(value.problems);
+
+const isSummary = (value: unknown): value is SpecSummary =>
+  isPlainRecord(value) && typeof value.sha256 === "string" && typeof value.baseUrl === "string" && Array.isArray(value.problems);
+
+function parseJson(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Every stored source, sorted by name. */
@@ -58,8 +88,10 @@ export async function writeSource(kv: KVNamespace, record: StoredOpenApiSource):
   await kv.put(openApiSourceKey(record.config.name), JSON.stringify(record));
 }
 
+/** A converted spec; null when it is missing or not the shape written (the source then lists it as a problem). */
 export async function readOperations(kv: KVNamespace, name: string, specSha256: string): Promise<ConvertedSpec | null> {
-  return kv.get<ConvertedSpec>(openApiOperationsKey(name, specSha256), "json");
+  const spec = parseJson(await kv.get(openApiOperationsKey(name, specSha256), "text"));
+  return isConvertedSpec(spec) ? spec : null;
 }
 
 export async function writeOperations(kv: KVNamespace, name: string, specSha256: string, spec: ConvertedSpec): Promise<void> {

@@ -7,6 +7,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app.ts";
+import { openApiSources } from "../../src/openapi-sources/runtime-sources.ts";
 import { testParts } from "../support/dispatch.ts";
 import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 
@@ -168,6 +169,22 @@ describe("runtime OpenAPI sources", () => {
     const relative = await api("/v1/openapi-sources", { body: { name: "relative", spec: { url: `${SPECS}/relative` } } });
     expect(relative.status).toBe(201);
     expect(((await relative.json()) as Status).pinned.base_url).toBe(`${SPECS}/v1`);
+  });
+
+  it("skips a stored record that is not JSON or not the shape written, serving the others", async () => {
+    await publish("sound", notesSpec());
+    expect((await api("/v1/openapi-sources", { body: { name: "sound", spec: { url: `${SPECS}/sound` } } })).status).toBe(201);
+    await env.KV.put("openapi:source:garbled", "{not json");
+    await env.KV.put("openapi:source:shapeless", JSON.stringify({ config: { name: "shapeless", spec: { url: `${SPECS}/sound` } } }));
+    openApiSources.reset();
+    const listed = await api("/v1/openapi-sources");
+    expect(listed.status).toBe(200);
+    const names = ((await listed.json()) as { sources: Status[] }).sources.map((source) => source.name);
+    expect(names).toContain("sound");
+    expect(names).not.toEqual(expect.arrayContaining(["garbled"]));
+    expect(names).not.toEqual(expect.arrayContaining(["shapeless"]));
+    expect((await api("/v1/openapi-sources/garbled")).status).toBe(404);
+    expect(await toolsIn("api-sound")).toHaveLength(3);
   });
 
   it("is for admins only", async () => {
