@@ -19,7 +19,7 @@ export function sanitizeNamePart(part: string): string {
  */
 export function fitToolName(name: string, key: string): string {
   if (name.length <= MAX_TOOL_NAME_CHARS) return name;
-  const suffix = `_${fnv1a(key).toString(16).padStart(8, "0")}`;
+  const suffix = `_${nameHash(key)}`;
   return `${name.slice(0, MAX_TOOL_NAME_CHARS - suffix.length)}${suffix}`;
 }
 

@@ -12,6 +12,8 @@
  * present and equal to `params.name` / `params.uri` where the revision requires it, after
  * decoding its `=?base64?…?=` form. Each refusal is HTTP 400 with the request's id.
  */
+
+import { fromBase64url } from "../../crypto/encoding.ts";
 import { LOG_LEVELS, type LogLevel } from "../../registry/types.ts";
 import { type RequestId, RPC_INVALID_PARAMS, RPC_INVALID_REQUEST, type RpcError, type RpcMessage } from "./json-rpc.ts";
 import { isModernEraVersion, isSupportedModernVersion, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from "./protocol-versions.ts";
@@ -144,7 +146,7 @@ export function decodeHeaderValue(value: string): string | undefined {
   const match = SENTINEL.exec(value);
   if (match === null) return undefined;
   try {
-    return utf8.decode(Uint8Array.from(atob(match[1] ?? ""), (char) => char.charCodeAt(0)));
+    return utf8.decode(fromBase64url(match[1] ?? ""));
   } catch {
     return undefined;
   }
