@@ -2200,6 +2200,15 @@ export interface paths {
                         "application/json": components["schemas"]["RequestError"];
                     };
                 };
+                /** @description A service the route needs is not configured or not available now; the body names what to set or when to retry. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -2362,6 +2371,15 @@ export interface paths {
                         "application/json": components["schemas"]["RequestError"];
                     };
                 };
+                /** @description A service the route needs is not configured or not available now; the body names what to set or when to retry. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
             };
         };
         post?: never;
@@ -2484,6 +2502,15 @@ export interface paths {
                         "application/json": components["schemas"]["RequestError"];
                     };
                 };
+                /** @description A service the route needs is not configured or not available now; the body names what to set or when to retry. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -2549,6 +2576,15 @@ export interface paths {
                         "application/json": components["schemas"]["RequestError"];
                     };
                 };
+                /** @description A service the route needs is not configured or not available now; the body names what to set or when to retry. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -2607,6 +2643,15 @@ export interface paths {
                 };
                 /** @description The named resource does not exist. */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description A service the route needs is not configured or not available now; the body names what to set or when to retry. */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2690,6 +2735,15 @@ export interface paths {
                 };
                 /** @description A remote server the route depends on could not be reached or did not answer correctly. */
                 502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description A service the route needs is not configured or not available now; the body names what to set or when to retry. */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
