@@ -67,6 +67,8 @@ export interface ServeOptions {
   inspectorPort?: number;
   /** Served beside the bench Worker, each on its own direct socket (the MCP peers). */
   peers?: readonly PeerWorker[];
+  /** Variables beyond the bench's own, for one use of the Worker (the hostile suite's). */
+  vars?: Readonly<Record<string, string>>;
 }
 
 export interface ServedWorker {
@@ -124,7 +126,7 @@ export function workerModules(scriptPath: string): { type: "ESModule" | "Compile
  * Starts workerd with `scriptPath` as the Worker, using the bindings of `configPath` and a
  * random ADMIN_TOKEN that authenticates the bench's requests, and applies the D1 migrations.
  */
-export async function serveWorker(scriptPath: string, configPath: string, { inspectorPort, peers = [] }: ServeOptions = {}): Promise<ServedWorker> {
+export async function serveWorker(scriptPath: string, configPath: string, { inspectorPort, peers = [], vars = {} }: ServeOptions = {}): Promise<ServedWorker> {
   const fromConfig = readConfigOptions(configPath);
   const adminToken = randomBytes(32).toString("base64url");
   const directSocket = [{ host: "127.0.0.1", port: 0 }];
@@ -154,7 +156,7 @@ export async function serveWorker(scriptPath: string, configPath: string, { insp
           modules: workerModules(scriptPath),
           compatibilityDate: fromConfig.compatibilityDate,
           compatibilityFlags: fromConfig.compatibilityFlags,
-          bindings: { ...fromConfig.bindings, ...BENCH_VARS, ADMIN_TOKEN: adminToken },
+          bindings: { ...fromConfig.bindings, ...BENCH_VARS, ...vars, ADMIN_TOKEN: adminToken },
           kvNamespaces: fromConfig.kvNamespaces,
           d1Databases: fromConfig.d1Databases,
           // The files toolset's WORKSPACE bucket (workspace-files scenario).

@@ -44,8 +44,11 @@ import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
 import { createParts } from "../../src/compose.ts";
 import type { ErrorCode } from "../../src/errors/tool-failure.ts";
 import { type AppOptions, createApp } from "../../src/http/app.ts";
+import { API_SOURCES } from "../../src/openapi-sources/apis.gen.ts";
+import { registerBuildTimeSources } from "../../src/openapi-sources/build-time-sources.ts";
 import { availability } from "../../src/registry/availability.ts";
 import { registry } from "../../src/registry/registry.ts";
+import { installPetShop } from "../hostile/pet-shop.ts";
 import { serveWorstInputs } from "../hostile/worst-inputs-route.ts";
 import { adminOverviewRoutes } from "./admin-overview-routes.ts";
 import { registerCheckedTool } from "./checked-tool.ts";
@@ -89,7 +92,11 @@ export { MemoryStore } from "../../src/memory/memory-store.ts";
 export class Run extends RunObject {
   protected override readonly gateway = runGatewayWith(createParts());
 }
+// As the Worker entry does (src/index.ts): the build-time OpenAPI sources' tools.
+registerBuildTimeSources(registry, API_SOURCES);
 installScriptedModel();
+// Answers only https://petstore.example, whose tools only the hostile suite makes available.
+installPetShop();
 
 const ECHO_ARGUMENTS = JSON.stringify({ text: "hi" });
 

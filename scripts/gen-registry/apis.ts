@@ -56,13 +56,16 @@ function listApiFiles(root: string): string[] {
     .sort();
 }
 
+/** Modules outside CONVERTER_DIR whose output the generated operations hold (each operation's example). */
+const CONVERTER_FILES = ["src/arguments/example-arguments.ts"];
+
 function converterText(root: string): string {
   if (!existsSync(join(root, CONVERTER_DIR))) return "";
-  return readdirSync(join(root, CONVERTER_DIR))
+  const own = readdirSync(join(root, CONVERTER_DIR))
     .filter((name) => name.endsWith(".ts") && !name.endsWith(".gen.ts"))
     .sort()
-    .map((name) => readFileSync(join(root, CONVERTER_DIR, name), "utf8"))
-    .join("\n");
+    .map((name) => join(CONVERTER_DIR, name));
+  return [...own, ...CONVERTER_FILES.filter((file) => existsSync(join(root, file)))].map((file) => readFileSync(join(root, file), "utf8")).join("\n");
 }
 
 /** The committed copy of a `url` spec, by the name of its source. */

@@ -16,7 +16,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 // the working directory, and workerd refuses one that climbs out of it with "..".
 await mkdir(join(root, ".bench"), { recursive: true });
 const outDir = await mkdtemp(join(root, ".bench", "hostile-"));
-const worker = await serveWorker(await buildBenchWorker(root, outDir), join(root, "wrangler.toml"));
+// The example OpenAPI source's secret, so its tools are available and their worst inputs reach
+// the pet shop the bench Worker answers itself (scripts/hostile/pet-shop.ts).
+const worker = await serveWorker(await buildBenchWorker(root, outDir), join(root, "wrangler.toml"), { vars: { PETSTORE_TOKEN: "hostile-suite" } });
 
 let stopping = false;
 async function stop(): Promise<void> {

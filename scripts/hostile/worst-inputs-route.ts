@@ -5,12 +5,17 @@
  * 10 MiB file is made only when the suite asks for it.
  */
 /// <reference path="../../worker-configuration.d.ts" />
+import { API_SOURCES } from "../../src/openapi-sources/apis.gen.ts";
+import { buildTimeToolNames } from "../../src/openapi-sources/build-time-sources.ts";
 import { registry } from "../../src/registry/registry.ts";
 import { DISCOVERED_TOOLS } from "../../src/registry/tools.gen.ts";
 import { type BuiltWorstInput, WORST_INPUTS_PATH, type WorstInputsListing } from "./worst-inputs-wire.ts";
 
-/** The shipped tools: the generator's list, so a measuring Worker's own tools stay out. */
-const SHIPPED: ReadonlySet<string> = new Set(DISCOVERED_TOOLS.map((tool) => tool.name));
+/**
+ * The shipped tools: the generator's list and the build-time OpenAPI sources' operations, so a
+ * measuring Worker's own tools stay out.
+ */
+const SHIPPED: ReadonlySet<string> = new Set([...DISCOVERED_TOOLS.map((tool) => tool.name), ...buildTimeToolNames(API_SOURCES)]);
 
 /**
  * `GET WORST_INPUTS_PATH` lists; `GET WORST_INPUTS_PATH?tool=patch&input=0` builds one input.

@@ -37,3 +37,8 @@ export function registerBuildTimeSources(registry: Registry, sources: readonly B
   }
   return refused;
 }
+
+/** The tool names `sources` register, for suites that check every shipped tool (contract, hostile). */
+export function buildTimeToolNames(sources: readonly BuildTimeSource[]): string[] {
+  return sources.flatMap((source) => (JSON.parse(source.operations) as OpenApiOperation[]).map((operation) => operation.name));
+}

@@ -4,6 +4,7 @@
  * become a tool is returned as a sentence, never thrown.
  */
 import { shapeProblem } from "../arguments/argument-shape.ts";
+import { exampleArguments } from "../arguments/example-arguments.ts";
 import { convertBody } from "./convert-body.ts";
 import { convertParameters } from "./convert-parameters.ts";
 import { cut, InputSchemaWriter } from "./input-schema-writer.ts";
@@ -57,6 +58,7 @@ function convertWith(
   if (shape !== undefined) {
     return { ok: false, problem: "tooDeep" in shape ? `its input schema nests too deep (at ${shape.tooDeep})` : "its input schema holds too many values" };
   }
+  const example = exampleArguments(inputSchema);
   const operationId = typeof operation.operationId === "string" && operation.operationId !== "" ? operation.operationId : undefined;
   return {
     ok: true,
@@ -70,6 +72,7 @@ function convertWith(
       parameters: parameters.parameters,
       ...(body.body === undefined ? {} : { body: body.body }),
       tags: input.tags,
+      ...(example === undefined ? {} : { example }),
     },
     dropped: body.dropped === undefined ? parameters.dropped : [body.dropped, ...parameters.dropped],
   };

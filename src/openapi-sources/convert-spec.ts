@@ -8,6 +8,7 @@
  */
 import { upgrade } from "@scalar/openapi-upgrader";
 import { isPlainRecord } from "../arguments/coerce-scalars.ts";
+import { withCheckedExample } from "./checked-example.ts";
 import { type ConvertedOperation, convertOperation, type OperationInput } from "./convert-operation.ts";
 import { cut } from "./input-schema-writer.ts";
 import { specVersion } from "./load-spec.ts";
@@ -115,7 +116,7 @@ async function convertOperations(
         problems.push(`${label}: skipped: ${converted.problem}`);
         continue;
       }
-      operations.push(converted.operation);
+      operations.push(await withCheckedExample(converted.operation));
       for (const line of converted.dropped) problems.push(`${label}: ${line}`);
     }
   }

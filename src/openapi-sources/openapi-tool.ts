@@ -28,6 +28,7 @@ import { type HttpMethod, IDEMPOTENT_METHODS, type OpenApiOperation } from "./op
 import { compileOperationPattern } from "./operation-pattern.ts";
 import { authFor, authSecretNames, oauthCacheKey, oauthTokens, type TokenCache } from "./source-auth.ts";
 import { type OpenApiSourceConfig, sourceToolset } from "./source-config.ts";
+import { worstInputsOf } from "./worst-arguments.ts";
 
 /** Methods that change nothing (RFC 9110 §9.2.1) and so need no approval unless the source says so. */
 const SAFE_METHODS: ReadonlySet<HttpMethod> = new Set(["get", "head", "options"]);
@@ -95,6 +96,8 @@ export function openApiToolSpec(config: OpenApiSourceConfig, operation: OpenApiO
     // Calls of one source in a batch: reads run side by side, a write is ordered against the rest.
     ...(safe ? { reads: [resource] } : { writes: [resource] }),
     ...(disabled === undefined ? {} : { gate: () => disabled }),
+    ...(operation.example === undefined ? {} : { example: operation.example }),
+    worstInputs: worstInputsOf(operation.example),
     handler: async function callOperation(input: unknown, ctx: ToolContext) {
       // The pipeline validated `input` against the operation's object schema.
       const args = input as Record<string, unknown>;

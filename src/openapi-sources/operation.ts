@@ -47,6 +47,8 @@ export interface OpenApiOperation {
   parameters: OperationParameter[];
   body?: OperationBody;
   tags: string[];
+  /** Arguments built from the spec's own examples (example-arguments.ts); absent when none that validates can be made. */
+  example?: Record<string, unknown>;
 }
 
 /** A spec converted: its operations, and why anything was left out. */

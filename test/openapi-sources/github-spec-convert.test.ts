@@ -5,6 +5,7 @@
  * openapi-github-spec.test.ts checks the conversion in detail and times it in Node.
  */
 import { describe, expect, it } from "vitest";
+import { validatorFor } from "../../src/mcp/federation/json-schema-validator.ts";
 import { convertSpec } from "../../src/openapi-sources/convert-spec.ts";
 import { loadSpec } from "../../src/openapi-sources/load-spec.ts";
 import { SPEC_FILES_HOST } from "../support/test-env.ts";
@@ -22,6 +23,13 @@ describe("GitHub's REST description in workerd", () => {
     console.log(`GitHub spec in workerd: ${converted.spec.operations.length} operations, load and convert ~${Date.now() - started} ms`);
     expect(converted.spec.operations.length).toBeGreaterThan(1_100);
     expect(converted.spec.problems).toHaveLength(1);
+    // Every example kept (ToolSpec.example, which the contract suite calls) is accepted by the
+    // validator the tool's calls go through; the spec's own seven wrong ones were dropped.
+    const withExample = converted.spec.operations.filter((op) => op.example !== undefined);
+    const refused = withExample.filter((op) => !validatorFor(op.inputSchema).schema.safeParse(op.example).success).map((op) => op.name);
+    console.log(`GitHub spec: ${withExample.length} of ${converted.spec.operations.length} operations have example arguments`);
+    expect(refused).toEqual([]);
+    expect(withExample.length).toBeGreaterThan(converted.spec.operations.length * 0.9);
   });
 
   it("converts a few included operations of it", async () => {

@@ -13,11 +13,12 @@ import { main } from "../../scripts/gen-registry.ts";
 const REPO = new URL("../../", import.meta.url).pathname;
 const roots: string[] = [];
 
-/** A project root holding the converter's sources and the pet shop example, and nothing else. */
+/** A project root holding the converter's sources (CONVERTER_FILES too) and the pet shop example, and nothing else. */
 function project(): string {
   const root = mkdtempSync(join(tmpdir(), "gen-apis-"));
   roots.push(root);
   cpSync(join(REPO, "src/openapi-sources"), join(root, "src/openapi-sources"), { recursive: true, filter: (path) => !path.endsWith(".gen.ts") });
+  cpSync(join(REPO, "src/arguments/example-arguments.ts"), join(root, "src/arguments/example-arguments.ts"));
   cpSync(join(REPO, "apis"), join(root, "apis"), { recursive: true });
   return root;
 }

@@ -17,7 +17,7 @@
  *   redirect-public- GET /pets answers 302 to /<scenario>/store/inventory, with the auth header kept in the log
  *   huge-            GET /store/inventory answers 8 MiB of JSON text
  *
- * GET /pets/<id> with an id starting `missing` answers the spec's 404 example.
+ * GET /pets/<id> answers the spec's example with the id asked for; an id starting `missing`, its 404 example.
  */
 import { readFileSync } from "node:fs";
 import OpenAPIBackend, { type Context, type Document } from "openapi-backend";
@@ -48,6 +48,11 @@ function answer(c: Context): { status: number; body: unknown; type?: string } {
   const id = c.operation.operationId ?? "";
   const petId = String((c.request.params as Record<string, unknown>).petId ?? "");
   if (id === "showPetById" && petId.startsWith("missing")) return bodyOf(c, 404);
+  // The pet asked for, so calls for different pets get different answers (the contract suite's ten concurrent calls).
+  if (id === "showPetById") {
+    const found = bodyOf(c);
+    return { ...found, body: { ...(found.body as Record<string, unknown>), id: petId } };
+  }
   if (id === "getPetPhoto") return { status: 200, body: new Uint8Array(2048).fill(137), type: "image/png" };
   if (id === "deletePet") return { status: 204, body: null };
   return bodyOf(c);

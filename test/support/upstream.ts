@@ -5,7 +5,7 @@ import { forwardToModelServer } from "./model-server.ts";
 import { OAS_HOST, oasExamplesHost } from "./oas-examples-host.ts";
 import { isOAuthMcpPort, startOAuthMcp } from "./oauth-mcp-server.ts";
 import { OTLP_HOST, otlpReceiver } from "./otlp-receiver.ts";
-import { PETSTORE_HOST } from "./petstore-env.ts";
+import { BUILD_TIME_PETSTORE_HOST, PETSTORE_HOST } from "./petstore-env.ts";
 import { petstore } from "./petstore-stub.ts";
 import { SPEC_HOST, specHost } from "./spec-host.ts";
 import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, MODEL_HOST, OAUTH_MCP_CONTROL_HOST, TEST_WEBHOOK_SECRET } from "./test-env.ts";
@@ -71,7 +71,9 @@ export async function upstream(request: Request): Promise<Response> {
   if (url.hostname === EXAMPLE_HOST) return examplePage(url);
   if (url.hostname === SPEC_HOST) return specHost(request, url);
   if (url.hostname === OAS_HOST) return oasExamplesHost(request, url);
-  if (url.hostname === PETSTORE_HOST) return petstore(request, url);
+  // The build-time example source (apis/petstore.ts) calls https://petstore.example/v1: the same
+  // stand-in, with `v1` as its scenario, so the contract suite can call its tools.
+  if (url.hostname === PETSTORE_HOST || url.hostname === BUILD_TIME_PETSTORE_HOST) return petstore(request, url);
   if (url.hostname === OTLP_HOST) return otlpReceiver(request, url);
   if (url.hostname !== "upstream.test") return new Response(`no route to ${url.hostname} from tests`, { status: 502 });
   if (url.pathname === "/ok") return Response.json({ ok: true, method: request.method });
