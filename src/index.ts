@@ -13,6 +13,7 @@ import { deleteSettledApprovals } from "./approvals/retention.ts";
 import { runApprovedWith } from "./approvals/run-approved.ts";
 import { SessionObject } from "./approvals/session.ts";
 import { auditShards } from "./audit/audit-shards.ts";
+import { foldOldRollups } from "./audit/fold-rollups.ts";
 import { handleAuditQueue } from "./audit/handle-audit-queue.ts";
 import { archiveOrExpireAudit } from "./audit/retention.ts";
 import { createParts } from "./compose.ts";
@@ -72,5 +73,6 @@ export default {
     ctx.waitUntil(deleteExpiredDeliveries(env.DB, loadConfig(env).webhookDeliveryRetentionDays, controller.scheduledTime).then(() => undefined));
     ctx.waitUntil(deleteSettledApprovals(env.DB, loadConfig(env).approval.retentionDays, controller.scheduledTime).then(() => undefined));
     ctx.waitUntil(deleteExpiredRuns(env.DB, loadConfig(env).runRetentionDays, controller.scheduledTime).then(() => undefined));
+    ctx.waitUntil(foldOldRollups(auditShards(env), controller.scheduledTime).then(() => undefined));
   },
 } satisfies ExportedHandler<Env>;

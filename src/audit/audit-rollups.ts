@@ -57,14 +57,15 @@ export interface RollupCounts {
   buckets: number[];
 }
 
-const sums = `SUM(calls) AS calls, SUM(errors) AS errors, SUM(duration_ms_sum) AS duration_ms_sum, MAX(duration_ms_max) AS duration_ms_max, ${bucketColumns
+/** The summed columns of a rollup read, named as the table's. */
+export const ROLLUP_SUMS = `SUM(calls) AS calls, SUM(errors) AS errors, SUM(duration_ms_sum) AS duration_ms_sum, MAX(duration_ms_max) AS duration_ms_max, ${bucketColumns
   .map((column) => `SUM(${column}) AS ${column}`)
   .join(", ")}`;
 
 /** Per hour and tool, over every key, in [since, until) (both whole hours). */
-export const ROLLUPS_BY_HOUR_AND_TOOL_SQL = `SELECT hour, tool, ${sums} FROM ${AUDIT_ROLLUPS_TABLE} WHERE hour >= ? AND hour < ? GROUP BY hour, tool`;
-/** Per tool and key, over all time: what /metrics exposes as counters. */
-export const ROLLUPS_BY_TOOL_AND_KEY_SQL = `SELECT tool, key_id, ${sums} FROM ${AUDIT_ROLLUPS_TABLE} GROUP BY tool, key_id`;
+export const ROLLUPS_BY_HOUR_AND_TOOL_SQL = `SELECT hour, tool, ${ROLLUP_SUMS} FROM ${AUDIT_ROLLUPS_TABLE} WHERE hour >= ? AND hour < ? GROUP BY hour, tool`;
+/** Per tool and key, over the hours kept: what /metrics reads before migration 0021 (fold-rollups.ts has the all-time read). */
+export const ROLLUPS_BY_TOOL_AND_KEY_SQL = `SELECT tool, key_id, ${ROLLUP_SUMS} FROM ${AUDIT_ROLLUPS_TABLE} GROUP BY tool, key_id`;
 /** Calls per error code in [since, until). */
 export const ERROR_CODES_SQL = `SELECT error_code AS code, SUM(calls) AS calls FROM ${AUDIT_ROLLUPS_TABLE} WHERE hour >= ? AND hour < ? AND error_code <> '' GROUP BY error_code`;
 

@@ -1,14 +1,16 @@
 /**
- * GET /metrics: the audit log's hourly rollups (src/audit/audit-rollups.ts) summed over all time
- * per tool and key, in Prometheus text format, for a scraper. The counts live in D1, written by
+ * GET /metrics: the audit log's hourly rollups (src/audit/audit-rollups.ts) and the all-time totals
+ * older hours are folded into (src/audit/fold-rollups.ts), summed per tool and key, in Prometheus text format, for a scraper. The counts live in D1, written by
  * the audit consumer, so every isolate answers the same figures (an isolate's own counters would
  * show only the calls that isolate served, and vanish with it). Admins may read it, and keys
  * holding the `metrics` scope. Figures trail calls by the audit queue's batch delay (seconds).
  * Also the telemetry path's own failures (src/tracing/telemetry-counters.ts).
  */
 import { Hono } from "hono";
+import type { AuditDatabase } from "../audit/audit-database.ts";
 import { countsOf, ROLLUPS_BY_TOOL_AND_KEY_SQL, readRollups } from "../audit/audit-rollups.ts";
 import { shardsToRead } from "../audit/audit-shards.ts";
+import { ALL_TIME_BY_TOOL_AND_KEY_SQL, AUDIT_ROLLUP_TOTALS_TABLE } from "../audit/fold-rollups.ts";
 import { authenticate } from "../auth/authenticate.ts";
 import { requireRoleOrScope } from "../auth/require-role.ts";
 import type { AppEnv } from "../http/types.ts";
@@ -18,17 +20,21 @@ import { type RollupSeries, rollupFamilies } from "./rollup-families.ts";
 
 export const METRICS_PATH = "/metrics";
 
+/** All-time sums per tool and key; before migration 0021 made the totals, the hourly rows alone (nothing was folded yet). */
+async function readAllTime(shards: readonly AuditDatabase[]) {
+  try {
+    return await readRollups(shards, ALL_TIME_BY_TOOL_AND_KEY_SQL);
+  } catch (error) {
+    if (!String(error).includes(`no such table: ${AUDIT_ROLLUP_TOTALS_TABLE}`)) throw error;
+    return readRollups(shards, ROLLUPS_BY_TOOL_AND_KEY_SQL);
+  }
+}
+
 /** The route, behind a bearer key with the admin role or the `metrics` scope. */
 export const metricsRoutes = new Hono<AppEnv>()
   .use(METRICS_PATH, authenticate(), requireRoleOrScope("metrics", "admin"))
   .get(METRICS_PATH, async function metrics(c) {
-    const [rows, counters] = await Promise.all([
-      readRollups(
-        shardsToRead(c.env).map((shard) => shard.db),
-        ROLLUPS_BY_TOOL_AND_KEY_SQL,
-      ),
-      readCounters(c.env.DB),
-    ]);
+    const [rows, counters] = await Promise.all([readAllTime(shardsToRead(c.env).map((shard) => shard.db)), readCounters(c.env.DB)]);
     const series: RollupSeries[] = rows.map((row) => ({ tool: String(row.tool), keyId: String(row.key_id), counts: countsOf(row) }));
     const families: Family[] = [
       ...rollupFamilies(series),

@@ -4,13 +4,15 @@
  * consumer into D1, after redelivered and concurrent batches; then GET /metrics, which serves
  * them, for admins and keys with the `metrics` scope only.
  */
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { packAuditMessages } from "../../src/audit/audit-message.ts";
-import { AUDIT_ROLLUP_BUCKETS_MS, AUDIT_ROLLUPS_TABLE } from "../../src/audit/audit-rollups.ts";
+import { AUDIT_ROLLUP_BUCKETS_MS, AUDIT_ROLLUPS_TABLE, HOUR_MS } from "../../src/audit/audit-rollups.ts";
 import { AUDIT_TABLE, type AuditRow, fromRow } from "../../src/audit/audit-table.ts";
+import { AUDIT_ROLLUP_TOTALS_TABLE, ROLLUP_HOURS_KEPT_MS } from "../../src/audit/fold-rollups.ts";
 import { AUDIT_QUEUE_NAME, handleAuditQueue } from "../../src/audit/handle-audit-queue.ts";
+import worker from "../../src/index.ts";
 import { auditRecord } from "../audit/support.ts";
 import { api } from "../support/api.ts";
 import { createKey } from "../support/create-key.ts";
@@ -177,5 +179,61 @@ describe("GET /metrics", () => {
     const res = await api("/v1/keys", { body: { name: "bad-scope", role: "agent", scopes: ["everything"] } });
     expect(res.status).toBe(400);
     expect(JSON.stringify(await json(res))).toContain("scopes");
+  });
+});
+
+describe("folding old hours into all-time totals (the daily cron)", () => {
+  const DAY = 86_400_000;
+  /** This key's lines of the /metrics text. */
+  async function metricsOf(keyId: string): Promise<string[]> {
+    const text = await (await api("/metrics")).text();
+    return text.split("\n").filter((line) => line.includes(`key_id="${keyId}"`));
+  }
+  async function hourlyRows(keyId: string): Promise<number[]> {
+    const { results } = await env.DB.prepare(`SELECT hour FROM ${AUDIT_ROLLUPS_TABLE} WHERE key_id = ? ORDER BY hour`).bind(keyId).all<{ hour: number }>();
+    return results.map((row) => row.hour);
+  }
+  async function runCron(now: number): Promise<void> {
+    const ctx = createExecutionContext();
+    worker.scheduled(createScheduledController({ scheduledTime: now, cron: "17 3 * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+  }
+
+  it("leaves /metrics' counters as they were, keeps the console's week hourly, and counts nothing twice when run again", async () => {
+    const keyId = `fold-${crypto.randomUUID()}`;
+    const now = Date.now();
+    const at = [now - 40 * DAY, now - 20 * DAY, now - 20 * DAY + 1, now - 9 * DAY, now - 2 * DAY, now];
+    await deliver(
+      packed(
+        at.map((time, i) =>
+          auditRecord({ keyId, at: time, durationMs: 3 + i * 40, status: i === 1 ? "error" : "ok", errorCode: i === 1 ? "TOOL_ERROR" : null }),
+        ),
+      ),
+    );
+    const before = await metricsOf(keyId);
+    expect(before).toContain(`toolgate_tool_calls_total{tool="echo",key_id="${keyId}"} 6`);
+    // One row per hour and error code: the two records 20 days ago differ in their code.
+    expect(await hourlyRows(keyId)).toHaveLength(6);
+
+    await runCron(now);
+    expect(await metricsOf(keyId)).toEqual(before);
+    const kept = await hourlyRows(keyId);
+    expect(kept.every((hour) => hour >= now - ROLLUP_HOURS_KEPT_MS - HOUR_MS)).toBe(true);
+    expect(kept).toHaveLength(2);
+    const { results } = await env.DB.prepare(`SELECT error_code, calls, errors FROM ${AUDIT_ROLLUP_TOTALS_TABLE} WHERE key_id = ? ORDER BY error_code`)
+      .bind(keyId)
+      .all();
+    expect(results).toEqual([
+      { error_code: "", calls: 3, errors: 0 },
+      { error_code: "TOOL_ERROR", calls: 1, errors: 1 },
+    ]);
+
+    // Again, and then a late batch for an hour already folded: counters only go up, by what arrived.
+    await runCron(now);
+    expect(await metricsOf(keyId)).toEqual(before);
+    await deliver(packed([auditRecord({ keyId, at: now - 30 * DAY, durationMs: 3 })]));
+    await runCron(now);
+    expect(await metricsOf(keyId)).toContain(`toolgate_tool_calls_total{tool="echo",key_id="${keyId}"} 7`);
+    expect(await hourlyRows(keyId)).toHaveLength(2);
   });
 });
