@@ -15,6 +15,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { BuildTimeSource } from "../../src/openapi-sources/build-time-sources.ts";
+import { withCheckedExample } from "../../src/openapi-sources/checked-example.ts";
 import { convertSpec } from "../../src/openapi-sources/convert-spec.ts";
 import { loadSpec } from "../../src/openapi-sources/load-spec.ts";
 import { OpenApiSourceConfigSchema } from "../../src/openapi-sources/source-config.ts";
@@ -152,7 +153,9 @@ export async function generateApis({ root, check, refreshSpecs }: ApisOptions): 
       config: input.config,
       baseUrl,
       specSha256: sha256(input.spec),
-      operations: JSON.stringify(converted.spec.operations),
+      // Checked here, in Node, where the cost does not matter: run-time conversion keeps examples
+      // unchecked (a validator per operation tripled a large spec's conversion).
+      operations: JSON.stringify(await Promise.all(converted.spec.operations.map(withCheckedExample))),
       problems: converted.spec.problems,
     });
   }

@@ -40,6 +40,8 @@ function toFieldIssue(issue: z.core.$ZodIssue): FieldIssue {
 export async function validateArguments(entry: ToolEntry, args: Record<string, unknown>): Promise<Validated> {
   const result = await entry.schema.safeParseAsync(args, { reportInput: true });
   if (result.success) return { ok: true, args: result.data as Record<string, unknown> };
+  // An OpenAPI source's example comes from its spec unchecked (checked-example.ts): shown only when valid.
+  const example = entry.example !== undefined && (await entry.schema.safeParseAsync(entry.example)).success ? entry.example : exampleHint(entry.parameters);
   return {
     ok: false,
     failure: {
@@ -47,7 +49,7 @@ export async function validateArguments(entry: ToolEntry, args: Record<string, u
       name: entry.name,
       issues: result.error.issues.map(toFieldIssue),
       // The tool's own example when it has one: real values say more than placeholders.
-      example: JSON.stringify(entry.example ?? exampleHint(entry.parameters)),
+      example: JSON.stringify(example),
     },
   };
 }

@@ -8,7 +8,6 @@
  */
 import { upgrade } from "@scalar/openapi-upgrader";
 import { isPlainRecord } from "../arguments/coerce-scalars.ts";
-import { withCheckedExample } from "./checked-example.ts";
 import { type ConvertedOperation, convertOperation, type OperationInput } from "./convert-operation.ts";
 import { cut } from "./input-schema-writer.ts";
 import { specVersion } from "./load-spec.ts";
@@ -116,7 +115,7 @@ async function convertOperations(
         problems.push(`${label}: skipped: ${converted.problem}`);
         continue;
       }
-      operations.push(await withCheckedExample(converted.operation));
+      operations.push(converted.operation);
       for (const line of converted.dropped) problems.push(`${label}: ${line}`);
     }
   }

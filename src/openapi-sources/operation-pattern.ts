@@ -2,7 +2,8 @@
  * The patterns a source's `include`, `exclude` and `approval` name operations by
  * (source-config.ts): a glob on the operationId, `tag:<glob>` on any of its tags, and
  * `path:<METHOD> <glob>` or `path:<glob>` on its path. Globs are the key policies' (`*`, `?`),
- * compiled once per pattern, not once per operation.
+ * compiled once per pattern and isolate, not once per operation: a source's approval patterns
+ * are asked about each of its operations at every registration (up to 2,000 per source).
  */
 import { compileGlob } from "../policy/glob.ts";
 import type { HttpMethod } from "./operation.ts";
@@ -21,7 +22,22 @@ export interface OperationRef {
  * @example
  * compileOperationPattern("path:GET /pets/*")({ method: "get", path: "/pets/{petId}", tags: [] }); // true
  */
-export function compileOperationPattern(pattern: string): (operation: OperationRef) => boolean {
+export function compileOperationPattern(pattern: string): Matcher {
+  let matcher = compiled.get(pattern);
+  if (matcher === undefined) {
+    // Patterns come from admins' source configs: few, but bounded all the same.
+    if (compiled.size >= MAX_COMPILED) compiled.clear();
+    matcher = compile(pattern);
+    compiled.set(pattern, matcher);
+  }
+  return matcher;
+}
+
+type Matcher = (operation: OperationRef) => boolean;
+const MAX_COMPILED = 1_000;
+const compiled = new Map<string, Matcher>();
+
+function compile(pattern: string): Matcher {
   if (pattern.startsWith("tag:")) {
     const matches = compileGlob(pattern.slice("tag:".length));
     return (operation) => operation.tags.some(matches);

@@ -16,6 +16,14 @@ const ctx = (over: Partial<CallContext> = {}): CallContext => ({ callId: "call_1
 const envelope = (content: string) => JSON.parse(content) as ErrorEnvelope;
 
 const tools = [
+  // As an OpenAPI source's operation may be: an example its spec gave, which its schema refuses.
+  defineTool({
+    name: "pl_wrong_example",
+    toolset: "pipeline",
+    schema: z.object({ id: z.string().regex(/^p-\d+$/) }),
+    example: { id: "not-an-id" },
+    handler: ({ id }) => id,
+  }),
   defineTool({
     name: "pl_add",
     toolset: "pipeline",
@@ -158,6 +166,13 @@ describe("coercion and validation stages", () => {
     expect(body.issues?.find((i) => i.path === "b")?.received).toMatch(/missing/);
     expect(body.error).toContain("'a'");
     expect(body.suggestion).toContain('{"a":1,"b":1}');
+  });
+
+  it("shows a tool's own example only when its schema accepts it, else one made from the schema", async () => {
+    const body = envelope((await dispatchCall("pl_wrong_example", { id: 5 }, ctx())).content);
+    expect(body.error_code).toBe("INVALID_ARGUMENTS");
+    expect(body.suggestion).not.toContain("not-an-id");
+    expect(body.suggestion).toContain('{"id":"…"}');
   });
 });
 
