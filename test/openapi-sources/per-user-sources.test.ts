@@ -24,6 +24,8 @@ type Fixture = OAuthFixture<{ received: { user: string; token: string }[]; refus
 interface Setup {
   fixture: Fixture;
   env: Env;
+  /** toolgate's client at the fixture's authorization server. */
+  clientId: string;
 }
 
 /** The client toolgate is at the fixture's authorization server, registered as an admin would, its secret a Worker secret. */
@@ -40,7 +42,7 @@ async function setUp(): Promise<Setup> {
     }),
   });
   const client = (await registered.json()) as { client_id: string; client_secret: string };
-  return { fixture, env: { ...fixture.env, API_CLIENT_ID: client.client_id, API_CLIENT_SECRET: client.client_secret } as Env };
+  return { fixture, env: { ...fixture.env, API_CLIENT_SECRET: client.client_secret } as Env, clientId: client.client_id };
 }
 
 function api(setup: Setup, path: string, init: { method?: string; body?: unknown; bearer?: string } = {}): Promise<Response> {
@@ -59,7 +61,7 @@ async function addSource(setup: Setup, name: string, extra: Record<string, unkno
       spec: { url: `http://127.0.0.1:${setup.fixture.port}/openapi.json${bare ? "?bare=1" : ""}` },
       auth: {
         type: "per_user",
-        client_id: (setup.env as unknown as { API_CLIENT_ID: string }).API_CLIENT_ID,
+        client_id: setup.clientId,
         client_secret: { secret: "API_CLIENT_SECRET" },
         client_auth: "client_secret_post",
         ...extra,

@@ -179,7 +179,11 @@ describe("per-user connections to a remote MCP server", () => {
     await env.DB.prepare("UPDATE mcp_connections SET grant_sealed = ? WHERE principal = ? AND server = 'peruser'")
       .bind(aliceRow?.grant_sealed ?? "", bob.keyId)
       .run();
+    // Bob's own grant stays kept in this isolate for up to 10 s (connection-cache.ts): a row written behind its back waits that long.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 11_000);
     const replayed = await call(fixture, bob, "mcp__peruser__whoami");
+    vi.useRealTimers();
     expect(replayed.error_code).toBe("CONNECTION_REQUIRED");
     expect(replayed.content).toContain("no longer opens");
     expect((await fixture.control()).received).toHaveLength(3);

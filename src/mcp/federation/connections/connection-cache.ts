@@ -79,6 +79,11 @@ export class ConnectionCache {
     for (const [key, entry] of this.#entries) if (entry.upstream === upstream) this.#entries.delete(key);
   }
 
+  /** Forgets everything (tests that empty D1 under a shared isolate). */
+  clear(): void {
+    this.#entries.clear();
+  }
+
   get size(): number {
     return this.#entries.size;
   }
