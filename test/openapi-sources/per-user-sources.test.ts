@@ -8,16 +8,10 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createApp } from "../../src/http/app.ts";
-import { csrfOf, PageClient } from "../approvals-page/page-client.ts";
+import { csrfOf } from "../approvals-page/page-client.ts";
+import { apiRequest, type CallResult, callAs, linkOf, type Person, rowsOf, signedInPerson } from "../mcp/federation/connection-people.ts";
 import { type OAuthFixture, startOAuthFixture } from "../mcp/federation/oauth-fixture.ts";
-import { createKey } from "../support/create-key.ts";
-import { testParts } from "../support/dispatch.ts";
-import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
-import { openaiCall } from "../support/tool-calls.ts";
 import { waitForAuditRows } from "../support/wait-for-audit-rows.ts";
-
-const app = createApp(testParts);
 
 type Fixture = OAuthFixture<{ received: { user: string; token: string }[]; refusedRefreshes: number; refreshes: number }>;
 
@@ -45,13 +39,8 @@ async function setUp(): Promise<Setup> {
   return { fixture, env: { ...fixture.env, API_CLIENT_SECRET: client.client_secret } as Env, clientId: client.client_id };
 }
 
-function api(setup: Setup, path: string, init: { method?: string; body?: unknown; bearer?: string } = {}): Promise<Response> {
-  const { method = init.body === undefined ? "GET" : "POST" } = init;
-  const headers = { authorization: `Bearer ${init.bearer ?? TEST_ADMIN_TOKEN}`, ...(init.body === undefined ? {} : { "content-type": "application/json" }) };
-  return Promise.resolve(
-    app.request(`https://toolgate.test${path}`, { method, headers, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) }, setup.env),
-  );
-}
+const api = (setup: Setup, path: string, init: { method?: string; body?: unknown; bearer?: string } = {}): Promise<Response> =>
+  apiRequest(setup.env, path, init);
 
 /** Adds a per_user source over the fixture's REST API; the endpoints come from its spec unless `bare`. */
 async function addSource(setup: Setup, name: string, extra: Record<string, unknown> = {}, bare = false): Promise<Response> {
@@ -70,36 +59,8 @@ async function addSource(setup: Setup, name: string, extra: Record<string, unkno
   });
 }
 
-interface Person {
-  keyId: string;
-  key: string;
-  browser: PageClient;
-}
-
-/** A key, and a browser signed in to the chat page with it. */
-async function person(setup: Setup, label: string): Promise<Person> {
-  const key = await createKey({ name: `src-${label}-${crypto.randomUUID()}`, role: "agent" });
-  const browser = new PageClient(undefined, (request) => Promise.resolve(app.request(request, undefined, setup.env)));
-  await browser.get("/chat/sign-in");
-  expect((await browser.post("/chat/sign-in", { key: key.key, csrf: csrfOf(browser.lastPage) })).status).toBe(303);
-  return { keyId: key.id, key: key.key, browser };
-}
-
-async function call(setup: Setup, who: Person, tool: string): Promise<{ status: string; error_code: string | null; content: string }> {
-  const res = await api(setup, "/v1/tool-calls", { bearer: who.key, body: { tool_calls: [openaiCall("c1", tool, {})] } });
-  expect(res.status, await res.clone().text()).toBe(200);
-  const [result] = ((await res.json()) as { results: { status: string; error_code: string | null; message: { content: string } }[] }).results;
-  if (result === undefined) throw new Error("no result");
-  return { status: result.status, error_code: result.error_code, content: result.message.content };
-}
-
-/** The one-time link a CONNECTION_REQUIRED result names. */
-function linkOf(result: { error_code: string | null; content: string }): string {
-  expect(result.error_code, result.content).toBe("CONNECTION_REQUIRED");
-  const envelope = JSON.parse(result.content) as { connection?: { url: string | null } };
-  expect(envelope.connection?.url).toMatch(/^https:\/\/toolgate\.test\/chat\/connect\/[\w-]{43}$/);
-  return envelope.connection?.url ?? "";
-}
+const person = (setup: Setup, label: string): Promise<Person> => signedInPerson(setup.env, label);
+const call = (setup: Setup, who: Person, tool: string): Promise<CallResult> => callAs(setup.env, who, tool);
 
 /** Opens the link in the person's browser, lets the upstream approve as `upstreamUser`, and finishes at toolgate's callback. */
 async function connectThrough(setup: Setup, who: Person, link: string, upstreamUser: string): Promise<Response> {
@@ -120,13 +81,6 @@ async function connect(setup: Setup, who: Person, tool: string, upstreamUser: st
   const done = await connectThrough(setup, who, linkOf(await call(setup, who, tool)), upstreamUser);
   expect(done.status, who.browser.lastPage).toBe(200);
 }
-
-const rowsOf = async (principal: string): Promise<{ server: string; status: string; grant_sealed: string }[]> =>
-  (
-    await env.DB.prepare("SELECT server, status, grant_sealed FROM mcp_connections WHERE principal = ?")
-      .bind(principal)
-      .all<{ server: string; status: string; grant_sealed: string }>()
-  ).results;
 
 afterEach(() => {
   vi.useRealTimers();
