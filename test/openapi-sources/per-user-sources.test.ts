@@ -8,9 +8,11 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { connectionCache } from "../../src/mcp/federation/connections/connection-cache.ts";
 import { csrfOf } from "../approvals-page/page-client.ts";
 import { apiRequest, type CallResult, callAs, linkOf, type Person, rowsOf, signedInPerson } from "../mcp/federation/connection-people.ts";
 import { type OAuthFixture, startOAuthFixture } from "../mcp/federation/oauth-fixture.ts";
+import { openaiCall } from "../support/tool-calls.ts";
 import { waitForAuditRows } from "../support/wait-for-audit-rows.ts";
 
 type Fixture = OAuthFixture<{ received: { user: string; token: string }[]; refusedRefreshes: number; refreshes: number }>;
@@ -195,6 +197,24 @@ describe("per_user OpenAPI sources", () => {
     const alice = await person(setup, "alice");
     await connect(setup, alice, "pu_bare__whoami", "alice-upstream");
     expect((await call(setup, alice, "pu_bare__whoami")).content).toContain("alice-upstream");
+  });
+});
+
+describe("a revoked key", () => {
+  it("stops its source connections at once, though this isolate kept its grant a moment before", async () => {
+    const setup = await setUp();
+    expect((await addSource(setup, "pu_revoke")).status).toBe(201);
+    const alice = await person(setup, "alice");
+    await connect(setup, alice, "pu_revoke__whoami", "alice-upstream");
+    expect((await call(setup, alice, "pu_revoke__whoami")).content).toContain("alice-upstream");
+    expect(connectionCache.get(alice.keyId, "openapi:pu_revoke")).toBeDefined();
+
+    expect((await api(setup, `/v1/keys/${alice.keyId}`, { method: "DELETE" })).status).toBe(204);
+    expect(connectionCache.get(alice.keyId, "openapi:pu_revoke")).toBeUndefined();
+    expect(await rowsOf(alice.keyId)).toEqual([]);
+    const res = await api(setup, "/v1/tool-calls", { bearer: alice.key, body: { tool_calls: [openaiCall("c1", "pu_revoke__whoami", {})] } });
+    expect(res.status).toBe(401);
+    expect((await setup.fixture.control()).received).toHaveLength(1);
   });
 });
 
