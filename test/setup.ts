@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterAll } from "vitest";
 // Every test file sees the registry as the Worker does: discovered tools imported once.
 import "../src/registry/tools.gen.ts";
+import { connectionCache } from "../src/mcp/federation/connections/connection-cache.ts";
 import { federation } from "../src/mcp/federation/federation.ts";
 import { openApiSources } from "../src/openapi-sources/runtime-sources.ts";
 import { forgetBackgroundWork, installBackgroundLedger } from "./support/background-ledger.ts";
@@ -18,6 +19,7 @@ forgetBackgroundWork();
 // The module graph is shared too: what the isolate keeps of the storage just emptied goes with it.
 federation.reset();
 openApiSources.reset();
+connectionCache.clear();
 for (const db of [env.DB, env.DB_AUDIT_1, env.DB_AUDIT_2]) if (db !== undefined) await applyD1Migrations(db, env.TEST_MIGRATIONS ?? []);
 
 const background = env.TEST_BACKGROUND;

@@ -67,7 +67,7 @@ export const AUDIT_ROWS_WRITTEN_PATH = "/__bench/audit-rows-written";
 
 /** Bench-only: `{"rows": n}`, the number of rows in D1's audit_log. */
 export const AUDIT_COUNT_PATH = "/__bench/audit-count";
-/** Bench-only: `?step=none|read|lookup`, one per_user call's own-token lookup by step (own-token-routes.ts). */
+/** Bench-only: `?step=none|read|uncached|lookup`, one per_user call's own-token lookup by step (own-token-routes.ts). */
 export const OWN_TOKEN_PATH = "/__bench/own-token";
 /** Bench-only: `availability.stats()` of the Worker's isolate (src/registry/availability.ts). */
 export const AVAILABILITY_STATS_PATH = "/__bench/availability-stats";

@@ -19,6 +19,7 @@ import { withCheckedExample } from "../../src/openapi-sources/checked-example.ts
 import { convertSpec } from "../../src/openapi-sources/convert-spec.ts";
 import { loadSpec } from "../../src/openapi-sources/load-spec.ts";
 import { OpenApiSourceConfigSchema } from "../../src/openapi-sources/source-config.ts";
+import { resolveUserOAuth, specCodeFlow } from "../../src/openapi-sources/user-oauth.ts";
 import type { GenError } from "./types.ts";
 
 export const APIS_OUT_FILE = "src/openapi-sources/apis.gen.ts";
@@ -149,9 +150,16 @@ export async function generateApis({ root, check, refreshSpecs }: ApisOptions): 
       fail(input.file, "the spec names no absolute server URL; give base_url");
       continue;
     }
+    // A per_user source's endpoints, the configuration's over the spec's, as a runtime import resolves them.
+    const userOAuth = input.config.auth.type === "per_user" ? resolveUserOAuth(input.config.auth, specCodeFlow(loaded.doc), baseUrl) : undefined;
+    if (userOAuth?.ok === false) {
+      fail(input.file, userOAuth.reason);
+      continue;
+    }
     sources.push({
       config: input.config,
       baseUrl,
+      ...(userOAuth === undefined ? {} : { userOAuth: userOAuth.endpoints }),
       specSha256: sha256(input.spec),
       // Checked here, in Node, where the cost does not matter: run-time conversion keeps examples
       // unchecked (a validator per operation tripled a large spec's conversion).
@@ -174,7 +182,7 @@ export function renderApisModule(hash: string, sources: readonly BuildTimeSource
     "export const API_SOURCES: readonly BuildTimeSource[] = [",
     ...sources.map(
       (source) =>
-        `  {\n    config: ${str(source.config)},\n    baseUrl: ${str(source.baseUrl)},\n    specSha256: ${str(source.specSha256)},\n    problems: ${str(source.problems)},\n    operations: ${str(source.operations)},\n  },`,
+        `  {\n    config: ${str(source.config)},\n    baseUrl: ${str(source.baseUrl)},\n${source.userOAuth === undefined ? "" : `    userOAuth: ${str(source.userOAuth)},\n`}    specSha256: ${str(source.specSha256)},\n    problems: ${str(source.problems)},\n    operations: ${str(source.operations)},\n  },`,
     ),
     "];",
     "",

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 /**
  * The console's Connections page: every principal's per-user connections to `per_user` MCP
- * servers (GET /v1/connections?all=true, keyset-paged), each revocable through
+ * servers and OpenAPI sources (GET /v1/connections?all=true, keyset-paged), each revocable through
  * DELETE /v1/connections/{server}?principal=. An admin sees and ends them but never calls with
  * them, and so gets no Reconnect here: a connection is only ever made by its own principal (the
  * chat site's page, chat-page/connections-routes.tsx).
@@ -28,7 +28,7 @@ async function connectionsPage(c: AdminContext, done?: string) {
     <ConnectionsPage
       site={ADMIN_SITE}
       title="Connections"
-      intro="Each key's own accounts at per-user MCP servers. Revoking one ends it at once: the key's next call there asks it to connect again. Calls only ever use the calling key's own connection, never one listed here."
+      intro="Each key's own accounts at per-user MCP servers and APIs. Revoking one ends it at once: the key's next call there asks it to connect again. Calls only ever use the calling key's own connection, never one listed here."
       empty="No connections."
       viewer={c.get("viewer")}
       rows={read.rows}

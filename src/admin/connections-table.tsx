@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 /**
- * The table of per-user connections (GET /v1/connections), shared by the console's Connections
+ * The table of per-user connections to MCP servers and OpenAPI sources (GET /v1/connections), shared by the console's Connections
  * page (everyone's, revoke only) and the chat site's (the signed-in key's own: reconnect and
  * revoke). What a row offers is the page's choice; the API decides whether it is allowed.
  */
@@ -17,7 +17,10 @@ import { TableHead } from "./table-head.tsx";
 /** A row of GET /v1/connections: never its grant. */
 export interface ConnectionWire {
   principal: string;
+  /** The upstream's id: an MCP server's name, or `openapi:<source>`. */
   server: string;
+  kind: "mcp_server" | "openapi_source";
+  name: string;
   status: "connected" | "needs_reconnect";
   reason: string | null;
   connected_at: string;
@@ -60,7 +63,7 @@ export interface ConnectionsTableProps {
 export const ConnectionsTable: FC<ConnectionsTableProps> = ({ viewer, rows, showPrincipal, revokeAction, reconnectAction }) => (
   <div class="table-scroll">
     <table>
-      <TableHead columns={[...(showPrincipal ? ["Principal"] : []), "Server", "Status", "Connected", "Updated", "Action"]} />
+      <TableHead columns={[...(showPrincipal ? ["Principal"] : []), "Upstream", "Status", "Connected", "Updated", "Action"]} />
       <tbody>
         {rows.map((row) => (
           <tr data-connection={`${row.principal}/${row.server}`}>
@@ -69,7 +72,10 @@ export const ConnectionsTable: FC<ConnectionsTableProps> = ({ viewer, rows, show
                 <code>{row.principal}</code>
               </td>
             ) : null}
-            <td>{row.server}</td>
+            <td>
+              {row.name}
+              <div class="muted">{row.kind === "openapi_source" ? "API" : "MCP server"}</div>
+            </td>
             <td>
               <span class={`status ${row.status === "connected" ? "approved" : "pending"}`}>
                 {row.status === "connected" ? "connected" : "needs reconnect"}

@@ -36,7 +36,7 @@ export function chatConnectionRoutes(page: Hono<PageEnv>): void {
       <ConnectionsPage
         site={CHAT_SITE}
         title="My connections"
-        intro="Your own accounts at the MCP servers that act as each person. A call there uses yours and no one else's. Reconnect to sign in again; revoke to end it now."
+        intro="Your own accounts at the MCP servers and APIs that act as each person. A call there uses yours and no one else's. Reconnect to sign in again; revoke to end it now."
         empty="No connections yet: when a tool needs your own account, its answer gives you a link to connect it."
         viewer={c.get("viewer")}
         rows={read.rows}

@@ -4389,6 +4389,23 @@ export interface components {
                 token_url: string;
                 /** @enum {string} */
                 type: "oauth2_client_credentials";
+            } | {
+                /** Format: uri */
+                authorization_url?: string;
+                /**
+                 * @default client_secret_basic
+                 * @enum {string}
+                 */
+                client_auth: "client_secret_basic" | "client_secret_post";
+                client_id: string;
+                client_secret?: {
+                    secret: string;
+                };
+                scope?: string;
+                /** Format: uri */
+                token_url?: string;
+                /** @enum {string} */
+                type: "per_user";
             };
             /** Format: uri */
             base_url?: string;
@@ -4464,6 +4481,23 @@ export interface components {
                 token_url: string;
                 /** @enum {string} */
                 type: "oauth2_client_credentials";
+            } | {
+                /** Format: uri */
+                authorization_url?: string;
+                /**
+                 * @default client_secret_basic
+                 * @enum {string}
+                 */
+                client_auth: "client_secret_basic" | "client_secret_post";
+                client_id: string;
+                client_secret?: {
+                    secret: string;
+                };
+                scope?: string;
+                /** Format: uri */
+                token_url?: string;
+                /** @enum {string} */
+                type: "per_user";
             };
             /** Format: uri */
             base_url?: string;
@@ -4539,6 +4573,23 @@ export interface components {
                     token_url: string;
                     /** @enum {string} */
                     type: "oauth2_client_credentials";
+                } | {
+                    /** Format: uri */
+                    authorization_url?: string;
+                    /**
+                     * @default client_secret_basic
+                     * @enum {string}
+                     */
+                    client_auth: "client_secret_basic" | "client_secret_post";
+                    client_id: string;
+                    client_secret?: {
+                        secret: string;
+                    };
+                    scope?: string;
+                    /** Format: uri */
+                    token_url?: string;
+                    /** @enum {string} */
+                    type: "per_user";
                 };
                 /** Format: uri */
                 base_url?: string;

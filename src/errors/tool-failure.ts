@@ -84,11 +84,21 @@ export type ToolFailure =
    */
   | { kind: "api_error"; name: string; operation: string; status: number; detail: string; fix: string; retryable: boolean }
   /**
-   * A `per_user` server (src/mcp/federation/connections/) whose caller has no working connection
+   * A `per_user` server or OpenAPI source (src/mcp/federation/connections/) whose caller has no working connection
    * of their own: `url` is a one-time link the person opens to connect (absent when the door
    * knows no origin to build it on), `reason` why (none yet, or the upstream refused it).
    */
-  | { kind: "connection_required"; name: string; server: string; reason: string; url: string | undefined; expiresAt: number | undefined }
+  | {
+      kind: "connection_required";
+      name: string;
+      /** The upstream's id (src/mcp/federation/connections/upstream.ts), as the connections API names it. */
+      server: string;
+      /** How a sentence names it: `API 'x'`; an MCP server (`MCP server 'x'`) when absent. */
+      label?: string;
+      reason: string;
+      url: string | undefined;
+      expiresAt: number | undefined;
+    }
   /** An agent run's call whose run was cut short while it ran (src/agent/): it is never run a second time. */
   | { kind: "run_interrupted"; name: string; runId: string }
   /**

@@ -62,14 +62,15 @@ export function upstreamEnvelope(failure: UpstreamFailure): ErrorEnvelope {
         suggestion: failure.fix,
         retryable: failure.retryable,
       };
-    case "connection_required":
+    case "connection_required": {
+      const label = failure.label ?? `MCP server '${failure.server}'`;
       return {
-        error: `Tool '${failure.name}' acts as you at MCP server '${failure.server}', and ${failure.reason}.`,
+        error: `Tool '${failure.name}' acts as you at ${label}, and ${failure.reason}.`,
         error_code: "CONNECTION_REQUIRED",
         stage: "execute",
         suggestion:
           failure.url === undefined
-            ? `Ask the user to connect their account at '${failure.server}' (POST /v1/connections/${failure.server}/reconnect gives a link), then call again.`
+            ? `Ask the user to connect their account at ${label} (POST /v1/connections/${failure.server}/reconnect gives a link), then call again.`
             : `Ask the user to open ${failure.url} in their browser (signed in to toolgate's chat page with the same key), within ${Math.round(((failure.expiresAt ?? 0) - Date.now()) / 60_000)} minutes and once, to connect their own account; then call the tool again.`,
         retryable: true,
         connection: {
@@ -78,5 +79,6 @@ export function upstreamEnvelope(failure: UpstreamFailure): ErrorEnvelope {
           expires_at: failure.expiresAt === undefined ? null : new Date(failure.expiresAt).toISOString(),
         },
       };
+    }
   }
 }

@@ -11,12 +11,15 @@ import type { Registry } from "../registry/registry.ts";
 import { openApiToolSpec } from "./openapi-tool.ts";
 import type { OpenApiOperation } from "./operation.ts";
 import type { OpenApiSourceConfig } from "./source-config.ts";
+import type { UserOAuthEndpoints } from "./user-oauth.ts";
 
 /** One source as the generator writes it. */
 export interface BuildTimeSource {
   config: OpenApiSourceConfig;
   /** The base URL calls go to: the config's `base_url`, else the spec's first absolute server. */
   baseUrl: string;
+  /** A `per_user` source's connection endpoints, the configuration's over the spec's (user-oauth.ts). */
+  userOAuth?: UserOAuthEndpoints;
   /** SHA-256 of the committed spec's text, so a changed spec is visible in review and in /v1/tools. */
   specSha256: string;
   /** The operations, as JSON text of OpenApiOperation[]. */
@@ -31,7 +34,9 @@ export function registerBuildTimeSources(registry: Registry, sources: readonly B
   for (const source of sources) {
     const operations = JSON.parse(source.operations) as OpenApiOperation[];
     for (const operation of operations) {
-      const outcome = registry.register(openApiToolSpec(source.config, operation, { baseUrl: source.baseUrl }));
+      const outcome = registry.register(
+        openApiToolSpec(source.config, operation, { baseUrl: source.baseUrl, ...(source.userOAuth === undefined ? {} : { userOAuth: source.userOAuth }) }),
+      );
       if (!outcome.ok) refused.push(outcome.reason);
     }
   }

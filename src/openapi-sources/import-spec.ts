@@ -8,6 +8,7 @@ import { fetchSpec } from "./fetch-spec.ts";
 import type { ConvertedSpec } from "./operation.ts";
 import type { OpenApiSourceConfig } from "./source-config.ts";
 import type { SpecSummary } from "./source-store.ts";
+import { resolveUserOAuth, specCodeFlow } from "./user-oauth.ts";
 
 export type ImportedSpec = { ok: true; summary: SpecSummary; converted: ConvertedSpec } | { ok: false; stage: "fetch" | "spec" | "base_url"; reason: string };
 
@@ -38,6 +39,8 @@ export async function importSpec(env: Env, config: OpenApiSourceConfig, now: num
   const checked = checkOutboundUrl(baseUrl, loadConfig(env).outboundAllow);
   if (!checked.ok) return { ok: false, stage: "base_url", reason: `calls would go to ${baseUrl}, which is refused: ${checked.reason}` };
   const { spec } = converted;
+  const userOAuth = config.auth.type === "per_user" ? resolveUserOAuth(config.auth, specCodeFlow(loaded.doc), checked.url.href.replace(/\/$/, "")) : undefined;
+  if (userOAuth?.ok === false) return { ok: false, stage: "spec", reason: userOAuth.reason };
   return {
     ok: true,
     converted: spec,
@@ -49,6 +52,7 @@ export async function importSpec(env: Env, config: OpenApiSourceConfig, now: num
       baseUrl: checked.url.href.replace(/\/$/, ""),
       operationCount: spec.operations.length,
       problems: spec.problems,
+      ...(userOAuth === undefined ? {} : { userOAuth: userOAuth.endpoints }),
     },
   };
 }

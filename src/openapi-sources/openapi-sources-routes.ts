@@ -11,6 +11,8 @@ import type { AuthEnv } from "../auth/auth-env.ts";
 import { requireRole } from "../auth/require-role.ts";
 import { failureResponse, validationHook } from "../http/request-failure.ts";
 import { errorResponses } from "../http/schemas.ts";
+import { deleteConnectionsTo } from "../mcp/federation/connections/connection-store.ts";
+import { sourceUpstream } from "../mcp/federation/connections/upstream.ts";
 import { registry } from "../registry/registry.ts";
 import { importSpec } from "./import-spec.ts";
 import { OpenApiSourceBody, OpenApiSourcePutBody, OpenApiSourceStatusSchema, toWireStatus } from "./openapi-sources-schemas.ts";
@@ -138,6 +140,8 @@ openApiSourcesRoutes
     const stored = await readSource(c.env.KV, name);
     if (stored === null) return failureResponse(c, { kind: "unknown_openapi_source", name });
     await deleteSource(c.env.KV, stored);
+    // Everyone's own connections to it go with it: a source added again under the name starts afresh.
+    await deleteConnectionsTo(c.env.DB, sourceUpstream(name));
     await openApiSources.reload(c.env, name, null);
     return c.body(null, 204);
   })

@@ -28,10 +28,14 @@ import { type HttpMethod, IDEMPOTENT_METHODS, type OpenApiOperation } from "./op
 import { compileOperationPattern } from "./operation-pattern.ts";
 import { authFor, authSecretNames, oauthCacheKey, oauthTokens, type TokenCache } from "./source-auth.ts";
 import { type OpenApiSourceConfig, sourceToolset } from "./source-config.ts";
+import { dropSourceConnector, ownAuthorization, renewAfter401, sourceConnectLink, sourceUserAuth } from "./source-connection.ts";
+import { resolveUserOAuth, type UserOAuthEndpoints } from "./user-oauth.ts";
 import { worstInputsOf } from "./worst-arguments.ts";
 
 /** Methods that change nothing (RFC 9110 §9.2.1) and so need no approval unless the source says so. */
 const SAFE_METHODS: ReadonlySet<HttpMethod> = new Set(["get", "head", "options"]);
+/** The scheme of a connection's Authorization header (connection-auth.ts). */
+const BEARER = "Bearer ";
 /** Methods that follow redirects: the request is the same wherever it lands. */
 const FOLLOWING_METHODS: ReadonlySet<HttpMethod> = new Set(["get", "head"]);
 
@@ -40,6 +44,8 @@ export interface OpenApiToolOptions {
   baseUrl: string;
   /** OAuth tokens kept in this isolate; the module's own by default (tests pass one of their own). */
   tokens?: TokenCache;
+  /** A `per_user` source's connection endpoints as its import resolved them; else from its configuration alone (build time). */
+  userOAuth?: UserOAuthEndpoints;
 }
 
 /** Whether a person must approve calls of `operation`, by the source's patterns, else by its method. */
@@ -74,7 +80,10 @@ export function openApiToolSpec(config: OpenApiSourceConfig, operation: OpenApiO
   const resource = `openapi:${config.name}`;
   const safe = SAFE_METHODS.has(operation.method);
   const origin = new URL(baseUrl).origin;
+  const { auth: sourceAuth } = config;
+  const perUser = sourceAuth.type === "per_user" ? perUserLink(config.name, sourceAuth, options.userOAuth, baseUrl) : dropSourceConnector(config.name);
   const disabled = config.enabled ? undefined : `source '${config.name}' is disabled`;
+  const gate = disabled ?? (perUser?.ok === false ? perUser.reason : undefined);
   return {
     name: operation.name,
     toolset: sourceToolset(config.name),
@@ -95,7 +104,7 @@ export function openApiToolSpec(config: OpenApiSourceConfig, operation: OpenApiO
     ...(operation.method === "get" || operation.method === "head" ? { readOnly: true } : {}),
     // Calls of one source in a batch: reads run side by side, a write is ordered against the rest.
     ...(safe ? { reads: [resource] } : { writes: [resource] }),
-    ...(disabled === undefined ? {} : { gate: () => disabled }),
+    ...(gate === undefined ? {} : { gate: () => gate }),
     ...(operation.example === undefined ? {} : { example: operation.example }),
     worstInputs: worstInputsOf(operation.example),
     handler: async function callOperation(input: unknown, ctx: ToolContext) {
@@ -111,30 +120,47 @@ export function openApiToolSpec(config: OpenApiSourceConfig, operation: OpenApiO
       if (!first.ok)
         throw new ToolFailureError({ kind: "unavailable", name: ctx.toolName, reason: `source '${config.name}' points at a refused address: ${first.reason}` });
       const auth = await authFor(config.name, config.auth, ctx, allow, tokens);
+      const link = perUser?.ok === true ? perUser.link : undefined;
+      // The caller's own connection, looked up before anything is sent: CONNECTION_REQUIRED ends the call here.
+      const own = link === undefined ? undefined : await sourceUserAuth(config.name, ctx, link);
+      if (own !== undefined && link !== undefined) {
+        auth.headers.authorization = await ownAuthorization(config.name, own, ctx, link);
+        // Scrubbed from what the API echoes, like a deployment secret.
+        auth.secrets.push(auth.headers.authorization.slice(BEARER.length));
+      }
       const identity = await callIdentityHeaders(config.identity, ctx, origin, `source '${config.name}'`);
       if (identity !== undefined) {
         Object.assign(auth.headers, identity);
         // Scrubbed from what the API echoes like any credential: the token is replayable until it expires.
         auth.secrets.push(...Object.values(identity));
       }
-      const credential = config.auth.type !== "none" ? "shared" : identity === undefined ? undefined : "identity";
+      const credential = own !== undefined ? "own" : config.auth.type !== "none" ? "shared" : identity === undefined ? undefined : "identity";
       if (credential !== undefined) ctx.reportCredential(credential);
       const url = auth.query.length === 0 ? first.url.href : `${first.url.href}${first.url.search === "" ? "?" : "&"}${auth.query.join("&")}`;
       const { headers, ...request } = built.request;
       const headersFor = (target: string): Record<string, string> => (new URL(target).origin === origin ? { ...headers, ...auth.headers } : headers);
-      let response: Response;
-      try {
-        if (FOLLOWING_METHODS.has(operation.method)) {
-          response = await fetchOutbound(url, request, allow, (target, init) => ctx.fetch(target, { ...init, headers: headersFor(target) }));
-        } else response = await ctx.fetch(url, { ...request, headers: headersFor(url), redirect: "manual" });
-      } catch (error) {
-        if (!(error instanceof OutboundUrlError)) throw error;
-        throw new ToolFailureError({
-          kind: "handler_threw",
-          name: ctx.toolName,
-          detail: `${label} was not followed to the end: ${error.message}. Redirects to private, loopback or link-local addresses are refused.`,
-          retryable: false,
-        });
+      const send = async (): Promise<Response> => {
+        try {
+          if (FOLLOWING_METHODS.has(operation.method)) {
+            return await fetchOutbound(url, request, allow, (target, init) => ctx.fetch(target, { ...init, headers: headersFor(target) }));
+          }
+          return await ctx.fetch(url, { ...request, headers: headersFor(url), redirect: "manual" });
+        } catch (error) {
+          if (!(error instanceof OutboundUrlError)) throw error;
+          throw new ToolFailureError({
+            kind: "handler_threw",
+            name: ctx.toolName,
+            detail: `${label} was not followed to the end: ${error.message}. Redirects to private, loopback or link-local addresses are refused.`,
+            retryable: false,
+          });
+        }
+      };
+      let response = await send();
+      if (response.status === 401 && own !== undefined && link !== undefined) {
+        await response.body?.cancel();
+        auth.headers.authorization = await renewAfter401(config.name, own, ctx, link);
+        auth.secrets.push(auth.headers.authorization.slice(BEARER.length));
+        response = await send();
       }
       if (response.status === 401 && config.auth.type === "oauth2_client_credentials") tokens.drop(oauthCacheKey(config.name, config.auth, ctx.env));
       if (response.status >= 300 && response.status < 400) {
@@ -146,4 +172,16 @@ export function openApiToolSpec(config: OpenApiSourceConfig, operation: OpenApiO
       return successResult(response, request.method, auth.secrets);
     },
   };
+}
+
+/** A `per_user` source's connect-link maker, or why its tools cannot be called (no endpoints known). */
+function perUserLink(
+  source: string,
+  auth: Extract<OpenApiSourceConfig["auth"], { type: "per_user" }>,
+  resolved: UserOAuthEndpoints | undefined,
+  baseUrl: string,
+): { ok: true; link: ReturnType<typeof sourceConnectLink> } | { ok: false; reason: string } {
+  const endpoints = resolved === undefined ? resolveUserOAuth(auth, undefined, baseUrl) : { ok: true as const, endpoints: resolved };
+  if (!endpoints.ok) return { ok: false, reason: `source '${source}': ${endpoints.reason}` };
+  return { ok: true, link: sourceConnectLink(source, auth, endpoints.endpoints) };
 }

@@ -149,7 +149,9 @@ async function register(env: Env, state: SourceState): Promise<void> {
     return;
   }
   for (const [index, operation] of converted.operations.entries()) {
-    const outcome = registry.register(openApiToolSpec(config, operation, { baseUrl: pinned.baseUrl }));
+    const outcome = registry.register(
+      openApiToolSpec(config, operation, { baseUrl: pinned.baseUrl, ...(pinned.userOAuth === undefined ? {} : { userOAuth: pinned.userOAuth }) }),
+    );
     if (outcome.ok) state.tools.set(operation.name, operation);
     else state.problems.push(outcome.reason);
     // A thousand-operation spec registers in slices, so the isolate keeps serving meanwhile.

@@ -43,6 +43,8 @@ export function authSecretNames(auth: SourceAuth): string[] {
       return [auth.username.secret, auth.password.secret];
     case "oauth2_client_credentials":
       return [auth.client_id.secret, auth.client_secret.secret];
+    case "per_user":
+      return auth.client_secret === undefined ? [] : [auth.client_secret.secret];
   }
 }
 
@@ -167,6 +169,9 @@ export async function authFor(
       const encoded = btoa(String.fromCharCode(...new TextEncoder().encode(`${user}:${password}`)));
       return { headers: { authorization: `Basic ${encoded}` }, query: [], secrets: [password, encoded] };
     }
+    case "per_user":
+      // The caller's own token, from their connection (source-connection.ts), not a deployment secret.
+      return { headers: {}, query: [], secrets: [] };
     case "oauth2_client_credentials": {
       const token = await tokens.get(oauthCacheKey(source, auth, ctx.env), () => fetchToken(source, auth, ctx, allow, tokens));
       return { headers: { authorization: `Bearer ${token}` }, query: [], secrets: [token] };

@@ -38,8 +38,26 @@ export const SourceAuthSchema = z.discriminatedUnion("type", [
     client_secret: SecretRef,
     scope: z.string().min(1).max(1000).optional(),
   }),
+  /**
+   * Each caller's own account at the API (issue 30's `per_user`): the person connects it once
+   * through a one-time link (OAuth 2 authorization code with PKCE), and calls carry their token.
+   * The endpoints and scopes default to the spec's `securitySchemes` authorization-code flow.
+   */
+  z.strictObject({
+    type: z.literal("per_user"),
+    authorization_url: z.url({ protocol: /^https?$/, error: "must be an http or https URL of the authorization endpoint" }).optional(),
+    token_url: z.url({ protocol: /^https?$/, error: "must be an http or https URL of the token endpoint" }).optional(),
+    /** Not a secret: it appears in every authorization URL a browser opens. */
+    client_id: z.string().min(1).max(500),
+    client_secret: SecretRef.optional(),
+    /** How the client authenticates at the token endpoint; RFC 6749 §2.3.1 makes HTTP basic the one every server takes. */
+    client_auth: z.enum(["client_secret_basic", "client_secret_post"]).default("client_secret_basic"),
+    /** Space-separated; else every scope the spec's flow lists. */
+    scope: z.string().min(1).max(1000).optional(),
+  }),
 ]);
 export type SourceAuth = z.output<typeof SourceAuthSchema>;
+export type PerUserSourceAuth = Extract<SourceAuth, { type: "per_user" }>;
 
 /**
  * Which operations become tools. A pattern is a glob on the operationId, or, with a prefix, on

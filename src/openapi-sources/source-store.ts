@@ -8,6 +8,7 @@ import { OPENAPI_SOURCE_PREFIX, openApiOperationsKey, openApiSourceKey } from ".
 import type { ConvertedSpec } from "./operation.ts";
 import { type OpenApiSourceConfig, OpenApiSourceConfigSchema } from "./source-config.ts";
 import type { SpecChanges } from "./spec-changes.ts";
+import type { UserOAuthEndpoints } from "./user-oauth.ts";
 
 /** What a spec was when it was converted: enough to list a source without its operations. */
 export interface SpecSummary {
@@ -19,6 +20,8 @@ export interface SpecSummary {
   baseUrl: string;
   operationCount: number;
   problems: string[];
+  /** A `per_user` source's connection endpoints, the configuration's over the spec's (user-oauth.ts). */
+  userOAuth?: UserOAuthEndpoints;
 }
 
 export interface StoredOpenApiSource {

@@ -74,4 +74,32 @@ describe("build-time OpenAPI sources", () => {
     const result = await generateApis({ root, check: true, refreshSpecs: false });
     expect(result.errors).toEqual([expect.objectContaining({ file: "apis/broken.ts", message: expect.stringContaining("timeout_ms") })]);
   });
+
+  it("resolves a per_user source's endpoints from its spec's authorization-code flow, and refuses one with none", async () => {
+    const root = project();
+    const spec = join(root, "apis/specs/petstore.yaml");
+    writeFileSync(
+      join(root, "apis/specs/coded.yaml"),
+      readFileSync(spec, "utf8").replace(
+        "      flows:\n",
+        "      flows:\n        authorizationCode:\n          authorizationUrl: /oauth/authorize\n          tokenUrl: https://petstore.example/oauth/token\n          scopes:\n            pets:read: Read pets\n",
+      ),
+    );
+    const perUser = (name: string, file: string) =>
+      `export default { name: "${name}", spec: { file: "specs/${file}" }, auth: { type: "per_user", client_id: "toolgate" } };\n`;
+    writeFileSync(join(root, "apis/coded.ts"), perUser("coded", "coded.yaml"));
+    const found = await generateApis({ root, check: false, refreshSpecs: false });
+    expect(found.errors).toEqual([]);
+    expect(found.content).toContain(
+      'userOAuth: {"authorizationUrl":"https://petstore.example/oauth/authorize","tokenUrl":"https://petstore.example/oauth/token","scope":"pets:read"}',
+    );
+
+    // A file of its own: an apis/ file, once imported, is the module Node keeps.
+    rmSync(join(root, "apis/coded.ts"));
+    writeFileSync(join(root, "apis/bare.ts"), perUser("bare", "petstore.yaml"));
+    const missing = await generateApis({ root, check: false, refreshSpecs: false });
+    expect(missing.errors).toEqual([
+      expect.objectContaining({ file: "apis/bare.ts", message: expect.stringContaining("per_user auth needs authorization_url and token_url") }),
+    ]);
+  });
 });

@@ -13,6 +13,11 @@
  *        page); GET answers the counters (registrations, authorizations, refreshes, refusedRefreshes)
  *        and `received`: the user and bearer token of every tools/call, in order.
  *
+ * The same server is a REST API behind the same tokens, for `per_user` OpenAPI sources:
+ *   GET  /openapi.json      its spec, whose securitySchemes name this server's /authorize and /token
+ *        (`?bare=1`: the spec without them)
+ *   GET  /api/whoami        {user}: who the bearer token belongs to, recorded in `received` too
+ *
  * The authorize step approves at once (the person signing in), redirecting to the client's
  * redirect_uri with the code, as the SDK's demo provider does.
  */
@@ -212,6 +217,34 @@ export async function startOAuthMcp(): Promise<number> {
     await server.connect(transport);
     await transport.handleRequest(req, res, req.body);
   });
+  app.get("/openapi.json", (req, res) => res.json(restSpec(base, req.query.bare === "1")));
+  app.get("/api/whoami", requireBearerAuth({ verifier: provider }), (req, res) => {
+    received.push({ user: String(req.auth?.extra?.user ?? ""), token: req.auth?.token ?? "" });
+    res.json({ user: String(req.auth?.extra?.user ?? "") });
+  });
   servers.set(port, http);
   return port;
+}
+
+/** The REST API's OpenAPI 3.1 spec; `bare` leaves out its OAuth security scheme. */
+function restSpec(base: URL, bare: boolean): Record<string, unknown> {
+  const scheme = {
+    type: "oauth2",
+    flows: { authorizationCode: { authorizationUrl: new URL("/authorize", base).href, tokenUrl: "/token", scopes: { tools: "Call the API" } } },
+  };
+  return {
+    openapi: "3.1.0",
+    info: { title: "OAuth fixture API", version: "1" },
+    servers: [{ url: new URL("/api", base).href }],
+    ...(bare ? {} : { components: { securitySchemes: { upstream: scheme } }, security: [{ upstream: ["tools"] }] }),
+    paths: {
+      "/whoami": {
+        get: {
+          operationId: "whoami",
+          summary: "Who the caller's token belongs to",
+          responses: { "200": { description: "The upstream user", content: { "application/json": { schema: { type: "object" } } } } },
+        },
+      },
+    },
+  };
 }

@@ -20,6 +20,7 @@ import { requestOrigin } from "../../http/request-origin.ts";
 import { createOAuthFetch } from "../client/oauth/oauth-fetch.ts";
 import { connectedPage } from "./connections/connected-page.ts";
 import { writeConnection } from "./connections/connection-store.ts";
+import { describeUpstream } from "./connections/upstream.ts";
 import { federation } from "./federation.ts";
 import { deleteFlow, openPending, readFlow, SIGN_IN_FLOW_TTL_SECONDS, type StoredSignInFlow, tokenKey, updateFlow, writeSignIn } from "./oauth-store.ts";
 import { CLIENT_METADATA_PATH, CONNECT_PATH, SIGN_IN_CALLBACK_PATH, SIGN_IN_START_PATH } from "./start-sign-in.ts";
@@ -76,7 +77,7 @@ signInRoutes
       return failureResponse(c, {
         kind: "mcp_sign_in_failed",
         reason: "denied",
-        detail: `The authorization server of MCP server '${flow.server}' answered ${answered}.`,
+        detail: `The authorization server of ${describeUpstream(flow.server).label} answered ${answered}.`,
       });
     }
     if (code === undefined || code === "")
@@ -104,7 +105,7 @@ export async function openFlowLink<E extends { Bindings: Env }>(c: Context<E>, s
     return failureResponse(c, {
       kind: "mcp_sign_in_failed",
       reason: "link_used",
-      detail: `This sign-in link to MCP server '${flow.server}' was already opened.`,
+      detail: `This sign-in link to ${describeUpstream(flow.server).label} was already opened.`,
     });
   const nonce = randomToken();
   await updateFlow(c.env.KV, state, { ...flow, browserNonceSha256: sha256Hex(nonce) });
@@ -135,7 +136,7 @@ async function exchange(c: Context<{ Bindings: Env }>, state: string, code: stri
     return failureResponse(c, {
       kind: "mcp_sign_in_failed",
       reason: "exchange_failed",
-      detail: `MCP server '${server}': ${error instanceof Error ? error.message : String(error)}`,
+      detail: `${describeUpstream(server).label}: ${error instanceof Error ? error.message : String(error)}`,
     });
   }
   const now = Date.now();

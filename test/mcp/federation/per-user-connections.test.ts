@@ -7,16 +7,12 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createApp } from "../../../src/http/app.ts";
 import { csrfOf, PageClient } from "../../approvals-page/page-client.ts";
 import { createKey } from "../../support/create-key.ts";
-import { testParts } from "../../support/dispatch.ts";
-import { TEST_ADMIN_TOKEN } from "../../support/test-env.ts";
 import { openaiCall } from "../../support/tool-calls.ts";
 import { waitForAuditRows } from "../../support/wait-for-audit-rows.ts";
+import { apiRequest, app, type CallResult, callAs, type Envelope, linkOf, type Person, rowsOf, signedInPerson } from "./connection-people.ts";
 import { type OAuthFixture, startOAuthFixture } from "./oauth-fixture.ts";
-
-const app = createApp(testParts);
 
 interface Received {
   user: string;
@@ -26,55 +22,10 @@ interface Received {
 type Fixture = OAuthFixture<{ received: Received[]; refusedRefreshes: number }>;
 const startFixture = () => startOAuthFixture<{ received: Received[]; refusedRefreshes: number }>();
 
-function api(fixture: Fixture, path: string, init: { method?: string; body?: unknown; bearer?: string } = {}): Promise<Response> {
-  const { method = init.body === undefined ? "GET" : "POST" } = init;
-  const headers = { authorization: `Bearer ${init.bearer ?? TEST_ADMIN_TOKEN}`, ...(init.body === undefined ? {} : { "content-type": "application/json" }) };
-  return Promise.resolve(
-    app.request(`https://toolgate.test${path}`, { method, headers, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) }, fixture.env),
-  );
-}
-
-/** A person: their key, and their browser signed in to the chat page with it. */
-interface Person {
-  keyId: string;
-  key: string;
-  browser: PageClient;
-}
-
-async function person(fixture: Fixture, label: string): Promise<Person> {
-  const key = await createKey({ name: `conn-${label}-${crypto.randomUUID()}`, role: "agent" });
-  const browser = new PageClient(undefined, (request) => Promise.resolve(app.request(request, undefined, fixture.env)));
-  await browser.get("/chat/sign-in");
-  expect((await browser.post("/chat/sign-in", { key: key.key, csrf: csrfOf(browser.lastPage) })).status).toBe(303);
-  return { keyId: key.id, key: key.key, browser };
-}
-
-interface Envelope {
-  error: string;
-  error_code: string;
-  connection?: { server: string; url: string | null; expires_at: string | null };
-}
-
-async function call(
-  fixture: Fixture,
-  who: Person,
-  tool: string,
-  args: Record<string, unknown> = {},
-): Promise<{ status: string; error_code: string | null; content: string }> {
-  const res = await api(fixture, "/v1/tool-calls", { bearer: who.key, body: { tool_calls: [openaiCall("c1", tool, args)] } });
-  expect(res.status, await res.clone().text()).toBe(200);
-  const [result] = ((await res.json()) as { results: { status: string; error_code: string | null; message: { content: string } }[] }).results;
-  if (result === undefined) throw new Error("no result");
-  return { status: result.status, error_code: result.error_code, content: result.message.content };
-}
-
-/** The one-time link a CONNECTION_REQUIRED result names. */
-function linkOf(result: { error_code: string | null; content: string }): string {
-  expect(result.error_code).toBe("CONNECTION_REQUIRED");
-  const envelope = JSON.parse(result.content) as Envelope;
-  expect(envelope.connection?.url).toMatch(/^https:\/\/toolgate\.test\/chat\/connect\/[\w-]{43}$/);
-  return envelope.connection?.url ?? "";
-}
+const api = (fixture: Fixture, path: string, init: { method?: string; body?: unknown; bearer?: string } = {}): Promise<Response> =>
+  apiRequest(fixture.env, path, init);
+const person = (fixture: Fixture, label: string): Promise<Person> => signedInPerson(fixture.env, label);
+const call = (fixture: Fixture, who: Person, tool: string, args: Record<string, unknown> = {}): Promise<CallResult> => callAs(fixture.env, who, tool, args);
 
 /** Opens the link in the person's browser and lets the upstream approve as `upstreamUser`; returns the callback URL. */
 async function consent(fixture: Fixture, who: Person, link: string, upstreamUser: string): Promise<string> {
@@ -120,13 +71,6 @@ async function twoConnected(server: string): Promise<{ fixture: Fixture; alice: 
   await connect(fixture, bob, server, "bob-upstream");
   return { fixture, alice, bob };
 }
-
-const rowsOf = async (principal: string): Promise<{ server: string; status: string; grant_sealed: string }[]> =>
-  (
-    await env.DB.prepare("SELECT server, status, grant_sealed FROM mcp_connections WHERE principal = ?")
-      .bind(principal)
-      .all<{ server: string; status: string; grant_sealed: string }>()
-  ).results;
 
 afterEach(() => {
   vi.useRealTimers();
@@ -179,7 +123,11 @@ describe("per-user connections to a remote MCP server", () => {
     await env.DB.prepare("UPDATE mcp_connections SET grant_sealed = ? WHERE principal = ? AND server = 'peruser'")
       .bind(aliceRow?.grant_sealed ?? "", bob.keyId)
       .run();
+    // Bob's own grant stays kept in this isolate for up to 10 s (connection-cache.ts): a row written behind its back waits that long.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 11_000);
     const replayed = await call(fixture, bob, "mcp__peruser__whoami");
+    vi.useRealTimers();
     expect(replayed.error_code).toBe("CONNECTION_REQUIRED");
     expect(replayed.content).toContain("no longer opens");
     expect((await fixture.control()).received).toHaveLength(3);

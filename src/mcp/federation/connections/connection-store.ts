@@ -3,9 +3,14 @@
  * migrations/0011_mcp_connections.sql). The grant is sealed with AES-256-GCM under MCP_TOKEN_KEY
  * with the principal and the server as additional data, so a sealed grant copied to another
  * principal's row (or server's) does not open. Status and times stay readable for the list.
+ * `server` is the upstream's id (upstream.ts): an MCP server's name, or `openapi:<source>`.
+ *
+ * Every write drops the row's entry from this isolate's cache of opened grants
+ * (connection-cache.ts) before it returns, so a change made here applies here at once.
  */
 import { open, type Sealed, seal } from "../../../crypto/aes-gcm.ts";
 import type { OAuthGrant } from "../../client/oauth/oauth-grant.ts";
+import { connectionCache } from "./connection-cache.ts";
 
 export const MCP_CONNECTIONS_TABLE = "mcp_connections";
 
@@ -80,6 +85,7 @@ export async function writeConnection(db: D1Database, key: string, principal: st
     )
     .bind(principal, server, JSON.stringify(sealed), now, now)
     .run();
+  connectionCache.forget(principal, server);
 }
 
 /** Keeps the grant (its client is reused when reconnecting) but records that the upstream refused it. */
@@ -88,23 +94,27 @@ export async function markNeedsReconnect(db: D1Database, principal: string, serv
     .prepare(`UPDATE ${MCP_CONNECTIONS_TABLE} SET status = 'needs_reconnect', reason = ?, updated_at = ? WHERE principal = ? AND server = ?`)
     .bind(reason, now, principal, server)
     .run();
+  connectionCache.forget(principal, server);
 }
 
 /** Deletes one connection; true when there was one. */
 export async function deleteConnection(db: D1Database, principal: string, server: string): Promise<boolean> {
   const result = await db.prepare(`DELETE FROM ${MCP_CONNECTIONS_TABLE} WHERE principal = ? AND server = ?`).bind(principal, server).run();
+  connectionCache.forget(principal, server);
   return result.meta.changes > 0;
 }
 
 /** Deletes every connection of a principal (its key or grant was revoked). */
 export async function deleteConnectionsOf(db: D1Database, principal: string): Promise<number> {
   const result = await db.prepare(`DELETE FROM ${MCP_CONNECTIONS_TABLE} WHERE principal = ?`).bind(principal).run();
+  connectionCache.forgetPrincipal(principal);
   return result.meta.changes;
 }
 
 /** Deletes every connection to a server (it was removed). */
 export async function deleteConnectionsTo(db: D1Database, server: string): Promise<void> {
   await db.prepare(`DELETE FROM ${MCP_CONNECTIONS_TABLE} WHERE server = ?`).bind(server).run();
+  connectionCache.forgetUpstream(server);
 }
 
 /** Where a page ends: the last row's principal and server, which the next page starts after. */

@@ -7,6 +7,8 @@
  *   GET    /v1/connections?limit=&cursor=&principal=&all=   one page, `next_cursor` when more follow
  *   POST   /v1/connections/{server}/reconnect               a new one-time link for the caller
  *   DELETE /v1/connections/{server}?principal=              ends a connection (204), 404 when none
+ *
+ * `{server}` is the upstream's id (upstream.ts): an MCP server's name, or `openapi:<source>`.
  */
 import { Hono } from "hono";
 import type { Principal } from "../../../auth/principal.ts";
@@ -14,8 +16,14 @@ import { fromBase64url, toBase64url } from "../../../crypto/encoding.ts";
 import { failureResponse } from "../../../http/request-failure.ts";
 import { requestOrigin } from "../../../http/request-origin.ts";
 import type { AppEnv } from "../../../http/types.ts";
+import { openApiSources } from "../../../openapi-sources/runtime-sources.ts";
+import { sourceToolset } from "../../../openapi-sources/source-config.ts";
+import { sourceConnector } from "../../../openapi-sources/source-connection.ts";
+import { registry } from "../../../registry/registry.ts";
 import { federation } from "../federation.ts";
+import type { SignInStart } from "../start-sign-in.ts";
 import { type ConnectionCursor, deleteConnection, listConnections, MAX_CONNECTIONS_PAGE } from "./connection-store.ts";
+import { describeUpstream } from "./upstream.ts";
 
 const DEFAULT_PAGE = 50;
 const encoder = new TextEncoder();
@@ -70,6 +78,8 @@ export const connectionsRoutes = new Hono<AppEnv>()
       connections: page.connections.map((row) => ({
         principal: row.principal,
         server: row.server,
+        kind: describeUpstream(row.server).kind,
+        name: describeUpstream(row.server).name,
         status: row.status,
         reason: row.reason,
         connected_at: new Date(row.connectedAt).toISOString(),
@@ -81,8 +91,16 @@ export const connectionsRoutes = new Hono<AppEnv>()
   .post("/v1/connections/:server/reconnect", async function reconnect(c) {
     const keyId = c.get("principal").keyId;
     const server = c.req.param("server");
-    const started = await federation.startSignIn(c.env, server, keyId, requestOrigin(c.req.url), keyId);
-    if (started === undefined) return failureResponse(c, { kind: "unknown_mcp_server", name: server });
+    const upstream = describeUpstream(server);
+    const started =
+      upstream.kind === "openapi_source"
+        ? await sourceConnection(c.env, upstream.name, keyId, requestOrigin(c.req.url))
+        : await federation.startSignIn(c.env, server, keyId, requestOrigin(c.req.url), keyId);
+    if (started === undefined)
+      return failureResponse(
+        c,
+        upstream.kind === "openapi_source" ? { kind: "unknown_openapi_source", name: upstream.name } : { kind: "unknown_mcp_server", name: server },
+      );
     if (!started.ok) return failureResponse(c, { kind: "mcp_sign_in_failed", reason: started.reason, detail: started.detail });
     return c.json({ server, url: started.signInUrl, expires_at: new Date(started.expiresAt).toISOString() }, 201);
   })
@@ -94,3 +112,12 @@ export const connectionsRoutes = new Hono<AppEnv>()
     if (!(await deleteConnection(c.env.DB, subject.principal, server))) return failureResponse(c, { kind: "not_found", method: "DELETE", path: c.req.path });
     return c.body(null, 204);
   });
+
+/** A new connect link at a `per_user` OpenAPI source whose tools this isolate serves; undefined when there is none such. */
+async function sourceConnection(env: Env, source: string, principal: string, origin: string): Promise<SignInStart | undefined> {
+  // Runtime sources register as a request needs them; build-time ones at start-up.
+  await openApiSources.ensure(env);
+  const link = sourceConnector(source);
+  if (link === undefined || registry.namesInToolset(sourceToolset(source)).length === 0) return undefined;
+  return link(env, principal, origin);
+}

@@ -4,15 +4,20 @@
  */
 import { ToolFailureError } from "../../../errors/tool-failure.ts";
 import type { ToolContext } from "../../../registry/types.ts";
-import type { McpServerConfig } from "../server-config.ts";
 import type { SignInStart } from "../start-sign-in.ts";
 import { type UserAuth, userAuth } from "./connection-auth.ts";
+import { describeUpstream } from "./upstream.ts";
+
+/** What a connection is to: an MCP server's configuration, or any upstream by its id (upstream.ts). */
+export interface ConnectionTarget {
+  name: string;
+}
 
 /** Makes a connection link for `principal` at the server (start-sign-in.ts, bound to the server's state). */
 export type ConnectLink = (env: Env, principal: string, origin: string) => Promise<SignInStart>;
 
 /** The caller's token source; throws CONNECTION_REQUIRED (or unavailable) when there is none to use. */
-export async function perUserAuth(server: McpServerConfig, name: string, ctx: ToolContext, connectLink: ConnectLink): Promise<UserAuth> {
+export async function perUserAuth(server: ConnectionTarget, name: string, ctx: ToolContext, connectLink: ConnectLink): Promise<UserAuth> {
   const found = await userAuth(ctx.env, server.name, ctx.keyId, () => Date.now());
   if (found.ok) return found.auth;
   if (found.unavailable === true) throw new ToolFailureError({ kind: "unavailable", name, reason: found.reason });
@@ -21,21 +26,23 @@ export async function perUserAuth(server: McpServerConfig, name: string, ctx: To
 
 /** CONNECTION_REQUIRED for this caller, with a fresh one-time link when the door knows its origin. */
 export async function connectionRequired(
-  server: McpServerConfig,
+  server: ConnectionTarget,
   name: string,
   ctx: ToolContext,
   connectLink: ConnectLink,
   reason: string,
 ): Promise<ToolFailureError> {
+  const { label } = describeUpstream(server.name);
   const origin = ctx.origin;
   const link = origin === undefined ? undefined : await connectLink(ctx.env, ctx.keyId, origin);
   if (link !== undefined && !link.ok) {
-    return new ToolFailureError({ kind: "unavailable", name, reason: `connecting to MCP server '${server.name}' cannot start: ${link.detail}` });
+    return new ToolFailureError({ kind: "unavailable", name, reason: `connecting to ${label} cannot start: ${link.detail}` });
   }
   return new ToolFailureError({
     kind: "connection_required",
     name,
     server: server.name,
+    label,
     reason,
     url: link?.signInUrl,
     expiresAt: link?.expiresAt,
