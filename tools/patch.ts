@@ -130,6 +130,8 @@ registry.register({
   toolset: "files",
   emoji: "🩹",
   check: workspaceAvailable,
+  // Patch mode names no `path`, so this gives `workspace:*`: a multi-file patch is ordered after
+  // every other workspace call of its batch, whichever files it names.
   writes: fileResource,
   schema: z
     .object({
@@ -209,6 +211,29 @@ registry.register({
       name: "a million and one single-character matches in 10 MiB, over the replacement cap",
       setup: () => [{ tool: "write_file", args: { path: "worst/patch-full.txt", content: "a".repeat(10 * 1024 * 1024) } }],
       args: () => ({ path: "worst/patch-full.txt", old_string: "a", new_string: "b", replace_all: true }),
+    },
+    {
+      name: "a V4A patch of 20,000 hunks, each changing one line of a 20,000-line file (one search per hunk from the file's start would be quadratic)",
+      setup: () => [{ tool: "write_file", args: { path: "worst/v4a-hunks.txt", content: Array.from({ length: 20_000 }, (_, i) => `line ${i}\n`).join("") } }],
+      args: () => ({
+        mode: "patch",
+        patch: `*** Begin Patch\n*** Update File: worst/v4a-hunks.txt\n${Array.from({ length: 20_000 }, (_, i) => `@@\n-line ${i}\n+LINE ${i}\n`).join("")}*** End Patch`,
+      }),
+    },
+    {
+      name: "a V4A patch whose first of 5,000 hunks has 100,000 lines of context that almost fit a 10 MiB file of near-identical lines",
+      setup: () => [{ tool: "write_file", args: { path: "worst/v4a-context.txt", content: "abc abc\n".repeat(1_310_000) } }],
+      args: () => ({
+        mode: "patch",
+        patch: `*** Update File: worst/v4a-context.txt\n@@\n${" abc abc\n".repeat(100_000)}- abc abd\n+x\n${"@@\n-abc abc\n+y\n".repeat(5_000)}`,
+      }),
+    },
+    {
+      name: "a 10 MiB V4A patch adding one file of five million empty lines",
+      // The door, not the tool: the body's JSON (each newline escaped) is parsed twice in one
+      // synchronous call each, as write_file's 10 MiB worst input (docs/bounded-work.md).
+      holdsIsolateMs: 1_500,
+      args: () => ({ mode: "patch", patch: `*** Add File: worst/v4a-add.txt\n${"+\n".repeat(Math.floor((MAX_FILE_BYTES - 64) / 2))}` }),
     },
   ],
   handler: async (args, ctx) => {
