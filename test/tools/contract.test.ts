@@ -66,7 +66,13 @@ const EXTRA_ENV: Readonly<Record<string, Record<string, string>>> = {
   // Any one of its providers' variables makes web_search available (requiresAnyEnv); Brave's stand-in checks this key.
   web_search: { BRAVE_API_KEY: TEST_BRAVE_KEY },
   // The operator's word that the model takes images; the scripted model answers under this name.
-  vision_analyze: { MODEL_VISION: "true", MODEL_NAME: CONTRACT_VISION_MODEL },
+  // The scripted model's own endpoint and key, not the test values each required variable gets.
+  vision_analyze: {
+    MODEL_VISION: "true",
+    MODEL_NAME: CONTRACT_VISION_MODEL,
+    MODEL_BASE_URL: String(Reflect.get(env, "MODEL_BASE_URL")),
+    MODEL_API_KEY: String(Reflect.get(env, "MODEL_API_KEY")),
+  },
 };
 
 /** Who a call runs as: the bearer token it sends and the key id the gateway knows it by. */
