@@ -49,6 +49,8 @@ const BENCH_VARS = {
   MODEL_BASE_URL: "http://model.bench/v1",
   MODEL_API_KEY: "bench",
   MODEL_NAME: "bench-scripted",
+  // vision_analyze's worst inputs reach the model (the in-isolate stand-in above) only when it is available.
+  MODEL_VISION: "true",
   // The worst-inputs scenario sends inputs at the tools' own caps (a 10 MiB file, a 1 MiB
   // old_string), which the door's default 1 MiB body limit would refuse before any tool ran.
   MAX_BODY_BYTES: String(32 * 1024 * 1024),

@@ -23,6 +23,7 @@ import "../../tools/read-result.ts";
 import "../../tools/search-files.ts";
 import "../../tools/todo.ts";
 import "../../tools/tool-search.ts";
+import "../../tools/vision-analyze.ts";
 import "../../tools/web-extract.ts";
 import "../../tools/web-search.ts";
 import "../../tools/write-file.ts";
@@ -51,6 +52,7 @@ export const TOOL_MODULES = [
   "tools/search-files.ts",
   "tools/todo.ts",
   "tools/tool-search.ts",
+  "tools/vision-analyze.ts",
   "tools/web-extract.ts",
   "tools/web-search.ts",
   "tools/write-file.ts",
@@ -91,6 +93,7 @@ export const DISCOVERED_TOOLS = [
   { name: "test_tool_with_progress", toolset: "conformance", file: "tools/conformance/notifying-tools.ts", dependsOn: [] },
   { name: "todo", toolset: "todo", file: "tools/todo.ts", dependsOn: [] },
   { name: "tool_search", toolset: "discovery", file: "tools/tool-search.ts", dependsOn: [] },
+  { name: "vision_analyze", toolset: "vision", file: "tools/vision-analyze.ts", dependsOn: [] },
   { name: "web_extract", toolset: "web", file: "tools/web-extract.ts", dependsOn: [] },
   { name: "web_fetch", toolset: "web", file: "tools/web-extract.ts", dependsOn: [] },
   { name: "web_search", toolset: "web", file: "tools/web-search.ts", dependsOn: [] },

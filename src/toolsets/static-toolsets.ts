@@ -56,6 +56,11 @@ export const STATIC_TOOLSETS = {
     tools: [],
     includes: [],
   },
+  vision: {
+    description: "Asking the configured model about an image from a URL or the workspace (vision_analyze); only when MODEL_VISION says the model takes images.",
+    tools: [],
+    includes: [],
+  },
   research: {
     description: "Everything a research agent needs: web access, local utilities and result paging.",
     tools: [],

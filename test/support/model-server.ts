@@ -4,7 +4,7 @@
  * (upstream.ts), which forwards http://model.test/... to it. It runs in Node, outside workerd.
  *
  * A test scripts a conversation under an id (POST /__script/<id>) and puts `[script:<id>]` in
- * its first user message. Each POST /v1/chat/completions is answered with the turn whose index is the
+ * its first user message, or configures the id as the model's name. Each POST /v1/chat/completions is answered with the turn whose index is the
  * number of assistant messages the request carries, so a repeated request (a retry, a restarted
  * run) gets the same turn; every request is kept (GET /__requests/<id>) so the test can check
  * what toolgate sent: the tools, the assistant messages, the tool messages in order.
@@ -156,7 +156,11 @@ async function handle(request: IncomingMessage): Promise<Answer> {
     stream_options?: { include_usage?: boolean };
   };
   // The first message carrying a marker names the script (a delegated run opens with a system prompt).
-  const id = body.messages.map((m) => /\[script:([\w-]+)\]/.exec(JSON.stringify(m.content ?? ""))?.[1]).find((found) => found !== undefined);
+  // Without a marker, a script registered under the request's model name answers (a tool whose
+  // fixed example question can carry no marker: the contract suite's vision_analyze).
+  const id =
+    body.messages.map((m) => /\[script:([\w-]+)\]/.exec(JSON.stringify(m.content ?? ""))?.[1]).find((found) => found !== undefined) ??
+    (state.scripts.has(body.model) ? body.model : undefined);
   const script = id === undefined ? undefined : state.scripts.get(id);
   if (script === undefined) return { status: 400, body: { error: { message: "no [script:<id>] in the first message, or an unknown script" } } };
   script.requests.push(body);

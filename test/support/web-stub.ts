@@ -5,7 +5,9 @@
  *
  *   /article.html              an article with page chrome around it (nav, script, style, footer)
  *   /data.json, /notes.txt     JSON and plain text
- *   /image.png                 a few bytes of PNG
+ *   /image.png                 a few bytes declared image/png, without PNG's signature
+ *   /pixel.png                 a real 1x1 PNG
+ *   /huge.gif                  6 MiB behind a GIF signature, streamed without a length
  *   /big.html?kb=<n>           about n KiB of HTML (sections of paragraphs, links and a table)
  *   /redirect?to=<url>         302 to `to`; /see-other?to=<url> 303 to it
  *   /echo                      any method: the request's method, headers and body as JSON, and
@@ -22,6 +24,11 @@ export const SEARX_HOST = "searx.upstream.test";
 export const EXAMPLE_HOST = "example.com";
 export const TEST_BRAVE_KEY = "brave-test-key";
 export const TEST_TAVILY_KEY = "tvly-test-key";
+
+/** A 1x1 PNG, as a vision model would be sent it. */
+export const PIXEL_PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) =>
+  c.charCodeAt(0),
+);
 
 export const ARTICLE_HTML = `<!doctype html>
 <html><head><title>Edge &amp; Tools</title><style>body { color: red }</style>
@@ -87,6 +94,22 @@ export async function webPages(request: Request, url: URL): Promise<Response> {
       return new Response("line one\n  line two keeps its indent\n", { headers: { "content-type": "text/plain; charset=utf-8" } });
     case "/image.png":
       return new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]), { headers: { "content-type": "image/png", "content-length": "8" } });
+    case "/pixel.png":
+      return new Response(PIXEL_PNG, { headers: { "content-type": "image/png" } });
+    case "/huge.gif": {
+      const rest = new Uint8Array(64 * 1024).fill(0x78);
+      const first = Uint8Array.from(rest);
+      first.set([0x47, 0x49, 0x46, 0x38, 0x39, 0x61]);
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent >= 6 * 1024 * 1024) return controller.close();
+          controller.enqueue(sent === 0 ? first : rest);
+          sent += rest.length;
+        },
+      });
+      return new Response(body, { headers: { "content-type": "image/gif" } });
+    }
     case "/big.html":
       return new Response(bigPage(Number(url.searchParams.get("kb") ?? "1")), { headers: html });
     case "/redirect":

@@ -40,11 +40,15 @@ import { storedResultKey } from "../../src/storage/keys.ts";
 import { workspacePrefix } from "../../src/storage/workspace-keys.ts";
 import { createKey } from "../support/create-key.ts";
 import { testParts } from "../support/dispatch.ts";
+import { scriptModel } from "../support/model-script.ts";
 import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
 import { openaiCall } from "../support/tool-calls.ts";
-import { EXAMPLE_HOST, TEST_BRAVE_KEY } from "../support/web-stub.ts";
+import { EXAMPLE_HOST, PIXEL_PNG, TEST_BRAVE_KEY } from "../support/web-stub.ts";
 
 type Check = "example" | "deadline" | "concurrent";
+
+/** The model name vision_analyze's calls here use, under which its scripted answer is registered. */
+const CONTRACT_VISION_MODEL = "contract-vision";
 
 /** What a check cannot cover for a tool, and why. Keep it short: every entry is a gap. */
 const SKIPPED: Readonly<Record<string, Partial<Record<Check, string>>>> = {
@@ -75,6 +79,14 @@ const SKIPPED: Readonly<Record<string, Partial<Record<Check, string>>>> = {
 const EXTRA_ENV: Readonly<Record<string, Record<string, string>>> = {
   // Any one of its providers' variables makes web_search available (requiresAnyEnv); Brave's stand-in checks this key.
   web_search: { BRAVE_API_KEY: TEST_BRAVE_KEY },
+  // The operator's word that the model takes images; the scripted model answers under this name.
+  // The scripted model's own endpoint and key, not the test values each required variable gets.
+  vision_analyze: {
+    MODEL_VISION: "true",
+    MODEL_NAME: CONTRACT_VISION_MODEL,
+    MODEL_BASE_URL: String(Reflect.get(env, "MODEL_BASE_URL")),
+    MODEL_API_KEY: String(Reflect.get(env, "MODEL_API_KEY")),
+  },
 };
 
 /** Who a call runs as: the bearer token it sends and the key id the gateway knows it by. */
@@ -102,7 +114,7 @@ interface Variant {
 }
 
 /** Writes a text file into `keyId`'s workspace, where the files tools of a call as that key look. */
-async function seedFile(env: Env, keyId: string, path: string, content: string): Promise<void> {
+async function seedFile(env: Env, keyId: string, path: string, content: string | Uint8Array): Promise<void> {
   // Per-session workspaces would need the call's session id, which these calls leave to the gateway.
   if ((env.WORKSPACE_SCOPE as string | undefined) !== "key")
     throw new Error(`the contract suite seeds per-key workspaces; WORKSPACE_SCOPE is '${String(env.WORKSPACE_SCOPE)}'`);
@@ -110,6 +122,12 @@ async function seedFile(env: Env, keyId: string, path: string, content: string):
 }
 
 const SETUP: Readonly<Record<string, Setup>> = {
+  vision_analyze: {
+    seed: async (env, { path }, keyId) => {
+      await seedFile(env, keyId, String(path), PIXEL_PNG);
+      await scriptModel([{ content: "The screenshot shows a sign-in form saying 'Wrong password'.", repeat: true }], CONTRACT_VISION_MODEL);
+    },
+  },
   read_result: {
     seed: async (env, { handle }) => {
       const stored: StoredResult = {

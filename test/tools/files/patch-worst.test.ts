@@ -36,3 +36,30 @@ describe("patch at its worst inputs", () => {
     expect((await storedText(keyId, "worst/patch-full.txt"))?.startsWith("aaaa")).toBe(true);
   });
 });
+
+describe("patch's V4A mode at its worst inputs", () => {
+  it("applies 20,000 hunks to a 20,000-line file, each found where the one before ended", { timeout: 60_000 }, async () => {
+    const { outcome, keyId } = await runWorst("patch", worstInput("patch", "a V4A patch of 20,000 hunks"));
+    expect(outcome.status, outcome.content.slice(0, 300)).toBe("ok");
+    expect(JSON.parse(outcome.content)).toMatchObject({ success: true, files_modified: ["worst/v4a-hunks.txt"], diff_truncated: true });
+    expect(await storedText(keyId, "worst/v4a-hunks.txt")).toBe(Array.from({ length: 20_000 }, (_, i) => `LINE ${i}\n`).join(""));
+  });
+
+  it("ends a patch whose huge first hunk fits nowhere with a structured miss, the file untouched", { timeout: 60_000 }, async () => {
+    const { outcome, keyId } = await runWorst("patch", worstInput("patch", "a V4A patch whose first of 5,000 hunks"));
+    expect(outcome.status).toBe("error");
+    expect(JSON.parse(outcome.content)).toMatchObject({
+      path: "worst/v4a-context.txt",
+      patch_line: 2,
+      error: expect.stringContaining("hunk 1 (line 2 of the patch)"),
+    });
+    expect((await storedText(keyId, "worst/v4a-context.txt"))?.length).toBe(8 * 1_310_000);
+  });
+
+  it("adds a file of five million lines from a 10 MiB patch", { timeout: 60_000 }, async () => {
+    const { outcome, keyId } = await runWorst("patch", worstInput("patch", "a 10 MiB V4A patch"));
+    expect(outcome.status, outcome.content.slice(0, 300)).toBe("ok");
+    expect(JSON.parse(outcome.content)).toMatchObject({ files_created: ["worst/v4a-add.txt"], diff_truncated: true });
+    expect((await storedText(keyId, "worst/v4a-add.txt"))?.length).toBe(Math.floor((10 * 1024 * 1024 - 64) / 2));
+  });
+});
