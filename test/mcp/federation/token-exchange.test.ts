@@ -9,7 +9,6 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../../src/http/app.ts";
-import { PageClient } from "../../approvals-page/page-client.ts";
 import { signedInClient } from "../../oauth/oauth-client.ts";
 import { createKey } from "../../support/create-key.ts";
 import { testParts } from "../../support/dispatch.ts";
@@ -17,7 +16,7 @@ import { TEST_ADMIN_TOKEN, TEST_EXCHANGE_CLIENT } from "../../support/test-env.t
 import { openaiCall } from "../../support/tool-calls.ts";
 import { waitForAuditRows } from "../../support/wait-for-audit-rows.ts";
 import { MCP_BASE } from "../helpers.ts";
-import { type OAuthFixture, startOAuthFixture } from "./oauth-fixture.ts";
+import { type AppFetch, addSignedInServer, type OAuthFixture, startOAuthFixture } from "./oauth-fixture.ts";
 
 const app = createApp(testParts);
 const SECRET_VAR = "XCH_CLIENT_SECRET";
@@ -38,6 +37,11 @@ async function startFixture(): Promise<Fixture> {
   return { ...fixture, env: { ...fixture.env, [SECRET_VAR]: TEST_EXCHANGE_CLIENT.secret } as Env };
 }
 
+const serveOn =
+  (fixture: Fixture): AppFetch =>
+  (input, init) =>
+    Promise.resolve(app.request(input, init, fixture.env));
+
 function request(fixture: Fixture, url: string, init: { method?: string; body?: unknown; bearer?: string; headers?: Record<string, string> } = {}) {
   const { method = init.body === undefined ? "GET" : "POST" } = init;
   const headers = {
@@ -53,21 +57,11 @@ function request(fixture: Fixture, url: string, init: { method?: string; body?: 
  * tools) and makes a custom toolset of its tools for OAuth clients to be granted.
  */
 async function addExchangeServer(fixture: Fixture, name: string, exchange: Record<string, unknown> = {}): Promise<string> {
-  const res = await request(fixture, "https://toolgate.test/v1/mcp-servers", {
-    body: {
-      name,
-      url: `http://127.0.0.1:${fixture.port}/mcp`,
-      auth_mode: "token_exchange",
-      token_exchange: { client_id: TEST_EXCHANGE_CLIENT.id, client_secret: { secret: SECRET_VAR }, audience: "oauth-fixture", ...exchange },
-    },
+  await addSignedInServer(fixture, serveOn(fixture), {
+    name,
+    auth_mode: "token_exchange",
+    token_exchange: { client_id: TEST_EXCHANGE_CLIENT.id, client_secret: { secret: SECRET_VAR }, audience: "oauth-fixture", ...exchange },
   });
-  expect(res.status, await res.clone().text()).toBe(201);
-  const signInUrl = new URL(((await res.json()) as { auth: { sign_in_url: string } }).auth.sign_in_url);
-  const admin = new PageClient(undefined, (page) => Promise.resolve(app.request(page, undefined, fixture.env)));
-  const opened = await admin.get(signInUrl.pathname + signInUrl.search);
-  const approved = await fetch(opened.headers.get("location") ?? "", { redirect: "manual" });
-  const callback = new URL(approved.headers.get("location") ?? "");
-  expect((await admin.get(callback.pathname + callback.search)).status).toBe(200);
   const toolset = `${name}-set`;
   const created = await request(fixture, "https://toolgate.test/v1/toolsets", {
     body: { name: toolset, description: "the exchange server's tools", tools: [`mcp__${name}__whoami`, `mcp__${name}__add`], includes: [] },
