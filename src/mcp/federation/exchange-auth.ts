@@ -10,7 +10,7 @@
  * before any call reaches here.
  */
 import { loadConfig } from "../../config/config.ts";
-import { ToolFailureError, type TokenExchangeProblem } from "../../errors/tool-failure.ts";
+import { type TokenExchangeProblem, ToolFailureError } from "../../errors/tool-failure.ts";
 import { secretValue } from "../../net/secret-headers.ts";
 import type { ToolContext } from "../../registry/types.ts";
 import type { McpAuth } from "../client/mcp-target.ts";
@@ -57,7 +57,12 @@ export async function exchangeAuth(state: ServerState, ctx: ToolContext, name: s
     const fetch = createOAuthFetch(loadConfig(ctx.env).outboundAllow, signal);
     try {
       const target = await currentTarget(state, now, () => discoverExchangeTarget(state.config.url, options.token_endpoint, fetch));
-      const token = await exchangeToken(target, { subjectToken, clientId: options.client_id, clientSecret, audience: options.audience, scope: options.scope }, fetch, now());
+      const token = await exchangeToken(
+        target,
+        { subjectToken, clientId: options.client_id, clientSecret, audience: options.audience, scope: options.scope },
+        fetch,
+        now(),
+      );
       keep(exchange.tokens, principal, token);
       return token;
     } catch (error) {

@@ -5,11 +5,11 @@
  * in the server's problems.
  */
 import { registry } from "../../registry/registry.ts";
+import { exchangeAuth } from "./exchange-auth.ts";
 import { modelSchema, validatorFor } from "./json-schema-validator.ts";
 import { auditPinEvents, type PinEvent } from "./pin-audit.ts";
 import { comparePins, readPins, writePins } from "./pins.ts";
 import { planRegistration } from "./plan-registration.ts";
-import { exchangeAuth } from "./exchange-auth.ts";
 import { removeRemoteContent } from "./remote-content.ts";
 import { remoteToolSpec } from "./remote-tool.ts";
 import { remoteToolName, remoteToolset } from "./remote-tool-name.ts";

@@ -10,9 +10,10 @@
  * person declined, or has not finished) gets the structured CONNECTION_REQUIRED result, with a
  * fresh link, rather than another round the client would loop on.
  */
-import type { Answer } from "./json-rpc.ts";
+
 import { inputRequiredJson } from "./approval-rounds.ts";
 import type { AnswerableOutcome } from "./call-result.ts";
+import type { Answer } from "./json-rpc.ts";
 
 /** The key of the round's one input request: the server it connects to. */
 const roundKey = (server: string): string => `connect-${server}`;

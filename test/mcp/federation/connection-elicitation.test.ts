@@ -36,7 +36,10 @@ async function setUp(server: string): Promise<{ fixture: Fixture; serve: AppFetc
 async function modernClient(serve: AppFetch, key: string, capabilities: Record<string, unknown>): Promise<Client> {
   const client = new Client({ name: "connection-elicitation-test", version: "1.0.0" }, { capabilities, versionNegotiation: { mode: { pin: MODERN } } });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${MCP_BASE}/mcp`), { fetch: (input, init) => serve(String(input), init), requestInit: { headers: { authorization: `Bearer ${key}` } } }),
+    new StreamableHTTPClientTransport(new URL(`${MCP_BASE}/mcp`), {
+      fetch: (input, init) => serve(String(input), init),
+      requestInit: { headers: { authorization: `Bearer ${key}` } },
+    }),
   );
   return client;
 }

@@ -9,10 +9,10 @@
  * the authorization server's answer.
  */
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { TokenExchangeProblem } from "../../../errors/tool-failure.ts";
 import { isPlainRecord } from "../../../arguments/coerce-scalars.ts";
-import { capStream } from "../../../net/read-capped.ts";
+import type { TokenExchangeProblem } from "../../../errors/tool-failure.ts";
 import { OutboundUrlError } from "../../../net/outbound-url.ts";
+import { capStream } from "../../../net/read-capped.ts";
 import { discoverAuthorization } from "./sign-in-flow.ts";
 
 export const TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange";
@@ -63,7 +63,10 @@ export async function discoverExchangeTarget(serverUrl: string, configuredEndpoi
   }
   const grants = metadata.grant_types_supported;
   if (grants !== undefined && !grants.includes(TOKEN_EXCHANGE_GRANT)) {
-    throw new ExchangeError("not_supported", `${metadata.issuer} does not list the token exchange grant (RFC 8693) among its grant_types_supported (${grants.join(", ")})`);
+    throw new ExchangeError(
+      "not_supported",
+      `${metadata.issuer} does not list the token exchange grant (RFC 8693) among its grant_types_supported (${grants.join(", ")})`,
+    );
   }
   return { tokenEndpoint: metadata.token_endpoint, resource: found.resource ?? serverUrl, authMethods: metadata.token_endpoint_auth_methods_supported };
 }
