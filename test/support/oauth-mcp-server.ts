@@ -40,7 +40,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import type { OAuthClientInformationFull, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import express from "express";
-import { TEST_EXCHANGE_CLIENT } from "./test-env.ts";
+import { type ExchangeRecord, TEST_EXCHANGE_CLIENT } from "./test-env.ts";
 
 interface Script {
   expiredBefore: number;
@@ -53,16 +53,6 @@ interface Script {
   htmlToken: boolean;
   exchange: "issue" | "refuse" | "html";
   advertiseExchange: boolean;
-}
-
-/** One token exchange as the authorization server received it. */
-interface Exchange {
-  subject: string;
-  subjectType: string;
-  resource: string | undefined;
-  audience: string | undefined;
-  /** The access token issued, or empty when refused. */
-  issued: string;
 }
 
 const TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange";
@@ -208,7 +198,7 @@ export async function startOAuthMcp(): Promise<number> {
     advertiseExchange: true,
   };
   const received: { user: string; token: string }[] = [];
-  const exchanges: Exchange[] = [];
+  const exchanges: ExchangeRecord[] = [];
   const counters: Counters = { registrations: 0, authorizations: 0, codeExchanges: 0, refreshes: 0, refusedRefreshes: 0 };
   const provider = new ScriptedProvider(script, counters);
   const app = express();
@@ -228,7 +218,7 @@ export async function startOAuthMcp(): Promise<number> {
     const [id, secret] =
       basic === undefined ? [body.client_id, body.client_secret] : Buffer.from(basic, "base64").toString().split(":").map(decodeURIComponent);
     if (id !== TEST_EXCHANGE_CLIENT.id || secret !== TEST_EXCHANGE_CLIENT.secret) return res.status(401).json({ error: "invalid_client" });
-    const exchange: Exchange = {
+    const exchange: ExchangeRecord = {
       subject: body.subject_token ?? "",
       subjectType: body.subject_token_type ?? "",
       resource: body.resource,

@@ -74,35 +74,23 @@ describe("a call that needs the caller's own connection, in the modern era", () 
     await client.close();
   });
 
-  it("answers a person who declines with the structured result, once: no second round", async () => {
-    const { fixture, serve, key } = await setUp("elicitno");
-    const client = await modernClient(serve, key, { elicitation: { url: {} } });
+  it.each([
+    { case: "a person who declines, once: no second round", server: "elicitno", capabilities: { elicitation: { url: {} } }, asks: 1 },
+    { case: "a client that declared no URL-mode elicitation, as before", server: "elicitform", capabilities: { elicitation: { form: {} } }, asks: 0 },
+  ])("answers $case with the structured result, and the call never reaches the server", async ({ server, capabilities, asks }) => {
+    const { fixture, serve, key } = await setUp(server);
+    const client = await modernClient(serve, key, capabilities);
     let asked = 0;
     client.setRequestHandler("elicitation/create", async () => {
       asked++;
       return { action: "decline" };
     });
-    const result = await client.callTool({ name: "mcp__elicitno__whoami", arguments: {} });
-    expect(asked).toBe(1);
+    const result = await client.callTool({ name: `mcp__${server}__whoami`, arguments: {} });
+    expect(asked).toBe(asks);
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain("you have not connected your own account there yet");
     expect(textOf(result)).toMatch(/http:\/\/localhost\/chat\/connect\/[\w-]{43}/);
     expect((await fixture.control()).received).toEqual([]);
-    await client.close();
-  });
-
-  it("answers a client that declared no URL-mode elicitation with the structured result, as before", async () => {
-    const { serve, key } = await setUp("elicitform");
-    const client = await modernClient(serve, key, { elicitation: { form: {} } });
-    let asked = 0;
-    client.setRequestHandler("elicitation/create", async () => {
-      asked++;
-      return { action: "cancel" };
-    });
-    const result = await client.callTool({ name: "mcp__elicitform__whoami", arguments: {} });
-    expect(asked).toBe(0);
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain("connect their own account");
     await client.close();
   });
 });

@@ -12,7 +12,7 @@ import { createApp } from "../../../src/http/app.ts";
 import { signedInClient } from "../../oauth/oauth-client.ts";
 import { createKey } from "../../support/create-key.ts";
 import { testParts } from "../../support/dispatch.ts";
-import { TEST_ADMIN_TOKEN, TEST_EXCHANGE_CLIENT } from "../../support/test-env.ts";
+import { type ExchangeRecord, TEST_ADMIN_TOKEN, TEST_EXCHANGE_CLIENT } from "../../support/test-env.ts";
 import { openaiCall } from "../../support/tool-calls.ts";
 import { waitForAuditRows } from "../../support/wait-for-audit-rows.ts";
 import { MCP_BASE } from "../helpers.ts";
@@ -21,14 +21,7 @@ import { type AppFetch, addSignedInServer, type OAuthFixture, startOAuthFixture 
 const app = createApp(testParts);
 const SECRET_VAR = "XCH_CLIENT_SECRET";
 
-interface Exchange {
-  subject: string;
-  subjectType: string;
-  resource: string | undefined;
-  audience: string | undefined;
-  issued: string;
-}
-type Control = { received: { user: string; token: string }[]; exchanges: Exchange[] };
+type Control = { received: { user: string; token: string }[]; exchanges: ExchangeRecord[] };
 type Fixture = OAuthFixture<Control>;
 
 /** A fixture whose env holds toolgate's client secret at the authorization server. */
