@@ -101,6 +101,17 @@ afterEach(() => {
 });
 
 describe("token exchange at a remote MCP server's authorization server", () => {
+  it("refuses a token_exchange block without its client secret, or with a token endpoint that is not a URL, when it is saved", async () => {
+    const fixture = await startFixture();
+    for (const token_exchange of [{ client_id: "toolgate" }, { client_id: "toolgate", client_secret: { secret: SECRET_VAR }, token_endpoint: "not a url" }]) {
+      const res = await request(fixture, "https://toolgate.test/v1/mcp-servers", {
+        body: { name: "xchcheck", url: `http://127.0.0.1:${fixture.port}/mcp`, auth_mode: "token_exchange", token_exchange },
+      });
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain("token_exchange");
+    }
+  });
+
   it("sends each principal's own exchanged token, kept per principal until shortly before it expires", async () => {
     const fixture = await startFixture();
     const toolset = await addExchangeServer(fixture, "xch");
@@ -186,7 +197,7 @@ describe("token exchange at a remote MCP server's authorization server", () => {
     expect(await mcpCall(fixture, alice, "mcp__xchbad__whoami")).toMatchObject({ isError: false, text: expect.stringContaining("user subject-0") });
   });
 
-  it("refuses when the authorization server's metadata does not list the grant, or the token endpoint is unreachable", async () => {
+  it("is unavailable when the metadata does not list the grant, the configuration names no client, or the outbound guard refuses the token endpoint", async () => {
     const fixture = await startFixture();
     const toolset = await addExchangeServer(fixture, "xchmeta");
     const alice = await oauthCaller(toolset);
@@ -195,6 +206,18 @@ describe("token exchange at a remote MCP server's authorization server", () => {
     expect(unlisted.code).toBe("TOOL_UNAVAILABLE");
     expect(unlisted.text).toContain("does not list the token exchange grant");
     expect((await fixture.control()).exchanges).toEqual([]);
+
+    // A server whose configuration names no client to exchange as.
+    const bare = await startFixture();
+    await addSignedInServer(bare, serveOn(bare), { name: "xchbare", auth_mode: "token_exchange" });
+    const bareSet = "xchbare-set";
+    const made = await request(bare, "https://toolgate.test/v1/toolsets", {
+      body: { name: bareSet, description: "bare", tools: ["mcp__xchbare__whoami"], includes: [] },
+    });
+    expect(made.status).toBe(201);
+    const unconfigured = await failureOf(await mcpCall(bare, await oauthCaller(bareSet), "mcp__xchbare__whoami"));
+    expect(unconfigured.code).toBe("TOOL_UNAVAILABLE");
+    expect(unconfigured.text).toContain("no token_exchange block");
 
     // A configured endpoint the SSRF guard refuses is the deployment's to fix, not a network fault.
     const guarded = await startFixture();
