@@ -143,12 +143,20 @@ describe("token exchange at a remote MCP server's authorization server", () => {
     expect(rows.map((row) => row.credential)).toEqual(["exchanged", "exchanged", "exchanged"]);
     for (const token of [alice, bob, forAlice, forBob]) expect(JSON.stringify(rows)).not.toContain(token);
 
+    // A kept token the server no longer accepts (401) is exchanged again once, and the call goes through.
+    await fixture.control({ expireAccessTokens: true });
+    expect(await mcpCall(fixture, bob, "mcp__xch__whoami")).toMatchObject({ isError: false, text: expect.stringContaining("user subject-1") });
+    const renewed = await fixture.control();
+    expect(renewed.exchanges.map((e) => e.subject)).toEqual([alice, bob, bob]);
+    // The refused attempt never reached the tool (the server records authorised calls only).
+    expect(renewed.received.map((r) => r.token)).toEqual([forAlice, forBob, forAlice, renewed.exchanges.at(-1)?.issued]);
+
     // Never past its expiry: an hour on, within the margin before the token's hour ends, Alice's call exchanges again.
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 3600_000 - 10_000);
     expect(await mcpCall(fixture, alice, "mcp__xch__whoami")).toMatchObject({ isError: false });
     const after = await fixture.control();
-    expect(after.exchanges.map((e) => e.subject)).toEqual([alice, bob, alice]);
+    expect(after.exchanges.map((e) => e.subject)).toEqual([alice, bob, bob, alice]);
     expect(after.received.at(-1)?.token).toBe(after.exchanges.at(-1)?.issued);
   });
 
