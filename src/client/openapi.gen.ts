@@ -4171,6 +4171,16 @@ export interface components {
             pin: "warn" | "block";
             /** @default 120000 */
             timeout_ms: number;
+            token_exchange?: {
+                audience?: string;
+                client_id: string;
+                client_secret: {
+                    secret: string;
+                };
+                scope?: string;
+                /** Format: uri */
+                token_endpoint?: string;
+            };
             /** Format: uri */
             url: string;
         };
@@ -4217,6 +4227,16 @@ export interface components {
             pin: "warn" | "block";
             /** @default 120000 */
             timeout_ms: number;
+            token_exchange?: {
+                audience?: string;
+                client_id: string;
+                client_secret: {
+                    secret: string;
+                };
+                scope?: string;
+                /** Format: uri */
+                token_endpoint?: string;
+            };
             /** Format: uri */
             url: string;
         };

@@ -8,6 +8,7 @@
 import { sanitizeErrorText } from "../execution/sanitize-error.ts";
 import { approvalEnvelope } from "./approval-envelope.ts";
 import type { ErrorEnvelope } from "./error-envelope.ts";
+import { exchangeEnvelope } from "./exchange-envelope.ts";
 import { overranEnvelope, seconds } from "./overran-envelope.ts";
 import type { FieldIssue, ToolFailure } from "./tool-failure.ts";
 import { upstreamEnvelope } from "./upstream-envelope.ts";
@@ -223,6 +224,8 @@ function describeFailure(failure: ToolFailure): ErrorEnvelope {
     case "api_error":
     case "connection_required":
       return upstreamEnvelope(failure);
+    case "token_exchange_failed":
+      return exchangeEnvelope(failure);
     case "approval_required":
     case "approval_denied":
     case "approval_expired":

@@ -35,6 +35,18 @@ export interface FieldIssue {
   received?: string;
 }
 
+/**
+ * Why a token exchange (src/mcp/client/oauth/token-exchange.ts) gave no token:
+ * - `no_oauth_sign_in`: the caller is not an OAuth grant with its token at hand (an API key, an
+ *   approved call run later by itself);
+ * - `not_configured`: the deployment lacks what the exchange needs (its client, secret, a URL OUTBOUND_ALLOW lets through);
+ * - `not_supported`: the authorization server does not offer token exchange, or cannot be found;
+ * - `refused`: it answered with an OAuth error;
+ * - `bad_answer`: it answered with something that is not a token response (an HTML page, a 5xx);
+ * - `unreachable`: no answer.
+ */
+export type TokenExchangeProblem = "no_oauth_sign_in" | "not_configured" | "not_supported" | "refused" | "bad_answer" | "unreachable";
+
 export type ToolFailure =
   | { kind: "malformed_json"; detail: string; position?: number }
   | { kind: "arguments_not_object"; received: string }
@@ -99,6 +111,12 @@ export type ToolFailure =
       url: string | undefined;
       expiresAt: number | undefined;
     }
+  /**
+   * A `token_exchange` server (RFC 8693) whose token for this caller could not be had: the call
+   * carries no toolgate OAuth sign-in to exchange, the exchange is not set up, or the
+   * authorization server refused it (`oauthError`) or answered badly. The call never ran upstream.
+   */
+  | { kind: "token_exchange_failed"; name: string; server: string; problem: TokenExchangeProblem; detail: string; oauthError: string | undefined }
   /** An agent run's call whose run was cut short while it ran (src/agent/): it is never run a second time. */
   | { kind: "run_interrupted"; name: string; runId: string }
   /**

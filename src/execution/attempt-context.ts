@@ -33,6 +33,7 @@ export class AttemptContext implements ToolContext {
   readonly callTool: NestedCall | undefined;
   readonly run: AgentRunInfo | undefined;
   readonly origin: string | undefined;
+  readonly callerToken: string | undefined;
   readonly reportCredential: (kind: CredentialKind) => void;
   readonly #lazy: LazyAttemptParts;
   #signal: AbortSignal | undefined;
@@ -57,6 +58,7 @@ export class AttemptContext implements ToolContext {
     this.callTool = base.callTool;
     this.run = base.run;
     this.origin = base.origin;
+    this.callerToken = base.callerToken;
     this.reportCredential = base.reportCredential;
     this.#lazy = lazy;
   }

@@ -12,9 +12,11 @@ class RequestConnection implements Connection {
   readonly #request: Request;
   #signal: AbortSignal | undefined;
   #origin: string | undefined;
+  readonly callerToken: string | undefined;
 
-  constructor(request: Request) {
+  constructor(request: Request, callerToken: string | undefined) {
     this.#request = request;
+    this.callerToken = callerToken;
   }
 
   get signal(): AbortSignal {
@@ -28,4 +30,5 @@ class RequestConnection implements Connection {
   }
 }
 
-export const requestConnection = (request: Request): Connection => new RequestConnection(request);
+/** The connection of `request`; `callerToken` when the door signed it in with an OAuth access token. */
+export const requestConnection = (request: Request, callerToken?: string): Connection => new RequestConnection(request, callerToken);

@@ -53,6 +53,7 @@ export function mcpAuthenticate({ cache = sharedCache }: McpAuthenticateOptions 
     const cached = cache.get(cacheKey);
     if (cached !== undefined) {
       c.set("principal", cached);
+      c.set("oauthToken", token);
       return next();
     }
     const validated = await authorizationServer(origin, [door.resource]).validateToken(door.resource, token, c.env);
@@ -63,6 +64,7 @@ export function mcpAuthenticate({ cache = sharedCache }: McpAuthenticateOptions 
     const principal = principalOf(grant);
     cache.set(cacheKey, principal, validated.expiresAt * 1000);
     c.set("principal", principal);
+    c.set("oauthToken", token);
     return next();
   };
 }

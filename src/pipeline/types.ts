@@ -96,6 +96,12 @@ export interface Connection {
   readonly signal: AbortSignal | undefined;
   /** The origin the caller reached us at (`https://host`), for the approval page's URL. */
   readonly origin: string | undefined;
+  /**
+   * The caller's own toolgate OAuth access token, when it signed in through OAuth (the MCP
+   * doors): what a `token_exchange` server's call exchanges (RFC 8693). Absent for API keys and
+   * for calls run later by themselves (an approved call, a run's alarm).
+   */
+  readonly callerToken?: string | undefined;
 }
 
 /** The agent run a call belongs to (src/agent/); handlers see it as `ctx.run`. */

@@ -87,6 +87,11 @@ export interface ToolContext {
    */
   origin?: string | undefined;
   /**
+   * The caller's own toolgate OAuth access token (pipeline/types.ts, Connection), for a
+   * `token_exchange` server's call to exchange; never logged, never sent anywhere else.
+   */
+  callerToken?: string | undefined;
+  /**
    * Tells the audit log which credential this call carried upstream (credential-kind.ts), once
    * it is about to send it; the last report wins. Tools that call no upstream never report.
    */

@@ -18,6 +18,7 @@ const base: Required<BaseContext> = {
   callTool: async () => ({ callId: "call_ac.1", status: "ok", result: null }),
   run: { id: "run_ac", auditId: "run_ac", depth: 0, toolset: undefined, model: "m", origin: undefined },
   origin: "https://toolgate.test",
+  callerToken: "grant:abc:secret",
   reportCredential: () => undefined,
 };
 

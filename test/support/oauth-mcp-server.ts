@@ -10,8 +10,18 @@
  *        issued so far stops working), `refuseRefresh`, `deny` (authorize answers error=access_denied),
  *        `accessTtlSeconds`, `refreshDelayMs`, `nextUser` (the upstream user the next authorization
  *        signs in as; whoami answers `user <name>`), `htmlToken` (the token endpoint answers an HTML
- *        page); GET answers the counters (registrations, authorizations, refreshes, refusedRefreshes)
- *        and `received`: the user and bearer token of every tools/call, in order.
+ *        page), `exchange` (how a token exchange is answered: `issue`, `refuse` with invalid_grant,
+ *        or `html`), `advertiseExchange` (whether the metadata lists the grant); GET answers the
+ *        counters (registrations, authorizations, refreshes, refusedRefreshes), `received`: the
+ *        user and bearer token of every tools/call, in order, and `exchanges`: every token exchange.
+ *
+ * Token exchange (RFC 8693) is added here, in front of the SDK's router, whose token endpoint
+ * knows only the code and refresh grants. @cloudflare/workers-oauth-provider (installed, and
+ * toolgate's own provider) implements RFC 8693, but only for subject tokens it issued itself
+ * (it reads them back from its own KV), and an upstream's authorization server must take
+ * toolgate's. So the grant is built from the SDK's pieces: toolgate's client is fixed
+ * (TEST_EXCHANGE_CLIENT, by client_secret_post or Basic), each distinct subject token becomes
+ * upstream user `subject-<n>`, and the issued token is one `requireBearerAuth` accepts.
  *
  * The same server is a REST API behind the same tokens, for `per_user` OpenAPI sources:
  *   GET  /openapi.json      its spec, whose securitySchemes name this server's /authorize and /token
@@ -28,13 +38,14 @@ import type { AddressInfo } from "node:net";
 import { InvalidGrantError, InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import type { AuthorizationParams, OAuthServerProvider } from "@modelcontextprotocol/sdk/server/auth/provider.js";
-import { getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
+import { createOAuthMetadata, getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { OAuthClientInformationFull, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import express from "express";
+import { type ExchangeRecord, TEST_EXCHANGE_CLIENT } from "./test-env.ts";
 
 interface Script {
   expiredBefore: number;
@@ -45,7 +56,12 @@ interface Script {
   refreshDelayMs: number;
   nextUser: string;
   htmlToken: boolean;
+  exchange: "issue" | "refuse" | "html";
+  advertiseExchange: boolean;
 }
+
+const TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange";
+const ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token";
 
 interface Counters {
   registrations: number;
@@ -131,6 +147,12 @@ class ScriptedProvider implements OAuthServerProvider {
     return { token, clientId: entry.clientId, scopes: entry.scopes, expiresAt: entry.expiresAt, extra: { user: entry.user } };
   }
 
+  /** A token for `user` by token exchange: an access token only (RFC 8693 section 2.2.1 makes a refresh token optional). */
+  issueExchanged(clientId: string, user: string): OAuthTokens {
+    const { refresh_token: _refresh, ...tokens } = this.#issue(clientId, [], user);
+    return tokens;
+  }
+
   #issue(clientId: string, scopes: string[], user: string): OAuthTokens {
     const accessToken = randomUUID();
     const refreshToken = randomUUID();
@@ -177,8 +199,11 @@ export async function startOAuthMcp(): Promise<number> {
     refreshDelayMs: 0,
     nextUser: "admin",
     htmlToken: false,
+    exchange: "issue",
+    advertiseExchange: true,
   };
   const received: { user: string; token: string }[] = [];
+  const exchanges: ExchangeRecord[] = [];
   const counters: Counters = { registrations: 0, authorizations: 0, codeExchanges: 0, refreshes: 0, refusedRefreshes: 0 };
   const provider = new ScriptedProvider(script, counters);
   const app = express();
@@ -191,6 +216,34 @@ export async function startOAuthMcp(): Promise<number> {
   const mcpUrl = new URL("/mcp", base);
   // Before the router: a token endpoint behind a proxy that answers with a login page.
   app.post("/token", (_req, res, next) => (script.htmlToken ? res.status(200).type("html").send("<html><body>Please sign in</body></html>") : next()));
+  app.post("/token", express.urlencoded({ extended: false }), (req, res, next) => {
+    const body = req.body as Record<string, string | undefined>;
+    if (body.grant_type !== TOKEN_EXCHANGE_GRANT) return next();
+    const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+    const [id, secret] =
+      basic === undefined ? [body.client_id, body.client_secret] : Buffer.from(basic, "base64").toString().split(":").map(decodeURIComponent);
+    if (id !== TEST_EXCHANGE_CLIENT.id || secret !== TEST_EXCHANGE_CLIENT.secret) return res.status(401).json({ error: "invalid_client" });
+    const exchange: ExchangeRecord = {
+      subject: body.subject_token ?? "",
+      subjectType: body.subject_token_type ?? "",
+      resource: body.resource,
+      audience: body.audience,
+      issued: "",
+    };
+    exchanges.push(exchange);
+    if (script.exchange === "html") return res.status(200).type("html").send("<html><body>Please sign in</body></html>");
+    if (exchange.subject === "" || exchange.subjectType !== ACCESS_TOKEN_TYPE) return res.status(400).json({ error: "invalid_request" });
+    if (script.exchange === "refuse") return res.status(400).json({ error: "invalid_grant", error_description: "the subject token is not accepted here" });
+    const subjects = [...new Set(exchanges.map((e) => e.subject))];
+    const tokens = provider.issueExchanged(id, `subject-${subjects.indexOf(exchange.subject)}`);
+    exchange.issued = tokens.access_token;
+    return res.json({ ...tokens, issued_token_type: ACCESS_TOKEN_TYPE });
+  });
+  // The SDK's metadata, with the exchange grant listed (or not, as scripted).
+  app.get("/.well-known/oauth-authorization-server", (_req, res) => {
+    const metadata = createOAuthMetadata({ provider, issuerUrl: base, scopesSupported: ["tools"] });
+    res.json({ ...metadata, grant_types_supported: [...(metadata.grant_types_supported ?? []), ...(script.advertiseExchange ? [TOKEN_EXCHANGE_GRANT] : [])] });
+  });
   app.use(mcpAuthRouter({ provider, issuerUrl: base, resourceServerUrl: mcpUrl, scopesSupported: ["tools"], resourceName: "OAuth fixture" }));
   app.post("/control", express.json(), (req, res) => {
     const body = req.body as Partial<Script> & { expireAccessTokens?: boolean };
@@ -201,9 +254,11 @@ export async function startOAuthMcp(): Promise<number> {
     if (body.refreshDelayMs !== undefined) script.refreshDelayMs = body.refreshDelayMs;
     if (body.nextUser !== undefined) script.nextUser = body.nextUser;
     if (body.htmlToken !== undefined) script.htmlToken = body.htmlToken;
+    if (body.exchange !== undefined) script.exchange = body.exchange;
+    if (body.advertiseExchange !== undefined) script.advertiseExchange = body.advertiseExchange;
     res.json({ ...script, ...counters });
   });
-  app.get("/control", (_req, res) => res.json({ ...script, ...counters, received }));
+  app.get("/control", (_req, res) => res.json({ ...script, ...counters, received, exchanges }));
   const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
   app.post("/mcp", express.json(), bearer, async (req, res) => {
     if ((req.body as { method?: string } | undefined)?.method === "tools/call")

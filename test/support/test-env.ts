@@ -36,6 +36,17 @@ export const OAUTH_MCP_CONTROL_HOST = "oauth-mcp.control.test";
 
 /** MCP_TOKEN_KEY for the tests of toolgate's OAuth sign-in at remote servers. */
 export const TEST_MCP_TOKEN_KEY = "test-mcp-token-key-0123456789abcdef0123456789abcdef";
+/** toolgate's client at the OAuth MCP server's authorization server for token exchange (oauth-mcp-server.ts). */
+export const TEST_EXCHANGE_CLIENT = { id: "toolgate-exchange", secret: "test-exchange-secret-0123456789" } as const;
+/** One token exchange as that authorization server received it (its control endpoint lists them). */
+export interface ExchangeRecord {
+  subject: string;
+  subjectType: string;
+  resource: string | undefined;
+  audience: string | undefined;
+  /** The access token issued, or empty when refused. */
+  issued: string;
+}
 /**
  * The scripted OpenAI-compatible model (test/support/model-server.ts): the Worker under test is
  * configured with MODEL_BASE_URL on this host, which the outbound stand-in forwards to the real

@@ -21,6 +21,7 @@ export function newServerState(config: McpServerConfig, source: ConfiguredServer
     stale: false,
     signIn: undefined,
     refreshing: undefined,
+    exchange: { target: undefined, tokens: new Map() },
     // One function per server: the availability cache keys results by check, so one probe
     // answers for all of the server's tools.
     check: async (env) => {

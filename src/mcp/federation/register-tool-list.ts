@@ -5,6 +5,7 @@
  * in the server's problems.
  */
 import { registry } from "../../registry/registry.ts";
+import { exchangeAuth } from "./exchange-auth.ts";
 import { modelSchema, validatorFor } from "./json-schema-validator.ts";
 import { auditPinEvents, type PinEvent } from "./pin-audit.ts";
 import { comparePins, readPins, writePins } from "./pins.ts";
@@ -49,6 +50,7 @@ export async function registerToolList(env: Env, state: ServerState, list: Cache
         validator,
         clientFor: (callEnv, callHeaders, auth) => serverClient(callEnv, state, callHeaders, auth),
         connectLink: (callEnv, principal, origin) => startSignIn(callEnv, state, principal, origin, principal),
+        exchangeAuth: (ctx, registryName) => exchangeAuth(state, ctx, registryName, () => Date.now()),
         check: state.check,
         gate: () => blockedReason(state, tool.name),
         sharesCredential: () => Object.keys(state.config.headers).length > 0 || state.signIn?.grant !== undefined,

@@ -9,10 +9,12 @@ import { breakers } from "../../execution/circuit-breaker.ts";
 import { callIdentityHeaders } from "../../identity/call-identity.ts";
 import { IDENTITY_KEY_SECRET } from "../../identity/identity-option.ts";
 import type { CredentialKind } from "../../registry/credential-kind.ts";
-import type { AvailabilityCheck, ToolSpec } from "../../registry/types.ts";
+import type { AvailabilityCheck, ToolContext, ToolSpec } from "../../registry/types.ts";
 import { McpClientError } from "../client/json-rpc.ts";
 import type { McpAuth, McpClient, RemoteTool } from "../client/mcp-client.ts";
+import type { UserAuth } from "./connections/connection-auth.ts";
 import { type ConnectLink, connectionRequired, perUserAuth } from "./connections/per-user-call.ts";
+import type { ExchangeAuth } from "./exchange-auth.ts";
 import type { RemoteValidator } from "./json-schema-validator.ts";
 import { countsAgainstServer, remoteFailure } from "./remote-failure.ts";
 import { renderResult, resultText } from "./remote-result.ts";
@@ -38,6 +40,8 @@ export interface RemoteToolParts {
   clientFor: (env: Env, callHeaders?: Readonly<Record<string, string>>, auth?: McpAuth) => McpClient;
   /** Makes a per-user connection link (start-sign-in.ts), for CONNECTION_REQUIRED. */
   connectLink: ConnectLink;
+  /** The caller's exchanged token source at a `token_exchange` server (exchange-auth.ts, bound to the server's state). */
+  exchangeAuth: (ctx: ToolContext, name: string) => Promise<ExchangeAuth>;
   check: AvailabilityCheck;
   gate: () => string | undefined;
   /** Whether calls carry a deployment credential: a secret header, or the token of an admin's sign-in. */
@@ -55,7 +59,11 @@ export function remoteToolSpec(parts: RemoteToolParts): ToolSpec {
     parameters: parts.parameters,
     description: tool.description ?? `MCP tool ${tool.name} from ${server.name}`,
     // A missing secret makes the tools unavailable rather than failing every call with a 401.
-    requiresEnv: [...Object.values(server.headers).map((ref) => ref.secret), ...(server.identity === undefined ? [] : [IDENTITY_KEY_SECRET])],
+    requiresEnv: [
+      ...Object.values(server.headers).map((ref) => ref.secret),
+      ...(server.identity === undefined ? [] : [IDENTITY_KEY_SECRET]),
+      ...(server.auth_mode === "token_exchange" && server.token_exchange !== undefined ? [server.token_exchange.client_secret.secret] : []),
+    ],
     check: parts.check,
     gate: parts.gate,
     timeoutMs: server.timeout_ms,
@@ -75,13 +83,23 @@ export function remoteToolSpec(parts: RemoteToolParts): ToolSpec {
         });
       }
       const signal = ctx.signal;
-      const callHeaders = await callIdentityHeaders(server.identity, ctx, new URL(server.url).origin, `MCP server '${server.name}'`);
-      const userAuth = server.auth_mode === "per_user" ? await perUserAuth(server, name, ctx, parts.connectLink) : undefined;
-      const credential = credentialOf(server, parts, userAuth !== undefined);
+      let callHeaders: Readonly<Record<string, string>> | undefined;
+      let userAuth: UserAuth | undefined;
+      let exchanged: ExchangeAuth | undefined;
+      try {
+        callHeaders = await callIdentityHeaders(server.identity, ctx, new URL(server.url).origin, `MCP server '${server.name}'`);
+        if (server.auth_mode === "per_user") userAuth = await perUserAuth(server, name, ctx, parts.connectLink);
+        else if (server.auth_mode === "token_exchange") exchanged = await parts.exchangeAuth(ctx, name);
+      } catch (error) {
+        // Nothing was sent: no verdict on the server, and a probe admitted for this call frees its slot.
+        breaker.released(admission.probe);
+        throw error;
+      }
+      const credential = credentialOf(server, parts, userAuth !== undefined ? "own" : exchanged !== undefined ? "exchanged" : undefined);
       if (credential !== undefined) ctx.reportCredential(credential);
       let result;
       try {
-        result = await parts.clientFor(ctx.env, callHeaders, userAuth).callTool(tool.name, args as Record<string, unknown>, signal);
+        result = await parts.clientFor(ctx.env, callHeaders, userAuth ?? exchanged).callTool(tool.name, args as Record<string, unknown>, signal);
       } catch (error) {
         if (signal.aborted) breaker.released(admission.probe);
         else if (countsAgainstServer(error)) breaker.failed(MCP_SERVER_BREAKER, Date.now(), admission.probe);
@@ -89,6 +107,19 @@ export function remoteToolSpec(parts: RemoteToolParts): ToolSpec {
         // The person's own credentials were refused: theirs to renew, not the server's fault.
         if (userAuth !== undefined && error instanceof McpClientError && error.kind === "unauthorized") {
           throw await connectionRequired(server, name, ctx, parts.connectLink, userAuth.refused ?? `the server refused your connection (${error.message})`);
+        }
+        if (exchanged !== undefined && error instanceof McpClientError && error.kind === "unauthorized") {
+          throw (
+            exchanged.renewFailure ??
+            new ToolFailureError({
+              kind: "token_exchange_failed",
+              name,
+              server: server.name,
+              problem: "refused",
+              detail: `the server refused the exchanged token, and a new exchange did not help (${error.message})`,
+              oauthError: undefined,
+            })
+          );
         }
         throw new ToolFailureError(remoteFailure(name, server.name, host, error));
       }
@@ -107,12 +138,12 @@ export function remoteToolSpec(parts: RemoteToolParts): ToolSpec {
 }
 
 /**
- * The credential the audit record names: the caller's own at a `per_user` server (an identity
- * token beside it is a claim, not the authority); else the deployment's when it has one; else
- * the identity token alone.
+ * The credential the audit record names: the caller's own at a `per_user` server, or the token
+ * exchanged for it at a `token_exchange` one (an identity token beside either is a claim, not the
+ * authority); else the deployment's when it has one; else the identity token alone.
  */
-function credentialOf(server: McpServerConfig, parts: RemoteToolParts, ownToken: boolean): CredentialKind | undefined {
-  if (ownToken) return "own";
+function credentialOf(server: McpServerConfig, parts: RemoteToolParts, callers: "own" | "exchanged" | undefined): CredentialKind | undefined {
+  if (callers !== undefined) return callers;
   if (parts.sharesCredential()) return "shared";
   return server.identity === undefined ? undefined : "identity";
 }

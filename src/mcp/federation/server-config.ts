@@ -81,13 +81,27 @@ export const McpServerConfigSchema = z.strictObject({
     .optional(),
   /**
    * Whose account a call uses at the server: `shared`, the one toolgate signed in with (or its
-   * headers); `per_user`, each caller's own connection (src/mcp/federation/connections/), the
-   * shared sign-in then only listing the tools. `token_exchange` (RFC 8693) is reserved.
+   * headers); `per_user`, each caller's own connection (src/mcp/federation/connections/);
+   * `token_exchange`, a token the server's authorization server issues for the caller's own
+   * toolgate OAuth token (RFC 8693; token_exchange below). In the last two the shared sign-in
+   * (or headers) only lists the tools.
    */
-  auth_mode: z
-    .enum(["shared", "per_user", "token_exchange"])
-    .refine((mode) => mode !== "token_exchange", "token_exchange is not available yet; use shared or per_user")
-    .default("shared"),
+  auth_mode: z.enum(["shared", "per_user", "token_exchange"]).default("shared"),
+  /**
+   * For `auth_mode: "token_exchange"`: toolgate's client at the server's authorization server
+   * (its secret by env var name), and where the token endpoint is when discovery (RFC 9728, RFC
+   * 8414) cannot find it; `audience` and `scope` are sent when given. Checked at call time, as
+   * a cross-field rule would keep the schema from being reused for PUT's body.
+   */
+  token_exchange: z
+    .strictObject({
+      client_id: z.string().min(1).max(500),
+      client_secret: SecretRef,
+      token_endpoint: z.url({ protocol: /^https?$/, error: "must be an http or https URL of the authorization server's token endpoint" }).optional(),
+      audience: z.string().min(1).max(500).optional(),
+      scope: z.string().min(1).max(1000).optional(),
+    })
+    .optional(),
   /** A signed JWT naming the caller on every tool call (src/identity/), for internal servers that authorise people. */
   identity: IdentityOptionSchema.optional(),
 });

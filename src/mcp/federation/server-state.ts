@@ -5,6 +5,7 @@
 import type { AvailabilityCheck } from "../../registry/types.ts";
 import type { TransportKind } from "../client/mcp-client.ts";
 import type { OAuthGrant } from "../client/oauth/oauth-grant.ts";
+import type { ExchangedToken, ExchangeTarget } from "../client/oauth/token-exchange.ts";
 import type { PinnedDefinition, ServerPins } from "./pins.ts";
 import { remoteToolset } from "./remote-tool-name.ts";
 import type { McpServerConfig } from "./server-config.ts";
@@ -87,6 +88,19 @@ export interface ServerState {
   signIn: SignInState | undefined;
   /** A refresh of the grant under way in this isolate (server-auth.ts), which others due at once wait for. */
   refreshing: RefreshUnderWay | undefined;
+  /** A `token_exchange` server's token endpoint and callers' exchanged tokens, as this isolate knows them (exchange-auth.ts). */
+  exchange: ExchangeState;
+}
+
+/**
+ * Where a `token_exchange` server's tokens are exchanged (found once, kept for a while) and each
+ * principal's exchanged token, until shortly before it expires. Per isolate, and new with every
+ * configuration change (a new state), so a changed client or endpoint never serves an old token.
+ */
+export interface ExchangeState {
+  target: { value: ExchangeTarget; foundAt: number } | undefined;
+  /** Principal (key id) → its token; bounded, the oldest entry dropped first. */
+  tokens: Map<string, ExchangedToken>;
 }
 
 /** Which grant a refresh replaces (by its access token), and when it is taken as abandoned. */

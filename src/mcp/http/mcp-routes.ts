@@ -127,7 +127,7 @@ async function serve(c: Context<AppEnv>, toolset: string | undefined, parts: Gat
     // Without an MCP session each tools/call gets a session of its own (handle-request.ts).
     sessionId: sessionId ?? "",
     matchApprovalsByArguments: sessionId !== undefined,
-    connection: requestConnection(c.req.raw),
+    connection: requestConnection(c.req.raw, c.get("oauthToken")),
     waitUntil: waitUntilOf(c),
   };
   const opened = toolset === undefined ? await openScope(parts.pipeline, input) : await openToolsetScope(parts.pipeline, input, toolset, toolsetLookupOf(c));

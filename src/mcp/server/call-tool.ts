@@ -4,13 +4,15 @@
  * outcome answered for the request's era. In the modern era (2026-07-28) a call that needs
  * something from outside (a person's approval, the client's answer to a tool's question) is
  * answered `input_required`, and a retry carrying the signed `requestState` resumes it
- * (approval-rounds.ts, tool-questions.ts); the 2025 lanes answer as before.
+ * (approval-rounds.ts, tool-questions.ts); so is one that needs the caller's own connection,
+ * whose retry runs it again (connection-rounds.ts). The 2025 lanes answer as before.
  */
 import { serveCalls } from "../../batch/serve-calls.ts";
 import { clientAsker } from "../replies/ask-client.ts";
 import { acceptsUrlElicitation, approvalRound, inputRequiredJson, resumeApprovalRound } from "./approval-rounds.ts";
 import { toToolCallAnswer } from "./call-result.ts";
 import { mcpClientChannel } from "./client-channel.ts";
+import { connectionRound } from "./connection-rounds.ts";
 import { calledTool } from "./curated-tools.ts";
 import { type Answer, RPC_INVALID_PARAMS, type RpcRequest } from "./json-rpc.ts";
 import type { McpContext } from "./mcp-context.ts";
@@ -74,6 +76,10 @@ export async function callTool(request: RpcRequest, ctx: McpContext): Promise<An
   const presented = called.calledAs ?? outcome.tool;
   if (rounds && outcome.status === "pending_approval" && outcome.approval !== undefined && acceptsUrlElicitation(ctx)) {
     const round = await approvalRound(outcome.approval, presented, binding(), sessionId, ctx);
+    if (round !== undefined) return round;
+  }
+  if (ctx.modern !== undefined && acceptsUrlElicitation(ctx)) {
+    const round = connectionRound(outcome, presented, inputResponses);
     if (round !== undefined) return round;
   }
   const answer = toToolCallAnswer(called.calledAs === undefined ? outcome : { ...outcome, tool: presented }, ctx.protocolVersion, ctx.inSession);

@@ -34,6 +34,7 @@ export async function execute(call: CallState, scope: RequestScope): Promise<Cal
       callTool: nestedCallOf(call, scope, deadlineAt),
       run: scope.run,
       origin: scope.connection.origin ?? scope.run?.origin,
+      callerToken: scope.connection.callerToken,
       reportCredential: (kind) => {
         call.credential = kind;
       },
@@ -74,7 +75,7 @@ function nestedCallOf(call: CallState, scope: RequestScope, deadlineAt: number):
     const input = { id: `${parentCallId}.${made}`, name, arguments: args };
     const outcome = await serve(
       input,
-      { ...scope, connection: { signal, origin: scope.connection.origin }, parentCallId },
+      { ...scope, connection: { signal, origin: scope.connection.origin, callerToken: scope.connection.callerToken }, parentCallId },
       Math.max(0, deadlineAt - Date.now()),
     );
     return nestedResult(outcome);

@@ -19,7 +19,12 @@ import {
   startAuthorization,
 } from "@modelcontextprotocol/sdk/client/auth.js";
 import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import type { OAuthClientInformationMixed, OAuthProtectedResourceMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type {
+  AuthorizationServerMetadata,
+  OAuthClientInformationMixed,
+  OAuthProtectedResourceMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
 import { checkResourceAllowed, resourceUrlFromServerUrl } from "@modelcontextprotocol/sdk/shared/auth-utils.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { AuthChallenge } from "../json-rpc.ts";
@@ -51,22 +56,7 @@ export interface BeginSignInOptions {
  */
 export async function beginSignIn(options: BeginSignInOptions): Promise<{ authorizationUrl: string; pending: PendingSignIn }> {
   const { serverUrl, challenge, fetch } = options;
-  const resourceMetadata = await step("protected resource metadata", async () => {
-    try {
-      return await discoverOAuthProtectedResourceMetadata(
-        serverUrl,
-        challenge?.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: challenge.resourceMetadataUrl },
-        fetch,
-      );
-    } catch (error) {
-      // A resource that publishes no RFC 9728 document: 2025-03-26 servers are their own authorization server.
-      if (challenge?.resourceMetadataUrl === undefined && error instanceof Error && /does not implement|HTTP 4\d\d/.test(error.message)) return undefined;
-      throw error;
-    }
-  });
-  const authorizationServerUrl = resourceMetadata?.authorization_servers?.[0] ?? new URL("/", serverUrl).href;
-  const metadata = await step("authorization server metadata", () => discoverAuthorizationServerMetadata(authorizationServerUrl, { fetchFn: fetch }));
-  const resource = resourceFor(serverUrl, resourceMetadata);
+  const { authorizationServerUrl, metadata, resource, resourceMetadata } = await discoverAuthorization(serverUrl, challenge, fetch);
   // The spec's scope selection: the challenge's, else everything the resource supports, else configured.
   const scope = challenge?.scope ?? resourceMetadata?.scopes_supported?.join(" ") ?? options.scope;
   const client = await step("client registration", async (): Promise<OAuthClientInformationMixed> => {
@@ -105,6 +95,39 @@ export async function beginSignIn(options: BeginSignInOptions): Promise<{ author
     redirectUrl: options.redirectUrl,
   };
   return { authorizationUrl: authorizationUrl.href, pending };
+}
+
+/** Where a server's authorization is: its authorization server, that server's metadata, and the resource indicator to send. */
+export interface AuthorizationDiscovery {
+  authorizationServerUrl: string;
+  metadata: AuthorizationServerMetadata | undefined;
+  resource: string | undefined;
+  resourceMetadata: OAuthProtectedResourceMetadata | undefined;
+}
+
+/**
+ * Protected resource metadata (RFC 9728: the challenge's `resource_metadata`, else the
+ * well-known paths), then its first authorization server's metadata (RFC 8414, with the OpenID
+ * fallbacks). A server without the first is its own authorization server (2025-03-26).
+ * Throws OAuthFlowError naming the step.
+ */
+export async function discoverAuthorization(serverUrl: string, challenge: AuthChallenge | undefined, fetch: FetchLike): Promise<AuthorizationDiscovery> {
+  const resourceMetadata = await step("protected resource metadata", async () => {
+    try {
+      return await discoverOAuthProtectedResourceMetadata(
+        serverUrl,
+        challenge?.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: challenge.resourceMetadataUrl },
+        fetch,
+      );
+    } catch (error) {
+      // A resource that publishes no RFC 9728 document: 2025-03-26 servers are their own authorization server.
+      if (challenge?.resourceMetadataUrl === undefined && error instanceof Error && /does not implement|HTTP 4\d\d/.test(error.message)) return undefined;
+      throw error;
+    }
+  });
+  const authorizationServerUrl = resourceMetadata?.authorization_servers?.[0] ?? new URL("/", serverUrl).href;
+  const metadata = await step("authorization server metadata", () => discoverAuthorizationServerMetadata(authorizationServerUrl, { fetchFn: fetch }));
+  return { authorizationServerUrl, metadata, resource: resourceFor(serverUrl, resourceMetadata), resourceMetadata };
 }
 
 /** Exchanges the authorization code the callback received (with the PKCE verifier) for tokens. */
@@ -164,7 +187,7 @@ function resourceFor(serverUrl: string, metadata: OAuthProtectedResourceMetadata
 }
 
 /** Runs one step, turning what it throws into an OAuthFlowError that names the step. */
-async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
+export async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
