@@ -14,7 +14,7 @@ import { requestId } from "../tracing/request-id-middleware.ts";
 import { requestLog } from "../tracing/request-log.ts";
 import { isWebhookDelivery } from "../webhooks/accept-delivery.ts";
 import { refuseOversizedBody } from "./body-limit.ts";
-import { lazyRouteGroups, mountAllGroups } from "./lazy-route-groups.ts";
+import { groupParent, lazyRouteGroups, mountAllGroups } from "./lazy-route-groups.ts";
 import { openApiDocument } from "./openapi/openapi-document.ts";
 import { failureResponse, validationHook } from "./request-failure.ts";
 import { type GroupContext, ROUTE_GROUPS } from "./route-groups.ts";
@@ -77,7 +77,7 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
     "/openapi.json",
     openApiDocument(
       async function documentedApp() {
-        const documented = new OpenAPIHono<AppEnv>();
+        const documented = groupParent();
         await mountAllGroups(documented, ROUTE_GROUPS, context);
         return documented;
       },

@@ -12,6 +12,7 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
+import { validationHook } from "./request-failure.ts";
 import type { GroupContext, MountGroup, RouteGroup } from "./route-groups.ts";
 import type { AppEnv } from "./types.ts";
 
@@ -41,9 +42,16 @@ function executionContextOf(c: Context<AppEnv>): ExecutionContext | undefined {
   }
 }
 
+/**
+ * An app to mount groups on. A group's routes without a hook of their own answer a bad request
+ * through the app they were first mounted on (@hono/zod-openapi looks up its parent's
+ * defaultHook), so every such app has the main app's.
+ */
+export const groupParent = (): OpenAPIHono<AppEnv> => new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+
 /** The app a loaded group is served from. */
 function groupApp(mount: MountGroup, context: GroupContext): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>();
+  const app = groupParent();
   app.use("*", async function sharedContext(c, next) {
     const outer = OUTER_CONTEXT.get(c.req.raw);
     if (outer !== undefined) copyVariables(outer, c);

@@ -6,11 +6,10 @@
  */
 
 import { env } from "cloudflare:workers";
-import { OpenAPIHono } from "@hono/zod-openapi";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/http/app.ts";
+import { groupParent } from "../../src/http/lazy-route-groups.ts";
 import { ROUTE_GROUPS } from "../../src/http/route-groups.ts";
-import type { AppEnv } from "../../src/http/types.ts";
 import { testParts } from "../support/dispatch.ts";
 import { json } from "../support/json.ts";
 import { TEST_ADMIN_TOKEN } from "../support/test-env.ts";
@@ -34,7 +33,7 @@ describe("the route-group table", () => {
   it("puts every route of a lazy group under one of the prefixes that load it", async () => {
     for (const group of ROUTE_GROUPS) {
       if (!("load" in group)) continue;
-      const mounted = new OpenAPIHono<AppEnv>();
+      const mounted = groupParent();
       (await group.load())(mounted, { parts: testParts, options: {} });
       const outside = mounted.routes
         .map((route) => route.path)
