@@ -14,21 +14,21 @@
 import { join } from "node:path";
 import { measureBundleSize } from "../../bundle-size.ts";
 import { AGENTS_MCP_PEER, BARE_PEER, HONO_MCP_PEER } from "../peers.ts";
+import { paired } from "../rounds.ts";
 import type { Check, Row, Scenario } from "../scenario.ts";
 import { migrationStatements, readConfigOptions } from "../serve.ts";
 import { type FirstRequest, profileStartup, STARTUP_HOST, type StartupRun, type StartupWorker } from "../startup-profile.ts";
-import { paired } from "../rounds.ts";
 import { median } from "../stats.ts";
 import { echoed, MCP_ECHO_CALL, MCP_HEADERS, MCP_PATH } from "./mcp-peers.ts";
 
 /** The target: at most the peer's start-up CPU (workerd's, over the same span `wrangler check startup` profiles). */
 const TARGET_VS_PEER = 1;
 /**
- * The CI guard: past this the run fails. Issue 33 asks for twice the peer's; this branch got
- * toolgate from ~2.9x to ~2.1x of the peer's workerd CPU, so the guard sits just above that
- * until the API route groups load at first use too, and should then come down to 2. It reads
- * workerd's scheduler CPU, not the profile's Active: on the shared 2-core machine Active spread
- * 1.9x-3.2x between runs of the same build, the scheduler's figure within a few percent.
+ * The CI guard: past this the run fails. Issue 33 asks for twice the peer's. With the route
+ * groups loaded at first use (src/http/route-groups.ts) toolgate measured 1.7x-1.94x of the
+ * peer's workerd CPU (median of paired runs; single runs up to 2.07x) on the shared machine, so
+ * 2 would fail on noise: the guard stays at 2.5 until start-up has a margin under 2. It reads
+ * workerd's scheduler CPU, not the profile's Active, which spread 1.9x-3.2x between runs of one build.
  */
 const GUARD_VS_PEER = 2.5;
 const ADMIN_TOKEN = "startup-bench-admin-token";
@@ -120,7 +120,12 @@ export const startup: Scenario = {
       const ratios = startupRatios.some(Number.isNaN) ? pairedRatios((r) => r.startup.activeMs) : startupRatios;
       const ratio = median(ratios);
       const actual = `${ratio.toFixed(2)}x (runs ${spread(ratios, 2)})`;
-      checks.push({ label: `start-up workerd CPU, toolgate vs ${peerLabel}`, target: `<= ${TARGET_VS_PEER.toFixed(1)}x`, actual, pass: ratio <= TARGET_VS_PEER });
+      checks.push({
+        label: `start-up workerd CPU, toolgate vs ${peerLabel}`,
+        target: `<= ${TARGET_VS_PEER.toFixed(1)}x`,
+        actual,
+        pass: ratio <= TARGET_VS_PEER,
+      });
       if (!firstRatios.some(Number.isNaN)) {
         const first = median(firstRatios);
         checks.push({
