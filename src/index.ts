@@ -14,14 +14,12 @@ import { runApprovedWith } from "./approvals/run-approved.ts";
 import { SessionObject } from "./approvals/session.ts";
 import { auditShards } from "./audit/audit-shards.ts";
 import { foldOldRollups } from "./audit/fold-rollups.ts";
-import { handleAuditQueue } from "./audit/handle-audit-queue.ts";
 import { archiveOrExpireAudit } from "./audit/retention.ts";
 import { createParts } from "./compose.ts";
 import { loadConfig } from "./config/config.ts";
 import { createApp } from "./http/app.ts";
 import "./registry/tools.gen.ts";
 import { tagConsoleWithRequestId } from "./tracing/tag-console.ts";
-import { handleWebhookQueue } from "./webhooks/handle-webhook-queue.ts";
 import { deleteExpiredDeliveries } from "./webhooks/retention.ts";
 import { isWebhookQueue } from "./webhooks/webhook-message.ts";
 import "./webhooks/webhooks.gen.ts";
@@ -64,8 +62,16 @@ export { MemoryStore } from "./memory/memory-store.ts";
 export default {
   fetch: app.fetch,
   // Both audit queues (the main one and its dead-letter queue) are written by the same consumer.
-  // The webhook queues (toolgate-hooks and its dead-letter queue) run deliveries' calls.
-  queue: (batch, env, ctx) => (isWebhookQueue(batch.queue) ? handleWebhookQueue(batch, env, ctx, parts) : handleAuditQueue(batch, env)),
+  // The webhook queues (toolgate-hooks and its dead-letter queue) run deliveries' calls. Each
+  // consumer is imported by its first batch: an isolate serving requests never needs them.
+  async queue(batch, env, ctx) {
+    if (isWebhookQueue(batch.queue)) {
+      const { handleWebhookQueue } = await import("./webhooks/handle-webhook-queue.ts");
+      return handleWebhookQueue(batch, env, ctx, parts);
+    }
+    const { handleAuditQueue } = await import("./audit/handle-audit-queue.ts");
+    return handleAuditQueue(batch, env);
+  },
   scheduled: (controller, env, ctx) => {
     // AUDIT_ARCHIVE is optional: unbound, the audit log is only deleted after retention, as before.
     const archive = (env as Partial<Pick<Env, "AUDIT_ARCHIVE">>).AUDIT_ARCHIVE;

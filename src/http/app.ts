@@ -6,41 +6,18 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { adminRoutes } from "../admin/admin-routes.tsx";
-import { chatCompletionsRoutes } from "../agent/chat-completions-routes.ts";
-import { runsRoutes } from "../agent/runs-routes.ts";
-import { approvalsRoutes } from "../approvals/approvals-routes.ts";
-import { approvalsPageRoutes } from "../approvals-page/approvals-page-routes.tsx";
-import { auditRoutes } from "../audit/audit-routes.ts";
 import { authenticate } from "../auth/authenticate.ts";
-import { keysRoutes } from "../auth/keys-routes.ts";
 import { requireRole } from "../auth/require-role.ts";
-import { chatPageRoutes } from "../chat-page/chat-page-routes.tsx";
 import type { GatewayParts } from "../compose.ts";
 import { ConfigError, loadConfig } from "../config/config.ts";
-import { jwksRoutes } from "../identity/jwks-routes.ts";
-import { connectionsRoutes } from "../mcp/federation/connections/connections-routes.ts";
-import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
-import { signInRoutes } from "../mcp/federation/sign-in-routes.ts";
-import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
-import { memoryRoutes } from "../memory/memory-routes.ts";
-import { metricsRoutes } from "../metrics/metrics-routes.ts";
-import { oauthRoutes } from "../oauth/oauth-routes.ts";
-import { openApiSourcesRoutes } from "../openapi-sources/openapi-sources-routes.ts";
 import { requestId } from "../tracing/request-id-middleware.ts";
 import { requestLog } from "../tracing/request-log.ts";
 import { isWebhookDelivery } from "../webhooks/accept-delivery.ts";
-import { webhooksRoutes } from "../webhooks/webhooks-routes.ts";
 import { refuseOversizedBody } from "./body-limit.ts";
-import { docsPageRoutes } from "./docs/docs-page.ts";
+import { groupParent, lazyRouteGroups, mountAllGroups } from "./lazy-route-groups.ts";
 import { openApiDocument } from "./openapi/openapi-document.ts";
 import { failureResponse, validationHook } from "./request-failure.ts";
-import { callToolRoutes } from "./routes/call-tool.ts";
-import { healthRoutes } from "./routes/health.ts";
-import { metaRoutes } from "./routes/meta.ts";
-import { toolCallsRoutes } from "./routes/tool-calls.ts";
-import { toolsRoutes } from "./routes/tools.ts";
-import { toolsetsRoutes } from "./routes/toolsets.ts";
+import { type GroupContext, ROUTE_GROUPS } from "./route-groups.ts";
 import type { AppEnv } from "./types.ts";
 
 export interface AppOptions {
@@ -88,38 +65,26 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.on(["POST", "DELETE"], "/v1/toolsets/*", requireRole("admin"));
   app.post("/v1/toolsets", requireRole("admin"));
 
-  app.route("/", metaRoutes);
-  app.route("/", keysRoutes);
-  app.route("/", healthRoutes);
-  app.route("/", metricsRoutes);
-  app.route("/", auditRoutes);
-  app.route("/", toolsRoutes);
-  app.route("/", toolsetsRoutes);
-  app.route("/", toolCallsRoutes(parts));
-  app.route("/", callToolRoutes(parts));
-  app.route("/", approvalsRoutes);
-  app.route("/", memoryRoutes);
-  app.route("/", runsRoutes);
-  app.route("/", chatCompletionsRoutes);
-  // The approvals web page: HTML, its own session cookie and error pages (not part of /v1).
-  app.route("/", approvalsPageRoutes());
-  // The admin console: the same machinery, every change through the API's own routes.
-  app.route("/", adminRoutes(parts));
-  // The chat page: talks to the agent through the runs API as the signed-in key.
-  app.route("/", chatPageRoutes());
-  app.route("/", webhooksRoutes);
-  app.route("/", mcpRoutes(parts, options.authenticate === undefined ? {} : { authenticate: options.authenticate }));
-  app.route("/", mcpServersRoutes);
-  app.route("/", openApiSourcesRoutes);
-  app.route("/", signInRoutes);
-  app.route("/", jwksRoutes);
-  app.route("/", connectionsRoutes);
-  // OAuth 2.1 sign-in for /mcp: discovery, registration, tokens and the consent page (not /v1).
-  app.route("/", oauthRoutes());
+  // The route groups (route-groups.ts): the eager ones' routes first, then one middleware that
+  // imports a lazy group at its first request. Routes of different groups do not overlap, so
+  // the order only matters to the OpenAPI document, which lists every group in the table's order.
+  const context: GroupContext = { parts, options: options.authenticate === undefined ? {} : { authenticate: options.authenticate } };
+  for (const group of ROUTE_GROUPS) if ("mount" in group) group.mount(app, context);
+  app.use("*", lazyRouteGroups(ROUTE_GROUPS, context));
 
   // The OpenAPI document, per key when one is sent (src/http/openapi/openapi-document.ts).
-  app.get("/openapi.json", openApiDocument(app, parts, bearer));
-  app.route("/", docsPageRoutes);
+  app.get(
+    "/openapi.json",
+    openApiDocument(
+      async function documentedApp() {
+        const documented = groupParent();
+        await mountAllGroups(documented, ROUTE_GROUPS, context);
+        return documented;
+      },
+      parts,
+      bearer,
+    ),
+  );
 
   app.notFound((c) => failureResponse(c, { kind: "not_found", method: c.req.method, path: c.req.path }));
 

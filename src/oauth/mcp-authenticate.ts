@@ -17,7 +17,6 @@ import { getApiKey, principalOf } from "../auth/key-store.ts";
 import { requestOrigin } from "../http/request-origin.ts";
 import type { AppEnv } from "../http/types.ts";
 import { rpcFailureResponse } from "../mcp/http/rpc-failure-response.ts";
-import { authorizationServer } from "./authorization-server.ts";
 import { invalidTokenResponse, withBearerChallenge } from "./bearer-challenge.ts";
 import { mcpResourceAt } from "./oauth-paths.ts";
 
@@ -56,6 +55,9 @@ export function mcpAuthenticate({ cache = sharedCache }: McpAuthenticateOptions 
       c.set("oauthToken", token);
       return next();
     }
+    // The OAuth provider library is imported by the first OAuth token, not at start-up: most
+    // isolates only ever see API keys, and every cold one would pay for evaluating it.
+    const { authorizationServer } = await import("./authorization-server.ts");
     const validated = await authorizationServer(origin, [door.resource]).validateToken(door.resource, token, c.env);
     if (validated === null) return invalidTokenResponse(c.req.url, "it is unknown, expired or revoked, or was issued for another MCP door");
     const grant = await getApiKey(c.env.DB, validated.userId);

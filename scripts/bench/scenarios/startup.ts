@@ -14,20 +14,21 @@
 import { join } from "node:path";
 import { measureBundleSize } from "../../bundle-size.ts";
 import { AGENTS_MCP_PEER, BARE_PEER, HONO_MCP_PEER } from "../peers.ts";
+import { paired } from "../rounds.ts";
 import type { Check, Row, Scenario } from "../scenario.ts";
 import { migrationStatements, readConfigOptions } from "../serve.ts";
 import { type FirstRequest, profileStartup, STARTUP_HOST, type StartupRun, type StartupWorker } from "../startup-profile.ts";
 import { median } from "../stats.ts";
 import { echoed, MCP_ECHO_CALL, MCP_HEADERS, MCP_PATH } from "./mcp-peers.ts";
 
-/** The target: at most the peer's start-up Active CPU, as `wrangler check startup` measures it. */
+/** The target: at most the peer's start-up CPU (workerd's, over the same span `wrangler check startup` profiles). */
 const TARGET_VS_PEER = 1;
 /**
- * The CI guard: past this the run fails. Issue 33 asks for twice the peer's; this branch got
- * toolgate from ~2.9x to ~2.1x of the peer's workerd CPU, so the guard sits just above that
- * until the API route groups load at first use too, and should then come down to 2. It reads
- * workerd's scheduler CPU, not the profile's Active: on the shared 2-core machine Active spread
- * 1.9x-3.2x between runs of the same build, the scheduler's figure within a few percent.
+ * The CI guard: past this the run fails. Issue 33 asks for twice the peer's. With the route
+ * groups loaded at first use (src/http/route-groups.ts) toolgate measured 1.7x-1.94x of the
+ * peer's workerd CPU (median of paired runs; single runs up to 2.07x) on the shared machine, so
+ * 2 would fail on noise: the guard stays at 2.5 until start-up has a margin under 2. It reads
+ * workerd's scheduler CPU, not the profile's Active, which spread 1.9x-3.2x between runs of one build.
  */
 const GUARD_VS_PEER = 2.5;
 const ADMIN_TOKEN = "startup-bench-admin-token";
@@ -52,7 +53,7 @@ function echoCall(authorization?: string): FirstRequest {
 }
 
 /** `values` as "min-max". */
-const spread = (values: number[]): string => `${Math.min(...values).toFixed(1)}-${Math.max(...values).toFixed(1)}`;
+const spread = (values: number[], digits = 1): string => `${Math.min(...values).toFixed(digits)}-${Math.max(...values).toFixed(digits)}`;
 
 export const startup: Scenario = {
   id: "startup",
@@ -105,25 +106,39 @@ export const startup: Scenario = {
       };
     });
 
+    // Issue 33: every ratio is workerd CPU, the median of per-run ratios (run i of toolgate beside
+    // run i of the peer, measured one after the other), printed with its spread. The profile's
+    // Active stays in the table: on the shared machine it spread 1.9x-3.2x between runs of one build.
     const checks: Check[] = [];
-    const ours = median(startupMs("toolgate"));
-    const peer = median(startupMs(HONO_MCP_PEER));
-    const cpu = (name: string) => median((results.get(name) ?? []).map((r) => r.workerdCpuMs.startup));
     const peerLabel = LABELS[HONO_MCP_PEER] ?? HONO_MCP_PEER;
-    if (!Number.isNaN(peer)) {
+    const cpuOf = (name: string, of: (run: StartupRun) => number) => (results.get(name) ?? []).map(of);
+    const pairedRatios = (of: (run: StartupRun) => number) => paired(cpuOf("toolgate", of), cpuOf(HONO_MCP_PEER, of), (ours, peer) => ours / peer);
+    const startupRatios = pairedRatios((r) => r.workerdCpuMs.startup);
+    const firstRatios = pairedRatios((r) => r.workerdCpuMs.startup + r.workerdCpuMs.firstCall);
+    if (startupRatios.length > 0) {
+      // Off Linux there is no scheduler figure: the ratios then read the profile's Active.
+      const ratios = startupRatios.some(Number.isNaN) ? pairedRatios((r) => r.startup.activeMs) : startupRatios;
+      const ratio = median(ratios);
+      const actual = `${ratio.toFixed(2)}x (runs ${spread(ratios, 2)})`;
       checks.push({
-        label: `start-up Active CPU, toolgate vs ${peerLabel}`,
-        target: `<= ${TARGET_VS_PEER.toFixed(1)}x (${peer.toFixed(1)} ms)`,
-        actual: `${(ours / peer).toFixed(2)}x`,
-        pass: ours / peer <= TARGET_VS_PEER,
+        label: `start-up workerd CPU, toolgate vs ${peerLabel}`,
+        target: `<= ${TARGET_VS_PEER.toFixed(1)}x`,
+        actual,
+        pass: ratio <= TARGET_VS_PEER,
       });
-      const cpuRatio = cpu("toolgate") / cpu(HONO_MCP_PEER);
-      // Off Linux there is no scheduler figure: the guard then reads the profile's Active.
-      const ratio = Number.isNaN(cpuRatio) ? ours / peer : cpuRatio;
+      if (!firstRatios.some(Number.isNaN)) {
+        const first = median(firstRatios);
+        checks.push({
+          label: `cold isolate's first tools/call (start-up + call), workerd CPU, toolgate vs ${peerLabel}`,
+          target: `<= ${TARGET_VS_PEER.toFixed(1)}x`,
+          actual: `${first.toFixed(2)}x (runs ${spread(firstRatios, 2)})`,
+          pass: first <= TARGET_VS_PEER,
+        });
+      }
       checks.push({
         label: `start-up guard (fails the run): toolgate vs ${peerLabel}, workerd CPU`,
         target: `<= ${GUARD_VS_PEER.toFixed(1)}x`,
-        actual: `${ratio.toFixed(2)}x`,
+        actual,
         pass: ratio <= GUARD_VS_PEER,
         guard: true,
       });

@@ -84,26 +84,30 @@ function samePieces(a: readonly ToolOperationJson[], b: readonly ToolOperationJs
 const members = (...parts: string[]): string => parts.filter((part) => part !== "").join(",");
 
 /**
- * The handler of `GET /openapi.json` for `app`, checking a key with `bearer` (the app's
- * authentication) when one is sent.
+ * The handler of `GET /openapi.json`, documenting the app `documented` builds (every route
+ * group mounted: most are imported at first use, route-groups.ts), and checking a key with
+ * `bearer` (the app's authentication) when one is sent.
  */
-export function openApiDocument(app: OpenAPIHono<AppEnv>, parts: GatewayParts, bearer: MiddlewareHandler<AppEnv>) {
-  let base: BaseDocument | undefined;
+export function openApiDocument(documented: () => Promise<OpenAPIHono<AppEnv>>, parts: GatewayParts, bearer: MiddlewareHandler<AppEnv>) {
+  let base: Promise<BaseDocument> | undefined;
   // Keys with the same tools share a document: joining 500 pieces into a new 760 KB string per
   // request cost more Worker CPU than answering one already joined (and flattened) does.
   const recent: Assembled[] = [];
   return async function openApiDocument(c: Context<AppEnv>): Promise<Response> {
-    base ??= baseDocument(app);
+    if (base === undefined) {
+      base = documented().then(baseDocument);
+      // A document that failed to build is built again by the next request, not remembered.
+      base.catch(() => (base = undefined));
+    }
+    const { head, paths, schemas, components, tail } = await base;
     const origin = JSON.stringify(requestOrigin(c.req.url));
     const servers = `"servers":[{"url":${origin}}]`;
     const authorization = c.req.header("authorization");
     c.header("vary", "authorization");
     if (authorization === undefined || authorization.trim() === "") {
-      return c.body(
-        `${base.head},${servers},"paths":{${base.paths}},"components":{${members(`"schemas":{${base.schemas}}`, base.components)}}${base.tail}}`,
-        200,
-        { "content-type": "application/json" },
-      );
+      return c.body(`${head},${servers},"paths":{${paths}},"components":{${members(`"schemas":{${schemas}}`, components)}}${tail}}`, 200, {
+        "content-type": "application/json",
+      });
     }
     // A key that is sent is checked like on /v1: a wrong one is told so, not silently ignored.
     let authenticated = false;
@@ -126,8 +130,8 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, parts: GatewayParts, b
         .map((tool) => tool.components)
         .filter((text) => text !== "")
         .join(",");
-      const paths = only ? toolPaths : members(base.paths, toolPaths);
-      const body = `${base.head},${servers},"paths":{${paths}},"components":{${members(`"schemas":{${members(base.schemas, toolSchemas)}}`, base.components)}}${base.tail}}`;
+      const allPaths = only ? toolPaths : members(paths, toolPaths);
+      const body = `${head},${servers},"paths":{${allPaths}},"components":{${members(`"schemas":{${members(schemas, toolSchemas)}}`, components)}}${tail}}`;
       assembled = { origin, only, tools, body };
       recent.unshift(assembled);
       recent.length = Math.min(recent.length, RECENT_DOCUMENTS);
