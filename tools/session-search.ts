@@ -22,12 +22,20 @@ registry.register({
   readOnly: true,
   example: { query: "staging database migration", limit: 3 },
   worstInputs: [
-    { name: "a query at its 500-character cap of quotes and FTS5 operators", args: () => ({ query: `"NEAR( * - : ^ AND OR NOT "`.repeat(20).slice(0, 500), limit: 10 }) },
+    {
+      name: "a query at its 500-character cap of quotes and FTS5 operators",
+      args: () => ({ query: `"NEAR( * - : ^ AND OR NOT "`.repeat(20).slice(0, 500), limit: 10 }),
+    },
     { name: "one 500-character word, ten results", args: () => ({ query: "a".repeat(500), limit: 10 }) },
   ],
   schema: z
     .object({
-      query: z.string().trim().min(1).max(500).describe("Words to find; a run matches when it has all of them (the first 12 count). Plain words, no operators."),
+      query: z
+        .string()
+        .trim()
+        .min(1)
+        .max(500)
+        .describe("Words to find; a run matches when it has all of them (the first 12 count). Plain words, no operators."),
       limit: z.number().int().min(1).max(10).default(3).describe("How many runs to return, 1-10, best match first."),
     })
     .describe(

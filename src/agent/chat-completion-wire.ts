@@ -47,9 +47,9 @@ export function toChatCompletion(record: RunRecord, created: number) {
       ? awaitingText(record)
       : record.status === "awaiting_input" && record.question !== undefined
         ? questionText(record.question)
-      : !isTerminal(record.status)
-        ? `The run ${record.id} is still working; follow it with GET /v1/runs/${record.id}.`
-        : record.answer;
+        : !isTerminal(record.status)
+          ? `The run ${record.id} is still working; follow it with GET /v1/runs/${record.id}.`
+          : record.answer;
   return {
     id: `chatcmpl-${record.id}`,
     object: "chat.completion" as const,

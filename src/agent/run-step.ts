@@ -101,7 +101,9 @@ export async function runStep(host: RunHost, start: RunRecord): Promise<void> {
   const pending = outcomes.flatMap((outcome) => pendingOf(outcome) ?? []);
   const asked = askedQuestions(outcomes);
   const question = asked.first;
-  const calls = outcomes.map((outcome) => (outcome.callId === question?.callId ? { ...stepCallOf(outcome), status: "awaiting_input" as const } : stepCallOf(outcome)));
+  const calls = outcomes.map((outcome) =>
+    outcome.callId === question?.callId ? { ...stepCallOf(outcome), status: "awaiting_input" as const } : stepCallOf(outcome),
+  );
   const held = outcomes.map((outcome) => ({
     callId: outcome.callId,
     content:

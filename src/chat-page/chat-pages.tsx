@@ -1,8 +1,8 @@
 /** @jsxImportSource hono/jsx */
 /** The chat page's views: the start form with recent runs, and one run's transcript as it goes, with the agent's question. */
 import type { FC } from "hono/jsx";
-import { isTerminal, type RunStep, type StepCall } from "../agent/run-types.ts";
 import { MAX_ANSWER_CHARS } from "../agent/run-question.ts";
+import { isTerminal, type RunStep, type StepCall } from "../agent/run-types.ts";
 import type { RunWire } from "../agent/run-wire.ts";
 import { CsrfField, Layout, type Viewer } from "../approvals-page/layout.tsx";
 import { CHAT_BASE, CHAT_SITE } from "./chat-site.ts";

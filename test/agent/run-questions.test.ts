@@ -134,7 +134,8 @@ describe("clarify through POST /v1/chat/completions", () => {
     const completion = await client.chat.completions.create({ model: TEST_MODEL_NAME, messages: [{ role: "user", content: `${marker(script)} deploy` }] });
     expect(completion.choices[0]?.message.content).toBe("Which region?\n\n1. eu\n2. us");
     expect(completion.choices[0]?.finish_reason).toBe("stop");
-    const toolgate = (completion as typeof completion & { toolgate: { run_id: string; status: string; question: { id: string; answer_path: string } } }).toolgate;
+    const toolgate = (completion as typeof completion & { toolgate: { run_id: string; status: string; question: { id: string; answer_path: string } } })
+      .toolgate;
     expect(toolgate).toMatchObject({ status: "awaiting_input", question: { id: "q_7", answer_path: `/v1/runs/${toolgate.run_id}/answer` } });
     expect((await answer(toolgate.run_id, { answer: "eu" }, { authorization: `Bearer ${key.key}` })).status).toBe(200);
     expect(await runUntil(toolgate.run_id, FINISHED)).toMatchObject({ status: "completed", answer: "Deployed to eu." });

@@ -15,7 +15,9 @@ import { openaiCall } from "../support/tool-calls.ts";
 const MCP_BASE = "http://localhost";
 
 /** A modern-era client that answers elicitation with `answer(params)`. */
-async function clientAnswering(answer: (params: Record<string, unknown>) => Record<string, unknown>): Promise<Client> {
+type Elicited = { action: "accept" | "decline" | "cancel"; content?: Record<string, string> };
+
+async function clientAnswering(answer: (params: Record<string, unknown>) => Elicited): Promise<Client> {
   const client = new Client(
     { name: "clarify-test", version: "1.0.0" },
     { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: "2026-07-28" } } },
@@ -51,7 +53,7 @@ describe("clarify over MCP", () => {
   });
 
   it("prefers the person's own words, and says so when they decline", async () => {
-    let action = "accept";
+    let action: Elicited["action"] = "accept";
     const client = await clientAnswering(() => (action === "accept" ? { action, content: { choice: "a", answer: "neither, use c" } } : { action }));
     const own = await client.callTool({ name: "clarify", arguments: { question: "A or B?", choices: ["a", "b"] } });
     expect(JSON.parse(textOf(own))).toMatchObject({ user_response: "neither, use c" });
@@ -68,7 +70,12 @@ describe("clarify where nobody can be asked", () => {
     const direct = only(await callTools(key, "clarify-s", [openaiCall("c1", "clarify", { question: "Anyone?" })]));
     expect(direct.status).toBe("error");
     expect(JSON.parse(direct.message.content).error).toContain("inside an agent run");
-    for (const args of [{ question: "" }, { question: "x", choices: ["1", "2", "3", "4", "5"] }, { question: "x".repeat(2_001) }, { question: "x", choices: [""] }]) {
+    for (const args of [
+      { question: "" },
+      { question: "x", choices: ["1", "2", "3", "4", "5"] },
+      { question: "x".repeat(2_001) },
+      { question: "x", choices: [""] },
+    ]) {
       const refused = only(await callTools(key, "clarify-s", [openaiCall("c2", "clarify", args)]));
       expect(JSON.parse(refused.message.content)).toMatchObject({ error_code: "INVALID_ARGUMENTS" });
     }

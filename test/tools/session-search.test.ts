@@ -6,8 +6,8 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ftsQueryOf, MAX_QUERY_TERMS } from "../../src/agent/run-search.ts";
 import { deleteExpiredRuns } from "../../src/agent/run-retention.ts";
+import { ftsQueryOf, MAX_QUERY_TERMS } from "../../src/agent/run-search.ts";
 import { callTools, type Key, only } from "../approvals/support.ts";
 import { createKey } from "../support/create-key.ts";
 import { marker, scriptModel } from "../support/model-script.ts";
@@ -46,7 +46,10 @@ describe("session_search", () => {
     for (const query of ["walrus migration", "kelp", "Tuesday"]) {
       const { status, body } = await search(alice, { query });
       expect(status, query).toBe("ok");
-      expect(body.results.map((r) => r.run_id), query).toEqual([mine]);
+      expect(
+        body.results.map((r) => r.run_id),
+        query,
+      ).toEqual([mine]);
     }
     const hit = (await search(alice, { query: "kelp" })).body.results[0];
     expect(hit?.snippet).toContain("[kelp]");
