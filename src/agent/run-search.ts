@@ -9,6 +9,7 @@
  * (`"..."`, inner quotes doubled), so `NEAR(`, `*`, `-`, `:` or an unbalanced quote are text to
  * find, never an error, and every word must be present (FTS5's implicit AND).
  */
+import { messageText as textOf } from "./message-text.ts";
 import type { Message, RunRecord } from "./run-types.ts";
 
 export const RUN_SEARCH_TABLE = "run_search";
@@ -21,13 +22,6 @@ const MAX_DOC_CHARS = 64_000;
 export const MAX_QUERY_TERMS = 12;
 /** Tokens around a match in a snippet (FTS5 caps it at 64). */
 const SNIPPET_TOKENS = 24;
-
-const textOf = (content: unknown): string =>
-  typeof content === "string"
-    ? content
-    : Array.isArray(content)
-      ? content.map((part) => (typeof part === "object" && part !== null && "text" in part ? String(part.text) : "")).join(" ")
-      : "";
 
 /** The run's searchable text: each part labelled, capped per part and in all (collected, joined once). */
 export function searchDocument(record: Pick<RunRecord, "answer">, messages: readonly Message[]): string {

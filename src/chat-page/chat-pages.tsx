@@ -1,6 +1,8 @@
 /** @jsxImportSource hono/jsx */
 /** The chat page's views: the start form with recent runs, and one run's transcript as it goes, with the agent's question. */
+
 import type { FC } from "hono/jsx";
+import { messageText as textOf } from "../agent/message-text.ts";
 import { MAX_ANSWER_CHARS } from "../agent/run-question.ts";
 import { isTerminal, type RunStep, type StepCall } from "../agent/run-types.ts";
 import type { RunWire } from "../agent/run-wire.ts";
@@ -25,13 +27,6 @@ export interface RunListItem {
 export const MAX_MESSAGE_CHARS = 8000;
 
 export const runPath = (id: string): string => `${CHAT_BASE}/runs/${encodeURIComponent(id)}`;
-
-const textOf = (content: unknown): string =>
-  typeof content === "string"
-    ? content
-    : Array.isArray(content)
-      ? content.map((part) => (typeof part === "object" && part !== null && "text" in part ? String(part.text) : "")).join("")
-      : "";
 
 /** Arguments and results are JSON text; shown indented when they parse, as sent when not. */
 function pretty(text: string): string {
