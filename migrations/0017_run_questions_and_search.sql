@@ -39,11 +39,8 @@ CREATE TABLE run_search_docs (
   updated_at INTEGER NOT NULL
 ) STRICT;
 CREATE INDEX run_search_docs_key ON run_search_docs (key_id, updated_at);
+-- The retention delete's range (run-retention.ts), on the same clock as the runs rows: a run's
+-- document is written when it finishes, its last change, so its updated_at is the row's.
+CREATE INDEX run_search_docs_updated ON run_search_docs (updated_at);
 
 CREATE VIRTUAL TABLE run_search USING fts5 (body, tokenize = 'unicode61 remove_diacritics 2');
-
--- A run's document goes with its `runs` row, whoever deletes it (the retention cron: run-retention.ts).
-CREATE TRIGGER runs_forget_search AFTER DELETE ON runs BEGIN
-  DELETE FROM run_search WHERE rowid IN (SELECT id FROM run_search_docs WHERE run_id = old.id);
-  DELETE FROM run_search_docs WHERE run_id = old.id;
-END;

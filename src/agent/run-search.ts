@@ -3,7 +3,7 @@
  * (migrations/0017_run_questions_and_search.sql): one document per finished run, written when it
  * finishes, holding its user messages, its tool results (answers to its questions included) and
  * its final answer, each labelled. A document is found only by the key that ran it, and only
- * within RUN_RETENTION_DAYS; it is deleted with the run's `runs` row (the table's trigger).
+ * within RUN_RETENTION_DAYS, and the daily cron deletes it with the run's `runs` row (run-retention.ts).
  *
  * A model's query is never handed to FTS5 as syntax: each of its words becomes a quoted string
  * (`"..."`, inner quotes doubled), so `NEAR(`, `*`, `-`, `:` or an unbalanced quote are text to
@@ -100,4 +100,26 @@ export async function searchRuns(db: D1Database, search: { keyId: string; query:
     .bind(search.query, search.keyId, search.since, search.limit)
     .all<RunHit>();
   return results;
+}
+
+/** Documents per DELETE of the retention delete. */
+const DELETE_CHUNK = 500;
+
+/**
+ * Deletes the documents of runs last changed before `cutoff`, a chunk at a time (the FTS5 rows,
+ * then their `run_search_docs` rows, the same oldest ids each time); returns how many. A failure
+ * between the two leaves only docs rows whose text is gone, which the next run deletes.
+ */
+export async function deleteExpiredSearch(db: Pick<D1Database, "prepare">, cutoff: number, maxChunks = 200): Promise<number> {
+  const oldest = `SELECT id FROM ${RUN_SEARCH_DOCS_TABLE} WHERE updated_at < ? ORDER BY updated_at, id LIMIT ?`;
+  const text = db.prepare(`DELETE FROM ${RUN_SEARCH_TABLE} WHERE rowid IN (${oldest})`);
+  const docs = db.prepare(`DELETE FROM ${RUN_SEARCH_DOCS_TABLE} WHERE id IN (${oldest})`);
+  let deleted = 0;
+  for (let i = 0; i < maxChunks; i++) {
+    await text.bind(cutoff, DELETE_CHUNK).run();
+    const { meta } = await docs.bind(cutoff, DELETE_CHUNK).run();
+    deleted += meta.changes;
+    if (meta.changes < DELETE_CHUNK) break;
+  }
+  return deleted;
 }

@@ -83,7 +83,11 @@ describe("session_search", () => {
     const key = await createKey({ name: `ss-retention-${crypto.randomUUID()}`, role: "agent" });
     const id = await finishedRun(key, "the narwhal ledger", "tusk", "filed");
     expect((await search(key, { query: "narwhal" })).body.count).toBe(1);
-    await env.DB.prepare("UPDATE runs SET updated_at = 0 WHERE id = ?").bind(id).run();
+    // The run as if it had finished long ago: its row and its document carry its last change.
+    await env.DB.batch([
+      env.DB.prepare("UPDATE runs SET updated_at = 0 WHERE id = ?").bind(id),
+      env.DB.prepare("UPDATE run_search_docs SET updated_at = 0 WHERE run_id = ?").bind(id),
+    ]);
     await deleteExpiredRuns(env.DB, 30, Date.now());
     expect((await search(key, { query: "narwhal" })).body.count).toBe(0);
     const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM run_search_docs WHERE run_id = ?").bind(id).first<{ n: number }>();
