@@ -103,6 +103,34 @@ describe("clarify in a run", () => {
     expect(JSON.parse(String(tools[1]?.content))).toMatchObject({ error_code: "QUESTION_PENDING" });
   });
 
+  it("waits on a step's approval first, then asks its question; both results reach the model in call order", async () => {
+    const deleteCall = { id: "d_9", name: "delete_result", arguments: JSON.stringify({ handle: "0b6a1d2e-5b8c-4f61-9d7e-3f2a1c0b9e88" }) };
+    const { headers, script, run } = await waitingRun([{ tool_calls: [deleteCall, ask("q_9", "And then?")] }, { content: "all done" }]);
+    expect(run.status).toBe("awaiting_approval");
+    expect(run.question?.id).toBe("q_9");
+    expect((await answer(run.id, { answer: "too early" }, headers)).status).toBe(409);
+    const approval = run.pending_approvals[0] as { approval_id: string };
+    expect((await api(`/v1/approvals/${approval.approval_id}?session_id=${run.session_id}`, { body: { decision: "deny", scope: "once" } })).status).toBe(200);
+    expect((await runUntil(run.id, ["awaiting_input", ...FINISHED])).status).toBe("awaiting_input");
+    expect((await answer(run.id, { answer: "stop there" }, headers)).status).toBe(200);
+    expect(await runUntil(run.id, FINISHED)).toMatchObject({ status: "completed", answer: "all done" });
+    const tools = (await sentToModel(script)).requests[1]?.messages.filter((m) => m.role === "tool") ?? [];
+    expect(tools.map((m) => m.tool_call_id)).toEqual(["d_9", "q_9"]);
+    expect(JSON.parse(String(tools[0]?.content))).toMatchObject({ error_code: "APPROVAL_DENIED" });
+    expect(JSON.parse(String(tools[1]?.content))).toMatchObject({ user_response: "stop there" });
+  });
+
+  it("refuses a question from a delegate_task child, which reports what it assumed instead", async () => {
+    const child = await scriptModel([{ tool_calls: [ask("q_c", "Which one?")] }, { content: "assumed the first" }]);
+    const { run } = await waitingRun([
+      { tool_calls: [{ id: "dt_1", name: "delegate_task", arguments: JSON.stringify({ goal: `${marker(child)} pick one`, max_turns: 3 }) }] },
+      { content: "parent done" },
+    ]);
+    expect(run).toMatchObject({ status: "completed", answer: "parent done" });
+    const tool = (await sentToModel(child)).requests[1]?.messages.find((m) => m.role === "tool");
+    expect(JSON.parse(String(tool?.content)).error).toContain("delegated task cannot ask");
+  });
+
   it("ends the run limit_reached with QUESTION_UNANSWERED when nobody answers by its deadline", async () => {
     const { run } = await waitingRun([{ tool_calls: [ask("q_6", "Anyone there?")] }, { content: "never" }]);
     const stub = env.RUNS.get(env.RUNS.idFromName(run.id));
