@@ -11,6 +11,16 @@ export function awaitingText(record: Pick<RunRecord, "id" | "pending">): string 
   return `A tool call is waiting for a person's approval: ${approvals}. The run ${record.id} continues by itself once it is decided; follow it with GET /v1/runs/${record.id}.`;
 }
 
+/**
+ * The agent's question as the assistant's message: the question, then its choices numbered. How
+ * to answer (POST /v1/runs/{id}/answer) travels in `toolgate.question`, not in the message the
+ * person reads.
+ */
+export function questionText(question: { question: string; choices: readonly string[] }): string {
+  if (question.choices.length === 0) return question.question;
+  return `${question.question}\n\n${question.choices.map((choice, i) => `${i + 1}. ${choice}`).join("\n")}`;
+}
+
 /** The toolgate extension of a completion: the run, its status and steps. */
 export function toolgateField(record: RunRecord) {
   return {
@@ -19,6 +29,10 @@ export function toolgateField(record: RunRecord) {
     session_id: record.sessionId,
     steps: record.steps,
     pending_approvals: record.pending.map((p) => ({ call_id: p.callId, tool: p.tool, approval_id: p.approvalId, expires_at: p.expiresAt, url: p.url })),
+    question:
+      record.question === undefined
+        ? null
+        : { id: record.question.callId, question: record.question.question, choices: record.question.choices, answer_path: `/v1/runs/${record.id}/answer` },
     error: record.error,
   };
 }
@@ -31,9 +45,11 @@ export function toChatCompletion(record: RunRecord, created: number) {
   const content =
     record.status === "awaiting_approval"
       ? awaitingText(record)
-      : !isTerminal(record.status)
-        ? `The run ${record.id} is still working; follow it with GET /v1/runs/${record.id}.`
-        : record.answer;
+      : record.status === "awaiting_input" && record.question !== undefined
+        ? questionText(record.question)
+        : !isTerminal(record.status)
+          ? `The run ${record.id} is still working; follow it with GET /v1/runs/${record.id}.`
+          : record.answer;
   return {
     id: `chatcmpl-${record.id}`,
     object: "chat.completion" as const,
@@ -85,7 +101,13 @@ export function chunkWriter(base: { id: string; created: number; model: string }
       }
       case "tool.result":
       case "approval.settled":
+      case "input.answered":
         return step();
+      case "input.pending": {
+        // The stream ends on the question, as the assistant's message; the run waits for the answer.
+        const choices = Array.isArray(event.data.choices) ? event.data.choices.filter((c): c is string => typeof c === "string") : [];
+        return step() + delta({ content: questionText({ question: String(event.data.question ?? ""), choices }) }, "stop") + "data: [DONE]\n\n";
+      }
       case "approval.pending":
         return (
           step() +

@@ -3,7 +3,9 @@
  * toolgate's `toolset`, `session_id`, `max_turns`) becomes an agent run with the key's tools;
  * the answer is an ordinary `chat.completion`, or with `stream: true` ordinary chunks, so any
  * OpenAI SDK works unchanged. A call waiting on approval ends the response with a note saying
- * where to decide it; the run goes on durably and its id is in `toolgate.run_id`. A client
+ * where to decide it, and the agent's question (clarify) ends it with the question as the
+ * assistant's message (`toolgate.question` says where to answer); the run goes on durably and
+ * its id is in `toolgate.run_id`. A client
  * that hangs up mid-stream leaves the run running.
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";

@@ -5,7 +5,7 @@
  * stored events only.
  */
 import type { RunStore } from "./run-store.ts";
-import { isTerminal, type RunEvent, type RunEventType, type RunRecord } from "./run-types.ts";
+import { isTerminal, isWaiting, type RunEvent, type RunEventType, type RunRecord } from "./run-types.ts";
 
 /** The event fan-out of one Run object instance. */
 export class RunEventHub {
@@ -52,7 +52,7 @@ export class RunEventHub {
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, timeoutMs);
       const listener = (event: RunEvent) => {
-        if (event.type === "run.finished" || event.type === "approval.pending") done();
+        if (event.type === "run.finished" || event.type === "approval.pending" || event.type === "input.pending") done();
       };
       function done() {
         clearTimeout(timer);
@@ -67,13 +67,13 @@ export class RunEventHub {
 
   /**
    * The run's events after `after`, as NDJSON (one RunEvent a line): those stored, then live ones
-   * until the run finishes. `untilApproval` also ends the stream when the run waits on a person.
+   * until the run finishes. `untilApproval` also ends the stream when the run waits on a person (an approval, a question).
    */
   stream(after: number, untilApproval: boolean): ReadableStream<Uint8Array> {
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
     const writer = writable.getWriter();
     const encoder = new TextEncoder();
-    const ends = (event: RunEvent) => event.type === "run.finished" || (untilApproval && event.type === "approval.pending");
+    const ends = (event: RunEvent) => event.type === "run.finished" || (untilApproval && (event.type === "approval.pending" || event.type === "input.pending"));
     let closed = false;
     const close = () => {
       if (closed) return;
@@ -93,7 +93,7 @@ export class RunEventHub {
     const record = this.#store.record();
     if (this.#live !== undefined)
       send({ seq: this.#store.lastSeq(), at: Date.now(), type: "delta", data: { turn: this.#live.turn, content: this.#live.text } });
-    if (record === undefined || isTerminal(record.status) || (untilApproval && record.status === "awaiting_approval")) close();
+    if (record === undefined || isTerminal(record.status) || (untilApproval && isWaiting(record.status))) close();
     else this.#listeners.add(listener);
     return readable;
   }

@@ -1,12 +1,13 @@
 /**
- * A run's end: its final record and `run.finished` event, its index row, and for a run a
- * webhook delivery started, the `run_finished` notice on the hooks queue, with the alarm as the
- * retry until the queue takes it.
+ * A run's end: its final record and `run.finished` event, its index row and search document
+ * (session_search, run-search.ts), and for a run a webhook delivery started, the `run_finished`
+ * notice on the hooks queue, with the alarm as the retry until the queue takes it.
  */
 import type { RunFinishedMessage } from "../webhooks/webhook-message.ts";
 import { expiresAt } from "./run-expiry.ts";
 import type { FinishFields, RunHost } from "./run-host.ts";
 import { writeRunIndex } from "./run-index.ts";
+import { indexRun } from "./run-search.ts";
 import type { RunRecord, RunStatus } from "./run-types.ts";
 
 /** When a webhook run's end notice is sent again if the queue has not taken it by then. */
@@ -30,6 +31,7 @@ export async function finishRun(host: RunHost, record: RunRecord, status: RunSta
   // instance dies before the queue takes it, the alarm sends it); the run's expiry then sets retention's.
   await host.storage.setAlarm(done.hook === undefined ? expiresAt(host.env, done) : Date.now() + HOOK_NOTICE_RETRY_MS);
   await writeRunIndex(host.env.DB, done);
+  await indexRun(host.env.DB, done, host.store.messages());
   if (done.hook !== undefined) await tellHook(host, done);
   return host.store.record() ?? done;
 }

@@ -17,6 +17,9 @@
  * A run a webhook delivery started tells that delivery when it ends, the same way: a
  * `run_finished` message on the hooks queue, with the alarm as the retry until the queue takes it.
  *
+ * Questions: the agent's question (clarify) leaves the run `awaiting_input` until its own
+ * principal answers (`answer`) or its deadline passes, which the alarm stands at (run-question.ts).
+ *
  * Retention: a finished run sets its alarm RUN_RETENTION_DAYS ahead; that alarm deletes the
  * object's whole storage, after which the object answers as one that never held a run (404).
  */
@@ -30,6 +33,7 @@ import { finishRun, tellHook } from "./run-finish.ts";
 import { RUN_ACCESS_TTL_MS, type RunGateway } from "./run-gateway.ts";
 import type { RunHost, StepTools } from "./run-host.ts";
 import { writeRunIndex } from "./run-index.ts";
+import { type AnswerRefusal, awaitInput, expireQuestion, takeAnswer } from "./run-question.ts";
 import { runStep } from "./run-step.ts";
 import { RunStore } from "./run-store.ts";
 import { isTerminal, type Message, type RunEvent, type RunRecord, type RunStart } from "./run-types.ts";
@@ -148,6 +152,16 @@ export abstract class RunObject extends DurableObject<Env> {
   }
 
   /**
+   * The answer to the run's question (clarify), from `keyId`: undefined when taken, and the run
+   * goes on; otherwise why not (another principal's run, no question waiting, a stale one).
+   */
+  async answer(keyId: string, text: string, callId?: string): Promise<AnswerRefusal | undefined> {
+    const record = this.#store.record();
+    if (record === undefined) return { kind: "no_run" };
+    return takeAnswer(this.#host, record, { keyId, text, callId });
+  }
+
+  /**
    * Steps until the run ends, waits on a person, or has stepped for STEP_LOOP_MS. Steps loop
    * inside one alarm rather than setting one per step: an alarm whose handler dies is retried by
    * the runtime, so the loop is as durable, and a step costs no alarm write.
@@ -167,6 +181,7 @@ export abstract class RunObject extends DurableObject<Env> {
     this.#stepping = true;
     try {
       if (record.status === "awaiting_approval") await refreshPending(this.#host, record);
+      else if (record.status === "awaiting_input") await expireQuestion(this.#host, record);
       else await runStep(this.#host, record);
       for (;;) {
         record = this.#store.record();
@@ -203,6 +218,8 @@ export abstract class RunObject extends DurableObject<Env> {
 
   /** No call waits: the held tool messages go into the transcript in call order, and the run goes on. */
   async #release(record: RunRecord): Promise<void> {
+    // The step's approvals are settled, and its question is still open: now the run asks it.
+    if (record.question !== undefined) return awaitInput(this.#host, { ...record, pending: [] }, record.question);
     this.#store.appendMessages(record.held.map((h): Message => ({ role: "tool", tool_call_id: h.callId, content: h.content ?? "" })));
     const client = record.clientToolCalls;
     const next: RunRecord = { ...record, status: "running", held: [], pending: [], updatedAt: Date.now() };

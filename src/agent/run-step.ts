@@ -3,12 +3,14 @@
  * before any of them runs, in the same write as the model's turn (run-object.ts says why).
  */
 
+import type { CallOutcome } from "../pipeline/types.ts";
 import { resolveModel } from "./model-config.ts";
 import { setFallbackAlarm } from "./run-approval-wait.ts";
 import type { RunHost } from "./run-host.ts";
 import { writeRunIndex } from "./run-index.ts";
+import { questionOf, SECOND_QUESTION_CONTENT } from "./run-question.ts";
 import { runSettings } from "./run-settings.ts";
-import { isTerminal, type Message, type RunEvent, type RunRecord } from "./run-types.ts";
+import { isTerminal, type Message, type PendingQuestion, type RunEvent, type RunRecord } from "./run-types.ts";
 import { callInputOf, nameOf, pendingOf, splitCalls, stepCallOf } from "./step-calls.ts";
 
 /** One model turn and its calls. */
@@ -96,18 +98,32 @@ export async function runStep(host: RunHost, start: RunRecord): Promise<void> {
   const toolsStarted = Date.now();
   const outcomes = await host.serve(own.map(callInputOf), scope);
   const after = store.record() ?? record;
-  const calls = outcomes.map(stepCallOf);
   const pending = outcomes.flatMap((outcome) => pendingOf(outcome) ?? []);
-  const held = outcomes.map((outcome) => ({ callId: outcome.callId, content: outcome.status === "pending_approval" ? null : outcome.content }));
+  const asked = askedQuestions(outcomes);
+  const question = asked.first;
+  const calls = outcomes.map((outcome) =>
+    outcome.callId === question?.callId ? { ...stepCallOf(outcome), status: "awaiting_input" as const } : stepCallOf(outcome),
+  );
+  const held = outcomes.map((outcome) => ({
+    callId: outcome.callId,
+    content:
+      outcome.status === "pending_approval" || outcome.callId === question?.callId
+        ? null
+        : asked.refused.has(outcome.callId)
+          ? SECOND_QUESTION_CONTENT
+          : outcome.content,
+  }));
   const steps = after.steps.map((s) => (s.turn === turn ? { ...s, tools_ms: Date.now() - toolsStarted, calls: [...calls, ...s.calls] } : s));
-  record = { ...after, inflight: [], steps, pending, held, clientToolCalls: client, updatedAt: Date.now() };
+  record = { ...after, inflight: [], steps, pending, held, question, clientToolCalls: client, updatedAt: Date.now() };
   events.emitAll(
     outcomes.flatMap((outcome, i): Pick<RunEvent, "type" | "data">[] => {
       const call = calls[i];
-      if (call === undefined) return [];
+      // The question's event comes when the run pauses on it (run-question.ts), after any approval of this step.
+      if (call === undefined || call.status === "awaiting_input") return [];
       if (outcome.status === "pending_approval")
         return [{ type: "approval.pending", data: { call_id: call.id, tool: call.tool, approval: call.approval ?? null } }];
-      return [{ type: "tool.result", data: { ...call, content: outcome.content } }];
+      const content = asked.refused.has(call.id) ? SECOND_QUESTION_CONTENT : outcome.content;
+      return [{ type: "tool.result", data: { ...call, content } }];
     }),
   );
   if (isTerminal(after.status)) return void store.save(record);
@@ -119,6 +135,13 @@ export async function runStep(host: RunHost, start: RunRecord): Promise<void> {
     return;
   }
   await host.release(record);
+}
+
+/** The step's first question (clarify inside a run), and the calls of any later ones, which are refused. */
+function askedQuestions(outcomes: readonly CallOutcome[]): { first: PendingQuestion | undefined; refused: ReadonlySet<string> } {
+  const now = Date.now();
+  const questions = outcomes.flatMap((outcome) => questionOf(outcome, now) ?? []);
+  return { first: questions[0], refused: new Set(questions.slice(1).map((q) => q.callId)) };
 }
 
 function limitReached(record: RunRecord): { code: string; message: string } | undefined {

@@ -5,11 +5,14 @@
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, ChatCompletionTool } from "openai/resources/chat/completions";
 import type { TurnUsage } from "./model-client.ts";
 
-export const RUN_STATUSES = ["running", "awaiting_approval", "completed", "failed", "cancelled", "limit_reached"] as const;
+export const RUN_STATUSES = ["running", "awaiting_approval", "awaiting_input", "completed", "failed", "cancelled", "limit_reached"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
+/** A run waiting on a person: a call's approval, or the answer to the agent's question (clarify). */
+export const isWaiting = (status: RunStatus): boolean => status === "awaiting_approval" || status === "awaiting_input";
+
 /** A run that will take no further step. */
-export const isTerminal = (status: RunStatus): boolean => status !== "running" && status !== "awaiting_approval";
+export const isTerminal = (status: RunStatus): boolean => status !== "running" && !isWaiting(status);
 
 export type Message = ChatCompletionMessageParam;
 export type ToolCall = ChatCompletionMessageToolCall;
@@ -27,7 +30,7 @@ export interface RunLimits {
 export interface StepCall {
   id: string;
   tool: string;
-  status: "ok" | "error" | "pending_approval" | "client";
+  status: "ok" | "error" | "pending_approval" | "awaiting_input" | "client";
   error_code: string | null;
   duration_ms: number;
   approval?: { id: string; expires_at: number; url: string };
@@ -50,6 +53,16 @@ export interface PendingCall {
   approvalId: string;
   expiresAt: number;
   url: string;
+}
+
+/** The agent's question (clarify) waiting for the run's own principal to answer (POST /v1/runs/{id}/answer). */
+export interface PendingQuestion {
+  /** The clarify call's id: its tool message is the answer. */
+  callId: string;
+  question: string;
+  /** The choices the agent offered (the person may still answer in their own words). */
+  choices: string[];
+  askedAt: number;
 }
 
 /** What starts a run (POST /v1/runs, /v1/chat/completions, delegate_task). */
@@ -96,6 +109,8 @@ export interface RunRecord extends Omit<RunStart, "messages"> {
   usage: TurnUsage;
   steps: RunStep[];
   pending: PendingCall[];
+  /** The agent's question while it waits (status `awaiting_input`, or behind approvals of the same step). */
+  question?: PendingQuestion | undefined;
   /**
    * The step's tool messages in call order, held back (null for a call still waiting) until no
    * call waits: the model then gets one tool message per call id, in the order it emitted them.
@@ -129,4 +144,13 @@ export interface RunEvent {
   data: Record<string, unknown>;
 }
 
-export type RunEventType = "run.started" | "delta" | "model.turn" | "tool.result" | "approval.pending" | "approval.settled" | "run.finished";
+export type RunEventType =
+  | "run.started"
+  | "delta"
+  | "model.turn"
+  | "tool.result"
+  | "approval.pending"
+  | "approval.settled"
+  | "input.pending"
+  | "input.answered"
+  | "run.finished";

@@ -27,6 +27,13 @@ export const RunWireSchema = z
         "One entry per model turn: `turn`, `model_ms`, `tools_ms`, `finish_reason` and its `calls` (`id`, `tool`, `status`, `error_code`, `duration_ms`, `approval`).",
     }),
     pending_approvals: z.array(z.object({ call_id: z.string(), tool: z.string(), approval_id: z.string(), expires_at: z.number().int(), url: z.string() })),
+    question: z
+      .object({ id: z.string(), question: z.string(), choices: z.array(z.string()), asked_at: z.string(), deadline_at: z.string() })
+      .nullable()
+      .openapi({
+        description:
+          "The agent's question (clarify) while the run is `awaiting_input`: answer it with POST /v1/runs/{id}/answer (`question_id` is `id`) before `deadline_at`.",
+      }),
     answer: z.string().nullable().openapi({ description: "The final answer, once completed." }),
     finish_reason: z.string().nullable(),
     client_tool_calls: z
@@ -61,6 +68,16 @@ export function toWireRun(r: RunRecord, messages?: readonly Message[]): RunWire 
     usage: { prompt_tokens: r.usage.promptTokens, completion_tokens: r.usage.completionTokens, total_tokens: r.usage.totalTokens },
     steps: r.steps,
     pending_approvals: r.pending.map((p) => ({ call_id: p.callId, tool: p.tool, approval_id: p.approvalId, expires_at: p.expiresAt, url: p.url })),
+    question:
+      r.question === undefined
+        ? null
+        : {
+            id: r.question.callId,
+            question: r.question.question,
+            choices: r.question.choices,
+            asked_at: new Date(r.question.askedAt).toISOString(),
+            deadline_at: new Date(r.limits.deadlineAt).toISOString(),
+          },
     answer: r.answer,
     finish_reason: r.finishReason,
     client_tool_calls: r.clientToolCalls,

@@ -1,7 +1,7 @@
 /**
  * The durable agent runs API: POST /v1/runs (202 with the id), GET /v1/runs/{id},
  * GET /v1/runs/{id}/events (Server-Sent Events, resumable with Last-Event-ID),
- * POST /v1/runs/{id}/cancel, GET /v1/runs?status=&session_id=. A run is visible to the key that
+ * POST /v1/runs/{id}/cancel, POST /v1/runs/{id}/answer (the agent's question), GET /v1/runs?status=&session_id=. A run is visible to the key that
  * started it and to admins; to any other key it does not exist.
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
@@ -14,6 +14,7 @@ import type { AppEnv } from "../http/types.ts";
 import { mapEvents, SSE_HEADERS, sseOf } from "./event-lines.ts";
 import { keyUsage, listRuns } from "./run-index.ts";
 import type { RunSnapshot } from "./run-object.ts";
+import { type AnswerRefusal, MAX_ANSWER_CHARS } from "./run-question.ts";
 import { runStub } from "./run-stub.ts";
 import { type ClientTool, type Message, RUN_STATUSES, type RunRecord } from "./run-types.ts";
 import { RunWireSchema, toWireRun } from "./run-wire.ts";
@@ -70,7 +71,7 @@ const getEvents = createRoute({
   path: "/v1/runs/{id}/events",
   summary: "The run's events as Server-Sent Events",
   description:
-    "`run.started`, `model.turn`, `tool.result`, `approval.pending`, `approval.settled`, `run.finished`; each `id:` is the event's number. Send `Last-Event-ID` (or `?after=`) to resume. While the model writes, `delta` events carry its text as it arrives: they have no `id:` and are not stored, so a resumed stream has the whole `model.turn` instead (docs/formats.md). The stream ends after `run.finished`.",
+    "`run.started`, `model.turn`, `tool.result`, `approval.pending`, `approval.settled`, `input.pending` (the agent's question, with `choices`), `input.answered`, `run.finished`; each `id:` is the event's number. Send `Last-Event-ID` (or `?after=`) to resume. While the model writes, `delta` events carry its text as it arrives: they have no `id:` and are not stored, so a resumed stream has the whole `model.turn` instead (docs/formats.md). The stream ends after `run.finished`.",
   request: { params: IdParam, query: z.object({ after: z.coerce.number().int().min(0).optional() }) },
   responses: { 200: { description: "text/event-stream", content: { "text/event-stream": { schema: z.string() } } }, ...errorResponses(404) },
 });
@@ -83,6 +84,36 @@ const cancelRun = createRoute({
   responses: {
     200: { description: "The run, `cancelled` unless it had already ended.", content: { "application/json": { schema: RunWireSchema } } },
     ...errorResponses(404),
+  },
+});
+
+const AnswerBody = z
+  .object({
+    answer: z
+      .string()
+      .trim()
+      .min(1)
+      .max(MAX_ANSWER_CHARS)
+      .openapi({ description: "The person's answer: one of the question's `choices`, or their own words.", example: "Use the staging database." }),
+    question_id: z
+      .string()
+      .min(1)
+      .max(256)
+      .optional()
+      .openapi({ description: "The question's `id` (GET /v1/runs/{id}): when given, an answer meant for an earlier question is refused (409)." }),
+  })
+  .openapi("RunAnswer");
+
+const answerRun = createRoute({
+  method: "post",
+  path: "/v1/runs/{id}/answer",
+  summary: "Answer the agent's question",
+  description:
+    "A run `awaiting_input` waits on the question its agent asked (clarify). The answer becomes the question's result and the run goes on, as after an approval. Only the key that started the run may answer (an admin gets 403); a run that is not waiting gets 409.",
+  request: { params: IdParam, body: { required: true, content: { "application/json": { schema: AnswerBody } } } },
+  responses: {
+    200: { description: "The run, `running` again.", content: { "application/json": { schema: RunWireSchema } } },
+    ...errorResponses(400, 403, 404, 409, 415),
   },
 });
 
@@ -182,6 +213,28 @@ export const runsRoutes = new OpenAPIHono<AppEnv>()
     if (found === undefined) return failureResponse(c, { kind: "unknown_run", id });
     const record = (await runStub(c.env, id).cancel()) as RunRecord | undefined;
     return c.json(toWireRun(record ?? found.record), 200);
+  })
+  .openapi(answerRun, async (c) => {
+    const { id } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const found = await visibleRun(c, id);
+    if (found === undefined) return failureResponse(c, { kind: "unknown_run", id });
+    const stub = runStub(c.env, id);
+    const refusal = (await stub.answer(c.get("principal").keyId, body.answer, body.question_id)) as AnswerRefusal | undefined;
+    switch (refusal?.kind) {
+      case undefined:
+        break;
+      case "no_run":
+        return failureResponse(c, { kind: "unknown_run", id });
+      case "not_owner":
+        return failureResponse(c, { kind: "run_not_yours", runId: id });
+      case "no_question":
+        return failureResponse(c, { kind: "no_question", runId: id, status: refusal.status });
+      case "stale":
+        return failureResponse(c, { kind: "no_question", runId: id, status: "awaiting_input", questionId: refusal.callId });
+    }
+    const snapshot = (await stub.snapshot()) as RunSnapshot | undefined;
+    return c.json(toWireRun(snapshot?.record ?? found.record), 200);
   })
   .openapi(listRoute, async (c) => {
     const query = c.req.valid("query");

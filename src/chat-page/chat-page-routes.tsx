@@ -11,6 +11,7 @@
  * | GET /chat | the message form and the key's recent runs |
  * | POST /chat | `message` (and `after`, a run to continue): starts a run, then to its page |
  * | GET /chat/runs/{id} | the run: transcript, tool calls (expandable), pending approvals |
+ * | POST /chat/runs/{id}/answer | `answer` or `choice`: the answer to the agent's question (POST /v1/runs/{id}/answer) |
  * | GET /chat/runs/{id}/section, /events | the run's section alone, its events (SSE) |
  * | GET /chat/connections; POST /chat/connections/{server}/{reconnect,revoke} | the key's own per-user connections (connections-routes.tsx) |
  * | GET /chat/connect/{state} | a per-user connection link |
@@ -42,7 +43,7 @@ const CHAT_POLICY = contentSecurityPolicy([], ["script-src 'self'", "connect-src
 
 type ChatContext = Context<PageEnv>;
 
-function errorPage(c: ChatContext, status: 400 | 403 | 404 | 413 | 500 | 503, title: string, message: string) {
+function errorPage(c: ChatContext, status: 400 | 403 | 404 | 409 | 413 | 500 | 503, title: string, message: string) {
   return renderPage(c, <ErrorPage title={title} message={message} viewer={c.get("viewer")} site={CHAT_SITE} />, status);
 }
 
@@ -110,6 +111,22 @@ export function chatPageRoutes(): Hono<PageEnv> {
     if (run instanceof Response) return run;
     c.header("Content-Security-Policy", CHAT_POLICY);
     return renderPage(c, <RunPage viewer={c.get("viewer")} run={run} />);
+  });
+
+  // The agent's question: a choice's button sends `choice`, the text field `answer` (its own words win).
+  page.post(`${CHAT_BASE}/runs/:id/answer`, async (c) => {
+    const id = c.req.param("id");
+    const own = (await formField(c, "answer"))?.trim() ?? "";
+    const answer = own === "" ? ((await formField(c, "choice"))?.trim() ?? "") : own;
+    const questionId = (await formField(c, "question_id")) ?? "";
+    if (answer === "") return errorPage(c, 400, "No answer", "Pick a choice or write an answer first.");
+    const reply = await apiRequest(c, c.get("principal"), "POST", `/v1/runs/${encodeURIComponent(id)}/answer`, {
+      answer,
+      ...(questionId === "" ? {} : { question_id: questionId }),
+    });
+    // 409: the run no longer waits on this question (answered already, or ended).
+    if (reply.status !== 200) return errorPage(c, reply.status === 409 ? 409 : shownStatus(reply.status), "The answer was not taken", apiErrorText(reply));
+    return c.redirect(runPath(id), 303);
   });
 
   page.get(`${CHAT_BASE}/runs/:id/section`, async (c) => {

@@ -1,6 +1,9 @@
 /** @jsxImportSource hono/jsx */
-/** The chat page's views: the start form with recent runs, and one run's transcript as it goes. */
+/** The chat page's views: the start form with recent runs, and one run's transcript as it goes, with the agent's question. */
+
 import type { FC } from "hono/jsx";
+import { messageText as textOf } from "../agent/message-text.ts";
+import { MAX_ANSWER_CHARS } from "../agent/run-question.ts";
 import { isTerminal, type RunStep, type StepCall } from "../agent/run-types.ts";
 import type { RunWire } from "../agent/run-wire.ts";
 import { CsrfField, Layout, type Viewer } from "../approvals-page/layout.tsx";
@@ -24,13 +27,6 @@ export interface RunListItem {
 export const MAX_MESSAGE_CHARS = 8000;
 
 export const runPath = (id: string): string => `${CHAT_BASE}/runs/${encodeURIComponent(id)}`;
-
-const textOf = (content: unknown): string =>
-  typeof content === "string"
-    ? content
-    : Array.isArray(content)
-      ? content.map((part) => (typeof part === "object" && part !== null && "text" in part ? String(part.text) : "")).join("")
-      : "";
 
 /** Arguments and results are JSON text; shown indented when they parse, as sent when not. */
 function pretty(text: string): string {
@@ -132,6 +128,38 @@ const CallDetails: FC<{ call: { id: string; function?: { name?: string; argument
   );
 };
 
+/**
+ * The agent's question: each choice a button that sends it as the answer, and a free-text answer.
+ * One form, so a button and the text field post the same `answer` field the same way.
+ */
+const QuestionForm: FC<{ viewer: Viewer; runId: string; question: NonNullable<RunWire["question"]> }> = ({ viewer, runId, question }) => (
+  <form method="post" action={`${runPath(runId)}/answer`} class="card question" role="status">
+    <CsrfField token={viewer.csrfToken} />
+    <input type="hidden" name="question_id" value={question.id} />
+    <p class="who">The agent asks</p>
+    <p class="text">{question.question}</p>
+    {question.choices.length === 0 ? null : (
+      <p class="choices">
+        {question.choices.map((choice) => (
+          <button type="submit" name="choice" value={choice} formnovalidate>
+            {choice}
+          </button>
+        ))}
+      </p>
+    )}
+    <div class="field">
+      <label for="answer">{question.choices.length === 0 ? "Your answer" : "Or answer in your own words"}</label>
+      <textarea id="answer" name="answer" rows={2} maxlength={MAX_ANSWER_CHARS} required={question.choices.length === 0}></textarea>
+    </div>
+    <p>
+      <button type="submit" class="approve">
+        Answer
+      </button>{" "}
+      <span class="muted">The run goes on once you answer; unanswered, it ends at {question.deadline_at}.</span>
+    </p>
+  </form>
+);
+
 /** The run's section: what the page's script re-fetches on each event and swaps in whole. */
 export const RunSection: FC<{ viewer: Viewer; run: RunWire }> = ({ viewer, run }) => {
   const messages = (run.messages ?? []) as ShownMessage[];
@@ -178,6 +206,7 @@ export const RunSection: FC<{ viewer: Viewer; run: RunWire }> = ({ viewer, run }
           <p class="muted">The run goes on by itself once it is decided.</p>
         </div>
       )}
+      {run.status !== "awaiting_input" || run.question === null ? null : <QuestionForm viewer={viewer} runId={run.id} question={run.question} />}
       {run.error === null ? null : (
         <p class="notice error" role="alert">
           {run.error.code}: {run.error.message}

@@ -40,7 +40,7 @@ export const CHAT_SCRIPT = `"use strict";
   events.addEventListener("delta", (event) => { live += JSON.parse(event.data).content; showLive(); });
   // The turn is in the transcript the refresh brings, so the live text ends with it.
   events.addEventListener("model.turn", () => { live = ""; void refresh(); });
-  for (const type of ["run.started", "tool.result", "approval.pending", "approval.settled"]) events.addEventListener(type, refresh);
+  for (const type of ["run.started", "tool.result", "approval.pending", "approval.settled", "input.pending", "input.answered"]) events.addEventListener(type, refresh);
   events.addEventListener("run.finished", () => { events.close(); void refresh(); });
 })();
 `;

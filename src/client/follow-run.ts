@@ -8,7 +8,15 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 
 /** The event names GET /v1/runs/{id}/events sends (its OpenAPI text lists them; SSE bodies have no schema). */
-export type RunEventType = "run.started" | "model.turn" | "tool.result" | "approval.pending" | "approval.settled" | "run.finished";
+export type RunEventType =
+  | "run.started"
+  | "model.turn"
+  | "tool.result"
+  | "approval.pending"
+  | "approval.settled"
+  | "input.pending"
+  | "input.answered"
+  | "run.finished";
 
 /** One event of a run: `id` is its number, which `lastEventId` resumes after. */
 export interface RunEvent {

@@ -2772,7 +2772,7 @@ export interface paths {
                 query?: {
                     limit?: number;
                     session_id?: string;
-                    status?: "running" | "awaiting_approval" | "completed" | "failed" | "cancelled" | "limit_reached";
+                    status?: "running" | "awaiting_approval" | "awaiting_input" | "completed" | "failed" | "cancelled" | "limit_reached";
                 };
                 header?: never;
                 path?: never;
@@ -2795,7 +2795,7 @@ export interface paths {
                                 parent_run_id: string | null;
                                 session_id: string;
                                 /** @enum {string} */
-                                status: "running" | "awaiting_approval" | "completed" | "failed" | "cancelled" | "limit_reached";
+                                status: "running" | "awaiting_approval" | "awaiting_input" | "completed" | "failed" | "cancelled" | "limit_reached";
                                 tool_calls: number;
                                 total_tokens: number;
                                 turns: number;
@@ -2976,6 +2976,105 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/runs/{id}/answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer the agent's question
+         * @description A run `awaiting_input` waits on the question its agent asked (clarify). The answer becomes the question's result and the run goes on, as after an approval. Only the key that started the run may answer (an admin gets 403); a run that is not waiting gets 409.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RunAnswer"];
+                };
+            };
+            responses: {
+                /** @description The run, `running` again. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Run"];
+                    };
+                };
+                /** @description The request is malformed or a field is invalid; `issues` names each field. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The key's role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The named resource does not exist. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The request conflicts with an existing resource. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/runs/{id}/cancel": {
         parameters: {
             query?: never;
@@ -3041,7 +3140,7 @@ export interface paths {
         };
         /**
          * The run's events as Server-Sent Events
-         * @description `run.started`, `model.turn`, `tool.result`, `approval.pending`, `approval.settled`, `run.finished`; each `id:` is the event's number. Send `Last-Event-ID` (or `?after=`) to resume. While the model writes, `delta` events carry its text as it arrives: they have no `id:` and are not stored, so a resumed stream has the whole `model.turn` instead (docs/formats.md). The stream ends after `run.finished`.
+         * @description `run.started`, `model.turn`, `tool.result`, `approval.pending`, `approval.settled`, `input.pending` (the agent's question, with `choices`), `input.answered`, `run.finished`; each `id:` is the event's number. Send `Last-Event-ID` (or `?after=`) to resume. While the model writes, `delta` events carry its text as it arrives: they have no `id:` and are not stored, so a resumed stream has the whole `model.turn` instead (docs/formats.md). The stream ends after `run.finished`.
          */
         get: {
             parameters: {
@@ -4760,9 +4859,17 @@ export interface components {
                 tool: string;
                 url: string;
             }[];
+            /** @description The agent's question (clarify) while the run is `awaiting_input`: answer it with POST /v1/runs/{id}/answer (`question_id` is `id`) before `deadline_at`. */
+            question: {
+                asked_at: string;
+                choices: string[];
+                deadline_at: string;
+                id: string;
+                question: string;
+            } | null;
             session_id: string;
             /** @enum {string} */
-            status: "running" | "awaiting_approval" | "completed" | "failed" | "cancelled" | "limit_reached";
+            status: "running" | "awaiting_approval" | "awaiting_input" | "completed" | "failed" | "cancelled" | "limit_reached";
             /** @description One entry per model turn: `turn`, `model_ms`, `tools_ms`, `finish_reason` and its `calls` (`id`, `tool`, `status`, `error_code`, `duration_ms`, `approval`). */
             steps: unknown[];
             tool_calls: number;
@@ -4775,6 +4882,15 @@ export interface components {
                 prompt_tokens: number;
                 total_tokens: number;
             };
+        };
+        RunAnswer: {
+            /**
+             * @description The person's answer: one of the question's `choices`, or their own words.
+             * @example Use the staging database.
+             */
+            answer: string;
+            /** @description The question's `id` (GET /v1/runs/{id}): when given, an answer meant for an earlier question is refused (409). */
+            question_id?: string;
         };
         RunRequest: {
             /**

@@ -145,6 +145,24 @@ export function requestErrorBody(failure: RequestFailure): RequestErrorBody {
         error_code: failure.code,
         suggestion: `GET /v1/runs/${failure.runId} shows its transcript and steps; check the model endpoint (MODEL_BASE_URL) if the model failed.`,
       };
+    case "run_not_yours":
+      return {
+        error: `Only the key that started run ${failure.runId} may answer its question.`,
+        error_code: "NOT_RUN_OWNER",
+        suggestion: "Sign in with the key that started the run (GET /v1/runs/{id} shows it to admins as `key_id` in GET /v1/runs).",
+      };
+    case "no_question":
+      return failure.questionId === undefined
+        ? {
+            error: `Run ${failure.runId} is not waiting for an answer (it is ${failure.status}).`,
+            error_code: "NO_QUESTION",
+            suggestion: `GET /v1/runs/${failure.runId} shows its status; only a run that is awaiting_input takes an answer.`,
+          }
+        : {
+            error: `Run ${failure.runId} is waiting on another question now (${failure.questionId}).`,
+            error_code: "NO_QUESTION",
+            suggestion: `Read the question at GET /v1/runs/${failure.runId} (\`question\`) and answer that one, with its \`question_id\`.`,
+          };
     case "rebinding_refused":
       return {
         error: `Forbidden: ${failure.reason} (DNS-rebinding protection). Set MCP_ALLOWED_HOSTS to the names this server is reached by.`,

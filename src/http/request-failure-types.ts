@@ -43,6 +43,8 @@ export type RequestFailure =
   | { kind: "model_forbidden"; name: string }
   | { kind: "unknown_run"; id: string }
   | { kind: "run_failed"; runId: string; code: string; message: string }
+  | { kind: "run_not_yours"; runId: string }
+  | { kind: "no_question"; runId: string; status: string; questionId?: string | undefined }
   | { kind: "unknown_mcp_session"; reason: "malformed" | "not_valid" | "expired" }
   | { kind: "mcp_session_required" }
   | { kind: "unknown_openapi_source"; name: string }

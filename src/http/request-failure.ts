@@ -52,6 +52,8 @@ export const REQUEST_FAILURE_STATUS = {
   model_forbidden: 403,
   unknown_run: 404,
   run_failed: 502,
+  run_not_yours: 403,
+  no_question: 409,
   unknown_mcp_session: 404,
   mcp_session_required: 400,
   unknown_openapi_source: 404,

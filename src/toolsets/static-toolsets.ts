@@ -61,6 +61,16 @@ export const STATIC_TOOLSETS = {
     tools: [],
     includes: [],
   },
+  clarify: {
+    description: "Asking the person (clarify): inside an agent run the run waits for the answer; over MCP the client is asked with elicitation.",
+    tools: [],
+    includes: [],
+  },
+  session_search: {
+    description: "Full-text search over the calling key's past agent runs (session_search), within the run retention period.",
+    tools: [],
+    includes: [],
+  },
   research: {
     description: "Everything a research agent needs: web access, local utilities and result paging.",
     tools: [],

@@ -54,6 +54,12 @@ const CONTRACT_VISION_MODEL = "contract-vision";
 const SKIPPED: Readonly<Record<string, Partial<Record<Check, string>>>> = {
   // current_time's only argument is an IANA zone: no zone can be derived from another by rule.
   current_time: { concurrent: "its one argument is a time zone name; no variant of the example is valid" },
+  // clarify asks a person: inside a run (the run pauses) or over MCP (elicitation); through
+  // /v1/tool-calls nobody can be asked, so it answers that at once.
+  clarify: {
+    example: "it asks inside an agent run or over MCP; test/agent/run-questions.test.ts and test/tools/clarify.test.ts cover both",
+    concurrent: "outside a run and MCP every call is the same refusal",
+  },
   // delegate_task needs an agent run to be the parent; through /v1/tool-calls there is none, so it
   // answers its refusal at once. test/tools/delegate-task.test.ts runs it inside runs.
   delegate_task: {
