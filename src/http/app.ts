@@ -24,6 +24,7 @@ import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
 import { signInRoutes } from "../mcp/federation/sign-in-routes.ts";
 import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
 import { memoryRoutes } from "../memory/memory-routes.ts";
+import { schedulesRoutes } from "../schedules/schedules-routes.ts";
 import { metricsRoutes } from "../metrics/metrics-routes.ts";
 import { oauthRoutes } from "../oauth/oauth-routes.ts";
 import { openApiSourcesRoutes } from "../openapi-sources/openapi-sources-routes.ts";
@@ -100,6 +101,7 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
   app.route("/", approvalsRoutes);
   app.route("/", memoryRoutes);
   app.route("/", runsRoutes);
+  app.route("/", schedulesRoutes);
   app.route("/", chatCompletionsRoutes);
   // The approvals web page: HTML, its own session cookie and error pages (not part of /v1).
   app.route("/", approvalsPageRoutes());

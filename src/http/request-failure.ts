@@ -51,6 +51,7 @@ export const REQUEST_FAILURE_STATUS = {
   unknown_model: 400,
   model_forbidden: 403,
   unknown_run: 404,
+  unknown_schedule: 404,
   run_failed: 502,
   unknown_mcp_session: 404,
   mcp_session_required: 400,

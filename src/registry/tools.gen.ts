@@ -20,6 +20,7 @@ import "../../tools/memory.ts";
 import "../../tools/patch.ts";
 import "../../tools/read-file.ts";
 import "../../tools/read-result.ts";
+import "../../tools/schedule.ts";
 import "../../tools/search-files.ts";
 import "../../tools/todo.ts";
 import "../../tools/tool-search.ts";
@@ -48,6 +49,7 @@ export const TOOL_MODULES = [
   "tools/patch.ts",
   "tools/read-file.ts",
   "tools/read-result.ts",
+  "tools/schedule.ts",
   "tools/search-files.ts",
   "tools/todo.ts",
   "tools/tool-search.ts",
@@ -76,6 +78,7 @@ export const DISCOVERED_TOOLS = [
   { name: "patch", toolset: "files", file: "tools/patch.ts", dependsOn: [] },
   { name: "read_file", toolset: "files", file: "tools/read-file.ts", dependsOn: [] },
   { name: "read_result", toolset: "results", file: "tools/read-result.ts", dependsOn: [] },
+  { name: "schedule", toolset: "schedules", file: "tools/schedule.ts", dependsOn: [] },
   { name: "search_files", toolset: "files", file: "tools/search-files.ts", dependsOn: [] },
   { name: "test_audio_content", toolset: "conformance", file: "tools/conformance/content-tools.ts", dependsOn: [] },
   { name: "test_elicitation", toolset: "conformance", file: "tools/conformance/client-request-tools.ts", dependsOn: [] },
