@@ -29,6 +29,7 @@ import { currentPrincipal } from "../approvals/requester-access.ts";
 import { describeRequestFailure } from "../http/request-failure.ts";
 import { kvToolsetLookup } from "../toolsets/custom-toolsets.ts";
 import { sendScheduleCallback } from "./schedule-callback.ts";
+import { firingEntry, storedFiring } from "./schedule-firing.ts";
 import { deleteScheduleIndex, writeScheduleIndex } from "./schedule-index.ts";
 import { ScheduleStore } from "./schedule-store.ts";
 import { dueFirings, nextFiring } from "./schedule-timing.ts";
@@ -45,9 +46,6 @@ const START_GUARD_MS = 30_000;
 /** Callback attempts, spaced by the alarm: 30 s doubling. */
 const CALLBACK_ATTEMPTS = 5;
 const CALLBACK_BACKOFF_MS = 30_000;
-
-/** The run id of one firing: the same schedule and time always name the same run. */
-export const firingRunId = (scheduleId: string, at: number): string => `sched-${scheduleId}-${at}`;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -75,7 +73,7 @@ export class ScheduleObject extends DurableObject<Env> {
     const record = await this.#store.record();
     if (record === undefined) return undefined;
     if (record.status !== "active") return this.view();
-    const dropped = record.queuedAt === null ? [] : [this.#entry(record.queuedAt, "skipped", { note: "queued, then the schedule was paused" })];
+    const dropped = record.queuedAt === null ? [] : [firingEntry(record.queuedAt, "skipped", { note: "queued, then the schedule was paused" })];
     await this.#update({ ...record, status: "paused", statusReason: reason, nextFireAt: null, queuedAt: null }, dropped);
     return this.view();
   }
@@ -128,7 +126,7 @@ export class ScheduleObject extends DurableObject<Env> {
     const due = dueFirings(before.trigger, before.timezone, before.anchorAt, before.nextFireAt ?? now, now, SKIPS_LOGGED);
     if (due === undefined) return;
     const missed = due.skipped.map((at) =>
-      this.#entry(at, "skipped", { note: "missed: the schedule's object did not run at this time; only the latest missed firing starts (catch-up)" }),
+      firingEntry(at, "skipped", { note: "missed: the schedule's object did not run at this time; only the latest missed firing starts (catch-up)" }),
     );
     if (due.moreSkipped && missed.length > 0) {
       const last = missed[missed.length - 1];
@@ -139,28 +137,26 @@ export class ScheduleObject extends DurableObject<Env> {
     const principal = await currentPrincipal(this.env, record.keyId);
     if (!("keyId" in principal)) {
       const reason = this.#keyRefusal(record, principal.rule);
-      const entry = this.#entry(due.fire, "not_started", { note: reason });
+      const entry = firingEntry(due.fire, "not_started", { note: reason });
       return this.#update({ ...record, status: "stopped", statusReason: reason, nextFireAt: null, queuedAt: null }, [...missed, entry]);
     }
     const late = now - due.fire > LATE_AFTER_MS;
     if (record.currentRunId !== null) {
       const going = `the previous firing's run ${record.currentRunId} was still going`;
       if (record.overlap === "queue" && record.queuedAt === null)
-        return this.#update({ ...record, queuedAt: due.fire }, [...missed, this.#entry(due.fire, "queued", { note: `${going}; starts when it ends`, late })]);
+        return this.#update({ ...record, queuedAt: due.fire }, [...missed, firingEntry(due.fire, "queued", { note: `${going}; starts when it ends`, late })]);
       const why = record.overlap === "queue" ? `${going} and a firing was already queued (overlap: queue holds one)` : `${going} (overlap: skip)`;
-      return this.#update(record, [...missed, this.#entry(due.fire, "skipped", { note: why, late })]);
+      return this.#update(record, [...missed, firingEntry(due.fire, "skipped", { note: why, late })]);
     }
     await this.#begin(record, due.fire, late, missed);
   }
 
   /** Stores the firing with its log entry (one put), then starts its run. */
   async #begin(record: ScheduleRecord, at: number, late: boolean, entries: FiringEntry[] = []): Promise<void> {
-    const runId = firingRunId(record.id, at);
-    const note = late ? `late: due ${iso(at)}, started ${iso(Date.now())}` : null;
-    const firing = { ...record, firing: { at, runId, late }, currentRunId: runId, updatedAt: Date.now() };
-    await this.#store.save(firing, [...entries, this.#entry(at, "started", { runId, note, late })]);
+    const firing = storedFiring(record, at, late, Date.now());
+    await this.#store.save(firing.record, [...entries, firing.entry]);
     await this.ctx.storage.setAlarm(Date.now() + START_GUARD_MS);
-    await this.#start(firing);
+    await this.#start(firing.record);
   }
 
   /** Starts the stored firing's run (again, after a restart: the same id finds the first). */
@@ -185,7 +181,7 @@ export class ScheduleObject extends DurableObject<Env> {
     const current = (await this.#store.record()) ?? record;
     if (!started.ok) {
       const { body } = describeRequestFailure(started.failure);
-      const entry = this.#entry(firing.at, "not_started", { note: `${body.error_code}: ${body.error}`, late: firing.late });
+      const entry = firingEntry(firing.at, "not_started", { note: `${body.error_code}: ${body.error}`, late: firing.late });
       return this.#failed({ ...current, firing: null, currentRunId: null }, entry, `the run could not start (${body.error_code})`);
     }
     const cleared = { ...current, firing: null };
@@ -200,7 +196,11 @@ export class ScheduleObject extends DurableObject<Env> {
     const record = await this.#store.record();
     if (record === undefined) return;
     const entry = (await this.#store.firings()).find((e) => e.runId === end.runId);
-    if (entry === undefined || entry.runStatus !== null) return;
+    if (entry === undefined || entry.runStatus !== null) {
+      // Settled before (a report and a reconcile, or a restart replaying a start): only let go of the run.
+      if (record.currentRunId === end.runId) await this.#update({ ...record, currentRunId: null });
+      return;
+    }
     const callback = record.delivery.kind === "webhook" ? { status: "pending" as const, detail: null, attempts: 0, nextAt: Date.now() } : undefined;
     const settled: FiringEntry = { ...entry, runStatus: end.status, ...(callback === undefined ? {} : { callback }) };
     const next = { ...record, currentRunId: record.currentRunId === end.runId ? null : record.currentRunId };
@@ -288,10 +288,6 @@ export class ScheduleObject extends DurableObject<Env> {
     await this.#store.save(next, entries);
     await writeScheduleIndex(this.env.DB, next);
     await this.#setAlarm();
-  }
-
-  #entry(at: number, outcome: FiringEntry["outcome"], fields: { runId?: string; note?: string | null; late?: boolean }): FiringEntry {
-    return { at, outcome, runId: fields.runId ?? null, runStatus: null, note: fields.note ?? null, late: fields.late ?? false };
   }
 
   #keyRefusal(record: ScheduleRecord, rule: string): string {
