@@ -23,7 +23,7 @@ const WALKS: { role: Role; signInAt: (typeof PAGES)[number]; opens: readonly str
     role: "admin",
     signInAt: "/admin",
     opens: ["/admin", "/approvals", "/chat"],
-    nav: ["Overview", "Audit", "Tools", "Keys", "MCP servers", "OpenAPI sources", "Webhooks", "Connections", "Approvals", "Chat", "My connections"],
+    nav: ["Overview", "Audit", "Tools", "Keys", "MCP servers", "OpenAPI sources", "Webhooks", "Schedules", "Connections", "Approvals", "Chat", "My connections"],
   },
   { role: "approver", signInAt: "/approvals", opens: ["/approvals", "/chat"], nav: ["Approvals", "Chat", "My connections"] },
   { role: "agent", signInAt: "/chat", opens: ["/chat"], nav: ["Chat", "My connections"] },
