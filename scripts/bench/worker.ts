@@ -75,6 +75,7 @@ import {
 } from "./requests.ts";
 import { measureRowsWritten } from "./rows-written.ts";
 import { installScriptedModel } from "./scripted-model.ts";
+import { serveScheduleBench } from "./schedule-bench.ts";
 import { registerSleepTool } from "./sleep-tool.ts";
 import { registerSyntheticTools } from "./synthetic-tools.ts";
 
@@ -89,6 +90,8 @@ export { MemoryStore } from "../../src/memory/memory-store.ts";
 export class Run extends RunObject {
   protected override readonly gateway = runGatewayWith(createParts());
 }
+/** The schedule's object, with the bench's way to fire it now (schedule-bench.ts). */
+export { BenchSchedule as Schedule } from "./schedule-bench.ts";
 installScriptedModel();
 
 const ECHO_ARGUMENTS = JSON.stringify({ text: "hi" });
@@ -236,6 +239,8 @@ export default {
   fetch(request, env, ctx) {
     const worst = serveWorstInputs(request);
     if (worst !== undefined) return worst;
+    const scheduleBench = serveScheduleBench(request, env, fullApp, ctx);
+    if (scheduleBench !== undefined) return scheduleBench;
     const pipeline = request.headers.get(PIPELINE_HEADER);
     const app =
       pipeline === CORE_PIPELINE

@@ -168,8 +168,9 @@ export class ScheduleObject extends DurableObject<Env> {
       {
         messages: [{ role: "user", content: record.prompt }],
         tools: [],
-        toolset: undefined,
-        ...(record.toolsets === undefined ? {} : { toolsets: record.toolsets }),
+        // One toolset runs exactly as POST /v1/runs with `toolset`; several as their union, each within the key's own.
+        toolset: record.toolsets?.length === 1 ? record.toolsets[0] : undefined,
+        ...(record.toolsets === undefined || record.toolsets.length === 1 ? {} : { toolsets: record.toolsets }),
         model: record.model,
         maxTurns: record.maxTurns,
         maxToolCalls: undefined,
