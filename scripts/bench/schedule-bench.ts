@@ -15,9 +15,8 @@ import { runStub } from "../../src/agent/run-stub.ts";
 import { firingRunId } from "../../src/schedules/schedule-firing.ts";
 import { ScheduleObject } from "../../src/schedules/schedule-object.ts";
 import { ScheduleStore } from "../../src/schedules/schedule-store.ts";
+import { RUN_WAIT_PATH, SCHEDULE_FIRE_PATH } from "./schedule-bench-paths.ts";
 
-export const SCHEDULE_FIRE_PATH = /^\/__bench\/schedules\/([0-9a-f-]{36})\/fire$/;
-export const RUN_WAIT_PATH = "/__bench/runs/wait";
 /** Each side's wait for its run, well above a 2-turn run against the in-isolate model. */
 const WAIT_MS = 10_000;
 

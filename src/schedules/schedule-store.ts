@@ -13,19 +13,23 @@ export const SCHEDULE_FIRINGS_KEY = "firings";
 export const FIRINGS_KEPT = 50;
 
 export class ScheduleStore {
-  constructor(private readonly storage: DurableObjectStorage) {}
+  readonly #storage: DurableObjectStorage;
+
+  constructor(storage: DurableObjectStorage) {
+    this.#storage = storage;
+  }
 
   async record(): Promise<ScheduleRecord | undefined> {
-    return this.storage.get<ScheduleRecord>(SCHEDULE_RECORD_KEY);
+    return this.#storage.get<ScheduleRecord>(SCHEDULE_RECORD_KEY);
   }
 
   async firings(): Promise<FiringEntry[]> {
-    return (await this.storage.get<FiringEntry[]>(SCHEDULE_FIRINGS_KEY)) ?? [];
+    return (await this.#storage.get<FiringEntry[]>(SCHEDULE_FIRINGS_KEY)) ?? [];
   }
 
   /** Writes the record and, when given, log entries (each replacing the entry of the same firing time). */
   async save(record: ScheduleRecord, entries: readonly FiringEntry[] = []): Promise<void> {
-    if (entries.length === 0) return this.storage.put(SCHEDULE_RECORD_KEY, record);
+    if (entries.length === 0) return this.#storage.put(SCHEDULE_RECORD_KEY, record);
     const log = await this.firings();
     for (const entry of entries) {
       const at = log.findIndex((e) => e.at === entry.at);
@@ -33,11 +37,11 @@ export class ScheduleStore {
       else log.push(entry);
     }
     log.sort((a, b) => b.at - a.at);
-    await this.storage.put({ [SCHEDULE_RECORD_KEY]: record, [SCHEDULE_FIRINGS_KEY]: log.slice(0, FIRINGS_KEPT) });
+    await this.#storage.put({ [SCHEDULE_RECORD_KEY]: record, [SCHEDULE_FIRINGS_KEY]: log.slice(0, FIRINGS_KEPT) });
   }
 
   async clear(): Promise<void> {
-    await this.storage.deleteAlarm();
-    await this.storage.deleteAll();
+    await this.#storage.deleteAlarm();
+    await this.#storage.deleteAll();
   }
 }

@@ -11,7 +11,7 @@
 import type { RequestSpec } from "../load.ts";
 import { alternatingRounds, perRound } from "../rounds.ts";
 import type { Scenario } from "../scenario.ts";
-import { RUN_WAIT_PATH } from "../schedule-bench.ts";
+import { RUN_WAIT_PATH, scheduleFirePath } from "../schedule-bench-paths.ts";
 import { median } from "../stats.ts";
 
 const MAX_RATIO = 2;
@@ -31,7 +31,7 @@ export const scheduleFiring: Scenario = {
     });
     if (created.status !== 201) throw new Error(`bench: schedule-firing could not create its schedule: ${created.status} ${created.body.slice(0, 500)}`);
     const { id } = JSON.parse(created.body) as { id: string };
-    const fire: RequestSpec = { method: "POST", path: `/__bench/schedules/${id}/fire`, headers };
+    const fire: RequestSpec = { method: "POST", path: scheduleFirePath(id), headers };
     const run: RequestSpec = { method: "POST", path: RUN_WAIT_PATH, body: JSON.stringify({ input: PROMPT, toolset: "core" }), headers };
     // One at a time: a schedule's next firing waits for its last run (overlap), and so do the runs, for the same shape.
     const [fired, direct] = await alternatingRounds(
