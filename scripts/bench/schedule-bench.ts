@@ -51,12 +51,17 @@ export function serveScheduleBench(
   if (request.method !== "POST") return undefined;
   const fire = SCHEDULE_FIRE_PATH.exec(url.pathname)?.[1];
   if (fire !== undefined) {
+    // biome-ignore lint/plugin/no-double-cast: the bench Worker exports BenchSchedule as Schedule; Env's type names src/index.ts's class, which has no fireNow.
     const stub = env.SCHEDULES.get(env.SCHEDULES.idFromName(fire)) as unknown as { fireNow(): Promise<string | undefined> };
     return stub.fireNow().then((runId) => waited(env, runId));
   }
   if (url.pathname !== RUN_WAIT_PATH) return undefined;
   return (async () => {
-    const started = await fullApp.fetch(new Request(new URL("/v1/runs", url), { method: "POST", headers: request.headers, body: await request.text() }), env, ctx);
+    const started = await fullApp.fetch(
+      new Request(new URL("/v1/runs", url), { method: "POST", headers: request.headers, body: await request.text() }),
+      env,
+      ctx,
+    );
     if (started.status !== 202) return started;
     return waited(env, ((await started.json()) as { id: string }).id);
   })();

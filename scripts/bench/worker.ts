@@ -74,8 +74,8 @@ import {
   TOOLS_PATH,
 } from "./requests.ts";
 import { measureRowsWritten } from "./rows-written.ts";
-import { installScriptedModel } from "./scripted-model.ts";
 import { serveScheduleBench } from "./schedule-bench.ts";
+import { installScriptedModel } from "./scripted-model.ts";
 import { registerSleepTool } from "./sleep-tool.ts";
 import { registerSyntheticTools } from "./synthetic-tools.ts";
 
@@ -92,6 +92,7 @@ export class Run extends RunObject {
 }
 /** The schedule's object, with the bench's way to fire it now (schedule-bench.ts). */
 export { BenchSchedule as Schedule } from "./schedule-bench.ts";
+
 installScriptedModel();
 
 const ECHO_ARGUMENTS = JSON.stringify({ text: "hi" });

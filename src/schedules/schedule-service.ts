@@ -49,7 +49,10 @@ export async function createSchedule(
   if (!checked.ok) return { ok: false, failure: { kind: "invalid_request", issues: checked.issues } };
   const cap = scheduleSettings(env).perKey;
   if ((await countSchedules(env.DB, keyId)) >= cap)
-    return { ok: false, failure: { kind: "conflict", message: `Key ${keyId} has ${cap} schedules, the most it may have (SCHEDULES_PER_KEY); delete one first.` } };
+    return {
+      ok: false,
+      failure: { kind: "conflict", message: `Key ${keyId} has ${cap} schedules, the most it may have (SCHEDULES_PER_KEY); delete one first.` },
+    };
   const id = crypto.randomUUID();
   const { spec } = checked;
   const record: ScheduleRecord = {

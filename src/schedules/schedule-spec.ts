@@ -55,7 +55,10 @@ function deliveryOf(env: Env, input: ScheduleInput, issues: RequestIssue[]): Sch
   const check = checkOutboundUrl(url, loadConfig(env).outboundAllow);
   if (!check.ok) issues.push({ path: "callback.url", message: `refused by the outbound guard: ${check.reason}` });
   if (!CALLBACK_SECRET_NAME.test(secret))
-    issues.push({ path: "callback.secret", message: `must name a secret SCHEDULE_SECRET_<NAME> (capitals, digits, _), got ${JSON.stringify(secret.slice(0, 80))}` });
+    issues.push({
+      path: "callback.secret",
+      message: `must name a secret SCHEDULE_SECRET_<NAME> (capitals, digits, _), got ${JSON.stringify(secret.slice(0, 80))}`,
+    });
   else if (callbackSecret(env, secret) === undefined)
     issues.push({ path: "callback.secret", message: `${secret} is not set; set it with \`wrangler secret put ${secret}\` first` });
   return { kind: "webhook", url, secretName: secret };
@@ -89,7 +92,8 @@ export async function checkScheduleInput(
   }
   const delivery = deliveryOf(env, input, issues);
   for (const [i, toolset] of (input.toolsets ?? []).entries())
-    if ((await resolveToolset(toolset, lookup)) === undefined) issues.push({ path: `toolsets.${i}`, message: `unknown toolset '${toolset}' (GET /v1/toolsets)` });
+    if ((await resolveToolset(toolset, lookup)) === undefined)
+      issues.push({ path: `toolsets.${i}`, message: `unknown toolset '${toolset}' (GET /v1/toolsets)` });
   const model = resolveModel(env, input.model, keyId);
   if ("kind" in model) issues.push({ path: "model", message: `the run could not start: ${model.kind}` });
   const ceiling = runSettings(env).maxTurns;

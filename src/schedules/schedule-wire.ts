@@ -52,9 +52,7 @@ export const FiringWireSchema = z.object({
   run_status: z.string().nullable(),
   late: z.boolean(),
   note: z.string().nullable(),
-  callback: z
-    .object({ status: z.enum(["pending", "delivered", "failed", "refused"]), detail: z.string().nullable(), attempts: z.number().int() })
-    .nullable(),
+  callback: z.object({ status: z.enum(["pending", "delivered", "failed", "refused"]), detail: z.string().nullable(), attempts: z.number().int() }).nullable(),
 });
 
 const summaryFields = {

@@ -5,11 +5,11 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { callTools, only } from "../approvals/support.ts";
 import { api } from "../support/api.ts";
 import { createKey } from "../support/create-key.ts";
 import { json } from "../support/json.ts";
 import { createSchedule, fireAt, getSchedule, type ScheduleWire, scheduleObject } from "../support/schedules.ts";
-import { callTools, only } from "../approvals/support.ts";
 import { openaiCall } from "../support/tool-calls.ts";
 
 interface Refusal {
@@ -30,15 +30,23 @@ describe("bad input", () => {
   it("refuses an expression that fires more often than SCHEDULE_MIN_INTERVAL_SECONDS, naming the gap and the setting", async () => {
     const everySecond = await refused({ prompt: "tick", cron: "* * * * * *" });
     expect(everySecond).toMatchObject({ error_code: "INVALID_REQUEST" });
-    expect(everySecond.issues).toEqual([{ path: "cron", message: expect.stringMatching(/fires 1 s apart.*at most once every 60 s \(SCHEDULE_MIN_INTERVAL_SECONDS\)/) }]);
+    expect(everySecond.issues).toEqual([
+      { path: "cron", message: expect.stringMatching(/fires 1 s apart.*at most once every 60 s \(SCHEDULE_MIN_INTERVAL_SECONDS\)/) },
+    ]);
     // Two firings a second apart once a minute: the closest pair counts, not the average.
     expect((await refused({ prompt: "tick", cron: "0,1 * * * * *" })).issues?.[0]?.path).toBe("cron");
-    expect((await refused({ prompt: "tick", every_seconds: 30 })).issues?.[0]).toMatchObject({ path: "every_seconds", message: expect.stringContaining("30 s") });
+    expect((await refused({ prompt: "tick", every_seconds: 30 })).issues?.[0]).toMatchObject({
+      path: "every_seconds",
+      message: expect.stringContaining("30 s"),
+    });
     expect((await api("/v1/schedules", { body: { prompt: "tick", cron: "* * * * *" } })).status).toBe(201);
   });
 
   it("names the field of a cron that does not parse, an unknown time zone, both or neither trigger, and an unknown toolset", async () => {
-    expect((await refused({ prompt: "x", cron: "every day" })).issues?.[0]).toMatchObject({ path: "cron", message: expect.stringContaining("not a cron expression") });
+    expect((await refused({ prompt: "x", cron: "every day" })).issues?.[0]).toMatchObject({
+      path: "cron",
+      message: expect.stringContaining("not a cron expression"),
+    });
     expect((await refused({ prompt: "x", cron: "0 9 * * *", timezone: "Mars/Olympus" })).issues?.[0]).toMatchObject({ path: "timezone" });
     expect((await refused({ prompt: "x" })).issues?.[0]?.path).toBe("cron");
     expect((await refused({ prompt: "x", cron: "0 9 * * *", every_seconds: 3600 })).issues?.[0]?.path).toBe("cron");
@@ -135,11 +143,11 @@ describe("another principal", () => {
 describe("the schedule tool", () => {
   it("creates and lists the calling key's own schedules, and names a refused field", async () => {
     const key = await createKey({ name: "sched-tool", role: "agent" });
-    const call = async (id: string, args: Record<string, unknown>) =>
-      JSON.parse(only(await callTools(key, "sched-tool", [openaiCall(id, "schedule", args)])).message.content) as Record<string, unknown>;
-    const schedule = (await call("t1", { action: "create", prompt: "from the tool", every_seconds: 7200 })) as unknown as ScheduleWire;
+    const call = async <T = Record<string, unknown>>(id: string, args: Record<string, unknown>) =>
+      JSON.parse(only(await callTools(key, "sched-tool", [openaiCall(id, "schedule", args)])).message.content) as T;
+    const schedule = await call<ScheduleWire>("t1", { action: "create", prompt: "from the tool", every_seconds: 7200 });
     expect(schedule).toMatchObject({ key_id: key.id, every_seconds: 7200, status: "active" });
-    const listed = (await call("t2", { action: "list" })) as { schedules?: ScheduleWire[] };
+    const listed = await call<{ schedules?: ScheduleWire[] }>("t2", { action: "list" });
     expect(listed.schedules?.map((s) => s.id)).toEqual([schedule.id]);
     expect(await call("t3", { action: "create", prompt: "x", every_seconds: 5 })).toMatchObject({
       error_code: "INVALID_REQUEST",

@@ -59,7 +59,9 @@ export const scheduleFiring: Scenario = {
         { key: "vsRun", header: "x POST /v1/runs", digits: 2 },
       ],
       rows: [row(fired, ratio), row(direct, 1)],
-      checks: [{ label: "CPU of a schedule firing vs one POST /v1/runs", target: `<= ${MAX_RATIO}x`, actual: `${ratio.toFixed(2)}x`, pass: ratio <= MAX_RATIO }],
+      checks: [
+        { label: "CPU of a schedule firing vs one POST /v1/runs", target: `<= ${MAX_RATIO}x`, actual: `${ratio.toFixed(2)}x`, pass: ratio <= MAX_RATIO },
+      ],
     };
   },
 };
