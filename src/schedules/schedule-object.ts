@@ -23,12 +23,12 @@
 import { DurableObject } from "cloudflare:workers";
 import type { RunSnapshot } from "../agent/run-object.ts";
 import { runStub } from "../agent/run-stub.ts";
-import { isTerminal, type RunRecord } from "../agent/run-types.ts";
+import { isTerminal } from "../agent/run-types.ts";
 import { startRun } from "../agent/start-run.ts";
 import { currentPrincipal } from "../approvals/requester-access.ts";
 import { describeRequestFailure } from "../http/request-failure.ts";
 import { kvToolsetLookup } from "../toolsets/custom-toolsets.ts";
-import { sendScheduleCallback } from "./schedule-callback.ts";
+import { sendDueCallbacks } from "./schedule-callback.ts";
 import { firingEntry, storedFiring } from "./schedule-firing.ts";
 import { deleteScheduleIndex, writeScheduleIndex } from "./schedule-index.ts";
 import { ScheduleStore } from "./schedule-store.ts";
@@ -43,9 +43,6 @@ export const LATE_AFTER_MS = 60_000;
 const SKIPS_LOGGED = 10;
 /** When an interrupted start is tried again if the runtime's own alarm retry does not come first. */
 const START_GUARD_MS = 30_000;
-/** Callback attempts, spaced by the alarm: 30 s doubling. */
-const CALLBACK_ATTEMPTS = 5;
-const CALLBACK_BACKOFF_MS = 30_000;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -114,7 +111,7 @@ export class ScheduleObject extends DurableObject<Env> {
     let record = await this.#store.record();
     if (record === undefined) return;
     if (record.firing !== null) record = await this.#start(record);
-    await this.#sendCallbacks(record);
+    await sendDueCallbacks(this.env, this.#store, record);
     record = (await this.#store.record()) ?? record;
     if (record.status === "active" && record.nextFireAt !== null && record.nextFireAt <= Date.now()) await this.#fire(record);
     await this.#setAlarm();
@@ -242,34 +239,6 @@ export class ScheduleObject extends DurableObject<Env> {
     await this.#store.save(record);
     await this.#settle({ runId, status: status ?? "failed" });
     return (await this.#store.record()) ?? record;
-  }
-
-  /** Sends the callbacks that are due, each once per alarm; a failure waits for a later alarm. */
-  async #sendCallbacks(record: ScheduleRecord): Promise<void> {
-    const now = Date.now();
-    const due = (await this.#store.firings()).filter((e) => e.callback?.status === "pending" && (e.callback.nextAt ?? 0) <= now);
-    for (const entry of due) {
-      if (entry.runId === null || entry.callback === undefined) continue;
-      const run = ((await runStub(this.env, entry.runId).snapshot()) as RunSnapshot | undefined)?.record as RunRecord | undefined;
-      const attempt = await sendScheduleCallback(this.env, record, {
-        schedule_id: record.id,
-        schedule_name: record.name,
-        firing_at: iso(entry.at),
-        late: entry.late,
-        run_id: entry.runId,
-        status: entry.runStatus ?? run?.status ?? "failed",
-        answer: run?.answer ?? null,
-        error: run?.error ?? null,
-      });
-      const attempts = entry.callback.attempts + 1;
-      const callback: FiringEntry["callback"] =
-        attempt.kind === "delivered"
-          ? { status: "delivered", detail: `answered ${attempt.status}`, attempts, nextAt: null }
-          : attempt.kind === "refused" || attempts >= CALLBACK_ATTEMPTS
-            ? { status: attempt.kind === "refused" ? "refused" : "failed", detail: attempt.reason, attempts, nextAt: null }
-            : { status: "pending", detail: attempt.reason, attempts, nextAt: Date.now() + CALLBACK_BACKOFF_MS * 2 ** (attempts - 1) };
-      await this.#store.save((await this.#store.record()) ?? record, [{ ...entry, callback }]);
-    }
   }
 
   /** The alarm at the nearest of the next firing and a pending callback's next attempt. */
