@@ -57,6 +57,8 @@ export default defineConfig({
                 HOOK_SLACK_SECRET: TEST_WEBHOOK_SECRET,
                 HOOK_TEST_SECRET: TEST_WEBHOOK_SECRET,
                 HOOK_GITHUB_MENTION_SECRET: TEST_WEBHOOK_SECRET,
+                // A schedule's callback signing secret (test/schedules/).
+                SCHEDULE_SECRET_TEST: TEST_WEBHOOK_SECRET,
                 // github_comment's own token, so a webhook run's reply can post to the GitHub stand-in
                 // (test/support/upstream.ts) while github_repo, which reads GITHUB_TOKEN, stays unavailable.
                 GITHUB_COMMENT_TOKEN: "ghp_test_comment_token",

@@ -58,6 +58,8 @@ export class Run extends RunObject {
   protected override readonly gateway = runGatewayWith(parts);
 }
 export { MemoryStore } from "./memory/memory-store.ts";
+/** A schedule's Durable Object: its alarm is the next firing, each firing a run (src/schedules/). */
+export { ScheduleObject as Schedule } from "./schedules/schedule-object.ts";
 
 export default {
   fetch: app.fetch,

@@ -77,6 +77,7 @@ import {
   TOOLS_PATH,
 } from "./requests.ts";
 import { measureRowsWritten } from "./rows-written.ts";
+import { serveScheduleBench } from "./schedule-bench.ts";
 import { installScriptedModel } from "./scripted-model.ts";
 import { registerSleepTool } from "./sleep-tool.ts";
 import { registerSyntheticTools } from "./synthetic-tools.ts";
@@ -92,6 +93,9 @@ export { MemoryStore } from "../../src/memory/memory-store.ts";
 export class Run extends RunObject {
   protected override readonly gateway = runGatewayWith(createParts());
 }
+/** The schedule's object, with the bench's way to fire it now (schedule-bench.ts). */
+export { BenchSchedule as Schedule } from "./schedule-bench.ts";
+
 // As the Worker entry does (src/index.ts): the build-time OpenAPI sources' tools.
 registerBuildTimeSources(registry, API_SOURCES);
 installScriptedModel();
@@ -243,6 +247,8 @@ export default {
   fetch(request, env, ctx) {
     const worst = serveWorstInputs(request);
     if (worst !== undefined) return worst;
+    const scheduleBench = serveScheduleBench(request, env, fullApp, ctx);
+    if (scheduleBench !== undefined) return scheduleBench;
     const pipeline = request.headers.get(PIPELINE_HEADER);
     const app =
       pipeline === CORE_PIPELINE

@@ -13,6 +13,7 @@
  * | GET /admin/tools, /admin/tools/{name}; POST /admin/tools/recheck, /admin/tools/{name}/accept | tools, availability, shapes, pin accept (tool-pages.tsx) |
  * | GET /admin/webhooks; POST /admin/webhooks/deliveries/{id}/rerun | hooks, deliveries, events (webhook-pages.tsx) |
  * | GET /admin/mcp-servers; POST /admin/mcp-servers, /admin/mcp-servers/{name}/{enable,disable,refresh,sign-in,remove} | remote MCP servers (mcp-server-pages.tsx) |
+ * | GET /admin/schedules; POST /admin/schedules/{id}/{pause,resume,delete} | every key's scheduled runs (schedule-pages.tsx) |
  * | GET /admin/connections; POST /admin/connections/{principal}/{server}/revoke | everyone's per-user connections, revoke only (connection-pages.tsx) |
  * | GET /admin/openapi-sources; POST /admin/openapi-sources, /admin/openapi-sources/{name}/{enable,disable,refresh,accept,remove} | OpenAPI sources (openapi-source-pages.tsx) |
  * | POST /admin/sign-in, /admin/sign-out | the sign-in (approvals-page/page-auth.tsx) |
@@ -38,6 +39,7 @@ import { mcpServerPages } from "./mcp-server-pages.tsx";
 import { openApiSourcePages } from "./openapi-source-pages.tsx";
 import { OverviewPage } from "./overview-page.tsx";
 import { isOverviewWindow, overviewStats } from "./overview-stats.ts";
+import { schedulePages } from "./schedule-pages.tsx";
 import { stuckDeliveries } from "./stuck-deliveries.ts";
 import { toolPages } from "./tool-pages.tsx";
 import { webhookPages } from "./webhook-pages.tsx";
@@ -157,6 +159,7 @@ export function adminRoutes(parts: GatewayParts): Hono<PageEnv> {
   openApiSourcePages(page);
   connectionPages(page);
   webhookPages(page);
+  schedulePages(page);
   toolPages(page);
 
   page.all(`${ADMIN_BASE}/*`, (c) => errorPage(c, 404, "Page not found", `There is no page at ${c.req.path}.`));

@@ -17,6 +17,7 @@ import { toolsRoutes } from "../http/routes/tools.ts";
 import { connectionsRoutes } from "../mcp/federation/connections/connections-routes.ts";
 import { mcpServersRoutes } from "../mcp/federation/mcp-servers-routes.ts";
 import { openApiSourcesRoutes } from "../openapi-sources/openapi-sources-routes.ts";
+import { schedulesRoutes } from "../schedules/schedules-routes.ts";
 import { webhooksRoutes } from "../webhooks/webhooks-routes.ts";
 
 /** A JSON API answer: its status and parsed body (null for an empty one). */
@@ -45,6 +46,7 @@ inner.route("/", mcpServersRoutes);
 inner.route("/", openApiSourcesRoutes);
 inner.route("/", connectionsRoutes);
 inner.route("/", webhooksRoutes);
+inner.route("/", schedulesRoutes);
 // A route that throws met a store that did not answer (D1, KV, a Durable Object): the API's own
 // edge would say INTERNAL, which tells the person at the page nothing to do. The console says
 // what could not be read and to retry; the error itself goes to the log, never to the page.

@@ -1,7 +1,8 @@
 /**
  * A run's end: its final record and `run.finished` event, its index row and search document
- * (session_search, run-search.ts), and for a run a webhook delivery started, the `run_finished`
- * notice on the hooks queue, with the alarm as the retry until the queue takes it.
+ * (session_search, run-search.ts), for a run a webhook delivery started, the `run_finished`
+ * notice on the hooks queue, with the alarm as the retry until the queue takes it; for a run a
+ * schedule started, a report to its Schedule object.
  */
 import type { RunFinishedMessage } from "../webhooks/webhook-message.ts";
 import { expiresAt } from "./run-expiry.ts";
@@ -33,7 +34,22 @@ export async function finishRun(host: RunHost, record: RunRecord, status: RunSta
   await writeRunIndex(host.env.DB, done);
   await indexRun(host.env.DB, done, host.store.messages());
   if (done.hook !== undefined) await tellHook(host, done);
+  if (done.schedule !== undefined) await tellSchedule(host, done);
   return host.store.record() ?? done;
+}
+
+/**
+ * Tells the schedule behind the run that it ended. A report that does not arrive is not retried:
+ * the schedule reads the run itself at its next firing (schedule-object.ts, reconcile).
+ */
+async function tellSchedule(host: RunHost, record: RunRecord): Promise<void> {
+  if (record.schedule === undefined) return;
+  try {
+    const schedules = host.env.SCHEDULES;
+    await schedules.get(schedules.idFromName(record.schedule.id)).runFinished({ runId: record.id, status: record.status });
+  } catch (error) {
+    console.warn(`run ${record.id}: schedule ${record.schedule.id} was not told of its end; it reads the run at its next firing: ${String(error)}`);
+  }
 }
 
 /** Queues the `run_finished` notice to the delivery behind the run; a refused send waits for the alarm. */

@@ -85,6 +85,8 @@ export interface RunStart {
   depth: number;
   /** Set on a run a webhook delivery started: the object tells the delivery when the run ends. */
   hook?: RunHookOrigin;
+  /** Set on a run a schedule's firing started: the object tells the schedule when the run ends. */
+  schedule?: RunScheduleOrigin;
   /**
    * False on a run whose caller reads no text as it arrives (a chat completion without `stream`):
    * its turns are asked for whole, in one plain request, since streaming them costs ~0.5 ms of
@@ -97,6 +99,11 @@ export interface RunStart {
 export interface RunHookOrigin {
   name: string;
   deliveryId: string;
+}
+
+/** The schedule behind a run (src/schedules/schedule-object.ts). */
+export interface RunScheduleOrigin {
+  id: string;
 }
 
 /** The run as stored and as GET /v1/runs/{id} shows it (with the transcript). */

@@ -8,7 +8,7 @@ import { type CustomToolsetLookup, resolveToolset } from "../toolsets/resolve.ts
 import { resolveModel } from "./model-config.ts";
 import { runSettings } from "./run-settings.ts";
 import { runStub } from "./run-stub.ts";
-import type { ClientTool, Message, RunHookOrigin, RunRecord } from "./run-types.ts";
+import type { ClientTool, Message, RunHookOrigin, RunRecord, RunScheduleOrigin } from "./run-types.ts";
 
 /** An OpenAI chat message, kept as sent (the model's own fields pass through). */
 export const MessageSchema = z.looseObject({ role: z.enum(["system", "developer", "user", "assistant", "tool"]) }).openapi("ChatMessage");
@@ -47,6 +47,8 @@ export interface RunOwner {
   /** A webhook delivery's run: its id is derived from the delivery, so a second start finds the first. */
   runId?: string;
   hook?: RunHookOrigin;
+  /** A schedule's firing: its id is derived from the firing too, and the schedule is told when it ends. */
+  schedule?: RunScheduleOrigin;
 }
 
 /** Why a run cannot start: each kind has its status in request-failure.ts. */
@@ -105,6 +107,7 @@ export async function startRun(
     ...(owner.parentRunId === undefined ? {} : { parentRunId: owner.parentRunId }),
     depth: owner.depth ?? 0,
     ...(owner.hook === undefined ? {} : { hook: owner.hook }),
+    ...(owner.schedule === undefined ? {} : { schedule: owner.schedule }),
     ...(request.stream === false ? { streamTurns: false } : {}),
   });
   return { ok: true, record: record as RunRecord };

@@ -37,6 +37,7 @@ export const SITE_NAV: readonly NavLink[] = [
   { href: `${SITE_BASES.admin}/mcp-servers`, label: "MCP servers", roles: ADMIN_ONLY },
   { href: `${SITE_BASES.admin}/openapi-sources`, label: "OpenAPI sources", roles: ADMIN_ONLY },
   { href: `${SITE_BASES.admin}/webhooks`, label: "Webhooks", roles: ADMIN_ONLY },
+  { href: `${SITE_BASES.admin}/schedules`, label: "Schedules", roles: ADMIN_ONLY },
   { href: `${SITE_BASES.admin}/connections`, label: "Connections", roles: ADMIN_ONLY },
   { href: SITE_BASES.approvals, label: "Approvals", roles: APPROVERS },
   { href: SITE_BASES.chat, label: "Chat", roles: ROLES },

@@ -3192,6 +3192,348 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Schedules, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The schedules this key may see (an admin: all), with their status and why. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            schedules: components["schemas"]["ScheduleSummary"][];
+                        };
+                    };
+                };
+                /** @description The request is malformed or a field is invalid; `issues` names each field. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a schedule of agent runs
+         * @description Each firing starts a durable run (as POST /v1/runs does) with the prompt, as the caller's key. Refused when it would fire more often than SCHEDULE_MIN_INTERVAL_SECONDS.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ScheduleRequest"];
+                };
+            };
+            responses: {
+                /** @description Created. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Schedule"];
+                    };
+                };
+                /** @description The request is malformed or a field is invalid; `issues` names each field. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The request conflicts with an existing resource. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A schedule with its firing log */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The schedule. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Schedule"];
+                    };
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The named resource does not exist. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a schedule
+         * @description A run it started goes on to its end.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The named resource does not exist. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/schedules/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pause a schedule */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The schedule, paused. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Schedule"];
+                    };
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The named resource does not exist. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/schedules/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused or stopped schedule
+         * @description It fires again from its next firing time after now. A schedule stopped because its key may no longer act stays stopped (409) until it may.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The schedule, active. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Schedule"];
+                    };
+                };
+                /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The named resource does not exist. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+                /** @description The request conflicts with an existing resource. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tool-calls": {
         parameters: {
             query?: never;
@@ -4913,6 +5255,102 @@ export interface components {
             tools?: components["schemas"]["ClientTool"][];
             /** @description Only this toolset's tools (within the key's own) are offered and may run. */
             toolset?: string;
+        };
+        Schedule: {
+            callback: {
+                secret: string;
+                url: string;
+            } | null;
+            consecutive_failures: number;
+            created_at: string;
+            created_by: string;
+            cron: string | null;
+            current_run_id: string | null;
+            every_seconds: number | null;
+            /** @description The newest firings first (up to 50): each started run, skipped or queued firing, and why. */
+            firings: {
+                at: string;
+                callback: {
+                    attempts: number;
+                    detail: string | null;
+                    /** @enum {string} */
+                    status: "pending" | "delivered" | "failed" | "refused";
+                } | null;
+                late: boolean;
+                note: string | null;
+                /** @enum {string} */
+                outcome: "started" | "skipped" | "queued" | "not_started";
+                run_id: string | null;
+                run_status: string | null;
+            }[];
+            id: string;
+            key_id: string;
+            max_turns: number | null;
+            model: string | null;
+            name: string;
+            next_fire_at: string | null;
+            /** @enum {string} */
+            overlap: "skip" | "queue";
+            prompt: string;
+            queued_at: string | null;
+            /** @enum {string} */
+            status: "active" | "paused" | "stopped";
+            /** @description Why it is paused or stopped (a revoked key, ten failed runs in a row); null while active. */
+            status_reason: string | null;
+            timezone: string;
+            toolsets: string[] | null;
+            updated_at: string;
+        };
+        ScheduleRequest: {
+            /** @description Also POST each firing's outcome to `url`, signed with the secret named `secret` (SCHEDULE_SECRET_<NAME>) like every toolgate callback; without it the outcome is only stored (the run). */
+            callback?: {
+                secret: string;
+                url: string;
+            };
+            /**
+             * @description A cron expression, 5 fields (minute hour day month weekday) or 6 with seconds first, read in `timezone`: "0 9 * * 1-5" is 09:00 on weekdays. Give `cron` or `every_seconds`.
+             * @example 0 9 * * 1-5
+             */
+            cron?: string;
+            /** @description Fire every this many seconds from the schedule's creation, instead of `cron`. */
+            every_seconds?: number;
+            /** @description Admins only: the key the runs act as; the caller's own key by default. */
+            key_id?: string;
+            /** @description Model turns per run; default and ceiling RUN_MAX_TURNS. */
+            max_turns?: number;
+            /** @description A configured model's name (MODELS); the default model when absent. */
+            model?: string;
+            /** @description A name for people; the prompt's start by default. */
+            name?: string;
+            /**
+             * @description A firing while the previous firing's run still goes on: `skip` it (default), or `queue` it (at most one waits).
+             * @enum {string}
+             */
+            overlap?: "skip" | "queue";
+            /**
+             * @description What the agent is asked at each firing (the run's user message).
+             * @example Summarise yesterday's failed tool calls.
+             */
+            prompt: string;
+            /**
+             * @description The IANA time zone `cron` is read in, e.g. "Europe/Berlin"; UTC by default.
+             * @example Europe/Berlin
+             */
+            timezone?: string;
+            /** @description The toolsets the runs may use, within the key's own; all of the key's tools when absent. */
+            toolsets?: string[];
+        };
+        ScheduleSummary: {
+            created_at: string;
+            id: string;
+            key_id: string;
+            name: string;
+            next_fire_at: string | null;
+            /** @enum {string} */
+            status: "active" | "paused" | "stopped";
+            /** @description Why it is paused or stopped (a revoked key, ten failed runs in a row); null while active. */
+            status_reason: string | null;
+            updated_at: string;
         };
         ToolCallsRequest: {
             /**

@@ -139,6 +139,12 @@ export function requestErrorBody(failure: RequestFailure): RequestErrorBody {
         error_code: "UNKNOWN_RUN",
         suggestion: "Use the id POST /v1/runs answered with; GET /v1/runs lists this key's runs.",
       };
+    case "unknown_schedule":
+      return {
+        error: `No schedule '${failure.id}' that this key may see.`,
+        error_code: "UNKNOWN_SCHEDULE",
+        suggestion: "GET /v1/schedules lists this key's schedules and their ids.",
+      };
     case "run_failed":
       return {
         error: `The agent run ${failure.runId} failed: ${failure.message}`,

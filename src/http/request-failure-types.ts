@@ -42,6 +42,7 @@ export type RequestFailure =
   | { kind: "unknown_model"; name: string; known: readonly string[] }
   | { kind: "model_forbidden"; name: string }
   | { kind: "unknown_run"; id: string }
+  | { kind: "unknown_schedule"; id: string }
   | { kind: "run_failed"; runId: string; code: string; message: string }
   | { kind: "run_not_yours"; runId: string }
   | { kind: "no_question"; runId: string; status: string; questionId?: string | undefined }

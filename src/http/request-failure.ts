@@ -51,6 +51,7 @@ export const REQUEST_FAILURE_STATUS = {
   unknown_model: 400,
   model_forbidden: 403,
   unknown_run: 404,
+  unknown_schedule: 404,
   run_failed: 502,
   run_not_yours: 403,
   no_question: 409,

@@ -112,6 +112,14 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
     },
   },
   {
+    name: "schedules",
+    prefixes: ["/v1/schedules"],
+    load: async () => {
+      const { schedulesRoutes } = await import("../schedules/schedules-routes.ts");
+      return (app) => app.route("/", schedulesRoutes);
+    },
+  },
+  {
     name: "chat-completions",
     prefixes: ["/v1/chat"],
     load: async () => {

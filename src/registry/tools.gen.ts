@@ -21,6 +21,7 @@ import "../../tools/memory.ts";
 import "../../tools/patch.ts";
 import "../../tools/read-file.ts";
 import "../../tools/read-result.ts";
+import "../../tools/schedule.ts";
 import "../../tools/search-files.ts";
 import "../../tools/session-search.ts";
 import "../../tools/todo.ts";
@@ -52,6 +53,7 @@ export const TOOL_MODULES = [
   "tools/patch.ts",
   "tools/read-file.ts",
   "tools/read-result.ts",
+  "tools/schedule.ts",
   "tools/search-files.ts",
   "tools/session-search.ts",
   "tools/todo.ts",
@@ -83,6 +85,7 @@ export const DISCOVERED_TOOLS = [
   { name: "patch", toolset: "files", file: "tools/patch.ts", dependsOn: [] },
   { name: "read_file", toolset: "files", file: "tools/read-file.ts", dependsOn: [] },
   { name: "read_result", toolset: "results", file: "tools/read-result.ts", dependsOn: [] },
+  { name: "schedule", toolset: "schedules", file: "tools/schedule.ts", dependsOn: [] },
   { name: "search_files", toolset: "files", file: "tools/search-files.ts", dependsOn: [] },
   { name: "session_search", toolset: "session_search", file: "tools/session-search.ts", dependsOn: [] },
   { name: "test_audio_content", toolset: "conformance", file: "tools/conformance/content-tools.ts", dependsOn: [] },

@@ -172,7 +172,7 @@ describe("console pages with KV down", () => {
 
   it("answers every page with 503 and the error page when the sign-in store cannot be read", async () => {
     const client = consoleWith({ KV: kvRefusing(["approvals-session:"]) }, admin);
-    for (const path of ["/admin", "/admin/audit", "/admin/keys", "/admin/tools", "/admin/mcp-servers", "/admin/webhooks"]) {
+    for (const path of ["/admin", "/admin/audit", "/admin/keys", "/admin/tools", "/admin/mcp-servers", "/admin/webhooks", "/admin/schedules"]) {
       const log = watchLog();
       expect([path, (await client.get(path)).status]).toEqual([path, 503]);
       for (const internal of INTERNALS) expect(client.lastPage).not.toMatch(internal);

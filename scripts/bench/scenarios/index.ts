@@ -22,6 +22,7 @@ import { mcpPeers } from "./mcp-peers.ts";
 import { openapiDocument } from "./openapi-document.ts";
 import { openapiSources } from "./openapi-sources.ts";
 import { ownToken } from "./own-token.ts";
+import { scheduleFiring } from "./schedule-firing.ts";
 import { startup } from "./startup.ts";
 import { toolsListing } from "./tools-listing.ts";
 import { webExtractPage } from "./web-extract-page.ts";
@@ -48,6 +49,7 @@ export const SCENARIOS: readonly Scenario[] = [
   workspaceFiles,
   executeCode,
   agentTurn,
+  scheduleFiring,
   webExtractPage,
   openapiSources,
   ownToken,
