@@ -213,6 +213,7 @@ describe("documentation routes", () => {
       "/v1/openapi-sources/{name}/refresh",
       "/v1/runs",
       "/v1/runs/{id}",
+      "/v1/runs/{id}/answer",
       "/v1/runs/{id}/cancel",
       "/v1/runs/{id}/events",
       "/v1/schedules",
