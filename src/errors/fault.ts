@@ -46,6 +46,7 @@ export function faultOf(failure: ToolFailure): Fault {
     case "connection_required":
     case "script_failed":
     case "client_input_needed":
+    case "client_input_unavailable":
       return "tool";
     default: {
       const unmapped: never = failure;
