@@ -25,11 +25,12 @@ async function downstream(
   era: Era,
   capabilities: Record<string, unknown>,
   answer?: (params: Record<string, unknown>) => Record<string, unknown>,
+  env: Env = fedEnv,
 ): Promise<Client> {
   const client = new Client({ name: "forwarded-questions-test", version: "1.0.0" }, { capabilities, versionNegotiation: { mode: era } });
   if (answer !== undefined) client.setRequestHandler("elicitation/create", async (request) => answer(request.params as Record<string, unknown>));
   const transport = new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), {
-    fetch: (input, init) => Promise.resolve(app.request(String(input), init, fedEnv)),
+    fetch: (input, init) => Promise.resolve(app.request(String(input), init, env)),
     requestInit: { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } },
   });
   await client.connect(transport);
@@ -103,6 +104,19 @@ describe("a modern upstream's input_required (the v2 SDK server)", () => {
     await client.close();
     const rows = await waitForAuditRows("tool = ? AND status = 'ok'", [V2_ASKS]);
     expect(rows.length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("policy", () => {
+  it("a tool that needs approval stays gated: the upstream is not called, so its question never reaches the client", async () => {
+    asked.length = 0;
+    const gated = { ...fedEnv, APPROVAL_REQUIRED_FOR: V2_ASKS } as Env;
+    const client = await downstream("legacy", { elicitation: {} }, confirm, gated);
+    const result = await client.callTool({ name: V2_ASKS, arguments: { item: "gated" } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("approval");
+    expect(asked).toEqual([]);
+    await client.close();
   });
 });
 
