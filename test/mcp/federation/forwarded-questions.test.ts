@@ -19,12 +19,13 @@ const EVERYTHING_ASKS = "mcp__asks__trigger-elicitation-request";
 const V2_ASKS = "mcp__v2__confirm_order";
 
 type Era = "legacy" | { pin: string };
+type ElicitAnswer = { action: "accept" | "decline" | "cancel"; content?: Record<string, string | number | boolean> };
 
 /** The official v2 client on /mcp in `era`, declaring `capabilities`, answering elicitation with `answer` when given. */
 async function downstream(
   era: Era,
   capabilities: Record<string, unknown>,
-  answer?: (params: Record<string, unknown>) => Record<string, unknown>,
+  answer?: (params: Record<string, unknown>) => ElicitAnswer,
   env: Env = fedEnv,
 ): Promise<Client> {
   const client = new Client({ name: "forwarded-questions-test", version: "1.0.0" }, { capabilities, versionNegotiation: { mode: era } });
@@ -40,11 +41,11 @@ async function downstream(
 const textOf = (result: { content?: unknown }): string => ((result.content ?? []) as { text?: string }[]).map((block) => block.text ?? "").join("\n");
 
 const asked: Record<string, unknown>[] = [];
-const acceptAda = (params: Record<string, unknown>) => {
+const acceptAda = (params: Record<string, unknown>): ElicitAnswer => {
   asked.push(params);
   return { action: "accept", content: { name: "Ada", check: true } };
 };
-const confirm = (params: Record<string, unknown>) => {
+const confirm = (params: Record<string, unknown>): ElicitAnswer => {
   asked.push(params);
   return { action: "accept", content: { confirm: true } };
 };
