@@ -8,7 +8,8 @@
  *   echo_era       echoes the protocol version and client capabilities the request declared
  *   confirm_order  asks the client (form-mode elicitation, in the modern era `input_required`)
  *                  whether to place the order of `item`, and answers with what the person chose
- *                  and the requestState it got back, which proves the state came back verbatim
+ *                  and the requestState it got back (proof that it came back verbatim), and how
+ *                  often it asked for that item (proof that a retry resumed rather than started over)
  */
 import { acceptedContent, createMcpHandler, inputRequired, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
@@ -16,6 +17,9 @@ import { z } from "zod";
 export const V2_MCP_HOST = "v2-mcp.upstream.test";
 
 const CONFIRM_SCHEMA = { type: "object" as const, properties: { confirm: { type: "boolean" as const, title: "Place the order?" } }, required: ["confirm"] };
+
+/** How often `confirm_order` asked, by item: a retry that resumes from the state asks no more. */
+const asks = new Map<string, number>();
 
 function v2Server(): McpServer {
   const server = new McpServer({ name: "v2-upstream", version: "2.4.0" });
@@ -28,13 +32,15 @@ function v2Server(): McpServer {
     async ({ item }, ctx) => {
       const answer = acceptedContent(ctx.mcpReq.inputResponses, "confirm");
       if (answer === undefined) {
+        asks.set(item, (asks.get(item) ?? 0) + 1);
         return inputRequired({
           inputRequests: { confirm: inputRequired.elicit({ message: `Place the order of ${item}?`, requestedSchema: CONFIRM_SCHEMA }) },
           requestState: `v2-state:${item}`,
         });
       }
       const state = ctx.mcpReq.requestState();
-      return { content: [{ type: "text", text: `order of ${item} ${answer.confirm === true ? "placed" : "cancelled"} (state ${String(state)})` }] };
+      const outcome = answer.confirm === true ? "placed" : "cancelled";
+      return { content: [{ type: "text", text: `order of ${item} ${outcome} (state ${String(state)}; asked ${asks.get(item) ?? 0} time(s))` }] };
     },
   );
   return server;

@@ -87,6 +87,22 @@ export function serverRequest(message: unknown): { id: number | string; method: 
  */
 export type InputAnswerer = (requests: Readonly<Record<string, InputRequest>>) => Promise<Record<string, unknown>>;
 
+/** One round of a modern server's questions: its `inputRequests`, and the `requestState` to send back with the answers. */
+export interface InputRound {
+  requests: Record<string, InputRequest>;
+  requestState: string | undefined;
+}
+
+/**
+ * Resuming a modern call across legs (a downstream that answers by retrying): `from` are the
+ * rounds of earlier legs, the last one's answers to be sent with its `requestState`; `onRounds`
+ * hears every round so far, to carry them to the next leg.
+ */
+export interface CallResume {
+  from: readonly InputRound[];
+  onRounds: (rounds: readonly InputRound[]) => void;
+}
+
 /** One question an upstream asks (a server-to-client request's method and params). */
 export interface InputRequest {
   method: string;

@@ -24,8 +24,10 @@
  */
 import { isSupportedProtocolVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../server/protocol-versions.ts";
 import {
+  type CallResume,
   type InputAnswerer,
   type InputRequest,
+  type InputRound,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
@@ -41,7 +43,7 @@ import { type Remembered, remembered, rememberKey } from "./remembered-servers.t
 import { type RemoteCallResult, type RemoteTool, toRemoteTool } from "./remote-tool.ts";
 import { LEGACY_FALLBACK_STATUSES, StreamableHttpTransport, type TransportOptions } from "./streamable-http.ts";
 
-export type { InputAnswerer, InputRequest } from "./json-rpc.ts";
+export type { CallResume, InputAnswerer, InputRequest, InputRound } from "./json-rpc.ts";
 export type { McpAuth, McpTarget, TransportKind } from "./mcp-target.ts";
 export { forgetSession } from "./remembered-servers.ts";
 export type { RemoteCallResult, RemoteTool } from "./remote-tool.ts";
@@ -88,12 +90,13 @@ export class McpClient {
   /**
    * Calls one tool; an `isError` result is returned, not thrown (it is the tool's answer).
    * `answer` answers what the server asks meanwhile; without one the server is told toolgate
-   * cannot answer (2025 era), or its `input_required` ends the call (modern era).
+   * cannot answer (2025 era), or its `input_required` ends the call (modern era). `resume`
+   * continues a modern call an earlier leg began, from the server's own requestState.
    */
-  async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal, answer?: InputAnswerer): Promise<RemoteCallResult> {
+  async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal, answer?: InputAnswerer, resume?: CallResume): Promise<RemoteCallResult> {
     return this.#operation(signal, async (transport) => {
       const result = isModern(transport)
-        ? await this.#modernCall(transport, { name, arguments: args }, answer)
+        ? await this.#modernCall(transport, { name, arguments: args }, answer, resume)
         : resultOf(await transport.request({ jsonrpc: "2.0", id: this.#nextId++, method: "tools/call", params: { name, arguments: args } }, answer));
       if (!Array.isArray(result.content)) throw new McpClientError("protocol", "tools/call answered without a content array");
       return {
@@ -107,19 +110,44 @@ export class McpClient {
   /**
    * A modern tools/call: each `input_required` answer's questions go to `answer`, and the call is
    * sent again with their answers and the server's `requestState` (MCP 2026-07-28,
-   * multi-round-trip requests), up to MAX_INPUT_ROUNDS rounds. The capabilities declared are
-   * those toolgate can forward for this call: none without an answerer.
+   * multi-round-trip requests), up to MAX_INPUT_ROUNDS rounds in all. Resumed, it starts from the
+   * last round an earlier leg saw, so the server's first leg is not run again. The capabilities
+   * declared are those toolgate can forward for this call: none without an answerer.
    */
-  async #modernCall(transport: Transport, call: Record<string, unknown>, answer: InputAnswerer | undefined): Promise<Record<string, unknown>> {
+  async #modernCall(
+    transport: Transport,
+    call: Record<string, unknown>,
+    answer: InputAnswerer | undefined,
+    resume: CallResume | undefined,
+  ): Promise<Record<string, unknown>> {
+    const rounds: InputRound[] = answer === undefined ? [] : [...(resume?.from ?? [])];
+    const answered = async (round: InputRound, ask: InputAnswerer): Promise<Record<string, unknown>> => ({
+      ...call,
+      inputResponses: await ask(round.requests),
+      ...(round.requestState === undefined ? {} : { requestState: round.requestState }),
+    });
     let params = call;
-    for (let round = 0; ; round++) {
+    const last = rounds.at(-1);
+    if (last !== undefined && answer !== undefined) {
+      // Earlier rounds' questions are asked again only so the client's answers keep their
+      // positions (tool-questions.ts); the server wants the last round's alone.
+      resume?.onRounds(rounds);
+      for (const round of rounds.slice(0, -1)) await answer(round.requests);
+      params = await answered(last, answer);
+    }
+    for (;;) {
       const envelope = withEnvelope(params, answer === undefined ? {} : ANSWERING_CAPABILITIES);
       const result = resultOf(await transport.request({ jsonrpc: "2.0", id: this.#nextId++, method: "tools/call", params: envelope }));
       if (result.resultType !== "input_required" || answer === undefined) return completeResult("tools/call", result);
-      if (round + 1 >= MAX_INPUT_ROUNDS)
+      if (rounds.length >= MAX_INPUT_ROUNDS)
         throw new McpClientError("protocol", `the server still asked for input after ${MAX_INPUT_ROUNDS} rounds of 'tools/call'`);
-      const inputResponses = await answer(inputRequestsOf(result.inputRequests));
-      params = { ...call, inputResponses, ...(typeof result.requestState === "string" ? { requestState: result.requestState } : {}) };
+      const round = {
+        requests: inputRequestsOf(result.inputRequests),
+        requestState: typeof result.requestState === "string" ? result.requestState : undefined,
+      };
+      rounds.push(round);
+      resume?.onRounds(rounds);
+      params = await answered(round, answer);
     }
   }
 

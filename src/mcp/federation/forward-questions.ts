@@ -6,16 +6,18 @@
  * The question is part of the call: it runs inside the call's pipeline (after policy and any
  * approval, within its deadline) and its audit record, never on its own.
  *
- * A modern client answers by retrying the call, and the call then runs again from the start: the
- * server's tool is called again, asks the same questions, and this time each finds its answer
- * (by position and hash, in the signed requestState). So, as for toolgate's own tools, an upstream
- * tool must ask before it changes anything. A client that cannot be asked, refuses the request
+ * A modern client answers by retrying the call, and the call runs again. A modern server's own
+ * `requestState` and questions travel in toolgate's signed requestState (`ClientChannel.resume`),
+ * so the retry answers the server where it stopped, without calling it afresh. A 2025 server's
+ * stream cannot outlive the leg (the retry may reach another isolate): it is called again, asks
+ * the same question, and this time finds its answer (by position and hash). So, as for
+ * toolgate's own tools, a 2025 upstream tool must ask before it changes anything. A client that cannot be asked, refuses the request
  * (a person's "decline" is an answer, not a refusal) or does not answer in time ends the call
  * with `client_input_unavailable`, which says so; the server is told first (streamable-http.ts).
  */
 import { ToolFailureError } from "../../errors/tool-failure.ts";
 import type { ClientChannel } from "../../registry/types.ts";
-import type { InputAnswerer, InputRequest } from "../client/mcp-client.ts";
+import type { CallResume, InputAnswerer, InputRequest, InputRound } from "../client/mcp-client.ts";
 import { ClientRequestError } from "../replies/ask-client.ts";
 
 /** JSON-RPC "method not found": how a client without the capability refuses the request. */
@@ -51,4 +53,16 @@ export function questionForwarder(tool: string, server: string, ask: ClientChann
     if (waiting !== undefined) throw waiting;
     return answers;
   };
+}
+
+/**
+ * The resumption of a modern upstream call across the downstream's legs, or undefined where the
+ * door answers questions within the call (2025 lanes). The rounds are carried as the client
+ * layer saw them; the state is toolgate's own signature, so they are read back as written.
+ */
+export function callResume(resume: ClientChannel["resume"]): CallResume | undefined {
+  if (resume === undefined) return undefined;
+  const carried = resume.carried as { rounds?: unknown } | undefined;
+  const from = Array.isArray(carried?.rounds) ? (carried.rounds as InputRound[]) : [];
+  return { from, onRounds: (rounds) => resume.carry({ rounds }) };
 }

@@ -13,7 +13,7 @@ import type { AvailabilityCheck, ToolSpec } from "../../registry/types.ts";
 import { McpClientError } from "../client/json-rpc.ts";
 import type { McpAuth, McpClient, RemoteTool } from "../client/mcp-client.ts";
 import { type ConnectLink, connectionRequired, perUserAuth } from "./connections/per-user-call.ts";
-import { questionForwarder } from "./forward-questions.ts";
+import { callResume, questionForwarder } from "./forward-questions.ts";
 import type { RemoteValidator } from "./json-schema-validator.ts";
 import { countsAgainstServer, remoteFailure } from "./remote-failure.ts";
 import { renderResult, resultText } from "./remote-result.ts";
@@ -83,7 +83,8 @@ export function remoteToolSpec(parts: RemoteToolParts): ToolSpec {
       let result;
       try {
         const answer = questionForwarder(name, server.name, ctx.client.request);
-        result = await parts.clientFor(ctx.env, callHeaders, userAuth).callTool(tool.name, args as Record<string, unknown>, signal, answer);
+        const client = parts.clientFor(ctx.env, callHeaders, userAuth);
+        result = await client.callTool(tool.name, args as Record<string, unknown>, signal, answer, callResume(ctx.client.resume));
       } catch (error) {
         // The call's own client could not answer what the server asked: the server is fine.
         if (error instanceof ToolFailureError) {

@@ -81,11 +81,11 @@ describe("a 2025 upstream's elicitation (server-everything)", () => {
 });
 
 describe("a modern upstream's input_required (the v2 SDK server)", () => {
-  it("passes through to a modern client, and the server's own requestState comes back to it", async () => {
+  it("passes through to a modern client; the retry resumes the server from its own requestState, without asking it again", async () => {
     asked.length = 0;
     const client = await downstream({ pin: MODERN }, { elicitation: {} }, confirm);
     const result = await client.callTool({ name: V2_ASKS, arguments: { item: "tea" } });
-    expect(textOf(result)).toBe("order of tea placed (state v2-state:tea)");
+    expect(textOf(result)).toBe("order of tea placed (state v2-state:tea; asked 1 time(s))");
     expect(asked).toEqual([expect.objectContaining({ message: "Place the order of tea?" })]);
     await client.close();
   });
@@ -94,7 +94,7 @@ describe("a modern upstream's input_required (the v2 SDK server)", () => {
     asked.length = 0;
     const client = await downstream("legacy", { elicitation: {} }, confirm);
     const result = await client.callTool({ name: V2_ASKS, arguments: { item: "cake" } });
-    expect(textOf(result)).toBe("order of cake placed (state v2-state:cake)");
+    expect(textOf(result)).toBe("order of cake placed (state v2-state:cake; asked 1 time(s))");
     expect(asked).toHaveLength(1);
     await client.close();
   });
