@@ -8,12 +8,12 @@
  * - `plain`: one leg, one upstream round (the twin);
  * - `asks`, leg 1: the upstream's question comes back as toolgate's `input_required` (state signed);
  * - `asks`, leg 2: the client's retry with the answer and the state (replayed, which the state
- *   allows): verified, the upstream called again, asked again, and answered with the state.
+ *   allows): verified, and the upstream answered where it stopped, with its own state (one round).
  *
  * The question adds leg 1 + leg 2 - plain in all (reported): a second pass through the pipeline,
  * which the revision makes the client send (its retry is a request of its own, as for toolgate's
  * own tools' questions), plus the forwarding work itself, leg 1 + leg 2 - 2 x plain (checked):
- * the upstream's extra round, the state's signing and checks, the questions' hashing. Measured
+ * the state's signing and checks, the questions' hashing, the carried rounds. Measured
  * as workerd's process CPU per request, one request at a time.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
@@ -141,7 +141,7 @@ export const mcpForwardedQuestion: Scenario = {
         rows: [
           row("plain call (one upstream round)", cpu.plain, "the twin"),
           row("asks, leg 1: input_required to the client", cpu.leg1, "pipeline, one upstream round, state signed"),
-          row("asks, leg 2: the retry with the answer", cpu.leg2, "pipeline, state checked, two upstream rounds"),
+          row("asks, leg 2: the retry with the answer", cpu.leg2, "pipeline, state checked, the upstream resumed (one round)"),
           {
             label: "the question, in all (leg 1 + leg 2 - plain)",
             values: { value: addedUs, spread: Number.NaN },
