@@ -49,6 +49,17 @@ export function readStaticToolsets(file: ParsedFile): { toolsets: StaticToolsetD
     return refs;
   };
 
+  /** The `key: { ... }` entries of an object literal; any other entry fails with `hint`. */
+  const objectEntries = (literal: ObjectLiteralExpression, hint: string): { key: StringRef; value: ObjectLiteralExpression }[] => {
+    const entries: { key: StringRef; value: ObjectLiteralExpression }[] = [];
+    for (const prop of literal.properties) {
+      const key = ts.isPropertyAssignment(prop) ? propertyName(prop.name) : undefined;
+      const value = ts.isPropertyAssignment(prop) ? unwrap(prop.initializer) : undefined;
+      if (!ts.isPropertyAssignment(prop) || key === undefined || value === undefined || !ts.isObjectLiteralExpression(value)) fail(prop, hint);
+      else entries.push({ key: { value: key, at: locate(file, prop.name) }, value });
+    }
+    return entries;
+  };
   const property = (entry: ObjectLiteralExpression, key: string): Expression | undefined => {
     const prop = entry.properties.find((p) => ts.isPropertyAssignment(p) && propertyName(p.name) === key);
     return prop !== undefined && ts.isPropertyAssignment(prop) ? prop.initializer : undefined;
@@ -68,36 +79,15 @@ export function readStaticToolsets(file: ParsedFile): { toolsets: StaticToolsetD
       fail(node, `${ALIASES_HINT}.`);
       return [];
     }
-    const decls: AliasDecl[] = [];
-    for (const prop of aliases.properties) {
-      const tool = ts.isPropertyAssignment(prop) ? propertyName(prop.name) : undefined;
-      const value = ts.isPropertyAssignment(prop) ? unwrap(prop.initializer) : undefined;
-      if (!ts.isPropertyAssignment(prop) || tool === undefined || value === undefined || !ts.isObjectLiteralExpression(value)) {
-        fail(prop, `${ALIASES_HINT}; this entry is not \`tool: { ... }\`.`);
-        continue;
-      }
-      decls.push({
-        tool: { value: tool, at: locate(file, prop.name) },
-        name: readText(value, "name", tool),
-        description: readText(value, "description", tool),
-      });
-    }
-    return decls;
+    return objectEntries(aliases, `${ALIASES_HINT}; this entry is not \`tool: { ... }\`.`).map(({ key, value }) => ({
+      tool: key,
+      name: readText(value, "name", key.value),
+      description: readText(value, "description", key.value),
+    }));
   };
 
-  for (const prop of table.properties) {
-    const key = ts.isPropertyAssignment(prop) ? propertyName(prop.name) : undefined;
-    const entry = ts.isPropertyAssignment(prop) ? unwrap(prop.initializer) : undefined;
-    if (!ts.isPropertyAssignment(prop) || key === undefined || entry === undefined || !ts.isObjectLiteralExpression(entry)) {
-      fail(prop, `${SHAPE_HINT}; this entry is not \`name: { ... }\`.`);
-      continue;
-    }
-    toolsets.push({
-      name: { value: key, at: locate(file, prop.name) },
-      tools: readList(entry, "tools"),
-      includes: readList(entry, "includes"),
-      aliases: readAliases(entry),
-    });
+  for (const { key, value } of objectEntries(table, `${SHAPE_HINT}; this entry is not \`name: { ... }\`.`)) {
+    toolsets.push({ name: key, tools: readList(value, "tools"), includes: readList(value, "includes"), aliases: readAliases(value) });
   }
   return { toolsets, errors };
 }
