@@ -49,9 +49,12 @@ const RPC_INTERNAL_ERROR = -32603;
 const RPC_METHOD_NOT_FOUND = -32601;
 
 /** Carries the answerer's own failure through the transport's classification of fetch errors. */
+// No parameter properties: this module also runs under Node's type stripping (scripts/mcp/).
 class AnswerFailed extends Error {
-  constructor(readonly reason: unknown) {
+  readonly reason: unknown;
+  constructor(reason: unknown) {
     super("the client's answer to the server's request failed");
+    this.reason = reason;
   }
 }
 

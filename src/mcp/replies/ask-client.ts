@@ -19,11 +19,10 @@ const CLIENT_REPLY_TIMEOUT_MS = 120_000;
  */
 export class ClientRequestError extends Error {
   override readonly name = "ClientRequestError";
-  constructor(
-    message: string,
-    readonly code?: number,
-  ) {
+  readonly code: number | undefined;
+  constructor(message: string, code?: number) {
     super(message);
+    this.code = code;
   }
 }
 
