@@ -5,6 +5,7 @@
 // Imported, not copied: presets.ts has no runtime imports, and a copied list would drift.
 import { ALL_TOOLSETS } from "../../src/toolsets/all-toolsets.ts";
 import { isPreset } from "../../src/toolsets/presets.ts";
+import { checkAliases } from "./alias-checks.ts";
 import { formatLocation, type GenError, type Registration, type StaticToolsetDecl, type StringRef } from "./types.ts";
 
 /** Same rule as TOOL_NAME_PATTERN in src/registry/registry.ts (not imported: that pulls in zod). */
@@ -112,6 +113,7 @@ export function checkRegistry(
   for (const cycle of findCycles(dependencyGraph)) {
     fail(cycle.ref, `dependsOn cycle: ${cycle.path.join(" -> ")}; a tool cannot wait for its own result.`);
   }
+  errors.push(...checkAliases(toolsets, winners));
   return { errors, winners };
 }
 

@@ -5,11 +5,12 @@
  */
 import type { Expression, Node, ObjectLiteralExpression, SourceFile } from "typescript";
 import { locate, type ParsedFile, propertyName, readString, topLevelStringConsts, unwrap } from "./parse.ts";
-import type { GenError, StaticToolsetDecl, StringRef } from "./types.ts";
+import type { AliasDecl, GenError, StaticToolsetDecl, StringRef } from "./types.ts";
 import { ts } from "./typescript.ts";
 
 const EXPORT_NAME = "STATIC_TOOLSETS";
 const SHAPE_HINT = `${EXPORT_NAME} must be an object literal of { description: "...", tools: ["tool"], includes: ["toolset"] } entries`;
+const ALIASES_HINT = '`aliases` must be an object literal keyed by tool, e.g. aliases: { web_search: { name: "search", description: "..." } }';
 
 /** The declared static toolsets, in source order, or errors at the nodes that are not literal. */
 export function readStaticToolsets(file: ParsedFile): { toolsets: StaticToolsetDecl[]; errors: GenError[] } {
@@ -48,18 +49,45 @@ export function readStaticToolsets(file: ParsedFile): { toolsets: StaticToolsetD
     return refs;
   };
 
-  for (const prop of table.properties) {
-    const key = ts.isPropertyAssignment(prop) ? propertyName(prop.name) : undefined;
-    const entry = ts.isPropertyAssignment(prop) ? unwrap(prop.initializer) : undefined;
-    if (!ts.isPropertyAssignment(prop) || key === undefined || entry === undefined || !ts.isObjectLiteralExpression(entry)) {
-      fail(prop, `${SHAPE_HINT}; this entry is not \`name: { ... }\`.`);
-      continue;
+  /** The `key: { ... }` entries of an object literal; any other entry fails with `hint`. */
+  const objectEntries = (literal: ObjectLiteralExpression, hint: string): { key: StringRef; value: ObjectLiteralExpression }[] => {
+    const entries: { key: StringRef; value: ObjectLiteralExpression }[] = [];
+    for (const prop of literal.properties) {
+      const key = ts.isPropertyAssignment(prop) ? propertyName(prop.name) : undefined;
+      const value = ts.isPropertyAssignment(prop) ? unwrap(prop.initializer) : undefined;
+      if (!ts.isPropertyAssignment(prop) || key === undefined || value === undefined || !ts.isObjectLiteralExpression(value)) fail(prop, hint);
+      else entries.push({ key: { value: key, at: locate(file, prop.name) }, value });
     }
-    toolsets.push({
-      name: { value: key, at: locate(file, prop.name) },
-      tools: readList(entry, "tools"),
-      includes: readList(entry, "includes"),
-    });
+    return entries;
+  };
+  const property = (entry: ObjectLiteralExpression, key: string): Expression | undefined => {
+    const prop = entry.properties.find((p) => ts.isPropertyAssignment(p) && propertyName(p.name) === key);
+    return prop !== undefined && ts.isPropertyAssignment(prop) ? prop.initializer : undefined;
+  };
+  const readText = (entry: ObjectLiteralExpression, key: "name" | "description", tool: string): StringRef | undefined => {
+    const node = property(entry, key);
+    if (node === undefined) return undefined;
+    const ref = readString(file, node, consts);
+    if (ref === undefined) fail(node, `aliases.${tool}.${key} must be a string literal.`);
+    return ref;
+  };
+  const readAliases = (entry: ObjectLiteralExpression): AliasDecl[] => {
+    const node = property(entry, "aliases");
+    if (node === undefined) return [];
+    const aliases = unwrap(node);
+    if (!ts.isObjectLiteralExpression(aliases)) {
+      fail(node, `${ALIASES_HINT}.`);
+      return [];
+    }
+    return objectEntries(aliases, `${ALIASES_HINT}; this entry is not \`tool: { ... }\`.`).map(({ key, value }) => ({
+      tool: key,
+      name: readText(value, "name", key.value),
+      description: readText(value, "description", key.value),
+    }));
+  };
+
+  for (const { key, value } of objectEntries(table, `${SHAPE_HINT}; this entry is not \`name: { ... }\`.`)) {
+    toolsets.push({ name: key, tools: readList(value, "tools"), includes: readList(value, "includes"), aliases: readAliases(value) });
   }
   return { toolsets, errors };
 }

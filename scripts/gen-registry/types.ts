@@ -38,6 +38,15 @@ export interface StaticToolsetDecl {
   name: StringRef;
   tools: StringRef[];
   includes: StringRef[];
+  /** Its curated endpoint's names and descriptions (src/toolsets/tool-aliases.ts), in source order. */
+  aliases: AliasDecl[];
+}
+
+/** One `aliases` entry: the real tool (the key) and how `/mcp/{toolset}` presents it. */
+export interface AliasDecl {
+  tool: StringRef;
+  name: StringRef | undefined;
+  description: StringRef | undefined;
 }
 
 /** Formats an error the way compilers do, so editors and terminals can jump to it. */

@@ -127,6 +127,14 @@ function describeFailure(failure: ToolFailure): ErrorEnvelope {
         suggestion: "Answer the input request (MCP input_required) and retry the call with its requestState.",
         retryable: false,
       };
+    case "client_input_unavailable":
+      return {
+        error: `Tool '${failure.name}': MCP server '${failure.server}' needs input from the client during the call (${failure.method}) that this client cannot give: ${failure.reason}.`,
+        error_code: "EXECUTION_FAILED",
+        stage: "execute",
+        suggestion: `Call '${failure.name}' from an MCP client that declares the ${failure.method.split("/")[0]} capability (over /mcp, accepting an event stream), or use another tool.`,
+        retryable: false,
+      };
     case "script_failed":
       return {
         error: `Tool '${failure.name}': ${failure.detail}`,

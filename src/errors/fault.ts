@@ -47,6 +47,7 @@ export function faultOf(failure: ToolFailure): Fault {
     case "token_exchange_failed":
     case "script_failed":
     case "client_input_needed":
+    case "client_input_unavailable":
       return "tool";
     default: {
       const unmapped: never = failure;

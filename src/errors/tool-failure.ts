@@ -131,7 +131,13 @@ export type ToolFailure =
    * (src/mcp/server/tool-questions.ts), so only the audit log shows it. Not the tool's trouble,
    * so it never counts against its breaker, and never retried.
    */
-  | { kind: "client_input_needed"; name: string; method: string };
+  | { kind: "client_input_needed"; name: string; method: string }
+  /**
+   * A federated server asked, during the call, for input (elicitation, sampling) that the client
+   * who made the call cannot give: it declared no such capability, has no stream to be asked on,
+   * or refused the method (src/mcp/federation/forward-questions.ts). The call ends with this.
+   */
+  | { kind: "client_input_unavailable"; name: string; server: string; method: string; reason: string };
 
 /**
  * Thrown by a tool (or by the `fail` helper) to report an expected failure with a code the

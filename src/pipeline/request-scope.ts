@@ -12,7 +12,7 @@ import type { CatalogView } from "../catalog/catalog.ts";
 import { type GatewayConfig, loadConfig } from "../config/config.ts";
 import type { ToolAccess } from "../policy/tool-access.ts";
 import type { ClientChannel } from "../registry/types.ts";
-import { type CustomToolsetLookup, isBuiltInToolset, resolveToolset } from "../toolsets/resolve.ts";
+import { builtInAliases, type CustomToolsetLookup, isBuiltInToolset, resolveToolset } from "../toolsets/resolve.ts";
 import { aliasTable } from "../toolsets/tool-aliases.ts";
 import { currentRequestId } from "../tracing/request-context.ts";
 import type { AllowedTools, Connection, KeyScope, PipelineParts, RequestScope, RunScope } from "./types.ts";
@@ -105,8 +105,8 @@ export async function openToolsetScope(
   const names = await resolveToolset(toolset, lookup);
   if (names === undefined) return { unknownToolset: toolset };
   const members = new Set(names);
-  // Only custom toolsets are curated; the lookup read this one's record already, once per request.
-  const aliases = isBuiltInToolset(toolset) ? undefined : (await lookup(toolset))?.aliases;
+  // A static toolset's aliases are in the bundle; a custom one's record the lookup read already, once per request.
+  const aliases = isBuiltInToolset(toolset) ? builtInAliases(toolset) : (await lookup(toolset))?.aliases;
   // An alias of a tool an included toolset no longer holds is dropped rather than served.
   const live = aliases === undefined ? [] : Object.entries(aliases).filter(([tool]) => members.has(tool));
   return { ...scope, allowedTools: { toolset, names: members, aliases: live.length === 0 ? undefined : aliasTable(Object.fromEntries(live)) } };

@@ -136,6 +136,13 @@ export interface ClientChannel {
    * resolves with its result. Undefined when the door has no way back to the client (/v1).
    */
   request?: (method: string, params: Record<string, unknown>) => Promise<unknown>;
+  /**
+   * MCP's modern era, where a question ends the call's leg and the client's retry runs the tool
+   * again: what the handler left for that retry on an earlier leg (`carried`, signed into the
+   * requestState beside the answers, so the client can read but not change it), and `carry` to
+   * leave a value for the next one. Undefined where a question is answered within the call.
+   */
+  resume?: { readonly carried: unknown; carry(value: unknown): void };
 }
 
 /** Availability probe. A truthy result means the tool can work now; a throw means it cannot. */

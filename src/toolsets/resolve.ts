@@ -12,7 +12,7 @@ import { registry } from "../registry/registry.ts";
 import { ALL_TOOLSETS } from "./all-toolsets.ts";
 import { isPreset, PRESETS } from "./presets.ts";
 import { STATIC_TOOLSETS } from "./static-toolsets.ts";
-import type { StaticToolset, ToolsetDefinition, ToolsetInfo } from "./types.ts";
+import type { StaticToolset, ToolAliases, ToolsetDefinition, ToolsetInfo } from "./types.ts";
 
 export { ALL_TOOLSETS } from "./all-toolsets.ts";
 
@@ -41,6 +41,11 @@ export function isBuiltInToolset(name: string): boolean {
   return ALL_TOOLSETS.has(name) || isPreset(name) || Object.hasOwn(staticToolsets, name) || registry.toolsets().includes(name);
 }
 
+/** A static toolset's aliases (static-toolsets.ts), or undefined: presets and registry toolsets have none. */
+export function builtInAliases(name: string, table: Readonly<Record<string, StaticToolset>> = staticToolsets): ToolAliases | undefined {
+  return Object.hasOwn(table, name) ? table[name]?.aliases : undefined;
+}
+
 /** Every built-in toolset name, sorted. */
 export function builtInToolsetNames(): string[] {
   return [...new Set([...Object.keys(staticToolsets), ...Object.keys(PRESETS), ...registry.toolsets()])].sort();
@@ -65,7 +70,7 @@ function builtIn(name: string): Omit<ToolsetInfo, "resolvedTools"> | undefined {
       kind: "static",
       tools: [...new Set([...definition.tools, ...registered])].sort(),
       includes: [...definition.includes],
-      aliases: {},
+      aliases: definition.aliases ?? {},
     };
   }
   if (registered.length === 0) return undefined;

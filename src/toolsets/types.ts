@@ -3,6 +3,8 @@ export interface StaticToolset {
   description: string;
   tools: readonly string[];
   includes: readonly string[];
+  /** Its curated endpoint's names and descriptions; the generator checks them (scripts/gen-registry/alias-checks.ts). */
+  aliases?: ToolAliases;
 }
 
 /** How a curated endpoint presents one of its tools: a name and/or a description for its audience. */
@@ -16,11 +18,7 @@ export interface ToolAlias {
 /** Aliases of a toolset, keyed by the real (registered) tool name. */
 export type ToolAliases = Readonly<Record<string, ToolAlias>>;
 
-/**
- * A toolset definition with its curation. Only custom toolsets carry aliases: the generator's
- * reader of static-toolsets.ts (scripts/gen-registry/) checks names, tools and includes, and
- * aliases there would need the same build-time collision checks first.
- */
+/** A toolset definition with its curation: a static one's checked by the generator, a custom one's at registration. */
 export interface ToolsetDefinition extends StaticToolset {
   aliases?: ToolAliases;
 }

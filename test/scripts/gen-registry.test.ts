@@ -169,6 +169,20 @@ describe("checks", () => {
     ]);
   });
 
+  it("accepts a static toolset's aliases: renames, a description, two tools swapping names", () => {
+    expect(errorsOf("aliases-ok")).toEqual([]);
+  });
+
+  it("fails on a static toolset's colliding or malformed aliases, naming both tools of a collision", () => {
+    expect(errorsOf("aliases-bad")).toEqual([
+      'src/toolsets/static-toolsets.ts:10:22: toolset "research" presents two tools as "lookup": "clock" here and "search" (src/toolsets/static-toolsets.ts:9); give each its own name.',
+      'src/toolsets/static-toolsets.ts:11:21: toolset "research": alias "bad name!" of "echo" must match ^[a-zA-Z0-9_-]{1,64}$.',
+      'src/toolsets/static-toolsets.ts:12:7: toolset "research" has an alias for "fetch_url", which is not one of its tools; alias only tools it lists, registers or includes.',
+      'src/toolsets/static-toolsets.ts:13:7: toolset "research" has an alias for "web_extract", which is not one of its tools; alias only tools it lists, registers or includes.',
+      'src/toolsets/static-toolsets.ts:16:91: toolset "core" presents "clock" as "echo", which is already the name of its tool "echo"; choose another name, or rename "echo" too.',
+    ]);
+  });
+
   it("fails on dependsOn naming an unknown tool", () => {
     const [error] = errorsOf("unknown-dependency");
     expect(error).toMatch(/^tools\/plan\.ts:9:15: tool "plan" depends on "serch", which no file/);

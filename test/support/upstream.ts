@@ -9,6 +9,7 @@ import { BUILD_TIME_PETSTORE_HOST, PETSTORE_HOST } from "./petstore-env.ts";
 import { petstore } from "./petstore-stub.ts";
 import { SPEC_HOST, specHost } from "./spec-host.ts";
 import { EVERYTHING_CONTROL_HOST, FAKE_MCP_HOST, MODEL_HOST, OAUTH_MCP_CONTROL_HOST, TEST_WEBHOOK_SECRET } from "./test-env.ts";
+import { V2_MCP_HOST, v2McpServer } from "./v2-mcp-server.ts";
 import { braveSearch, EXAMPLE_HOST, examplePage, MIRROR_HOST, SEARX_HOST, searxSearch, tavilySearch, WEB_HOST, webPages } from "./web-stub.ts";
 
 /**
@@ -32,6 +33,7 @@ import { braveSearch, EXAMPLE_HOST, examplePage, MIRROR_HOST, SEARX_HOST, searxS
  * MCP federation: 127.0.0.1 on the server-everything ports passes through to the real server
  * (everything-server.ts); http://everything.control.test/{stop,start}/<port> stops or restarts
  * it; http://mcp.upstream.test/... is the scripted server of fake-mcp-server.ts;
+ * http://v2-mcp.upstream.test/mcp is the official v2 SDK server (v2-mcp-server.ts);
  * http://oauth-mcp.control.test/start starts an MCP server that requires OAuth on an ephemeral
  * loopback port (oauth-mcp-server.ts), whose requests then pass through like server-everything's.
  *
@@ -62,6 +64,7 @@ export async function upstream(request: Request): Promise<Response> {
   if (url.hostname === "127.0.0.1" && isOAuthMcpPort(Number(url.port))) return passThrough(request);
   if (url.hostname === OAUTH_MCP_CONTROL_HOST) return Response.json({ port: await startOAuthMcp() });
   if (url.hostname === FAKE_MCP_HOST) return fakeMcpServer(request);
+  if (url.hostname === V2_MCP_HOST) return v2McpServer(request);
   if (url.hostname === MODEL_HOST) return forwardToModelServer(request);
   if (url.hostname === "api.github.com") return request.method === "POST" ? githubPostStub(request, url) : githubStub(url);
   if (url.hostname === WEB_HOST || url.hostname === MIRROR_HOST) return webPages(request, url);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { registry } from "../../src/registry/registry.ts";
-import { type CustomToolsetLookup, findToolset, resolveToolset } from "../../src/toolsets/resolve.ts";
+import { builtInAliases, type CustomToolsetLookup, findToolset, resolveToolset } from "../../src/toolsets/resolve.ts";
 import type { StaticToolset } from "../../src/toolsets/types.ts";
 
 const lookupOf =
@@ -90,5 +90,15 @@ describe("resolveToolset", () => {
     const first = await resolveToolset("core");
     first?.push("tampered");
     expect(await resolveToolset("core")).not.toContain("tampered");
+  });
+});
+
+describe("builtInAliases", () => {
+  it("gives a static toolset's declared aliases, which the MCP door presents at /mcp/{toolset}", () => {
+    const aliases = { web_search: { name: "search", description: "Search the web." } };
+    const table = { curated: { ...set([], ["web"]), aliases }, plain: set([]) };
+    expect(builtInAliases("curated", table)).toEqual(aliases);
+    expect(builtInAliases("plain", table)).toBeUndefined();
+    expect(builtInAliases("toString", table)).toBeUndefined();
   });
 });

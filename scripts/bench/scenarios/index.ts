@@ -17,6 +17,7 @@ import { executeCode } from "./execute-code.ts";
 import { fullBreakdown } from "./full-breakdown.ts";
 import { fullOverhead } from "./full-overhead.ts";
 import { gatewayOverhead } from "./gateway-overhead.ts";
+import { mcpForwardedQuestion } from "./mcp-forwarded-question.ts";
 import { mcpOauth } from "./mcp-oauth.ts";
 import { mcpPeers } from "./mcp-peers.ts";
 import { openapiDocument } from "./openapi-document.ts";
@@ -40,6 +41,7 @@ export const SCENARIOS: readonly Scenario[] = [
   auditCost,
   mcpPeers,
   mcpOauth,
+  mcpForwardedQuestion,
   batchThroughput,
   batchParallelism,
   toolsListing,

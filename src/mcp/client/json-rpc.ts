@@ -71,6 +71,44 @@ export function notificationMethod(message: unknown): string | undefined {
   return m.id === undefined && typeof m.method === "string" ? m.method : undefined;
 }
 
+/** A request the server sends its client mid-response (2025 era: on the response's SSE stream), or undefined. */
+export function serverRequest(message: unknown): { id: number | string; method: string; params: Record<string, unknown> } | undefined {
+  if (typeof message !== "object" || message === null) return undefined;
+  const m = message as { id?: unknown; method?: unknown; params?: unknown };
+  if ((typeof m.id !== "string" && typeof m.id !== "number") || typeof m.method !== "string") return undefined;
+  const params = typeof m.params === "object" && m.params !== null ? (m.params as Record<string, unknown>) : {};
+  return { id: m.id, method: m.method, params };
+}
+
+/**
+ * Answers what an upstream asks its client during a call (elicitation, sampling): each entry of
+ * `requests` (keyed as the upstream keyed them) answered by the downstream client, keyed the same.
+ * It throws when the downstream cannot or did not answer; the call then ends with that failure.
+ */
+export type InputAnswerer = (requests: Readonly<Record<string, InputRequest>>) => Promise<Record<string, unknown>>;
+
+/** One round of a modern server's questions: its `inputRequests`, and the `requestState` to send back with the answers. */
+export interface InputRound {
+  requests: Record<string, InputRequest>;
+  requestState: string | undefined;
+}
+
+/**
+ * Resuming a modern call across legs (a downstream that answers by retrying): `from` are the
+ * rounds of earlier legs, the last one's answers to be sent with its `requestState`; `onRounds`
+ * hears every round so far, to carry them to the next leg.
+ */
+export interface CallResume {
+  from: readonly InputRound[];
+  onRounds: (rounds: readonly InputRound[]) => void;
+}
+
+/** One question an upstream asks (a server-to-client request's method and params). */
+export interface InputRequest {
+  method: string;
+  params: Record<string, unknown>;
+}
+
 /** The result of a response, or the McpClientError its error object describes. */
 export function resultOf(response: JsonRpcResponse): Record<string, unknown> {
   if ("error" in response) {

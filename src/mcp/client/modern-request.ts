@@ -2,8 +2,9 @@
  * Speaking MCP's modern era (2026-07-28) to an upstream: the envelope every request carries in
  * `params._meta` (the protocol version and the client's capabilities, declared per request), and
  * the routing headers the revision requires beside it (Mcp-Method, and Mcp-Name mirroring
- * `params.name` / `params.uri`). toolgate declares no capabilities upstream: it does not yet
- * forward an upstream's questions, and an `input_required` answer is refused with a sentence.
+ * `params.name` / `params.uri`). toolgate declares the capabilities it can forward for a call
+ * (elicitation and sampling, where the call has a client to ask), none otherwise; an
+ * `input_required` answer it cannot forward is refused with a sentence.
  */
 import { CLIENT_CAPABILITIES_META_KEY, NAME_SOURCE, PROTOCOL_VERSION_META_KEY } from "../server/modern-envelope.ts";
 import { MODERN_PROTOCOL_VERSIONS } from "../server/protocol-versions.ts";
@@ -12,10 +13,13 @@ import { McpClientError } from "./json-rpc.ts";
 /** The modern revision toolgate speaks upstream. */
 export const MODERN_VERSION: string = MODERN_PROTOCOL_VERSIONS[0];
 
+/** What toolgate declares it can answer when it has a client to forward questions to (form-mode elicitation, sampling). */
+export const ANSWERING_CAPABILITIES: Readonly<Record<string, unknown>> = { elicitation: {}, sampling: {} };
+
 /** `params` with the modern envelope added to its `_meta` (a caller's own `_meta` keys kept). */
-export function withEnvelope(params: Record<string, unknown>): Record<string, unknown> {
+export function withEnvelope(params: Record<string, unknown>, capabilities: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
   const meta = typeof params._meta === "object" && params._meta !== null ? (params._meta as Record<string, unknown>) : {};
-  return { ...params, _meta: { ...meta, [PROTOCOL_VERSION_META_KEY]: MODERN_VERSION, [CLIENT_CAPABILITIES_META_KEY]: {} } };
+  return { ...params, _meta: { ...meta, [PROTOCOL_VERSION_META_KEY]: MODERN_VERSION, [CLIENT_CAPABILITIES_META_KEY]: capabilities } };
 }
 
 /** The routing headers of one modern request. */
@@ -43,7 +47,7 @@ export function completeResult(method: string, result: Record<string, unknown>):
   if (result.resultType === "input_required") {
     throw new McpClientError(
       "protocol",
-      `the server needs input from the client to answer '${method}' (input_required), which toolgate does not forward to upstreams yet`,
+      `the server needs input from the client to answer '${method}' (input_required), which toolgate forwards only during a tool call`,
     );
   }
   return result;

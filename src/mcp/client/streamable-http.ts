@@ -4,15 +4,22 @@
  * is either a JSON body or an SSE stream that carries the response with the matching id, possibly
  * after notifications. A session id the server issues on initialize is sent on every later
  * message, with the negotiated protocol version.
+ *
+ * A request the server sends on a response stream (elicitation, sampling: MCP 2025 "Sampling",
+ * "Elicitation") is handed to the call's answerer, and its answer POSTed back as a JSON-RPC
+ * response under the same session; the stream is read on meanwhile. When no one can answer, the
+ * server gets an error response, so it never waits for an answer that cannot come.
  */
 import {
   type AuthChallenge,
+  type InputAnswerer,
   isResponseTo,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
   McpClientError,
   notificationMethod,
+  serverRequest,
 } from "./json-rpc.ts";
 import { routingHeaders } from "./modern-request.ts";
 import { classifyFetchError, type OutboundFetch } from "./outbound-fetch.ts";
@@ -37,6 +44,20 @@ const MAX_RESUMPTIONS = 3;
 const DEFAULT_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 30_000;
 
+/** JSON-RPC's "internal error": what the server hears when its question could not be answered. */
+const RPC_INTERNAL_ERROR = -32603;
+const RPC_METHOD_NOT_FOUND = -32601;
+
+/** Carries the answerer's own failure through the transport's classification of fetch errors. */
+// No parameter properties: this module also runs under Node's type stripping (scripts/mcp/).
+class AnswerFailed extends Error {
+  readonly reason: unknown;
+  constructor(reason: unknown) {
+    super("the client's answer to the server's request failed");
+    this.reason = reason;
+  }
+}
+
 /** Bodies are read only this far for error text. */
 const ERROR_TEXT_CHARS = 300;
 
@@ -54,8 +75,11 @@ export class StreamableHttpTransport {
     this.protocolVersion = session?.protocolVersion;
   }
 
-  /** Sends a request and returns the response with its id, reading a JSON body or an SSE stream. */
-  async request(message: JsonRpcRequest): Promise<JsonRpcResponse> {
+  /**
+   * Sends a request and returns the response with its id, reading a JSON body or an SSE stream;
+   * `answer` answers what the server asks on that stream meanwhile.
+   */
+  async request(message: JsonRpcRequest, answer?: InputAnswerer): Promise<JsonRpcResponse> {
     const response = await this.#post(message);
     const issued = response.headers.get("mcp-session-id");
     if (issued !== null && message.method === "initialize") this.sessionId = issued;
@@ -65,8 +89,8 @@ export class StreamableHttpTransport {
         let stream: ReadableStream<Uint8Array> = response.body;
         let resume: { lastEventId?: string; retry?: number } = {};
         for (let resumed = 0; ; resumed++) {
-          const answer = await this.#readStream(stream, message, resume);
-          if (answer !== undefined) return answer;
+          const response = await this.#readStream(stream, message, resume, answer);
+          if (response !== undefined) return response;
           // A stream that ends after an event id may be resumed (spec 2025-11-25, "Resumability
           // and Redelivery"): wait the server's retry time, then GET with Last-Event-ID.
           if (resume.lastEventId === undefined || resumed >= MAX_RESUMPTIONS) break;
@@ -84,6 +108,7 @@ export class StreamableHttpTransport {
         throw new McpClientError("protocol", `the JSON answer to '${message.method}' is not its response`);
       }
     } catch (error) {
+      if (error instanceof AnswerFailed) throw error.reason;
       throw classifyFetchError(error, this.#options.signal, this.#options.timeout, this.#options.url);
     }
     await response.body?.cancel();
@@ -95,6 +120,7 @@ export class StreamableHttpTransport {
     stream: ReadableStream<Uint8Array>,
     message: JsonRpcRequest,
     resume: { lastEventId?: string; retry?: number },
+    answer: InputAnswerer | undefined,
   ): Promise<JsonRpcResponse | undefined> {
     for await (const event of readSseEvents(stream)) {
       if (event.id !== undefined) resume.lastEventId = event.id;
@@ -105,8 +131,36 @@ export class StreamableHttpTransport {
       const method = notificationMethod(parsed);
       if (method !== undefined) this.#options.onNotification(method);
       else if (isResponseTo(parsed, message.id)) return parsed;
+      else await this.#answerServer(parsed, answer);
     }
     return undefined;
+  }
+
+  /** Answers one server-to-client request (anything else on the stream is ignored). */
+  async #answerServer(message: unknown, answer: InputAnswerer | undefined): Promise<void> {
+    const asked = serverRequest(message);
+    if (asked === undefined) return;
+    const { id, method, params } = asked;
+    if (answer === undefined) {
+      const error = { code: RPC_METHOD_NOT_FOUND, message: `toolgate cannot forward '${method}' outside a tool call` };
+      return this.#respond({ jsonrpc: "2.0", id, error });
+    }
+    let result: unknown;
+    try {
+      result = (await answer({ [String(id)]: { method, params } }))[String(id)];
+    } catch (reason) {
+      // Tell the server before giving up, so its handler ends now rather than at its own timeout.
+      const error = { code: RPC_INTERNAL_ERROR, message: `the client that made this call did not answer '${method}'` };
+      await this.#respond({ jsonrpc: "2.0", id, error }).catch(() => undefined);
+      throw new AnswerFailed(reason);
+    }
+    await this.#respond({ jsonrpc: "2.0", id, result: (result ?? {}) as Record<string, unknown> });
+  }
+
+  /** POSTs a response to a server's request; the server acknowledges with 202. */
+  async #respond(message: JsonRpcResponse): Promise<void> {
+    const response = await this.#post(message);
+    await response.body?.cancel();
   }
 
   /** After `retryMs`, a GET that resumes the stream after `lastEventId`; the operation's signal bounds both. */
@@ -144,7 +198,7 @@ export class StreamableHttpTransport {
   /** Nothing to release: each answer's stream is consumed or cancelled by the call that made it. */
   async close(): Promise<void> {}
 
-  async #post(message: JsonRpcRequest | JsonRpcNotification): Promise<Response> {
+  async #post(message: JsonRpcRequest | JsonRpcNotification | JsonRpcResponse): Promise<Response> {
     const { url, headers, fetch, signal } = this.#options;
     const response = await fetch(url, {
       method: "POST",
@@ -155,11 +209,11 @@ export class StreamableHttpTransport {
         accept: "application/json, text/event-stream",
         ...(this.sessionId === undefined ? {} : { "mcp-session-id": this.sessionId }),
         ...(this.protocolVersion === undefined ? {} : { "mcp-protocol-version": this.protocolVersion }),
-        ...(this.modern ? routingHeaders(message.method, message.params) : {}),
+        ...(this.modern && "method" in message ? routingHeaders(message.method, message.params) : {}),
       },
       body: JSON.stringify(message),
     });
-    if (!response.ok) throw await httpError(response, `POST ${message.method}`);
+    if (!response.ok) throw await httpError(response, `POST ${"method" in message ? message.method : `the answer to request ${String(message.id)}`}`);
     return response;
   }
 }

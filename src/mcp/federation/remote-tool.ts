@@ -15,6 +15,7 @@ import type { McpAuth, McpClient, RemoteTool } from "../client/mcp-client.ts";
 import type { UserAuth } from "./connections/connection-auth.ts";
 import { type ConnectLink, connectionRequired, perUserAuth } from "./connections/per-user-call.ts";
 import type { ExchangeAuth } from "./exchange-auth.ts";
+import { callResume, questionForwarder } from "./forward-questions.ts";
 import type { RemoteValidator } from "./json-schema-validator.ts";
 import { countsAgainstServer, remoteFailure } from "./remote-failure.ts";
 import { renderResult, resultText } from "./remote-result.ts";
@@ -99,8 +100,15 @@ export function remoteToolSpec(parts: RemoteToolParts): ToolSpec {
       if (credential !== undefined) ctx.reportCredential(credential);
       let result;
       try {
-        result = await parts.clientFor(ctx.env, callHeaders, userAuth ?? exchanged).callTool(tool.name, args as Record<string, unknown>, signal);
+        const answer = questionForwarder(name, server.name, ctx.client.request);
+        const client = parts.clientFor(ctx.env, callHeaders, userAuth ?? exchanged);
+        result = await client.callTool(tool.name, args as Record<string, unknown>, signal, answer, callResume(ctx.client.resume));
       } catch (error) {
+        // The call's own client could not answer what the server asked: the server is fine.
+        if (error instanceof ToolFailureError) {
+          breaker.succeeded(admission.probe);
+          throw error;
+        }
         if (signal.aborted) breaker.released(admission.probe);
         else if (countsAgainstServer(error)) breaker.failed(MCP_SERVER_BREAKER, Date.now(), admission.probe);
         else breaker.succeeded(admission.probe);

@@ -13,9 +13,17 @@ const REQUEST_ID_PREFIX = "toolgate-";
 /** How long a call waits for a person or a model at the client; the call's deadline still applies. */
 const CLIENT_REPLY_TIMEOUT_MS = 120_000;
 
-/** Thrown when the client refuses, fails or does not answer; the pipeline reports it as the tool's failure. */
-class ClientRequestError extends Error {
+/**
+ * Thrown when the client refuses, fails or does not answer; the pipeline reports it as the tool's
+ * failure. `code` is the JSON-RPC code of a refusal (-32601: the client has no such capability).
+ */
+export class ClientRequestError extends Error {
   override readonly name = "ClientRequestError";
+  readonly code: number | undefined;
+  constructor(message: string, code?: number) {
+    super(message);
+    this.code = code;
+  }
 }
 
 /** `ClientChannel.request` for one call of `keyId`, sending on `outbound`. */
@@ -29,7 +37,8 @@ export function clientAsker(env: Env, keyId: string, outbound: Outbound): (metho
     // The RPC stub's type cannot express `unknown` (it is not provably serialisable); it is JSON.
     const reply = (await waiting) as ClientReply | undefined;
     if (reply === undefined) throw new ClientRequestError(`The client did not answer ${method} within ${CLIENT_REPLY_TIMEOUT_MS / 1000}s.`);
-    if (reply.error !== undefined) throw new ClientRequestError(`The client refused ${method}: ${reply.error.message} (code ${reply.error.code}).`);
+    if (reply.error !== undefined)
+      throw new ClientRequestError(`The client refused ${method}: ${reply.error.message} (code ${reply.error.code}).`, reply.error.code);
     return reply.result;
   };
 }

@@ -39,18 +39,20 @@ export async function callTool(request: RpcRequest, ctx: McpContext): Promise<An
   const binding = (): RoundBinding =>
     (bound ??= { keyId: ctx.scope.keyId, endpoint: ctx.scope.allowedTools?.toolset ?? "", tool: called.tool, argumentsSha256: argumentsHash(args) });
   let answered: Record<string, AnsweredQuestion> = {};
+  let carried: unknown;
   if (ctx.modern !== undefined && requestState !== undefined) {
     if (secret === undefined) return invalid("this server issues no requestState (it has no MCP_SESSION_SECRET); call without one.");
     const read = await readState(secret, requestState, binding());
     if (!read.ok) return invalid(`requestState refused: ${read.reason}. Call the tool again without requestState to start over.`);
     if (read.memory.kind === "approval") return resumeApprovalRound(read.memory.approvalId, read.memory.sessionId, requestState as string, ctx);
     answered = answersOf(read.memory, inputResponses);
+    carried = read.memory.carried;
   }
 
   const token = typeof meta === "object" && meta !== null ? (meta as { progressToken?: unknown }).progressToken : undefined;
   const progressToken = typeof token === "string" || typeof token === "number" ? token : undefined;
   // Modern questions only for a client that declared it can answer them, in this very request.
-  const questions = rounds && (declares(ctx, "elicitation") || declares(ctx, "sampling")) ? new ToolQuestions(called.tool, answered) : undefined;
+  const questions = rounds && (declares(ctx, "elicitation") || declares(ctx, "sampling")) ? new ToolQuestions(called.tool, answered, carried) : undefined;
   // Outside an MCP session each tools/call is a session of its own; each has its own way back to the client.
   const sessionId = ctx.inSession ? ctx.scope.sessionId : crypto.randomUUID();
   const scope = {
@@ -59,7 +61,7 @@ export async function callTool(request: RpcRequest, ctx: McpContext): Promise<An
     client:
       ctx.modern === undefined
         ? mcpClientChannel(ctx.outbound, progressToken, clientAsker(ctx.scope.env, ctx.scope.keyId, ctx.outbound))
-        : mcpClientChannel(ctx.outbound, progressToken, questions?.ask, ctx.modern.logLevel ?? "none", questions !== undefined),
+        : mcpClientChannel(ctx.outbound, progressToken, questions?.ask, ctx.modern.logLevel ?? "none", questions !== undefined, questions?.resume),
   };
   const input = { id: String(request.id), name: called.tool, arguments: args ?? {}, format: "mcp" as const, calledAs: called.calledAs };
   const [outcome] = await serveCalls([input], scope, 1, ctx.parts.batch);
@@ -68,7 +70,8 @@ export async function callTool(request: RpcRequest, ctx: McpContext): Promise<An
 
   if (questions !== undefined && secret !== undefined && questions.unanswered.size > 0) {
     const asked = Object.fromEntries([...questions.unanswered].map(([key, question]) => [key, question.hash]));
-    const state = await signState(secret, binding(), { kind: "questions", asked, answered }, QUESTION_STATE_TTL_MS);
+    const memory = { kind: "questions", asked, answered, ...(questions.toCarry === undefined ? {} : { carried: questions.toCarry }) } as const;
+    const state = await signState(secret, binding(), memory, QUESTION_STATE_TTL_MS);
     const inputRequests = Object.fromEntries([...questions.unanswered].map(([key, { method, params }]) => [key, { method, params }]));
     return { result: inputRequiredJson(inputRequests, state) };
   }

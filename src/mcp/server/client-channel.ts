@@ -24,7 +24,8 @@ const rank = (level: LogLevel): number => LOG_LEVELS.indexOf(level);
 /**
  * Builds the channel of one tools/call. `minLevel` "none": no log notifications (a modern-era
  * request that did not name a level, which the revision says gets none). `askOffStream`: the
- * questions travel in the result (the modern era's input_required), not on the stream.
+ * questions travel in the result (the modern era's input_required), not on the stream; `resume`
+ * is then what a handler carries from leg to leg.
  */
 export function mcpClientChannel(
   outbound: Outbound,
@@ -32,9 +33,11 @@ export function mcpClientChannel(
   ask: ClientChannel["request"],
   minLevel: LogLevel | "none" = DEFAULT_LOG_LEVEL,
   askOffStream = false,
+  resume?: ClientChannel["resume"],
 ): ClientChannel {
   const threshold = minLevel === "none" ? Number.POSITIVE_INFINITY : rank(minLevel);
   return {
+    ...(resume === undefined ? {} : { resume }),
     // Asking on the stream needs one to travel on.
     ...(ask === undefined || (!outbound.canStream && !askOffStream) ? {} : { request: ask }),
     progress(progress, total, message) {

@@ -37,7 +37,13 @@ export interface AnsweredQuestion {
  */
 export type RoundMemory =
   | { kind: "approval"; approvalId: string; sessionId: string }
-  | { kind: "questions"; asked: Readonly<Record<string, string>>; answered: Readonly<Record<string, AnsweredQuestion>> };
+  | {
+      kind: "questions";
+      asked: Readonly<Record<string, string>>;
+      answered: Readonly<Record<string, AnsweredQuestion>>;
+      /** What the tool left for its retry (ClientChannel.resume): a federated server's own requestState. */
+      carried?: unknown;
+    };
 
 /** The call a state belongs to; a retry must present the same one. */
 export interface RoundBinding {

@@ -22,10 +22,24 @@ export class ToolQuestions {
   readonly unanswered = new Map<string, { method: string; params: Record<string, unknown>; hash: string }>();
   #next = 0;
 
+  /** What the tool leaves for its retry in this leg (ClientChannel.resume), signed into the state. */
+  toCarry: unknown;
+
+  /** `ClientChannel.resume` for this leg: what the last leg carried, and where this one leaves its value. */
+  readonly resume: { readonly carried: unknown; carry(value: unknown): void };
+
   constructor(
     private readonly tool: string,
     private readonly answered: Readonly<Record<string, AnsweredQuestion>>,
-  ) {}
+    carried: unknown = undefined,
+  ) {
+    this.resume = {
+      carried,
+      carry: (value) => {
+        this.toCarry = value;
+      },
+    };
+  }
 
   /** `ClientChannel.request` for this leg. */
   readonly ask = async (method: string, params: Record<string, unknown>): Promise<unknown> => {

@@ -27,7 +27,14 @@ describe("a modern-era upstream behind toolgate", () => {
     expect(client.getNegotiatedProtocolVersion()).toBe("2025-11-25");
     const result = await client.callTool({ name: "mcp__modern__whatarrived", arguments: { note: "through" } });
     const arrived = JSON.parse(String((result.content as { text: string }[])[0]?.text)) as Record<string, unknown>;
-    expect(arrived).toEqual({ version: "2026-07-28", capabilities: {}, method: "tools/call", name: "whatarrived", arguments: { note: "through" } });
+    // The call has a client to forward questions to (its event stream), so toolgate declares what it can forward.
+    expect(arrived).toEqual({
+      version: "2026-07-28",
+      capabilities: { elicitation: {}, sampling: {} },
+      method: "tools/call",
+      name: "whatarrived",
+      arguments: { note: "through" },
+    });
     await client.close();
 
     expect((await runCall("mcp__modern__whatarrived", { note: "v1" })).status).toBe("ok");
