@@ -113,13 +113,17 @@ export default defineConfig({
           include: ["test/scripts/**/*.test.ts"],
           exclude: ["test/scripts/hostile-tools.test.ts"],
           // After the workerd files (a group of its own, so Node files never take a workerd's
-          // slot), two at a time. On 2026-12-01 two files each starting a local Worker (wrangler's
-          // unstable_startWorker) at once hung in beforeAll until its 120 s timeout, and this ran
-          // one file at a time; with today's wrangler the same files (approvals-page, examples,
-          // chat-page, openapi-docs, hostile-tools, with chromium) start side by side, alone and
-          // beside workerd files, in every run on 2026-12-04.
+          // slot), two at a time. On 2026-12-01 three files each starting a local Worker at once
+          // "hung" in beforeAll until its 120 s timeout. The cause was not a lock or a shared
+          // port (wrangler 4.156's unstable_startWorker gives each start its own ports, no
+          // inspector with inspector: false, no dev registry unless dev.registry is passed, and
+          // its own persist and bundle directories): each start first ran `wrangler d1
+          // migrations apply --local`, which starts one workerd per migration file, 17 in a row,
+          // about 100-120 s under load. The run now applies them once (globalSetup below) and
+          // each local Worker starts from a copy.
           sequence: { groupOrder: 1 },
           maxWorkers: 2,
+          globalSetup: ["./test/scripts/support/migrated-state-global-setup.ts"],
         },
       },
       {
