@@ -23,12 +23,17 @@ import { applyMigrations, MIGRATED_STATE_KEY, migratedStatePaths } from "./migra
 export default function setup(project: TestProject): () => Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "toolgate-migrated-"));
   const paths = migratedStatePaths(dir);
-  const applied = applyMigrations(paths.state).then(
+  const applying = applyMigrations(paths.state);
+  const applied = applying.then(
     () => writeFile(paths.ready, ""),
     (error: unknown) => writeFile(paths.failed, String(error instanceof Error ? error.message : error)),
   );
   project.provide(MIGRATED_STATE_KEY, dir);
   return async function removeMigratedState() {
+    // A run of scripts files that start no Worker ends before the command does: stop it (wrangler
+    // stops its workerd on SIGTERM) rather than wait for state nobody reads.
+    const { child } = applying;
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) process.kill(child.pid, "SIGTERM");
     await applied;
     await rm(dir, { recursive: true, force: true });
   };

@@ -3,7 +3,7 @@
  * runs first, and the run's one migrated state that local Workers copy (see
  * migrated-state-global-setup.ts for why there is one).
  */
-import { execFile } from "node:child_process";
+import { execFile, type PromiseWithChild } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,9 +29,12 @@ export function migratedStatePaths(dir: string): { state: string; ready: string;
   return { state: join(dir, "state"), ready: join(dir, "ready"), failed: join(dir, "failed") };
 }
 
-/** `wrangler d1 migrations apply DB --local` into `state`; CI=true answers its confirmation prompt. */
-export async function applyMigrations(state: string): Promise<void> {
-  await promisify(execFile)(process.execPath, [WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--persist-to", state], {
+/**
+ * `wrangler d1 migrations apply DB --local` into `state`; CI=true answers its confirmation prompt.
+ * The promise carries the child process, so a caller that no longer needs the state can stop it.
+ */
+export function applyMigrations(state: string): PromiseWithChild<unknown> {
+  return promisify(execFile)(process.execPath, [WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--persist-to", state], {
     cwd: ROOT,
     env: { ...process.env, CI: "true" },
   });
