@@ -115,13 +115,18 @@ export default defineConfig({
           include: ["test/scripts/**/*.test.ts"],
           exclude: ["test/scripts/hostile-tools.test.ts"],
           // After the workerd files (a group of its own, so Node files never take a workerd's
-          // slot), two at a time. On 2026-12-01 two files each starting a local Worker (wrangler's
-          // unstable_startWorker) at once hung in beforeAll until its 120 s timeout, and this ran
-          // one file at a time; with today's wrangler the same files (approvals-page, examples,
-          // chat-page, openapi-docs, hostile-tools, with chromium) start side by side, alone and
-          // beside workerd files, in every run on 2026-12-04.
+          // slot), two at a time. Files starting local Workers at once "hung" in beforeAll until
+          // its 120 s timeout on 2026-12-01, and again in a full run on the loaded machine on
+          // 2026-12-05 (examples, approvals-page, one-sign-in). Not a lock or a shared port:
+          // wrangler 4.156's unstable_startWorker gives each start its own ports, no inspector
+          // (inspector: false), no dev registry (none unless dev.registry is passed), and its own
+          // persist and bundle directories. The time went to `wrangler d1 migrations apply
+          // --local`, run before each start, which starts one workerd per migration file (17 in a
+          // row): 10-11 s of CPU against 3-4 s for the start itself, 104-120 s of wall time at a
+          // load of 20. The globalSetup below runs it once per run; each Worker starts from a copy.
           sequence: { groupOrder: 1 },
           maxWorkers: 2,
+          globalSetup: ["./test/scripts/support/migrated-state-global-setup.ts"],
         },
       },
       {

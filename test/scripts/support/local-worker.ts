@@ -1,18 +1,17 @@
 /**
  * The real Worker, served locally the way `npm start` serves it: wrangler's own dev server
  * (workerd, with local D1, KV, queues and Durable Objects from wrangler.toml), on a fixed port or
- * an ephemeral one (port 0), with its D1 migrations applied to a fresh, private state directory.
+ * an ephemeral one (port 0), with its D1 migrations applied to a fresh, private state directory
+ * (a copy of the run's one migrated state: see migrated-state-global-setup.ts).
  */
-import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { unstable_startWorker } from "wrangler";
+import { applyMigrations, migratedState } from "./migrated-state.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const WRANGLER = join(ROOT, "node_modules/wrangler/bin/wrangler.js");
 
 export interface LocalWorkerOptions {
   /** 0 (the default) lets the system pick a free port; `origin` says which. */
@@ -31,11 +30,11 @@ export interface LocalWorker {
 /** Starts the Worker; `dispose()` stops it and deletes its state. */
 export async function startLocalWorker({ port = 0, secrets, vars = {} }: LocalWorkerOptions): Promise<LocalWorker> {
   const state = await mkdtemp(join(tmpdir(), "toolgate-worker-"));
-  // The same command `npm start` runs first; CI=true answers its confirmation prompt.
-  await promisify(execFile)(process.execPath, [WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--persist-to", state], {
-    cwd: ROOT,
-    env: { ...process.env, CI: "true" },
-  });
+  // A copy of the run's migrated state (migrated-state-global-setup.ts), or, outside the scripts
+  // project, the same command `npm start` runs first.
+  const migrated = await migratedState();
+  if (migrated === undefined) await applyMigrations(state);
+  else await cp(migrated, state, { recursive: true });
   const bindings = {
     ...Object.fromEntries(Object.entries(secrets).map(([name, value]) => [name, { type: "secret_text" as const, value }])),
     ...Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, { type: "plain_text" as const, value }])),
