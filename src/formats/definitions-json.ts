@@ -32,7 +32,27 @@ export function definitionPieces(entries: readonly ToolEntry[], format: Definiti
   return entries.map((entry) => pieceFor(entry, format, env));
 }
 
+/**
+ * The last list joined, per format: a listing asked again with the same entries (the same key
+ * and toolset, nothing re-registered) reuses the text instead of joining a thousand pieces into
+ * a new 1.7 MB string, which cost about as much as the listing's other work together
+ * (docs/openapi-sources.md, "Measured"). Checking that the entries are the same is one identity
+ * comparison per entry.
+ */
+const lastJoined = new Map<DefinitionFormat, { entries: readonly ToolEntry[]; text: string }>();
+
+function sameEntries(a: readonly ToolEntry[], b: readonly ToolEntry[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** `[def, def, ...]` as JSON text, in the entries' order. */
 export function definitionsJson(entries: readonly ToolEntry[], format: DefinitionFormat, env: Env): string {
-  return `[${definitionPieces(entries, format, env).join(",")}]`;
+  const dynamic = entries.some((entry) => entry.dynamicSchemaOverrides !== undefined);
+  const last = lastJoined.get(format);
+  if (!dynamic && last !== undefined && sameEntries(last.entries, entries)) return last.text;
+  const text = `[${definitionPieces(entries, format, env).join(",")}]`;
+  if (!dynamic) lastJoined.set(format, { entries: [...entries], text });
+  return text;
 }
