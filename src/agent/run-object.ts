@@ -25,7 +25,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { ApprovalView } from "../approvals/approval-view.ts";
-import { outcomeOfFailure } from "../pipeline/outcome.ts";
+import { newRunRecord } from "./new-run-record.ts";
 import { applySettled, refreshPending } from "./run-approval-wait.ts";
 import { RunEventHub } from "./run-event-hub.ts";
 import { expiresAt } from "./run-expiry.ts";
@@ -34,9 +34,10 @@ import { RUN_ACCESS_TTL_MS, type RunGateway } from "./run-gateway.ts";
 import type { RunHost, StepTools } from "./run-host.ts";
 import { writeRunIndex } from "./run-index.ts";
 import { type AnswerRefusal, awaitInput, expireQuestion, takeAnswer } from "./run-question.ts";
+import { recoverInflight } from "./run-recovery.ts";
 import { runStep } from "./run-step.ts";
 import { RunStore } from "./run-store.ts";
-import { isTerminal, type Message, type RunEvent, type RunRecord, type RunStart } from "./run-types.ts";
+import { isTerminal, type Message, type RunRecord, type RunStart } from "./run-types.ts";
 
 /** How long one alarm steps before handing over to the next (an alarm handler's wall time is bounded). */
 const STEP_LOOP_MS = 5 * 60_000;
@@ -87,24 +88,7 @@ export abstract class RunObject extends DurableObject<Env> {
     if (existing !== undefined) return existing;
     const now = Date.now();
     const { messages, ...rest } = start;
-    const record: RunRecord = {
-      ...rest,
-      status: "running",
-      createdAt: now,
-      updatedAt: now,
-      turns: 0,
-      toolCalls: 0,
-      usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
-      steps: [],
-      pending: [],
-      held: [],
-      inflight: [],
-      answer: null,
-      clientToolCalls: [],
-      finishReason: null,
-      error: null,
-      nextStepAt: now,
-    };
+    const record = newRunRecord(rest, now);
     this.#store.save(record);
     this.#store.appendMessages(messages);
     this.#events.emit("run.started", { run_id: record.id, model: record.model.name, session_id: record.sessionId });
@@ -176,7 +160,7 @@ export abstract class RunObject extends DurableObject<Env> {
       if (record.hookNotified !== true) return;
     }
     if (isTerminal(record.status)) return this.#expire(record);
-    if (record.inflight.length > 0) record = this.#recoverInflight(record);
+    if (record.inflight.length > 0) record = recoverInflight(this.#host, record);
     const started = Date.now();
     this.#stepping = true;
     try {
@@ -227,27 +211,6 @@ export abstract class RunObject extends DurableObject<Env> {
     this.#store.save({ ...next, nextStepAt: Date.now() });
     if (!this.#stepping) await this.ctx.storage.setAlarm(Date.now());
     if (record.status !== "running") await writeRunIndex(this.env.DB, next);
-  }
-
-  /** Calls a dead predecessor left in flight: each gets run_interrupted, none runs again. */
-  #recoverInflight(record: RunRecord): RunRecord {
-    const held = record.inflight.map((call) => ({
-      callId: call.id,
-      content: outcomeOfFailure(call.tool, call.id, { kind: "run_interrupted", name: call.tool, runId: record.id }, {}).content,
-    }));
-    this.#events.emitAll(
-      record.inflight.map(
-        (call): Pick<RunEvent, "type" | "data"> => ({
-          type: "tool.result",
-          data: { id: call.id, tool: call.tool, status: "error", error_code: "EXECUTION_FAILED", duration_ms: 0, interrupted: true },
-        }),
-      ),
-    );
-    const recovered: RunRecord = { ...record, inflight: [], held, pending: [] };
-    this.#store.appendMessages(held.map((h): Message => ({ role: "tool", tool_call_id: h.callId, content: h.content })));
-    const next = { ...recovered, held: [] };
-    this.#store.save(next);
-    return next;
   }
 
   /** A finished run's alarm: past its retention, the object's storage goes (the cron deletes its D1 row). */

@@ -24,27 +24,24 @@ import { DurableObject } from "cloudflare:workers";
 import type { RunSnapshot } from "../agent/run-object.ts";
 import { runStub } from "../agent/run-stub.ts";
 import { isTerminal } from "../agent/run-types.ts";
-import { startRun } from "../agent/start-run.ts";
 import { currentPrincipal } from "../approvals/requester-access.ts";
 import { describeRequestFailure } from "../http/request-failure.ts";
-import { kvToolsetLookup } from "../toolsets/custom-toolsets.ts";
+import { missedFirings } from "./missed-firings.ts";
 import { sendDueCallbacks } from "./schedule-callback.ts";
+import { countFailure } from "./schedule-failure.ts";
 import { firingEntry, storedFiring } from "./schedule-firing.ts";
 import { deleteScheduleIndex, writeScheduleIndex } from "./schedule-index.ts";
 import { ScheduleStore } from "./schedule-store.ts";
 import { dueFirings, nextFiring } from "./schedule-timing.ts";
 import type { FiringEntry, RunEnd, ScheduleRecord, ScheduleView } from "./schedule-types.ts";
+import { startFiringRun } from "./start-firing-run.ts";
 
-/** Runs in a row that did not complete before the schedule pauses itself. */
-export const FAILURES_TO_PAUSE = 10;
 /** A firing started more than this after its time is marked late. */
 export const LATE_AFTER_MS = 60_000;
 /** Skipped firings of one catch-up written to the log one by one; more are summed up in one note. */
 const SKIPS_LOGGED = 10;
 /** When an interrupted start is tried again if the runtime's own alarm retry does not come first. */
 const START_GUARD_MS = 30_000;
-
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 export class ScheduleObject extends DurableObject<Env> {
   readonly #store = new ScheduleStore(this.ctx.storage);
@@ -122,13 +119,7 @@ export class ScheduleObject extends DurableObject<Env> {
     const now = Date.now();
     const due = dueFirings(before.trigger, before.timezone, before.anchorAt, before.nextFireAt ?? now, now, SKIPS_LOGGED);
     if (due === undefined) return;
-    const missed = due.skipped.map((at) =>
-      firingEntry(at, "skipped", { note: "missed: the schedule's object did not run at this time; only the latest missed firing starts (catch-up)" }),
-    );
-    if (due.moreSkipped && missed.length > 0) {
-      const last = missed[missed.length - 1];
-      if (last !== undefined) last.note = `${last.note ?? ""}; further firings before ${iso(due.fire)} were skipped too`;
-    }
+    const missed = missedFirings(due);
     let record = { ...before, nextFireAt: due.next };
     if (record.currentRunId !== null) record = await this.#reconcile(record);
     const principal = await currentPrincipal(this.env, record.keyId);
@@ -160,22 +151,7 @@ export class ScheduleObject extends DurableObject<Env> {
   async #start(record: ScheduleRecord): Promise<ScheduleRecord> {
     const firing = record.firing;
     if (firing === null) return record;
-    const started = await startRun(
-      this.env,
-      {
-        messages: [{ role: "user", content: record.prompt }],
-        tools: [],
-        // One toolset runs exactly as POST /v1/runs with `toolset`; several as their union, each within the key's own.
-        toolset: record.toolsets?.length === 1 ? record.toolsets[0] : undefined,
-        ...(record.toolsets === undefined || record.toolsets.length === 1 ? {} : { toolsets: record.toolsets }),
-        model: record.model,
-        maxTurns: record.maxTurns,
-        maxToolCalls: undefined,
-        tokenBudget: undefined,
-        sessionId: undefined,
-      },
-      { keyId: record.keyId, origin: undefined, lookup: kvToolsetLookup(this.env.KV), runId: firing.runId, schedule: { id: record.id } },
-    );
+    const started = await startFiringRun(this.env, record, firing.runId);
     const current = (await this.#store.record()) ?? record;
     if (!started.ok) {
       const { body } = describeRequestFailure(started.failure);
@@ -213,18 +189,7 @@ export class ScheduleObject extends DurableObject<Env> {
 
   /** A firing that did not complete: counted, and the tenth in a row pauses the schedule. */
   async #failed(record: ScheduleRecord, entry: FiringEntry, what: string): Promise<ScheduleRecord> {
-    const failures = record.consecutiveFailures + 1;
-    const pause = failures >= FAILURES_TO_PAUSE && record.status === "active";
-    const next: ScheduleRecord = pause
-      ? {
-          ...record,
-          consecutiveFailures: failures,
-          status: "paused",
-          nextFireAt: null,
-          queuedAt: null,
-          statusReason: `Paused after ${failures} firings in a row did not complete; the last: ${what}. Fix the cause (the firing log and GET /v1/runs/{id} say what failed), then resume.`,
-        }
-      : { ...record, consecutiveFailures: failures };
+    const next = countFailure(record, what);
     await this.#update(next, [entry]);
     return next;
   }

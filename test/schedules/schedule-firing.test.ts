@@ -5,8 +5,8 @@
  */
 import { abortAllDurableObjects, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { FAILURES_TO_PAUSE } from "../../src/schedules/schedule-failure.ts";
 import { firingRunId, storedFiring } from "../../src/schedules/schedule-firing.ts";
-import { FAILURES_TO_PAUSE } from "../../src/schedules/schedule-object.ts";
 import { verifySignature } from "../../src/webhooks/verify-signature.ts";
 import { readInbox } from "../support/inbox.ts";
 import { marker, scriptModel, sentToModel } from "../support/model-script.ts";
