@@ -7,8 +7,9 @@
  * class whose getters sit on its prototype (measured while cutting issue 12's core pipeline).
  * The getters are not own properties, so `{ ...ctx }` would drop them; no handler spreads it.
  */
+import type { ClientChannel } from "../registry/client-channel.ts";
 import type { CredentialKind } from "../registry/credential-kind.ts";
-import type { AgentRunInfo, CallFormat, ClientChannel, NestedCall, ToolContext } from "../registry/types.ts";
+import type { AgentRunInfo, CallFormat, NestedCall, ToolContext } from "../registry/types.ts";
 
 /** What a handler's context holds before an attempt adds its number, signal and fetch. */
 export type BaseContext = Omit<ToolContext, "attempt" | "signal" | "fetch" | "deadlineAt">;

@@ -11,7 +11,7 @@ import type { Principal } from "../auth/principal.ts";
 import type { CatalogView } from "../catalog/catalog.ts";
 import { type GatewayConfig, loadConfig } from "../config/config.ts";
 import type { ToolAccess } from "../policy/tool-access.ts";
-import type { ClientChannel } from "../registry/types.ts";
+import type { ClientChannel } from "../registry/client-channel.ts";
 import { builtInAliases, type CustomToolsetLookup, isBuiltInToolset, resolveToolset } from "../toolsets/resolve.ts";
 import { aliasTable } from "../toolsets/tool-aliases.ts";
 import { currentRequestId } from "../tracing/request-context.ts";

@@ -18,8 +18,9 @@ import type { Executor } from "../execution/execute.ts";
 import type { PipelineHooks } from "../plugins/pipeline-hooks.ts";
 import type { ToolAccess } from "../policy/tool-access.ts";
 import type { AvailabilityCache } from "../registry/availability.ts";
+import type { ClientChannel } from "../registry/client-channel.ts";
 import type { CredentialKind } from "../registry/credential-kind.ts";
-import type { AgentRunInfo, CallFormat, ClientChannel, ToolEntry } from "../registry/types.ts";
+import type { AgentRunInfo, CallFormat, ToolEntry } from "../registry/types.ts";
 import type { AliasTable } from "../toolsets/tool-aliases.ts";
 
 /** The per-isolate parts the composition root builds once and every request shares. */

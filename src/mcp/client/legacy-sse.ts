@@ -6,10 +6,11 @@
  * The stream is held only for one operation (initialize, the request, close): a Worker cannot
  * keep a connection open between requests, so every operation is its own short session.
  */
+import { httpError } from "./http-error.ts";
 import { isResponseTo, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, McpClientError, notificationMethod } from "./json-rpc.ts";
 import { classifyFetchError } from "./outbound-fetch.ts";
 import { readSseEvents, type SseEvent } from "./sse-events.ts";
-import { httpError, parseJson, type TransportOptions } from "./streamable-http.ts";
+import { parseJson, type TransportOptions } from "./streamable-http.ts";
 
 export class LegacySseTransport {
   readonly kind = "sse";

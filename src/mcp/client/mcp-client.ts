@@ -22,26 +22,18 @@
  * 2025 era as requests on the call's response stream, in the modern era as an `input_required`
  * result, whose answers are sent back with the server's `requestState` on a retry of the call.
  */
-import { isSupportedProtocolVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../server/protocol-versions.ts";
-import {
-  type CallResume,
-  type InputAnswerer,
-  type InputRequest,
-  type InputRound,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-  McpClientError,
-  resultOf,
-} from "./json-rpc.ts";
+import { discover, initialize } from "./handshake.ts";
+import { type CallResume, type InputAnswerer, McpClientError, resultOf } from "./json-rpc.ts";
 import { LegacySseTransport } from "./legacy-sse.ts";
 import type { McpTarget, TransportKind } from "./mcp-target.ts";
-import { ANSWERING_CAPABILITIES, completeResult, MODERN_VERSION, offersModern, withEnvelope } from "./modern-request.ts";
+import { modernCall } from "./modern-call.ts";
+import { completeResult, withEnvelope } from "./modern-request.ts";
 import { createOutboundFetch } from "./outbound-fetch.ts";
 import { parseUrl } from "./parse-target-url.ts";
 import { type Remembered, remembered, rememberKey } from "./remembered-servers.ts";
 import { type RemoteCallResult, type RemoteTool, toRemoteTool } from "./remote-tool.ts";
 import { LEGACY_FALLBACK_STATUSES, StreamableHttpTransport, type TransportOptions } from "./streamable-http.ts";
+import { type Ask, isModern, type Transport } from "./transport.ts";
 
 export type { CallResume, InputAnswerer, InputRequest, InputRound } from "./json-rpc.ts";
 export type { McpAuth, McpTarget, TransportKind } from "./mcp-target.ts";
@@ -50,15 +42,6 @@ export type { RemoteCallResult, RemoteTool } from "./remote-tool.ts";
 
 /** The reference client's page cap: a server that keeps returning cursors cannot hold us. */
 const MAX_LIST_PAGES = 50;
-/** Rounds of a modern server's questions in one call: the v2 SDK client's default bound. */
-const MAX_INPUT_ROUNDS = 10;
-
-interface Transport {
-  readonly kind: TransportKind;
-  request(message: JsonRpcRequest, answer?: InputAnswerer): Promise<JsonRpcResponse>;
-  notify(message: JsonRpcNotification): Promise<void>;
-  close(): Promise<void>;
-}
 
 export class McpClient {
   readonly #target: McpTarget;
@@ -96,7 +79,9 @@ export class McpClient {
   async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal, answer?: InputAnswerer, resume?: CallResume): Promise<RemoteCallResult> {
     return this.#operation(signal, async (transport) => {
       const result = isModern(transport)
-        ? await this.#modernCall(transport, { name, arguments: args }, answer, resume)
+        ? await modernCall({ name, arguments: args }, answer, resume, async (params) =>
+            resultOf(await transport.request({ jsonrpc: "2.0", id: this.#nextId++, method: "tools/call", params })),
+          )
         : resultOf(await transport.request({ jsonrpc: "2.0", id: this.#nextId++, method: "tools/call", params: { name, arguments: args } }, answer));
       if (!Array.isArray(result.content)) throw new McpClientError("protocol", "tools/call answered without a content array");
       return {
@@ -105,50 +90,6 @@ export class McpClient {
         isError: result.isError === true,
       };
     });
-  }
-
-  /**
-   * A modern tools/call: each `input_required` answer's questions go to `answer`, and the call is
-   * sent again with their answers and the server's `requestState` (MCP 2026-07-28,
-   * multi-round-trip requests), up to MAX_INPUT_ROUNDS rounds in all. Resumed, it starts from the
-   * last round an earlier leg saw, so the server's first leg is not run again. The capabilities
-   * declared are those toolgate can forward for this call: none without an answerer.
-   */
-  async #modernCall(
-    transport: Transport,
-    call: Record<string, unknown>,
-    answer: InputAnswerer | undefined,
-    resume: CallResume | undefined,
-  ): Promise<Record<string, unknown>> {
-    const rounds: InputRound[] = answer === undefined ? [] : [...(resume?.from ?? [])];
-    const answered = async (round: InputRound, ask: InputAnswerer): Promise<Record<string, unknown>> => ({
-      ...call,
-      inputResponses: await ask(round.requests),
-      ...(round.requestState === undefined ? {} : { requestState: round.requestState }),
-    });
-    let params = call;
-    const last = rounds.at(-1);
-    if (last !== undefined && answer !== undefined) {
-      // Earlier rounds' questions are asked again only so the client's answers keep their
-      // positions (tool-questions.ts); the server wants the last round's alone.
-      resume?.onRounds(rounds);
-      for (const round of rounds.slice(0, -1)) await answer(round.requests);
-      params = await answered(last, answer);
-    }
-    for (;;) {
-      const envelope = withEnvelope(params, answer === undefined ? {} : ANSWERING_CAPABILITIES);
-      const result = resultOf(await transport.request({ jsonrpc: "2.0", id: this.#nextId++, method: "tools/call", params: envelope }));
-      if (result.resultType !== "input_required" || answer === undefined) return completeResult("tools/call", result);
-      if (rounds.length >= MAX_INPUT_ROUNDS)
-        throw new McpClientError("protocol", `the server still asked for input after ${MAX_INPUT_ROUNDS} rounds of 'tools/call'`);
-      const round = {
-        requests: inputRequestsOf(result.inputRequests),
-        requestState: typeof result.requestState === "string" ? result.requestState : undefined,
-      };
-      rounds.push(round);
-      resume?.onRounds(rounds);
-      params = await answered(round, answer);
-    }
   }
 
   /** Any other request (prompts, resources): its `result`, under the same session, timeout and guard. */
@@ -216,7 +157,7 @@ export class McpClient {
       transport.modern = known.modern === true;
       if (!reuse) {
         initializing = true;
-        if (!(await this.#discover(transport))) await this.#initialize(transport);
+        if (!(await discover(transport, this.#ask(transport)))) await initialize(transport, this.#ask(transport));
         initializing = false;
       }
       remembered.set(key, { kind: "streamable-http", initialized: true, ...sessionOf(transport) });
@@ -228,7 +169,7 @@ export class McpClient {
         // The server forgot the session (restart, expiry): start a new one, once.
         remembered.delete(key);
         const transport = new StreamableHttpTransport(options);
-        await this.#initialize(transport);
+        await initialize(transport, this.#ask(transport));
         remembered.set(key, { kind: "streamable-http", initialized: true, ...sessionOf(transport) });
         return await markSettled(run(transport));
       }
@@ -246,51 +187,16 @@ export class McpClient {
   async #legacy<T>(options: TransportOptions, run: (transport: Transport) => Promise<T>): Promise<T> {
     const transport = await LegacySseTransport.open(options);
     try {
-      await this.#initialize(transport);
+      await initialize(transport, this.#ask(transport));
       return await run(transport);
     } finally {
       await transport.close();
     }
   }
 
-  /**
-   * Probes the modern era with `server/discover`; true when the server offers it (the transport
-   * then speaks it). A 2025 server refuses the method, as a JSON-RPC error or an HTTP 400, 404 or
-   * 405 (servers that want initialize first); any such refusal means "ask with initialize".
-   */
-  async #discover(transport: StreamableHttpTransport): Promise<boolean> {
-    transport.modern = true;
-    transport.protocolVersion = MODERN_VERSION;
-    try {
-      if (offersModern(await this.#request(transport, "server/discover", {}))) return true;
-    } catch (error) {
-      if (!(error instanceof McpClientError) || !["rpc", "http", "protocol"].includes(error.kind)) throw error;
-    }
-    transport.modern = false;
-    transport.protocolVersion = undefined;
-    return false;
-  }
-
-  /** initialize, version check, notifications/initialized (spec, "Lifecycle"). */
-  async #initialize(transport: Transport): Promise<void> {
-    const result = await this.#request(transport, "initialize", {
-      protocolVersion: LATEST_PROTOCOL_VERSION,
-      // Declared for every call of the shared session: a call whose client cannot answer tells
-      // the server so when it asks (streamable-http.ts), which beats a server that never offers
-      // its asking tools (server-everything registers them only for clients that declared these).
-      capabilities: ANSWERING_CAPABILITIES,
-      clientInfo: { name: "toolgate", version: "0.1.0" },
-    });
-    const version = result.protocolVersion;
-    // The revisions our server speaks are those our client speaks: the SDK's list.
-    if (typeof version !== "string" || !isSupportedProtocolVersion(version)) {
-      throw new McpClientError(
-        "protocol",
-        `the server speaks MCP protocol version ${JSON.stringify(version)}, which toolgate does not support (${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`,
-      );
-    }
-    if (transport instanceof StreamableHttpTransport) transport.protocolVersion = version;
-    await transport.notify({ jsonrpc: "2.0", method: "notifications/initialized" });
+  /** #request bound to one transport, for the handshake (handshake.ts). */
+  #ask(transport: Transport): Ask {
+    return (method, params) => this.#request(transport, method, params);
   }
 
   async #request(transport: Transport, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -299,20 +205,6 @@ export class McpClient {
     return completeResult(method, resultOf(await transport.request({ jsonrpc: "2.0", id, method, params: withEnvelope(params) })));
   }
 }
-
-/** The questions of an `input_required` result, checked: each an object with a string method. */
-function inputRequestsOf(value: unknown): Record<string, InputRequest> {
-  if (typeof value !== "object" || value === null) throw new McpClientError("protocol", "an input_required result without inputRequests");
-  const requests: Record<string, InputRequest> = {};
-  for (const [key, request] of Object.entries(value as Record<string, unknown>)) {
-    const { method, params } = (typeof request === "object" && request !== null ? request : {}) as { method?: unknown; params?: unknown };
-    if (typeof method !== "string") throw new McpClientError("protocol", `input request '${key}' names no method`);
-    requests[key] = { method, params: typeof params === "object" && params !== null ? (params as Record<string, unknown>) : {} };
-  }
-  return requests;
-}
-
-const isModern = (transport: Transport): boolean => transport instanceof StreamableHttpTransport && transport.modern;
 
 function sessionOf(transport: StreamableHttpTransport): Remembered {
   return {

@@ -10,8 +10,9 @@
  * response under the same session; the stream is read on meanwhile. When no one can answer, the
  * server gets an error response, so it never waits for an answer that cannot come.
  */
+import { boundedText } from "./bounded-text.ts";
+import { httpError } from "./http-error.ts";
 import {
-  type AuthChallenge,
   type InputAnswerer,
   isResponseTo,
   type JsonRpcNotification,
@@ -23,7 +24,7 @@ import {
 } from "./json-rpc.ts";
 import { routingHeaders } from "./modern-request.ts";
 import { classifyFetchError, type OutboundFetch } from "./outbound-fetch.ts";
-import { MAX_MESSAGE_CHARS, readSseEvents } from "./sse-events.ts";
+import { readSseEvents } from "./sse-events.ts";
 
 export interface TransportOptions {
   url: URL;
@@ -57,9 +58,6 @@ class AnswerFailed extends Error {
     this.reason = reason;
   }
 }
-
-/** Bodies are read only this far for error text. */
-const ERROR_TEXT_CHARS = 300;
 
 export class StreamableHttpTransport {
   readonly kind = "streamable-http";
@@ -215,49 +213,6 @@ export class StreamableHttpTransport {
     });
     if (!response.ok) throw await httpError(response, `POST ${"method" in message ? message.method : `the answer to request ${String(message.id)}`}`);
     return response;
-  }
-}
-
-/**
- * The McpClientError for a non-2xx answer, with the start of its body. A 401, or a 403 whose
- * challenge says `insufficient_scope`, is `unauthorized` with the challenge (spec, "Authorization").
- */
-export async function httpError(response: Response, what: string): Promise<McpClientError> {
-  const text = (await response.text().catch(() => "")).slice(0, ERROR_TEXT_CHARS);
-  const message = `${what} answered HTTP ${response.status}${text === "" ? "" : `: ${text}`}`;
-  const challenge = response.status === 401 || response.status === 403 ? await readChallenge(response) : undefined;
-  if (response.status === 401 || challenge?.error === "insufficient_scope") return new McpClientError("unauthorized", message, response.status, challenge);
-  return new McpClientError("http", message, response.status);
-}
-
-/**
- * The parameters of a `WWW-Authenticate: Bearer` header, as the SDK's client reads them. The
- * SDK's client auth module is imported here, at the first challenge: it builds the SDK's zod
- * schemas when it loads, which cost every cold isolate ~20 ms at start-up (issue 33).
- */
-export async function readChallenge(response: Response): Promise<AuthChallenge> {
-  const { extractWWWAuthenticateParams } = await import("@modelcontextprotocol/sdk/client/auth.js");
-  const { resourceMetadataUrl, scope, error } = extractWWWAuthenticateParams(response);
-  return {
-    ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: resourceMetadataUrl.href }),
-    ...(scope === undefined ? {} : { scope }),
-    ...(error === undefined ? {} : { error }),
-  };
-}
-
-/** The body as text, refusing one over MAX_MESSAGE_CHARS before it is all in memory. */
-async function boundedText(response: Response): Promise<string> {
-  if (response.body === null) return "";
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return text;
-    text += value;
-    if (text.length > MAX_MESSAGE_CHARS) {
-      await reader.cancel();
-      throw new McpClientError("protocol", `the answer is larger than ${MAX_MESSAGE_CHARS} characters`);
-    }
   }
 }
 

@@ -16,7 +16,7 @@
  * with `client_input_unavailable`, which says so; the server is told first (streamable-http.ts).
  */
 import { ToolFailureError } from "../../errors/tool-failure.ts";
-import type { ClientChannel } from "../../registry/types.ts";
+import type { ClientChannel } from "../../registry/client-channel.ts";
 import type { CallResume, InputAnswerer, InputRequest, InputRound } from "../client/mcp-client.ts";
 import { ClientRequestError } from "../replies/ask-client.ts";
 

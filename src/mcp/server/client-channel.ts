@@ -7,7 +7,7 @@
  * messages at or above `info` are sent, debug ones dropped (the threshold RFC 5424 servers
  * commonly default to).
  */
-import { type ClientChannel, LOG_LEVELS, type LogLevel } from "../../registry/types.ts";
+import { type ClientChannel, LOG_LEVELS, type LogLevel } from "../../registry/client-channel.ts";
 import { notificationText } from "./json-rpc.ts";
 
 /** Sends one serialised JSON-RPC message to the client while the request is still open. */

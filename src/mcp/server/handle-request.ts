@@ -5,8 +5,8 @@
  * object.
  */
 
+import { LOG_LEVELS } from "../../registry/client-channel.ts";
 import { availableEntries } from "../../registry/definitions.ts";
-import { LOG_LEVELS } from "../../registry/types.ts";
 import { callTool } from "./call-tool.ts";
 import { complete } from "./completion.ts";
 import { getPrompt, listPrompts, listResources, listTemplates, readResource } from "./content-methods.ts";

@@ -14,7 +14,7 @@
  */
 
 import { fromBase64url } from "../../crypto/encoding.ts";
-import { LOG_LEVELS, type LogLevel } from "../../registry/types.ts";
+import { LOG_LEVELS, type LogLevel } from "../../registry/client-channel.ts";
 import { type RequestId, RPC_INVALID_PARAMS, RPC_INVALID_REQUEST, type RpcError, type RpcMessage } from "./json-rpc.ts";
 import { isModernEraVersion, isSupportedModernVersion, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from "./protocol-versions.ts";
 
