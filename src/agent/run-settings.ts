@@ -2,7 +2,8 @@
  * The limits of agent runs, from [vars] with defaults. A request may ask for less than these
  * (`max_turns`, ...), never more.
  */
-const whole = (env: Env, name: string, fallback: number): number => {
+/** A [vars] entry that must be a whole number of at least 1, or `fallback` when unset (schedule settings read theirs the same way). */
+export const whole = (env: Env, name: string, fallback: number): number => {
   const raw: unknown = Reflect.get(env, name);
   if (typeof raw !== "string" || raw.trim() === "") return fallback;
   const n = Number(raw);

@@ -2,19 +2,12 @@
  * The limits of schedules, from [vars] with defaults: how often a schedule may fire at most, and
  * how many schedules one key may have.
  */
+import { whole } from "../agent/run-settings.ts";
 
 /** The default shortest gap between two firings (SCHEDULE_MIN_INTERVAL_SECONDS). */
 export const DEFAULT_MIN_INTERVAL_SECONDS = 60;
 /** The default number of schedules per key (SCHEDULES_PER_KEY). */
 export const DEFAULT_SCHEDULES_PER_KEY = 50;
-
-const whole = (env: Env, name: string, fallback: number): number => {
-  const raw: unknown = Reflect.get(env, name);
-  if (typeof raw !== "string" || raw.trim() === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of at least 1, got ${JSON.stringify(raw)}`);
-  return n;
-};
 
 export interface ScheduleSettings {
   minIntervalSeconds: number;
