@@ -127,6 +127,15 @@ function describeFailure(failure: ToolFailure): ErrorEnvelope {
         suggestion: "Answer the input request (MCP input_required) and retry the call with its requestState.",
         retryable: false,
       };
+    case "client_answers_too_large":
+      return {
+        error: `Tool '${failure.name}' asked another question, but the call's answers so far need ${failure.chars} characters of requestState, past the ${failure.maxChars} a retry may carry; the call ended here.`,
+        error_code: "EXECUTION_FAILED",
+        stage: "execute",
+        suggestion:
+          "Call the tool again without requestState, and give shorter answers: every answer of a call travels in its requestState until the call completes.",
+        retryable: false,
+      };
     case "client_input_unavailable":
       return {
         error: `Tool '${failure.name}': MCP server '${failure.server}' needs input from the client during the call (${failure.method}) that this client cannot give: ${failure.reason}.`,

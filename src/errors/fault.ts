@@ -48,6 +48,7 @@ export function faultOf(failure: ToolFailure): Fault {
     case "script_failed":
     case "client_input_needed":
     case "client_input_unavailable":
+    case "client_answers_too_large":
       return "tool";
     default: {
       const unmapped: never = failure;

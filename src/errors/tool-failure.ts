@@ -137,7 +137,14 @@ export type ToolFailure =
    * who made the call cannot give: it declared no such capability, has no stream to be asked on,
    * or refused the method (src/mcp/federation/forward-questions.ts). The call ends with this.
    */
-  | { kind: "client_input_unavailable"; name: string; server: string; method: string; reason: string };
+  | { kind: "client_input_unavailable"; name: string; server: string; method: string; reason: string }
+  /**
+   * In MCP's modern era, a call's answers so far (and a federated server's own state) no longer
+   * fit the signed requestState that carries them to the next round (src/mcp/server/request-state.ts
+   * bounds what it reads): handing out a state that would be refused on the retry would mislead
+   * the client, so the call ends with this instead.
+   */
+  | { kind: "client_answers_too_large"; name: string; chars: number; maxChars: number };
 
 /**
  * Thrown by a tool (or by the `fail` helper) to report an expected failure with a code the

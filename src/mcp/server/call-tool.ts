@@ -8,6 +8,7 @@
  * whose retry runs it again (connection-rounds.ts). The 2025 lanes answer as before.
  */
 import { serveCalls } from "../../batch/serve-calls.ts";
+import { outcomeOfFailure } from "../../pipeline/outcome.ts";
 import { clientAsker } from "../replies/ask-client.ts";
 import { acceptsUrlElicitation, approvalRound, inputRequiredJson, resumeApprovalRound } from "./approval-rounds.ts";
 import { toToolCallAnswer } from "./call-result.ts";
@@ -16,7 +17,7 @@ import { connectionRound } from "./connection-rounds.ts";
 import { calledTool } from "./curated-tools.ts";
 import { type Answer, RPC_INVALID_PARAMS, type RpcRequest } from "./json-rpc.ts";
 import type { McpContext } from "./mcp-context.ts";
-import { type AnsweredQuestion, argumentsHash, type RoundBinding, readState, signState } from "./request-state.ts";
+import { type AnsweredQuestion, argumentsHash, MAX_STATE_CHARS, type RoundBinding, readState, signState } from "./request-state.ts";
 import { notifyChangedResources } from "./resource-subscriptions.ts";
 import { answersOf, ToolQuestions } from "./tool-questions.ts";
 
@@ -72,6 +73,12 @@ export async function callTool(request: RpcRequest, ctx: McpContext): Promise<An
     const asked = Object.fromEntries([...questions.unanswered].map(([key, question]) => [key, question.hash]));
     const memory = { kind: "questions", asked, answered, ...(questions.toCarry === undefined ? {} : { carried: questions.toCarry }) } as const;
     const state = await signState(secret, binding(), memory, QUESTION_STATE_TTL_MS);
+    // readState refuses a state past this bound, so handing it out would fail only on the retry, with a misleading reason.
+    if (state.length > MAX_STATE_CHARS) {
+      const failure = { kind: "client_answers_too_large", name: called.tool, chars: state.length, maxChars: MAX_STATE_CHARS } as const;
+      const answer = toToolCallAnswer(outcomeOfFailure(called.tool, input.id, failure, {}), ctx.protocolVersion, ctx.inSession);
+      return "error" in answer ? answer : { result: JSON.stringify(answer.result) };
+    }
     const inputRequests = Object.fromEntries([...questions.unanswered].map(([key, { method, params }]) => [key, { method, params }]));
     return { result: inputRequiredJson(inputRequests, state) };
   }

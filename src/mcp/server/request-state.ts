@@ -19,7 +19,7 @@ import { sha256Hex } from "../../crypto/sha256.ts";
 const KEY_LABEL = "toolgate mcp-request-state v1";
 const STATE = /^([A-Za-z0-9_-]+)\.([0-9a-f]{64})$/;
 /** Bounded so a client cannot make us MAC megabytes; a tool's answers fit many times over. */
-const MAX_STATE_CHARS = 100_000;
+export const MAX_STATE_CHARS = 100_000;
 const encoder = new TextEncoder();
 
 /** A question a tool asked the client, by the hash of its method and params, with the client's answer. */

@@ -8,6 +8,9 @@
 import { exports } from "cloudflare:workers";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { MAX_STATE_CHARS } from "../../../src/mcp/server/request-state.ts";
+import { defineTool, registry } from "../../../src/registry/registry.ts";
 import { registerApprovalTools, runs } from "../../approvals/support.ts";
 import { api } from "../../support/api.ts";
 import { createKey } from "../../support/create-key.ts";
@@ -206,6 +209,41 @@ describe("a tool's own questions, in the modern era", () => {
     const result = await client.callTool({ name: "test_elicitation", arguments: { message: "after the legs" } });
     expect(JSON.stringify(result.content)).toContain("action=decline");
     await client.close();
+  });
+
+  it("ends a call whose answers outgrow the requestState with a structured error, never a state its retry would refuse", async () => {
+    const tool = defineTool({
+      name: "mir_ask_twice",
+      toolset: "mir-set",
+      schema: z.object({}),
+      handler: async (_args, ctx) => {
+        const first = await ctx.client.request?.("elicitation/create", { message: "first?", requestedSchema: { type: "object", properties: {} } });
+        const second = await ctx.client.request?.("elicitation/create", { message: "second?", requestedSchema: { type: "object", properties: {} } });
+        return { first, second };
+      },
+    });
+    expect(registry.register(tool)).toMatchObject({ ok: true });
+    try {
+      const ask = (extra: Record<string, unknown> = {}) =>
+        modernCall({ name: "mir_ask_twice", arguments: {}, ...extra }, { capabilities: { elicitation: {} } });
+      const first = await ask();
+      expect(first.result?.resultType).toBe("input_required");
+      const state = String(first.result?.requestState);
+      // An answer about as long as the bound: carried to the second round, it cannot fit.
+      const long = { action: "accept", content: { text: "x".repeat(MAX_STATE_CHARS) } };
+      const second = await ask({ requestState: state, inputResponses: { q0: long } });
+      expect(second.result).toMatchObject({ isError: true });
+      expect(second.result?.requestState).toBeUndefined();
+      const text = JSON.stringify(second.result?.content);
+      expect(text).toContain(`past the ${MAX_STATE_CHARS} a retry may carry`);
+      expect(text).toContain("without requestState");
+      // A short answer goes on to the second question, as before.
+      const short = await ask({ requestState: state, inputResponses: { q0: { action: "accept", content: { text: "ok" } } } });
+      expect(short.result?.resultType).toBe("input_required");
+      expect(Object.keys(short.result?.inputRequests ?? {})).toEqual(["q1"]);
+    } finally {
+      registry.deregister("mir_ask_twice");
+    }
   });
 
   it("a client that declared neither capability gets the tool's own failure, as over /v1", async () => {
