@@ -111,6 +111,9 @@ async function openaiTurn(body: Json, response: ServerResponse, callFor: CallFor
   });
 }
 
+/** The most pieces one turn's text is streamed in. */
+const MAX_PIECES = 16;
+
 /** The message as OpenAI streams it: its text in pieces, a tool call whole, the finish reason, then usage. */
 async function streamTurn(
   response: ServerResponse,
@@ -122,7 +125,10 @@ async function streamTurn(
   response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   const chunk = (delta: Json, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
   const text = message.content ?? "";
-  const pieces = Array.from({ length: Math.ceil(text.length / 4) }, (_, i) => chunk({ content: text.slice(i * 4, i * 4 + 4) }));
+  // Pieces of four characters, as a model streams, but never more than MAX_PIECES: a turn that
+  // repeats a long tool result (a denial's envelope) took 12 s at the chat page test's pacing.
+  const size = Math.max(4, Math.ceil(text.length / MAX_PIECES));
+  const pieces = Array.from({ length: Math.ceil(text.length / size) }, (_, i) => chunk({ content: text.slice(i * size, i * size + size) }));
   const calls = (message.tool_calls ?? []).map((call, index) => chunk({ tool_calls: [{ index, ...call }] }));
   const chunks = [
     chunk({ role: "assistant", content: "" }),
