@@ -4,41 +4,15 @@
  * `input_required`) as upstreams, the official v2 client as the downstream, in both eras. And the
  * structured refusal when the client cannot be asked.
  */
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../../src/http/app.ts";
-import { testParts } from "../../support/dispatch.ts";
-import { EVERYTHING_PORT, TEST_ADMIN_TOKEN } from "../../support/test-env.ts";
+import { EVERYTHING_PORT } from "../../support/test-env.ts";
 import { V2_MCP_HOST } from "../../support/v2-mcp-server.ts";
 import { waitForAuditRows } from "../../support/wait-for-audit-rows.ts";
+import { downstream, type ElicitAnswer, MODERN, textOf } from "./downstream-client.ts";
 import { addServer, fedEnv, runCall } from "./helpers.ts";
 
-const app = createApp(testParts);
-const MODERN = "2026-07-28";
 const EVERYTHING_ASKS = "mcp__asks__trigger-elicitation-request";
 const V2_ASKS = "mcp__v2__confirm_order";
-
-type Era = "legacy" | { pin: string };
-type ElicitAnswer = { action: "accept" | "decline" | "cancel"; content?: Record<string, string | number | boolean> };
-
-/** The official v2 client on /mcp in `era`, declaring `capabilities`, answering elicitation with `answer` when given. */
-async function downstream(
-  era: Era,
-  capabilities: Record<string, unknown>,
-  answer?: (params: Record<string, unknown>) => ElicitAnswer,
-  env: Env = fedEnv,
-): Promise<Client> {
-  const client = new Client({ name: "forwarded-questions-test", version: "1.0.0" }, { capabilities, versionNegotiation: { mode: era } });
-  if (answer !== undefined) client.setRequestHandler("elicitation/create", async (request) => answer(request.params as Record<string, unknown>));
-  const transport = new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), {
-    fetch: (input, init) => Promise.resolve(app.request(String(input), init, env)),
-    requestInit: { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } },
-  });
-  await client.connect(transport);
-  return client;
-}
-
-const textOf = (result: { content?: unknown }): string => ((result.content ?? []) as { text?: string }[]).map((block) => block.text ?? "").join("\n");
 
 const asked: Record<string, unknown>[] = [];
 const acceptAda = (params: Record<string, unknown>): ElicitAnswer => {
@@ -61,7 +35,7 @@ beforeAll(async () => {
 describe("a 2025 upstream's elicitation (server-everything)", () => {
   it("reaches a 2025-era client on the call's stream, and its answer reaches the server", async () => {
     asked.length = 0;
-    const client = await downstream("legacy", { elicitation: {} }, acceptAda);
+    const client = await downstream("legacy", { elicitation: {} }, { elicit: acceptAda });
     const result = await client.callTool({ name: EVERYTHING_ASKS, arguments: {} });
     expect(result.isError).not.toBe(true);
     expect(textOf(result)).toContain("- Name: Ada");
@@ -72,7 +46,7 @@ describe("a 2025 upstream's elicitation (server-everything)", () => {
 
   it("reaches a modern client as input_required; its retry runs the call again and the server gets the answer", async () => {
     asked.length = 0;
-    const client = await downstream({ pin: MODERN }, { elicitation: {} }, acceptAda);
+    const client = await downstream({ pin: MODERN }, { elicitation: {} }, { elicit: acceptAda });
     const result = await client.callTool({ name: EVERYTHING_ASKS, arguments: {} });
     expect(textOf(result)).toContain("- Name: Ada");
     expect(asked).toHaveLength(1);
@@ -83,7 +57,7 @@ describe("a 2025 upstream's elicitation (server-everything)", () => {
 describe("a modern upstream's input_required (the v2 SDK server)", () => {
   it("passes through to a modern client; the retry resumes the server from its own requestState, without asking it again", async () => {
     asked.length = 0;
-    const client = await downstream({ pin: MODERN }, { elicitation: {} }, confirm);
+    const client = await downstream({ pin: MODERN }, { elicitation: {} }, { elicit: confirm });
     const result = await client.callTool({ name: V2_ASKS, arguments: { item: "tea" } });
     expect(textOf(result)).toBe("order of tea placed (state v2-state:tea; asked 1 time(s))");
     expect(asked).toEqual([expect.objectContaining({ message: "Place the order of tea?" })]);
@@ -92,7 +66,7 @@ describe("a modern upstream's input_required (the v2 SDK server)", () => {
 
   it("reaches a 2025-era client as a request on the call's stream", async () => {
     asked.length = 0;
-    const client = await downstream("legacy", { elicitation: {} }, confirm);
+    const client = await downstream("legacy", { elicitation: {} }, { elicit: confirm });
     const result = await client.callTool({ name: V2_ASKS, arguments: { item: "cake" } });
     expect(textOf(result)).toBe("order of cake placed (state v2-state:cake; asked 1 time(s))");
     expect(asked).toHaveLength(1);
@@ -100,7 +74,7 @@ describe("a modern upstream's input_required (the v2 SDK server)", () => {
   });
 
   it("is audited as one call of the upstream's tool", async () => {
-    const client = await downstream({ pin: MODERN }, { elicitation: {} }, confirm);
+    const client = await downstream({ pin: MODERN }, { elicitation: {} }, { elicit: confirm });
     await client.callTool({ name: V2_ASKS, arguments: { item: "audited" } });
     await client.close();
     const rows = await waitForAuditRows("tool = ? AND status = 'ok'", [V2_ASKS]);
@@ -112,7 +86,7 @@ describe("policy", () => {
   it("a tool that needs approval stays gated: the upstream is not called, so its question never reaches the client", async () => {
     asked.length = 0;
     const gated = { ...fedEnv, APPROVAL_REQUIRED_FOR: V2_ASKS } as Env;
-    const client = await downstream("legacy", { elicitation: {} }, confirm, gated);
+    const client = await downstream("legacy", { elicitation: {} }, { elicit: confirm }, gated);
     const result = await client.callTool({ name: V2_ASKS, arguments: { item: "gated" } });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain("approval");
