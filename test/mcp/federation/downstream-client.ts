@@ -7,6 +7,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { createApp } from "../../../src/http/app.ts";
 import { testParts } from "../../support/dispatch.ts";
 import { TEST_ADMIN_TOKEN } from "../../support/test-env.ts";
+import { waitForAuditRows } from "../../support/wait-for-audit-rows.ts";
 import { fedEnv } from "./helpers.ts";
 
 const app = createApp(testParts);
@@ -41,3 +42,36 @@ export async function downstream(era: Era, capabilities: Record<string, unknown>
 
 /** The text blocks of a tool result, joined. */
 export const textOf = (result: { content?: unknown }): string => ((result.content ?? []) as { text?: string }[]).map((block) => block.text ?? "").join("\n");
+
+/** One call by a fresh downstream that must fail: its text (the client closed). */
+export async function failedCallText(
+  era: Era,
+  capabilities: Record<string, unknown>,
+  answers: Answers,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<string> {
+  const client = await downstream(era, capabilities, answers);
+  try {
+    const result = await client.callTool({ name, arguments: args });
+    if (result.isError !== true) throw new Error(`${name} succeeded where it should have failed: ${textOf(result)}`);
+    return textOf(result);
+  } finally {
+    await client.close();
+  }
+}
+
+/** Calls `name` once through `client`, closes it, and returns the audit rows of the tool's successful calls. */
+export async function okAuditRows(client: Client, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  await client.callTool({ name, arguments: args });
+  await client.close();
+  return waitForAuditRows("tool = ? AND status = 'ok'", [name]);
+}
+
+/** An answer handler that records each question it is given in `asked`. */
+export function recorded<const A>(asked: Record<string, unknown>[], answer: A): (params: Record<string, unknown>) => A {
+  return function answerAndRecord(params) {
+    asked.push(params);
+    return answer;
+  };
+}

@@ -8,8 +8,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { EVERYTHING_PORT } from "../../support/test-env.ts";
 import { V2_MCP_HOST } from "../../support/v2-mcp-server.ts";
-import { waitForAuditRows } from "../../support/wait-for-audit-rows.ts";
-import { downstream, type ElicitAnswer, MODERN, textOf } from "./downstream-client.ts";
+import { downstream, type Era, failedCallText, MODERN, okAuditRows, recorded, textOf } from "./downstream-client.ts";
 import { addServer } from "./helpers.ts";
 
 const V2_LINK = "mcp__v2links__open_link";
@@ -19,10 +18,14 @@ const FORM_ONLY = { elicitation: { form: {} } };
 const SIGN_IN = "https://signin.example/github";
 
 const asked: Record<string, unknown>[] = [];
-const visited = (params: Record<string, unknown>): ElicitAnswer => {
-  asked.push(params);
-  return { action: "accept" };
-};
+const visited = recorded(asked, { action: "accept" });
+/** The error text of one call of `name` by a client of `era` declaring `capabilities` that must fail, with nothing asked of it. */
+async function refusedUnasked(era: Era, capabilities: Record<string, unknown>, name: string, args: Record<string, unknown>): Promise<string> {
+  asked.length = 0;
+  const text = await failedCallText(era, capabilities, { elicit: visited }, name, args);
+  expect(asked).toEqual([]);
+  return text;
+}
 
 beforeAll(async () => {
   expect(await addServer({ name: "v2links", url: `http://${V2_MCP_HOST}/mcp`, include: ["open_link"] })).toMatchObject({ last_error: null });
@@ -51,57 +54,31 @@ describe("a modern upstream's URL-mode elicitation (the v2 SDK server)", () => {
   });
 
   it("a modern client that declared form mode only is not asked: the call ends with the structured error", async () => {
-    asked.length = 0;
-    const client = await downstream({ pin: MODERN }, FORM_ONLY, { elicit: visited });
-    const result = await client.callTool({ name: V2_LINK, arguments: { url: SIGN_IN } });
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain(
+    expect(await refusedUnasked({ pin: MODERN }, FORM_ONLY, V2_LINK, { url: SIGN_IN })).toContain(
       "MCP server 'v2links' needs input from the client during the call (elicitation/create (url mode)) that this client cannot give: it has no such capability",
     );
-    expect(asked).toEqual([]);
-    await client.close();
   });
 
   it("a 2025-era client that declared form mode only refuses on the stream, and the call ends with the same error", async () => {
-    asked.length = 0;
-    const client = await downstream("legacy", FORM_ONLY, { elicit: visited });
-    const result = await client.callTool({ name: V2_LINK, arguments: { url: SIGN_IN } });
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain(
+    expect(await refusedUnasked("legacy", FORM_ONLY, V2_LINK, { url: SIGN_IN })).toContain(
       "MCP server 'v2links' needs input from the client during the call (elicitation/create (url mode)) that this client cannot give",
     );
-    expect(asked).toEqual([]);
-    await client.close();
   });
 
   it("a link that is not https is not passed on, whatever the client declared", async () => {
-    asked.length = 0;
-    const client = await downstream({ pin: MODERN }, BOTH_MODES, { elicit: visited });
-    const result = await client.callTool({ name: V2_LINK, arguments: { url: "http://signin.example/github" } });
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain(
+    expect(await refusedUnasked({ pin: MODERN }, BOTH_MODES, V2_LINK, { url: "http://signin.example/github" })).toContain(
       "toolgate passes on only https links without a user:password@ part, and it asked the person to open 'http://signin.example/github'",
     );
-    expect(asked).toEqual([]);
-    await client.close();
   });
 
   it("a link that hides its host behind user:password@ is not passed on", async () => {
-    asked.length = 0;
-    const client = await downstream("legacy", BOTH_MODES, { elicit: visited });
-    const result = await client.callTool({ name: V2_LINK, arguments: { url: "https://signin.example@elsewhere.example/" } });
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain("it asked the person to open 'https://elsewhere.example/'");
-    expect(asked).toEqual([]);
-    await client.close();
+    expect(await refusedUnasked("legacy", BOTH_MODES, V2_LINK, { url: "https://signin.example@elsewhere.example/" })).toContain(
+      "it asked the person to open 'https://elsewhere.example/'",
+    );
   });
 
   it("is audited as one call of the upstream's tool", async () => {
-    const client = await downstream({ pin: MODERN }, BOTH_MODES, { elicit: visited });
-    await client.callTool({ name: V2_LINK, arguments: { url: `${SIGN_IN}?audited` } });
-    await client.close();
-    const rows = await waitForAuditRows("tool = ? AND status = 'ok'", [V2_LINK]);
-    expect(rows.length).toBeGreaterThanOrEqual(1);
+    expect(await okAuditRows(await downstream({ pin: MODERN }, BOTH_MODES, { elicit: visited }), V2_LINK, { url: `${SIGN_IN}?audited` })).not.toEqual([]);
   });
 });
 
@@ -126,10 +103,8 @@ describe("a 2025 upstream's URL-mode elicitation (server-everything)", () => {
   });
 
   it("a modern client that declared form mode only gets the structured error", async () => {
-    const client = await downstream({ pin: MODERN }, FORM_ONLY, { elicit: visited });
-    const result = await client.callTool({ name: EVERYTHING_LINK, arguments: { url: SIGN_IN } });
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain("MCP server 'everythinglinks' needs input from the client during the call (elicitation/create (url mode))");
-    await client.close();
+    expect(await refusedUnasked({ pin: MODERN }, FORM_ONLY, EVERYTHING_LINK, { url: SIGN_IN })).toContain(
+      "MCP server 'everythinglinks' needs input from the client during the call (elicitation/create (url mode))",
+    );
   });
 });
