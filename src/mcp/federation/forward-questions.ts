@@ -1,6 +1,7 @@
 /**
- * What a federated server asks during a call (elicitation, sampling; a modern server's
- * `input_required`), passed to the client that made the call through the call's own channel
+ * What a federated server asks during a call (elicitation in form or URL mode, sampling; on a
+ * Streamable HTTP or legacy HTTP+SSE stream, or as a modern server's `input_required`), passed to
+ * the client that made the call through the call's own channel
  * (`ctx.client.request`): on a 2025 lane a request on the call's event stream
  * (replies/ask-client.ts), in the modern era the door's `input_required` (tool-questions.ts).
  * The question is part of the call: it runs inside the call's pipeline (after policy and any
@@ -11,9 +12,10 @@
  * so the retry answers the server where it stopped, without calling it afresh. A 2025 server's
  * stream cannot outlive the leg (the retry may reach another isolate): it is called again, asks
  * the same question, and this time finds its answer (by position and hash). So, as for
- * toolgate's own tools, a 2025 upstream tool must ask before it changes anything. A client that cannot be asked, refuses the request
- * (a person's "decline" is an answer, not a refusal) or does not answer in time ends the call
- * with `client_input_unavailable`, which says so; the server is told first (streamable-http.ts).
+ * toolgate's own tools, a 2025 upstream tool must ask before it changes anything. A client that
+ * cannot be asked, refuses the request (a person's "decline" is an answer, not a refusal) or does
+ * not answer in time ends the call with `client_input_unavailable`, which says so; the server is
+ * told first (answer-server.ts).
  */
 import { ToolFailureError } from "../../errors/tool-failure.ts";
 import type { ClientChannel } from "../../registry/client-channel.ts";
