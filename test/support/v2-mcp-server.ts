@@ -10,8 +10,10 @@
  *                  whether to place the order of `item`, and answers with what the person chose
  *                  and the requestState it got back (proof that it came back verbatim), and how
  *                  often it asked for that item (proof that a retry resumed rather than started over)
+ *   open_link      asks the client to send the person to `url` (URL-mode elicitation; in the modern
+ *                  era `input_required`) and answers with the action the person took there
  */
-import { acceptedContent, createMcpHandler, inputRequired, McpServer } from "@modelcontextprotocol/server";
+import { acceptedContent, createMcpHandler, inputRequired, inputResponse, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 
 export const V2_MCP_HOST = "v2-mcp.upstream.test";
@@ -41,6 +43,17 @@ function v2Server(): McpServer {
       const state = ctx.mcpReq.requestState();
       const outcome = answer.confirm === true ? "placed" : "cancelled";
       return { content: [{ type: "text", text: `order of ${item} ${outcome} (state ${String(state)}; asked ${asks.get(item) ?? 0} time(s))` }] };
+    },
+  );
+  server.registerTool(
+    "open_link",
+    { description: "Sends the person to a page to finish something there", inputSchema: z.object({ url: z.string() }) },
+    async ({ url }, ctx) => {
+      const answer = inputResponse(ctx.mcpReq.inputResponses, "visit");
+      if (answer.kind !== "elicit") {
+        return inputRequired({ inputRequests: { visit: inputRequired.elicitUrl({ message: "Finish signing in on this page.", url }) } });
+      }
+      return { content: [{ type: "text", text: `the person chose ${answer.action} for ${url}` }] };
     },
   );
   return server;

@@ -5,9 +5,22 @@
  *
  * The stream is held only for one operation (initialize, the request, close): a Worker cannot
  * keep a connection open between requests, so every operation is its own short session.
+ *
+ * What the server asks during a request (elicitation, sampling) also arrives on that stream, as a
+ * request of its own: it is answered through the call's answerer like on Streamable HTTP
+ * (answer-server.ts), and the answer POSTed to the endpoint like any other message.
  */
+import { AnswerFailed, answerServerRequest } from "./answer-server.ts";
 import { httpError } from "./http-error.ts";
-import { isResponseTo, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, McpClientError, notificationMethod } from "./json-rpc.ts";
+import {
+  type InputAnswerer,
+  isResponseTo,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  McpClientError,
+  notificationMethod,
+} from "./json-rpc.ts";
 import { classifyFetchError } from "./outbound-fetch.ts";
 import { readSseEvents, type SseEvent } from "./sse-events.ts";
 import { parseJson, type TransportOptions } from "./streamable-http.ts";
@@ -52,8 +65,11 @@ export class LegacySseTransport {
     throw new McpClientError("protocol", "the event stream ended before its 'endpoint' event");
   }
 
-  /** POSTs a request to the endpoint and reads its response from the event stream. */
-  async request(message: JsonRpcRequest): Promise<JsonRpcResponse> {
+  /**
+   * POSTs a request to the endpoint and reads its response from the event stream; `answer`
+   * answers what the server asks on that stream meanwhile.
+   */
+  async request(message: JsonRpcRequest, answer?: InputAnswerer): Promise<JsonRpcResponse> {
     await this.#post(message);
     try {
       for await (const event of iterate(this.#events)) {
@@ -63,8 +79,10 @@ export class LegacySseTransport {
         const method = notificationMethod(parsed);
         if (method !== undefined) this.#options.onNotification(method);
         else if (isResponseTo(parsed, message.id)) return parsed;
+        else await answerServerRequest(parsed, answer, (response) => this.#post(response));
       }
     } catch (error) {
+      if (error instanceof AnswerFailed) throw error.reason;
       throw classifyFetchError(error, this.#options.signal, this.#options.timeout, this.#options.url);
     }
     throw new McpClientError("protocol", `the event stream ended before the response to '${message.method}'`);
@@ -79,7 +97,7 @@ export class LegacySseTransport {
     await this.#events.return(undefined);
   }
 
-  async #post(message: JsonRpcRequest | JsonRpcNotification): Promise<void> {
+  async #post(message: JsonRpcRequest | JsonRpcNotification | JsonRpcResponse): Promise<void> {
     const { headers, fetch, signal } = this.#options;
     const response = await fetch(this.#endpoint, {
       method: "POST",
@@ -87,7 +105,8 @@ export class LegacySseTransport {
       headers: { ...headers, "content-type": "application/json" },
       body: JSON.stringify(message),
     });
-    if (!response.ok) throw await httpError(response, `POST ${message.method} (legacy SSE)`);
+    if (!response.ok)
+      throw await httpError(response, `POST ${"method" in message ? message.method : `the answer to request ${String(message.id)}`} (legacy SSE)`);
     await response.body?.cancel();
   }
 }

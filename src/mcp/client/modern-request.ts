@@ -13,8 +13,15 @@ import { McpClientError } from "./json-rpc.ts";
 /** The modern revision toolgate speaks upstream. */
 export const MODERN_VERSION: string = MODERN_PROTOCOL_VERSIONS[0];
 
-/** What toolgate declares it can answer when it has a client to forward questions to (form-mode elicitation, sampling). */
-export const ANSWERING_CAPABILITIES: Readonly<Record<string, unknown>> = { elicitation: {}, sampling: {} };
+/**
+ * What toolgate declares it can answer when it has a client to forward questions to: elicitation
+ * in both modes (2025-11-25 shape) and sampling. Declared whatever the calling client declared,
+ * for one rule in every era: a 2025 upstream's session is shared by every client's calls and
+ * declared once, at initialize. A question the calling client cannot take ends the call with
+ * toolgate's own structured error naming the server and the method (forward-questions.ts), which
+ * beats a server that hides its asking tools or fails them with its own words.
+ */
+export const ANSWERING_CAPABILITIES: Readonly<Record<string, unknown>> = { elicitation: { form: {}, url: {} }, sampling: {} };
 
 /** `params` with the modern envelope added to its `_meta` (a caller's own `_meta` keys kept). */
 export function withEnvelope(params: Record<string, unknown>, capabilities: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {

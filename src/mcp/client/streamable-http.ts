@@ -5,11 +5,11 @@
  * after notifications. A session id the server issues on initialize is sent on every later
  * message, with the negotiated protocol version.
  *
- * A request the server sends on a response stream (elicitation, sampling: MCP 2025 "Sampling",
- * "Elicitation") is handed to the call's answerer, and its answer POSTed back as a JSON-RPC
- * response under the same session; the stream is read on meanwhile. When no one can answer, the
- * server gets an error response, so it never waits for an answer that cannot come.
+ * A request the server sends on a response stream (elicitation, sampling) is answered through the
+ * call's answerer (answer-server.ts), and its answer POSTed back as a JSON-RPC response under the
+ * same session; the stream is read on meanwhile.
  */
+import { AnswerFailed, answerServerRequest } from "./answer-server.ts";
 import { boundedText } from "./bounded-text.ts";
 import { httpError } from "./http-error.ts";
 import {
@@ -20,7 +20,6 @@ import {
   type JsonRpcResponse,
   McpClientError,
   notificationMethod,
-  serverRequest,
 } from "./json-rpc.ts";
 import { routingHeaders } from "./modern-request.ts";
 import { classifyFetchError, type OutboundFetch } from "./outbound-fetch.ts";
@@ -44,20 +43,6 @@ const MAX_RESUMPTIONS = 3;
 /** The wait before resuming when the server set no retry time, and the most a server may ask for. */
 const DEFAULT_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 30_000;
-
-/** JSON-RPC's "internal error": what the server hears when its question could not be answered. */
-const RPC_INTERNAL_ERROR = -32603;
-const RPC_METHOD_NOT_FOUND = -32601;
-
-/** Carries the answerer's own failure through the transport's classification of fetch errors. */
-// No parameter properties: this module also runs under Node's type stripping (scripts/mcp/).
-class AnswerFailed extends Error {
-  readonly reason: unknown;
-  constructor(reason: unknown) {
-    super("the client's answer to the server's request failed");
-    this.reason = reason;
-  }
-}
 
 export class StreamableHttpTransport {
   readonly kind = "streamable-http";
@@ -129,30 +114,9 @@ export class StreamableHttpTransport {
       const method = notificationMethod(parsed);
       if (method !== undefined) this.#options.onNotification(method);
       else if (isResponseTo(parsed, message.id)) return parsed;
-      else await this.#answerServer(parsed, answer);
+      else await answerServerRequest(parsed, answer, (response) => this.#respond(response));
     }
     return undefined;
-  }
-
-  /** Answers one server-to-client request (anything else on the stream is ignored). */
-  async #answerServer(message: unknown, answer: InputAnswerer | undefined): Promise<void> {
-    const asked = serverRequest(message);
-    if (asked === undefined) return;
-    const { id, method, params } = asked;
-    if (answer === undefined) {
-      const error = { code: RPC_METHOD_NOT_FOUND, message: `toolgate cannot forward '${method}' outside a tool call` };
-      return this.#respond({ jsonrpc: "2.0", id, error });
-    }
-    let result: unknown;
-    try {
-      result = (await answer({ [String(id)]: { method, params } }))[String(id)];
-    } catch (reason) {
-      // Tell the server before giving up, so its handler ends now rather than at its own timeout.
-      const error = { code: RPC_INTERNAL_ERROR, message: `the client that made this call did not answer '${method}'` };
-      await this.#respond({ jsonrpc: "2.0", id, error }).catch(() => undefined);
-      throw new AnswerFailed(reason);
-    }
-    await this.#respond({ jsonrpc: "2.0", id, result: (result ?? {}) as Record<string, unknown> });
   }
 
   /** POSTs a response to a server's request; the server acknowledges with 202. */

@@ -100,7 +100,7 @@ export function remoteToolSpec(parts: RemoteToolParts): ToolSpec {
       if (credential !== undefined) ctx.reportCredential(credential);
       let result;
       try {
-        const answer = questionForwarder(name, server.name, ctx.client.request);
+        const answer = questionForwarder(name, server.name, ctx.client);
         const client = parts.clientFor(ctx.env, callHeaders, userAuth ?? exchanged);
         result = await client.callTool(tool.name, args as Record<string, unknown>, signal, answer, callResume(ctx.client.resume));
       } catch (error) {

@@ -53,7 +53,10 @@ export async function callTool(request: RpcRequest, ctx: McpContext): Promise<An
   const token = typeof meta === "object" && meta !== null ? (meta as { progressToken?: unknown }).progressToken : undefined;
   const progressToken = typeof token === "string" || typeof token === "number" ? token : undefined;
   // Modern questions only for a client that declared it can answer them, in this very request.
-  const questions = rounds && (declares(ctx, "elicitation") || declares(ctx, "sampling")) ? new ToolQuestions(called.tool, answered, carried) : undefined;
+  const questions =
+    rounds && (declares(ctx, "elicitation") || declares(ctx, "sampling"))
+      ? new ToolQuestions(called.tool, answered, carried, ctx.modern?.clientCapabilities)
+      : undefined;
   // Outside an MCP session each tools/call is a session of its own; each has its own way back to the client.
   const sessionId = ctx.inSession ? ctx.scope.sessionId : crypto.randomUUID();
   const scope = {

@@ -14,6 +14,9 @@
 import { canonicalJson } from "../../audit/canonical-json.ts";
 import { sha256Hex } from "../../crypto/sha256.ts";
 import { ToolFailureError } from "../../errors/tool-failure.ts";
+import { ClientRequestError } from "../replies/ask-client.ts";
+import { missingCapability } from "../replies/question-capability.ts";
+import { RPC_METHOD_NOT_FOUND } from "./json-rpc.ts";
 import type { AnsweredQuestion } from "./request-state.ts";
 
 /** One leg's questions. */
@@ -32,6 +35,8 @@ export class ToolQuestions {
     private readonly tool: string,
     private readonly answered: Readonly<Record<string, AnsweredQuestion>>,
     carried: unknown = undefined,
+    /** The client capabilities the request declared: a question of a kind not among them is refused, not asked. */
+    private readonly declared: Readonly<Record<string, unknown>> = {},
   ) {
     this.resume = {
       carried,
@@ -43,6 +48,9 @@ export class ToolQuestions {
 
   /** `ClientChannel.request` for this leg. */
   readonly ask = async (method: string, params: Record<string, unknown>): Promise<unknown> => {
+    const missing = missingCapability(method, params, this.declared);
+    // What a 2025 client without the capability answers (JSON-RPC "method not found"), so callers read both alike.
+    if (missing !== undefined) throw new ClientRequestError(`The client declared no ${missing} capability in this request.`, RPC_METHOD_NOT_FOUND);
     const key = `q${this.#next++}`;
     const hash = sha256Hex(canonicalJson({ method, params }));
     const found = this.answered[key];

@@ -30,7 +30,7 @@ describe("a modern-era upstream behind toolgate", () => {
     // The call has a client to forward questions to (its event stream), so toolgate declares what it can forward.
     expect(arrived).toEqual({
       version: "2026-07-28",
-      capabilities: { elicitation: {}, sampling: {} },
+      capabilities: { elicitation: { form: {}, url: {} }, sampling: {} },
       method: "tools/call",
       name: "whatarrived",
       arguments: { note: "through" },

@@ -1,0 +1,49 @@
+/**
+ * A federated server's URL-mode elicitation (MCP 2025-11-25 and 2026-07-28, "Elicitation": the
+ * client shows a person a URL to open for what must not pass through it, such as a sign-in or a
+ * payment), checked and reshaped before it is passed to the client that made the call.
+ *
+ * toolgate never fetches that URL: a person opens it in a browser, after the client showed it and
+ * asked (the revision forbids prefetching). So the SSRF guard, which keeps toolgate's own
+ * fetches inside OUTBOUND_ALLOW, is not the check: an address private to the Worker's network
+ * means nothing in the person's browser. What a gateway between many clients and servers must
+ * hold for them is what the spec asks of the link itself: https, since the page may take a
+ * password or a card (the spec's "SHOULD use HTTPS" is a MUST here, where toolgate vouches for
+ * the relay), and no user:password@ part, which can make `https://trusted.example@evil.example`
+ * read as the trusted host the client must display.
+ *
+ * The two revisions differ in one field: 2025-11-25 requires an `elicitationId` (keying its
+ * `notifications/elicitation/complete`), 2026-07-28 removed both. A 2025 client gets one minted
+ * when the server sent none; a modern client gets none, which also keeps the question the same
+ * on every retry of the call (a 2025 server mints a new id each time it asks, and a modern
+ * client's answer counts only for the very question it was given; tool-questions.ts).
+ */
+
+/** The question's label in errors: the method, and the mode when it is a URL. */
+export const URL_MODE_LABEL = "elicitation/create (url mode)";
+
+/** Whether an `elicitation/create` asks in URL mode. */
+export const isUrlMode = (method: string, params: Readonly<Record<string, unknown>>): boolean => method === "elicitation/create" && params.mode === "url";
+
+/** Why toolgate will not pass the URL on, or undefined when it will. */
+export function urlRefusal(params: Readonly<Record<string, unknown>>): string | undefined {
+  const { url } = params;
+  if (typeof url !== "string") return "it asked for URL-mode elicitation without a url";
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `it asked the person to open ${JSON.stringify(url.slice(0, 200))}, which is not a URL`;
+  }
+  if (parsed.protocol !== "https:" || parsed.username !== "" || parsed.password !== "") {
+    return `toolgate passes on only https links without a user:password@ part, and it asked the person to open '${parsed.protocol}//${parsed.host}${parsed.pathname}'`;
+  }
+  return undefined;
+}
+
+/** The params as the downstream's revision defines URL mode: with an `elicitationId` for a 2025 client, without for a modern one. */
+export function urlParamsFor(params: Readonly<Record<string, unknown>>, modernClient: boolean): Record<string, unknown> {
+  const { elicitationId, ...rest } = params;
+  if (modernClient) return rest;
+  return { ...rest, elicitationId: typeof elicitationId === "string" && elicitationId !== "" ? elicitationId : crypto.randomUUID() };
+}
