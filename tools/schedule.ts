@@ -10,6 +10,7 @@ import { MODEL_VARIABLES } from "../src/agent/model-config.ts";
 import { describeRequestFailure } from "../src/http/request-failure.ts";
 import { registry } from "../src/registry/registry.ts";
 import { toolError, toolResult } from "../src/registry/tool-result.ts";
+import { SCHEDULE_FIELD_TEXT } from "../src/schedules/schedule-field-text.ts";
 import {
   createSchedule,
   deleteSchedule,
@@ -21,7 +22,7 @@ import {
   viewSchedule,
 } from "../src/schedules/schedule-service.ts";
 import { OVERLAP_POLICIES } from "../src/schedules/schedule-types.ts";
-import { SCHEDULE_FIELD_TEXT, toWireSchedule, toWireSummary } from "../src/schedules/schedule-wire.ts";
+import { toWireSchedule, toWireSummary } from "../src/schedules/schedule-wire.ts";
 import { kvToolsetLookup } from "../src/toolsets/custom-toolsets.ts";
 
 const ACTIONS = ["create", "list", "get", "pause", "resume", "delete"] as const;
