@@ -65,18 +65,19 @@ registry.register({
     },
     { name: "a 1 MiB question the cap refuses", args: () => ({ question: "x".repeat(1024 * 1024) }) },
   ],
-  schema: z
-    .object({
-      question: z.string().trim().min(1).max(2_000).describe("The question for the person, self-contained: they see only this and the choices."),
-      choices: z
-        .array(z.string().trim().min(1).max(200))
-        .max(4)
-        .optional()
-        .describe("Up to four short answers to pick from; the person may still answer in their own words. Put the one you recommend first."),
-    })
-    .describe(
-      "Asks the person a question and waits for the answer. Use it when you cannot go on without a decision or a fact only they have; not for things you can look up or decide sensibly yourself.",
-    ),
+  schema: () =>
+    z
+      .object({
+        question: z.string().trim().min(1).max(2_000).describe("The question for the person, self-contained: they see only this and the choices."),
+        choices: z
+          .array(z.string().trim().min(1).max(200))
+          .max(4)
+          .optional()
+          .describe("Up to four short answers to pick from; the person may still answer in their own words. Put the one you recommend first."),
+      })
+      .describe(
+        "Asks the person a question and waits for the answer. Use it when you cannot go on without a decision or a fact only they have; not for things you can look up or decide sensibly yourself.",
+      ),
   handler: async ({ question, choices = [] }, ctx) => {
     if (ctx.run !== undefined) {
       if (ctx.run.depth > 0)

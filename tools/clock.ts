@@ -28,13 +28,14 @@ registry.register({
   readOnly: true,
   example: { timezone: "Europe/Paris" },
   worstInputs: [{ name: "a 1 MiB time zone name, which Intl refuses", args: () => ({ timezone: "Europe/".padEnd(1024 * 1024, "x") }) }],
-  schema: z.object({
-    timezone: z
-      .string()
-      .refine(isValidZone, "must be an IANA time zone name such as Europe/Paris")
-      .optional()
-      .describe("IANA time zone name, for example Europe/Paris. Defaults to the deployment's zone."),
-  }),
+  schema: () =>
+    z.object({
+      timezone: z
+        .string()
+        .refine(isValidZone, "must be an IANA time zone name such as Europe/Paris")
+        .optional()
+        .describe("IANA time zone name, for example Europe/Paris. Defaults to the deployment's zone."),
+    }),
   description: "Returns the current date and time.",
   dynamicSchemaOverrides: (env) => ({
     description: `Returns the current date and time as ISO 8601 and as local wall-clock time. Without a timezone it uses ${defaultZone(env)}.`,

@@ -40,25 +40,26 @@ registry.register({
       }),
     },
   ],
-  schema: z
-    .object({
-      goal: z
-        .string()
-        .min(1)
-        .max(20_000)
-        .describe("What the child agent must achieve, self-contained: it sees nothing of this conversation but `goal` and `context`."),
-      context: z.string().max(20_000).optional().describe("Facts the child needs (file names, ids, constraints)."),
-      toolsets: z
-        .array(z.string())
-        .min(1)
-        .max(16)
-        .optional()
-        .describe("The toolsets the child may use, each within this run's own; this run's toolset when absent."),
-      max_turns: z.number().int().min(1).max(20).default(10).describe("Model turns the child may take, 1-20."),
-    })
-    .describe(
-      "Hands a self-contained sub-task to a child agent with its own tools and turn limit, and returns its final answer. Use it for work that needs many tool calls whose details this conversation does not need.",
-    ),
+  schema: () =>
+    z
+      .object({
+        goal: z
+          .string()
+          .min(1)
+          .max(20_000)
+          .describe("What the child agent must achieve, self-contained: it sees nothing of this conversation but `goal` and `context`."),
+        context: z.string().max(20_000).optional().describe("Facts the child needs (file names, ids, constraints)."),
+        toolsets: z
+          .array(z.string())
+          .min(1)
+          .max(16)
+          .optional()
+          .describe("The toolsets the child may use, each within this run's own; this run's toolset when absent."),
+        max_turns: z.number().int().min(1).max(20).default(10).describe("Model turns the child may take, 1-20."),
+      })
+      .describe(
+        "Hands a self-contained sub-task to a child agent with its own tools and turn limit, and returns its final answer. Use it for work that needs many tool calls whose details this conversation does not need.",
+      ),
   // The toolsets that exist when definitions are made: the model picks from them.
   dynamicSchemaOverrides: () => ({ parameters: withToolsetEnum(builtInToolsetNames()) }),
   handler: async ({ goal, context, toolsets, max_turns }, ctx) => {

@@ -17,9 +17,10 @@ registry.register({
     { name: "an unknown handle", args: () => ({ handle: crypto.randomUUID() }) },
     { name: "a 1 MiB handle the uuid check refuses", args: () => ({ handle: "f".repeat(1024 * 1024) }) },
   ],
-  schema: z.object({
-    handle: z.uuid().describe("The handle of a stored result (from a truncated result's read_result hint)."),
-  }),
+  schema: () =>
+    z.object({
+      handle: z.uuid().describe("The handle of a stored result (from a truncated result's read_result hint)."),
+    }),
   description: "Deletes a stored tool result by its handle, so read_result can no longer read it. Needs a person's approval.",
   handler: async ({ handle }, { env }) => {
     const existed = (await env.KV.get(storedResultKey(handle))) !== null;

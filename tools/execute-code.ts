@@ -44,22 +44,23 @@ registry.register({
   emoji: "🧮",
   // The script's own budget ends it first, with its console output; this is only a backstop.
   timeoutMs: MAX_TIMEOUT_MS + 5_000,
-  schema: z.object({
-    code: z
-      .string()
-      .min(1)
-      .max(MAX_CODE_CHARS)
-      .describe(
-        `JavaScript (ES2023), the body of an async function: use await, and return the result (any JSON value). Call a tool with \`await tools.<tool_name>({...arguments})\`: it returns the tool's parsed result, or throws a ToolError with .code (the gateway's error_code, e.g. PERMISSION_DENIED, APPROVAL_REQUIRED), .message and, for approvals, .approval. console.log output is returned too. 1-${MAX_CODE_CHARS} characters.`,
-      ),
-    timeout_ms: z
-      .number()
-      .int()
-      .min(100)
-      .max(MAX_TIMEOUT_MS)
-      .default(DEFAULT_TIMEOUT_MS)
-      .describe(`Wall-clock budget for the whole script, tool calls included, in milliseconds: 100-${MAX_TIMEOUT_MS}, default ${DEFAULT_TIMEOUT_MS}.`),
-  }),
+  schema: () =>
+    z.object({
+      code: z
+        .string()
+        .min(1)
+        .max(MAX_CODE_CHARS)
+        .describe(
+          `JavaScript (ES2023), the body of an async function: use await, and return the result (any JSON value). Call a tool with \`await tools.<tool_name>({...arguments})\`: it returns the tool's parsed result, or throws a ToolError with .code (the gateway's error_code, e.g. PERMISSION_DENIED, APPROVAL_REQUIRED), .message and, for approvals, .approval. console.log output is returned too. 1-${MAX_CODE_CHARS} characters.`,
+        ),
+      timeout_ms: z
+        .number()
+        .int()
+        .min(100)
+        .max(MAX_TIMEOUT_MS)
+        .default(DEFAULT_TIMEOUT_MS)
+        .describe(`Wall-clock budget for the whole script, tool calls included, in milliseconds: 100-${MAX_TIMEOUT_MS}, default ${DEFAULT_TIMEOUT_MS}.`),
+    }),
   description: [
     "Runs a JavaScript snippet in a sandbox (QuickJS in WebAssembly) that can call the other tools you have, and returns its result and console output.",
     "Use it to chain many tool calls, loop or filter over results, or compute something exactly, in one step instead of many.",

@@ -39,11 +39,12 @@ registry.register({
     },
     { name: "a 1 MiB owner the name pattern refuses", args: () => ({ owner: "o".repeat(1024 * 1024), repo: "r", issue_number: 1, body: "x" }) },
   ],
-  schema: z.object({
-    ...repositoryFields,
-    issue_number: z.number().int().min(1).describe("The issue or pull request number."),
-    body: z.string().min(1).max(65_536).describe("The comment, in GitHub Markdown (at most 65,536 characters)."),
-  }),
+  schema: () =>
+    z.object({
+      ...repositoryFields(),
+      issue_number: z.number().int().min(1).describe("The issue or pull request number."),
+      body: z.string().min(1).max(65_536).describe("The comment, in GitHub Markdown (at most 65,536 characters)."),
+    }),
   description: "Posts a comment on a GitHub issue or pull request and returns its URL.",
   timeoutMs: 20_000,
   handler: async ({ owner, repo, issue_number: issue, body }, { env, fetch: upstreamFetch }) => {

@@ -27,9 +27,10 @@ registry.register({
     { name: "1 MiB names the patterns refuse", args: () => ({ owner: "o".repeat(1024 * 1024), repo: "r".repeat(1024 * 1024) }) },
   ],
   requiresEnv: ["GITHUB_TOKEN"],
-  schema: z.object({
-    ...repositoryFields,
-  }),
+  schema: () =>
+    z.object({
+      ...repositoryFields(),
+    }),
   description: "Looks up a public GitHub repository: description, stars, forks, open issues, default branch, licence and last push.",
   check: async (env) => {
     const res = await githubGet(fetch, "/rate_limit", token(env), AbortSignal.timeout(PROBE_TIMEOUT_MS));

@@ -40,52 +40,54 @@ const RESERVED = new Set([
 ]);
 const EXAMPLE = { method: "GET", url: "https://api.github.com/repos/cloudflare/workerd", headers: { accept: "application/vnd.github+json" } };
 
-const headerValue = z.union([
-  z.string().max(8_192).describe("A literal header value."),
-  z
-    .strictObject({ secret: z.string().regex(SECRET_NAME_PATTERN, "must name an environment variable, such as WEATHER_API_KEY") })
-    .describe('A secret by name, {"secret": "WEATHER_API_KEY"}: its value is sent, never shown.'),
-]);
+const headerValue = () =>
+  z.union([
+    z.string().max(8_192).describe("A literal header value."),
+    z
+      .strictObject({ secret: z.string().regex(SECRET_NAME_PATTERN, "must name an environment variable, such as WEATHER_API_KEY") })
+      .describe('A secret by name, {"secret": "WEATHER_API_KEY"}: its value is sent, never shown.'),
+  ]);
 
-const schema = z
-  .object({
-    method: z
-      .enum(METHODS)
-      .default("GET")
-      .describe(`HTTP method, one of ${METHODS.join(", ")} (default GET). Every method but GET waits for a person's approval before it is sent.`),
-    url: z
-      .url({ protocol: /^https?$/, error: "must be an absolute http or https URL, such as https://api.example.com/v1/items" })
-      .describe(
-        "Absolute http(s) URL, query string included. Example: https://api.example.com/v1/items?limit=10. Private, loopback and link-local addresses are refused.",
-      ),
-    headers: z
-      .record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, "must be a valid HTTP header name"), headerValue)
-      .refine((headers) => Object.keys(headers).length <= 50, "at most 50 headers")
-      .refine((headers) => Object.keys(headers).every((name) => !RESERVED.has(name.toLowerCase())), `may not set ${[...RESERVED].join(", ")}`)
-      .default({})
-      .describe(
-        'Request headers, name to value; a value may name a secret the operator granted for this host: {"Authorization": {"secret": "WEATHER_API_KEY"}}.',
-      ),
-    body: z
-      .union([z.string().max(MAX_BODY_CHARS), z.record(z.string(), z.unknown()), z.array(z.unknown())])
-      .optional()
-      .describe(
-        `Request body, up to ${MAX_BODY_CHARS} characters: a string is sent as it is; an object or array is sent as JSON (content-type application/json unless headers set one). Not allowed with GET or HEAD.`,
-      ),
-    max_chars: z
-      .number()
-      .int()
-      .min(500)
-      .max(MAX_CHARS)
-      .default(DEFAULT_MAX_CHARS)
-      .describe(
-        `Characters of the response body returned, 500-${MAX_CHARS} (default ${DEFAULT_MAX_CHARS}); beyond it a head and tail preview with a read_result handle.`,
-      ),
-  })
-  .refine((args) => args.body === undefined || (args.method !== "GET" && args.method !== "HEAD"), {
-    path: ["body"],
-    message: "a GET or HEAD request has no body; use POST, PUT or PATCH to send one",
-  });
+const schema = () =>
+  z
+    .object({
+      method: z
+        .enum(METHODS)
+        .default("GET")
+        .describe(`HTTP method, one of ${METHODS.join(", ")} (default GET). Every method but GET waits for a person's approval before it is sent.`),
+      url: z
+        .url({ protocol: /^https?$/, error: "must be an absolute http or https URL, such as https://api.example.com/v1/items" })
+        .describe(
+          "Absolute http(s) URL, query string included. Example: https://api.example.com/v1/items?limit=10. Private, loopback and link-local addresses are refused.",
+        ),
+      headers: z
+        .record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, "must be a valid HTTP header name"), headerValue())
+        .refine((headers) => Object.keys(headers).length <= 50, "at most 50 headers")
+        .refine((headers) => Object.keys(headers).every((name) => !RESERVED.has(name.toLowerCase())), `may not set ${[...RESERVED].join(", ")}`)
+        .default({})
+        .describe(
+          'Request headers, name to value; a value may name a secret the operator granted for this host: {"Authorization": {"secret": "WEATHER_API_KEY"}}.',
+        ),
+      body: z
+        .union([z.string().max(MAX_BODY_CHARS), z.record(z.string(), z.unknown()), z.array(z.unknown())])
+        .optional()
+        .describe(
+          `Request body, up to ${MAX_BODY_CHARS} characters: a string is sent as it is; an object or array is sent as JSON (content-type application/json unless headers set one). Not allowed with GET or HEAD.`,
+        ),
+      max_chars: z
+        .number()
+        .int()
+        .min(500)
+        .max(MAX_CHARS)
+        .default(DEFAULT_MAX_CHARS)
+        .describe(
+          `Characters of the response body returned, 500-${MAX_CHARS} (default ${DEFAULT_MAX_CHARS}); beyond it a head and tail preview with a read_result handle.`,
+        ),
+    })
+    .refine((args) => args.body === undefined || (args.method !== "GET" && args.method !== "HEAD"), {
+      path: ["body"],
+      message: "a GET or HEAD request has no body; use POST, PUT or PATCH to send one",
+    });
 
 registry.register({
   name: "http_request",

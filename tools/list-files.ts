@@ -18,12 +18,13 @@ registry.register({
   emoji: "🗂️",
   check: workspaceAvailable,
   reads: WHOLE_WORKSPACE,
-  schema: z.object({
-    path: z.string().max(MAX_PATH_BYTES).default("").describe("Directory to list, workspace-relative; '' or '.' for the workspace root. Example: 'src'."),
-    recursive: z.boolean().default(false).describe("List every file under the directory instead of its direct entries. Default false."),
-    limit: z.number().int().min(1).max(MAX_LIMIT).default(200).describe(`Entries to return, 1-${MAX_LIMIT}. Default 200.`),
-    cursor: z.string().min(1).max(1024).optional().describe("next_cursor from the previous list_files call with the same path and recursive, to list on."),
-  }),
+  schema: () =>
+    z.object({
+      path: z.string().max(MAX_PATH_BYTES).default("").describe("Directory to list, workspace-relative; '' or '.' for the workspace root. Example: 'src'."),
+      recursive: z.boolean().default(false).describe("List every file under the directory instead of its direct entries. Default false."),
+      limit: z.number().int().min(1).max(MAX_LIMIT).default(200).describe(`Entries to return, 1-${MAX_LIMIT}. Default 200.`),
+      cursor: z.string().min(1).max(1024).optional().describe("next_cursor from the previous list_files call with the same path and recursive, to list on."),
+    }),
   description:
     "Lists files in your workspace: a directory's files and subdirectories (type 'file' with size in bytes and modified time in ISO 8601, or type 'dir'), or with recursive every file under it. " +
     "Paged: when next_cursor is returned, call again with it.",

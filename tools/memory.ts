@@ -18,22 +18,24 @@ const CHANGES = ["add", "replace", "remove"] as const;
 const MAX_TEXT = Math.max(...Object.values(MEMORY_CHAR_LIMITS));
 const MAX_OPERATIONS = 20;
 
-const content = z
-  .string()
-  .max(MAX_TEXT)
-  .optional()
-  .describe(
-    `The entry's full text, for add and replace: one fact or preference per entry, plain text, 1-${MAX_TEXT} characters (the store's whole budget is the real bound).`,
-  )
-  .meta({ examples: ["Prefers answers in British English."] });
-const oldText = z
-  .string()
-  .max(MAX_TEXT)
-  .optional()
-  .describe(
-    "For replace and remove: a short piece of the existing entry's text, exact and case-sensitive, that appears in that entry only (1-200 characters is typical).",
-  )
-  .meta({ examples: ["British English"] });
+const content = () =>
+  z
+    .string()
+    .max(MAX_TEXT)
+    .optional()
+    .describe(
+      `The entry's full text, for add and replace: one fact or preference per entry, plain text, 1-${MAX_TEXT} characters (the store's whole budget is the real bound).`,
+    )
+    .meta({ examples: ["Prefers answers in British English."] });
+const oldText = () =>
+  z
+    .string()
+    .max(MAX_TEXT)
+    .optional()
+    .describe(
+      "For replace and remove: a short piece of the existing entry's text, exact and case-sensitive, that appears in that entry only (1-200 characters is typical).",
+    )
+    .meta({ examples: ["British English"] });
 
 type Fields = { action?: string | undefined; content?: string | undefined; old_text?: string | undefined };
 
@@ -47,39 +49,40 @@ function requireFields(fields: Fields, path: (string | number)[], ctx: z.Refinem
   if (fields.action === "replace" || fields.action === "remove") needs("old_text");
 }
 
-const schema = z
-  .object({
-    target: z
-      .enum(MEMORY_TARGETS)
-      .describe(
-        `Which store: "memory" for your own notes about the work and environment (budget ${MEMORY_CHAR_LIMITS.memory} characters), "user" for what you learn about the user (budget ${MEMORY_CHAR_LIMITS.user} characters).`,
-      ),
-    action: z
-      .enum(ACTIONS)
-      .optional()
-      .describe(
-        '"add" a new entry (needs content), "replace" the entry containing old_text (needs old_text and content), "remove" the entry containing old_text (needs old_text), or "read" the entries. Required unless operations is given.',
-      ),
-    content,
-    old_text: oldText,
-    operations: z
-      .array(z.object({ action: z.enum(CHANGES).describe("add, replace or remove, as for action."), content, old_text: oldText }).strict())
-      .min(1)
-      .max(MAX_OPERATIONS)
-      .optional()
-      .describe(
-        `Instead of action: 1-${MAX_OPERATIONS} changes to the one target, applied in order and all or none; the budget is checked on the result only, so remove or shorten entries first to make room for an add.`,
-      ),
-  })
-  .superRefine((args, ctx) => {
-    if (args.operations === undefined) {
-      if (args.action === undefined) ctx.addIssue({ code: "custom", path: ["action"], message: "action is required unless operations is given" });
-      else requireFields(args, [], ctx);
-      return;
-    }
-    if (args.action !== undefined) ctx.addIssue({ code: "custom", path: ["action"], message: "give either action or operations, not both" });
-    args.operations.forEach((operation, i) => requireFields(operation, ["operations", i], ctx));
-  });
+const schema = () =>
+  z
+    .object({
+      target: z
+        .enum(MEMORY_TARGETS)
+        .describe(
+          `Which store: "memory" for your own notes about the work and environment (budget ${MEMORY_CHAR_LIMITS.memory} characters), "user" for what you learn about the user (budget ${MEMORY_CHAR_LIMITS.user} characters).`,
+        ),
+      action: z
+        .enum(ACTIONS)
+        .optional()
+        .describe(
+          '"add" a new entry (needs content), "replace" the entry containing old_text (needs old_text and content), "remove" the entry containing old_text (needs old_text), or "read" the entries. Required unless operations is given.',
+        ),
+      content: content(),
+      old_text: oldText(),
+      operations: z
+        .array(z.object({ action: z.enum(CHANGES).describe("add, replace or remove, as for action."), content: content(), old_text: oldText() }).strict())
+        .min(1)
+        .max(MAX_OPERATIONS)
+        .optional()
+        .describe(
+          `Instead of action: 1-${MAX_OPERATIONS} changes to the one target, applied in order and all or none; the budget is checked on the result only, so remove or shorten entries first to make room for an add.`,
+        ),
+    })
+    .superRefine((args, ctx) => {
+      if (args.operations === undefined) {
+        if (args.action === undefined) ctx.addIssue({ code: "custom", path: ["action"], message: "action is required unless operations is given" });
+        else requireFields(args, [], ctx);
+        return;
+      }
+      if (args.action !== undefined) ctx.addIssue({ code: "custom", path: ["action"], message: "give either action or operations, not both" });
+      args.operations.forEach((operation, i) => requireFields(operation, ["operations", i], ctx));
+    });
 
 /** Usage as Hermes prints it: "P% — C/L chars". */
 const usage = ({ chars, limit }: MemoryStoreView): string => `${Math.round((chars / limit) * 100)}% — ${chars}/${limit} chars`;

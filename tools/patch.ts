@@ -133,58 +133,61 @@ registry.register({
   // Patch mode names no `path`, so this gives `workspace:*`: a multi-file patch is ordered after
   // every other workspace call of its batch, whichever files it names.
   writes: fileResource,
-  schema: z
-    .object({
-      mode: z
-        .enum(["replace", "patch"])
-        .default("replace")
-        .describe(
-          "'replace' (default): replace old_string with new_string in one file. 'patch': apply the V4A text in `patch`, which can change several files.",
-        ),
-      path: z
-        .string()
-        .min(1)
-        .max(MAX_PATH_BYTES)
-        .optional()
-        .describe(`replace mode: workspace-relative path of an existing file, '/'-separated; no leading '/', no '..'. Example: 'src/app.ts'.`),
-      old_string: z
-        .string()
-        .min(1)
-        .max(MAX_FILE_BYTES)
-        .optional()
-        .describe(
-          "replace mode: the exact text to replace, with enough surrounding lines to occur only once. Without read_file's 'N|' prefixes. Leading/trailing whitespace per line may differ from the file.",
-        ),
-      new_string: z
-        .string()
-        .max(MAX_FILE_BYTES)
-        .optional()
-        .describe(`replace mode: the text to put in its place; an empty string deletes old_string. The file must stay within ${formatBytes(MAX_FILE_BYTES)}.`),
-      replace_all: z
-        .boolean()
-        .default(false)
-        .describe(
-          `replace mode: replace every occurrence (at most ${MAX_REPLACEMENTS.toLocaleString("en-US")}) instead of requiring exactly one. Default false.`,
-        ),
-      patch: z
-        .string()
-        .min(1)
-        .max(MAX_FILE_BYTES)
-        .optional()
-        .describe(
-          "patch mode: a V4A patch. '*** Begin Patch', then per file '*** Add File: <path>' (every line '+'), '*** Delete File: <path>', " +
-            "'*** Update File: <path>' (optionally '*** Move to: <new path>') with hunks: a '@@ <a line just above the change>' anchor, then ' ' context, '-' removed and '+' added lines; " +
-            "'*** Move File: <from> -> <to>'; then '*** End Patch'. Hunks apply in order, top to bottom.",
-        ),
-    })
-    .superRefine((args, issues) => {
-      // One schema for both modes (the model sees one object); each mode's fields are required here.
-      const need = args.mode === "patch" ? (["patch"] as const) : (["path", "old_string", "new_string"] as const);
-      for (const field of need) {
-        if (args[field] === undefined)
-          issues.addIssue({ code: "custom", path: [field], input: undefined, message: `${field} is required in ${args.mode} mode` });
-      }
-    }),
+  schema: () =>
+    z
+      .object({
+        mode: z
+          .enum(["replace", "patch"])
+          .default("replace")
+          .describe(
+            "'replace' (default): replace old_string with new_string in one file. 'patch': apply the V4A text in `patch`, which can change several files.",
+          ),
+        path: z
+          .string()
+          .min(1)
+          .max(MAX_PATH_BYTES)
+          .optional()
+          .describe(`replace mode: workspace-relative path of an existing file, '/'-separated; no leading '/', no '..'. Example: 'src/app.ts'.`),
+        old_string: z
+          .string()
+          .min(1)
+          .max(MAX_FILE_BYTES)
+          .optional()
+          .describe(
+            "replace mode: the exact text to replace, with enough surrounding lines to occur only once. Without read_file's 'N|' prefixes. Leading/trailing whitespace per line may differ from the file.",
+          ),
+        new_string: z
+          .string()
+          .max(MAX_FILE_BYTES)
+          .optional()
+          .describe(
+            `replace mode: the text to put in its place; an empty string deletes old_string. The file must stay within ${formatBytes(MAX_FILE_BYTES)}.`,
+          ),
+        replace_all: z
+          .boolean()
+          .default(false)
+          .describe(
+            `replace mode: replace every occurrence (at most ${MAX_REPLACEMENTS.toLocaleString("en-US")}) instead of requiring exactly one. Default false.`,
+          ),
+        patch: z
+          .string()
+          .min(1)
+          .max(MAX_FILE_BYTES)
+          .optional()
+          .describe(
+            "patch mode: a V4A patch. '*** Begin Patch', then per file '*** Add File: <path>' (every line '+'), '*** Delete File: <path>', " +
+              "'*** Update File: <path>' (optionally '*** Move to: <new path>') with hunks: a '@@ <a line just above the change>' anchor, then ' ' context, '-' removed and '+' added lines; " +
+              "'*** Move File: <from> -> <to>'; then '*** End Patch'. Hunks apply in order, top to bottom.",
+          ),
+      })
+      .superRefine((args, issues) => {
+        // One schema for both modes (the model sees one object); each mode's fields are required here.
+        const need = args.mode === "patch" ? (["patch"] as const) : (["path", "old_string", "new_string"] as const);
+        for (const field of need) {
+          if (args[field] === undefined)
+            issues.addIssue({ code: "custom", path: [field], input: undefined, message: `${field} is required in ${args.mode} mode` });
+        }
+      }),
   description:
     "Edits workspace files. replace mode (default): replaces old_string with new_string in one file (exactly one occurrence unless replace_all), " +
     "tolerating indentation and whitespace differences and re-indenting new_string to match; an ambiguous match is refused with the count and lines. " +

@@ -25,15 +25,16 @@ registry.register({
   maxResultSizeChars: Number.POSITIVE_INFINITY,
   check: workspaceAvailable,
   reads: fileResource,
-  schema: z.object({
-    path: z
-      .string()
-      .min(1)
-      .max(MAX_PATH_BYTES)
-      .describe(`Workspace-relative file path, '/'-separated, at most ${MAX_PATH_BYTES} bytes; no leading '/', no '..'. Example: 'src/app.ts'.`),
-    offset: z.number().int().min(1).default(1).describe("First line to return, 1-based (1 = the first line). Default 1."),
-    limit: z.number().int().min(1).max(MAX_LIMIT).default(500).describe(`How many lines to return, 1-${MAX_LIMIT}. Default 500.`),
-  }),
+  schema: () =>
+    z.object({
+      path: z
+        .string()
+        .min(1)
+        .max(MAX_PATH_BYTES)
+        .describe(`Workspace-relative file path, '/'-separated, at most ${MAX_PATH_BYTES} bytes; no leading '/', no '..'. Example: 'src/app.ts'.`),
+      offset: z.number().int().min(1).default(1).describe("First line to return, 1-based (1 = the first line). Default 1."),
+      limit: z.number().int().min(1).max(MAX_LIMIT).default(500).describe(`How many lines to return, 1-${MAX_LIMIT}. Default 500.`),
+    }),
   description:
     `Reads a text file from your workspace as numbered lines 'LINE_NUM|CONTENT' (for example '12|const x = 1;'), a window of 'limit' lines from 'offset'. ` +
     `The result gives total_lines and file_size (bytes) and, when more remains, a hint with the offset to read next. ` +

@@ -26,11 +26,12 @@ registry.register({
     { name: "a 1 MiB handle the uuid check refuses", args: () => ({ handle: "0".repeat(1024 * 1024) }) },
   ],
   maxResultSizeChars: Number.POSITIVE_INFINITY,
-  schema: z.object({
-    handle: z.uuid().describe("The handle from a truncated result."),
-    offset: z.number().int().min(0).default(0).describe("First character to return (0-based)."),
-    limit: z.number().int().min(1).max(MAX_PAGE).default(20_000).describe(`How many characters to return, at most ${MAX_PAGE}.`),
-  }),
+  schema: () =>
+    z.object({
+      handle: z.uuid().describe("The handle from a truncated result."),
+      offset: z.number().int().min(0).default(0).describe("First character to return (0-based)."),
+      limit: z.number().int().min(1).max(MAX_PAGE).default(20_000).describe(`How many characters to return, at most ${MAX_PAGE}.`),
+    }),
   description: "Reads part of a tool result that was too large to return inline, by character offset and limit.",
   handler: async ({ handle, offset, limit }, { env, mayUse }) => {
     const stored = await env.KV.get<StoredResult>(storedResultKey(handle), "json");

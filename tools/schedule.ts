@@ -10,6 +10,7 @@ import { MODEL_VARIABLES } from "../src/agent/model-config.ts";
 import { describeRequestFailure } from "../src/http/request-failure.ts";
 import { registry } from "../src/registry/registry.ts";
 import { toolError, toolResult } from "../src/registry/tool-result.ts";
+import { SCHEDULE_FIELD_TEXT } from "../src/schedules/schedule-field-text.ts";
 import {
   createSchedule,
   deleteSchedule,
@@ -21,46 +22,47 @@ import {
   viewSchedule,
 } from "../src/schedules/schedule-service.ts";
 import { OVERLAP_POLICIES } from "../src/schedules/schedule-types.ts";
-import { SCHEDULE_FIELD_TEXT, toWireSchedule, toWireSummary } from "../src/schedules/schedule-wire.ts";
+import { toWireSchedule, toWireSummary } from "../src/schedules/schedule-wire.ts";
 import { kvToolsetLookup } from "../src/toolsets/custom-toolsets.ts";
 
 const ACTIONS = ["create", "list", "get", "pause", "resume", "delete"] as const;
 /** Schedules a list answers with: the model needs the recent ones, not a key's whole history. */
 const LISTED = 50;
 
-const schema = z
-  .object({
-    action: z.enum(ACTIONS).describe('"create" a schedule, "list" yours, "get" one with its recent firings, or "pause", "resume" or "delete" one.'),
-    id: z.string().max(64).optional().describe("The schedule's id (from create or list), for get, pause, resume and delete."),
-    name: z.string().min(1).max(120).optional().describe("For create: a short name for people."),
-    prompt: z.string().min(1).max(20_000).optional().describe(`For create: ${SCHEDULE_FIELD_TEXT.prompt}`),
-    cron: z.string().min(1).max(200).optional().describe(`For create: ${SCHEDULE_FIELD_TEXT.cron}`),
-    every_seconds: z
-      .number()
-      .int()
-      .min(1)
-      .max(366 * 86_400)
-      .optional()
-      .describe(`For create: ${SCHEDULE_FIELD_TEXT.every_seconds}`),
-    timezone: z.string().min(1).max(64).optional().describe(`For create: ${SCHEDULE_FIELD_TEXT.timezone}`),
-    toolsets: z.array(z.string().min(1).max(128)).min(1).max(16).optional().describe(`For create: ${SCHEDULE_FIELD_TEXT.toolsets}`),
-    overlap: z.enum(OVERLAP_POLICIES).optional().describe(`For create: ${SCHEDULE_FIELD_TEXT.overlap}`),
-    callback: z
-      .object({
-        url: z.string().min(1).max(2048).describe("Where each firing's outcome is POSTed."),
-        secret: z.string().min(1).max(128).describe("The name of the secret it is signed with, SCHEDULE_SECRET_<NAME>."),
-      })
-      .optional()
-      .describe(`For create: ${SCHEDULE_FIELD_TEXT.callback}`),
-  })
-  .superRefine((args, ctx) => {
-    if (args.action === "create" && args.prompt === undefined) ctx.addIssue({ code: "custom", path: ["prompt"], message: "prompt is required for create" });
-    if (args.action !== "create" && args.action !== "list" && args.id === undefined)
-      ctx.addIssue({ code: "custom", path: ["id"], message: `id is required for ${args.action}` });
-  })
-  .describe(
-    "Schedules agent runs of yourself: at each firing (a cron expression or an interval) a new run gets `prompt`, with your key's tools. Manage your schedules with list, get, pause, resume and delete.",
-  );
+const schema = () =>
+  z
+    .object({
+      action: z.enum(ACTIONS).describe('"create" a schedule, "list" yours, "get" one with its recent firings, or "pause", "resume" or "delete" one.'),
+      id: z.string().max(64).optional().describe("The schedule's id (from create or list), for get, pause, resume and delete."),
+      name: z.string().min(1).max(120).optional().describe("For create: a short name for people."),
+      prompt: z.string().min(1).max(20_000).optional().describe(`For create: ${SCHEDULE_FIELD_TEXT.prompt}`),
+      cron: z.string().min(1).max(200).optional().describe(`For create: ${SCHEDULE_FIELD_TEXT.cron}`),
+      every_seconds: z
+        .number()
+        .int()
+        .min(1)
+        .max(366 * 86_400)
+        .optional()
+        .describe(`For create: ${SCHEDULE_FIELD_TEXT.every_seconds}`),
+      timezone: z.string().min(1).max(64).optional().describe(`For create: ${SCHEDULE_FIELD_TEXT.timezone}`),
+      toolsets: z.array(z.string().min(1).max(128)).min(1).max(16).optional().describe(`For create: ${SCHEDULE_FIELD_TEXT.toolsets}`),
+      overlap: z.enum(OVERLAP_POLICIES).optional().describe(`For create: ${SCHEDULE_FIELD_TEXT.overlap}`),
+      callback: z
+        .object({
+          url: z.string().min(1).max(2048).describe("Where each firing's outcome is POSTed."),
+          secret: z.string().min(1).max(128).describe("The name of the secret it is signed with, SCHEDULE_SECRET_<NAME>."),
+        })
+        .optional()
+        .describe(`For create: ${SCHEDULE_FIELD_TEXT.callback}`),
+    })
+    .superRefine((args, ctx) => {
+      if (args.action === "create" && args.prompt === undefined) ctx.addIssue({ code: "custom", path: ["prompt"], message: "prompt is required for create" });
+      if (args.action !== "create" && args.action !== "list" && args.id === undefined)
+        ctx.addIssue({ code: "custom", path: ["id"], message: `id is required for ${args.action}` });
+    })
+    .describe(
+      "Schedules agent runs of yourself: at each firing (a cron expression or an interval) a new run gets `prompt`, with your key's tools. Manage your schedules with list, get, pause, resume and delete.",
+    );
 
 /** A schedule refusal as the model reads it: the API's sentence, code and issues. */
 function refusal(failure: ScheduleFailure): string {

@@ -74,31 +74,32 @@ registry.register({
   check: workspaceAvailable,
   reads: WHOLE_WORKSPACE,
   timeoutMs: SEARCH_BUDGET_MS + 5_000,
-  schema: z.object({
-    pattern: z
-      .string()
-      .min(1)
-      .max(1000)
-      .describe(
-        "target 'content': a regular expression in RE2 syntax (as ripgrep: no look-around or back-references), tested on each line; start it with (?i) to ignore case. Example: 'TODO|FIXME'. target 'files': a glob on file names, or on whole paths when it has a '/'. Example: '*.test.ts'.",
-      ),
-    target: z
-      .enum(["content", "files"])
-      .default("content")
-      .describe("'content' searches inside files (grep), 'files' matches file names (find). Default 'content'."),
-    path: z
-      .string()
-      .max(MAX_PATH_BYTES)
-      .default("")
-      .describe("Directory or file to search, workspace-relative; '' or '.' for the whole workspace. Example: 'src'."),
-    file_glob: z.string().min(1).max(200).optional().describe("target 'content' only: search only files whose names match this glob. Example: '*.md'."),
-    output_mode: z
-      .enum(["content", "files_only", "count"])
-      .default("content")
-      .describe("target 'content' only: 'content' lists matching lines, 'files_only' the files with a match, 'count' matches per file. Default 'content'."),
-    limit: z.number().int().min(1).max(MAX_LIMIT).default(50).describe(`Results to return, 1-${MAX_LIMIT}. Default 50.`),
-    offset: z.number().int().min(0).max(100_000).default(0).describe("Results to skip, for paging: the previous offset plus limit. Default 0."),
-  }),
+  schema: () =>
+    z.object({
+      pattern: z
+        .string()
+        .min(1)
+        .max(1000)
+        .describe(
+          "target 'content': a regular expression in RE2 syntax (as ripgrep: no look-around or back-references), tested on each line; start it with (?i) to ignore case. Example: 'TODO|FIXME'. target 'files': a glob on file names, or on whole paths when it has a '/'. Example: '*.test.ts'.",
+        ),
+      target: z
+        .enum(["content", "files"])
+        .default("content")
+        .describe("'content' searches inside files (grep), 'files' matches file names (find). Default 'content'."),
+      path: z
+        .string()
+        .max(MAX_PATH_BYTES)
+        .default("")
+        .describe("Directory or file to search, workspace-relative; '' or '.' for the whole workspace. Example: 'src'."),
+      file_glob: z.string().min(1).max(200).optional().describe("target 'content' only: search only files whose names match this glob. Example: '*.md'."),
+      output_mode: z
+        .enum(["content", "files_only", "count"])
+        .default("content")
+        .describe("target 'content' only: 'content' lists matching lines, 'files_only' the files with a match, 'count' matches per file. Default 'content'."),
+      limit: z.number().int().min(1).max(MAX_LIMIT).default(50).describe(`Results to return, 1-${MAX_LIMIT}. Default 50.`),
+      offset: z.number().int().min(0).max(100_000).default(0).describe("Results to skip, for paging: the previous offset plus limit. Default 0."),
+    }),
   description:
     `Searches your workspace: inside files for lines matching a regular expression (target 'content'), or for file names matching a glob (target 'files'). ` +
     `Matches come as {path, line, content}, line 1-based. Results are capped (limit, offset to page); a content search reads at most ${MAX_CONTENT_FILES} files and ${MAX_SEARCH_CHARS / (1024 * 1024)} MiB of text and stops after ${SEARCH_BUDGET_MS / 1000} s, saying so (limit_reason). Binary files are skipped.`,

@@ -28,19 +28,20 @@ registry.register({
     },
     { name: "one 500-character word, ten results", args: () => ({ query: "a".repeat(500), limit: 10 }) },
   ],
-  schema: z
-    .object({
-      query: z
-        .string()
-        .trim()
-        .min(1)
-        .max(500)
-        .describe("Words to find; a run matches when it has all of them (the first 12 count). Plain words, no operators."),
-      limit: z.number().int().min(1).max(10).default(3).describe("How many runs to return, 1-10, best match first."),
-    })
-    .describe(
-      "Searches your past agent runs (what the user wrote, tool results, answers and final replies) and returns the best matches with a snippet and a link each. Use it to recall what was said or decided in an earlier conversation.",
-    ),
+  schema: () =>
+    z
+      .object({
+        query: z
+          .string()
+          .trim()
+          .min(1)
+          .max(500)
+          .describe("Words to find; a run matches when it has all of them (the first 12 count). Plain words, no operators."),
+        limit: z.number().int().min(1).max(10).default(3).describe("How many runs to return, 1-10, best match first."),
+      })
+      .describe(
+        "Searches your past agent runs (what the user wrote, tool results, answers and final replies) and returns the best matches with a snippet and a link each. Use it to recall what was said or decided in an earlier conversation.",
+      ),
   handler: async ({ query, limit }, ctx) => {
     const fts = ftsQueryOf(query);
     if (fts === undefined) return toolError("The query has no word to search for (letters or digits).", { error_code: "INVALID_ARGUMENTS" });

@@ -11,47 +11,49 @@ import { MAX_TODO_CONTENT_CHARS, MAX_TODO_ITEMS, TODO_STATUSES, type TodoList, t
 
 const MAX_ID_CHARS = 64;
 
-const item = z
-  .object({
-    id: z
-      .string()
-      .min(1)
-      .max(MAX_ID_CHARS)
-      .describe(`The item's id, unique in the list, 1-${MAX_ID_CHARS} characters; short ids such as "1", "2" or "tests" work best.`)
-      .meta({ examples: ["1"] }),
-    content: z
-      .string()
-      .max(MAX_TODO_CONTENT_CHARS)
-      .optional()
-      .describe(`What to do, 1-${MAX_TODO_CONTENT_CHARS} characters. Required for a new item; in merge mode leave it out to keep the item's text.`)
-      .meta({ examples: ["Run the test suite"] }),
-    status: z
-      .enum(TODO_STATUSES)
-      .optional()
-      .describe(
-        "pending (not started, the default for a new item), in_progress (being done now; keep one at a time), completed, or cancelled (no longer needed).",
-      ),
-    parent: z
-      .string()
-      .max(MAX_ID_CHARS)
-      .optional()
-      .describe('Optional id of the item this one is a step of; "" removes the parent. A parent that names no item, or would make a cycle, is dropped.'),
-  })
-  .strict();
+const item = () =>
+  z
+    .object({
+      id: z
+        .string()
+        .min(1)
+        .max(MAX_ID_CHARS)
+        .describe(`The item's id, unique in the list, 1-${MAX_ID_CHARS} characters; short ids such as "1", "2" or "tests" work best.`)
+        .meta({ examples: ["1"] }),
+      content: z
+        .string()
+        .max(MAX_TODO_CONTENT_CHARS)
+        .optional()
+        .describe(`What to do, 1-${MAX_TODO_CONTENT_CHARS} characters. Required for a new item; in merge mode leave it out to keep the item's text.`)
+        .meta({ examples: ["Run the test suite"] }),
+      status: z
+        .enum(TODO_STATUSES)
+        .optional()
+        .describe(
+          "pending (not started, the default for a new item), in_progress (being done now; keep one at a time), completed, or cancelled (no longer needed).",
+        ),
+      parent: z
+        .string()
+        .max(MAX_ID_CHARS)
+        .optional()
+        .describe('Optional id of the item this one is a step of; "" removes the parent. A parent that names no item, or would make a cycle, is dropped.'),
+    })
+    .strict();
 
-const schema = z.object({
-  todos: z
-    .array(item)
-    .max(MAX_TODO_ITEMS)
-    .optional()
-    .describe(`The items to write, at most ${MAX_TODO_ITEMS}. Leave it out to read the list without changing it.`),
-  merge: z
-    .boolean()
-    .default(false)
-    .describe(
-      "false (default): todos becomes the whole list. true: each item updates the item with its id (only the fields given) or is appended when the id is new.",
-    ),
-});
+const schema = () =>
+  z.object({
+    todos: z
+      .array(item())
+      .max(MAX_TODO_ITEMS)
+      .optional()
+      .describe(`The items to write, at most ${MAX_TODO_ITEMS}. Leave it out to read the list without changing it.`),
+    merge: z
+      .boolean()
+      .default(false)
+      .describe(
+        "false (default): todos becomes the whole list. true: each item updates the item with its id (only the fields given) or is appended when the id is new.",
+      ),
+  });
 
 const answer = (list: TodoList) => ({ todos: list.items, revision: list.revision, summary: todoSummary(list.items) });
 

@@ -22,21 +22,22 @@ registry.register({
   toolset: "discovery",
   emoji: "🔎",
   readOnly: true,
-  schema: z.object({
-    query: z
-      .string()
-      .trim()
-      .min(1)
-      .max(200)
-      .describe(
-        "Words to look for in tool names, descriptions and parameter names, 1-200 characters, for example 'github repository stars'. Prefixes and small typos still match.",
-      ),
-    limit: z.number().int().min(1).max(MAX_LIMIT).default(5).describe(`How many tools to return, best match first, 1-${MAX_LIMIT}.`),
-    format: z
-      .enum(DEFINITION_FORMATS)
-      .optional()
-      .describe("Shape of the returned definitions. Defaults to the shape this call arrived in (MCP over /mcp, else the provider's tool-call shape)."),
-  }),
+  schema: () =>
+    z.object({
+      query: z
+        .string()
+        .trim()
+        .min(1)
+        .max(200)
+        .describe(
+          "Words to look for in tool names, descriptions and parameter names, 1-200 characters, for example 'github repository stars'. Prefixes and small typos still match.",
+        ),
+      limit: z.number().int().min(1).max(MAX_LIMIT).default(5).describe(`How many tools to return, best match first, 1-${MAX_LIMIT}.`),
+      format: z
+        .enum(DEFINITION_FORMATS)
+        .optional()
+        .describe("Shape of the returned definitions. Defaults to the shape this call arrived in (MCP over /mcp, else the provider's tool-call shape)."),
+    }),
   description:
     "Searches the tools you may use but were not given (the list may be deferred to save context) and returns their full definitions, best match first. Call it when no listed tool fits the task, then call the tool it returns.",
   example: { query: "repeat text", limit: 3 },

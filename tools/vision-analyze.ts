@@ -26,30 +26,31 @@ const MAX_QUESTION_CHARS = 4_000;
 /** The model reads a large image slowly; the run's own MODEL_TIMEOUT_MS bounds each attempt within this. */
 const TIMEOUT_MS = 90_000;
 
-const schema = z
-  .object({
-    image_url: z
-      .url({ protocol: /^https?$/, error: "must be an absolute http or https URL, such as https://example.com/chart.png" })
-      .optional()
-      .describe("The image's public http(s) URL; private, loopback and link-local addresses are refused. Give this or `path`."),
-    path: z
-      .string()
-      .min(1)
-      .max(MAX_PATH_BYTES)
-      .optional()
-      .describe("A workspace file holding the image, such as 'screenshots/login.png'. Give this or `image_url`."),
-    question: z
-      .string()
-      .min(1)
-      .max(MAX_QUESTION_CHARS)
-      .describe(`What to find out about the image, such as 'What error does this dialog show?'. At most ${MAX_QUESTION_CHARS} characters.`),
-  })
-  .superRefine((args, issues) => {
-    if ((args.image_url === undefined) === (args.path === undefined)) {
-      const message = args.path === undefined ? "give the image as image_url or path" : "give image_url or path, not both";
-      issues.addIssue({ code: "custom", path: [args.path === undefined ? "image_url" : "path"], input: args.image_url, message });
-    }
-  });
+const schema = () =>
+  z
+    .object({
+      image_url: z
+        .url({ protocol: /^https?$/, error: "must be an absolute http or https URL, such as https://example.com/chart.png" })
+        .optional()
+        .describe("The image's public http(s) URL; private, loopback and link-local addresses are refused. Give this or `path`."),
+      path: z
+        .string()
+        .min(1)
+        .max(MAX_PATH_BYTES)
+        .optional()
+        .describe("A workspace file holding the image, such as 'screenshots/login.png'. Give this or `image_url`."),
+      question: z
+        .string()
+        .min(1)
+        .max(MAX_QUESTION_CHARS)
+        .describe(`What to find out about the image, such as 'What error does this dialog show?'. At most ${MAX_QUESTION_CHARS} characters.`),
+    })
+    .superRefine((args, issues) => {
+      if ((args.image_url === undefined) === (args.path === undefined)) {
+        const message = args.path === undefined ? "give the image as image_url or path" : "give image_url or path, not both";
+        issues.addIssue({ code: "custom", path: [args.path === undefined ? "image_url" : "path"], input: args.image_url, message });
+      }
+    });
 
 /** Why the model's answer failed, said so the model can act on it. */
 function modelFailed(code: string, message: string): ToolFailureError {
@@ -57,7 +58,7 @@ function modelFailed(code: string, message: string): ToolFailureError {
   return new ToolFailureError({ kind: "handler_threw", name: NAME, detail: `the model could not answer (${code}): ${message}.${hint}`, retryable: false });
 }
 
-async function handler({ image_url: url, path, question }: z.output<typeof schema>, ctx: ToolContext) {
+async function handler({ image_url: url, path, question }: z.output<ReturnType<typeof schema>>, ctx: ToolContext) {
   const target = resolveModel(ctx.env, undefined, ctx.keyId);
   if ("kind" in target) throw new ToolFailureError({ kind: "unavailable", name: NAME, reason: `no usable model (${target.kind})` });
   const image = await loadImage(ctx, url, path);

@@ -18,24 +18,25 @@ const DEFAULT_MAX_CHARS = 20_000;
 const MAX_CHARS = 100_000;
 const EXAMPLE = { urls: ["https://example.com/"], max_chars: 20_000 };
 
-const schema = z.object({
-  urls: z
-    .array(z.url({ protocol: /^https?$/, error: "must be an absolute http or https URL, such as https://example.com/page" }))
-    .min(1)
-    .max(MAX_URLS)
-    .describe(
-      `1-${MAX_URLS} absolute http(s) URLs to read, fetched in parallel. Example: ["https://example.com/docs/page"]. Private, loopback and link-local addresses are refused.`,
-    ),
-  max_chars: z
-    .number()
-    .int()
-    .min(500)
-    .max(MAX_CHARS)
-    .default(DEFAULT_MAX_CHARS)
-    .describe(
-      `Characters of content returned per page, ${500}-${MAX_CHARS} (default ${DEFAULT_MAX_CHARS}). Beyond it the page's head and tail are shown and the full text is stored for read_result.`,
-    ),
-});
+const schema = () =>
+  z.object({
+    urls: z
+      .array(z.url({ protocol: /^https?$/, error: "must be an absolute http or https URL, such as https://example.com/page" }))
+      .min(1)
+      .max(MAX_URLS)
+      .describe(
+        `1-${MAX_URLS} absolute http(s) URLs to read, fetched in parallel. Example: ["https://example.com/docs/page"]. Private, loopback and link-local addresses are refused.`,
+      ),
+    max_chars: z
+      .number()
+      .int()
+      .min(500)
+      .max(MAX_CHARS)
+      .default(DEFAULT_MAX_CHARS)
+      .describe(
+        `Characters of content returned per page, ${500}-${MAX_CHARS} (default ${DEFAULT_MAX_CHARS}). Beyond it the page's head and tail are shown and the full text is stored for read_result.`,
+      ),
+  });
 
 async function extract(ctx: ToolContext, url: string, index: number, maxChars: number) {
   try {
@@ -51,7 +52,7 @@ const DESCRIPTION =
   "Per page: url, final_url (after redirects), status, content_type, format (markdown, json, text or other), title, content, total_chars, truncated and, when cut, a read_result handle. " +
   `Reads at most ${MAX_PAGE_BYTES / 1024 / 1024} MiB of a page. Example: ${JSON.stringify(EXAMPLE)}`;
 
-async function handler({ urls, max_chars }: z.output<typeof schema>, ctx: ToolContext) {
+async function handler({ urls, max_chars }: z.output<ReturnType<typeof schema>>, ctx: ToolContext) {
   const pages = await Promise.all(urls.map((url, index) => extract(ctx, url, index, max_chars)));
   const failures = pages.filter((page) => "failure" in page);
   const first = failures[0];

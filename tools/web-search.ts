@@ -42,15 +42,16 @@ registry.register({
     { name: "a 400-character query of 200 one-letter words, 20 results", args: () => ({ query: "a ".repeat(200).trim(), count: 20 }) },
     { name: "a 1 MiB query the 400-character cap refuses", args: () => ({ query: "q".repeat(1024 * 1024), count: 20 }) },
   ],
-  schema: z.object({
-    query: z
-      .string()
-      .trim()
-      .min(1)
-      .max(400)
-      .describe(`What to search the web for, 1-400 characters, as you would type it into a search engine. Example: "${EXAMPLE.query}".`),
-    count: z.number().int().min(1).max(20).default(5).describe("How many results to return, 1-20 (default 5), best first."),
-  }),
+  schema: () =>
+    z.object({
+      query: z
+        .string()
+        .trim()
+        .min(1)
+        .max(400)
+        .describe(`What to search the web for, 1-400 characters, as you would type it into a search engine. Example: "${EXAMPLE.query}".`),
+      count: z.number().int().min(1).max(20).default(5).describe("How many results to return, 1-20 (default 5), best first."),
+    }),
   description:
     "Searches the web and returns ranked results: rank (1 = best), title, url and snippet, plus which provider answered. " +
     `Read a result's page with web_extract. Example: ${JSON.stringify(EXAMPLE)}`,

@@ -35,19 +35,20 @@ registry.register({
   emoji: "✍️",
   check: workspaceAvailable,
   writes: fileResource,
-  schema: z.object({
-    path: z
-      .string()
-      .min(1)
-      .max(MAX_PATH_BYTES)
-      .describe(
-        `Workspace-relative file path, '/'-separated, at most ${MAX_PATH_BYTES} bytes; no leading '/', no '..'. Directories are implied by the path. Example: 'src/app.ts'.`,
-      ),
-    content: z
-      .string()
-      .max(MAX_FILE_BYTES)
-      .describe(`The whole new file body, UTF-8 text, at most ${formatBytes(MAX_FILE_BYTES)}. Replaces any existing content. No line-number prefixes.`),
-  }),
+  schema: () =>
+    z.object({
+      path: z
+        .string()
+        .min(1)
+        .max(MAX_PATH_BYTES)
+        .describe(
+          `Workspace-relative file path, '/'-separated, at most ${MAX_PATH_BYTES} bytes; no leading '/', no '..'. Directories are implied by the path. Example: 'src/app.ts'.`,
+        ),
+      content: z
+        .string()
+        .max(MAX_FILE_BYTES)
+        .describe(`The whole new file body, UTF-8 text, at most ${formatBytes(MAX_FILE_BYTES)}. Replaces any existing content. No line-number prefixes.`),
+    }),
   description:
     `Creates a file in your workspace, or replaces its whole content. For a small change to an existing file use patch instead. ` +
     `Returns path and bytes_written. Files are limited to ${formatBytes(MAX_FILE_BYTES)}.`,

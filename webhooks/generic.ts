@@ -16,7 +16,7 @@ webhookRegistry.register({
   verify: "hmac",
   secretEnv: "HOOK_GENERIC_SECRET",
   toolsets: ["core"],
-  payload: z.object({ tool_calls: z.array(OpenAIToolCallSchema).max(1_000) }),
+  payload: () => z.object({ tool_calls: z.array(OpenAIToolCallSchema).max(1_000) }),
   map: ({ payload }) => payload.tool_calls.map((call) => ({ id: call.id, name: call.function.name, arguments: call.function.arguments })),
   callbackUrl: (env) => {
     const value: unknown = Reflect.get(env, "HOOK_GENERIC_CALLBACK_URL");

@@ -20,14 +20,15 @@ import { payloadText, webhookRegistry } from "../src/webhooks/webhook-registry.t
 /** The handle a comment must mention when GITHUB_APP_HANDLE is unset. */
 const DEFAULT_HANDLE = "@toolgate";
 
-const Account = z.looseObject({ login: z.string(), type: z.string().optional() });
+const account = () => z.looseObject({ login: z.string(), type: z.string().optional() });
 
-const IssueCommentEvent = z.looseObject({
-  action: z.string().optional(),
-  issue: z.looseObject({ number: z.number().int().min(1), title: z.string(), body: z.string().nullable().optional() }).optional(),
-  comment: z.looseObject({ body: z.string(), user: Account }).optional(),
-  repository: z.looseObject({ name: z.string(), owner: z.looseObject({ login: z.string() }) }).optional(),
-});
+const issueCommentEvent = () =>
+  z.looseObject({
+    action: z.string().optional(),
+    issue: z.looseObject({ number: z.number().int().min(1), title: z.string(), body: z.string().nullable().optional() }).optional(),
+    comment: z.looseObject({ body: z.string(), user: account() }).optional(),
+    repository: z.looseObject({ name: z.string(), owner: z.looseObject({ login: z.string() }) }).optional(),
+  });
 
 /** The configured handle, always with its `@`. */
 function handleOf(env: Env): string {
@@ -43,7 +44,7 @@ function mentions(text: string, handle: string): boolean {
 }
 
 /** A comment the run should answer: a new one, by a person, mentioning the handle. */
-function mentionOf(payload: z.output<typeof IssueCommentEvent>, headers: Headers, env: Env) {
+function mentionOf(payload: z.output<ReturnType<typeof issueCommentEvent>>, headers: Headers, env: Env) {
   const { action, issue, comment, repository } = payload;
   if (headers.get("x-github-event") !== "issue_comment" || action !== "created") return undefined;
   if (issue === undefined || comment === undefined || repository === undefined) return undefined;
@@ -61,7 +62,7 @@ webhookRegistry.register({
   verify: "github",
   secretEnv: "HOOK_GITHUB_MENTION_SECRET",
   toolsets: ["web", "github"],
-  payload: IssueCommentEvent,
+  payload: issueCommentEvent,
   run: {
     system:
       "You are toolgate's assistant on GitHub. Someone mentioned you in a comment; answer it helpfully and briefly, in GitHub Markdown. " +

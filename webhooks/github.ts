@@ -8,14 +8,15 @@
 import { z } from "zod";
 import { webhookRegistry } from "../src/webhooks/webhook-registry.ts";
 
-const GitHubEvent = z.looseObject({
-  repository: z
-    .looseObject({
-      name: z.string(),
-      owner: z.looseObject({ login: z.string() }),
-    })
-    .optional(),
-});
+const gitHubEvent = () =>
+  z.looseObject({
+    repository: z
+      .looseObject({
+        name: z.string(),
+        owner: z.looseObject({ login: z.string() }),
+      })
+      .optional(),
+  });
 
 webhookRegistry.register({
   name: "github",
@@ -23,7 +24,7 @@ webhookRegistry.register({
   verify: "github",
   secretEnv: "HOOK_GITHUB_SECRET",
   toolsets: ["web"],
-  payload: GitHubEvent,
+  payload: gitHubEvent,
   map: ({ payload, headers }) => {
     const event = headers.get("x-github-event") ?? "unknown";
     if (event === "ping" || payload.repository === undefined) return [];

@@ -9,14 +9,15 @@
 import { z } from "zod";
 import { webhookRegistry } from "../src/webhooks/webhook-registry.ts";
 
-const SlackPayload = z.union([
-  z.object({ type: z.literal("url_verification"), challenge: z.string().max(1_000) }),
-  z.looseObject({
-    type: z.literal("event_callback"),
-    event_id: z.string(),
-    event: z.looseObject({ type: z.string(), text: z.string().optional(), channel: z.string().optional(), user: z.string().optional() }),
-  }),
-]);
+const slackPayload = () =>
+  z.union([
+    z.object({ type: z.literal("url_verification"), challenge: z.string().max(1_000) }),
+    z.looseObject({
+      type: z.literal("event_callback"),
+      event_id: z.string(),
+      event: z.looseObject({ type: z.string(), text: z.string().optional(), channel: z.string().optional(), user: z.string().optional() }),
+    }),
+  ]);
 
 webhookRegistry.register({
   name: "slack",
@@ -24,7 +25,7 @@ webhookRegistry.register({
   verify: "slack",
   secretEnv: "HOOK_SLACK_SECRET",
   toolsets: ["core"],
-  payload: SlackPayload,
+  payload: slackPayload,
   handshake: ({ payload }) => (payload.type === "url_verification" ? { challenge: payload.challenge } : undefined),
   deliveryId: ({ payload }) => (payload.type === "event_callback" ? payload.event_id : undefined),
   map: ({ payload }) => {

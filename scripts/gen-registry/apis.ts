@@ -18,7 +18,7 @@ import type { BuildTimeSource } from "../../src/openapi-sources/build-time-sourc
 import { withCheckedExample } from "../../src/openapi-sources/checked-example.ts";
 import { convertSpec } from "../../src/openapi-sources/convert-spec.ts";
 import { loadSpec } from "../../src/openapi-sources/load-spec.ts";
-import { OpenApiSourceConfigSchema } from "../../src/openapi-sources/source-config.ts";
+import { type OpenApiSourceConfig, openApiSourceConfigSchema } from "../../src/openapi-sources/source-config.ts";
 import { resolveUserOAuth, specCodeFlow } from "../../src/openapi-sources/user-oauth.ts";
 import type { GenError } from "./types.ts";
 
@@ -85,10 +85,10 @@ export async function generateApis({ root, check, refreshSpecs }: ApisOptions): 
   const fail = (file: string, message: string): void => {
     errors.push({ file, line: 1, column: 1, message });
   };
-  const inputs: { file: string; text: string; spec: string; specPath: string; config: ReturnType<typeof OpenApiSourceConfigSchema.parse> }[] = [];
+  const inputs: { file: string; text: string; spec: string; specPath: string; config: OpenApiSourceConfig }[] = [];
   for (const file of listApiFiles(root)) {
     const module = (await import(pathToFileURL(join(root, file)).href)) as { default?: unknown };
-    const parsed = OpenApiSourceConfigSchema.safeParse(module.default);
+    const parsed = openApiSourceConfigSchema().safeParse(module.default);
     if (!parsed.success) {
       fail(
         file,

@@ -69,9 +69,10 @@ export function registerSpecs(
 }
 
 /**
- * Reads name, toolset, dependsOn and override out of each top-level register call. Anything
- * the generator cannot evaluate statically is an error rather than a guess, because the
- * checks (duplicates, unknown toolsets, dependency cycles) would otherwise silently pass.
+ * Reads name, toolset, dependsOn and override out of each top-level register call, and refuses a
+ * schema given built rather than as a function. Anything the generator cannot evaluate
+ * statically is an error rather than a guess, because the checks (duplicates, unknown toolsets,
+ * dependency cycles) would otherwise silently pass.
  */
 export function readRegistrations(file: ParsedFile): { registrations: Registration[]; errors: GenError[] } {
   const registrations: Registration[] = [];
@@ -112,6 +113,16 @@ export function readRegistrations(file: ParsedFile): { registrations: Registrati
             notList: 'registry.register: `dependsOn` must be an array literal of tool names, e.g. dependsOn: ["fetch_url"].',
             notString: "registry.register: each `dependsOn` entry must be a string literal tool name.",
           });
+
+    // A built schema (a call such as z.object(...)) is built by every cold isolate's start-up,
+    // which imports every tool file (issue 33); a function is built at the tool's first use.
+    const schemaNode = props.get("schema");
+    if (schemaNode !== undefined && ts.isCallExpression(unwrap(schemaNode))) {
+      fail(
+        schemaNode,
+        "registry.register: give `schema` as a function, schema: () => z.object({...}), so importing the tool builds no zod schema; the registry builds it at the tool's first use.",
+      );
+    }
 
     const overrideNode = props.get("override");
     const override = overrideNode !== undefined && unwrap(overrideNode).kind === ts.SyntaxKind.TrueKeyword;

@@ -16,19 +16,21 @@ export const MODEL_VARIABLES = ["MODEL_BASE_URL", "MODEL_API_KEY", "MODEL_NAME"]
 /** The name a request uses for the default model (besides MODEL_NAME itself). */
 export const DEFAULT_MODEL = "default";
 
-const NamedModelSchema = z.strictObject({
-  model: z.string().min(1),
-  base_url: z.url().optional(),
-  /** The name of the secret holding this endpoint's key; MODEL_API_KEY when absent. */
-  api_key_secret: z
-    .string()
-    .regex(/^[A-Z][A-Z0-9_]*$/)
-    .optional(),
-  /** Key ids that may use it; every key when absent. */
-  keys: z.array(z.string().min(1)).optional(),
-});
+const namedModelSchema = () =>
+  z.strictObject({
+    model: z.string().min(1),
+    base_url: z.url().optional(),
+    /** The name of the secret holding this endpoint's key; MODEL_API_KEY when absent. */
+    api_key_secret: z
+      .string()
+      .regex(/^[A-Z][A-Z0-9_]*$/)
+      .optional(),
+    /** Key ids that may use it; every key when absent. */
+    keys: z.array(z.string().min(1)).optional(),
+  });
 
-const ModelsSchema = z.record(z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/), NamedModelSchema);
+// Lazy: the MODELS var is parsed by the first agent run or vision call, not at start-up.
+const ModelsSchema = z.lazy(() => z.record(z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/), namedModelSchema()));
 
 /** Everything needed to call one model. */
 export interface ModelTarget {

@@ -13,7 +13,8 @@ import type { AppEnv } from "../http/types.ts";
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "./approval-index.ts";
 import { MAX_WAIT_SECONDS } from "./approval-url.ts";
 import { APPROVAL_SCOPES, APPROVAL_STATUSES, type ApprovalView } from "./approval-view.ts";
-import { ApprovalWireSchema, toWireApproval } from "./approval-wire.ts";
+import { toWireApproval } from "./approval-wire.ts";
+import { ApprovalWireSchema } from "./approval-wire-schema.ts";
 import { decideApproval, decideApprovalInSession, getApproval, getApprovalInSession, listApprovals } from "./approvals.ts";
 
 const SessionQuery = z

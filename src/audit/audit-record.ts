@@ -39,60 +39,65 @@ export const MAX_REQUEST_ID_CHARS = 128;
 /** A record's `rid` is a JavaScript-safe integer, so D1 returns it exactly. */
 export const MAX_RID = Number.MAX_SAFE_INTEGER;
 
-const id = z.string().max(MAX_ID_CHARS);
-const count = z.number().int().nonnegative();
-
-export const AuditRecordSchema = z.object({
-  /** When the call ended, epoch ms. */
-  at: count,
-  /**
-   * 53 random bits made once per call. With `at` it is the primary key (audit-table.ts), so a
-   * redelivered record is skipped and two records of one millisecond both stay.
-   */
-  rid: count.max(MAX_RID),
-  keyId: id,
-  sessionId: id,
-  /** The agent run the call was part of (migration 0007); absent for calls a client sent itself. */
-  runId: id.nullable().optional(),
-  /** The alias a curated endpoint (`/mcp/{toolset}`) was called by; `tool` is always the real name. */
-  calledAs: id.nullable().optional(),
-  toolCallId: id,
-  tool: id,
-  toolset: id.nullable(),
-  /** Canonical JSON of the redacted arguments, or a `{"$truncated":true,...}` preview of it. */
-  arguments: z.string().max(MAX_ARGUMENT_BYTES),
-  argumentsTruncated: z.boolean(),
-  /**
-   * SHA-256 (hex) of the canonical JSON of the whole redacted arguments, before the size cap;
-   * empty when `arguments` holds that whole text, which then determines it (arguments-hash.ts).
-   */
-  argumentsSha256: z.string().regex(/^(?:[0-9a-f]{64})?$/),
-  coercions: z.array(z.object({ path: id, from: id, to: id })).max(MAX_RECORDED_COERCIONS),
-  coercionCount: count,
-  policyDecision: z.string().max(64).nullable(),
-  policyRule: id.nullable(),
-  approvalId: id.nullable(),
-  status: z.enum(AUDIT_STATUSES),
-  errorCode: z.string().max(64).nullable(),
-  /** Why a failed call failed: its message, secrets redacted, then its first field issue; null on success. */
-  errorMessage: z.string().max(MAX_ERROR_MESSAGE_CHARS).nullable(),
-  attempts: count,
-  durationMs: count,
-  /** Characters of the full result (before any size limit); 0 for calls that did not run. */
-  resultChars: count,
-  /** Whether the model got a cut result (the full text is behind a read_result handle). */
-  truncated: z.boolean(),
-  /** The x-request-id of the request that made the call (a webhook run: its delivery's); null on records from before it was kept. */
-  requestId: z.string().max(MAX_REQUEST_ID_CHARS).nullable(),
-  /**
-   * The credential the call carried upstream (src/registry/credential-kind.ts): its kind, never
-   * its value; null when it carried none. Absent on records made before it was kept.
-   */
-  credential: z.enum(CREDENTIAL_KINDS).nullable().optional(),
-  /** A person's decision about the call (approvals layer): who (key id; null when it expired), when, scope, reason. */
-  decision: z
-    .object({ by: id.nullable(), at: count, scope: z.enum(["once", "session"]).nullable(), reason: z.string().max(MAX_REASON_CHARS).nullable() })
-    .optional(),
+/**
+ * Lazy: only the audit queue's consumer parses records (audit-candidate.ts), while the call path
+ * imports this file for its types and limits at every isolate's start-up (issue 33).
+ */
+export const AuditRecordSchema = z.lazy(() => {
+  const id = z.string().max(MAX_ID_CHARS);
+  const count = z.number().int().nonnegative();
+  return z.object({
+    /** When the call ended, epoch ms. */
+    at: count,
+    /**
+     * 53 random bits made once per call. With `at` it is the primary key (audit-table.ts), so a
+     * redelivered record is skipped and two records of one millisecond both stay.
+     */
+    rid: count.max(MAX_RID),
+    keyId: id,
+    sessionId: id,
+    /** The agent run the call was part of (migration 0007); absent for calls a client sent itself. */
+    runId: id.nullable().optional(),
+    /** The alias a curated endpoint (`/mcp/{toolset}`) was called by; `tool` is always the real name. */
+    calledAs: id.nullable().optional(),
+    toolCallId: id,
+    tool: id,
+    toolset: id.nullable(),
+    /** Canonical JSON of the redacted arguments, or a `{"$truncated":true,...}` preview of it. */
+    arguments: z.string().max(MAX_ARGUMENT_BYTES),
+    argumentsTruncated: z.boolean(),
+    /**
+     * SHA-256 (hex) of the canonical JSON of the whole redacted arguments, before the size cap;
+     * empty when `arguments` holds that whole text, which then determines it (arguments-hash.ts).
+     */
+    argumentsSha256: z.string().regex(/^(?:[0-9a-f]{64})?$/),
+    coercions: z.array(z.object({ path: id, from: id, to: id })).max(MAX_RECORDED_COERCIONS),
+    coercionCount: count,
+    policyDecision: z.string().max(64).nullable(),
+    policyRule: id.nullable(),
+    approvalId: id.nullable(),
+    status: z.enum(AUDIT_STATUSES),
+    errorCode: z.string().max(64).nullable(),
+    /** Why a failed call failed: its message, secrets redacted, then its first field issue; null on success. */
+    errorMessage: z.string().max(MAX_ERROR_MESSAGE_CHARS).nullable(),
+    attempts: count,
+    durationMs: count,
+    /** Characters of the full result (before any size limit); 0 for calls that did not run. */
+    resultChars: count,
+    /** Whether the model got a cut result (the full text is behind a read_result handle). */
+    truncated: z.boolean(),
+    /** The x-request-id of the request that made the call (a webhook run: its delivery's); null on records from before it was kept. */
+    requestId: z.string().max(MAX_REQUEST_ID_CHARS).nullable(),
+    /**
+     * The credential the call carried upstream (src/registry/credential-kind.ts): its kind, never
+     * its value; null when it carried none. Absent on records made before it was kept.
+     */
+    credential: z.enum(CREDENTIAL_KINDS).nullable().optional(),
+    /** A person's decision about the call (approvals layer): who (key id; null when it expired), when, scope, reason. */
+    decision: z
+      .object({ by: id.nullable(), at: count, scope: z.enum(["once", "session"]).nullable(), reason: z.string().max(MAX_REASON_CHARS).nullable() })
+      .optional(),
+  });
 });
 
 export type AuditRecord = z.infer<typeof AuditRecordSchema>;

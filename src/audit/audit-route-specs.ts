@@ -6,7 +6,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { errorResponses } from "../http/schemas.ts";
 import { decodeCursor, decodeShardCursor, parseTimeParam, TIME_PARAM_HINT } from "./audit-params.ts";
 import { AUDIT_STATUSES } from "./audit-record.ts";
-import { AuditRecordWireSchema, CallStatsWireSchema } from "./audit-wire.ts";
+import { AuditRecordWireSchema, CallStatsWireSchema } from "./audit-wire-schema.ts";
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;

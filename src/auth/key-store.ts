@@ -44,25 +44,27 @@ export interface NewApiKey {
 }
 
 // Rows are written only by this module, but a hand-edited row must fail loudly, not authenticate
-// with a half-read policy.
-const RowSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  role: z.enum(ROLES),
-  key_prefix: z.string(),
-  toolsets: z.string().nullable(),
-  policy_mode: z.enum(["whitelist", "deny"]),
-  policy_patterns: z.string(),
-  rate_limit_per_minute: z.number().int().positive().nullable(),
-  created_at: z.string(),
-  created_by: z.string(),
-  revoked_at: z.string().nullable(),
-  kind: z.enum(KEY_KINDS),
-  oauth_client_id: z.string().nullable(),
-  scopes: z.string(),
-});
-const StringList = z.array(z.string());
-const ScopeList = z.array(z.enum(KEY_SCOPES));
+// with a half-read policy. Lazy: built at the first key read, not at every isolate's start-up.
+const RowSchema = z.lazy(() =>
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    role: z.enum(ROLES),
+    key_prefix: z.string(),
+    toolsets: z.string().nullable(),
+    policy_mode: z.enum(["whitelist", "deny"]),
+    policy_patterns: z.string(),
+    rate_limit_per_minute: z.number().int().positive().nullable(),
+    created_at: z.string(),
+    created_by: z.string(),
+    revoked_at: z.string().nullable(),
+    kind: z.enum(KEY_KINDS),
+    oauth_client_id: z.string().nullable(),
+    scopes: z.string(),
+  }),
+);
+const StringList = z.lazy(() => z.array(z.string()));
+const ScopeList = z.lazy(() => z.array(z.enum(KEY_SCOPES)));
 
 const RECORD_COLUMNS =
   "id, name, role, key_prefix, toolsets, policy_mode, policy_patterns, rate_limit_per_minute, created_at, created_by, revoked_at, kind, oauth_client_id, scopes";

@@ -4,19 +4,23 @@
  */
 import { z } from "zod";
 
+/**
+ * What every setting starts from. One instance serves them all (a zod schema never changes once
+ * built): the Worker entry checks the configuration at start-up (issue 33), and each setting
+ * building its own would double the schemas built there.
+ */
+const optionalString = z.string().optional();
+
 const numberSetting = (fallback: number, min: number, max: number, whole: boolean) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value.trim() === "") return fallback;
-      const n = Number(value);
-      if (!(whole ? Number.isInteger(n) : Number.isFinite(n)) || n < min || n > max) {
-        ctx.addIssue({ code: "custom", message: `must be a ${whole ? "whole number" : "number"} from ${min} to ${max}, got ${JSON.stringify(value)}` });
-        return z.NEVER;
-      }
-      return n;
-    });
+  optionalString.transform((value, ctx) => {
+    if (value === undefined || value.trim() === "") return fallback;
+    const n = Number(value);
+    if (!(whole ? Number.isInteger(n) : Number.isFinite(n)) || n < min || n > max) {
+      ctx.addIssue({ code: "custom", message: `must be a ${whole ? "whole number" : "number"} from ${min} to ${max}, got ${JSON.stringify(value)}` });
+      return z.NEVER;
+    }
+    return n;
+  });
 
 /** A whole number from `min` to `max`; `fallback` when unset. */
 export const wholeNumber = (fallback: number, min: number, max: number) => numberSetting(fallback, min, max, true);
@@ -25,24 +29,18 @@ export const decimal = (fallback: number, min: number, max: number) => numberSet
 
 /** "true" or "false"; `fallback` when unset. */
 export const flag = (fallback: boolean) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value.trim() === "") return fallback;
-      if (value === "true" || value === "false") return value === "true";
-      ctx.addIssue({ code: "custom", message: `must be "true" or "false", got ${JSON.stringify(value)}` });
-      return z.NEVER;
-    });
+  optionalString.transform((value, ctx) => {
+    if (value === undefined || value.trim() === "") return fallback;
+    if (value === "true" || value === "false") return value === "true";
+    ctx.addIssue({ code: "custom", message: `must be "true" or "false", got ${JSON.stringify(value)}` });
+    return z.NEVER;
+  });
 
 /** A comma-separated list; blanks and empty entries dropped. */
 export const list = () =>
-  z
-    .string()
-    .optional()
-    .transform((value) =>
-      (value ?? "")
-        .split(",")
-        .map((item) => item.trim())
-        .filter((item) => item !== ""),
-    );
+  optionalString.transform((value) =>
+    (value ?? "")
+      .split(",")
+      .map((item) => item.trim())
+      .filter((item) => item !== ""),
+  );

@@ -5,6 +5,7 @@
  */
 
 import { z } from "@hono/zod-openapi";
+import { once } from "../bundle/once.ts";
 import { HEADER_NAME_PATTERN } from "../net/header-name.ts";
 
 /** The secret holding the signing key(s): a private EC P-256 JWK, or a JSON array of them (the first signs). */
@@ -22,21 +23,24 @@ export const MAX_IDENTITY_TTL_MINUTES = 15;
 /** Headers that carry the protocol itself and may not be replaced by the token. */
 const RESERVED = new Set(["accept", "content-type", "content-length", "host", "mcp-session-id", "mcp-protocol-version"]);
 
-export const IdentityOptionSchema = z
-  .strictObject({
-    /** The header the JWT is sent in (its value is the bare token). */
-    header: z
-      .string()
-      .regex(HEADER_NAME_PATTERN, "must be a valid HTTP header name")
-      .refine((name) => !RESERVED.has(name.toLowerCase()), "may not be Accept, Content-Type, Host or an MCP session header")
-      .default(DEFAULT_IDENTITY_HEADER),
-    /** The `aud` claim; the origin of the server's URL when absent. */
-    audience: z.string().min(1).max(500).optional(),
-    /** Minutes until the token expires (`exp`). */
-    ttl_minutes: z.number().int().min(1).max(MAX_IDENTITY_TTL_MINUTES).default(5),
-  })
-  .openapi({
-    description: `Sends a short-lived ES256 JWT (claims sub, tool, call_id, aud, exp) in a header on every call, signed with the ${IDENTITY_KEY_SECRET} secret; public keys at /.well-known/jwks.json.`,
-  });
+/** Built at first use (a server's or source's configuration), not at start-up. */
+export const identityOptionSchema = once(() =>
+  z
+    .strictObject({
+      /** The header the JWT is sent in (its value is the bare token). */
+      header: z
+        .string()
+        .regex(HEADER_NAME_PATTERN, "must be a valid HTTP header name")
+        .refine((name) => !RESERVED.has(name.toLowerCase()), "may not be Accept, Content-Type, Host or an MCP session header")
+        .default(DEFAULT_IDENTITY_HEADER),
+      /** The `aud` claim; the origin of the server's URL when absent. */
+      audience: z.string().min(1).max(500).optional(),
+      /** Minutes until the token expires (`exp`). */
+      ttl_minutes: z.number().int().min(1).max(MAX_IDENTITY_TTL_MINUTES).default(5),
+    })
+    .openapi({
+      description: `Sends a short-lived ES256 JWT (claims sub, tool, call_id, aud, exp) in a header on every call, signed with the ${IDENTITY_KEY_SECRET} secret; public keys at /.well-known/jwks.json.`,
+    }),
+);
 
-export type IdentityOption = z.output<typeof IdentityOptionSchema>;
+export type IdentityOption = z.output<ReturnType<typeof identityOptionSchema>>;

@@ -10,7 +10,8 @@ import { errorResponses } from "../http/schemas.ts";
 import type { AppEnv } from "../http/types.ts";
 import { WEBHOOK_KEY_PREFIX } from "../webhooks/webhook-principal.ts";
 import { memoryStub } from "./memory-stub.ts";
-import { MemorySchema, toMemoryWire } from "./memory-wire.ts";
+import { toMemoryWire } from "./memory-wire.ts";
+import { MemorySchema } from "./memory-wire-schema.ts";
 
 /** Callers that are not rows of api_keys but keep memory all the same (principal.ts, webhooks). */
 const isBuiltInCaller = (keyId: string): boolean => keyId === ADMIN_TOKEN_KEY_ID || keyId.startsWith(WEBHOOK_KEY_PREFIX);

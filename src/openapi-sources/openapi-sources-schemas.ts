@@ -4,11 +4,12 @@
  */
 import { z } from "@hono/zod-openapi";
 import type { SourceState } from "./runtime-sources.ts";
-import { IDENTITY_HEADER_OF_ITS_OWN, OpenApiSourceConfigSchema, OpenApiSourceFieldsSchema, sourceToolset } from "./source-config.ts";
+import { IDENTITY_HEADER_OF_ITS_OWN, openApiSourceConfigSchema, openApiSourceFieldsSchema, sourceToolset } from "./source-config.ts";
 import type { SpecSummary } from "./source-store.ts";
 
-export const OpenApiSourceBody = OpenApiSourceConfigSchema.openapi("OpenApiSourceConfig");
-export const OpenApiSourcePutBody = OpenApiSourceFieldsSchema.omit({ name: true })
+export const OpenApiSourceBody = openApiSourceConfigSchema().openapi("OpenApiSourceConfig");
+export const OpenApiSourcePutBody = openApiSourceFieldsSchema()
+  .omit({ name: true })
   .refine(...IDENTITY_HEADER_OF_ITS_OWN)
   .openapi("OpenApiSourcePut");
 
@@ -27,7 +28,7 @@ export const OpenApiSourceStatusSchema = z
     name: z.string(),
     toolset: z.string(),
     enabled: z.boolean(),
-    config: OpenApiSourceConfigSchema,
+    config: openApiSourceConfigSchema(),
     pinned: SpecSummarySchema,
     pending: SpecSummarySchema.extend({
       changes: z.object({ added: z.array(z.string()), removed: z.array(z.string()), changed: z.array(z.string()) }),

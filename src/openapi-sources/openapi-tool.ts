@@ -18,7 +18,7 @@ import { loadConfig } from "../config/config.ts";
 import { ToolFailureError } from "../errors/tool-failure.ts";
 import { callIdentityHeaders } from "../identity/call-identity.ts";
 import { IDENTITY_KEY_SECRET } from "../identity/identity-option.ts";
-import { modelSchema, type RemoteValidator, validatorFor } from "../mcp/federation/json-schema-validator.ts";
+import { modelSchema, validatorFor } from "../mcp/federation/json-schema-validator.ts";
 import { checkOutboundUrl, fetchOutbound, OutboundUrlError } from "../net/outbound-url.ts";
 import type { ToolContext, ToolSpec } from "../registry/types.ts";
 import { errorFailure, successResult } from "./api-response.ts";
@@ -69,13 +69,6 @@ export function needsApproval(config: Pick<OpenApiSourceConfig, "approval">, ope
  */
 export function openApiToolSpec(config: OpenApiSourceConfig, operation: OpenApiOperation, options: OpenApiToolOptions): ToolSpec {
   const { baseUrl, tokens = oauthTokens } = options;
-  // Built at the first call, not at registration: zod's importer costs ~0.1 ms a schema, and a
-  // source of 1,000 operations registers at every isolate start.
-  let validator: RemoteValidator | undefined;
-  const validatorOf = (): RemoteValidator => {
-    validator ??= validatorFor(operation.inputSchema);
-    return validator;
-  };
   const label = `${operation.method.toUpperCase()} ${operation.path}`;
   const resource = `openapi:${config.name}`;
   const safe = SAFE_METHODS.has(operation.method);
@@ -87,12 +80,14 @@ export function openApiToolSpec(config: OpenApiSourceConfig, operation: OpenApiO
   return {
     name: operation.name,
     toolset: sourceToolset(config.name),
-    schema: z.lazy(() => {
-      const { schema, unsupported } = validatorOf();
+    // Built at the first call (the registry keeps it), not at registration: zod's importer costs
+    // ~0.1 ms a schema, and a source of 1,000 operations registers at every isolate start.
+    schema: () => {
+      const { schema, unsupported } = validatorFor(operation.inputSchema);
       if (unsupported === undefined) return schema;
       // No check means no call: toolgate sends no request the spec may refuse.
       return z.unknown().refine(() => false, `the operation's input schema cannot be checked before sending (${unsupported}); this tool cannot be called`);
-    }),
+    },
     parameters: modelSchema(operation.inputSchema),
     description: operation.description.trim() === "" ? `${label} on the ${config.name} API.` : operation.description,
     // A missing secret makes the tools unavailable rather than failing every call with a 401.

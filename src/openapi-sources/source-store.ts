@@ -6,7 +6,7 @@
 import { isPlainRecord } from "../arguments/coerce-scalars.ts";
 import { OPENAPI_SOURCE_PREFIX, openApiOperationsKey, openApiSourceKey } from "../storage/keys.ts";
 import type { ConvertedSpec } from "./operation.ts";
-import { type OpenApiSourceConfig, OpenApiSourceConfigSchema } from "./source-config.ts";
+import { type OpenApiSourceConfig, openApiSourceConfigSchema } from "./source-config.ts";
 import type { SpecChanges } from "./spec-changes.ts";
 import type { UserOAuthEndpoints } from "./user-oauth.ts";
 
@@ -41,7 +41,7 @@ export interface StoredOpenApiSource {
 export async function readSource(kv: KVNamespace, name: string): Promise<StoredOpenApiSource | null> {
   const record = parseJson(await kv.get(openApiSourceKey(name), "text"));
   if (record === null) return null;
-  const parsed = OpenApiSourceConfigSchema.safeParse(isPlainRecord(record) ? record.config : undefined);
+  const parsed = openApiSourceConfigSchema().safeParse(isPlainRecord(record) ? record.config : undefined);
   if (!parsed.success || !isStoredShape(record)) {
     console.error(`OpenAPI source record '${name}' in KV is invalid and ignored${parsed.success ? "" : `: ${parsed.error.message}`}`);
     return null;

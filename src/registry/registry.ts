@@ -43,12 +43,13 @@ function deriveParameters(name: string, schema: z.ZodType): JsonSchema | string 
  * The spec's description, or when it is missing or blank the schema's own: the zod schema's
  * `.describe(...)`, else the root `description` of given `parameters` (a remote tool's).
  */
-function descriptionOf(declared: string | undefined, schema: z.ZodType, parameters: JsonSchema): string {
+function descriptionOf(declared: string | undefined, entry: Pick<ToolEntry, "schema">, parameters: JsonSchema): string {
   // A tool file that writes `description: ""` beside a described schema means "use that", not
   // "show nothing" (the original fell back on a falsy one, reference §2.1). Blank is read as
   // empty too: a description of spaces tells the model nothing either.
   if (declared !== undefined && declared.trim() !== "") return declared;
-  const fromSchema = schema.description ?? parameters.description;
+  // Read only here: a declared description leaves a schema given as a function unbuilt.
+  const fromSchema = entry.schema.description ?? parameters.description;
   return typeof fromSchema === "string" ? fromSchema : "";
 }
 
@@ -76,20 +77,38 @@ function retryProblem(retry: ToolSpec["retry"]): string | undefined {
   return undefined;
 }
 
+/** Sets an entry's property to its final value, replacing the getter that computed it. */
+function settleProperty(entry: ToolEntry, key: "schema" | "parameters" | "description", value: unknown): void {
+  Object.defineProperty(entry, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * Makes `entry.schema` call `build` at its first read and keep the schema it returns: the tool
+ * file's zod schema is then constructed by the first call, listing or document that needs it,
+ * not by the import that registers it.
+ */
+function schemaAtFirstUse(entry: ToolEntry, build: () => z.ZodType): void {
+  Object.defineProperty(entry, "schema", {
+    get: () => {
+      const schema = build();
+      settleProperty(entry, "schema", schema);
+      return schema;
+    },
+    enumerable: true,
+    configurable: true,
+  });
+}
+
 /**
  * An entry whose JSON Schema (and the description that may come from it) is derived at its first
  * read, then kept as plain data. A schema that cannot be expressed throws there, naming the tool.
  */
-function deferredEntry(spec: ToolSpec, base: Omit<ToolEntry, "parameters" | "description">): ToolEntry {
-  const entry = base as ToolEntry;
+function deferredEntry(entry: ToolEntry, declared: string | undefined): ToolEntry {
   const settle = (): ToolEntry => {
-    const parameters = deriveParameters(spec.name, spec.schema);
+    const parameters = deriveParameters(entry.name, entry.schema);
     if (typeof parameters === "string") throw new Error(parameters);
-    const description = descriptionOf(spec.description, spec.schema, parameters);
-    Object.defineProperties(entry, {
-      parameters: { value: parameters, enumerable: true, writable: true, configurable: true },
-      description: { value: description, enumerable: true, writable: true, configurable: true },
-    });
+    settleProperty(entry, "parameters", parameters);
+    settleProperty(entry, "description", descriptionOf(declared, entry, parameters));
     return entry;
   };
   Object.defineProperties(entry, {
@@ -155,19 +174,22 @@ export class Registry {
     }
     const badRetry = retryProblem(spec.retry);
     if (badRetry !== undefined) return refuse(`'${spec.name}' has ${badRetry}.`);
-    const fixed = {
+    const { schema } = spec;
+    const entry = {
       ...defineTool(spec),
       requiresEnv: spec.requiresEnv ?? [],
       emoji: spec.emoji ?? "",
       maxResultSizeChars: spec.maxResultSizeChars ?? DEFAULT_MAX_RESULT_SIZE_CHARS,
-    };
-    let entry: ToolEntry;
+    } as ToolEntry;
+    // zod schemas are objects, never callable: a function is the tool's schema builder.
+    if (typeof schema === "function") schemaAtFirstUse(entry, schema);
     if (spec.parameters === undefined && this.#deferSchemas) {
-      entry = deferredEntry(spec, fixed);
+      deferredEntry(entry, spec.description);
     } else {
-      const parameters = spec.parameters ?? deriveParameters(spec.name, spec.schema);
+      const parameters = spec.parameters ?? deriveParameters(spec.name, entry.schema);
       if (typeof parameters === "string") return refuse(parameters);
-      entry = { ...fixed, description: descriptionOf(spec.description, spec.schema, parameters), parameters };
+      entry.parameters = parameters;
+      entry.description = descriptionOf(spec.description, entry, parameters);
     }
     this.#tools.set(spec.name, entry);
     this.#changed();

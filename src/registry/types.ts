@@ -145,8 +145,12 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType> {
   /** Must match ^[a-zA-Z0-9_-]{1,64}$, the rule OpenAI and Anthropic both accept. */
   name: string;
   toolset: string;
-  /** Input schema; it should be a z.object so the model sees an object of named fields. */
-  schema: S;
+  /**
+   * Input schema; it should be a z.object so the model sees an object of named fields. Given as
+   * a function, it is built at the tool's first use instead of when its file is imported: zod
+   * schema construction was a third of the Worker's start-up, paid by every cold isolate (issue 33).
+   */
+  schema: S | (() => S);
   /** When absent, empty or blank, the schema's own description is used. */
   description?: string;
   handler: (args: z.output<S>, ctx: ToolContext) => unknown;
@@ -220,7 +224,9 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType> {
 }
 
 /** A registered tool: the spec with defaults applied and the derived JSON Schema cached. */
-export interface ToolEntry extends Omit<ToolSpec, "description" | "requiresEnv" | "emoji" | "maxResultSizeChars"> {
+export interface ToolEntry extends Omit<ToolSpec, "schema" | "description" | "requiresEnv" | "emoji" | "maxResultSizeChars"> {
+  /** The input schema, built at its first read when the spec gave a function. */
+  schema: z.ZodType;
   description: string;
   requiresEnv: readonly string[];
   emoji: string;

@@ -10,7 +10,8 @@ import { failureResponse } from "../http/request-failure.ts";
 import { errorResponses } from "../http/schemas.ts";
 import type { AppEnv } from "../http/types.ts";
 import { createSchedule, deleteSchedule, listSchedules, pauseSchedule, resumeSchedule, type ScheduleViewer, viewSchedule } from "./schedule-service.ts";
-import { ScheduleBody, ScheduleSummarySchema, ScheduleWireSchema, toWireSchedule, toWireSummary } from "./schedule-wire.ts";
+import { toWireSchedule, toWireSummary } from "./schedule-wire.ts";
+import { ScheduleBody, ScheduleSummarySchema, ScheduleWireSchema } from "./schedule-wire-schema.ts";
 
 const IdParam = z.object({ id: z.string().min(1).max(64) });
 const scheduleContent = { "application/json": { schema: ScheduleWireSchema } };

@@ -104,8 +104,12 @@ export interface WebhookSpec<S extends z.ZodType = z.ZodType> {
   secretEnv: string;
   /** Toolsets the webhook's calls may use; absent or empty means none (every call PERMISSION_DENIED). */
   toolsets?: readonly string[];
-  /** The payload's shape; a payload it refuses is answered 400 and nothing runs. */
-  payload?: S;
+  /**
+   * The payload's shape; a payload it refuses is answered 400 and nothing runs. Given as a
+   * function, it is built at the hook's first delivery rather than when its file is imported,
+   * which every cold isolate's start-up does (issue 33).
+   */
+  payload?: S | (() => S);
   /**
    * For a verified payload that is the sender checking the URL rather than an event (Slack's
    * `url_verification`): what to answer, with 200 as JSON, instead of accepting a delivery.
@@ -176,7 +180,17 @@ export class WebhookRegistry {
     if (maxTurns !== undefined && (!Number.isInteger(maxTurns) || maxTurns < 1))
       return refuse(`hook '${spec.name}': run.maxTurns must be a whole number of at least 1, got ${maxTurns}.`);
     const erased = defineWebhook(spec);
-    this.#hooks.set(spec.name, { ...erased, toolsets: [...(erased.toolsets ?? [])], payload: erased.payload ?? z.unknown() });
+    const given = erased.payload;
+    let payload: z.ZodType | undefined;
+    this.#hooks.set(spec.name, {
+      ...erased,
+      toolsets: [...(erased.toolsets ?? [])],
+      get payload(): z.ZodType {
+        // zod schemas are objects, never callable: a function is the hook's schema builder.
+        payload ??= given === undefined ? z.unknown() : typeof given === "function" ? given() : given;
+        return payload;
+      },
+    });
     return { ok: true };
   }
 

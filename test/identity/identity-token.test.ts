@@ -6,7 +6,7 @@
  */
 import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
-import { IdentityOptionSchema } from "../../src/identity/identity-option.ts";
+import { identityOptionSchema } from "../../src/identity/identity-option.ts";
 import { identityHeader } from "../../src/identity/identity-token.ts";
 import { addServer, fedApi, fedEnv, runCall } from "../mcp/federation/helpers.ts";
 import { FAKE_MCP_HOST } from "../support/test-env.ts";
@@ -35,7 +35,7 @@ async function verify(token: string, jwks: JSONWebKeySet, audience: string) {
   return payload;
 }
 
-const OPTION = IdentityOptionSchema.parse({});
+const OPTION = identityOptionSchema().parse({});
 const CALL = { principal: "key_alice", tool: "mcp__internal__lookup", callId: "call_1", defaultAudience: "https://internal.example" };
 
 describe("identity tokens on calls to a remote MCP server", () => {

@@ -13,7 +13,7 @@ import { API_SOURCES } from "../../src/openapi-sources/apis.gen.ts";
 import { openApiToolSpec } from "../../src/openapi-sources/openapi-tool.ts";
 import type { OpenApiOperation } from "../../src/openapi-sources/operation.ts";
 import { TokenCache } from "../../src/openapi-sources/source-auth.ts";
-import { OpenApiSourceConfigSchema, type OpenApiSourceInput } from "../../src/openapi-sources/source-config.ts";
+import { type OpenApiSourceInput, openApiSourceConfigSchema } from "../../src/openapi-sources/source-config.ts";
 import { registry } from "../../src/registry/registry.ts";
 import { type CallResult, callTools, decide, only } from "../approvals/support.ts";
 import { createKey } from "../support/create-key.ts";
@@ -42,7 +42,7 @@ function registerSource(
   baseUrl?: string,
   operations: readonly OpenApiOperation[] = PETSTORE_OPERATIONS,
 ): Source {
-  const config = OpenApiSourceConfigSchema.parse({ spec: { file: "specs/petstore.yaml" }, ...input });
+  const config = openApiSourceConfigSchema().parse({ spec: { file: "specs/petstore.yaml" }, ...input });
   const scenario = `${scenarioPrefix}${crypto.randomUUID()}`;
   scenarios.push(scenario);
   const tokens = new TokenCache();
@@ -373,7 +373,7 @@ describe("OpenAPI tools: identity", () => {
     expect(JSON.parse(atob((sent?.headers["x-caller"] ?? "").split(".")[1] ?? ""))).toMatchObject({ aud: "pets-api", sub: "admin-token" });
     expect((await waitForAuditRows("tool = ?", [source.tool("getInventory")]))[0]).toMatchObject({ credential: "shared" });
 
-    const clash = OpenApiSourceConfigSchema.safeParse({ name: "pets_clash", spec: { file: "specs/petstore.yaml" }, auth, identity: { header: "x-api-key" } });
+    const clash = openApiSourceConfigSchema().safeParse({ name: "pets_clash", spec: { file: "specs/petstore.yaml" }, auth, identity: { header: "x-api-key" } });
     expect(clash.success).toBe(false);
     expect(clash.error?.issues[0]).toMatchObject({ path: ["identity", "header"], message: expect.stringContaining("a header of its own") });
   });

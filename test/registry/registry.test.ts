@@ -93,6 +93,63 @@ describe("register", () => {
     expect(outcome.ok ? "" : outcome.reason).toMatch(/cannot be expressed as JSON Schema/);
   });
 
+  it("with schemas deferred, builds a schema given as a function at its first use, once, and types the handler from it", async () => {
+    let builds = 0;
+    const registry = new Registry();
+    registry.deferSchemas(true);
+    const outcome = registry.register({
+      name: "lazy",
+      toolset: "s",
+      schema: () => {
+        builds += 1;
+        return z.object({ n: z.number().default(2) }).describe("Built late.");
+      },
+      // `n` is typed by the function's schema: a string here would not compile.
+      handler: ({ n }) => n * 2,
+    });
+    expect(outcome).toEqual({ ok: true, action: "inserted" });
+    expect(builds).toBe(0);
+    const entry = registry.get("lazy");
+    expect(await entry?.schema.parseAsync({})).toEqual({ n: 2 });
+    expect(entry?.description).toBe("Built late.");
+    expect(entry?.parameters).toMatchObject({ type: "object", properties: { n: { type: "number", default: 2 } } });
+    expect(builds).toBe(1);
+  });
+
+  it("gives a tool whose schema is a function the same entry as one whose schema is given built", () => {
+    const described = schema.describe("From the schema.");
+    const eager = new Registry();
+    eager.register({ name: "t", toolset: "s", schema: described, handler });
+    const deferred = new Registry();
+    deferred.deferSchemas(true);
+    deferred.register({ name: "t", toolset: "s", schema: () => described, handler });
+    const checked = new Registry();
+    checked.register({ name: "t", toolset: "s", schema: () => described, handler });
+    expect({ ...deferred.get("t") }).toEqual({ ...eager.get("t") });
+    expect({ ...checked.get("t") }).toEqual({ ...eager.get("t") });
+  });
+
+  it("leaves a function schema unbuilt when parameters and a description are given (a remote tool's), until a call needs it", () => {
+    let builds = 0;
+    const registry = new Registry();
+    const parameters = { type: "object", properties: { q: { type: "string" } } };
+    const lazy = () => {
+      builds += 1;
+      return schema;
+    };
+    registry.register({ name: "remote", toolset: "mcp-x", schema: lazy, handler, description: "Remote.", parameters });
+    expect(registry.get("remote")?.parameters).toEqual(parameters);
+    expect(builds).toBe(0);
+    expect(registry.get("remote")?.schema.safeParse({ q: "x" }).success).toBe(true);
+    expect(builds).toBe(1);
+  });
+
+  it("without deferral, refuses a function schema JSON Schema cannot express at registration, as a built one", () => {
+    const registry = new Registry();
+    const outcome = registry.register({ name: "bad", toolset: "t", schema: () => z.object({ when: z.date() }), handler });
+    expect(outcome.ok ? "" : outcome.reason).toMatch(/Tool 'bad': its schema cannot be expressed as JSON Schema/);
+  });
+
   it("falls back to the schema's description and applies defaults", () => {
     const registry = new Registry();
     registry.register({ name: "t", toolset: "s", schema: schema.describe("From the schema."), handler });

@@ -140,6 +140,12 @@ describe("checks", () => {
     ]);
   });
 
+  it("fails on a schema given built rather than as a function, at the schema", () => {
+    expect(errorsOf("built-schema")).toEqual([
+      "tools/fetch.ts:7:11: registry.register: give `schema` as a function, schema: () => z.object({...}), so importing the tool builds no zod schema; the registry builds it at the tool's first use.",
+    ]);
+  });
+
   it("fails on a name that is not a string literal", () => {
     const [error] = errorsOf("non-literal");
     expect(error).toMatch(/^tools\/dynamic\.ts:7:9: registry\.register: `name` must be a string literal/);

@@ -24,7 +24,7 @@ registry.register({
   name: "test_sampling",
   toolset: "conformance",
   fixture: true,
-  schema: z.object({ prompt: z.string().describe("The prompt to send to the client's model.") }),
+  schema: () => z.object({ prompt: z.string().describe("The prompt to send to the client's model.") }),
   example: { prompt: "Say hello in French." },
   description: "Conformance fixture: asks the client's model (sampling/createMessage) and returns its answer.",
   handler: async ({ prompt }, ctx) => {
@@ -39,7 +39,7 @@ registry.register({
   name: "test_elicitation",
   toolset: "conformance",
   fixture: true,
-  schema: z.object({ message: z.string().describe("The message to show the user.") }),
+  schema: () => z.object({ message: z.string().describe("The message to show the user.") }),
   example: { message: "Please share your username." },
   description: "Conformance fixture: asks the user (elicitation/create) for a username and an email.",
   handler: async ({ message }, ctx) => {
@@ -59,7 +59,7 @@ registry.register({
   name: "test_elicitation_sep1034_defaults",
   toolset: "conformance",
   fixture: true,
-  schema: z.object({}),
+  schema: () => z.object({}),
   example: {},
   description: "Conformance fixture: elicitation whose fields all have defaults (SEP-1034).",
   handler: async (_args, ctx) => {
@@ -84,7 +84,7 @@ registry.register({
   name: "test_elicitation_sep1330_enums",
   toolset: "conformance",
   fixture: true,
-  schema: z.object({}),
+  schema: () => z.object({}),
   example: {},
   description: "Conformance fixture: elicitation with every enum form (SEP-1330).",
   handler: async (_args, ctx) => {

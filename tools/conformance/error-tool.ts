@@ -9,7 +9,7 @@ registry.register({
   name: "test_error_handling",
   toolset: "conformance",
   fixture: true,
-  schema: z.object({}),
+  schema: () => z.object({}),
   example: {},
   description: "Conformance fixture: always fails.",
   handler: () => {

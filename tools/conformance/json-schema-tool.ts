@@ -8,18 +8,23 @@
 import { z } from "zod";
 import { registry } from "../../src/registry/registry.ts";
 
-const defs = z.registry<{ id: string }>();
-const address = z.object({ street: z.string().optional(), city: z.string().optional() }).register(defs, { id: "address" });
-const schema = z.strictObject({ name: z.string().optional(), address: address.optional() });
-const parameters = z.toJSONSchema(schema, { io: "input", metadata: defs }) as Record<string, unknown>;
+/** The schema and the JSON Schema stated from it, built at the tool's first use like any tool's schema. */
+function buildFixture() {
+  const defs = z.registry<{ id: string }>();
+  const address = z.object({ street: z.string().optional(), city: z.string().optional() }).register(defs, { id: "address" });
+  const schema = z.strictObject({ name: z.string().optional(), address: address.optional() });
+  return { schema, parameters: z.toJSONSchema(schema, { io: "input", metadata: defs }) as Record<string, unknown> };
+}
+let fixture: ReturnType<typeof buildFixture> | undefined;
+const built = (): ReturnType<typeof buildFixture> => (fixture ??= buildFixture());
 
 registry.register({
   name: "json_schema_2020_12_tool",
   toolset: "conformance",
   fixture: true,
-  schema,
+  schema: () => built().schema,
   example: { name: "Ada", address: { city: "London" } },
   description: "Conformance fixture: an input schema using JSON Schema 2020-12 keywords.",
-  dynamicSchemaOverrides: () => ({ parameters }),
+  dynamicSchemaOverrides: () => ({ parameters: built().parameters }),
   handler: ({ name, address: where }) => ({ name: name ?? null, city: where?.city ?? null }),
 });

@@ -11,7 +11,7 @@ registry.register({
   name: "test_tool_with_logging",
   toolset: "conformance",
   fixture: true,
-  schema: z.object({}),
+  schema: () => z.object({}),
   example: {},
   description: "Conformance fixture: sends three info log messages while it runs.",
   handler: async (_args, ctx) => {
@@ -28,7 +28,7 @@ registry.register({
   name: "test_tool_with_progress",
   toolset: "conformance",
   fixture: true,
-  schema: z.object({}),
+  schema: () => z.object({}),
   example: {},
   description: "Conformance fixture: reports progress 0, 50 and 100 of 100 while it runs.",
   handler: async (_args, ctx) => {

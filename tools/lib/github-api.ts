@@ -7,8 +7,11 @@ import { z } from "zod";
 
 export const GITHUB_API = "https://api.github.com";
 
-/** A repository's owner and name as the tools take them, checked by GitHub's own name rules. */
-export const repositoryFields = {
+/**
+ * A repository's owner and name as the tools take them, checked by GitHub's own name rules; a
+ * function, so they are built inside each tool's schema function, at its first use.
+ */
+export const repositoryFields = () => ({
   owner: z
     .string()
     .regex(/^[A-Za-z0-9-]{1,39}$/, "must be a GitHub user or organisation name")
@@ -17,7 +20,7 @@ export const repositoryFields = {
     .string()
     .regex(/^[A-Za-z0-9._-]{1,100}$/, "must be a repository name")
     .describe("Repository, for example 'workers-sdk'."),
-};
+});
 
 /**
  * GETs a GitHub API path with the deployment's token. Calls pass their `ctx.fetch` (deadline,

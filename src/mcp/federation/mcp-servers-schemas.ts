@@ -1,9 +1,9 @@
 /** Wire shapes of the MCP servers API, and the mapping from federation status to them. */
 import { z } from "@hono/zod-openapi";
-import { McpServerConfigSchema } from "./server-config.ts";
+import { mcpServerConfigSchema } from "./server-config.ts";
 import type { PinStatus, ServerStatus } from "./server-state.ts";
 
-export const McpServerBody = McpServerConfigSchema.openapi("McpServerConfig", {
+export const McpServerBody = mcpServerConfigSchema().openapi("McpServerConfig", {
   example: {
     name: "github",
     url: "https://api.githubcopilot.com/mcp/",
@@ -14,7 +14,7 @@ export const McpServerBody = McpServerConfigSchema.openapi("McpServerConfig", {
 });
 
 /** PUT takes the same fields; the name comes from the path. */
-export const McpServerPutBody = McpServerConfigSchema.omit({ name: true }).openapi("McpServerReplace");
+export const McpServerPutBody = mcpServerConfigSchema().omit({ name: true }).openapi("McpServerReplace");
 
 const PinnedDefinitionSchema = z.object({ name: z.string(), description: z.string(), inputSchema: z.unknown() }).openapi("PinnedToolDefinition");
 

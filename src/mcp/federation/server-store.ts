@@ -5,7 +5,7 @@
  */
 import { loadConfig } from "../../config/config.ts";
 import { MCP_SERVER_PREFIX, mcpServerKey } from "../../storage/keys.ts";
-import { type McpServerConfig, McpServerConfigSchema } from "./server-config.ts";
+import { type McpServerConfig, mcpServerConfigSchema } from "./server-config.ts";
 
 export interface StoredMcpServer {
   config: McpServerConfig;
@@ -42,7 +42,7 @@ export function sortServers(servers: ConfiguredServer[]): ConfiguredServer[] {
 export async function readStored(kv: KVNamespace, name: string): Promise<StoredMcpServer | null> {
   const record = await kv.get<StoredMcpServer>(mcpServerKey(name), "json");
   if (record === null) return null;
-  const parsed = McpServerConfigSchema.safeParse(record.config);
+  const parsed = mcpServerConfigSchema().safeParse(record.config);
   if (!parsed.success) {
     console.error(`MCP server record '${name}' in KV is invalid and ignored: ${parsed.error.message}`);
     return null;
