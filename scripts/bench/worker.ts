@@ -13,6 +13,8 @@
  * - core: as gateway, with the core pipeline alone running calls (core-run-calls.ts).
  * - full-no-audit, full-build-audit, full-no-limits: the full app less one stage (or, for
  *   audit, less the sending), for the breakdown of its cost.
+ * - full-serving: the full app with its audit queue swapped for one no consumer reads, so its
+ *   CPU is the serving path's alone (issue 33).
  * Every request pays the one header lookup, so all sides pay the same routing cost.
  *
  * Like src/index.ts it exports the Durable Object classes and consumes the audit queues, so
@@ -60,6 +62,7 @@ import {
   AUDIT_GROUPS_PATH,
   AUDIT_PATH_PATH,
   AUDIT_ROWS_WRITTEN_PATH,
+  AUDIT_SINK_BINDING,
   AUDIT_STAGE_PARAM,
   AVAILABILITY_STATS_PATH,
   BARE_CALL_PATH,
@@ -70,6 +73,7 @@ import {
   FULL_BUILD_AUDIT_PIPELINE,
   FULL_NO_AUDIT_PIPELINE,
   FULL_NO_LIMITS_PIPELINE,
+  FULL_SERVING_PIPELINE,
   GATEWAY_PIPELINE,
   OPENAPI_PATH,
   PIPELINE_HEADER,
@@ -243,6 +247,22 @@ const coreApp = benchApp(
   { authenticate: setAdminPrincipal },
 );
 
+/**
+ * `env` with AUDIT_QUEUE pointing at the consumer-less sink, made once per env: the config and
+ * the audit group commit cache by object, and a new one per request would defeat both.
+ */
+const servingEnvs = new WeakMap<Env, Env>();
+function servingEnv(env: Env): Env {
+  let swapped = servingEnvs.get(env);
+  if (swapped === undefined) {
+    const sink = (env as unknown as Record<string, Queue>)[AUDIT_SINK_BINDING];
+    if (sink === undefined) throw new Error(`bench: the Worker has no ${AUDIT_SINK_BINDING} binding (scripts/bench/serve.ts gives it one)`);
+    swapped = Object.create(env, { AUDIT_QUEUE: { value: sink, enumerable: true } }) as Env;
+    servingEnvs.set(env, swapped);
+  }
+  return swapped;
+}
+
 export default {
   fetch(request, env, ctx) {
     const worst = serveWorstInputs(request);
@@ -250,6 +270,7 @@ export default {
     const scheduleBench = serveScheduleBench(request, env, fullApp, ctx);
     if (scheduleBench !== undefined) return scheduleBench;
     const pipeline = request.headers.get(PIPELINE_HEADER);
+    if (pipeline === FULL_SERVING_PIPELINE) return fullApp.fetch(request, servingEnv(env), ctx);
     const app =
       pipeline === CORE_PIPELINE
         ? coreApp

@@ -8,8 +8,10 @@
  * or audit): what a batch saves there is the pipeline's own per-request cost. The full app's
  * per-call costs (limiter, audit) are measured by full-overhead.ts.
  */
+
+import { paired } from "../paired-runs.ts";
 import { ECHO_CALL_BODY, GATEWAY_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH, toolCallsBody } from "../requests.ts";
-import { alternatingRounds, type ContenderRounds, paired, perRound } from "../rounds.ts";
+import { alternatingRounds, type ContenderRounds, perRound } from "../rounds.ts";
 import type { Scenario } from "../scenario.ts";
 import { median } from "../stats.ts";
 

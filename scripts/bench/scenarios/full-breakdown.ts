@@ -8,6 +8,7 @@
  * are the bench's longest alternation, and its audited arms wait for D1 after each round).
  */
 import type { RequestSpec } from "../load.ts";
+import { paired } from "../paired-runs.ts";
 import {
   CORE_PIPELINE,
   ECHO_CALL_BODY,
@@ -19,7 +20,7 @@ import {
   PIPELINE_HEADER,
   TOOL_CALLS_PATH,
 } from "../requests.ts";
-import { alternatingRounds, paired, perRound } from "../rounds.ts";
+import { alternatingRounds, perRound } from "../rounds.ts";
 import { diagnosticRoundMs, type Scenario, versusColumns } from "../scenario.ts";
 import { median } from "../stats.ts";
 
