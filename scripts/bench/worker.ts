@@ -255,7 +255,8 @@ const servingEnvs = new WeakMap<Env, Env>();
 function servingEnv(env: Env): Env {
   let swapped = servingEnvs.get(env);
   if (swapped === undefined) {
-    const sink = (env as unknown as Record<string, Queue>)[AUDIT_SINK_BINDING];
+    // A binding serve.ts adds for the bench alone, so not in the generated Env type.
+    const sink: unknown = Reflect.get(env, AUDIT_SINK_BINDING);
     if (sink === undefined) throw new Error(`bench: the Worker has no ${AUDIT_SINK_BINDING} binding (scripts/bench/serve.ts gives it one)`);
     swapped = Object.create(env, { AUDIT_QUEUE: { value: sink, enumerable: true } }) as Env;
     servingEnvs.set(env, swapped);
