@@ -125,18 +125,26 @@ export function versusRows(
 ): { ratio: number; cpuRatio: Spread; rows: Row[] } {
   const ratio = median(paired(contender.rps, reference.rps, (c, r) => c / r));
   const cpuRatio = pairedSpread(reference.serverCpuUs, contender.serverCpuUs, (r, c) => r / c);
-  const row = (figures: ContenderRounds, vs: number, cpuVs: number): Row => ({
+  const row = (figures: ContenderRounds): Row => ({
     label: figures.label,
-    values: {
-      rps: median(figures.rps),
-      p50: median(figures.p50Ms),
-      p99: median(figures.p99Ms),
-      [versusKey(name)]: vs,
-      cpuUs: median(figures.serverCpuUs),
-      [versusKey(name, "cpu")]: cpuVs,
-    },
+    values: versusValues(figures, reference, name),
     note: `req/s per round ${figures.rps.map((r) => r.toFixed(0)).join(" ")}`,
     perRound: perRound(figures),
   });
-  return { ratio, cpuRatio, rows: [row(contender, ratio, cpuRatio.median), row(reference, 1, 1)] };
+  return { ratio, cpuRatio, rows: [row(contender), row(reference)] };
+}
+
+/**
+ * The values of versusColumns(name) for `figures` against `reference`: medians over rounds, and
+ * the medians of the per-round req/s ratio and CPU ratio (the reference's CPU over this one's).
+ */
+export function versusValues(figures: ContenderRounds, reference: ContenderRounds, name: Exclude<Reference, "bare">): Record<string, number> {
+  return {
+    rps: median(figures.rps),
+    p50: median(figures.p50Ms),
+    p99: median(figures.p99Ms),
+    [versusKey(name)]: median(paired(figures.rps, reference.rps, (f, r) => f / r)),
+    cpuUs: median(figures.serverCpuUs),
+    [versusKey(name, "cpu")]: median(paired(reference.serverCpuUs, figures.serverCpuUs, (r, f) => r / f)),
+  };
 }

@@ -8,7 +8,6 @@
  * are the bench's longest alternation, and its audited arms wait for D1 after each round).
  */
 import type { RequestSpec } from "../load.ts";
-import { paired } from "../paired-runs.ts";
 import {
   CORE_PIPELINE,
   ECHO_CALL_BODY,
@@ -20,9 +19,8 @@ import {
   PIPELINE_HEADER,
   TOOL_CALLS_PATH,
 } from "../requests.ts";
-import { alternatingRounds, perRound } from "../rounds.ts";
+import { alternatingRounds, perRound, versusValues } from "../rounds.ts";
 import { diagnosticRoundMs, type Scenario, versusColumns } from "../scenario.ts";
-import { median } from "../stats.ts";
 
 const MAX_ROUNDS = 2;
 
@@ -55,14 +53,7 @@ export const fullBreakdown: Scenario = {
       columns: versusColumns("core"),
       rows: figures.map((f) => ({
         label: f.label,
-        values: {
-          rps: median(f.rps),
-          p50: median(f.p50Ms),
-          p99: median(f.p99Ms),
-          vsCore: median(paired(f.rps, core.rps, (a, b) => a / b)),
-          cpuUs: median(f.serverCpuUs),
-          cpuVsCore: median(paired(core.serverCpuUs, f.serverCpuUs, (c, a) => c / a)),
-        },
+        values: versusValues(f, core, "core"),
         note: `req/s per round ${f.rps.map((r) => r.toFixed(0)).join(" ")}`,
         perRound: perRound(f),
       })),

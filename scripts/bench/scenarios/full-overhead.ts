@@ -20,7 +20,7 @@ import { drainAuditRows, settledAuditRows } from "../audit-rows.ts";
 import type { RequestSpec } from "../load.ts";
 import { formatSpread, paired, pairedSpread, targetCheck } from "../paired-runs.ts";
 import { CORE_PIPELINE, ECHO_CALL_BODY, FULL_NO_AUDIT_PIPELINE, FULL_PIPELINE, FULL_SERVING_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH } from "../requests.ts";
-import { alternatingRounds, type Contender, type ContenderRounds, perRound } from "../rounds.ts";
+import { alternatingRounds, type Contender, type ContenderRounds, perRound, versusValues } from "../rounds.ts";
 import { type BenchContext, type Row, type Scenario, versusColumns } from "../scenario.ts";
 import { median } from "../stats.ts";
 
@@ -80,12 +80,7 @@ export const fullOverhead: Scenario = {
     const row = (arm: ContenderRounds): Row => ({
       label: arm.label,
       values: {
-        rps: median(arm.rps),
-        p50: median(arm.p50Ms),
-        p99: median(arm.p99Ms),
-        vsCore: median(paired(arm.rps, core.rps, (f, c) => f / c)),
-        cpuUs: median(arm.serverCpuUs),
-        cpuVsCore: median(paired(core.serverCpuUs, arm.serverCpuUs, (c, f) => c / f)),
+        ...versusValues(arm, core, "core"),
         // Only the audited arm counts rows.
         ...(arm.auditRowsPerCall.length > 0 ? { auditVsCalls: median(arm.auditRowsPerCall) } : {}),
       },
