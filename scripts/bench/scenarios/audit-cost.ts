@@ -128,7 +128,7 @@ async function stageCpuUs(
   return { cpuUs, rows, pollsMs };
 }
 
-/** Counts per measurement of one count's CPU: the /proc clock ticks every 10 ms, a count takes a few. */
+/** Counts per measurement of one count's CPU: a count takes a few ms, and one reading of it is noisy. */
 const COUNT_SAMPLES = 20;
 
 /** workerd CPU of one row count over the rows recorded from `since` (the queue stage's wait asks for these). */
