@@ -45,6 +45,8 @@ export const CORE_PIPELINE = "core";
 export const FULL_NO_AUDIT_PIPELINE = "full-no-audit";
 export const FULL_BUILD_AUDIT_PIPELINE = "full-build-audit";
 export const FULL_NO_LIMITS_PIPELINE = "full-no-limits";
+/** The full app whose audit stage records as shipped but logs and traces nothing per call (src/tracing/observe-calls.ts). */
+export const FULL_NO_TELEMETRY_PIPELINE = "full-no-telemetry";
 /**
  * The full app as shipped, its audit records sent to a queue no consumer reads (serve.ts
  * AUDIT_SINK_BINDING): the serving path's CPU, without the consumer's work that production runs

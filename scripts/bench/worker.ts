@@ -13,6 +13,8 @@
  * - core: as gateway, with the core pipeline alone running calls (core-run-calls.ts).
  * - full-no-audit, full-build-audit, full-no-limits: the full app less one stage (or, for
  *   audit, less the sending), for the breakdown of its cost.
+ * - full-no-telemetry: the full app whose audit stage sends records as shipped but writes no
+ *   per-call log line or span (src/tracing/observe-calls.ts), for what telemetry costs.
  * - full-serving: the full app with its audit queue swapped for one no consumer reads, so its
  *   CPU is the serving path's alone (issue 33).
  * Every request pays the one header lookup, so all sides pay the same routing cost.
@@ -41,6 +43,7 @@ import { auditGroupCommit } from "../../src/audit/audit-group-commit.ts";
 import type { AuditRecord } from "../../src/audit/audit-record.ts";
 import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
 import { handleAuditQueue } from "../../src/audit/handle-audit-queue.ts";
+import { createRecordBatch } from "../../src/audit/record-batch.ts";
 import { toAuditRecord } from "../../src/audit/to-audit-record.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
 import { createParts } from "../../src/compose.ts";
@@ -73,6 +76,7 @@ import {
   FULL_BUILD_AUDIT_PIPELINE,
   FULL_NO_AUDIT_PIPELINE,
   FULL_NO_LIMITS_PIPELINE,
+  FULL_NO_TELEMETRY_PIPELINE,
   FULL_SERVING_PIPELINE,
   GATEWAY_PIPELINE,
   OPENAPI_PATH,
@@ -241,6 +245,7 @@ const fullApp = benchApp({});
 const fullNoAuditApp = benchApp({ batch: { recordBatch: noRecord } });
 const fullBuildAuditApp = benchApp({ batch: { recordBatch: buildRecordsOnly } });
 const fullNoLimitsApp = benchApp({ batch: { chargeCalls: noCharge } });
+const fullNoTelemetryApp = benchApp({ batch: { recordBatch: createRecordBatch(auditGroupCommit) } });
 const gatewayApp = benchApp({ batch: { chargeCalls: noCharge, recordBatch: noRecord } }, { authenticate: setAdminPrincipal });
 const coreApp = benchApp(
   { batch: { runCalls: coreRunCalls, chargeCalls: noCharge, recordBatch: noRecord }, pipeline: { execute: directExecutor } },
@@ -283,7 +288,9 @@ export default {
               ? fullBuildAuditApp
               : pipeline === FULL_NO_LIMITS_PIPELINE
                 ? fullNoLimitsApp
-                : fullApp;
+                : pipeline === FULL_NO_TELEMETRY_PIPELINE
+                  ? fullNoTelemetryApp
+                  : fullApp;
     return app.fetch(request, env, ctx);
   },
   queue: (batch, env) => handleAuditQueue(batch, env),

@@ -1,10 +1,12 @@
 /**
  * Where the full app's extra cost per call goes: the full app (agent key) against itself less
- * its audit stage, less its rate limits, and against the gateway app (no auth, no policy) and
+ * its audit stage, less its rate limits, less its per-call log line and span (the audit stage
+ * hands every record to src/tracing/observe-calls.ts, so "less audit" drops them too), and
+ * against the gateway app (no auth, no policy) and
  * the core pipeline, all on POST /v1/tool-calls with one echo call, in alternating rounds.
  * Miniflare runs the queue broker, its consumer, D1 and the RateLimiter object in the same
  * workerd process, so "workerd CPU us/req" includes their share. No target of its own: it
- * explains full-overhead's figure, so it takes two short rounds, not five of 1 s (six arms
+ * explains full-overhead's figure, so it takes two short rounds, not five of 1 s (seven arms
  * are the bench's longest alternation, and its audited arms wait for D1 after each round).
  */
 import type { RequestSpec } from "../load.ts";
@@ -14,6 +16,7 @@ import {
   FULL_BUILD_AUDIT_PIPELINE,
   FULL_NO_AUDIT_PIPELINE,
   FULL_NO_LIMITS_PIPELINE,
+  FULL_NO_TELEMETRY_PIPELINE,
   FULL_PIPELINE,
   GATEWAY_PIPELINE,
   PIPELINE_HEADER,
@@ -42,6 +45,7 @@ export const fullBreakdown: Scenario = {
       { label: "full less audit", request: call(FULL_NO_AUDIT_PIPELINE) },
       { label: "full less audit sending (records built)", request: call(FULL_BUILD_AUDIT_PIPELINE) },
       { label: "full less rate limits", request: call(FULL_NO_LIMITS_PIPELINE), audited: true },
+      { label: "full less per-call log lines and spans", request: call(FULL_NO_TELEMETRY_PIPELINE), audited: true },
       { label: "gateway (no auth, policy, limits, audit)", request: call(GATEWAY_PIPELINE) },
       { label: "core", request: call(CORE_PIPELINE) },
     ];
