@@ -45,7 +45,11 @@ export const CORE_PIPELINE = "core";
 export const FULL_NO_AUDIT_PIPELINE = "full-no-audit";
 export const FULL_BUILD_AUDIT_PIPELINE = "full-build-audit";
 export const FULL_NO_LIMITS_PIPELINE = "full-no-limits";
-/** The full app whose audit stage records as shipped but logs and traces nothing per call (src/tracing/observe-calls.ts). */
+/**
+ * The serving path (FULL_SERVING_PIPELINE: records to the consumer-less sink) of a full app whose
+ * audit stage logs and traces nothing per call (src/tracing/observe-calls.ts): beside the serving
+ * path, what per-call telemetry costs a request.
+ */
 export const FULL_NO_TELEMETRY_PIPELINE = "full-no-telemetry";
 /**
  * The full app as shipped, its audit records sent to a queue no consumer reads (serve.ts

@@ -13,10 +13,10 @@
  * - core: as gateway, with the core pipeline alone running calls (core-run-calls.ts).
  * - full-no-audit, full-build-audit, full-no-limits: the full app less one stage (or, for
  *   audit, less the sending), for the breakdown of its cost.
- * - full-no-telemetry: the full app whose audit stage sends records as shipped but writes no
- *   per-call log line or span (src/tracing/observe-calls.ts), for what telemetry costs.
  * - full-serving: the full app with its audit queue swapped for one no consumer reads, so its
  *   CPU is the serving path's alone (issue 33).
+ * - full-no-telemetry: the same serving path with no per-call log line or span
+ *   (src/tracing/observe-calls.ts), for what telemetry costs.
  * Every request pays the one header lookup, so all sides pay the same routing cost.
  *
  * Like src/index.ts it exports the Durable Object classes and consumes the audit queues, so
@@ -277,6 +277,7 @@ export default {
     if (scheduleBench !== undefined) return scheduleBench;
     const pipeline = request.headers.get(PIPELINE_HEADER);
     if (pipeline === FULL_SERVING_PIPELINE) return fullApp.fetch(request, servingEnv(env), ctx);
+    if (pipeline === FULL_NO_TELEMETRY_PIPELINE) return fullNoTelemetryApp.fetch(request, servingEnv(env), ctx);
     const app =
       pipeline === CORE_PIPELINE
         ? coreApp
@@ -288,9 +289,7 @@ export default {
               ? fullBuildAuditApp
               : pipeline === FULL_NO_LIMITS_PIPELINE
                 ? fullNoLimitsApp
-                : pipeline === FULL_NO_TELEMETRY_PIPELINE
-                  ? fullNoTelemetryApp
-                  : fullApp;
+                : fullApp;
     return app.fetch(request, env, ctx);
   },
   queue: (batch, env) => handleAuditQueue(batch, env),
