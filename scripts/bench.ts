@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: one run, on this machine, of every scenario in scripts/bench/scenarios/,
- * each compared against a reference measured in the same run. Prints a table per scenario
- * and the targets, and writes the same figures to .bench/results.json.
+ * each compared against a reference measured in the same run. Prints a table per scenario,
+ * then one table of every target (the median of paired runs, its spread, the target, met or
+ * not: scripts/bench/paired-runs.ts), and writes the same figures to .bench/results.json.
  *
  * The bench Worker (scripts/bench/worker.ts: the app, 500 synthetic tools, bare routes) is
  * bundled with esbuild and served by workerd through Miniflare on 127.0.0.1 only (see
@@ -49,7 +50,8 @@ import { numberFlag } from "./number-flag.ts";
  */
 const FULL: BenchSettings = { rounds: 5, roundMs: 1_000, warmupMs: 300, concurrency: 8 };
 /**
- * Proves every scenario runs and answers; its figures are not for comparing. Quarter-second
+ * Proves every scenario runs and answers; its figures are not for comparing (two paired rounds
+ * where a target wants five, and it fails only on a throw or a guard). Quarter-second
  * rounds: CI runs it after the suite, and with 25 scenarios half-second ones took 120 s of
  * issue 28's ten minutes (2026-12-05) to prove no more than these do.
  */

@@ -6,7 +6,9 @@
  * difference is the route's own work. Two figures per query: p50 latency, route minus twin
  * ("server ms"), and workerd's CPU per request from /proc, route minus twin ("CPU delta").
  */
-import { alternatingRounds, type ContenderRounds, paired, perRound } from "./rounds.ts";
+
+import { paired } from "./paired-runs.ts";
+import { alternatingRounds, type ContenderRounds, perRound } from "./rounds.ts";
 import type { BenchContext, Check, Row, ScenarioReport } from "./scenario.ts";
 import { median } from "./stats.ts";
 

@@ -61,16 +61,23 @@ export function formatScenario(index: number, outcome: ScenarioOutcome): string 
   return [`${index}. ${outcome.title}  (${outcome.seconds.toFixed(0)} s)`, `   ${outcome.method}`, line(header), ...cells.map(line)].join("\n");
 }
 
-/** Every check of the run, one per line, PASS or FAIL first. */
+/**
+ * Every check of the run as one table: met or not, the measured figure (the median of paired runs
+ * where there are several), their spread, and the target. Issue 33: a target is met when its
+ * median meets it, and the spread is printed beside it so a reader sees how far one run strayed.
+ */
 export function formatChecks(outcomes: readonly ScenarioOutcome[]): string {
   const checks: Check[] = outcomes.flatMap((o) => o.checks);
   if (checks.length === 0) return "Targets: none";
-  const width = Math.max(...checks.map((c) => c.label.length));
+  const header = ["", "target", "measured", "spread", "wanted"];
+  const cells = checks.map((c) => [c.pass ? "met" : "NOT MET", c.label, c.actual, c.spread ?? "", `${c.guard === true ? "guard " : ""}${c.target}`]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? "").length)));
+  const line = (r: string[]) => `  ${r.map((cell, i) => pad(cell, widths[i] ?? 0, i === 2)).join("  ")}`.trimEnd();
+  const met = checks.filter((c) => c.pass).length;
   return [
-    "Targets",
-    ...checks.map(
-      (c) => `  ${c.pass ? "PASS" : "FAIL"}  ${c.label.padEnd(width)}  ${c.actual.padStart(8)}  (${c.guard === true ? "guard" : "target"} ${c.target})`,
-    ),
+    `Targets: ${met} of ${checks.length} met (median of paired runs where there are several; met when the median meets it)`,
+    line(header),
+    ...cells.map(line),
   ].join("\n");
 }
 

@@ -45,6 +45,20 @@ export const CORE_PIPELINE = "core";
 export const FULL_NO_AUDIT_PIPELINE = "full-no-audit";
 export const FULL_BUILD_AUDIT_PIPELINE = "full-build-audit";
 export const FULL_NO_LIMITS_PIPELINE = "full-no-limits";
+/**
+ * The serving path (FULL_SERVING_PIPELINE: records to the consumer-less sink) of a full app whose
+ * audit stage logs and traces nothing per call (src/tracing/observe-calls.ts): beside the serving
+ * path, what per-call telemetry costs a request.
+ */
+export const FULL_NO_TELEMETRY_PIPELINE = "full-no-telemetry";
+/**
+ * The full app as shipped, its audit records sent to a queue no consumer reads (serve.ts
+ * AUDIT_SINK_BINDING): the serving path's CPU, without the consumer's work that production runs
+ * as its own invocation (scenarios/full-overhead.ts).
+ */
+export const FULL_SERVING_PIPELINE = "full-serving";
+/** The binding of that consumer-less queue (serve.ts gives the bench Worker it). */
+export const AUDIT_SINK_BINDING = "BENCH_AUDIT_SINK";
 
 /**
  * Bench-only, for the cost of the audit path alone (scenarios/audit-cost.ts): POST with

@@ -5,6 +5,7 @@
  */
 import { drainAuditRows } from "./audit-rows.ts";
 import type { LoadClient, RequestSpec } from "./load.ts";
+import { paired, pairedSpread, type Spread } from "./paired-runs.ts";
 import { type BenchContext, type Reference, type Row, versusKey } from "./scenario.ts";
 import { cpuMs } from "./server-cpu.ts";
 import { median, percentile } from "./stats.ts";
@@ -110,31 +111,40 @@ export function perRound(figures: ContenderRounds): Record<string, number[]> {
   return { rps: figures.rps, p50Ms: figures.p50Ms, p99Ms: figures.p99Ms, serverCpuUs: figures.serverCpuUs };
 }
 
-/** Round-by-round `f(a[i], b[i])`, for paired comparisons such as throughput ratios. */
-export function paired(a: readonly number[], b: readonly number[], f: (x: number, y: number) => number): number[] {
-  return a.map((x, i) => f(x, b[i] ?? Number.NaN));
-}
-
 /**
  * A contender and its reference as the rows of versusColumns(reference): `ratio` is the median of
- * the per-round req/s ratios; the CPU ratio is the reference's CPU per request over the
- * contender's (1/x, so both read "higher is faster"); the reference's row has 1 in both.
+ * the per-round req/s ratios; `cpuRatio` the per-round reference CPU per request over the
+ * contender's (1/x, so both read "higher is faster"), with its spread: the figure a target rides
+ * on (issue 33), since CPU per request moves far less than req/s when other processes compete.
+ * The reference's row has 1 in both.
  */
-export function versusRows(contender: ContenderRounds, reference: ContenderRounds, name: Exclude<Reference, "bare">): { ratio: number; rows: Row[] } {
+export function versusRows(
+  contender: ContenderRounds,
+  reference: ContenderRounds,
+  name: Exclude<Reference, "bare">,
+): { ratio: number; cpuRatio: Spread; rows: Row[] } {
   const ratio = median(paired(contender.rps, reference.rps, (c, r) => c / r));
-  const cpuRatio = median(paired(reference.serverCpuUs, contender.serverCpuUs, (r, c) => r / c));
-  const row = (figures: ContenderRounds, vs: number, cpuVs: number): Row => ({
+  const cpuRatio = pairedSpread(reference.serverCpuUs, contender.serverCpuUs, (r, c) => r / c);
+  const row = (figures: ContenderRounds): Row => ({
     label: figures.label,
-    values: {
-      rps: median(figures.rps),
-      p50: median(figures.p50Ms),
-      p99: median(figures.p99Ms),
-      [versusKey(name)]: vs,
-      cpuUs: median(figures.serverCpuUs),
-      [versusKey(name, "cpu")]: cpuVs,
-    },
+    values: versusValues(figures, reference, name),
     note: `req/s per round ${figures.rps.map((r) => r.toFixed(0)).join(" ")}`,
     perRound: perRound(figures),
   });
-  return { ratio, rows: [row(contender, ratio, cpuRatio), row(reference, 1, 1)] };
+  return { ratio, cpuRatio, rows: [row(contender), row(reference)] };
+}
+
+/**
+ * The values of versusColumns(name) for `figures` against `reference`: medians over rounds, and
+ * the medians of the per-round req/s ratio and CPU ratio (the reference's CPU over this one's).
+ */
+export function versusValues(figures: ContenderRounds, reference: ContenderRounds, name: Exclude<Reference, "bare">): Record<string, number> {
+  return {
+    rps: median(figures.rps),
+    p50: median(figures.p50Ms),
+    p99: median(figures.p99Ms),
+    [versusKey(name)]: median(paired(figures.rps, reference.rps, (f, r) => f / r)),
+    cpuUs: median(figures.serverCpuUs),
+    [versusKey(name, "cpu")]: median(paired(reference.serverCpuUs, figures.serverCpuUs, (r, f) => r / f)),
+  };
 }

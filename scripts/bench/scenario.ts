@@ -75,7 +75,10 @@ export interface Row {
 export interface Check {
   label: string;
   target: string;
+  /** The measured figure: the median over paired runs where it comes from several (paired-runs.ts). */
   actual: string;
+  /** The runs' range behind a median ("0.81-0.97 over 5 runs"); absent for a single figure or a count. */
+  spread?: string;
   pass: boolean;
   /**
    * A regression guard rather than a target: a miss makes the run exit non-zero, so CI's quick

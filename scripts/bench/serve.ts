@@ -18,6 +18,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { convertV4MiniflareOptions, Log, LogLevel, Miniflare, type V4WorkerOptions } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { AUDIT_SINK_BINDING } from "./requests.ts";
 
 const WORKER_NAME = "toolgate-bench";
 
@@ -58,6 +59,13 @@ const BENCH_VARS = {
   // The own-token scenario seals and opens a per-user connection's grant under it.
   MCP_TOKEN_KEY: "bench-mcp-token-key-0123456789abcdef0123456789",
 };
+
+/**
+ * The queue behind AUDIT_SINK_BINDING has no consumer: Miniflare's broker answers a send to it
+ * and drops the batch unread, so the full app's serving path pays its own sending (group commit,
+ * sendBatch) and none of the consumer's work, which in production runs as its own invocation.
+ */
+const AUDIT_SINK_QUEUE = "toolgate-bench-audit-sink";
 
 /** Another Worker to serve in the same workerd: one bundled module, no bindings. */
 export interface PeerWorker {
@@ -164,7 +172,7 @@ export async function serveWorker(scriptPath: string, configPath: string, { insp
           // The files toolset's WORKSPACE bucket (workspace-files scenario).
           r2Buckets: fromConfig.r2Buckets,
           durableObjects: fromConfig.durableObjects,
-          queueProducers: fromConfig.queueProducers,
+          queueProducers: { ...fromConfig.queueProducers, [AUDIT_SINK_BINDING]: { queueName: AUDIT_SINK_QUEUE } },
           queueConsumers: fromConfig.queueConsumers,
           unsafeDirectSockets: directSocket,
         },

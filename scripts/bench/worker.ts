@@ -13,6 +13,10 @@
  * - core: as gateway, with the core pipeline alone running calls (core-run-calls.ts).
  * - full-no-audit, full-build-audit, full-no-limits: the full app less one stage (or, for
  *   audit, less the sending), for the breakdown of its cost.
+ * - full-serving: the full app with its audit queue swapped for one no consumer reads, so its
+ *   CPU is the serving path's alone (issue 33).
+ * - full-no-telemetry: the same serving path with no per-call log line or span
+ *   (src/tracing/observe-calls.ts), for what telemetry costs.
  * Every request pays the one header lookup, so all sides pay the same routing cost.
  *
  * Like src/index.ts it exports the Durable Object classes and consumes the audit queues, so
@@ -39,6 +43,7 @@ import { auditGroupCommit } from "../../src/audit/audit-group-commit.ts";
 import type { AuditRecord } from "../../src/audit/audit-record.ts";
 import { AUDIT_TABLE } from "../../src/audit/audit-table.ts";
 import { handleAuditQueue } from "../../src/audit/handle-audit-queue.ts";
+import { createRecordBatch } from "../../src/audit/record-batch.ts";
 import { toAuditRecord } from "../../src/audit/to-audit-record.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
 import { createParts } from "../../src/compose.ts";
@@ -60,6 +65,7 @@ import {
   AUDIT_GROUPS_PATH,
   AUDIT_PATH_PATH,
   AUDIT_ROWS_WRITTEN_PATH,
+  AUDIT_SINK_BINDING,
   AUDIT_STAGE_PARAM,
   AVAILABILITY_STATS_PATH,
   BARE_CALL_PATH,
@@ -70,6 +76,8 @@ import {
   FULL_BUILD_AUDIT_PIPELINE,
   FULL_NO_AUDIT_PIPELINE,
   FULL_NO_LIMITS_PIPELINE,
+  FULL_NO_TELEMETRY_PIPELINE,
+  FULL_SERVING_PIPELINE,
   GATEWAY_PIPELINE,
   OPENAPI_PATH,
   PIPELINE_HEADER,
@@ -237,11 +245,29 @@ const fullApp = benchApp({});
 const fullNoAuditApp = benchApp({ batch: { recordBatch: noRecord } });
 const fullBuildAuditApp = benchApp({ batch: { recordBatch: buildRecordsOnly } });
 const fullNoLimitsApp = benchApp({ batch: { chargeCalls: noCharge } });
+const fullNoTelemetryApp = benchApp({ batch: { recordBatch: createRecordBatch(auditGroupCommit) } });
 const gatewayApp = benchApp({ batch: { chargeCalls: noCharge, recordBatch: noRecord } }, { authenticate: setAdminPrincipal });
 const coreApp = benchApp(
   { batch: { runCalls: coreRunCalls, chargeCalls: noCharge, recordBatch: noRecord }, pipeline: { execute: directExecutor } },
   { authenticate: setAdminPrincipal },
 );
+
+/**
+ * `env` with AUDIT_QUEUE pointing at the consumer-less sink, made once per env: the config and
+ * the audit group commit cache by object, and a new one per request would defeat both.
+ */
+const servingEnvs = new WeakMap<Env, Env>();
+function servingEnv(env: Env): Env {
+  let swapped = servingEnvs.get(env);
+  if (swapped === undefined) {
+    // A binding serve.ts adds for the bench alone, so not in the generated Env type.
+    const sink: unknown = Reflect.get(env, AUDIT_SINK_BINDING);
+    if (sink === undefined) throw new Error(`bench: the Worker has no ${AUDIT_SINK_BINDING} binding (scripts/bench/serve.ts gives it one)`);
+    swapped = Object.create(env, { AUDIT_QUEUE: { value: sink, enumerable: true } }) as Env;
+    servingEnvs.set(env, swapped);
+  }
+  return swapped;
+}
 
 export default {
   fetch(request, env, ctx) {
@@ -250,6 +276,8 @@ export default {
     const scheduleBench = serveScheduleBench(request, env, fullApp, ctx);
     if (scheduleBench !== undefined) return scheduleBench;
     const pipeline = request.headers.get(PIPELINE_HEADER);
+    if (pipeline === FULL_SERVING_PIPELINE) return fullApp.fetch(request, servingEnv(env), ctx);
+    if (pipeline === FULL_NO_TELEMETRY_PIPELINE) return fullNoTelemetryApp.fetch(request, servingEnv(env), ctx);
     const app =
       pipeline === CORE_PIPELINE
         ? coreApp

@@ -3,8 +3,8 @@
  * page's CPU per request, and how much of it is SQLite's. Miniflare runs D1 (SQLite) in the same
  * workerd process as the Worker, so the process's CPU per page is the Worker's and D1's together;
  * the overview's reads alone (ADMIN_OVERVIEW_SQL_PATH: the same statements, no page) are measured
- * the same way. The two are within the /proc clock's 10 ms ticks of each other: the Worker's own
- * share is small beside SQLite's, so it is measured apart: the page rendered RENDERS times more
+ * the same way. The two are close (they were within /proc/<pid>/stat's 10 ms ticks): the Worker's
+ * own share is small beside SQLite's, so it is measured apart: the page rendered RENDERS times more
  * from one read (ADMIN_OVERVIEW_RENDER_PATH), divided out. That share (plus the sign-in check's
  * KV and D1 lookups) is what Cloudflare bills as the Worker's CPU: there D1 runs elsewhere.
  */
@@ -86,7 +86,7 @@ export const adminOverview: Scenario = {
     const unseeded = await ctx.client.send({ method: "DELETE", path: `${AUDIT_SEED_PATH}?${window}` });
     if (unseeded.status !== 200 || (JSON.parse(unseeded.body) as { rows: number }).rows !== RECORDS)
       throw new Error(`bench: DELETE ${AUDIT_SEED_PATH} answered ${unseeded.status}: ${unseeded.body.slice(0, 300)}`);
-    // The page less its reads, floored at the rendering alone (the difference is within the clock's ticks).
+    // The page less its reads, floored at the rendering alone (a difference of two noisy readings).
     const rest = page.map((p, i) => p - (sql[i] ?? Number.NaN));
     const workerMs = Math.max(median(render), median(rest));
     return {
@@ -95,7 +95,7 @@ export const adminOverview: Scenario = {
       rows: [
         { label: "GET /admin?window=day (sign-in check, reads, page with charts)", values: { cpuMs: median(page) }, perRound: { cpuMs: page } },
         { label: "the overview's reads alone (D1's SQLite, a few dozen rows back)", values: { cpuMs: median(sql) }, perRound: { cpuMs: sql } },
-        { label: "page less reads (within the 10 ms clock ticks)", values: { cpuMs: median(rest) }, perRound: { cpuMs: rest } },
+        { label: "page less reads (difference of two readings)", values: { cpuMs: median(rest) }, perRound: { cpuMs: rest } },
         { label: `rendering the page alone (SVG charts included), over ${RENDERS} renders`, values: { cpuMs: median(render) }, perRound: { cpuMs: render } },
       ],
       checks: [

@@ -16,6 +16,7 @@
  * answers.
  */
 import { auditRows, drainAuditRows, settledAuditRows } from "../audit-rows.ts";
+import { formatSpread, spreadOf, targetCheck } from "../paired-runs.ts";
 import {
   AUDIT_GROUPS_PATH,
   AUDIT_PATH_PATH,
@@ -72,8 +73,11 @@ async function measuredGroupSize(ctx: BenchContext): Promise<{ size: number; gro
 const MIN_GROUPS = 5;
 /** Rows per D1 batch for the insert alone: what the consumer writes at once under that load. */
 const D1_BATCH = 1_000;
-/** Issue 16's target for the whole audit of one call. */
-const MAX_AUDIT_CPU_US = 50;
+/**
+ * Issue 33's target for the whole audit of one call (issue 16's was 50 us): the queue stage's
+ * CPU per record, which builds, sends, and has the consumer write to D1, median over the rounds.
+ */
+const MAX_AUDIT_CPU_US = 40;
 const DRAIN_TIMEOUT_MS = 30_000;
 /** Records per kind for the rows-written count: one queue batch's worth. */
 const ROWS_WRITTEN_RECORDS = 100;
@@ -124,7 +128,7 @@ async function stageCpuUs(
   return { cpuUs, rows, pollsMs };
 }
 
-/** Counts per measurement of one count's CPU: the /proc clock ticks every 10 ms, a count takes a few. */
+/** Counts per measurement of one count's CPU: a count takes a few ms, and one reading of it is noisy. */
 const COUNT_SAMPLES = 20;
 
 /** workerd CPU of one row count over the rows recorded from `since` (the queue stage's wait asks for these). */
@@ -154,7 +158,8 @@ export const auditCost: Scenario = {
   id: "audit-cost",
   title: "The audit log's cost per call, stage by stage, in workerd CPU (Miniflare runs the queue and D1 on the Worker's thread)",
   async run(ctx) {
-    const rounds = Math.max(2, ctx.settings.rounds - 2);
+    // Issue 33: at least five runs behind a target's median (the full bench's rounds); --quick's two prove it runs.
+    const rounds = ctx.settings.rounds;
     const records = RECORDS_PER_ROUND_MS * ctx.settings.roundMs;
     const cpu: Record<AuditStage | "core", number[]> = { build: [], queue: [], d1: [], core: [] };
     const pollsMs: number[] = [];
@@ -183,7 +188,9 @@ export const auditCost: Scenario = {
     const sendAndWrite = median(cpu.queue.map((q, i) => q - (cpu.build[i] ?? build)));
     const insertAlone = median(cpu.d1.map((d, i) => d - (cpu.build[i] ?? build)));
     const core = median(cpu.core);
-    const audit = build + sendAndWrite;
+    // The queue stage builds its records too, so each of its rounds is the whole audit of a record.
+    const all = spreadOf(cpu.queue);
+    const audit = all.median;
     const row = (label: string, us: number, perRound: number[]) => ({ label, values: { cpuUs: us, xCore: us / core }, perRound: { cpuUs: perRound } });
     const writtenRow = (label: string, w: RowsWritten): Row => ({
       label,
@@ -206,19 +213,14 @@ export const auditCost: Scenario = {
         row("build one record (redact, canonical JSON, rid; SHA-256 only of cut arguments)", build, cpu.build),
         row("send it (queue) and write it (consumer, D1), per record", sendAndWrite, cpu.queue),
         row("of which D1's insert alone, per row", insertAlone, cpu.d1),
-        row("the whole audit of one call", audit, cpu.queue),
+        { ...row("the whole audit of one call", audit, cpu.queue), note: formatSpread(all, "us") },
         row("one core-pipeline request (reference)", core, cpu.core),
         { label: `ceiling on full app / core throughput: ${(core / (core + audit)).toFixed(2)}x`, values: {} },
         writtenRow("rows written, successful call's record", written.ok),
         writtenRow("rows written, failed call's record (error code set)", written.failed),
       ],
       checks: [
-        {
-          label: "audit CPU per call, all in (build, queue, consumer, D1), in workerd",
-          target: `<= ${MAX_AUDIT_CPU_US} us`,
-          actual: `${audit.toFixed(1)} us`,
-          pass: audit <= MAX_AUDIT_CPU_US,
-        },
+        targetCheck("audit CPU per call, all in (build, group, queue, consumer, D1), in workerd", all, { at: "most", value: MAX_AUDIT_CPU_US, unit: "us" }),
         {
           label: `rows written per audit record, the worse of ok and failed (${source})`,
           target: `<= ${MAX_ROWS_WRITTEN} + ${ROLLUP_ROWS_PER_RECORD} (rollup)`,

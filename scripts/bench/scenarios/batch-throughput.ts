@@ -2,30 +2,31 @@
  * Calls per second when the model's calls come as one batch of 20 trivial echo calls, against
  * the same calls sent as 20 requests of one call each, with the same requests in flight. A
  * batch exists to save round trips, so the target (ours; the issue names the comparison, not a
- * figure) is that batching costs no throughput: at least 1.0x the single-call figure.
+ * figure) is that batching costs no throughput: a call in a batch takes at most the workerd CPU
+ * of a call sent alone (1.0x, the median of the paired rounds; issue 33 puts every ratio target
+ * on CPU per request). Calls/s stays in the table.
  *
  * Both go to the bench Worker's gateway app (the real batch runner, no auth lookup, rate limits
  * or audit): what a batch saves there is the pipeline's own per-request cost. The full app's
  * per-call costs (limiter, audit) are measured by full-overhead.ts.
  */
+
+import { paired, pairedSpread, targetCheck } from "../paired-runs.ts";
 import { ECHO_CALL_BODY, GATEWAY_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH, toolCallsBody } from "../requests.ts";
-import { alternatingRounds, type ContenderRounds, paired, perRound } from "../rounds.ts";
+import { alternatingRounds, type ContenderRounds, perRound } from "../rounds.ts";
 import type { Scenario } from "../scenario.ts";
 import { median } from "../stats.ts";
 
 const BATCH_SIZE = 20;
 const MIN_RATIO = 1;
-const ROUNDS = 3;
-const ROUND_MS = 2_000;
 const GATEWAY = { [PIPELINE_HEADER]: GATEWAY_PIPELINE };
 
 export const batchThroughput: Scenario = {
   id: "batch-throughput",
   title: `POST /v1/tool-calls: one batch of ${BATCH_SIZE} echo calls vs ${BATCH_SIZE} requests of one call, calls/s`,
   async run(ctx) {
-    const { concurrency, warmupMs } = ctx.settings;
-    const rounds = Math.min(ROUNDS, ctx.settings.rounds);
-    const roundMs = Math.min(ROUND_MS, ctx.settings.roundMs);
+    // The bench's five rounds of 1 s (issue 33: at least five paired runs behind a target), not three of 2 s.
+    const { concurrency, warmupMs, rounds, roundMs } = ctx.settings;
     const [batch, single] = await alternatingRounds(
       ctx,
       [
@@ -39,6 +40,8 @@ export const batchThroughput: Scenario = {
     );
     if (batch === undefined || single === undefined) throw new Error("bench: batch-throughput lost a contender");
     const ratio = median(paired(batch.rps, single.rps, (b, s) => (b * BATCH_SIZE) / s));
+    // Issue 33: the target rides on workerd CPU per call, single-call requests' over the batch's, paired by round.
+    const cpuRatio = pairedSpread(single.serverCpuUs, batch.serverCpuUs, (s, b) => s / (b / BATCH_SIZE));
     const row = (figures: ContenderRounds, callsPerRequest: number, vsSingle: number) => ({
       label: figures.label,
       values: {
@@ -62,12 +65,11 @@ export const batchThroughput: Scenario = {
       ],
       rows: [row(batch, BATCH_SIZE, ratio), row(single, 1, 1)],
       checks: [
-        {
-          label: `calls/s, batch of ${BATCH_SIZE} vs single-call requests`,
-          target: `>= ${MIN_RATIO.toFixed(2)}x`,
-          actual: `${ratio.toFixed(2)}x`,
-          pass: ratio >= MIN_RATIO,
-        },
+        targetCheck(`workerd CPU per call, batch of ${BATCH_SIZE} vs single-call requests (single's over the batch's)`, cpuRatio, {
+          at: "least",
+          value: MIN_RATIO,
+          unit: "x",
+        }),
       ],
     };
   },

@@ -3,11 +3,14 @@
  * route, validation and dispatch, with no auth lookup, rate limits, audit or gateway layer),
  * against the ceiling: a bare route in the same app that reads and JSON.parses the same request
  * bytes and answers the same response bytes. Target (issue 33, from issue 12's 0.7x against a
- * bare route that never read its body): at least 0.8x the bare route's req/s.
+ * bare route that never read its body): at least 0.8x the bare route, in workerd CPU per request
+ * (bare's over core's), the median of the paired rounds, with its spread. Req/s stays in the
+ * table: on the shared machine it moves with whatever else runs.
  */
 import type { RequestSpec } from "../load.ts";
+import { paired, pairedSpread, targetCheck } from "../paired-runs.ts";
 import { BARE_CALL_PATH, CORE_PIPELINE, ECHO_CALL_BODY, PIPELINE_HEADER, TOOL_CALLS_PATH } from "../requests.ts";
-import { alternatingRounds, paired, perRound } from "../rounds.ts";
+import { alternatingRounds, perRound } from "../rounds.ts";
 import { type Scenario, versusColumns } from "../scenario.ts";
 import { median } from "../stats.ts";
 
@@ -31,24 +34,19 @@ export const callThroughput: Scenario = {
     );
     if (pipeline === undefined || bare === undefined) throw new Error("bench: call-throughput lost a contender");
     const ratio = median(paired(pipeline.rps, bare.rps, (p, b) => p / b));
-    const row = (figures: typeof pipeline, vsBare: number) => ({
+    const cpuRatio = pairedSpread(bare.serverCpuUs, pipeline.serverCpuUs, (b, p) => b / p);
+    const row = (figures: typeof pipeline, vsBare: number, cpuVsBare: number) => ({
       label: figures.label,
-      values: { rps: median(figures.rps), p50: median(figures.p50Ms), p99: median(figures.p99Ms), vsBare, cpuUs: median(figures.serverCpuUs) },
+      values: { rps: median(figures.rps), p50: median(figures.p50Ms), p99: median(figures.p99Ms), vsBare, cpuUs: median(figures.serverCpuUs), cpuVsBare },
       note: `${figures.bodyBytes} B answer; req/s per round ${figures.rps.map((r) => r.toFixed(0)).join(" ")}`,
       perRound: perRound(figures),
     });
     return {
-      method: `${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; medians over rounds; x bare is the median of per-round ratios; CPU per request is steadier than req/s when other processes compete`,
-      columns: versusColumns("bare"),
-      rows: [row(pipeline, ratio), row(bare, 1)],
-      checks: [
-        {
-          label: "core pipeline throughput vs bare route",
-          target: `>= ${MIN_RATIO.toFixed(2)}x`,
-          actual: `${ratio.toFixed(2)}x`,
-          pass: ratio >= MIN_RATIO,
-        },
-      ],
+      method: `${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; medians over rounds; x bare is the median of per-round req/s ratios; CPU x bare = median of per-round bare CPU/req over core's (1/x, so both read "higher is faster"), the target's figure: CPU per request is steadier than req/s when other processes compete`,
+      // The bare route reads and parses the body, so its CPU is a reference worth a ratio here.
+      columns: [...versusColumns("bare"), { key: "cpuVsBare", header: "CPU x bare", digits: 2 }],
+      rows: [row(pipeline, ratio, cpuRatio.median), row(bare, 1, 1)],
+      checks: [targetCheck("single call, workerd CPU, core pipeline vs the body-reading bare route", cpuRatio, { at: "least", value: MIN_RATIO, unit: "x" })],
     };
   },
 };

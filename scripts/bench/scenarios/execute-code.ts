@@ -6,6 +6,7 @@
  * latency.
  */
 import type { RequestSpec } from "../load.ts";
+import { pairedSpread, targetCheck } from "../paired-runs.ts";
 import { ECHO_CALL_BODY, FULL_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH, toolCallsBody } from "../requests.ts";
 import { alternatingRounds, perRound } from "../rounds.ts";
 import type { BenchContext, Scenario } from "../scenario.ts";
@@ -47,14 +48,16 @@ export const executeCode: Scenario = {
       { concurrency: 1, rounds, roundMs, warmupMs },
     );
     if (warm === undefined || plain === undefined) throw new Error("bench: execute-code lost a contender");
-    const ratio = median(warm.p50Ms) / median(plain.p50Ms);
+    // A latency target (a script the model waits for), so p50s, not CPU: the median of the paired rounds' ratios.
+    const ratios = pairedSpread(warm.p50Ms, plain.p50Ms, (w, e) => w / e);
+    const ratio = ratios.median;
     const row = (figures: typeof warm, vsEcho: number) => ({
       label: figures.label,
       values: { p50: median(figures.p50Ms), p99: median(figures.p99Ms), rps: median(figures.rps), vsEcho, cpuUs: median(figures.serverCpuUs) },
       perRound: perRound(figures),
     });
     return {
-      method: `first call timed alone (QuickJS instantiated on it), then 1 in flight (not ${concurrency}: latency, not throughput, is the target), ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; x echo = median p50 over echo's median p50`,
+      method: `first call timed alone (QuickJS instantiated on it), then 1 in flight (not ${concurrency}: latency, not throughput, is the target), ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; x echo = median over rounds of p50 over echo's p50 in the same round`,
       columns: [
         { key: "p50", header: "p50 ms", digits: 2 },
         { key: "p99", header: "p99 ms", digits: 2 },
@@ -71,7 +74,7 @@ export const executeCode: Scenario = {
         row(warm, ratio),
         row(plain, 1),
       ],
-      checks: [{ label: "warm trivial execute_code latency vs echo", target: `<= ${MAX_RATIO}x`, actual: `${ratio.toFixed(2)}x`, pass: ratio <= MAX_RATIO }],
+      checks: [targetCheck("warm trivial execute_code latency (p50) vs echo", ratios, { at: "most", value: MAX_RATIO, unit: "x" })],
     };
   },
 };

@@ -1,10 +1,13 @@
 /**
  * Where the full app's extra cost per call goes: the full app (agent key) against itself less
- * its audit stage, less its rate limits, and against the gateway app (no auth, no policy) and
+ * its audit stage, less its rate limits, its serving path (audit records to a queue no consumer
+ * reads) with and without its per-call log line and span (the audit stage hands every record to
+ * src/tracing/observe-calls.ts, so "less audit" drops them too), and against the gateway app (no
+ * auth, no policy) and
  * the core pipeline, all on POST /v1/tool-calls with one echo call, in alternating rounds.
  * Miniflare runs the queue broker, its consumer, D1 and the RateLimiter object in the same
  * workerd process, so "workerd CPU us/req" includes their share. No target of its own: it
- * explains full-overhead's figure, so it takes two short rounds, not five of 1 s (six arms
+ * explains full-overhead's figure, so it takes two short rounds, not five of 1 s (eight arms
  * are the bench's longest alternation, and its audited arms wait for D1 after each round).
  */
 import type { RequestSpec } from "../load.ts";
@@ -14,14 +17,15 @@ import {
   FULL_BUILD_AUDIT_PIPELINE,
   FULL_NO_AUDIT_PIPELINE,
   FULL_NO_LIMITS_PIPELINE,
+  FULL_NO_TELEMETRY_PIPELINE,
   FULL_PIPELINE,
+  FULL_SERVING_PIPELINE,
   GATEWAY_PIPELINE,
   PIPELINE_HEADER,
   TOOL_CALLS_PATH,
 } from "../requests.ts";
-import { alternatingRounds, paired, perRound } from "../rounds.ts";
+import { alternatingRounds, perRound, versusValues } from "../rounds.ts";
 import { diagnosticRoundMs, type Scenario, versusColumns } from "../scenario.ts";
-import { median } from "../stats.ts";
 
 const MAX_ROUNDS = 2;
 
@@ -43,6 +47,9 @@ export const fullBreakdown: Scenario = {
       { label: "full less audit", request: call(FULL_NO_AUDIT_PIPELINE) },
       { label: "full less audit sending (records built)", request: call(FULL_BUILD_AUDIT_PIPELINE) },
       { label: "full less rate limits", request: call(FULL_NO_LIMITS_PIPELINE), audited: true },
+      // Serving paths (records to a queue no consumer reads), so no wait for D1 after their rounds.
+      { label: "full, serving path (no consumer)", request: call(FULL_SERVING_PIPELINE) },
+      { label: "full, serving path less per-call log lines and spans", request: call(FULL_NO_TELEMETRY_PIPELINE) },
       { label: "gateway (no auth, policy, limits, audit)", request: call(GATEWAY_PIPELINE) },
       { label: "core", request: call(CORE_PIPELINE) },
     ];
@@ -54,14 +61,7 @@ export const fullBreakdown: Scenario = {
       columns: versusColumns("core"),
       rows: figures.map((f) => ({
         label: f.label,
-        values: {
-          rps: median(f.rps),
-          p50: median(f.p50Ms),
-          p99: median(f.p99Ms),
-          vsCore: median(paired(f.rps, core.rps, (a, b) => a / b)),
-          cpuUs: median(f.serverCpuUs),
-          cpuVsCore: median(paired(core.serverCpuUs, f.serverCpuUs, (c, a) => c / a)),
-        },
+        values: versusValues(f, core, "core"),
         note: `req/s per round ${f.rps.map((r) => r.toFixed(0)).join(" ")}`,
         perRound: perRound(f),
       })),

@@ -11,6 +11,7 @@ import { availabilityCache } from "./availability-cache.ts";
 import { batchParallelism } from "./batch-parallelism.ts";
 import { batchThroughput } from "./batch-throughput.ts";
 import { bundleSize } from "./bundle-size.ts";
+import { callLatency } from "./call-latency.ts";
 import { callThroughput } from "./call-throughput.ts";
 import { definitionsInProcess } from "./definitions-in-process.ts";
 import { executeCode } from "./execute-code.ts";
@@ -37,6 +38,7 @@ export const SCENARIOS: readonly Scenario[] = [
   callThroughput,
   gatewayOverhead,
   fullOverhead,
+  callLatency,
   fullBreakdown,
   auditCost,
   mcpPeers,

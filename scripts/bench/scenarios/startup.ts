@@ -13,8 +13,8 @@
  */
 import { join } from "node:path";
 import { measureBundleSize } from "../../bundle-size.ts";
+import { formatSpread, paired, spreadOf, targetCheck } from "../paired-runs.ts";
 import { AGENTS_MCP_PEER, BARE_PEER, HONO_MCP_PEER } from "../peers.ts";
-import { paired } from "../rounds.ts";
 import type { Check, Row, Scenario } from "../scenario.ts";
 import { migrationStatements, readConfigOptions } from "../serve.ts";
 import { type FirstRequest, profileStartup, STARTUP_HOST, type StartupRun, type StartupWorker } from "../startup-profile.ts";
@@ -51,9 +51,6 @@ function echoCall(authorization?: string): FirstRequest {
     },
   };
 }
-
-/** `values` as "min-max". */
-const spread = (values: number[], digits = 1): string => `${Math.min(...values).toFixed(digits)}-${Math.max(...values).toFixed(digits)}`;
 
 export const startup: Scenario = {
   id: "startup",
@@ -101,7 +98,7 @@ export const startup: Scenario = {
           cpuMs: median(all.map((r) => r.workerdCpuMs.startup)),
           firstCpuMs: median(all.map((r) => r.workerdCpuMs.startup + r.workerdCpuMs.firstCall)),
         },
-        note: `start-up over ${all.length} runs ${spread(startupMs(name))} ms; first request ${spread(firstMs(name))} ms`,
+        note: `start-up ${formatSpread(spreadOf(startupMs(name)), "ms")}; first request ${formatSpread(spreadOf(firstMs(name)), "ms")}`,
         perRound: { startupMs: startupMs(name), firstMs: firstMs(name) },
       };
     });
@@ -117,31 +114,20 @@ export const startup: Scenario = {
     const firstRatios = pairedRatios((r) => r.workerdCpuMs.startup + r.workerdCpuMs.firstCall);
     if (startupRatios.length > 0) {
       // Off Linux there is no scheduler figure: the ratios then read the profile's Active.
-      const ratios = startupRatios.some(Number.isNaN) ? pairedRatios((r) => r.startup.activeMs) : startupRatios;
-      const ratio = median(ratios);
-      const actual = `${ratio.toFixed(2)}x (runs ${spread(ratios, 2)})`;
-      checks.push({
-        label: `start-up workerd CPU, toolgate vs ${peerLabel}`,
-        target: `<= ${TARGET_VS_PEER.toFixed(1)}x`,
-        actual,
-        pass: ratio <= TARGET_VS_PEER,
-      });
+      const ratios = spreadOf(startupRatios.some(Number.isNaN) ? pairedRatios((r) => r.startup.activeMs) : startupRatios);
+      checks.push(targetCheck(`start-up workerd CPU, toolgate vs ${peerLabel}`, ratios, { at: "most", value: TARGET_VS_PEER, unit: "x" }));
       if (!firstRatios.some(Number.isNaN)) {
-        const first = median(firstRatios);
-        checks.push({
-          label: `cold isolate's first tools/call (start-up + call), workerd CPU, toolgate vs ${peerLabel}`,
-          target: `<= ${TARGET_VS_PEER.toFixed(1)}x`,
-          actual: `${first.toFixed(2)}x (runs ${spread(firstRatios, 2)})`,
-          pass: first <= TARGET_VS_PEER,
-        });
+        checks.push(
+          targetCheck(`cold isolate's first tools/call (start-up + call), workerd CPU, toolgate vs ${peerLabel}`, spreadOf(firstRatios), {
+            at: "most",
+            value: TARGET_VS_PEER,
+            unit: "x",
+          }),
+        );
       }
-      checks.push({
-        label: `start-up guard (fails the run): toolgate vs ${peerLabel}, workerd CPU`,
-        target: `<= ${GUARD_VS_PEER.toFixed(1)}x`,
-        actual,
-        pass: ratio <= GUARD_VS_PEER,
-        guard: true,
-      });
+      checks.push(
+        targetCheck(`start-up guard (fails the run): toolgate vs ${peerLabel}, workerd CPU`, ratios, { at: "most", value: GUARD_VS_PEER, unit: "x" }, true),
+      );
     }
     return {
       method: `${runs} runs, each a fresh workerd per Worker whose entry import()s the Worker inside a request under V8's CPU profiler (default interval), as wrangler check startup does; Active = sampled time less idle, GC included; first request = start-up + a tools/call of echo on the same cold isolate (toolgate's with ADMIN_TOKEN, its Durable Objects and queues served by a second copy); medians, spread in the note; workerd CPU = the scheduler's account of workerd's threads over the same span (profiler overhead included; not inflated by other processes)`,

@@ -109,8 +109,8 @@ describe("runScenarios", () => {
     expect(text).toContain("1. first title");
     expect(text).toContain("2. last title");
     expect(text).toContain("FAILED  throws (throws title)");
-    expect(text).toContain("PASS  first answered");
-    expect(text).toContain("PASS  last answered");
+    expect(text).toMatch(/^ {2}met +first answered/m);
+    expect(text).toMatch(/^ {2}met +last answered/m);
   });
 
   it("when the watchdog fires mid-scenario, returns what finished and names the scenario it stopped", async () => {

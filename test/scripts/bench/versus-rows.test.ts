@@ -21,8 +21,11 @@ describe("versusRows", () => {
   it("fills every column of versusColumns with paired per-round ratios, the reference's being 1", () => {
     const oauth = figures("oauth", [90, 100, 80], [110, 100, 125]);
     const key = figures("key", [100, 100, 100], [100, 100, 100]);
-    const { ratio, rows } = versusRows(oauth, key, "key");
+    const { ratio, cpuRatio, rows } = versusRows(oauth, key, "key");
     expect(ratio).toBeCloseTo(0.9);
+    // The target's figure: the key's CPU over the token's, round by round, with its spread.
+    expect(cpuRatio).toMatchObject({ min: 0.8, max: 1, runs: 3 });
+    expect(cpuRatio.median).toBeCloseTo(100 / 110);
     const columns = versusColumns("key").map((column) => column.key);
     expect(columns).toEqual(["rps", "p50", "p99", "vsKey", "cpuUs", "cpuVsKey"]);
     for (const row of rows) expect(Object.keys(row.values).sort()).toEqual([...columns].sort());
