@@ -142,7 +142,8 @@ try {
         method: "POST" as const,
         path: MCP_PATH,
         body: MCP_ECHO_CALL,
-        headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": MCP_PROTOCOL_VERSION },
+        // --pipeline picks the app /mcp runs through too (full-no-audit: mcp-peers' target arm).
+        headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": MCP_PROTOCOL_VERSION, [PIPELINE_HEADER]: pipeline },
       }
     : process.argv.includes("--chat")
       ? { method: "POST" as const, path: "/v1/chat/completions", body: chatBody(Number(arg("turns", "1"))), headers: { "content-type": "application/json" } }
