@@ -10,7 +10,6 @@ import { authenticate } from "../auth/authenticate.ts";
 import { requireRole } from "../auth/require-role.ts";
 import type { GatewayParts } from "../compose.ts";
 import { ConfigError, loadConfig } from "../config/config.ts";
-import { requestId } from "../tracing/request-id-middleware.ts";
 import { requestLog } from "../tracing/request-log.ts";
 import { isWebhookDelivery } from "../webhooks/accept-delivery.ts";
 import { refuseOversizedBody } from "./body-limit.ts";
@@ -36,7 +35,7 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
 
   // First, so every answer (failures, 404s, /mcp, the approvals page) carries x-request-id and
   // every log line the request writes names it.
-  app.use("*", requestId(), requestLog());
+  app.use("*", requestLog());
 
   // The /v1 door, in this order: the body limit (body-limit.ts), the bearer key, then the
   // catalog. Every /v1 route needs a key; /, /health, /openapi.json and /docs stay public. The

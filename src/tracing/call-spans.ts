@@ -7,7 +7,8 @@
  */
 import { type AuditRecord, FAILED_STATUSES } from "../audit/audit-record.ts";
 import type { Span } from "./otlp-json.ts";
-import { randomHex, type TraceContext } from "./trace-context.ts";
+import type { TraceContext } from "./request-context.ts";
+import { randomHex } from "./trace-context.ts";
 
 /**
  * The fields every structured log line carries, per request and per call alike, so one query

@@ -8,7 +8,8 @@ import type { AuditRecord } from "../audit/audit-record.ts";
 import { observeCall } from "./call-spans.ts";
 import { exportSpans, type OtlpEnv, otlpTarget } from "./otlp-exporter.ts";
 import type { Span } from "./otlp-json.ts";
-import { currentTraceContext, randomHex } from "./trace-context.ts";
+import { currentTraceContext } from "./request-context.ts";
+import { randomHex } from "./trace-context.ts";
 
 /** Logs and traces `records`; `waitUntil` carries the export past the response. */
 export function observeCalls(env: OtlpEnv, waitUntil: (promise: Promise<unknown>) => void, records: readonly AuditRecord[]): void {

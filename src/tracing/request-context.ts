@@ -7,14 +7,39 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 
-const current = new AsyncLocalStorage<string>();
+/** A W3C trace context (trace-context.ts reads and makes them). */
+export interface TraceContext {
+  /** 32 lowercase hex digits, not all zero. */
+  traceId: string;
+  /** The caller's span (16 hex digits), parent of ours; undefined when we started the trace. */
+  parentSpanId?: string;
+}
 
-/** Runs `work` with `requestId` as the current request's id. */
+/** What code running for a request can learn of it: its id, and its trace (trace-context.ts). */
+export interface RequestContext {
+  requestId: string;
+  trace?: TraceContext;
+}
+
+// One store for both: each AsyncLocalStorage.run is a frame and a context switch on every request.
+const current = new AsyncLocalStorage<RequestContext>();
+
+/** Runs `work` as the request `context`. */
+export function withRequestContext<T>(context: RequestContext, work: () => T): T {
+  return current.run(context, work);
+}
+
+/** Runs `work` with `requestId` as the current request's id, in no trace. */
 export function withRequestId<T>(requestId: string, work: () => T): T {
-  return current.run(requestId, work);
+  return current.run({ requestId }, work);
 }
 
 /** The current request's id, or undefined outside any request (a cron run, module load). */
 export function currentRequestId(): string | undefined {
-  return current.getStore();
+  return current.getStore()?.requestId;
+}
+
+/** The current request's trace, or undefined outside a request (a queue consumer, a cron run). */
+export function currentTraceContext(): TraceContext | undefined {
+  return current.getStore()?.trace;
 }

@@ -3,17 +3,8 @@
  * trace: the `traceparent` a client or proxy sent (https://www.w3.org/TR/trace-context/), or a
  * fresh trace. Carried like the request id (request-context.ts), through AsyncLocalStorage.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import { bytesToHex } from "../crypto/encoding.ts";
-
-export interface TraceContext {
-  /** 32 lowercase hex digits, not all zero. */
-  traceId: string;
-  /** The caller's span (16 hex digits), parent of ours; undefined when we started the trace. */
-  parentSpanId?: string;
-}
-
-const current = new AsyncLocalStorage<TraceContext>();
+import type { TraceContext } from "./request-context.ts";
 
 // version 00: 2 hex version, 32 hex trace id, 16 hex parent id, 2 hex flags; later versions may append fields.
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}(?:-.*)?$/;
@@ -37,14 +28,4 @@ export function traceContextOf(traceparent: string | undefined): TraceContext {
     return { traceId, parentSpanId };
   }
   return { traceId: randomHex(16) };
-}
-
-/** Runs `work` inside `trace`. */
-export function withTraceContext<T>(trace: TraceContext, work: () => T): T {
-  return current.run(trace, work);
-}
-
-/** The current request's trace, or undefined outside a request (a queue consumer, a cron run). */
-export function currentTraceContext(): TraceContext | undefined {
-  return current.getStore();
 }
