@@ -24,6 +24,6 @@ for (const db of [env.DB, env.DB_AUDIT_1, env.DB_AUDIT_2]) if (db !== undefined)
 
 const background = env.TEST_BACKGROUND;
 if (background !== undefined) {
-  installBackgroundLedger(background.consumers);
+  installBackgroundLedger(background);
   afterAll(() => drainBackgroundWork(background));
 }
