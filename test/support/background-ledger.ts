@@ -17,7 +17,6 @@
  */
 import { env } from "cloudflare:workers";
 import { AuditBuffer } from "../../src/audit/audit-buffer.ts";
-import { AuditGroupCommit } from "../../src/audit/audit-group-commit.ts";
 import * as main from "../../src/index.ts";
 
 /** One consumer of wrangler.toml's [[queues.consumers]], as vitest.config.ts hands it in. */
@@ -49,6 +48,8 @@ const INSTALLED = Symbol.for("toolgate.test.backgroundLedger");
 
 const waitUntils = new Map<Promise<void>, string>();
 const auditSends = new Map<Promise<void>, string>();
+/** Audit buffers holding records not yet flushed, such as a group waiting on its opener's timer. */
+const unsentBuffers = new Set<AuditBuffer>();
 /** Messages producers sent that the consumer has not yet been handed once (see `trackQueueSends`). */
 let unconsumed = 0;
 const batches = new Map<object, string>();
@@ -68,6 +69,7 @@ export interface RunningAlarm {
 export function pendingInLedger(now = Date.now()): string[] {
   return [
     ...[...waitUntils.values()].map((what) => `a waitUntil of ${what} has not settled`),
+    ...[...unsentBuffers].map((buffer) => `${buffer.size} audit record(s) wait in a buffer or group (audit-group-commit.ts) to be sent`),
     ...auditSends.values(),
     ...(unconsumed > 0 ? [`${unconsumed} message(s) sent to a queue have not reached its consumer yet`] : []),
     ...[...batches.values()].map((what) => `the queue consumer is still handling ${what}`),
@@ -95,6 +97,7 @@ export function forgetAlarm(alarm: RunningAlarm): void {
 export function forgetBackgroundWork(): void {
   waitUntils.clear();
   auditSends.clear();
+  unsentBuffers.clear();
   unconsumed = 0;
   batches.clear();
   alarms.clear();
@@ -184,21 +187,20 @@ function trackQueueSends(producer: unknown): void {
 }
 
 /**
- * Wraps the audit group commit's `add` and the buffer's `flush` on their prototypes, so records
- * count as pending from the moment a call hands them over until the queue has them (then its
- * backlog shows them). `add` returns the wait that sends the group, to its opener (or to whoever
- * sends it early); records joining an open group ride on that wait.
+ * Wraps the audit buffer's `add` and `flush` on its prototype, so records count as pending from
+ * the moment a buffer holds them (a request's group, audit-group-commit.ts, or an approval's or a
+ * pin's own buffer) until the queue has them, when its backlog shows them.
  */
 function trackAuditSends(): void {
-  const add = AuditGroupCommit.prototype.add;
-  AuditGroupCommit.prototype.add = function trackedAdd(this: AuditGroupCommit, env, records) {
-    const send = add.call(this, env, records);
-    if (send !== undefined) noteAuditSend(send, "audit records wait for their group (audit-group-commit.ts) to reach the audit queue");
-    return send;
+  const add = AuditBuffer.prototype.add;
+  AuditBuffer.prototype.add = function trackedAdd(this: AuditBuffer, record) {
+    add.call(this, record);
+    unsentBuffers.add(this);
   };
   const flush = AuditBuffer.prototype.flush;
   AuditBuffer.prototype.flush = function trackedFlush(this: AuditBuffer, env) {
     const records = this.size;
+    unsentBuffers.delete(this);
     const sent = flush.call(this, env);
     if (records > 0) noteAuditSend(sent, `${records} audit record(s) are on their way to the audit queue`);
     return sent;
