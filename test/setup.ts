@@ -3,6 +3,11 @@ import { env } from "cloudflare:workers";
 import { afterAll } from "vitest";
 // Every test file sees the registry as the Worker does: discovered tools imported once.
 import "../src/registry/tools.gen.ts";
+// The Run object imports its model client lazily (src/agent/run-step.ts), and the OpenAI SDK behind
+// it took 1.7 s to load in a fresh workerd, 3.6-4.3 s with both cores busy: the first agent run of
+// a workerd paid that inside its test's bounded wait (hook-runs failed 3 test:stress-style runs in
+// 4). Loaded here, once per workerd (the module graph is shared), before any test's clock starts.
+import "../src/agent/model-client.ts";
 import { connectionCache } from "../src/mcp/federation/connections/connection-cache.ts";
 import { federation } from "../src/mcp/federation/federation.ts";
 import { openApiSources } from "../src/openapi-sources/runtime-sources.ts";
@@ -24,6 +29,6 @@ for (const db of [env.DB, env.DB_AUDIT_1, env.DB_AUDIT_2]) if (db !== undefined)
 
 const background = env.TEST_BACKGROUND;
 if (background !== undefined) {
-  installBackgroundLedger(background.consumers);
+  installBackgroundLedger(background);
   afterAll(() => drainBackgroundWork(background));
 }

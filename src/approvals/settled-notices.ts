@@ -20,7 +20,7 @@ export function noteSettled(sql: SqlStorage, row: ApprovalRow): boolean {
   return noteSettledForWebhook(sql, row);
 }
 
-/** Sends the hook notices and wakes the agent runs (run-wakeups.ts) a settled approval leaves. */
+/** Sends the hook notices, re-aims the alarm when the outbox changed, and wakes the agent runs (run-wakeups.ts) a settled approval leaves. */
 export async function sendSettledNotices(storage: DurableObjectStorage, env: Env): Promise<void> {
   if (await sendWebhookNotices(storage.sql, env.HOOKS_QUEUE)) await scheduleSessionAlarm(storage);
   await wakeRuns(storage.sql, env, (id) => {

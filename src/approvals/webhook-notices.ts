@@ -39,7 +39,9 @@ export function noteSettledForWebhook(sql: SqlStorage, row: ApprovalRow, now = D
 
 /**
  * Queues every new or due notice; a sent one is deleted, a failed one waits min(2^attempts, 300) s.
- * Returns whether one failed (the caller then sets its alarm to the retry time).
+ * Returns whether the outbox changed, so the caller re-aims its alarm: at a failed notice's retry,
+ * and away from a sent one's FIRST_SEND_GRACE_MS (left set, it woke the object 30 s later for
+ * nothing, and held up the drain of every test file that settled a webhook's approval).
  */
 export async function sendWebhookNotices(sql: SqlStorage, queue: Queue, now = Date.now()): Promise<boolean> {
   const due = sql
@@ -48,14 +50,12 @@ export async function sendWebhookNotices(sql: SqlStorage, queue: Queue, now = Da
       now,
     )
     .toArray();
-  let failed = false;
   for (const notice of due) {
     const message: ApprovalSettledMessage = { kind: "approval_settled", deliveryId: notice.delivery_id, approvalId: notice.approval_id };
     try {
       await queue.send(message, { contentType: "json" });
       sql.exec(`DELETE FROM ${SESSION_HOOK_NOTICES_TABLE} WHERE approval_id = ?`, notice.approval_id);
     } catch (error) {
-      failed = true;
       const delayMs = Math.min(2 ** (notice.attempts + 1), MAX_RETRY_SECONDS) * 1000;
       console.warn(
         `approval ${notice.approval_id}: settled notice for delivery ${notice.delivery_id} not queued (attempt ${notice.attempts + 1}), retry in ${delayMs} ms: ${String(error)}`,
@@ -63,5 +63,5 @@ export async function sendWebhookNotices(sql: SqlStorage, queue: Queue, now = Da
       sql.exec(`UPDATE ${SESSION_HOOK_NOTICES_TABLE} SET attempts = attempts + 1, due_at = ? WHERE approval_id = ?`, now + delayMs, notice.approval_id);
     }
   }
-  return failed;
+  return due.length > 0;
 }

@@ -76,6 +76,13 @@ describe("audit group commit", () => {
     // The next group waits for company (up to its delay) instead of riding on the full one.
     expect(settled).toBe("waiting");
     expect(sends).toHaveLength(1);
+    // Filled, it goes now too. (Left to its 60 s timer, it wrote its record into whichever test
+    // file this workerd ran a minute later.)
+    await group.add(sink, records("gc-full-last", 2));
+    expect(sends.map((s) => [s.ids.length, s.done])).toEqual([
+      [3, true],
+      [3, true],
+    ]);
   });
 
   it("sends a lone request's records after the delay", async () => {
@@ -95,14 +102,17 @@ describe("audit group commit", () => {
   it("sends a group whose timer never ran (its request is gone) when the next records arrive", async () => {
     const { sends, sink } = watchedQueue();
     let now = 1_000_000;
-    // A delay far beyond the test: only the stale-group rule can send the first group.
-    const group = new AuditGroupCommit({ maxDelayMs: 600_000, now: () => now });
-    const first = records("gc-stale", 2);
+    // A delay far beyond the test: only the stale-group rule can send the first group, and only
+    // filling it (two records) sends the group the next records open.
+    const group = new AuditGroupCommit({ maxRecords: 2, maxDelayMs: 600_000, now: () => now });
+    const first = records("gc-stale", 1);
     void group.add(sink, first);
     now += STALE_GROUP_MS;
     const next = group.add(sink, records("gc-stale-next", 1));
     // The request that found the group stale sends it, and its wait covers that send.
     expect(next).toBeInstanceOf(Promise);
     await vi.waitFor(() => expect(sends.map((s) => [s.ids, s.done])).toEqual([[first.map(auditRecordId), true]]));
+    await group.add(sink, records("gc-stale-last", 1));
+    expect(sends.map((s) => s.ids.length)).toEqual([1, 2]);
   });
 });

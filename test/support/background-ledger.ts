@@ -7,7 +7,16 @@
  *
  * Neither the queue broker nor workerd says which messages wait for a retry or which alarm is
  * running (`getAlarm()` is null while an alarm runs), hence a ledger rather than a query.
+ *
+ * Audit records are watched on their way to the queue too, whatever context sends them: a group
+ * (audit-group-commit.ts) waits up to 200 ms on its opener's timer, and an opener without a
+ * tracked `waitUntil` (a test's `app.request()` without an execution context, a Durable Object)
+ * left the records invisible until the queue's batch wrote them, after the drain had returned:
+ * into the next file's fresh D1, at the real time, where test/audit/retention.test.ts, whose
+ * clock is in 2031, counted one as expired (4 deleted where it wrote 3).
  */
+import { env } from "cloudflare:workers";
+import { AuditBuffer } from "../../src/audit/audit-buffer.ts";
 import * as main from "../../src/index.ts";
 
 /** One consumer of wrangler.toml's [[queues.consumers]], as vitest.config.ts hands it in. */
@@ -16,6 +25,13 @@ export interface QueueConsumerSettings {
   max_retries?: number;
   dead_letter_queue?: string;
   retry_delay?: number;
+}
+
+/** What the ledger needs from wrangler.toml, as vitest.config.ts hands it in (TEST_BACKGROUND). */
+export interface LedgerSettings {
+  consumers: readonly QueueConsumerSettings[];
+  /** Queue producer bindings by queue name. */
+  producers: Record<string, string>;
 }
 
 /** A message the consumer asked to retry: it comes back on `on` (its queue or the dead-letter queue) at `dueAt`. */
@@ -31,6 +47,11 @@ const DEFAULT_MAX_RETRIES = 3;
 const INSTALLED = Symbol.for("toolgate.test.backgroundLedger");
 
 const waitUntils = new Map<Promise<void>, string>();
+const auditSends = new Map<Promise<void>, string>();
+/** Audit buffers holding records not yet flushed, such as a group waiting on its opener's timer. */
+const unsentBuffers = new Set<AuditBuffer>();
+/** Messages producers sent that the consumer has not yet been handed once (see `trackQueueSends`). */
+let unconsumed = 0;
 const batches = new Map<object, string>();
 const alarms = new Set<RunningAlarm>();
 const retries = new Map<string, Retry>();
@@ -48,6 +69,9 @@ export interface RunningAlarm {
 export function pendingInLedger(now = Date.now()): string[] {
   return [
     ...[...waitUntils.values()].map((what) => `a waitUntil of ${what} has not settled`),
+    ...[...unsentBuffers].map((buffer) => `${buffer.size} audit record(s) wait in a buffer or group (audit-group-commit.ts) to be sent`),
+    ...auditSends.values(),
+    ...(unconsumed > 0 ? [`${unconsumed} message(s) sent to a queue have not reached its consumer yet`] : []),
     ...[...batches.values()].map((what) => `the queue consumer is still handling ${what}`),
     ...[...retries.values()].map(
       (retry) =>
@@ -72,6 +96,9 @@ export function forgetAlarm(alarm: RunningAlarm): void {
  */
 export function forgetBackgroundWork(): void {
   waitUntils.clear();
+  auditSends.clear();
+  unsentBuffers.clear();
+  unconsumed = 0;
   batches.clear();
   alarms.clear();
   retries.clear();
@@ -82,7 +109,7 @@ export function forgetBackgroundWork(): void {
  * `alarm`, so the ledger sees their work. Idempotent: setup files run once per test file, and
  * with `isolate: false` the module graph, and so the wrapped handlers, outlive the file.
  */
-export function installBackgroundLedger(consumers: readonly QueueConsumerSettings[]): void {
+export function installBackgroundLedger({ consumers, producers }: LedgerSettings): void {
   const handlers: ExportedHandler<Env> = main.default;
   if (Reflect.get(handlers, INSTALLED) === true) return;
   Reflect.set(handlers, INSTALLED, true);
@@ -98,7 +125,10 @@ export function installBackgroundLedger(consumers: readonly QueueConsumerSetting
     handlers.queue = async function trackedQueue(batch, env, ctx) {
       const token = {};
       batches.set(token, `a batch of ${batch.messages.length} message(s) from ${batch.queue}`);
-      for (const message of batch.messages) retries.delete(message.id);
+      for (const message of batch.messages) {
+        // A first delivery, not a retry or a dead-letter arrival (those are in `retries`).
+        if (!retries.delete(message.id) && message.attempts === 1) unconsumed = Math.max(0, unconsumed - 1);
+      }
       const watched = watchOutcome(batch);
       let threw = false;
       try {
@@ -118,6 +148,72 @@ export function installBackgroundLedger(consumers: readonly QueueConsumerSetting
     };
   }
   for (const [name, value] of Object.entries(main)) if (typeof value === "function") trackAlarm(name, value);
+  trackAuditSends();
+  trackQueueSends(Reflect.get(env, Object.values(producers)[0] ?? ""));
+}
+
+/**
+ * Counts messages from the producer's `send`/`sendBatch` until the consumer is first handed them.
+ * The broker's backlog does not cover that whole way: it holds a delayed message back unlisted,
+ * and takes a batch off the list before handing it to the consumer, so a batch whose delivery
+ * took longer than the drain's quiet period under CPU contention was in neither place. Patched on
+ * the binding's prototype, which every producer binding in this isolate shares.
+ */
+function trackQueueSends(producer: unknown): void {
+  const prototype: unknown = typeof producer === "object" && producer !== null ? Object.getPrototypeOf(producer) : undefined;
+  if (typeof prototype !== "object" || prototype === null) return;
+  const send: unknown = Reflect.get(prototype, "send");
+  const sendBatch: unknown = Reflect.get(prototype, "sendBatch");
+  if (typeof send !== "function" || typeof sendBatch !== "function") return;
+  Object.defineProperty(prototype, "send", {
+    configurable: true,
+    writable: true,
+    value: async function trackedSend(this: Queue, ...args: unknown[]): Promise<unknown> {
+      const sent: unknown = await send.apply(this, args);
+      unconsumed += 1;
+      return sent;
+    },
+  });
+  Object.defineProperty(prototype, "sendBatch", {
+    configurable: true,
+    writable: true,
+    value: async function trackedSendBatch(this: Queue, messages: Iterable<unknown>, ...rest: unknown[]): Promise<unknown> {
+      const list = [...messages];
+      const sent: unknown = await sendBatch.call(this, list, ...rest);
+      unconsumed += list.length;
+      return sent;
+    },
+  });
+}
+
+/**
+ * Wraps the audit buffer's `add` and `flush` on its prototype, so records count as pending from
+ * the moment a buffer holds them (a request's group, audit-group-commit.ts, or an approval's or a
+ * pin's own buffer) until the queue has them, when its backlog shows them.
+ */
+function trackAuditSends(): void {
+  const add = AuditBuffer.prototype.add;
+  AuditBuffer.prototype.add = function trackedAdd(this: AuditBuffer, record) {
+    add.call(this, record);
+    unsentBuffers.add(this);
+  };
+  const flush = AuditBuffer.prototype.flush;
+  AuditBuffer.prototype.flush = function trackedFlush(this: AuditBuffer, env) {
+    const records = this.size;
+    unsentBuffers.delete(this);
+    const sent = flush.call(this, env);
+    if (records > 0) noteAuditSend(sent, `${records} audit record(s) are on their way to the audit queue`);
+    return sent;
+  };
+}
+
+function noteAuditSend(send: Promise<void>, what: string): void {
+  const settled = send.then(
+    () => undefined,
+    () => undefined,
+  );
+  auditSends.set(settled, what);
+  void settled.then(() => auditSends.delete(settled));
 }
 
 /** Patches `ctx.waitUntil` in place (the pool patches the same object the same way) to note each promise until it settles. */

@@ -76,6 +76,11 @@ async function held(hook: string, keys: string[]): Promise<Wire> {
 
 const done = (v: DeliveryView): boolean => v.status === "done";
 
+/** The alarm of the Session object behind a delivery (session id = delivery id), or null. */
+function alarmOf(deliveryId: string): Promise<number | null> {
+  return runInDurableObject(env.SESSIONS.get(env.SESSIONS.idFromName(deliveryId)), (_instance, state) => state.storage.getAlarm());
+}
+
 describe("a webhook delivery whose call needs approval", () => {
   it("is done with the tool's result once a person approves, and the tool ran once", async () => {
     registerHeldWebhook("hs-approve");
@@ -91,6 +96,9 @@ describe("a webhook delivery whose call needs approval", () => {
     expect(heldRuns.get("hs-approve-1")).toBe(1);
     const outcomes = (await webhookEvents("hs-approve", 4)).map((e) => e.outcome);
     expect(outcomes).toEqual(["accepted", "awaiting_approval", "approval_settled", "done"]);
+    // Nothing left to expire or to tell: the Session keeps no alarm (one left at the sent notice's
+    // 30 s grace woke it for nothing, and kept this file's drain waiting ~5 s after its last test).
+    expect(await alarmOf(delivery.id)).toBeNull();
   });
 
   it("is done with APPROVAL_DENIED and the approver's reason when a person denies", async () => {
@@ -102,6 +110,7 @@ describe("a webhook delivery whose call needs approval", () => {
     expect(view.results?.[0]).toMatchObject({ status: "error", error_code: "APPROVAL_DENIED" });
     expect(view.results?.[0]?.content).toContain("not from this repository");
     expect(heldRuns.get("hs-deny-1")).toBeUndefined();
+    expect(await alarmOf(delivery.id)).toBeNull();
   });
 
   it("is done with APPROVAL_EXPIRED when nobody decides in time", async () => {
