@@ -7,6 +7,7 @@
  */
 import { sanitizeErrorText } from "../execution/sanitize-error.ts";
 import { approvalEnvelope } from "./approval-envelope.ts";
+import { clientInputEnvelope } from "./client-input-envelope.ts";
 import type { ErrorEnvelope } from "./error-envelope.ts";
 import { exchangeEnvelope } from "./exchange-envelope.ts";
 import { overranEnvelope, seconds } from "./overran-envelope.ts";
@@ -27,8 +28,8 @@ export function toEnvelope(failure: ToolFailure): ErrorEnvelope {
 }
 
 /**
- * Exhaustive, so a new failure kind does not compile until it is mapped. The approval and
- * upstream families have their texts in modules of their own, each switch exhaustive over its family.
+ * Exhaustive, so a new failure kind does not compile until it is mapped. The approval, upstream,
+ * token exchange and client input families have their texts in modules of their own, each switch exhaustive over its family.
  */
 function describeFailure(failure: ToolFailure): ErrorEnvelope {
   switch (failure.kind) {
@@ -118,31 +119,6 @@ function describeFailure(failure: ToolFailure): ErrorEnvelope {
           ? `The failure looks transient; call '${failure.name}' again once.`
           : `Do not repeat the same call unchanged; adjust the arguments or use another tool.`,
         retryable: failure.retryable,
-      };
-    case "client_input_needed":
-      return {
-        error: `Tool '${failure.name}' is waiting for the client's answer to ${failure.method}; this round of the call ended without running further.`,
-        error_code: "EXECUTION_FAILED",
-        stage: "execute",
-        suggestion: "Answer the input request (MCP input_required) and retry the call with its requestState.",
-        retryable: false,
-      };
-    case "client_answers_too_large":
-      return {
-        error: `Tool '${failure.name}' asked another question, but the call's answers so far need ${failure.chars} characters of requestState, past the ${failure.maxChars} a retry may carry; the call ended here.`,
-        error_code: "EXECUTION_FAILED",
-        stage: "execute",
-        suggestion:
-          "Call the tool again without requestState, and give shorter answers: every answer of a call travels in its requestState until the call completes.",
-        retryable: false,
-      };
-    case "client_input_unavailable":
-      return {
-        error: `Tool '${failure.name}': MCP server '${failure.server}' needs input from the client during the call (${failure.method}) that this client cannot give: ${failure.reason}.`,
-        error_code: "EXECUTION_FAILED",
-        stage: "execute",
-        suggestion: `Call '${failure.name}' from an MCP client that declares the ${failure.method.split("/")[0]} capability (over /mcp, accepting an event stream), or use another tool.`,
-        retryable: false,
       };
     case "script_failed":
       return {
@@ -243,6 +219,10 @@ function describeFailure(failure: ToolFailure): ErrorEnvelope {
       return upstreamEnvelope(failure);
     case "token_exchange_failed":
       return exchangeEnvelope(failure);
+    case "client_input_needed":
+    case "client_answers_too_large":
+    case "client_input_unavailable":
+      return clientInputEnvelope(failure);
     case "approval_required":
     case "approval_denied":
     case "approval_expired":
