@@ -45,6 +45,8 @@ export const STALE_GROUP_MS = 1_000;
 interface Group {
   buffer: AuditBuffer;
   openedAt: number;
+  /** The bindings it opened with, which `sendOpen` sends it through. */
+  env: AuditSinkEnv;
 }
 
 /**
@@ -66,6 +68,8 @@ export class AuditGroupCommit {
   readonly #maxRecords: number;
   readonly #maxDelayMs: number;
   readonly #open = new WeakMap<AuditSinkEnv["AUDIT_QUEUE"], Group>();
+  /** The same groups, for `sendOpen`, which has no binding to look them up by. */
+  readonly #openGroups = new Set<Group>();
   readonly #now: () => number;
   /** Groups sent and the records they carried, since the isolate started. */
   readonly #sent = { groups: 0, records: 0 };
@@ -96,14 +100,24 @@ export class AuditGroupCommit {
     if (stale !== undefined && this.#now() - stale.openedAt >= STALE_GROUP_MS) waits.push(this.#send(env, stale));
     let group = this.#open.get(env.AUDIT_QUEUE);
     if (group === undefined) {
-      group = { buffer: new AuditBuffer(), openedAt: this.#now() };
+      group = { buffer: new AuditBuffer(), openedAt: this.#now(), env };
       this.#open.set(env.AUDIT_QUEUE, group);
+      this.#openGroups.add(group);
       waits.push(this.#openerWait(env, group));
     }
     for (const record of records) group.buffer.add(record);
     if (group.buffer.size >= this.#maxRecords) waits.push(this.#send(env, group));
     if (waits.length === 0) return undefined;
     return waits.length === 1 ? waits[0] : Promise.all(waits).then(() => undefined);
+  }
+
+  /**
+   * Sends every open group now, from the calling context. For a caller that knows no later
+   * request will come to send a group whose opener's timer died with its context (a Durable
+   * Object aborted mid-wait): the tests' per-file drain, so a file's records land in its own D1.
+   */
+  sendOpen(): Promise<void> {
+    return Promise.all([...this.#openGroups].map((group) => this.#send(group.env, group))).then(() => undefined);
   }
 
   /** How large the groups sent so far were: the benchmark models the queue's cost by it. */
@@ -123,6 +137,7 @@ export class AuditGroupCommit {
     if (this.#open.get(env.AUDIT_QUEUE) !== group) return Promise.resolve();
     // Closed before the flush starts: records added from now on open the next group.
     this.#open.delete(env.AUDIT_QUEUE);
+    this.#openGroups.delete(group);
     this.#sent.groups += 1;
     this.#sent.records += group.buffer.size;
     return group.buffer.flush(env);
