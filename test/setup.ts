@@ -18,14 +18,15 @@ import { drainBackgroundWork } from "./support/drain-background-work.ts";
 // starts by emptying every binding's storage and Durable Object (reset() also deletes their
 // alarms and drops their instances) and migrating a fresh D1, and ends by waiting out the
 // background work it started, which reset() would not stop (test/support/drain-background-work.ts).
-// The audit shards' databases (test/audit/audit-shards.test.ts) too: migrations apply to every shard.
+// The audit shards' databases are emptied too, and migrated only by the files that use them
+// (test/support/migrate-audit-shards.ts).
 await reset();
 forgetBackgroundWork();
 // The module graph is shared too: what the isolate keeps of the storage just emptied goes with it.
 federation.reset();
 openApiSources.reset();
 connectionCache.clear();
-for (const db of [env.DB, env.DB_AUDIT_1, env.DB_AUDIT_2]) if (db !== undefined) await applyD1Migrations(db, env.TEST_MIGRATIONS ?? []);
+await applyD1Migrations(env.DB, env.TEST_MIGRATIONS ?? []);
 
 const background = env.TEST_BACKGROUND;
 if (background !== undefined) {

@@ -10,8 +10,9 @@ import { testParts } from "../support/dispatch.ts";
 import { ORIGIN, PageClient } from "./admin-client.ts";
 
 /**
- * The second audit shard's database (unused unless AUDIT_SHARDS is set, and migrated afresh for
- * each test file) with every table dropped: as DB, it answers each statement with "no such table".
+ * The second audit shard's database (unused unless AUDIT_SHARDS is set; emptied for each test
+ * file, and migrated only by the files that use it as a shard) with every table dropped: as DB,
+ * it answers each statement with "no such table".
  */
 export async function d1WithoutTables(): Promise<D1Database> {
   const db = env.DB_AUDIT_1;

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type AuditArchiveBucket, archiveAudit } from "../../src/audit/archive-audit.ts";
 import { archiveChunkKey, archiveDayPrefix } from "../../src/audit/audit-archive-keys.ts";
 import { type AuditRecord, auditRecordId } from "../../src/audit/audit-record.ts";
@@ -8,6 +8,7 @@ import type { AuditRecordWire } from "../../src/audit/audit-wire.ts";
 import { gunzipLines } from "../../src/audit/gzip-lines.ts";
 import { archiveOrExpireAudit } from "../../src/audit/retention.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
+import { migrateAuditShards } from "../support/migrate-audit-shards.ts";
 import { auditRecord, countRows, flakyDatabase } from "./support.ts";
 
 const DAY = 86_400_000;
@@ -41,6 +42,8 @@ function flakyBucket(failing: () => boolean): AuditArchiveBucket & { puts: numbe
   };
   return bucket as AuditArchiveBucket & { puts: number };
 }
+
+beforeAll(migrateAuditShards);
 
 describe("audit archival to R2", () => {
   it("moves whole days older than the archive age to gzip NDJSON in R2, in order, then deletes them from D1", async () => {

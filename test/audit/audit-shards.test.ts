@@ -11,6 +11,7 @@ import { handleAuditQueue } from "../../src/audit/handle-audit-queue.ts";
 import { writeAuditRecords } from "../../src/audit/write-audit-records.ts";
 import type { Principal } from "../../src/auth/principal.ts";
 import { ConfigError } from "../../src/config/config.ts";
+import { migrateAuditShards } from "../support/migrate-audit-shards.ts";
 import { adminPrincipal, auditRecord, auditRoutesAs } from "./support.ts";
 
 const sharded = { ...env, AUDIT_SHARDS: "DB_AUDIT_1, DB_AUDIT_2" } as Env & { AUDIT_SHARDS: string };
@@ -43,6 +44,8 @@ const newestFirst = (records: AuditRecord[]) => [...records].sort((a, b) => b.at
 const T0 = Date.parse("2036-02-01T00:00:00Z");
 // Keys spread over all three shards (shardIndex is checked below, so the spread is not assumed).
 const keys = Array.from({ length: 9 }, (_, i) => `key-shard-${i}`);
+
+beforeAll(migrateAuditShards);
 
 describe("the audit log over several D1 databases", () => {
   const records = keys.flatMap((keyId, k) =>
