@@ -14,6 +14,8 @@ import { diagnosticRoundMs, type Scenario } from "../scenario.ts";
 import { median } from "../stats.ts";
 
 const FILES = 1_000;
+/** `--quick` proves the scenario runs (CI): seeding 1,000 files was most of its 18 s there. */
+const QUICK_FILES = 200;
 const LINES_PER_FILE = 40;
 /** No ratio target rides on these figures, so three short rounds do (the full bench must fit 4 minutes). */
 const MAX_ROUNDS = 3;
@@ -31,9 +33,9 @@ function fileText(i: number): string {
 
 const pathOf = (i: number): string => `bench/dir${i % 20}/file${i}.ts`;
 
-async function seedWorkspace(client: LoadClient, authorization: string): Promise<void> {
-  for (let start = 0; start < FILES; start += SEED_BATCH) {
-    const calls = Array.from({ length: Math.min(SEED_BATCH, FILES - start) }, (_, k) => ({
+async function seedWorkspace(client: LoadClient, authorization: string, files: number): Promise<void> {
+  for (let start = 0; start < files; start += SEED_BATCH) {
+    const calls = Array.from({ length: Math.min(SEED_BATCH, files - start) }, (_, k) => ({
       id: `w${start + k}`,
       type: "function",
       function: { name: "write_file", arguments: JSON.stringify({ path: pathOf(start + k), content: fileText(start + k) }) },
@@ -53,7 +55,8 @@ export const workspaceFiles: Scenario = {
   title: `files toolset over a ${FILES.toLocaleString("en")}-file R2 workspace: read_file, search_files (content, names) vs echo, full app`,
   async run(ctx) {
     const authorization = `Bearer ${ctx.agentKey}`;
-    await seedWorkspace(ctx.client, authorization);
+    const files = ctx.quick ? QUICK_FILES : FILES;
+    await seedWorkspace(ctx.client, authorization, files);
     const call = (body: string): RequestSpec => ({ method: "POST", path: TOOL_CALLS_PATH, body, headers: { authorization } });
     const search = toolCallsBody("search_files", { pattern: "needle \\d+", path: "bench", limit: 50 });
     // One search outside the timing, to check it covered every file without a budget stop.
@@ -62,7 +65,7 @@ export const workspaceFiles: Scenario = {
       string,
       unknown
     >;
-    const complete = content.files_searched === FILES && content.limit_reason === undefined && content.total_count === FILES / 100;
+    const complete = content.files_searched === files && content.limit_reason === undefined && content.total_count === files / 100;
 
     const { warmupMs } = ctx.settings;
     const roundMs = diagnosticRoundMs(ctx.settings);
@@ -73,9 +76,9 @@ export const workspaceFiles: Scenario = {
       ctx,
       [
         { label: "echo (reference)", request: call(ECHO_CALL_BODY) },
-        { label: "read_file, 100-line window", request: call(toolCallsBody("read_file", { path: pathOf(500), offset: 1, limit: 100 })) },
-        { label: `search_files content, ${FILES} files`, request: call(search) },
-        { label: `search_files names, ${FILES} files`, request: call(toolCallsBody("search_files", { pattern: "file9*.ts", target: "files" })) },
+        { label: "read_file, 100-line window", request: call(toolCallsBody("read_file", { path: pathOf(files / 2), offset: 1, limit: 100 })) },
+        { label: `search_files content, ${files} files`, request: call(search) },
+        { label: `search_files names, ${files} files`, request: call(toolCallsBody("search_files", { pattern: "file9*.ts", target: "files" })) },
       ],
       { concurrency, rounds, roundMs, warmupMs },
     );
@@ -95,8 +98,8 @@ export const workspaceFiles: Scenario = {
       })),
       checks: [
         {
-          label: `search_files content search covers all ${FILES} files within its budgets`,
-          target: `files_searched ${FILES}, no limit_reason, ${FILES / 100} matches`,
+          label: `search_files content search covers all ${files} files within its budgets`,
+          target: `files_searched ${files}, no limit_reason, ${files / 100} matches`,
           actual: `files_searched ${String(content.files_searched)}, limit_reason ${String(content.limit_reason ?? "none")}, ${String(content.total_count)} matches`,
           pass: complete,
         },
