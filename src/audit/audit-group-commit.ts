@@ -67,9 +67,8 @@ interface Group {
 export class AuditGroupCommit {
   readonly #maxRecords: number;
   readonly #maxDelayMs: number;
-  readonly #open = new WeakMap<AuditSinkEnv["AUDIT_QUEUE"], Group>();
-  /** The same groups, for `sendOpen`, which has no binding to look them up by. */
-  readonly #openGroups = new Set<Group>();
+  /** A Map, not a WeakMap: `sendOpen` walks it, and an entry lives only until its group is sent. */
+  readonly #open = new Map<AuditSinkEnv["AUDIT_QUEUE"], Group>();
   readonly #now: () => number;
   /** Groups sent and the records they carried, since the isolate started. */
   readonly #sent = { groups: 0, records: 0 };
@@ -102,7 +101,6 @@ export class AuditGroupCommit {
     if (group === undefined) {
       group = { buffer: new AuditBuffer(), openedAt: this.#now(), env };
       this.#open.set(env.AUDIT_QUEUE, group);
-      this.#openGroups.add(group);
       waits.push(this.#openerWait(env, group));
     }
     for (const record of records) group.buffer.add(record);
@@ -117,7 +115,7 @@ export class AuditGroupCommit {
    * Object aborted mid-wait): the tests' per-file drain, so a file's records land in its own D1.
    */
   sendOpen(): Promise<void> {
-    return Promise.all([...this.#openGroups].map((group) => this.#send(group.env, group))).then(() => undefined);
+    return Promise.all([...this.#open.values()].map((group) => this.#send(group.env, group))).then(() => undefined);
   }
 
   /** How large the groups sent so far were: the benchmark models the queue's cost by it. */
@@ -137,7 +135,6 @@ export class AuditGroupCommit {
     if (this.#open.get(env.AUDIT_QUEUE) !== group) return Promise.resolve();
     // Closed before the flush starts: records added from now on open the next group.
     this.#open.delete(env.AUDIT_QUEUE);
-    this.#openGroups.delete(group);
     this.#sent.groups += 1;
     this.#sent.records += group.buffer.size;
     return group.buffer.flush(env);
