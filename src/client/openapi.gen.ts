@@ -5404,6 +5404,7 @@ export interface components {
                 url: string;
             };
             connection?: {
+                elicitation_id?: string;
                 expires_at: string | null;
                 server: string;
                 url: string | null;

@@ -216,6 +216,7 @@ function describeFailure(failure: ToolFailure): ErrorEnvelope {
     case "remote_tool_error":
     case "api_error":
     case "connection_required":
+    case "upstream_link_required":
       return upstreamEnvelope(failure);
     case "token_exchange_failed":
       return exchangeEnvelope(failure);

@@ -44,6 +44,7 @@ export function faultOf(failure: ToolFailure): Fault {
     case "remote_tool_error":
     case "api_error":
     case "connection_required":
+    case "upstream_link_required":
     case "token_exchange_failed":
     case "script_failed":
     case "client_input_needed":

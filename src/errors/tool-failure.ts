@@ -112,6 +112,13 @@ export type ToolFailure =
       expiresAt: number | undefined;
     }
   /**
+   * A federated server answered the call with URLElicitationRequiredError (MCP 2025-11-25, code
+   * -32042): a person must open its link (a third-party sign-in, say) before the call can go on.
+   * The link passed the check of src/mcp/federation/url-elicitation.ts; `elicitationId` is the
+   * server's, kept so a 2025 client can match the server's completion notice.
+   */
+  | { kind: "upstream_link_required"; name: string; server: string; url: string; message: string; elicitationId: string }
+  /**
    * A `token_exchange` server (RFC 8693) whose token for this caller could not be had: the call
    * carries no toolgate OAuth sign-in to exchange, the exchange is not set up, or the
    * authorization server refused it (`oauthError`) or answered badly. The call never ran upstream.

@@ -9,7 +9,7 @@ import type { ToolFailure } from "./tool-failure.ts";
 /** The failures a tool's upstream caused. */
 export type UpstreamFailure = Extract<
   ToolFailure,
-  { kind: "own_timeout" | "network" | "upstream" | "remote_tool_error" | "api_error" | "connection_required" }
+  { kind: "own_timeout" | "network" | "upstream" | "remote_tool_error" | "api_error" | "connection_required" | "upstream_link_required" }
 >;
 
 /**
@@ -80,5 +80,16 @@ export function upstreamEnvelope(failure: UpstreamFailure): ErrorEnvelope {
         },
       };
     }
+    // CONNECTION_REQUIRED, as for toolgate's own connect link: to the caller it is the same step (a
+    // person opens a link, then the call is made again), so every door already answers it.
+    case "upstream_link_required":
+      return {
+        error: `Tool '${failure.name}': MCP server '${failure.server}' needs a person to open ${failure.url} before the call can go on ("${failure.message}").`,
+        error_code: "CONNECTION_REQUIRED",
+        stage: "execute",
+        suggestion: "Ask the user to open the link in their browser and finish there; then call the tool again.",
+        retryable: true,
+        connection: { server: failure.server, url: failure.url, expires_at: null, elicitation_id: failure.elicitationId },
+      };
   }
 }

@@ -12,8 +12,11 @@
  *                  often it asked for that item (proof that a retry resumed rather than started over)
  *   open_link      asks the client to send the person to `url` (URL-mode elicitation; in the modern
  *                  era `input_required`) and answers with the action the person took there
+ *   needs_sign_in  (on LEGACY_PATH) answers URLElicitationRequiredError (-32042, the 2025-11-25 way to ask) with
+ *                  `link` (default https://signin.example/<account>) until the person has visited
+ *                  /finish-sign-in/<account> here, then says who is signed in
  */
-import { acceptedContent, createMcpHandler, inputRequired, inputResponse, McpServer } from "@modelcontextprotocol/server";
+import { acceptedContent, createMcpHandler, inputRequired, inputResponse, McpServer, UrlElicitationRequiredError } from "@modelcontextprotocol/server";
 import { z } from "zod";
 
 export const V2_MCP_HOST = "v2-mcp.upstream.test";
@@ -22,6 +25,9 @@ const CONFIRM_SCHEMA = { type: "object" as const, properties: { confirm: { type:
 
 /** How often `confirm_order` asked, by item: a retry that resumes from the state asks no more. */
 const asks = new Map<string, number>();
+/** The accounts whose person finished signing in (GET /finish-sign-in/<account>). */
+const signedIn = new Set<string>();
+const FINISH_SIGN_IN = "/finish-sign-in/";
 
 function v2Server(): McpServer {
   const server = new McpServer({ name: "v2-upstream", version: "2.4.0" });
@@ -56,12 +62,46 @@ function v2Server(): McpServer {
       return { content: [{ type: "text", text: `the person chose ${answer.action} for ${url}` }] };
     },
   );
+  server.registerTool(
+    "needs_sign_in",
+    { description: "Acts on an account once the person has signed in to it", inputSchema: z.object({ account: z.string(), link: z.string().optional() }) },
+    async ({ account, link }) => {
+      if (!signedIn.has(account)) {
+        const url = link ?? `https://signin.example/${account}`;
+        throw new UrlElicitationRequiredError([{ mode: "url", elicitationId: `sign-in-${account}`, url, message: `Sign in to ${account} first.` }]);
+      }
+      return { content: [{ type: "text", text: `signed in as ${account}` }] };
+    },
+  );
   return server;
 }
 
 const handler = createMcpHandler(v2Server);
 
+/**
+ * The same server as a 2025-only one would answer (the SDK's stateless 2025 lane), for what only
+ * that era may send (URLElicitationRequiredError): `server/discover` is refused as a 2025 server
+ * refuses an unknown method, so a client falls back to `initialize`.
+ */
+export const LEGACY_PATH = "/mcp-2025";
+
+async function legacyFace(request: Request, url: URL): Promise<Response> {
+  const body = request.method === "POST" ? await request.text() : undefined;
+  if (body !== undefined && (JSON.parse(body) as { method?: unknown }).method === "server/discover") {
+    const { id } = JSON.parse(body) as { id?: unknown };
+    return Response.json({ jsonrpc: "2.0", id: id ?? null, error: { code: -32601, message: "Method not found" } });
+  }
+  url.pathname = "/mcp";
+  return handler.fetch(new Request(url, { method: request.method, headers: request.headers, body }));
+}
+
 /** Answers one request to the v2 server. */
-export function v2McpServer(request: Request): Promise<Response> {
+export async function v2McpServer(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  if (url.pathname.startsWith(FINISH_SIGN_IN)) {
+    signedIn.add(decodeURIComponent(url.pathname.slice(FINISH_SIGN_IN.length)));
+    return new Response(null, { status: 204 });
+  }
+  if (url.pathname === LEGACY_PATH) return legacyFace(request, url);
   return handler.fetch(request);
 }

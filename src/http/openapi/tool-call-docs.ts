@@ -35,7 +35,9 @@ const ToolErrorEnvelopeSchema = z
     retry_after_ms: z.number().int().optional(),
     issues: z.array(z.object({ path: z.string(), message: z.string(), expected: z.string().optional(), received: z.string().optional() })).optional(),
     approval: z.object({ id: z.string(), expires_at: z.string(), url: z.string() }).optional(),
-    connection: z.object({ server: z.string(), url: z.string().nullable(), expires_at: z.string().nullable() }).optional(),
+    connection: z
+      .object({ server: z.string(), url: z.string().nullable(), expires_at: z.string().nullable(), elicitation_id: z.string().optional() })
+      .optional(),
   } satisfies Record<keyof ErrorEnvelope, z.ZodType>)
   .openapi("ToolErrorEnvelope", { description: "How a call failed, as the model reads it (docs/errors.md lists every code)." });
 

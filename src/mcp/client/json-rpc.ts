@@ -49,11 +49,14 @@ export class McpClientError extends Error {
   readonly code: number | undefined;
   /** For `unauthorized`: the server's challenge, where sign-in starts. */
   readonly challenge: AuthChallenge | undefined;
-  constructor(kind: McpErrorKind, message: string, code?: number, challenge?: AuthChallenge) {
+  /** For `rpc`: the error object's `data` (a URL elicitation's links, say: remote-failure.ts). */
+  readonly data: unknown;
+  constructor(kind: McpErrorKind, message: string, code?: number, challenge?: AuthChallenge, data?: unknown) {
     super(message);
     this.kind = kind;
     this.code = code;
     this.challenge = challenge;
+    this.data = data;
   }
 }
 
@@ -112,8 +115,8 @@ export interface InputRequest {
 /** The result of a response, or the McpClientError its error object describes. */
 export function resultOf(response: JsonRpcResponse): Record<string, unknown> {
   if ("error" in response) {
-    const { code, message } = response.error;
-    throw new McpClientError("rpc", `the server answered JSON-RPC error ${code}: ${String(message)}`, code);
+    const { code, message, data } = response.error;
+    throw new McpClientError("rpc", `the server answered JSON-RPC error ${code}: ${String(message)}`, code, undefined, data);
   }
   if (typeof response.result !== "object" || response.result === null) {
     throw new McpClientError("protocol", "the server's response has no result object");

@@ -2,10 +2,12 @@
  * What a failed exchange with a remote MCP server means for the call, in the pipeline's
  * failure union: the server's timeout is TOOL_TIMEOUT, no answer is a network failure, an HTTP
  * error status or an answer that is not MCP is UPSTREAM_ERROR, a JSON-RPC error is the tool
- * failing (EXECUTION_FAILED), and a URL the SSRF guard refuses makes the tool unavailable.
+ * failing (EXECUTION_FAILED), unless it is URLElicitationRequired, a link a person must open
+ * first (CONNECTION_REQUIRED, url-elicitation.ts), and a URL the SSRF guard refuses makes the tool unavailable.
  */
 import type { ToolFailure } from "../../errors/tool-failure.ts";
 import { McpClientError } from "../client/json-rpc.ts";
+import { linkRequiredFailure, URL_ELICITATION_REQUIRED } from "./url-elicitation.ts";
 
 /** The failure of `tool` (registry name) on `server` for what the client raised. */
 export function remoteFailure(tool: string, server: string, host: string, error: unknown): ToolFailure {
@@ -24,7 +26,14 @@ export function remoteFailure(tool: string, server: string, host: string, error:
     case "protocol":
       return { kind: "upstream", name: tool, status: 502, detail: `MCP server '${server}' did not answer valid MCP: ${error.message}` };
     case "rpc":
-      return { kind: "remote_tool_error", name: tool, server, detail: error.message };
+      return (
+        (error.code === URL_ELICITATION_REQUIRED ? linkRequiredFailure(tool, server, error.data) : undefined) ?? {
+          kind: "remote_tool_error",
+          name: tool,
+          server,
+          detail: error.message,
+        }
+      );
     case "refused":
       return { kind: "unavailable", name: tool, reason: error.message };
     case "unauthorized":

@@ -19,6 +19,11 @@
  * client's answer counts only for the very question it was given; tool-questions.ts).
  */
 
+import type { ToolFailure } from "../../errors/tool-failure.ts";
+
+/** JSON-RPC error URLElicitationRequired (MCP 2025-11-25; 2026-07-28 reserves the code and asks with `input_required` instead). */
+export const URL_ELICITATION_REQUIRED = -32042;
+
 /** The question's label in errors: the method, and the mode when it is a URL. */
 export const URL_MODE_LABEL = "elicitation/create (url mode)";
 
@@ -46,4 +51,30 @@ export function urlParamsFor(params: Readonly<Record<string, unknown>>, modernCl
   const { elicitationId, ...rest } = params;
   if (modernClient) return rest;
   return { ...rest, elicitationId: typeof elicitationId === "string" && elicitationId !== "" ? elicitationId : crypto.randomUUID() };
+}
+
+/**
+ * What a call of `tool` answered with URLElicitationRequiredError means: the first link its
+ * `data.elicitations` lists, checked as a question's would be, for a person to open before the
+ * call is made again. The spec's list may hold several; one at a time is what every door can
+ * show, and the retry brings the next. Undefined when the data lists no URL-mode elicitation.
+ */
+export function linkRequiredFailure(tool: string, server: string, data: unknown): ToolFailure | undefined {
+  const listed = (data as { elicitations?: unknown } | null | undefined)?.elicitations;
+  const first = Array.isArray(listed)
+    ? (listed as unknown[]).find((e) => typeof e === "object" && e !== null && (e as { mode?: unknown }).mode === "url")
+    : undefined;
+  if (first === undefined) return undefined;
+  const params = first as Record<string, unknown>;
+  const refused = urlRefusal(params);
+  if (refused !== undefined) return { kind: "client_input_unavailable", name: tool, server, method: URL_MODE_LABEL, reason: refused };
+  const { url, message, elicitationId } = params;
+  return {
+    kind: "upstream_link_required",
+    name: tool,
+    server,
+    url: url as string,
+    message: typeof message === "string" ? message.slice(0, 500) : "",
+    elicitationId: typeof elicitationId === "string" && elicitationId !== "" ? elicitationId : crypto.randomUUID(),
+  };
 }

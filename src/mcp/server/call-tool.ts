@@ -13,7 +13,7 @@ import { clientAsker } from "../replies/ask-client.ts";
 import { acceptsUrlElicitation, approvalRound, inputRequiredJson, resumeApprovalRound } from "./approval-rounds.ts";
 import { toToolCallAnswer } from "./call-result.ts";
 import { mcpClientChannel } from "./client-channel.ts";
-import { connectionRound } from "./connection-rounds.ts";
+import { connectionRound, linkRequiredError } from "./connection-rounds.ts";
 import { calledTool } from "./curated-tools.ts";
 import { type Answer, RPC_INVALID_PARAMS, type RpcRequest } from "./json-rpc.ts";
 import type { McpContext } from "./mcp-context.ts";
@@ -94,6 +94,10 @@ export async function callTool(request: RpcRequest, ctx: McpContext): Promise<An
   if (ctx.modern !== undefined && acceptsUrlElicitation(ctx)) {
     const round = connectionRound(outcome, presented, inputResponses);
     if (round !== undefined) return round;
+  }
+  if (ctx.modern === undefined) {
+    const linkError = linkRequiredError(outcome);
+    if (linkError !== undefined) return linkError;
   }
   const answer = toToolCallAnswer(called.calledAs === undefined ? outcome : { ...outcome, tool: presented }, ctx.protocolVersion, ctx.inSession);
   return "error" in answer ? answer : { result: JSON.stringify(answer.result) };

@@ -9,8 +9,12 @@
  * One round per call: a retry that answers the elicitation yet still finds no connection (the
  * person declined, or has not finished) gets the structured CONNECTION_REQUIRED result, with a
  * fresh link, rather than another round the client would loop on.
+ *
+ * A federated server's own link (its URLElicitationRequiredError) takes the same round: for the
+ * client it is the same step, and the retry calls the server again.
  */
 
+import { URL_ELICITATION_REQUIRED } from "../federation/url-elicitation.ts";
 import { inputRequiredJson } from "./approval-rounds.ts";
 import type { AnswerableOutcome } from "./call-result.ts";
 import type { Answer } from "./json-rpc.ts";
@@ -26,8 +30,24 @@ export function connectionRound(outcome: AnswerableOutcome, presentedTool: strin
   if (typeof inputResponses === "object" && inputResponses !== null && Object.hasOwn(inputResponses, key)) return undefined;
   const expires = connection.expires_at === null ? "" : `, before ${connection.expires_at}`;
   // The envelope's error names the tool, the server and why (none yet, or the upstream refused it).
+  const why = outcome.envelope?.error ?? `Tool '${presentedTool}' needs your own account at MCP server '${connection.server}'.`;
   const message =
-    `${outcome.envelope?.error ?? `Tool '${presentedTool}' needs your own account at MCP server '${connection.server}'.`} ` +
-    `Open ${connection.url} once${expires}, in a browser signed in to toolgate's chat page with the same key, to connect it; accept once connected, and the call goes on.`;
+    connection.elicitation_id === undefined
+      ? `${why} Open ${connection.url} once${expires}, in a browser signed in to toolgate's chat page with the same key, to connect it; accept once connected, and the call goes on.`
+      : `${why} Open it and finish there; accept once done, and the call is made again.`;
   return { result: inputRequiredJson({ [key]: { method: "elicitation/create", params: { mode: "url", message, url: connection.url } } }, undefined) };
+}
+
+/**
+ * A federated server's link (its URLElicitationRequiredError, kept in the envelope's
+ * `connection.elicitation_id`) for a 2025-era client: the same error, passed on as the server
+ * sent it (MCP 2025-11-25, "URL Elicitation Required Error"), so the client shows the link and
+ * retries when the person is done; the server's `elicitationId` is kept. Undefined for any other outcome.
+ */
+export function linkRequiredError(outcome: AnswerableOutcome): Answer | undefined {
+  const connection = outcome.envelope?.connection;
+  if (outcome.errorCode !== "CONNECTION_REQUIRED" || connection?.elicitation_id === undefined || connection.url === null) return undefined;
+  const message = outcome.envelope?.error ?? `MCP server '${connection.server}' needs a person to open a link first.`;
+  const elicitation = { mode: "url", elicitationId: connection.elicitation_id, url: connection.url, message };
+  return { error: { code: URL_ELICITATION_REQUIRED, message, data: { elicitations: [elicitation] } } };
 }

@@ -22,7 +22,7 @@ export type SamplingAnswer = { role: "assistant"; content: { type: "text"; text:
 
 /** The handlers a downstream answers the upstream's questions with; a missing one is never registered. */
 export interface Answers {
-  elicit?: (params: Record<string, unknown>) => ElicitAnswer;
+  elicit?: (params: Record<string, unknown>) => ElicitAnswer | Promise<ElicitAnswer>;
   sample?: (params: Record<string, unknown>) => SamplingAnswer;
 }
 
