@@ -158,6 +158,9 @@ export const mcpForwardedQuestion: Scenario = {
         ],
       };
     } finally {
+      // Left registered, its tools' availability checks would reach a closed port in every later
+      // scenario ("Network connection lost"), and count as misses in availability-cache's hit rate.
+      await ctx.client.send({ method: "DELETE", path: `/v1/mcp-servers/${SERVER}` });
       server.close();
     }
   },
