@@ -135,8 +135,9 @@ describe("configuration", () => {
   });
 
   it("refuses a var that is not a string, naming the type it got, and lists every refused key", () => {
-    const vars = { MAX_BODY_BYTES: 5, RETRY_ON_TIMEOUT: "yes", WEB_SEARCH_PROVIDER: "bing" } as unknown as Record<string, string>;
-    expect(() => loadConfig(withVars(vars))).toThrow(
+    // A [vars] value in wrangler.toml may be a TOML number, which Workers delivers as a number.
+    const vars: Record<string, unknown> = { MAX_BODY_BYTES: 5, RETRY_ON_TIMEOUT: "yes", WEB_SEARCH_PROVIDER: "bing" };
+    expect(() => loadConfig({ ...env, ...vars } as Env)).toThrow(
       'MAX_BODY_BYTES Invalid input: expected string, received number; RETRY_ON_TIMEOUT must be "true" or "false", got "yes"; WEB_SEARCH_PROVIDER Invalid option: expected one of "brave"|"tavily"|"searxng"',
     );
   });
