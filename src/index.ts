@@ -17,7 +17,6 @@ import { foldOldRollups } from "./audit/fold-rollups.ts";
 import { archiveOrExpireAudit } from "./audit/retention.ts";
 import { createParts } from "./compose.ts";
 import { loadConfig } from "./config/config.ts";
-import { createApp } from "./http/app.ts";
 import "./registry/tools.gen.ts";
 import { tagConsoleWithRequestId } from "./tracing/tag-console.ts";
 import { deleteExpiredDeliveries } from "./webhooks/retention.ts";
@@ -45,7 +44,20 @@ tagConsoleWithRequestId(console);
 
 // The composition root: the isolate's parts, built once and handed to everything that runs calls.
 const parts = createParts();
-const app = createApp(parts);
+
+/**
+ * The HTTP app, built by the isolate's first request rather than at start-up: its modules (the
+ * routes, their zod schemas and OpenAPI entries, OpenAPIHono) are a large share of what a cold
+ * isolate evaluates (issue 33), and an isolate started for a queue batch, a cron or a Durable
+ * Object never needs them. After that first request, `fetch` is the app's own.
+ */
+let serve: ExportedHandlerFetchHandler<Env> | undefined;
+async function firstFetch(...[request, env, ctx]: Parameters<ExportedHandlerFetchHandler<Env>>): Promise<Response> {
+  const { createApp } = await import("./http/app.ts");
+  // Requests that arrived while the import ran share the app the first of them built.
+  serve ??= createApp(parts).fetch;
+  return serve(request, env, ctx);
+}
 
 export { RateLimiter } from "./rate-limit/rate-limiter.ts";
 /** The session's Durable Object, handed the way to run an approved call through the pipeline. */
@@ -62,7 +74,7 @@ export { MemoryStore } from "./memory/memory-store.ts";
 export { ScheduleObject as Schedule } from "./schedules/schedule-object.ts";
 
 export default {
-  fetch: app.fetch,
+  fetch: (request, env, ctx) => (serve === undefined ? firstFetch(request, env, ctx) : serve(request, env, ctx)),
   // Both audit queues (the main one and its dead-letter queue) are written by the same consumer.
   // The webhook queues (toolgate-hooks and its dead-letter queue) run deliveries' calls. Each
   // consumer is imported by its first batch: an isolate serving requests never needs them.

@@ -7,7 +7,7 @@
  * there, signed the same way.
  */
 import { z } from "zod";
-import { OpenAIToolCallSchema } from "../src/formats/tool-calls.ts";
+import { toolCallSchemas } from "../src/formats/tool-calls.ts";
 import { webhookRegistry } from "../src/webhooks/webhook-registry.ts";
 
 webhookRegistry.register({
@@ -16,7 +16,7 @@ webhookRegistry.register({
   verify: "hmac",
   secretEnv: "HOOK_GENERIC_SECRET",
   toolsets: ["core"],
-  payload: () => z.object({ tool_calls: z.array(OpenAIToolCallSchema).max(1_000) }),
+  payload: () => z.object({ tool_calls: z.array(toolCallSchemas().OpenAIToolCallSchema).max(1_000) }),
   map: ({ payload }) => payload.tool_calls.map((call) => ({ id: call.id, name: call.function.name, arguments: call.function.arguments })),
   callbackUrl: (env) => {
     const value: unknown = Reflect.get(env, "HOOK_GENERIC_CALLBACK_URL");

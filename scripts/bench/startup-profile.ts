@@ -89,6 +89,8 @@ export interface StartupRun {
   workerdCpuMs: { startup: number; firstCall: number };
   /** The start-up profile, for DevTools. */
   profile: CpuProfile;
+  /** The first request's profile (scripts/bench/startup-breakdown.ts reads either). */
+  firstCallProfile: CpuProfile;
 }
 
 const PROFILED = "profiled";
@@ -198,7 +200,7 @@ export async function profileStartup(worker: StartupWorker, first: FirstRequest)
         const answer = await mf.dispatchFetch(`http://localhost${first.path}`, { method: "POST", body: first.body, headers: first.headers });
         first.check(answer.status, await answer.text());
       });
-      return { startup: summarizeProfile(profile), firstCall: summarizeProfile(call), workerdCpuMs: cpu, profile };
+      return { startup: summarizeProfile(profile), firstCall: summarizeProfile(call), workerdCpuMs: cpu, profile, firstCallProfile: call };
     } finally {
       session.close();
     }

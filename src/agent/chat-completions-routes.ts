@@ -16,9 +16,10 @@ import { errorResponses } from "../http/schemas.ts";
 import type { AppEnv } from "../http/types.ts";
 import { chunkWriter, toChatCompletion } from "./chat-completion-wire.ts";
 import { mapEvents, SSE_HEADERS } from "./event-lines.ts";
+import { ClientToolSchema, MessageSchema, SessionIdSchema } from "./run-request-schemas.ts";
 import { runStub } from "./run-stub.ts";
 import type { ClientTool, Message, RunRecord } from "./run-types.ts";
-import { ClientToolSchema, MessageSchema, SessionIdSchema, startRun } from "./start-run.ts";
+import { startRun } from "./start-run.ts";
 
 /** How long a non-streaming request waits for the run before answering with its state. */
 const WAIT_MS = 600_000;

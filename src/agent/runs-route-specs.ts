@@ -6,9 +6,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { errorResponses } from "../http/schemas.ts";
 import { MAX_ANSWER_CHARS } from "./run-question.ts";
+import { ClientToolSchema, MessageSchema, SessionIdSchema } from "./run-request-schemas.ts";
 import { RUN_STATUSES } from "./run-types.ts";
 import { RunWireSchema } from "./run-wire.ts";
-import { ClientToolSchema, MessageSchema, SessionIdSchema } from "./start-run.ts";
 
 const RunBody = z
   .object({

@@ -2,26 +2,12 @@
  * What POST /v1/runs and POST /v1/chat/completions share: a run request checked (model, toolset,
  * limits within the configured ones) and handed to a new Run object.
  */
-import { z } from "@hono/zod-openapi";
 import type { RequestFailure } from "../http/request-failure.ts";
 import { type CustomToolsetLookup, resolveToolset } from "../toolsets/resolve.ts";
 import { resolveModel } from "./model-config.ts";
 import { runSettings } from "./run-settings.ts";
 import { runStub } from "./run-stub.ts";
 import type { ClientTool, Message, RunHookOrigin, RunRecord, RunScheduleOrigin } from "./run-types.ts";
-
-/** An OpenAI chat message, kept as sent (the model's own fields pass through). */
-export const MessageSchema = z.looseObject({ role: z.enum(["system", "developer", "user", "assistant", "tool"]) }).openapi("ChatMessage");
-
-/** A function tool the client declares: its calls come back to the client, unexecuted. */
-export const ClientToolSchema = z
-  .looseObject({ type: z.literal("function"), function: z.looseObject({ name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/) }) })
-  .openapi("ClientTool");
-
-export const SessionIdSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9._:-]{1,128}$/, "must be 1-128 characters of letters, digits, '.', '_', ':' or '-'")
-  .openapi({ description: "Groups runs of one conversation: approvals, grants and session workspaces are per session. Generated when absent." });
 
 /** What a run request may set; the rest is configured. */
 export interface RunRequest {

@@ -1,15 +1,15 @@
 /**
- * The schema of the gateway's [vars] (config.ts reads the environment with it): each key's
- * parser, default and bounds, with the doc comment a reader of wrangler.toml needs.
+ * The gateway's [vars] (config.ts reads the environment with them): each key's parser, default
+ * and bounds, with the doc comment a reader of wrangler.toml needs. Plain parsers rather than a
+ * zod schema: the Worker entry runs this at start-up (setting-parsers.ts says why that matters).
  */
-import { z } from "zod";
 import { parseMcpServersVar } from "../mcp/federation/server-config.ts";
 import { compileGlob } from "../policy/glob.ts";
-import { decimal, flag, list, wholeNumber } from "./setting-parsers.ts";
+import { andThen, decimal, flag, list, oneOf, optionalString, Refusal, type Setting, wholeNumber } from "./setting-parsers.ts";
 
 const DAY_MS = 86_400_000;
 
-export const ConfigSchema = z.object({
+const CONFIG_VARS = {
   /** Largest request body accepted, in bytes. */
   MAX_BODY_BYTES: wholeNumber(1_048_576, 1, 100 * 1_048_576),
   /** Most tool calls in one batch. */
@@ -47,11 +47,10 @@ export const ConfigSchema = z.object({
   /** Host or host:port globs that outbound fetches may reach although private (local development). */
   OUTBOUND_ALLOW: list(),
   /** Tools that need a person's approval before they run: comma-separated names and globs. */
-  APPROVAL_REQUIRED_FOR: list().transform((patterns, ctx) => {
+  APPROVAL_REQUIRED_FOR: andThen(list(), (patterns) => {
     const bad = patterns.find((p) => !/^[A-Za-z0-9_*?-]{1,64}$/.test(p));
     if (bad === undefined) return patterns;
-    ctx.addIssue({ code: "custom", message: `must be tool names or globs (letters, digits, '_', '-', '*', '?'), got ${JSON.stringify(bad)}` });
-    return z.NEVER;
+    return new Refusal(`must be tool names or globs (letters, digits, '_', '-', '*', '?'), got ${JSON.stringify(bad)}`);
   }),
   /** How long a pending approval waits for a decision before it expires (a person must read it). */
   APPROVAL_TTL_SECONDS: wholeNumber(900, 10, 7 * 86_400),
@@ -65,66 +64,46 @@ export const ConfigSchema = z.object({
    * Whose files the files toolset sees: one workspace per key, or per key and session. Checked
    * here so a typo stops the load; the tools read the var themselves (tools/lib/workspace/).
    */
-  WORKSPACE_SCOPE: z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      const scope = value?.trim() || "key";
-      if (scope === "key" || scope === "session") return scope;
-      ctx.addIssue({ code: "custom", message: `must be 'key' or 'session', got ${JSON.stringify(value)}` });
-      return z.NEVER;
-    }),
+  WORKSPACE_SCOPE: andThen(optionalString, (value) => {
+    const scope = value?.trim() || "key";
+    if (scope === "key" || scope === "session") return scope;
+    return new Refusal(`must be 'key' or 'session', got ${JSON.stringify(value)}`);
+  }),
   /** Host names /mcp answers to besides loopback (DNS-rebinding guard); unset: `*.workers.dev`. */
-  MCP_ALLOWED_HOSTS: z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value.trim() === "") return undefined;
-      const hosts = value
-        .split(",")
-        .map((host) => host.trim().toLowerCase())
-        .filter((host) => host !== "");
-      const bad = hosts.find((host) => !/^(\*\.)?[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(host));
-      if (bad !== undefined) {
-        ctx.addIssue({ code: "custom", message: `must be comma-separated host names, host:port or *.domain patterns, got ${JSON.stringify(bad)}` });
-        return z.NEVER;
-      }
-      return hosts;
-    }),
+  MCP_ALLOWED_HOSTS: andThen(optionalString, (value) => {
+    if (value === undefined || value.trim() === "") return undefined;
+    const hosts = value
+      .split(",")
+      .map((host) => host.trim().toLowerCase())
+      .filter((host) => host !== "");
+    const bad = hosts.find((host) => !/^(\*\.)?[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(host));
+    if (bad !== undefined) return new Refusal(`must be comma-separated host names, host:port or *.domain patterns, got ${JSON.stringify(bad)}`);
+    return hosts;
+  }),
   /** Remote MCP servers from configuration: a JSON array (src/mcp/federation/server-config.ts). */
-  MCP_SERVERS: z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      const parsed = parseMcpServersVar(value);
-      if (parsed.ok) return parsed.servers;
-      ctx.addIssue({ code: "custom", message: parsed.message });
-      return z.NEVER;
-    }),
+  MCP_SERVERS: andThen(optionalString, (value) => {
+    const parsed = parseMcpServersVar(value);
+    return parsed.ok ? parsed.servers : new Refusal(parsed.message);
+  }),
   /** How long a remote MCP server's tool list is used before it is fetched again. */
   MCP_TOOLS_TTL_SECONDS: wholeNumber(300, 60, 86_400),
   /** How long an MCP session id stays valid after `initialize` (src/mcp/http/mcp-session-id.ts). */
   MCP_SESSION_TTL_SECONDS: wholeNumber(86_400, 60, 30 * 86_400),
   /** Secret (wrangler secret put): signs MCP session ids; unset, a key derived from ADMIN_TOKEN does. */
-  MCP_SESSION_SECRET: z
-    .string()
-    .optional()
-    .refine((value) => value === undefined || value.length >= 32, { message: "must be at least 32 characters (an HMAC key; openssl rand -hex 32 makes one)" }),
+  MCP_SESSION_SECRET: andThen(optionalString, (value) =>
+    value === undefined || value.length >= 32 ? value : new Refusal("must be at least 32 characters (an HMAC key; openssl rand -hex 32 makes one)"),
+  ),
   /**
    * Secrets http_request may send as header values, each bound to the hosts it may go to:
    * `NAME@host-glob` entries (`WEATHER_API_KEY@api.weather.example`). A model names a secret;
    * without this list it could name ADMIN_TOKEN and send it anywhere.
    */
-  HTTP_REQUEST_SECRETS: list().transform((entries, ctx) => {
+  HTTP_REQUEST_SECRETS: andThen(list(), (entries) => {
     const grants: HttpRequestSecretGrant[] = [];
     for (const entry of entries) {
       const match = /^([A-Za-z_][A-Za-z0-9_]{0,127})@([a-z0-9*?.:[\]-]+)$/i.exec(entry);
       if (match === null) {
-        ctx.addIssue({
-          code: "custom",
-          message: `must be NAME@host entries (WEATHER_API_KEY@api.weather.example, globs allowed in the host), got ${JSON.stringify(entry)}`,
-        });
-        return z.NEVER;
+        return new Refusal(`must be NAME@host entries (WEATHER_API_KEY@api.weather.example, globs allowed in the host), got ${JSON.stringify(entry)}`);
       }
       const host = (match[2] ?? "").toLowerCase();
       grants.push({ secret: match[1] ?? "", host, matches: compileGlob(host) });
@@ -132,15 +111,32 @@ export const ConfigSchema = z.object({
     return grants;
   }),
   /** web_search's provider; unset: the first of Brave, Tavily, SearXNG whose variable is set. */
-  WEB_SEARCH_PROVIDER: z.preprocess(
-    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
-    z.enum(["brave", "tavily", "searxng"]).optional(),
-  ),
+  WEB_SEARCH_PROVIDER: oneOf(["brave", "tavily", "searxng"]),
   /** Where a signed notification is POSTed when an approval is requested (optional). */
-  APPROVAL_NOTIFY_URL: z.string().optional(),
+  APPROVAL_NOTIFY_URL: optionalString,
   /** Secret (wrangler secret put): the HMAC key of those notifications. */
-  APPROVAL_NOTIFY_SECRET: z.string().optional(),
-});
+  APPROVAL_NOTIFY_SECRET: optionalString,
+} satisfies Record<string, Setting<unknown>>;
+
+/** The [vars] as read: each key's value, its default when unset. */
+export type ConfigVars = { [K in keyof typeof CONFIG_VARS]: Exclude<ReturnType<(typeof CONFIG_VARS)[K]>, Refusal> };
+
+/**
+ * Reads every key of `env` the gateway has a setting for; on any refusal, one `KEY message`
+ * line per refused key, in the table's order.
+ */
+export function parseConfigVars(env: object): { ok: true; vars: ConfigVars } | { ok: false; problems: string[] } {
+  const source = env as Record<string, unknown>;
+  const vars: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [key, setting] of Object.entries(CONFIG_VARS) as [string, Setting<unknown>][]) {
+    const value = setting(source[key]);
+    if (value instanceof Refusal) problems.push(`${key} ${value.message}`);
+    else vars[key] = value;
+  }
+  // Every key of CONFIG_VARS was read above, each with its own parser's type.
+  return problems.length === 0 ? { ok: true, vars: vars as ConfigVars } : { ok: false, problems };
+}
 
 /** One HTTP_REQUEST_SECRETS entry: the secret, its host glob, and the glob compiled once with the config. */
 export interface HttpRequestSecretGrant {

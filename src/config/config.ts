@@ -1,12 +1,12 @@
 /**
  * Gateway settings: one typed configuration read from wrangler.toml [vars] (strings, as Workers
- * delivers them) with defaults, validated with zod. The Worker validates it when its module
+ * delivers them) with defaults, each checked by its parser (config-schema.ts). The Worker validates it when its module
  * loads, so a bad value fails `wrangler dev` and `wrangler deploy` loudly with the key's name;
  * requests re-check it (cached per env) and answer 500 MISCONFIGURED naming the key.
  */
 import type { McpServerConfig } from "../mcp/federation/server-config.ts";
 import { checkOutboundUrl } from "../net/outbound-url.ts";
-import { ConfigSchema, type HttpRequestSecretGrant } from "./config-schema.ts";
+import { type HttpRequestSecretGrant, parseConfigVars } from "./config-schema.ts";
 
 /** Shortest notification secret accepted: an HMAC key should be at least as long as its output's half. */
 const MIN_NOTIFY_SECRET_CHARS = 16;
@@ -73,12 +73,9 @@ function notifyConfig(url: string | undefined, secret: string | undefined, allow
 export function loadConfig(env: Env): GatewayConfig {
   const cached = cache.get(env);
   if (cached !== undefined) return cached;
-  const parsed = ConfigSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`).join("; ");
-    throw new ConfigError(`Invalid toolgate configuration (wrangler.toml [vars]): ${problems}`);
-  }
-  const v = parsed.data;
+  const parsed = parseConfigVars(env);
+  if (!parsed.ok) throw new ConfigError(`Invalid toolgate configuration (wrangler.toml [vars]): ${parsed.problems.join("; ")}`);
+  const v = parsed.vars;
   if (v.MAX_PARALLEL_CALLS > v.MAX_PARALLEL_CALLS_CAP) {
     throw new ConfigError(
       `Invalid toolgate configuration (wrangler.toml [vars]): MAX_PARALLEL_CALLS (${v.MAX_PARALLEL_CALLS}) is above MAX_PARALLEL_CALLS_CAP (${v.MAX_PARALLEL_CALLS_CAP})`,

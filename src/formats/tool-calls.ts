@@ -4,64 +4,74 @@
  * call, so a client can append the results to its conversation as they are.
  */
 import { z } from "@hono/zod-openapi";
+import { once } from "../bundle/once.ts";
 import type { CallOutcome } from "../pipeline/types.ts";
 import { isFailedMessage } from "./outcome-wire.ts";
 
-export const OpenAIToolCallSchema = z
-  .object({
-    id: z.string().min(1).openapi({ example: "call_abc123" }),
-    type: z.literal("function"),
-    function: z.object({
-      name: z.string().openapi({ example: "echo" }),
-      arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).openapi({
-        description: "The arguments as the model emitted them: a JSON string (an already-parsed object is accepted too).",
-        example: '{"text":"hi"}',
+/**
+ * The shapes a batch accepts, built at first use: POST /v1/tool-calls validates with them, and
+ * the generic webhook's payload holds OpenAI's. This module is imported at every isolate's
+ * start-up (the webhook is), and a dozen schemas with OpenAPI metadata were a visible share of it
+ * (issue 33).
+ */
+export const toolCallSchemas = once(() => {
+  const OpenAIToolCallSchema = z
+    .object({
+      id: z.string().min(1).openapi({ example: "call_abc123" }),
+      type: z.literal("function"),
+      function: z.object({
+        name: z.string().openapi({ example: "echo" }),
+        arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).openapi({
+          description: "The arguments as the model emitted them: a JSON string (an already-parsed object is accepted too).",
+          example: '{"text":"hi"}',
+        }),
       }),
-    }),
-  })
-  .openapi("OpenAIToolCall");
+    })
+    .openapi("OpenAIToolCall");
 
-export const AnthropicToolUseSchema = z
-  .object({
-    type: z.literal("tool_use"),
-    id: z.string().min(1).openapi({ example: "toolu_01A" }),
-    name: z.string().openapi({ example: "echo" }),
-    input: z.unknown().openapi({ description: "The arguments object as the model emitted it.", example: { text: "hi" } }),
-  })
-  .openapi("AnthropicToolUse");
-
-/** An OpenAI Responses API output item: `call_id` links the call to its output. */
-export const ResponsesFunctionCallSchema = z
-  .object({
-    type: z.literal("function_call"),
-    call_id: z.string().min(1).openapi({ example: "call_abc123" }),
-    name: z.string().openapi({ example: "echo" }),
-    arguments: z.string().openapi({ description: "The arguments as the model emitted them: a JSON string.", example: '{"text":"hi"}' }),
-    id: z.string().optional().openapi({ description: "The output item's own id (`fc_...`); not echoed." }),
-  })
-  .openapi("ResponsesFunctionCall");
-
-/** A Gemini content part holding a `functionCall`; `id` is optional in Gemini's API. */
-export const GeminiFunctionCallPartSchema = z
-  .object({
-    functionCall: z.object({
-      id: z.string().min(1).optional().openapi({ description: "Echoed in the answer's functionResponse when sent; generated otherwise." }),
+  const AnthropicToolUseSchema = z
+    .object({
+      type: z.literal("tool_use"),
+      id: z.string().min(1).openapi({ example: "toolu_01A" }),
       name: z.string().openapi({ example: "echo" }),
-      args: z
-        .record(z.string(), z.unknown())
-        .optional()
-        .openapi({ description: "The arguments object as the model emitted it.", example: { text: "hi" } }),
-    }),
-  })
-  .openapi("GeminiFunctionCallPart");
+      input: z.unknown().openapi({ description: "The arguments object as the model emitted it.", example: { text: "hi" } }),
+    })
+    .openapi("AnthropicToolUse");
 
-/** The shapes with a `type` field, told apart by it. */
-export const TypedToolCallSchema = z.discriminatedUnion("type", [OpenAIToolCallSchema, AnthropicToolUseSchema, ResponsesFunctionCallSchema]);
+  /** An OpenAI Responses API output item: `call_id` links the call to its output. */
+  const ResponsesFunctionCallSchema = z
+    .object({
+      type: z.literal("function_call"),
+      call_id: z.string().min(1).openapi({ example: "call_abc123" }),
+      name: z.string().openapi({ example: "echo" }),
+      arguments: z.string().openapi({ description: "The arguments as the model emitted them: a JSON string.", example: '{"text":"hi"}' }),
+      id: z.string().optional().openapi({ description: "The output item's own id (`fc_...`); not echoed." }),
+    })
+    .openapi("ResponsesFunctionCall");
 
-/** Every accepted shape. Gemini's part has no `type`, so it is the union's second arm. */
-export const ToolCallSchema = z.union([TypedToolCallSchema, GeminiFunctionCallPartSchema]);
+  /** A Gemini content part holding a `functionCall`; `id` is optional in Gemini's API. */
+  const GeminiFunctionCallPartSchema = z
+    .object({
+      functionCall: z.object({
+        id: z.string().min(1).optional().openapi({ description: "Echoed in the answer's functionResponse when sent; generated otherwise." }),
+        name: z.string().openapi({ example: "echo" }),
+        args: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .openapi({ description: "The arguments object as the model emitted it.", example: { text: "hi" } }),
+      }),
+    })
+    .openapi("GeminiFunctionCallPart");
 
-export type IncomingToolCall = z.infer<typeof ToolCallSchema>;
+  /** The shapes with a `type` field, told apart by it. */
+  const TypedToolCallSchema = z.discriminatedUnion("type", [OpenAIToolCallSchema, AnthropicToolUseSchema, ResponsesFunctionCallSchema]);
+
+  /** Every accepted shape. Gemini's part has no `type`, so it is the union's second arm. */
+  const ToolCallSchema = z.union([TypedToolCallSchema, GeminiFunctionCallPartSchema]);
+  return { OpenAIToolCallSchema, AnthropicToolUseSchema, ResponsesFunctionCallSchema, GeminiFunctionCallPartSchema, TypedToolCallSchema, ToolCallSchema };
+});
+
+export type IncomingToolCall = z.infer<ReturnType<typeof toolCallSchemas>["ToolCallSchema"]>;
 
 /** A call reduced to what the pipeline needs, remembering which shape to answer in. */
 export interface NormalizedCall {

@@ -77,7 +77,7 @@ export function createApp(parts: GatewayParts, options: AppOptions = {}): OpenAP
     openApiDocument(
       async function documentedApp() {
         const documented = groupParent();
-        await mountAllGroups(documented, ROUTE_GROUPS, context);
+        await mountAllGroups(documented, ROUTE_GROUPS, { ...context, documenting: true });
         return documented;
       },
       parts,

@@ -20,6 +20,12 @@ import type { AppEnv } from "./types.ts";
 export interface GroupContext {
   parts: GatewayParts;
   options: Parameters<typeof mcpRoutes>[1];
+  /**
+   * Set when the groups are mounted for the OpenAPI document (app.ts). The serving app's own
+   * OpenAPI registry is never read, so a group may leave out what only documents it there: the
+   * serving app is built by a cold isolate's first request (issue 33).
+   */
+  documenting?: boolean;
 }
 
 /** Adds a group's routes to `app`. */
@@ -86,7 +92,7 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
     },
   },
   { name: "tool-calls", mount: (app, { parts }) => app.route("/", toolCallsRoutes(parts)) },
-  { name: "call-tool", mount: (app, { parts }) => app.route("/", callToolRoutes(parts)) },
+  { name: "call-tool", mount: (app, { parts, documenting = false }) => app.route("/", callToolRoutes(parts, { documented: documenting })) },
   {
     name: "approvals",
     prefixes: ["/v1/approvals"],

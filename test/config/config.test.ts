@@ -134,6 +134,14 @@ describe("configuration", () => {
     expect(() => loadConfig(withVars({ APPROVAL_NOTIFY_URL: "https://hooks.example.com/a" }))).toThrow(/APPROVAL_NOTIFY_SECRET must be/);
   });
 
+  it("refuses a var that is not a string, naming the type it got, and lists every refused key", () => {
+    // A [vars] value in wrangler.toml may be a TOML number, which Workers delivers as a number.
+    const vars: Record<string, unknown> = { MAX_BODY_BYTES: 5, RETRY_ON_TIMEOUT: "yes", WEB_SEARCH_PROVIDER: "bing" };
+    expect(() => loadConfig({ ...env, ...vars } as Env)).toThrow(
+      'MAX_BODY_BYTES Invalid input: expected string, received number; RETRY_ON_TIMEOUT must be "true" or "false", got "yes"; WEB_SEARCH_PROVIDER Invalid option: expected one of "brave"|"tavily"|"searxng"',
+    );
+  });
+
   it("refuses a default parallelism above the cap", () => {
     expect(() => loadConfig(withVars({ MAX_PARALLEL_CALLS: "20", MAX_PARALLEL_CALLS_CAP: "8" }))).toThrow(
       /MAX_PARALLEL_CALLS \(20\) is above MAX_PARALLEL_CALLS_CAP \(8\)/,

@@ -8,7 +8,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import type { AnthropicToolResult, CallResult, OpenAIToolMessage, ToolCallSchema } from "../../src/formats/tool-calls.ts";
+import type { AnthropicToolResult, CallResult, OpenAIToolMessage, toolCallSchemas } from "../../src/formats/tool-calls.ts";
 import type { AnthropicTool, McpTool, OpenAITool } from "../../src/formats/tool-definitions.ts";
 import { api } from "../support/api.ts";
 import { json } from "../support/json.ts";
@@ -19,7 +19,7 @@ type OpenAIToolMessageParam = OpenAI.Chat.Completions.ChatCompletionToolMessageP
 type AnthropicToolParam = Anthropic.Messages.Tool;
 type AnthropicToolUse = Anthropic.Messages.ToolUseBlock;
 type AnthropicToolResultParam = Anthropic.Messages.ToolResultBlockParam;
-type IncomingCall = z.input<typeof ToolCallSchema>;
+type IncomingCall = z.input<ReturnType<typeof toolCallSchemas>["ToolCallSchema"]>;
 
 describe("provider SDK shapes", () => {
   it("emits OpenAI tool definitions the OpenAI SDK accepts as tools", async () => {

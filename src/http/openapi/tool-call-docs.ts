@@ -4,6 +4,7 @@
  * (tool-operations.ts) point at these by `$ref`, so 500 operations do not repeat them.
  */
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
+import { once } from "../../bundle/once.ts";
 import type { ErrorEnvelope } from "../../errors/error-envelope.ts";
 import type { ErrorCode } from "../../errors/tool-failure.ts";
 import { ERROR_CODE_STATUS } from "../../formats/outcome-wire.ts";
@@ -24,22 +25,26 @@ const FAILURE_STATUSES = ERROR_CODES.filter((code) => ERROR_CODE_STATUS[code] >=
   .join(", ");
 
 // `satisfies`: every field of the envelope envelope.ts builds is documented, and nothing else, so
-// a field added to ErrorEnvelope does not compile until the document says it.
-const ToolErrorEnvelopeSchema = z
-  .object({
-    error: z.string(),
-    error_code: z.enum(ERROR_CODES),
-    stage: z.string(),
-    suggestion: z.string(),
-    retryable: z.boolean(),
-    retry_after_ms: z.number().int().optional(),
-    issues: z.array(z.object({ path: z.string(), message: z.string(), expected: z.string().optional(), received: z.string().optional() })).optional(),
-    approval: z.object({ id: z.string(), expires_at: z.string(), url: z.string() }).optional(),
-    connection: z
-      .object({ server: z.string(), url: z.string().nullable(), expires_at: z.string().nullable(), elicitation_id: z.string().optional() })
-      .optional(),
-  } satisfies Record<keyof ErrorEnvelope, z.ZodType>)
-  .openapi("ToolErrorEnvelope", { description: "How a call failed, as the model reads it (docs/errors.md lists every code)." });
+// a field added to ErrorEnvelope does not compile until the document says it. Built at first use:
+// only the document's app registers it (callToolRoutes), and the serving app that imports this
+// module is built by a cold isolate's first request (issue 33).
+const toolErrorEnvelopeSchema = once(() =>
+  z
+    .object({
+      error: z.string(),
+      error_code: z.enum(ERROR_CODES),
+      stage: z.string(),
+      suggestion: z.string(),
+      retryable: z.boolean(),
+      retry_after_ms: z.number().int().optional(),
+      issues: z.array(z.object({ path: z.string(), message: z.string(), expected: z.string().optional(), received: z.string().optional() })).optional(),
+      approval: z.object({ id: z.string(), expires_at: z.string(), url: z.string() }).optional(),
+      connection: z
+        .object({ server: z.string(), url: z.string().nullable(), expires_at: z.string().nullable(), elicitation_id: z.string().optional() })
+        .optional(),
+    } satisfies Record<keyof ErrorEnvelope, z.ZodType>)
+    .openapi("ToolErrorEnvelope", { description: "How a call failed, as the model reads it (docs/errors.md lists every code)." }),
+);
 
 /** The names of the shared response components, as `$ref`s. */
 export const TOOL_CALL_RESPONSE_REFS = {
@@ -60,7 +65,7 @@ const session = (what: string) => ({ description: `The session the call ran in: 
  */
 export function documentToolCall(app: OpenAPIHono<AppEnv>): void {
   const registry = app.openAPIRegistry;
-  registry.register("ToolErrorEnvelope", ToolErrorEnvelopeSchema);
+  registry.register("ToolErrorEnvelope", toolErrorEnvelopeSchema());
   registry.register("RequestError", ErrorBodySchema);
   registry.registerComponent("securitySchemes", BEARER_SCHEME, {
     type: "http",

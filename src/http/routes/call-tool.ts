@@ -19,10 +19,13 @@ import type { AppEnv } from "../types.ts";
 
 const JSON_MEDIA_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
 
-/** The route, running the call on the isolate's parts. */
-export function callToolRoutes(parts: GatewayParts): OpenAPIHono<AppEnv> {
+/**
+ * The route, running the call on the isolate's parts; `documented: false` leaves its OpenAPI
+ * entry and components out (route-groups.ts `documenting`), which only the document reads.
+ */
+export function callToolRoutes(parts: GatewayParts, { documented = true }: { documented?: boolean } = {}): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
-  documentToolCall(app);
+  if (documented) documentToolCall(app);
   app.post("/v1/tools/:name/call", async function callTool(c) {
     const sessionId = c.req.header(SESSION_HEADER) ?? crypto.randomUUID();
     const callId = c.req.header(CALL_ID_HEADER) ?? `call_${crypto.randomUUID()}`;

@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import { serveCalls } from "../../batch/serve-calls.ts";
 import type { GatewayParts } from "../../compose.ts";
 import { loadConfig } from "../../config/config.ts";
-import { GeminiFunctionCallPartSchema, normalizeCall, ToolCallSchema, TypedToolCallSchema, toCallResult } from "../../formats/tool-calls.ts";
+import { normalizeCall, toCallResult, toolCallSchemas } from "../../formats/tool-calls.ts";
 import { openScope, openToolsetScope } from "../../pipeline/request-scope.ts";
 import type { CallOutcome } from "../../pipeline/types.ts";
 import { toolsetLookupOf } from "../access.ts";
@@ -17,7 +17,7 @@ import { streamResults, wantsEventStream } from "./tool-calls-stream.ts";
 
 const ToolCallsBody = z
   .object({
-    tool_calls: z.array(ToolCallSchema).min(1).openapi({
+    tool_calls: z.array(toolCallSchemas().ToolCallSchema).min(1).openapi({
       description:
         "Exactly what the model emitted: OpenAI Chat Completions `tool_calls` entries, OpenAI Responses `function_call` output items, Anthropic `tool_use` blocks, or Gemini parts holding a `functionCall` (mixing is allowed).",
     }),
@@ -151,6 +151,7 @@ function invalidBody(bodyIssues: readonly BodyIssue[], sent: unknown, c: Context
     if (issue.code !== "invalid_union" || field !== "tool_calls" || typeof index !== "number" || issue.path.length !== 2 || !Array.isArray(sentCalls))
       return [issue];
     const entry: unknown = sentCalls[index];
+    const { GeminiFunctionCallPartSchema, TypedToolCallSchema } = toolCallSchemas();
     const shape = typeof entry === "object" && entry !== null && "functionCall" in entry ? GeminiFunctionCallPartSchema : TypedToolCallSchema;
     const parsed = shape.safeParse(entry);
     return parsed.success ? [issue] : parsed.error.issues.map((own) => ({ path: [field, index, ...own.path], message: own.message }));

@@ -13,15 +13,8 @@ import { accessOf } from "../access.ts";
 import { allowedToolNames } from "../allowed-tool-names.ts";
 import { jsonText } from "../json-text.ts";
 import { failureResponse } from "../request-failure.ts";
-import {
-  AnthropicToolSchema,
-  errorResponses,
-  GeminiFunctionDeclarationSchema,
-  JsonSchemaObject,
-  McpToolSchema,
-  OpenAIToolSchema,
-  ResponsesToolSchema,
-} from "../schemas.ts";
+import { errorResponses, JsonSchemaObject } from "../schemas.ts";
+import { AnthropicToolSchema, GeminiFunctionDeclarationSchema, McpToolSchema, OpenAIToolSchema, ResponsesToolSchema } from "../tool-list-schemas.ts";
 import type { AppEnv } from "../types.ts";
 
 const ToolListSchema = z

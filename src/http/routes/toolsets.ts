@@ -6,7 +6,8 @@ import { isBuiltInToolset, toolsetInfo } from "../../toolsets/resolve.ts";
 import type { ToolsetInfo } from "../../toolsets/types.ts";
 import { accessOf, toolsetLookupOf } from "../access.ts";
 import { failureResponse } from "../request-failure.ts";
-import { errorResponses, ToolsetSchema } from "../schemas.ts";
+import { errorResponses } from "../schemas.ts";
+import { ToolsetSchema } from "../tool-list-schemas.ts";
 import type { AppEnv } from "../types.ts";
 
 const NameParam = z.object({ name: z.string().openapi({ example: "research" }) });
