@@ -11,7 +11,7 @@
 import type { CallOutcome } from "../pipeline/types.ts";
 import type { AuditGroupCommit } from "./audit-group-commit.ts";
 import type { AuditRecord } from "./audit-record.ts";
-import { toAuditRecord } from "./to-audit-record.ts";
+import { type AuditMeta, toAuditRecord } from "./to-audit-record.ts";
 
 export interface AuditedCall {
   /** The arguments exactly as the model sent them (malformed text is kept). */
@@ -40,15 +40,17 @@ export interface BatchMeta {
 export function buildAuditRecords(calls: readonly AuditedCall[], meta: BatchMeta): AuditRecord[] {
   const records: AuditRecord[] = [];
   for (const { rawArguments, outcome, finishedAt, calledAs } of calls) {
-    const recordMeta = {
+    // Fields left undefined rather than spread in when present: toAuditRecord reads each with
+    // `=== undefined`, and conditional spreads make the literal a run of slow runtime defines.
+    const recordMeta: AuditMeta = {
       keyId: meta.keyId,
       sessionId: meta.sessionId,
-      ...(meta.requestId === undefined ? {} : { requestId: meta.requestId }),
-      ...(meta.runId === undefined ? {} : { runId: meta.runId }),
+      requestId: meta.requestId,
+      runId: meta.runId,
       at: finishedAt,
-      ...(outcome.policy === undefined ? {} : { policy: outcome.policy }),
-      ...(outcome.approval === undefined ? {} : { approvalId: outcome.approval.id }),
-      ...(calledAs === undefined ? {} : { calledAs }),
+      policy: outcome.policy,
+      approvalId: outcome.approval?.id,
+      calledAs,
     };
     try {
       records.push(toAuditRecord(outcome, rawArguments, recordMeta));

@@ -73,20 +73,24 @@ export function toAuditRecord(outcome: AuditableOutcome, rawArguments: unknown, 
   const capped = capJson(canonical, MAX_ARGUMENT_BYTES);
   const status = meta.status ?? auditStatusOf(outcome, meta.approvalId !== undefined);
   const policy = meta.policy ?? outcome.policy ?? derivedPolicy(outcome);
-  return {
+  // One literal of fixed shape, the optional fields added after it only when present: a
+  // conditional spread in the literal made every property after it a slow runtime define, which
+  // showed as several us of this function's self time per call in the full app's profile.
+  const record: AuditRecord = {
     at: meta.at ?? Date.now(),
     rid: newRid(),
     keyId: clip(meta.keyId),
     sessionId: clip(meta.sessionId),
-    ...(meta.runId === undefined ? {} : { runId: clip(meta.runId) }),
     toolCallId: clip(outcome.callId),
     tool: clip(outcome.tool),
-    ...(meta.calledAs === undefined ? {} : { calledAs: clip(meta.calledAs) }),
     toolset: outcome.toolset === undefined ? null : clip(outcome.toolset),
     arguments: capped.text,
     argumentsTruncated: capped.truncated,
     argumentsSha256: capped.truncated ? sha256Hex(canonical) : "",
-    coercions: outcome.coercions.slice(0, MAX_RECORDED_COERCIONS).map((c) => ({ path: clip(c.path), from: clip(c.from), to: clip(c.to) })),
+    coercions:
+      outcome.coercions.length === 0
+        ? []
+        : outcome.coercions.slice(0, MAX_RECORDED_COERCIONS).map((c) => ({ path: clip(c.path), from: clip(c.from), to: clip(c.to) })),
     coercionCount: outcome.coercions.length,
     policyDecision: policy === null ? null : policy.decision.slice(0, 64),
     policyRule: policy?.rule == null ? null : clip(policy.rule),
@@ -100,17 +104,14 @@ export function toAuditRecord(outcome: AuditableOutcome, rawArguments: unknown, 
     truncated: outcome.truncated,
     requestId: requestIdOf(meta),
     credential: outcome.credential ?? null,
-    ...(meta.decision === undefined
-      ? {}
-      : {
-          decision: {
-            by: meta.decision.by === null ? null : clip(meta.decision.by),
-            at: meta.decision.at,
-            scope: meta.decision.scope,
-            reason: meta.decision.reason === null ? null : meta.decision.reason.slice(0, MAX_REASON_CHARS),
-          },
-        }),
   };
+  if (meta.runId !== undefined) record.runId = clip(meta.runId);
+  if (meta.calledAs !== undefined) record.calledAs = clip(meta.calledAs);
+  if (meta.decision !== undefined) {
+    const { by, at, scope, reason } = meta.decision;
+    record.decision = { by: by === null ? null : clip(by), at, scope, reason: reason === null ? null : reason.slice(0, MAX_REASON_CHARS) };
+  }
+  return record;
 }
 
 /**

@@ -19,6 +19,9 @@ export type Admission = { admitted: true; probe: boolean } | { admitted: false; 
 
 export type BreakerState = "closed" | "open" | "half_open";
 
+/** A closed circuit's answer, shared: every call of a healthy tool asks, so it allocates nothing. */
+const ADMITTED: Admission = Object.freeze({ admitted: true, probe: false });
+
 export class CircuitBreaker {
   #failures = 0;
   #openedAt: number | undefined;
@@ -26,7 +29,7 @@ export class CircuitBreaker {
 
   /** Whether a call may go ahead now; in the half-open state only one probe at a time. */
   admit(settings: BreakerSettings, now: number): Admission {
-    if (this.#openedAt === undefined) return { admitted: true, probe: false };
+    if (this.#openedAt === undefined) return ADMITTED;
     const waited = now - this.#openedAt;
     if (waited < settings.cooldownMs) return { admitted: false, retryAfterMs: settings.cooldownMs - waited, failures: this.#failures };
     if (this.#probing) return { admitted: false, retryAfterMs: Math.min(settings.cooldownMs, 1_000), failures: this.#failures };

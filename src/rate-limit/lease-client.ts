@@ -24,6 +24,8 @@ import type { BucketRequest, LeaseAnswer, LeaseRequest, TokenReturn, Verdict } f
  */
 export const LEASE_WAIT_MS = 1_000;
 
+const ALLOWED: Verdict = Object.freeze({ allowed: true });
+
 /** What the client calls on the key's object (its stub; RPC makes the answer a promise). */
 export interface LimiterStub {
   lease(calls: LeaseRequest[][], returns: TokenReturn[], now?: number): Promise<LeaseAnswer>;
@@ -65,10 +67,17 @@ export class LeaseClient {
   async charge(keyId: string, stub: () => LimiterStub, calls: readonly (readonly BucketRequest[])[]): Promise<Verdict[]> {
     const state = this.#state(keyId);
     const now = this.#now();
-    for (const buckets of calls) for (const request of buckets) meterCall(state, request.bucket, now);
-    let open = calls.map((buckets, i): OpenCall => ({ i, buckets, taken: [] }));
-    const verdicts = new Array<Verdict>(calls.length).fill({ allowed: true });
-    open = open.filter((call) => !takeLocally(state, call, this.#now()));
+    // One pass and no intermediate arrays: a batch whose every call is paid from leases (the
+    // common case under load) allocates only its verdicts, one shared ALLOWED for each.
+    const verdicts: Verdict[] = [];
+    let open: OpenCall[] = [];
+    for (let i = 0; i < calls.length; i++) {
+      const buckets = calls[i] as readonly BucketRequest[];
+      for (const request of buckets) meterCall(state, request.bucket, now);
+      verdicts.push(ALLOWED);
+      const call: OpenCall = { i, buckets, taken: [] };
+      if (!takeLocally(state, call, now)) open.push(call);
+    }
     const inflight = state.inflight;
     if (open.length > 0 && inflight !== undefined) {
       // Another request of this isolate is fetching leases for this key: its grants may cover us.

@@ -8,7 +8,6 @@
 import { type AuditRecord, FAILED_STATUSES } from "../audit/audit-record.ts";
 import type { Span } from "./otlp-json.ts";
 import type { TraceContext } from "./request-context.ts";
-import { randomHex } from "./trace-context.ts";
 
 /**
  * The fields every structured log line carries, per request and per call alike, so one query
@@ -34,11 +33,13 @@ export interface CallLogLine extends LogFields {
   session_id: string;
 }
 
-/** The span and log line of one call. */
-export function observeCall(record: AuditRecord, trace: TraceContext): { span: Span; log: CallLogLine } {
-  const spanId = randomHex(8);
+/**
+ * The span of one call, whose id its log line names too. Built only when spans are exported
+ * (observe-calls.ts): most deployments set no OTLP endpoint, and the span was thrown away.
+ */
+export function callSpan(record: AuditRecord, trace: TraceContext, spanId: string): Span {
   const failed = FAILED_STATUSES.includes(record.status);
-  const span: Span = {
+  return {
     traceId: trace.traceId,
     spanId,
     parentSpanId: trace.parentSpanId,
@@ -60,7 +61,11 @@ export function observeCall(record: AuditRecord, trace: TraceContext): { span: S
     },
     status: failed ? { code: 2, message: record.errorCode ?? record.status } : { code: 0 },
   };
-  const log: CallLogLine = {
+}
+
+/** The log line of one call; `spanId` is its span's, exported or not. */
+export function callLogLine(record: AuditRecord, trace: TraceContext, spanId: string): CallLogLine {
+  return {
     event: "tool_call",
     request_id: record.requestId,
     trace_id: trace.traceId,
@@ -73,5 +78,4 @@ export function observeCall(record: AuditRecord, trace: TraceContext): { span: S
     tool_call_id: record.toolCallId,
     session_id: record.sessionId,
   };
-  return { span, log };
 }

@@ -5,7 +5,7 @@
  * every door's calls pass.
  */
 import type { AuditRecord } from "../audit/audit-record.ts";
-import { observeCall } from "./call-spans.ts";
+import { callLogLine, callSpan } from "./call-spans.ts";
 import { exportSpans, type OtlpEnv, otlpTarget } from "./otlp-exporter.ts";
 import type { Span } from "./otlp-json.ts";
 import { currentTraceContext } from "./request-context.ts";
@@ -18,9 +18,9 @@ export function observeCalls(env: OtlpEnv, waitUntil: (promise: Promise<unknown>
   const target = otlpTarget(env);
   const spans: Span[] = [];
   for (const record of records) {
-    const { span, log } = observeCall(record, trace);
-    console.log(JSON.stringify(log));
-    if (target !== undefined) spans.push(span);
+    const spanId = randomHex(8);
+    console.log(JSON.stringify(callLogLine(record, trace, spanId)));
+    if (target !== undefined) spans.push(callSpan(record, trace, spanId));
   }
   if (target !== undefined && spans.length > 0) waitUntil(exportSpans(env, target, spans));
 }

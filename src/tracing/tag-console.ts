@@ -23,10 +23,12 @@ export function tagConsoleWithRequestId(target: ConsoleLike): void {
   for (const method of METHODS) {
     const original = target[method].bind(target);
     target[method] = function withRequestTag(...args: unknown[]) {
-      const id = currentRequestId();
       // A structured JSON line (request-log.ts, call-spans.ts) names its request itself, and a
-      // prefix would stop it parsing as JSON.
-      if (id === undefined || (typeof args[0] === "string" && args[0].startsWith("{"))) return original(...args);
+      // prefix would stop it parsing as JSON. Checked before the request id is looked up: every
+      // request and every call writes one, and they need no lookup.
+      if (typeof args[0] === "string" && args[0].startsWith("{")) return original(...args);
+      const id = currentRequestId();
+      if (id === undefined) return original(...args);
       // A string first argument keeps its place (and any format specifiers in it) behind the tag.
       if (typeof args[0] === "string") return original(`[request_id=${id}] ${args[0]}`, ...args.slice(1));
       return original(`[request_id=${id}]`, ...args);
