@@ -41,7 +41,9 @@ export function mcpAuthenticate({ cache = sharedCache }: McpAuthenticateOptions 
     respond: (c, failure) => withBearerChallenge(rpcFailureResponse(failure), c.req.url, failure.kind === "unauthenticated" && failure.reason !== "missing"),
   });
   return async function mcpAuthenticate(c, next) {
-    const token = OAUTH_BEARER.exec(c.req.header("authorization") ?? "")?.[1];
+    const authorization = c.req.raw.headers.get("authorization") ?? "";
+    // Only a token has a colon, so an API key (every request, nearly) skips the pattern.
+    const token = authorization.includes(":") ? OAUTH_BEARER.exec(authorization)?.[1] : undefined;
     if (token === undefined) return apiKey(c, next);
 
     const origin = requestOrigin(c.req.url);
