@@ -37,9 +37,9 @@ export const MCP_PROTOCOL_VERSION = "2025-11-25";
 /** A tools/call of echo, as an MCP client sends it over Streamable HTTP without a session. */
 export const MCP_ECHO_CALL = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "hi" } } });
 export const MCP_HEADERS = { accept: "application/json, text/event-stream", "mcp-protocol-version": MCP_PROTOCOL_VERSION };
-const MODERN_VERSION = "2026-07-28";
+export const MODERN_VERSION = "2026-07-28";
 /** The same call as a 2026-07-28 client sends it: the envelope in `_meta`, the routing headers beside it. */
-const MODERN_ECHO_CALL = JSON.stringify({
+export const MODERN_ECHO_CALL = JSON.stringify({
   jsonrpc: "2.0",
   id: 1,
   method: "tools/call",
@@ -49,7 +49,7 @@ const MODERN_ECHO_CALL = JSON.stringify({
     _meta: { "io.modelcontextprotocol/protocolVersion": MODERN_VERSION, "io.modelcontextprotocol/clientCapabilities": {} },
   },
 });
-const MODERN_HEADERS = {
+export const MODERN_HEADERS = {
   accept: "application/json, text/event-stream",
   "mcp-protocol-version": MODERN_VERSION,
   "mcp-method": "tools/call",
