@@ -53,10 +53,10 @@ export function mcpRoutes(parts: GatewayParts, options: McpRoutesOptions = {}): 
   const requireKey = options.authenticate ?? mcpAuthenticate();
   const app = new Hono<AppEnv>();
 
-  const guard: MiddlewareHandler<AppEnv> = async function guardRebinding(c, next) {
+  // Not async: a request it lets through goes on to next() without a promise of this frame's own.
+  const guard: MiddlewareHandler<AppEnv> = function guardRebinding(c, next) {
     const refusal = rebindingRefusal(requestHost(c.req.url), c.req.raw.headers.get("origin") ?? undefined, loadConfig(c.env).mcpAllowedHosts);
-    if (refusal !== undefined) return rpcFailureResponse({ kind: "rebinding_refused", reason: refusal });
-    return next();
+    return refusal === undefined ? next() : Promise.resolve(rpcFailureResponse({ kind: "rebinding_refused", reason: refusal }));
   };
   // Hono's "/mcp/*" matches "/mcp" too.
   app.use("/mcp/*", guard);
