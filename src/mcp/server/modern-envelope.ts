@@ -57,7 +57,7 @@ const LEGACY: EraOf = Object.freeze({ era: "legacy" });
  */
 export function eraOf(messages: readonly RpcMessage[], batch: boolean, protocolVersion: string | undefined, headers: EnvelopeHeaders): EraOf {
   const headerModern = protocolVersion !== undefined && isModernEraVersion(protocolVersion);
-  const claims = messages.some((message) => (message.kind === "request" || message.kind === "notification") && claimed(message.params));
+  const claims = messages.some(claimsModern);
   if (!claims && !headerModern) return LEGACY;
   const [message] = messages;
   const id = message !== undefined && message.kind !== "notification" ? message.id : null;
@@ -117,8 +117,11 @@ export function eraOf(messages: readonly RpcMessage[], batch: boolean, protocolV
   };
 }
 
-function claimed(params: Record<string, unknown>): boolean {
-  return isObject(params._meta) && PROTOCOL_VERSION_META_KEY in params._meta;
+/** Whether a message's own `_meta` names a protocol version (a function of the module, not a closure per request). */
+function claimsModern(message: RpcMessage): boolean {
+  if (message.kind !== "request" && message.kind !== "notification") return false;
+  const meta = message.params._meta;
+  return isObject(meta) && PROTOCOL_VERSION_META_KEY in meta;
 }
 
 /** Why Mcp-Method or Mcp-Name disagrees with the body, or undefined when they agree. */
