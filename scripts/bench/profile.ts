@@ -13,7 +13,9 @@
  * ```sh
  * node scripts/bench/profile.ts --pipeline=full --seconds=6
  * node scripts/bench/profile.ts --pipeline=core --port=9251
- * node scripts/bench/profile.ts --mcp            # POST /mcp tools/call echo (full app)
+ * node scripts/bench/profile.ts --mcp            # POST /mcp tools/call echo (full app), as mcp-peers' agent key sends it
+ * node scripts/bench/profile.ts --mcp --modern   # the same call in the 2026-07-28 era (mcp-peers' modern arm)
+ * node scripts/bench/profile.ts --mcp --inclusive # time under each function (its callees included), not self time
  * node scripts/bench/profile.ts --chat           # POST /v1/chat/completions: an agent run of two turns
  * node scripts/bench/profile.ts --chat --turns=6 # the same with 6 echo turns, where the per-turn cost dominates
  * node scripts/bench/profile.ts --all            # every isolate at once (queue broker, D1, KV too)
@@ -26,9 +28,9 @@ import { fileURLToPath } from "node:url";
 import { buildBenchWorker } from "./build-worker.ts";
 import { connectInspector } from "./inspector.ts";
 import { LoadClient, type RequestSpec } from "./load.ts";
-import { ECHO_CALL_BODY, FULL_PIPELINE, PIPELINE_HEADER, TOOL_CALLS_PATH } from "./requests.ts";
+import { ECHO_CALL_BODY, FULL_PIPELINE, KEYS_PATH, PIPELINE_HEADER, TOOL_CALLS_PATH } from "./requests.ts";
 import { chatBody } from "./scenarios/agent-turn.ts";
-import { MCP_ECHO_CALL, MCP_PATH, MCP_PROTOCOL_VERSION } from "./scenarios/mcp-peers.ts";
+import { MCP_ECHO_CALL, MCP_HEADERS, MCP_PATH, MODERN_ECHO_CALL, MODERN_HEADERS } from "./scenarios/mcp-peers.ts";
 import { serveWorker } from "./serve.ts";
 
 interface ProfileNode {
@@ -46,7 +48,11 @@ interface Profile {
 const arg = (name: string, fallback: string): string => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const pipeline = arg("pipeline", FULL_PIPELINE);
 /** What was profiled, for the output and the profile's file name: /mcp runs the full app. */
-const label = process.argv.includes("--mcp") ? "mcp" : process.argv.includes("--chat") ? "chat" : pipeline;
+const mcp = process.argv.includes("--mcp") || process.argv.includes("--modern");
+const modern = process.argv.includes("--modern");
+const label = mcp ? (modern ? "mcp-modern" : "mcp") : process.argv.includes("--chat") ? "chat" : pipeline;
+/** `--inclusive`: rank functions by the time spent in them and their callees, which is where a whole stage's cost shows. */
+const inclusive = process.argv.includes("--inclusive");
 const seconds = Number(arg("seconds", "6"));
 const inspectorPort = Number(arg("port", "9250"));
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -69,12 +75,38 @@ function summarise(profile: Profile): { functions: [string, number][]; files: [s
     if (frame === undefined) continue;
     totalMs += ms;
     const file = frame.url === "" ? "(native)" : frame.url.replace(/^.*\//, "");
-    const name = `${frame.functionName || "(anonymous)"}  ${file}:${frame.lineNumber + 1}`;
+    const name = frameName(frame);
     functions.set(name, (functions.get(name) ?? 0) + ms);
     files.set(file, (files.get(file) ?? 0) + ms);
   }
   const top = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]);
-  return { functions: top(functions), files: top(files), totalMs };
+  return { functions: top(inclusive ? inclusiveTimes(profile, byId, self) : functions), files: top(files), totalMs };
+}
+
+const frameName = (frame: ProfileNode["callFrame"]): string =>
+  `${frame.functionName || "(anonymous)"}  ${frame.url === "" ? "(native)" : frame.url.replace(/^.*\//, "")}:${frame.lineNumber + 1}`;
+
+/**
+ * Each sample's time added to every function on its stack, once per function even when it
+ * recurses: what a call costs with everything it calls, so two requests' profiles can be
+ * diffed stage by stage (self time spreads one stage over many leaves).
+ */
+function inclusiveTimes(profile: Profile, byId: Map<number, ProfileNode>, self: Map<number, number>): Map<string, number> {
+  const parents = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
+  const times = new Map<string, number>();
+  for (const [id, ms] of self) {
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parents.get(at)) {
+      const frame = byId.get(at)?.callFrame;
+      if (frame === undefined) break;
+      const name = frameName(frame);
+      if (seen.has(name)) continue;
+      seen.add(name);
+      times.set(name, (times.get(name) ?? 0) + ms);
+    }
+  }
+  return times;
 }
 
 async function profileOne(target: { webSocketDebuggerUrl: string }, request: RequestSpec): Promise<void> {
@@ -92,7 +124,7 @@ async function profileOne(target: { webSocketDebuggerUrl: string }, request: Req
   console.log(`${label}: ${load.requests} requests in ${seconds} s; isolate samples ${totalMs.toFixed(0)} ms (${perRequest(totalMs)}, idle included)`);
   console.log("\nfiles");
   for (const [file, ms] of files.slice(0, 12)) console.log(`${perRequest(ms)}  ${file}`);
-  console.log("\nfunctions (self)");
+  console.log(inclusive ? "\nfunctions (inclusive: with their callees)" : "\nfunctions (self)");
   for (const [name, ms] of functions.slice(0, Number(arg("top", "40")))) console.log(`${perRequest(ms)}  ${name}`);
   console.log(`\nWrote ${out} (open it in Chrome DevTools' Performance panel)`);
 }
@@ -133,17 +165,27 @@ async function heapProfile(target: { webSocketDebuggerUrl: string }, request: Re
 const scriptPath = await buildBenchWorker(root, join(root, ".bench"), { minify: false });
 const worker = await serveWorker(scriptPath, join(root, "wrangler.toml"), { inspectorPort });
 const client = new LoadClient(worker.url, 8, { authorization: `Bearer ${worker.adminToken}` });
+
+/** An agent key made as `npm run bench` makes its own (scripts/bench.ts). */
+async function agentKey(): Promise<string> {
+  const body = JSON.stringify({ name: "profile-agent", role: "agent", toolsets: null, rate_limit_per_minute: 1_000_000 });
+  const answer = await client.send({ method: "POST", path: KEYS_PATH, body });
+  const key = (JSON.parse(answer.body) as { key?: unknown }).key;
+  if (typeof key !== "string") throw new Error(`profile: POST ${KEYS_PATH} answered ${answer.status}: ${answer.body.slice(0, 300)}`);
+  return key;
+}
 try {
   const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as { title?: string; webSocketDebuggerUrl: string }[];
   const target = targets.find((t) => t.webSocketDebuggerUrl.includes("toolgate-bench")) ?? targets[0];
   if (target === undefined) throw new Error("profile: workerd's inspector lists no isolate");
-  const request: RequestSpec = process.argv.includes("--mcp")
+  const request: RequestSpec = mcp
     ? {
         method: "POST" as const,
         path: MCP_PATH,
-        body: MCP_ECHO_CALL,
-        // --pipeline picks the app /mcp runs through too (full-no-audit: mcp-peers' target arm).
-        headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": MCP_PROTOCOL_VERSION, [PIPELINE_HEADER]: pipeline },
+        body: modern ? MODERN_ECHO_CALL : MCP_ECHO_CALL,
+        // --pipeline picks the app /mcp runs through too (full-no-audit: mcp-peers' target arm);
+        // the agent key is the one the scenario calls with, since the admin token is another principal.
+        headers: { ...(modern ? MODERN_HEADERS : MCP_HEADERS), authorization: `Bearer ${await agentKey()}`, [PIPELINE_HEADER]: pipeline },
       }
     : process.argv.includes("--chat")
       ? { method: "POST" as const, path: "/v1/chat/completions", body: chatBody(Number(arg("turns", "1"))), headers: { "content-type": "application/json" } }

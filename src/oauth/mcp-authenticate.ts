@@ -9,7 +9,7 @@
  * key, a good lookup is cached per isolate (key-cache.ts), for this token at this door only and
  * never past the token's expiry; revoking the grant drops it from the revoking isolate at once.
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler, Next } from "hono";
 import { authenticate } from "../auth/authenticate.ts";
 import { type KeyCache, keyCache as sharedCache } from "../auth/key-cache.ts";
 import { hashApiKey } from "../auth/key-hash.ts";
@@ -40,10 +40,15 @@ export function mcpAuthenticate({ cache = sharedCache }: McpAuthenticateOptions 
     cache,
     respond: (c, failure) => withBearerChallenge(rpcFailureResponse(failure), c.req.url, failure.kind === "unauthenticated" && failure.reason !== "missing"),
   });
-  return async function mcpAuthenticate(c, next) {
-    const token = OAUTH_BEARER.exec(c.req.header("authorization") ?? "")?.[1];
-    if (token === undefined) return apiKey(c, next);
+  // Not async itself: an API key (every request, nearly) goes straight on, without a promise of this frame's own.
+  return function mcpAuthenticate(c, next) {
+    const authorization = c.req.raw.headers.get("authorization") ?? "";
+    // Only a token has a colon, so an API key skips the pattern.
+    const token = authorization.includes(":") ? OAUTH_BEARER.exec(authorization)?.[1] : undefined;
+    return token === undefined ? apiKey(c, next) : withToken(c, next, token);
+  };
 
+  async function withToken(c: Context<AppEnv>, next: Next, token: string): Promise<Response | void> {
     const origin = requestOrigin(c.req.url);
     const door = mcpResourceAt(origin, c.req.path);
     if (door === undefined) return invalidTokenResponse(c.req.url, "no MCP door has this path");
@@ -68,5 +73,5 @@ export function mcpAuthenticate({ cache = sharedCache }: McpAuthenticateOptions 
     c.set("principal", principal);
     c.set("oauthToken", token);
     return next();
-  };
+  }
 }

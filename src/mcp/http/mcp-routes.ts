@@ -53,10 +53,10 @@ export function mcpRoutes(parts: GatewayParts, options: McpRoutesOptions = {}): 
   const requireKey = options.authenticate ?? mcpAuthenticate();
   const app = new Hono<AppEnv>();
 
-  const guard: MiddlewareHandler<AppEnv> = async function guardRebinding(c, next) {
-    const refusal = rebindingRefusal(requestHost(c.req.url), c.req.header("origin"), loadConfig(c.env).mcpAllowedHosts);
-    if (refusal !== undefined) return rpcFailureResponse({ kind: "rebinding_refused", reason: refusal });
-    return next();
+  // Not async: a request it lets through goes on to next() without a promise of this frame's own.
+  const guard: MiddlewareHandler<AppEnv> = function guardRebinding(c, next) {
+    const refusal = rebindingRefusal(requestHost(c.req.url), c.req.raw.headers.get("origin") ?? undefined, loadConfig(c.env).mcpAllowedHosts);
+    return refusal === undefined ? next() : Promise.resolve(rpcFailureResponse({ kind: "rebinding_refused", reason: refusal }));
   };
   // Hono's "/mcp/*" matches "/mcp" too.
   app.use("/mcp/*", guard);
@@ -76,13 +76,16 @@ export function mcpRoutes(parts: GatewayParts, options: McpRoutesOptions = {}): 
 
 async function serve(c: Context<AppEnv>, toolset: string | undefined, parts: GatewayParts): Promise<Response> {
   const config = loadConfig(c.env);
-  const contentType = c.req.header("content-type") ?? "";
+  // Read off the raw Headers: Hono's c.req.header() is a call more per header, and /mcp reads several.
+  const headers = c.req.raw.headers;
+  const contentType = headers.get("content-type") ?? "";
   if (!contentType.toLowerCase().startsWith("application/json")) {
     return rpcFailureResponse({ kind: "unsupported_media_type", received: contentType === "" ? undefined : contentType });
   }
-  const accept = (c.req.header("accept") ?? "*/*").toLowerCase();
-  if (!accept.includes("application/json") && !accept.includes("*/*")) return rpcFailureResponse({ kind: "not_acceptable", accepts: ACCEPTS });
-  const versionHeader = c.req.header("mcp-protocol-version");
+  const accept = (headers.get("accept") ?? "*/*").toLowerCase();
+  const anyType = accept.includes("*/*");
+  if (!anyType && !accept.includes("application/json")) return rpcFailureResponse({ kind: "not_acceptable", accepts: ACCEPTS });
+  const versionHeader = headers.get("mcp-protocol-version") ?? undefined;
   // A modern version is checked against the body once it is read (modern-envelope.ts), and refused with the request's id.
   if (versionHeader !== undefined && !isSupportedProtocolVersion(versionHeader) && !isModernEraVersion(versionHeader)) {
     return rpcFailureResponse({ kind: "unsupported_protocol_version", received: versionHeader, supported: SUPPORTED_PROTOCOL_VERSIONS });
@@ -98,11 +101,7 @@ async function serve(c: Context<AppEnv>, toolset: string | undefined, parts: Gat
   if (parsed.messages.length > config.maxToolCalls)
     return rpcFailureResponse({ kind: "too_many_calls", count: parsed.messages.length, limit: config.maxToolCalls });
 
-  const era = eraOf(parsed.messages, parsed.batch, {
-    protocolVersion: versionHeader,
-    method: c.req.header("mcp-method"),
-    name: c.req.header("mcp-name"),
-  });
+  const era = eraOf(parsed.messages, parsed.batch, versionHeader, headers);
   if (era.era === "refused") return new Response(errorText(era.id, era.error), { status: era.status, headers: JSON_HEADERS });
   const modern = era.era === "modern" ? era.envelope : undefined;
   const first = parsed.messages[0];
@@ -114,11 +113,13 @@ async function serve(c: Context<AppEnv>, toolset: string | undefined, parts: Gat
   const principal = c.get("principal");
   const initializing = modern === undefined && !parsed.batch && first?.kind === "request" && first.method === "initialize";
   // initialize starts a session, so an id sent with it is not checked (nor used). The modern era
-  // has no sessions: an Mcp-Session-Id it carries is ignored, as the revision says.
-  const session = initializing || modern !== undefined ? undefined : await sessionOfRequest(c.req.header(MCP_SESSION_HEADER), principal.keyId, config);
+  // has no sessions: an Mcp-Session-Id it carries is ignored, as the revision says. Most requests
+  // carry none, and need no await for it.
+  const sentSession = initializing || modern !== undefined ? null : headers.get(MCP_SESSION_HEADER);
+  const session = sentSession === null ? undefined : await sessionOfRequest(sentSession, principal.keyId, config);
   if (session?.ok === false) return rpcFailureResponse(session.failure);
   const sessionId = session?.sessionId;
-  const stream = new ResponseStream(accept.includes("text/event-stream") || accept.includes("*/*"));
+  const stream = new ResponseStream(anyType || accept.includes("text/event-stream"));
   const input = {
     env: c.env,
     config,
@@ -145,11 +146,11 @@ async function serve(c: Context<AppEnv>, toolset: string | undefined, parts: Gat
     modern,
   };
   const work = processMessages(parsed.messages, parsed.batch, ctx);
-  const settled = await Promise.race([work, stream.opened]);
+  const settled = await stream.settled(work);
   if (settled === STREAM_OPENED) return stream.response(work);
   if (settled.length === 0) return new Response(null, { status: 202 });
   // A lone message that is not JSON-RPC is a bad request at the HTTP level too.
   const status = !parsed.batch && first?.kind === "invalid" ? 400 : 200;
-  const headers = initializing && status === 200 ? { ...JSON_HEADERS, ...(await newSessionHeaders(principal.keyId, config)) } : JSON_HEADERS;
-  return new Response(parsed.batch ? `[${settled.join(",")}]` : settled[0], { status, headers });
+  const responseHeaders = initializing && status === 200 ? { ...JSON_HEADERS, ...(await newSessionHeaders(principal.keyId, config)) } : JSON_HEADERS;
+  return new Response(parsed.batch ? `[${settled.join(",")}]` : settled[0], { status, headers: responseHeaders });
 }

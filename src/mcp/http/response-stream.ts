@@ -17,16 +17,12 @@ export class ResponseStream implements Outbound {
   #pending: string[] = [];
   #writer: WritableStreamDefaultWriter<Uint8Array> | undefined;
   #closed = false;
-  #open: () => void = () => undefined;
-  /** Resolves when the first message is sent, that is when the response must become a stream. */
-  readonly opened: Promise<typeof STREAM_OPENED>;
+  /** Set while settled() waits: the first message sent turns the answer into a stream. */
+  #open: (() => void) | undefined;
 
   /** `canStream`: the client accepts text/event-stream; otherwise mid-call messages are dropped. */
   constructor(canStream: boolean) {
     this.canStream = canStream;
-    this.opened = new Promise((resolve) => {
-      this.#open = () => resolve(STREAM_OPENED);
-    });
   }
 
   send(message: string): void {
@@ -36,7 +32,20 @@ export class ResponseStream implements Outbound {
       return;
     }
     this.#pending.push(message);
-    this.#open();
+    this.#open?.();
+  }
+
+  /**
+   * The answers once `work` has them all, or STREAM_OPENED as soon as a message is sent first
+   * (already, or while it runs): then the response must be the stream. One promise, not a race
+   * of two: every request waits here, and most never open a stream.
+   */
+  settled(work: Promise<string[]>): Promise<string[] | typeof STREAM_OPENED> {
+    if (this.#pending.length > 0) return Promise.resolve(STREAM_OPENED);
+    return new Promise((resolve, reject) => {
+      this.#open = () => resolve(STREAM_OPENED);
+      work.then(resolve, reject);
+    });
   }
 
   /** The SSE response: the messages sent so far, later ones as they come, then `responses`. */

@@ -24,6 +24,8 @@ import { answersOf, ToolQuestions } from "./tool-questions.ts";
 /** How long a round of a tool's questions may take the client to answer. */
 const QUESTION_STATE_TTL_MS = 10 * 60_000;
 
+const NO_ANSWERS: Readonly<Record<string, AnsweredQuestion>> = Object.freeze({});
+
 const invalid = (message: string): Answer => ({ error: { code: RPC_INVALID_PARAMS, message: `Invalid params: ${message}` } });
 
 /** Answers one tools/call. */
@@ -39,7 +41,7 @@ export async function callTool(request: RpcRequest, ctx: McpContext): Promise<An
   let bound: RoundBinding | undefined;
   const binding = (): RoundBinding =>
     (bound ??= { keyId: ctx.scope.keyId, endpoint: ctx.scope.allowedTools?.toolset ?? "", tool: called.tool, argumentsSha256: argumentsHash(args) });
-  let answered: Record<string, AnsweredQuestion> = {};
+  let answered: Readonly<Record<string, AnsweredQuestion>> = NO_ANSWERS;
   let carried: unknown;
   if (ctx.modern !== undefined && requestState !== undefined) {
     if (secret === undefined) return invalid("this server issues no requestState (it has no MCP_SESSION_SECRET); call without one.");
@@ -70,7 +72,8 @@ export async function callTool(request: RpcRequest, ctx: McpContext): Promise<An
   const input = { id: String(request.id), name: called.tool, arguments: args ?? {}, format: "mcp" as const, calledAs: called.calledAs };
   const [outcome] = await serveCalls([input], scope, 1, ctx.parts.batch);
   if (outcome === undefined) throw new Error(`tools/call of '${name}' produced no outcome`);
-  await notifyChangedResources(outcome, ctx);
+  const notifying = notifyChangedResources(outcome, ctx);
+  if (notifying !== undefined) await notifying;
 
   if (questions !== undefined && secret !== undefined && questions.unanswered.size > 0) {
     const asked = Object.fromEntries([...questions.unanswered].map(([key, question]) => [key, question.hash]));

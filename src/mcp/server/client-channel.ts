@@ -36,10 +36,11 @@ export function mcpClientChannel(
   resume?: ClientChannel["resume"],
 ): ClientChannel {
   const threshold = minLevel === "none" ? Number.POSITIVE_INFINITY : rank(minLevel);
+  // One literal of fixed shape, absent parts undefined: conditional spreads cost every tools/call.
   return {
-    ...(resume === undefined ? {} : { resume }),
+    resume,
     // Asking on the stream needs one to travel on.
-    ...(ask === undefined || (!outbound.canStream && !askOffStream) ? {} : { request: ask }),
+    request: !outbound.canStream && !askOffStream ? undefined : ask,
     progress(progress, total, message) {
       // MCP server/utilities/progress: only for requests that asked, with their token.
       if (progressToken === undefined) return;

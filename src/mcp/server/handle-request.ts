@@ -62,18 +62,23 @@ export function servesModernMethod(method: string): boolean {
   return Object.hasOwn(MODERN_METHODS, method);
 }
 
-/** Answers one request; never throws for anything a client can send. */
+/**
+ * Answers one request as the method gives it; never throws for anything a client can send. A
+ * modern request's answer then goes through eraAnswer, which the caller applies once it has it:
+ * one async layer less on every modern call than wrapping the method here.
+ */
 export function handleRequest(request: RpcRequest, ctx: McpContext): Answer | Promise<Answer> {
   const methods = methodsOf(ctx);
   const method = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
   if (method === undefined) {
     return { error: { code: RPC_METHOD_NOT_FOUND, message: `Method not found: ${request.method}. This server offers ${Object.keys(methods).join(", ")}.` } };
   }
-  return ctx.modern === undefined ? method(request, ctx) : modernAnswer(request, method, ctx);
+  return method(request, ctx);
 }
 
-async function modernAnswer(request: RpcRequest, method: Method, ctx: McpContext): Promise<Answer> {
-  const answer = await method(request, ctx);
+/** A method's answer as the request's era words it: unchanged on the 2025 lanes, with the modern fields otherwise. */
+export function eraAnswer(request: RpcRequest, answer: Answer, ctx: McpContext): Answer {
+  if (ctx.modern === undefined) return answer;
   if ("result" in answer) return { result: modernResult(request.method, answer.result, serverInfoJson(ctx)) };
   // 2026-07-28 changelog (minor 6): an unknown resource is Invalid Params, no longer -32002.
   return answer.error.code === RPC_RESOURCE_NOT_FOUND ? { error: { ...answer.error, code: RPC_INVALID_PARAMS } } : answer;
@@ -84,7 +89,11 @@ const serverInfoOf = (ctx: McpContext) => {
   return { name: scope === undefined ? "toolgate" : `toolgate/${scope}`, version: SERVER_VERSION };
 };
 
-const serverInfoJson = (ctx: McpContext): string => JSON.stringify(serverInfoOf(ctx));
+/** /mcp's identity, the same for every request: serialised once. */
+const GATEWAY_SERVER_INFO_JSON = JSON.stringify({ name: "toolgate", version: SERVER_VERSION });
+
+const serverInfoJson = (ctx: McpContext): string =>
+  ctx.scope.allowedTools?.toolset === undefined ? GATEWAY_SERVER_INFO_JSON : JSON.stringify(serverInfoOf(ctx));
 
 function instructionsOf(ctx: McpContext): string {
   const scope = ctx.scope.allowedTools?.toolset;

@@ -39,12 +39,11 @@ export interface ModernEnvelope {
   logLevel: LogLevel | undefined;
 }
 
-/** The request headers the checks read; header names are case-insensitive, values are not. */
-export interface EnvelopeHeaders {
-  protocolVersion: string | undefined;
-  method: string | undefined;
-  name: string | undefined;
-}
+/**
+ * The request's headers as the checks read them (Mcp-Method, Mcp-Name): only a modern request
+ * reads them, so the 2025 lanes pay for neither. Header names are case-insensitive, values are not.
+ */
+export type EnvelopeHeaders = Pick<Headers, "get">;
 
 export type EraOf = { era: "legacy" } | { era: "modern"; envelope: ModernEnvelope } | { era: "refused"; status: 400; id: RequestId | null; error: RpcError };
 
@@ -56,9 +55,9 @@ const LEGACY: EraOf = Object.freeze({ era: "legacy" });
  * Classifies one POST body and, when it is modern, checks it. `batch`: the body was an array,
  * which the modern era does not have.
  */
-export function eraOf(messages: readonly RpcMessage[], batch: boolean, headers: EnvelopeHeaders): EraOf {
-  const headerModern = headers.protocolVersion !== undefined && isModernEraVersion(headers.protocolVersion);
-  const claims = messages.some((message) => (message.kind === "request" || message.kind === "notification") && claimed(message.params));
+export function eraOf(messages: readonly RpcMessage[], batch: boolean, protocolVersion: string | undefined, headers: EnvelopeHeaders): EraOf {
+  const headerModern = protocolVersion !== undefined && isModernEraVersion(protocolVersion);
+  const claims = messages.some(claimsModern);
   if (!claims && !headerModern) return LEGACY;
   const [message] = messages;
   const id = message !== undefined && message.kind !== "notification" ? message.id : null;
@@ -77,15 +76,15 @@ export function eraOf(messages: readonly RpcMessage[], batch: boolean, headers: 
     return refuse(
       id,
       RPC_INVALID_PARAMS,
-      `Invalid params: the MCP-Protocol-Version header names ${headers.protocolVersion ?? ""}, a modern revision, but params._meta lacks ${PROTOCOL_VERSION_META_KEY} and ${CLIENT_CAPABILITIES_META_KEY}.`,
+      `Invalid params: the MCP-Protocol-Version header names ${protocolVersion ?? ""}, a modern revision, but params._meta lacks ${PROTOCOL_VERSION_META_KEY} and ${CLIENT_CAPABILITIES_META_KEY}.`,
     );
   }
   if (typeof bodyVersion !== "string")
     return refuse(id, RPC_INVALID_PARAMS, `Invalid params: _meta.${PROTOCOL_VERSION_META_KEY} must be a protocol version string.`);
-  if (headers.protocolVersion === undefined)
+  if (protocolVersion === undefined)
     return mismatch(id, `the body names protocol version ${bodyVersion} but the required MCP-Protocol-Version header is absent`);
-  if (headers.protocolVersion !== bodyVersion) {
-    return mismatch(id, `the body names protocol version ${bodyVersion} but the MCP-Protocol-Version header names ${headers.protocolVersion}`);
+  if (protocolVersion !== bodyVersion) {
+    return mismatch(id, `the body names protocol version ${bodyVersion} but the MCP-Protocol-Version header names ${protocolVersion}`);
   }
   if (!isSupportedModernVersion(bodyVersion)) {
     return {
@@ -118,20 +117,25 @@ export function eraOf(messages: readonly RpcMessage[], batch: boolean, headers: 
   };
 }
 
-function claimed(params: Record<string, unknown>): boolean {
-  return isObject(params._meta) && PROTOCOL_VERSION_META_KEY in params._meta;
+/** Whether a message's own `_meta` names a protocol version (a function of the module, not a closure per request). */
+function claimsModern(message: RpcMessage): boolean {
+  if (message.kind !== "request" && message.kind !== "notification") return false;
+  const meta = message.params._meta;
+  return isObject(meta) && PROTOCOL_VERSION_META_KEY in meta;
 }
 
 /** Why Mcp-Method or Mcp-Name disagrees with the body, or undefined when they agree. */
 function checkRoutingHeaders(method: string, params: Record<string, unknown>, headers: EnvelopeHeaders): string | undefined {
-  if (headers.method === undefined) return `the body names method ${method} but the required Mcp-Method header is absent`;
-  if (headers.method !== method) return `the body names method ${method} but the Mcp-Method header names ${headers.method}`;
+  const methodHeader = headers.get("mcp-method");
+  if (methodHeader === null) return `the body names method ${method} but the required Mcp-Method header is absent`;
+  if (methodHeader !== method) return `the body names method ${method} but the Mcp-Method header names ${methodHeader}`;
   const field = Object.hasOwn(NAME_SOURCE, method) ? NAME_SOURCE[method] : undefined;
   if (field === undefined) return undefined;
   const body = params[field];
   if (typeof body !== "string") return undefined;
-  if (headers.name === undefined) return `the body carries params.${field} "${body}" but the required Mcp-Name header is absent`;
-  const decoded = decodeHeaderValue(headers.name);
+  const nameHeader = headers.get("mcp-name");
+  if (nameHeader === null) return `the body carries params.${field} "${body}" but the required Mcp-Name header is absent`;
+  const decoded = decodeHeaderValue(nameHeader);
   if (decoded === undefined) return "the Mcp-Name header carries an invalid =?base64?…?= value";
   if (decoded !== body) return `Mcp-Name header value '${decoded}' does not match body value '${body}'`;
   return undefined;

@@ -4,12 +4,15 @@
  * that have them) `initialize` is refused, as 2025-03-26 keeps it out of batches.
  */
 import { deliverReply } from "../replies/ask-client.ts";
-import { handleRequest } from "./handle-request.ts";
+import { eraAnswer, handleRequest } from "./handle-request.ts";
 import { errorText, RPC_INTERNAL_ERROR, RPC_INVALID_REQUEST, type RpcMessage, resultText } from "./json-rpc.ts";
 import type { McpContext } from "./mcp-context.ts";
 
 /** The serialised responses, in the order of the requests; none when the body held no request. */
 export async function processMessages(messages: readonly RpcMessage[], batch: boolean, ctx: McpContext): Promise<string[]> {
+  // The common body, one request: answered without a batch's lists and Promise.all.
+  const [only] = messages;
+  if (!batch && only?.kind === "request") return [await answer(only, ctx)];
   const answers: Promise<string>[] = [];
   const deliveries: Promise<void>[] = [];
   for (const message of messages) {
@@ -48,7 +51,7 @@ export async function processMessages(messages: readonly RpcMessage[], batch: bo
 
 async function answer(request: Extract<RpcMessage, { kind: "request" }>, ctx: McpContext): Promise<string> {
   try {
-    const answered = await handleRequest(request, ctx);
+    const answered = eraAnswer(request, await handleRequest(request, ctx), ctx);
     return "error" in answered ? errorText(request.id, answered.error) : resultText(request.id, answered.result);
   } catch (error) {
     console.error(`MCP ${request.method} failed unexpectedly: ${String(error)}`);

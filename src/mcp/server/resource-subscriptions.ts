@@ -71,10 +71,15 @@ function unwatchable(uri: string, ctx: McpContext): RpcError | undefined {
 
 /**
  * After a tools/call in a session: tells the client, on the call's own stream, that a resource
- * it subscribed to changed. Only a successful `memory` call changes one, so other calls cost nothing.
+ * it subscribed to changed. Only a successful `memory` call changes one, so other calls cost
+ * nothing: undefined, not a promise to await.
  */
-export async function notifyChangedResources(outcome: CallOutcome, ctx: McpContext): Promise<void> {
-  if (outcome.tool !== MEMORY_TOOL || outcome.status !== "ok" || !ctx.inSession || !ctx.outbound.canStream) return;
+export function notifyChangedResources(outcome: CallOutcome, ctx: McpContext): Promise<void> | undefined {
+  if (outcome.tool !== MEMORY_TOOL || outcome.status !== "ok" || !ctx.inSession || !ctx.outbound.canStream) return undefined;
+  return notifyMemoryChanged(ctx);
+}
+
+async function notifyMemoryChanged(ctx: McpContext): Promise<void> {
   const { keyId, sessionId, env } = ctx.scope;
   const { subscribed } = await sessionStub(env, sessionId).subscriptions({ keyId, uri: MEMORY_RESOURCE_URI, action: "check" });
   if (subscribed) ctx.outbound.send(notificationText("notifications/resources/updated", { uri: MEMORY_RESOURCE_URI }));
