@@ -91,7 +91,7 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
       return (app) => app.route("/", toolsetsRoutes);
     },
   },
-  { name: "tool-calls", mount: (app, { parts }) => app.route("/", toolCallsRoutes(parts)) },
+  { name: "tool-calls", mount: (app, { parts, documenting = false }) => app.route("/", toolCallsRoutes(parts, { documented: documenting })) },
   { name: "call-tool", mount: (app, { parts, documenting = false }) => app.route("/", callToolRoutes(parts, { documented: documenting })) },
   {
     name: "approvals",
