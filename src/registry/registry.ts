@@ -99,6 +99,16 @@ function schemaAtFirstUse(entry: ToolEntry, build: () => z.ZodType): void {
   });
 }
 
+/** Entries whose `parameters` are still to be derived from their zod schema (deferredEntry). */
+const DEFERRED = new WeakSet<ToolEntry>();
+
+/**
+ * Whether `entry.parameters` is not derived yet and, when it is, will be derived from
+ * `entry.schema` (not given by the spec): the coerce stage can then read the zod schema instead
+ * of paying for the derivation (src/arguments/fits-as-sent.ts).
+ */
+export const parametersDeferred = (entry: ToolEntry): boolean => DEFERRED.has(entry);
+
 /**
  * An entry whose JSON Schema (and the description that may come from it) is derived at its first
  * read, then kept as plain data. A schema that cannot be expressed throws there, naming the tool.
@@ -107,6 +117,7 @@ function deferredEntry(entry: ToolEntry, declared: string | undefined): ToolEntr
   const settle = (): ToolEntry => {
     const parameters = deriveParameters(entry.name, entry.schema);
     if (typeof parameters === "string") throw new Error(parameters);
+    DEFERRED.delete(entry);
     settleProperty(entry, "parameters", parameters);
     settleProperty(entry, "description", descriptionOf(declared, entry, parameters));
     return entry;
@@ -115,6 +126,7 @@ function deferredEntry(entry: ToolEntry, declared: string | undefined): ToolEntr
     parameters: { get: () => settle().parameters, enumerable: true, configurable: true },
     description: { get: () => settle().description, enumerable: true, configurable: true },
   });
+  DEFERRED.add(entry);
   return entry;
 }
 
