@@ -1,7 +1,7 @@
 /**
  * Whether arguments need no coercion, read off the tool's zod schema instead of its JSON Schema.
  * The coerce stage walks the JSON Schema, and a tool's is derived from its zod schema at first
- * use (src/registry/registry.ts): on a cold isolate the first call paid for zod's JSON Schema
+ * use (src/registry/deferred-entry.ts): on a cold isolate the first call paid for zod's JSON Schema
  * conversion only to find that nothing needed repair (issue 33).
  *
  * Only the plainest schemas are read: an object (no catch-all) of string, number and boolean

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { DEFAULT_MAX_RESULT_SIZE_CHARS, parametersDeferred, Registry } from "../../src/registry/registry.ts";
+import { parametersDeferred } from "../../src/registry/deferred-entry.ts";
+import { DEFAULT_MAX_RESULT_SIZE_CHARS, Registry } from "../../src/registry/registry.ts";
 import { toolError, toolResult } from "../../src/registry/tool-result.ts";
 import { MIN_RESULT_LIMIT_CHARS, preview } from "../../src/results/limit-result.ts";
 

@@ -1,7 +1,7 @@
 /** Stage 5, coerce: what models commonly send (docs/coercion.md) becomes what the schema asks for. */
 import { coerceArguments } from "../../arguments/coerce-arguments.ts";
 import { fitsAsSent } from "../../arguments/fits-as-sent.ts";
-import { parametersDeferred } from "../../registry/registry.ts";
+import { parametersDeferred } from "../../registry/deferred-entry.ts";
 import type { CallState, StageResult } from "../types.ts";
 import { entryOf } from "./entry-of.ts";
 
