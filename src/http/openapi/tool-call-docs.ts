@@ -26,7 +26,7 @@ const FAILURE_STATUSES = ERROR_CODES.filter((code) => ERROR_CODE_STATUS[code] >=
 
 // `satisfies`: every field of the envelope envelope.ts builds is documented, and nothing else, so
 // a field added to ErrorEnvelope does not compile until the document says it. Built at first use:
-// only the document's app registers it (callToolRoutes), and the serving app that imports this
+// only the document's app registers it (mountCallToolRoutes), and the serving app that imports this
 // module is built by a cold isolate's first request (issue 33).
 const toolErrorEnvelopeSchema = once(() =>
   z

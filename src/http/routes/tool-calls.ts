@@ -1,5 +1,5 @@
 /** `POST /v1/tool-calls`: run what the model emitted and answer in the model's shapes. */
-import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { serveCalls } from "../../batch/serve-calls.ts";
 import { once } from "../../bundle/once.ts";
@@ -116,12 +116,12 @@ const postToolCalls = once(() => {
 });
 
 /**
- * The route, running calls on the isolate's parts. Documented by its OpenAPI definition but
+ * Adds the route to `app`, running calls on the isolate's parts (on `app` itself, as
+ * meta.ts says why). Documented by its OpenAPI definition but
  * served as a plain route that reads its own body (json-body.ts says why); `documented: false`
  * leaves that definition out (route-groups.ts `documenting`), which only the document reads.
  */
-export const toolCallsRoutes = (parts: GatewayParts, { documented = true }: { documented?: boolean } = {}) => {
-  const app = new OpenAPIHono<AppEnv>();
+export function mountToolCallsRoutes(app: OpenAPIHono<AppEnv>, parts: GatewayParts, { documented = true }: { documented?: boolean } = {}): void {
   if (documented) app.openAPIRegistry.registerPath(postToolCalls());
   app.post(TOOL_CALLS_PATH, async function toolCalls(c) {
     const read = await readJsonBody(c, toolCallsBody(), invalidBody);
@@ -149,8 +149,7 @@ export const toolCallsRoutes = (parts: GatewayParts, { documented = true }: { do
     const outcomes = await serveCalls(calls, opened, maxParallel, parts.batch);
     return c.json({ session_id: sessionId, results: calls.map((call, i) => toCallResult(call, outcomes[i] as CallOutcome)) }, 200);
   });
-  return app;
-};
+}
 
 /**
  * The route's answer to a body its schema refused. A `tool_calls` entry that matches none of
