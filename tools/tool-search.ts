@@ -7,7 +7,6 @@
  * only tools that are available now, as the listing does.
  */
 import { z } from "zod";
-import { TOOL_SEARCH, toolSearchIndex } from "../src/catalog/tool-search-index.ts";
 import { DEFINITION_FORMATS, formatDefinitions } from "../src/formats/tool-definitions.ts";
 import { availability } from "../src/registry/availability.ts";
 import { withOverrides } from "../src/registry/definitions.ts";
@@ -47,6 +46,9 @@ registry.register({
     { name: "a 1 MiB query the 200-character cap refuses", args: () => ({ query: "word ".repeat(200_000) }) },
   ],
   handler: async ({ query, limit, format }, ctx) => {
+    // Imported by the first search: MiniSearch and the index are a share of every cold isolate's
+    // start-up otherwise (issue 33), and most isolates never search.
+    const { TOOL_SEARCH, toolSearchIndex } = await import("../src/catalog/tool-search-index.ts");
     const matches = toolSearchIndex(registry).search(query, (name) => name !== TOOL_SEARCH && ctx.mayUse(name));
     const definitions: ToolDefinition[] = [];
     const entries = matches.flatMap((match) => registry.get(match.name) ?? []);

@@ -90,7 +90,7 @@ export function failureResponse<F extends RequestFailure>(c: Context, failure: F
   // For the request's log line (src/tracing/request-log.ts).
   c.set(ERROR_CODE_VARIABLE, body.error_code);
   // The one cast of the route types: status comes from REQUEST_FAILURE_STATUS[failure.kind] and the
-  // body from requestErrorBody(), whose shapes ErrorBodySchema (and the approval conflict) document; TS
+  // body from requestErrorBody(), whose shapes errorBodySchema() (and the approval conflict) document; TS
   // cannot follow a generic kind through the switch in requestErrorBody().
   return c.json(body, status) as FailureResponse<F>;
 }

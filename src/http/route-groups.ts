@@ -11,9 +11,9 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayParts } from "../compose.ts";
 import { mcpRoutes } from "../mcp/http/mcp-routes.ts";
-import { callToolRoutes } from "./routes/call-tool.ts";
-import { metaRoutes } from "./routes/meta.ts";
-import { toolCallsRoutes } from "./routes/tool-calls.ts";
+import { mountCallToolRoutes } from "./routes/call-tool.ts";
+import { mountMetaRoutes } from "./routes/meta.ts";
+import { mountToolCallsRoutes } from "./routes/tool-calls.ts";
 import type { AppEnv } from "./types.ts";
 
 /** What a group is built with: the isolate's parts and the app's options (mcp-routes.ts takes `authenticate`). */
@@ -42,7 +42,7 @@ export type RouteGroup =
     };
 
 export const ROUTE_GROUPS: readonly RouteGroup[] = [
-  { name: "meta", mount: (app) => app.route("/", metaRoutes) },
+  { name: "meta", mount: mountMetaRoutes },
   {
     name: "keys",
     prefixes: ["/v1/keys"],
@@ -91,8 +91,8 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
       return (app) => app.route("/", toolsetsRoutes);
     },
   },
-  { name: "tool-calls", mount: (app, { parts }) => app.route("/", toolCallsRoutes(parts)) },
-  { name: "call-tool", mount: (app, { parts, documenting = false }) => app.route("/", callToolRoutes(parts, { documented: documenting })) },
+  { name: "tool-calls", mount: (app, { parts, documenting = false }) => mountToolCallsRoutes(app, parts, { documented: documenting }) },
+  { name: "call-tool", mount: (app, { parts, documenting = false }) => mountCallToolRoutes(app, parts, { documented: documenting }) },
   {
     name: "approvals",
     prefixes: ["/v1/approvals"],

@@ -4,20 +4,28 @@
  * isolate's first request builds (issue 33), and only the lazily loaded tool routes list tools.
  */
 import { z } from "@hono/zod-openapi";
+import { once } from "../bundle/once.ts";
 
-export const ErrorBodySchema = z
-  .object({
-    error: z.string().openapi({ example: "Unknown toolset: nope" }),
-    error_code: z.string().openapi({ example: "UNKNOWN_TOOLSET" }),
-    issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-    suggestion: z.string().optional(),
-  })
-  .openapi("RequestError");
+/**
+ * The body of every request-level failure, built at first use: only OpenAPI entries read it, and
+ * the eager routes' modules are evaluated by a cold isolate's first request (issue 33), which an
+ * /mcp call makes without ever needing a route's documentation.
+ */
+export const errorBodySchema = once(() =>
+  z
+    .object({
+      error: z.string().openapi({ example: "Unknown toolset: nope" }),
+      error_code: z.string().openapi({ example: "UNKNOWN_TOOLSET" }),
+      issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+      suggestion: z.string().optional(),
+    })
+    .openapi("RequestError"),
+);
 
 /** The body of every request-level failure (request-failure.ts types its responses with it). */
-export type RequestErrorWire = z.infer<typeof ErrorBodySchema>;
+export type RequestErrorWire = z.infer<ReturnType<typeof errorBodySchema>>;
 
-const errorContent = { "application/json": { schema: ErrorBodySchema } };
+type ErrorContent = { "application/json": { schema: ReturnType<typeof errorBodySchema> } };
 
 type ErrorStatus = 400 | 403 | 404 | 409 | 413 | 415 | 422 | 500 | 502 | 503;
 
@@ -40,9 +48,11 @@ const ERROR_TEXT: Record<401 | ErrorStatus, string> = {
  * a key), plus the statuses given.
  */
 export function errorResponses<const S extends readonly ErrorStatus[]>(...statuses: S) {
-  return Object.fromEntries([401, ...statuses].map((s) => [s, { description: ERROR_TEXT[s as 401 | ErrorStatus], content: errorContent }])) as {
-    [K in 401 | S[number]]: { description: string; content: typeof errorContent };
+  const content: ErrorContent = { "application/json": { schema: errorBodySchema() } };
+  return Object.fromEntries([401, ...statuses].map((s) => [s, { description: ERROR_TEXT[s as 401 | ErrorStatus], content }])) as {
+    [K in 401 | S[number]]: { description: string; content: ErrorContent };
   };
 }
 
-export const JsonSchemaObject = z.record(z.string(), z.unknown()).openapi({ description: "A JSON Schema object." });
+/** Any JSON Schema object, for the entries that carry one; built at first use like errorBodySchema. */
+export const jsonSchemaObject = once(() => z.record(z.string(), z.unknown()).openapi({ description: "A JSON Schema object." }));

@@ -4,7 +4,7 @@
  * build them: only those lazily loaded routes use them.
  */
 import { z } from "@hono/zod-openapi";
-import { JsonSchemaObject } from "./schemas.ts";
+import { jsonSchemaObject } from "./schemas.ts";
 
 export const ToolsetSchema = z
   .object({
@@ -25,20 +25,20 @@ export const ToolsetSchema = z
 export const OpenAIToolSchema = z
   .object({
     type: z.literal("function"),
-    function: z.object({ name: z.string(), description: z.string(), parameters: JsonSchemaObject }),
+    function: z.object({ name: z.string(), description: z.string(), parameters: jsonSchemaObject() }),
   })
   .openapi("OpenAITool", { description: "OpenAI Chat Completions `tools[]` entry." });
 
 export const AnthropicToolSchema = z
-  .object({ name: z.string(), description: z.string(), input_schema: JsonSchemaObject })
+  .object({ name: z.string(), description: z.string(), input_schema: jsonSchemaObject() })
   .openapi("AnthropicTool", { description: "Anthropic Messages `tools[]` entry." });
 
 export const McpToolSchema = z
-  .object({ name: z.string(), description: z.string(), inputSchema: JsonSchemaObject })
+  .object({ name: z.string(), description: z.string(), inputSchema: jsonSchemaObject() })
   .openapi("McpTool", { description: "MCP `tools/list` entry." });
 
 export const ResponsesToolSchema = z
-  .object({ type: z.literal("function"), name: z.string(), description: z.string(), parameters: JsonSchemaObject, strict: z.literal(false) })
+  .object({ type: z.literal("function"), name: z.string(), description: z.string(), parameters: jsonSchemaObject(), strict: z.literal(false) })
   .openapi("ResponsesTool", { description: "OpenAI Responses `tools[]` entry (the function fields flattened; `strict` false)." });
 
 export const GeminiFunctionDeclarationSchema = z

@@ -7,9 +7,10 @@
  * the spec says `override: true`. Unlike the original, a refusal is returned to the caller as
  * well as logged, and names are checked against what the model providers accept.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { MIN_RESULT_LIMIT_CHARS } from "../results/limit-result.ts";
-import type { JsonSchema, ToolEntry, ToolSpec } from "./types.ts";
+import { deferredEntry, deriveParameters, descriptionOf, schemaAtFirstUse } from "./deferred-entry.ts";
+import type { ToolEntry, ToolSpec } from "./types.ts";
 
 /** The tool-name rule that OpenAI and Anthropic both accept. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -20,38 +21,6 @@ export const DEFAULT_MAX_RESULT_SIZE_CHARS = 100_000;
 export type RegisterOutcome = { ok: true; action: "inserted" | "replaced" } | { ok: false; reason: string };
 
 const isMcpToolset = (toolset: string): boolean => toolset.startsWith("mcp-");
-
-/** Derives the JSON Schema the model sees; refuses schemas a provider cannot take. */
-function deriveParameters(name: string, schema: z.ZodType): JsonSchema | string {
-  let json: JsonSchema;
-  try {
-    json = z.toJSONSchema(schema, { io: "input", unrepresentable: "throw" }) as JsonSchema;
-  } catch (error) {
-    return `Tool '${name}': its schema cannot be expressed as JSON Schema (${error instanceof Error ? error.message : String(error)}).`;
-  }
-  if (json.type !== "object") {
-    return `Tool '${name}': the schema must be an object schema (z.object({...})), because providers pass arguments as named fields.`;
-  }
-  // Providers want a bare object schema: the draft marker is noise in every definition, and a
-  // root description is already the tool's. (Rest-copying instead of `delete` keeps V8's fast
-  // object layout, which JSON.stringify of 500 definitions notices.)
-  const { $schema: _draft, description: _described, ...parameters } = json;
-  return parameters;
-}
-
-/**
- * The spec's description, or when it is missing or blank the schema's own: the zod schema's
- * `.describe(...)`, else the root `description` of given `parameters` (a remote tool's).
- */
-function descriptionOf(declared: string | undefined, entry: Pick<ToolEntry, "schema">, parameters: JsonSchema): string {
-  // A tool file that writes `description: ""` beside a described schema means "use that", not
-  // "show nothing" (the original fell back on a falsy one, reference §2.1). Blank is read as
-  // empty too: a description of spaces tells the model nothing either.
-  if (declared !== undefined && declared.trim() !== "") return declared;
-  // Read only here: a declared description leaves a schema given as a function unbuilt.
-  const fromSchema = entry.schema.description ?? parameters.description;
-  return typeof fromSchema === "string" ? fromSchema : "";
-}
 
 /**
  * Type-checks a spec's handler against its schema and erases the schema type, for code that
@@ -75,47 +44,6 @@ function retryProblem(retry: ToolSpec["retry"]): string | undefined {
   if (backoffFactor !== undefined && !(Number.isFinite(backoffFactor) && backoffFactor >= 1))
     return `retry.backoffFactor ${String(backoffFactor)}: it must be a finite number of at least 1`;
   return undefined;
-}
-
-/** Sets an entry's property to its final value, replacing the getter that computed it. */
-function settleProperty(entry: ToolEntry, key: "schema" | "parameters" | "description", value: unknown): void {
-  Object.defineProperty(entry, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-/**
- * Makes `entry.schema` call `build` at its first read and keep the schema it returns: the tool
- * file's zod schema is then constructed by the first call, listing or document that needs it,
- * not by the import that registers it.
- */
-function schemaAtFirstUse(entry: ToolEntry, build: () => z.ZodType): void {
-  Object.defineProperty(entry, "schema", {
-    get: () => {
-      const schema = build();
-      settleProperty(entry, "schema", schema);
-      return schema;
-    },
-    enumerable: true,
-    configurable: true,
-  });
-}
-
-/**
- * An entry whose JSON Schema (and the description that may come from it) is derived at its first
- * read, then kept as plain data. A schema that cannot be expressed throws there, naming the tool.
- */
-function deferredEntry(entry: ToolEntry, declared: string | undefined): ToolEntry {
-  const settle = (): ToolEntry => {
-    const parameters = deriveParameters(entry.name, entry.schema);
-    if (typeof parameters === "string") throw new Error(parameters);
-    settleProperty(entry, "parameters", parameters);
-    settleProperty(entry, "description", descriptionOf(declared, entry, parameters));
-    return entry;
-  };
-  Object.defineProperties(entry, {
-    parameters: { get: () => settle().parameters, enumerable: true, configurable: true },
-    description: { get: () => settle().description, enumerable: true, configurable: true },
-  });
-  return entry;
 }
 
 export class Registry {

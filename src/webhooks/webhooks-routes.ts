@@ -7,7 +7,7 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { requireRole } from "../auth/require-role.ts";
 import { failureResponse, validationHook } from "../http/request-failure.ts";
-import { ErrorBodySchema, errorResponses } from "../http/schemas.ts";
+import { errorBodySchema, errorResponses } from "../http/schemas.ts";
 import type { AppEnv } from "../http/types.ts";
 import { acceptDelivery } from "./accept-delivery.ts";
 import { DELIVERY_STATUSES, failDelivery, getDelivery, requeueDelivery } from "./delivery-store.ts";
@@ -18,7 +18,7 @@ import type { WebhookMessage } from "./webhook-message.ts";
 import { webhookCallbackUrl, webhookKeyId, webhookSecret } from "./webhook-principal.ts";
 import { webhookRegistry } from "./webhook-registry.ts";
 
-const errorBody = (description: string) => ({ description, content: { "application/json": { schema: ErrorBodySchema } } });
+const errorBody = (description: string) => ({ description, content: { "application/json": { schema: errorBodySchema() } } });
 
 const Accepted = z
   .object({

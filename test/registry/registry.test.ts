@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { parametersDeferred } from "../../src/registry/deferred-entry.ts";
 import { DEFAULT_MAX_RESULT_SIZE_CHARS, Registry } from "../../src/registry/registry.ts";
 import { toolError, toolResult } from "../../src/registry/tool-result.ts";
 import { MIN_RESULT_LIMIT_CHARS, preview } from "../../src/results/limit-result.ts";
@@ -114,6 +115,20 @@ describe("register", () => {
     expect(entry?.description).toBe("Built late.");
     expect(entry?.parameters).toMatchObject({ type: "object", properties: { n: { type: "number", default: 2 } } });
     expect(builds).toBe(1);
+  });
+
+  it("says whether an entry's parameters are still to be derived from its zod schema", () => {
+    const deferred = new Registry();
+    deferred.deferSchemas(true);
+    deferred.register({ name: "t", toolset: "s", schema: z.object({ n: z.number() }), handler });
+    deferred.register({ name: "given", toolset: "s", schema: z.object({ n: z.number() }), parameters: { type: "object" }, description: "d", handler });
+    const eager = new Registry();
+    eager.register({ name: "t", toolset: "s", schema: z.object({ n: z.number() }), handler });
+    const entry = deferred.get("t");
+    expect(entry !== undefined && parametersDeferred(entry)).toBe(true);
+    expect(entry?.parameters).toMatchObject({ type: "object" });
+    expect(entry !== undefined && parametersDeferred(entry)).toBe(false);
+    for (const settled of [deferred.get("given"), eager.get("t")]) expect(settled !== undefined && parametersDeferred(settled)).toBe(false);
   });
 
   it("gives a tool whose schema is a function the same entry as one whose schema is given built", () => {

@@ -8,7 +8,7 @@ import { once } from "../../bundle/once.ts";
 import type { ErrorEnvelope } from "../../errors/error-envelope.ts";
 import type { ErrorCode } from "../../errors/tool-failure.ts";
 import { ERROR_CODE_STATUS } from "../../formats/outcome-wire.ts";
-import { ErrorBodySchema, JsonSchemaObject } from "../schemas.ts";
+import { errorBodySchema, jsonSchemaObject } from "../schemas.ts";
 import type { AppEnv } from "../types.ts";
 
 /** Request headers the route reads; response headers it sets. */
@@ -26,7 +26,7 @@ const FAILURE_STATUSES = ERROR_CODES.filter((code) => ERROR_CODE_STATUS[code] >=
 
 // `satisfies`: every field of the envelope envelope.ts builds is documented, and nothing else, so
 // a field added to ErrorEnvelope does not compile until the document says it. Built at first use:
-// only the document's app registers it (callToolRoutes), and the serving app that imports this
+// only the document's app registers it (mountCallToolRoutes), and the serving app that imports this
 // module is built by a cold isolate's first request (issue 33).
 const toolErrorEnvelopeSchema = once(() =>
   z
@@ -66,7 +66,7 @@ const session = (what: string) => ({ description: `The session the call ran in: 
 export function documentToolCall(app: OpenAPIHono<AppEnv>): void {
   const registry = app.openAPIRegistry;
   registry.register("ToolErrorEnvelope", toolErrorEnvelopeSchema());
-  registry.register("RequestError", ErrorBodySchema);
+  registry.register("RequestError", errorBodySchema());
   registry.registerComponent("securitySchemes", BEARER_SCHEME, {
     type: "http",
     scheme: "bearer",
@@ -115,7 +115,7 @@ export function documentToolCall(app: OpenAPIHono<AppEnv>): void {
           .optional()
           .openapi({ description: "The call's id, as a model's tool call id: sending the same id again in the session returns a held call's outcome." }),
       }),
-      body: { required: false, content: { "application/json": { schema: JsonSchemaObject } } },
+      body: { required: false, content: { "application/json": { schema: jsonSchemaObject() } } },
     },
     responses: TOOL_CALL_RESPONSE_REFS,
   });

@@ -5,7 +5,7 @@
  * follows its error code (formats/outcome-wire.ts). The call is a batch of one through
  * serveCalls, so policy, approvals, rate limits and the audit log treat it like any other.
  */
-import { OpenAPIHono } from "@hono/zod-openapi";
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import { serveCalls } from "../../batch/serve-calls.ts";
 import type { GatewayParts } from "../../compose.ts";
 import { loadConfig } from "../../config/config.ts";
@@ -20,11 +20,11 @@ import type { AppEnv } from "../types.ts";
 const JSON_MEDIA_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
 
 /**
- * The route, running the call on the isolate's parts; `documented: false` leaves its OpenAPI
+ * Adds the route to `app` (itself, as meta.ts says why), running the call on the isolate's
+ * parts; `documented: false` leaves its OpenAPI
  * entry and components out (route-groups.ts `documenting`), which only the document reads.
  */
-export function callToolRoutes(parts: GatewayParts, { documented = true }: { documented?: boolean } = {}): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>();
+export function mountCallToolRoutes(app: OpenAPIHono<AppEnv>, parts: GatewayParts, { documented = true }: { documented?: boolean } = {}): void {
   if (documented) documentToolCall(app);
   app.post("/v1/tools/:name/call", async function callTool(c) {
     const sessionId = c.req.header(SESSION_HEADER) ?? crypto.randomUUID();
@@ -55,7 +55,6 @@ export function callToolRoutes(parts: GatewayParts, { documented = true }: { doc
     if (retryAfterMs !== undefined) c.header("Retry-After", String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
     return c.body(outcome.content, status, { "content-type": "application/json" });
   });
-  return app;
 }
 
 /** Whether a result's text is JSON, so it is answered as such (a tool may return JSON text itself). */

@@ -1,9 +1,13 @@
 /** Service metadata: the root document and the health check (`/docs` is docs/docs-page.ts). */
-import { Hono } from "hono";
+import type { Hono } from "hono";
 import type { AppEnv } from "../types.ts";
 
-export const metaRoutes = new Hono<AppEnv>()
-  .get("/", (c) =>
+/**
+ * Adds the routes to `app` itself: a sub-app of their own, copied in by `app.route`, was a Hono
+ * instance and a router more for the cold isolate's first request to build (issue 33).
+ */
+export function mountMetaRoutes(app: Hono<AppEnv>): void {
+  app.get("/", (c) =>
     c.json({
       name: "toolgate",
       description: "A tool gateway for AI agents: one registry, one dispatch pipeline, every provider's shapes.",
@@ -12,5 +16,6 @@ export const metaRoutes = new Hono<AppEnv>()
       docs: "/docs",
       auth: "Every /v1 route needs Authorization: Bearer <key>.",
     }),
-  )
-  .get("/health", (c) => c.json({ status: "ok" }));
+  );
+  app.get("/health", (c) => c.json({ status: "ok" }));
+}

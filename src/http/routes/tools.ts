@@ -13,7 +13,7 @@ import { accessOf } from "../access.ts";
 import { allowedToolNames } from "../allowed-tool-names.ts";
 import { jsonText } from "../json-text.ts";
 import { failureResponse } from "../request-failure.ts";
-import { errorResponses, JsonSchemaObject } from "../schemas.ts";
+import { errorResponses, jsonSchemaObject } from "../schemas.ts";
 import { AnthropicToolSchema, GeminiFunctionDeclarationSchema, McpToolSchema, OpenAIToolSchema, ResponsesToolSchema } from "../tool-list-schemas.ts";
 import type { AppEnv } from "../types.ts";
 
@@ -80,7 +80,7 @@ const getTool = createRoute({
               toolset: z.string(),
               description: z.string(),
               emoji: z.string(),
-              parameters: JsonSchemaObject,
+              parameters: jsonSchemaObject(),
               available: z.boolean(),
               unavailable_reason: z.string().nullable(),
               checked_at: z.string().nullable(),
