@@ -3,6 +3,7 @@
  * then they take turns, round after round, so drift on a noisy machine (other processes, CPU
  * frequency) hits all of them alike. Compare them round by round (paired), then take medians.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { drainAuditRows } from "./audit-rows.ts";
 import type { LoadClient, RequestSpec } from "./load.ts";
 import { paired, pairedSpread, type Spread } from "./paired-runs.ts";
@@ -39,6 +40,8 @@ export interface ContenderRounds {
   sent: number;
   /** An audited contender's records that reached D1 for each round, over the round's requests (1 when none is lost). */
   auditRowsPerCall: number[];
+  /** With `settle`: workerd's CPU per request after the round (and its audit wait) until it was idle, counted in serverCpuUs. */
+  trailingCpuUs: number[];
 }
 
 /** How long an audited round's records may take to reach D1 before the bench gives up on them. */
@@ -59,6 +62,45 @@ export interface RoundPlan {
   rounds: number;
   roundMs: number;
   warmupMs: number;
+  /**
+   * After each round, wait until workerd is idle and count the CPU it spent meanwhile in that
+   * round (settleCpu), so work a round leaves behind (waitUntil tasks, a queue's consumer, the
+   * broker, D1) is charged to it and not to the next contender's round.
+   */
+  settle?: boolean;
+}
+
+/** Length of one idle probe; workerd idle (timers, the inspector off) uses well under 1% of a core. */
+const SETTLE_WINDOW_MS = 50;
+/** A window under this much CPU is idle: 2% of a core, far below one request's share of a round. */
+const SETTLE_IDLE_CPU_MS = 1;
+/** Idle windows in a row that end the wait: longer than a gap between a queue's batches of work. */
+const SETTLE_IDLE_WINDOWS = 4;
+/** The wait gives up here (counting what it saw): the queue's 1 s batch timeout, twice over. */
+const SETTLE_TIMEOUT_MS = 2_000;
+
+/**
+ * Waits until workerd has been idle for SETTLE_IDLE_WINDOWS windows in a row (or
+ * SETTLE_TIMEOUT_MS passes) and returns the CPU ms it used until the idle stretch began.
+ */
+async function settleCpu(pid: number | undefined): Promise<number> {
+  const started = performance.now();
+  const first = cpuMs(pid);
+  if (Number.isNaN(first)) return Number.NaN;
+  let last = first;
+  let busyUntil = first;
+  let idle = 0;
+  while (idle < SETTLE_IDLE_WINDOWS && performance.now() - started < SETTLE_TIMEOUT_MS) {
+    await sleep(SETTLE_WINDOW_MS);
+    const now = cpuMs(pid);
+    if (now - last < SETTLE_IDLE_CPU_MS) idle += 1;
+    else {
+      idle = 0;
+      busyUntil = now;
+    }
+    last = now;
+  }
+  return busyUntil - first;
 }
 
 /** Runs `plan.rounds` alternating rounds of every contender; throws if one does not answer 200. */
@@ -82,8 +124,11 @@ export async function alternatingRounds(ctx: BenchContext, contenders: readonly 
       bodyBytes: Buffer.byteLength(primed.body),
       sent: 1 + warmup.requests,
       auditRowsPerCall: [],
+      trailingCpuUs: [],
     });
   }
+  // Each contender's first round starts from an idle workerd too, not from the last warm-up's tail.
+  if (plan.settle === true) await settleCpu(ctx.serverPid);
   for (let round = 0; round < plan.rounds; round++) {
     // Reverse the order every other round so no contender always follows the same one.
     const order = round % 2 === 0 ? contenders.map((_, i) => i) : contenders.map((_, i) => contenders.length - 1 - i);
@@ -96,7 +141,11 @@ export async function alternatingRounds(ctx: BenchContext, contenders: readonly 
       const result = await (contender.client ?? ctx.client).round(contender.request, { concurrency: plan.concurrency, durationMs: plan.roundMs });
       if (contender.audited === true)
         figures.auditRowsPerCall[round] = (await awaitAuditRows(ctx.client, contender.label, since, result.requests)) / result.requests;
-      figures.serverCpuUs[round] = ((cpuMs(ctx.serverPid) - cpuBefore) * 1000) / result.requests;
+      // Read before the settle's idle stretch, which is no round's work; its busy part is added.
+      const cpuAfter = cpuMs(ctx.serverPid);
+      const trailing = plan.settle === true ? await settleCpu(ctx.serverPid) : 0;
+      if (plan.settle === true) figures.trailingCpuUs[round] = (trailing * 1000) / result.requests;
+      figures.serverCpuUs[round] = ((cpuAfter + trailing - cpuBefore) * 1000) / result.requests;
       figures.sent += result.requests;
       figures.rps[round] = (result.requests * 1000) / result.elapsedMs;
       figures.p50Ms[round] = percentile(result.latenciesMs, 50);

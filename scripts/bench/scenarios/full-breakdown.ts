@@ -53,7 +53,7 @@ export const fullBreakdown: Scenario = {
       { label: "gateway (no auth, policy, limits, audit)", request: call(GATEWAY_PIPELINE) },
       { label: "core", request: call(CORE_PIPELINE) },
     ];
-    const figures = await alternatingRounds(ctx, contenders, { concurrency, rounds, roundMs, warmupMs });
+    const figures = await alternatingRounds(ctx, contenders, { concurrency, rounds, roundMs, warmupMs, settle: true });
     const core = figures.at(-1);
     if (core === undefined) throw new Error("bench: full-breakdown lost the core contender");
     return {

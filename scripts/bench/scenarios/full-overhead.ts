@@ -4,17 +4,23 @@
  * agent key made through POST /v1/keys: D1 lookup behind the 10 s key cache, then the access
  * policy on every call) against the core app (core pipeline, none of those stages).
  *
- * Issue 33 splits the full app's cost in two, each in workerd CPU per request, from the same
- * alternating rounds (paired run by run, medians with their spread):
+ * Issue 33 splits the full app's cost in two, each in workerd CPU per request, paired run by run
+ * (medians with their spread), each from its own alternation:
  * - the serving path: the full app with its audit records sent to a queue no consumer reads
  *   (FULL_SERVING_PIPELINE), so the round pays authentication, policy, the RateLimiter Durable
  *   Object, building the records, the group commit and the send, but not the consumer, which in
  *   production runs as its own invocation. Target: at least 0.9x core (core's CPU over its).
+ *   It alternates with core and the full app less its audit, and no audited arm: the audited
+ *   arm's consumer runs in the same isolate and its D1 in the same process, so what it leaves
+ *   (pending work, garbage to collect) could land in the round after it.
  * - the audit all in: the full app with the real queue, each round followed by an untimed wait
  *   until its records are in D1 and that wait's CPU (broker, consumer, D1) counted, less the full
- *   app without its audit stage. Reported here beside the serving path; its target (40 us a call)
- *   is audit-cost's, which measures the same work stage by stage without the bench's row counts.
- * At the end every audited call must have its row.
+ *   app without its audit stage, in a second alternation of those two (and core). Reported here
+ *   beside the serving path; its target (40 us a call) is audit-cost's, which measures the same
+ *   work stage by stage without the bench's row counts.
+ * Both alternations settle after every round (rounds.ts): a round's own trailing work is counted
+ * in it, and the next round starts from an idle workerd. At the end every audited call must have
+ * its row.
  */
 import { drainAuditRows, settledAuditRows } from "../audit-rows.ts";
 import type { RequestSpec } from "../load.ts";
@@ -36,11 +42,19 @@ async function assertCallsOk(ctx: BenchContext, label: string, request: RequestS
   if (results === undefined || results.some((r) => r.status !== "ok")) throw new Error(`bench: ${label} answered ${status}: ${body.slice(0, 500)}`);
 }
 
+/** Three contenders of one alternation, or a bench defect. */
+function three(figures: readonly ContenderRounds[]): [ContenderRounds, ContenderRounds, ContenderRounds] {
+  const [a, b, c] = figures;
+  if (a === undefined || b === undefined || c === undefined) throw new Error("bench: full-overhead lost a contender");
+  return [a, b, c];
+}
+
 export const fullOverhead: Scenario = {
   id: "full-overhead",
   title: "POST /v1/tool-calls, one echo call, full app (auth, policy, rate limits, audit) vs the core pipeline: serving path and audit apart",
   async run(ctx) {
     const { concurrency, rounds, roundMs, warmupMs } = ctx.settings;
+    const plan = { concurrency, rounds, roundMs, warmupMs, settle: true };
     const call = (pipeline: string, authorization?: string): RequestSpec => ({
       method: "POST",
       path: TOOL_CALLS_PATH,
@@ -48,25 +62,20 @@ export const fullOverhead: Scenario = {
       headers: { [PIPELINE_HEADER]: pipeline, ...(authorization === undefined ? {} : { authorization }) },
     });
     const agent = `Bearer ${ctx.agentKey}`;
-    const contenders: Contender[] = [
-      { label: "full, serving path (agent key; audit sent, no consumer)", request: call(FULL_SERVING_PIPELINE, agent) },
-      { label: "full, audit all in (agent key; consumer and D1 counted)", request: call(FULL_PIPELINE, agent), audited: true },
-      { label: "full less audit (agent key)", request: call(FULL_NO_AUDIT_PIPELINE, agent) },
-      { label: "core", request: call(CORE_PIPELINE) },
-    ];
-    const AUDITED = 1;
+    const noAuditArm: Contender = { label: "full less audit (agent key)", request: call(FULL_NO_AUDIT_PIPELINE, agent) };
+    const coreArm: Contender = { label: "core", request: call(CORE_PIPELINE) };
+    const servingArm: Contender = { label: "full, serving path (agent key; audit sent, no consumer)", request: call(FULL_SERVING_PIPELINE, agent) };
+    const auditedArm: Contender = { label: "full, audit all in (agent key; consumer and D1 counted)", request: call(FULL_PIPELINE, agent), audited: true };
 
     const rowsBefore = await settledAuditRows(ctx.client);
-    for (const { label, request } of contenders) await assertCallsOk(ctx, label, request);
+    for (const { label, request } of [servingArm, auditedArm, noAuditArm, coreArm]) await assertCallsOk(ctx, label, request);
     // Requests outside the rounds that the full app audits into D1.
     let auditedChecks = 1;
 
-    const figures = await alternatingRounds(ctx, contenders, { concurrency, rounds, roundMs, warmupMs });
-    const [serving, full, noAudit, core] = figures;
-    if (serving === undefined || full === undefined || noAudit === undefined || core === undefined) throw new Error("bench: full-overhead lost a contender");
-    const audited = contenders[AUDITED];
-    if (audited === undefined) throw new Error("bench: full-overhead lost its audited contender");
-    await assertCallsOk(ctx, `${audited.label} (after the rounds)`, audited.request);
+    // The target's alternation first, so no audited round of this scenario comes before it.
+    const [serving, noAudit, core] = three(await alternatingRounds(ctx, [servingArm, noAuditArm, coreArm], plan));
+    const [full, auditNoAudit, auditCore] = three(await alternatingRounds(ctx, [auditedArm, noAuditArm, coreArm], plan));
+    await assertCallsOk(ctx, `${auditedArm.label} (after the rounds)`, auditedArm.request);
     auditedChecks += 1;
 
     // Every audited request carried one call, hence one audit record; the sink queue's are dropped.
@@ -76,31 +85,33 @@ export const fullOverhead: Scenario = {
     const calls = expected - rowsBefore;
 
     const servingRatio = pairedSpread(core.serverCpuUs, serving.serverCpuUs, (c, s) => c / s);
-    const auditUs = pairedSpread(full.serverCpuUs, noAudit.serverCpuUs, (f, n) => f - n);
-    const row = (arm: ContenderRounds): Row => ({
-      label: arm.label,
+    const auditUs = pairedSpread(full.serverCpuUs, auditNoAudit.serverCpuUs, (f, n) => f - n);
+    const row = (arm: ContenderRounds, reference: ContenderRounds, label = arm.label): Row => ({
+      label,
       values: {
-        ...versusValues(arm, core, "core"),
+        ...versusValues(arm, reference, "core"),
         // Only the audited arm counts rows.
         ...(arm.auditRowsPerCall.length > 0 ? { auditVsCalls: median(arm.auditRowsPerCall) } : {}),
       },
-      note: `CPU us/req per round ${arm.serverCpuUs.map((r) => r.toFixed(0)).join(" ")}`,
-      perRound: { ...perRound(arm), auditRowsPerCall: arm.auditRowsPerCall },
+      note: `CPU us/req per round ${arm.serverCpuUs.map((r) => r.toFixed(0)).join(" ")}, of which after the round ${arm.trailingCpuUs.map((r) => r.toFixed(1)).join(" ")}`,
+      perRound: { ...perRound(arm), auditRowsPerCall: arm.auditRowsPerCall, trailingCpuUs: arm.trailingCpuUs },
     });
     const rows = [
-      row(serving),
-      row(full),
-      row(noAudit),
-      row(core),
+      row(serving, core),
+      row(noAudit, core),
+      row(core, core),
+      row(full, auditCore, `${full.label} [2nd alternation]`),
+      row(auditNoAudit, auditCore, `${auditNoAudit.label} [2nd alternation]`),
+      row(auditCore, auditCore, "core [2nd alternation]"),
       {
-        label: "audit all in, per call (full, audit all in - full less audit)",
+        label: "audit all in, per call (full, audit all in - full less audit) [2nd alternation]",
         values: { cpuUs: auditUs.median },
         note: `${formatSpread(auditUs, "us")}; includes the bench's row counts while it waits; target in audit-cost`,
-        perRound: { cpuUs: paired(full.serverCpuUs, noAudit.serverCpuUs, (f, n) => f - n) },
+        perRound: { cpuUs: paired(full.serverCpuUs, auditNoAudit.serverCpuUs, (f, n) => f - n) },
       },
     ];
     return {
-      method: `${PIPELINE_HEADER} picks the app; ${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; x core = median of per-round req/s ratios; CPU x core = median of per-round core CPU/req over this one's (the serving path's is the target's figure); the serving path sends its records to a queue no consumer reads; after each audited round, untimed, the bench waits until the round's records are in D1 and counts that wait's CPU (queue broker, consumer, D1) in the round; audit rows x calls = rows in D1 for the round's calls; ${written} rows for ${calls} audited calls in all`,
+      method: `${PIPELINE_HEADER} picks the app; ${concurrency} in flight; two alternations, each of ${rounds} rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up: the serving path, full less audit and core (the target's), then the audited full app, full less audit and core; after every round, untimed, the bench waits until workerd is idle and counts that CPU in the round ("after the round"); x core = median of per-round req/s ratios against its alternation's core; CPU x core = median of per-round core CPU/req over this one's (the serving path's is the target's figure); the serving path sends its records to a queue no consumer reads; after each audited round the bench first waits until the round's records are in D1, counted in the round too (queue broker, consumer, D1); audit rows x calls = rows in D1 for the round's calls; ${written} rows for ${calls} audited calls in all`,
       columns: [...versusColumns("core"), { key: "auditVsCalls", header: "audit rows x calls", digits: 2 }],
       rows,
       checks: [

@@ -15,6 +15,7 @@ const figures = (label: string, rps: number[], serverCpuUs: number[]): Contender
   bodyBytes: 10,
   sent: 1,
   auditRowsPerCall: [],
+  trailingCpuUs: [],
 });
 
 describe("versusRows", () => {
