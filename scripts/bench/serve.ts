@@ -133,6 +133,16 @@ export function workerModules(scriptPath: string): { type: "ESModule" | "Compile
 }
 
 /**
+ * Miniflare's handler of the Worker's log lines. The Worker writes one JSON line per request and
+ * per call (src/tracing/request-log.ts), as in production, where the platform collects them:
+ * that cost stays in what is measured. Printed, they were tens of MB per run (34 MB in one CI
+ * log), so only warnings and errors are.
+ */
+export function printWarningsOnly({ level, message }: { level: string; message: string }): void {
+  if (level === "warn" || level === "error") process.stderr.write(`${message}\n`);
+}
+
+/**
  * Starts workerd with `scriptPath` as the Worker, using the bindings of `configPath` and a
  * random ADMIN_TOKEN that authenticates the bench's requests, and applies the D1 migrations.
  */
@@ -152,12 +162,7 @@ export async function serveWorker(scriptPath: string, configPath: string, { insp
       cf: false,
       enableDevRegistry: false,
       log: new Log(LogLevel.WARN),
-      // The Worker writes one JSON line per request and per call (src/tracing/request-log.ts), as in
-      // production, where the platform collects them: that cost stays in what is measured. Printed
-      // here they were tens of MB per run (34 MB in one CI log), so only warnings and errors are.
-      handleStructuredLogs: ({ level, message }) => {
-        if (level === "warn" || level === "error") process.stderr.write(`${message}\n`);
-      },
+      handleStructuredLogs: printWarningsOnly,
       // Only scripts/bench/profile.ts sets it: workerd then serves the V8 inspector there.
       ...(inspectorPort === undefined ? {} : { inspectorPort }),
       workers: [

@@ -17,7 +17,7 @@ import { randomUUID } from "node:crypto";
 import { basename, dirname } from "node:path";
 import { convertV4MiniflareOptions, Log, LogLevel, Miniflare, type V4WorkerOptions } from "miniflare";
 import { connectInspector } from "./inspector.ts";
-import type { ConfigOptions } from "./serve.ts";
+import { type ConfigOptions, printWarningsOnly } from "./serve.ts";
 import { childProcesses, threadsCpuMs } from "./server-cpu.ts";
 
 interface ProfileNode {
@@ -177,11 +177,8 @@ export async function profileStartup(worker: StartupWorker, first: FirstRequest)
       cf: false,
       enableDevRegistry: false,
       log: new Log(LogLevel.ERROR),
-      // The first call writes its request and call log lines (src/tracing/request-log.ts): kept out
-      // of the bench's report, as serve.ts keeps every other scenario's; warnings and errors still show.
-      handleStructuredLogs: ({ level, message }) => {
-        if (level === "warn" || level === "error") process.stderr.write(`${message}\n`);
-      },
+      // The first call's request and call log lines, kept out of the report as every scenario's are.
+      handleStructuredLogs: printWarningsOnly,
       inspectorPort: 0,
       workers,
     }),
