@@ -87,9 +87,14 @@ export const LEGACY_PATH = "/mcp-2025";
 
 async function legacyFace(request: Request, url: URL): Promise<Response> {
   const body = request.method === "POST" ? await request.text() : undefined;
-  if (body !== undefined && (JSON.parse(body) as { method?: unknown }).method === "server/discover") {
-    const { id } = JSON.parse(body) as { id?: unknown };
-    return Response.json({ jsonrpc: "2.0", id: id ?? null, error: { code: -32601, message: "Method not found" } });
+  let message: { id?: unknown; method?: unknown } | undefined;
+  try {
+    message = body === undefined ? undefined : (JSON.parse(body) as typeof message);
+  } catch {
+    // Not JSON: the SDK's own handler answers it as it would on /mcp.
+  }
+  if (message?.method === "server/discover") {
+    return Response.json({ jsonrpc: "2.0", id: message.id ?? null, error: { code: -32601, message: "Method not found" } });
   }
   url.pathname = "/mcp";
   return handler.fetch(new Request(url, { method: request.method, headers: request.headers, body }));

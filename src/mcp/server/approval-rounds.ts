@@ -15,6 +15,7 @@
 import { MAX_WAIT_SECONDS } from "../../approvals/approval-url.ts";
 import { isSettled } from "../../approvals/approval-view.ts";
 import { getApprovalInSession } from "../../approvals/approvals.ts";
+import { missingCapability } from "../replies/question-capability.ts";
 import type { ApprovalTicket, CallToolResult } from "./call-result.ts";
 import { type Answer, RPC_INVALID_PARAMS } from "./json-rpc.ts";
 import type { McpContext } from "./mcp-context.ts";
@@ -25,8 +26,8 @@ const STATE_GRACE_MS = 5 * 60_000;
 
 /** Whether the client declared URL-mode elicitation in this request (the revision: per request, never remembered). */
 export function acceptsUrlElicitation(ctx: McpContext): boolean {
-  const elicitation = ctx.modern?.clientCapabilities.elicitation;
-  return typeof elicitation === "object" && elicitation !== null && "url" in elicitation;
+  // The one reading of the capability that a question itself is checked against (question-capability.ts).
+  return ctx.modern !== undefined && missingCapability("elicitation/create", { mode: "url" }, ctx.modern.clientCapabilities) === undefined;
 }
 
 /** An `input_required` result as JSON text; its `resultType` comes after modernResult's `complete`, so it wins. */

@@ -13,7 +13,7 @@ import { clientAsker } from "../replies/ask-client.ts";
 import { acceptsUrlElicitation, approvalRound, inputRequiredJson, resumeApprovalRound } from "./approval-rounds.ts";
 import { toToolCallAnswer } from "./call-result.ts";
 import { mcpClientChannel } from "./client-channel.ts";
-import { connectionRound, linkRequiredError } from "./connection-rounds.ts";
+import { connectionRound, linkRequiredError, URL_ELICITATION_VERSION } from "./connection-rounds.ts";
 import { calledTool } from "./curated-tools.ts";
 import { type Answer, RPC_INVALID_PARAMS, type RpcRequest } from "./json-rpc.ts";
 import type { McpContext } from "./mcp-context.ts";
@@ -82,7 +82,7 @@ export async function callTool(request: RpcRequest, ctx: McpContext): Promise<An
     // readState refuses a state past this bound, so handing it out would fail only on the retry, with a misleading reason.
     if (state.length > MAX_STATE_CHARS) {
       const failure = { kind: "client_answers_too_large", name: called.tool, chars: state.length, maxChars: MAX_STATE_CHARS } as const;
-      const answer = toToolCallAnswer(outcomeOfFailure(called.tool, input.id, failure, {}), ctx.protocolVersion, ctx.inSession);
+      const answer = toToolCallAnswer(outcomeOfFailure(called.calledAs ?? called.tool, input.id, failure, {}), ctx.protocolVersion, ctx.inSession);
       return "error" in answer ? answer : { result: JSON.stringify(answer.result) };
     }
     const inputRequests = Object.fromEntries([...questions.unanswered].map(([key, { method, params }]) => [key, { method, params }]));
@@ -98,7 +98,7 @@ export async function callTool(request: RpcRequest, ctx: McpContext): Promise<An
     const round = connectionRound(outcome, presented, inputResponses);
     if (round !== undefined) return round;
   }
-  if (ctx.modern === undefined) {
+  if (ctx.modern === undefined && ctx.protocolVersion === URL_ELICITATION_VERSION) {
     const linkError = linkRequiredError(outcome);
     if (linkError !== undefined) return linkError;
   }

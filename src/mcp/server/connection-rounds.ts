@@ -38,11 +38,17 @@ export function connectionRound(outcome: AnswerableOutcome, presentedTool: strin
   return { result: inputRequiredJson({ [key]: { method: "elicitation/create", params: { mode: "url", message, url: connection.url } } }, undefined) };
 }
 
+/** The one revision with URLElicitationRequiredError: older ones have no URL mode, 2026-07-28 reserves the code. */
+export const URL_ELICITATION_VERSION = "2025-11-25";
+
 /**
  * A federated server's link (its URLElicitationRequiredError, kept in the envelope's
  * `connection.elicitation_id`) for a 2025-era client: the same error, passed on as the server
  * sent it (MCP 2025-11-25, "URL Elicitation Required Error"), so the client shows the link and
- * retries when the person is done; the server's `elicitationId` is kept. Undefined for any other outcome.
+ * retries when the person is done; the server's `elicitationId` is kept. Only for a request of
+ * that revision (call-tool.ts): an older client knows no such error and gets CONNECTION_REQUIRED's
+ * result. A 2025 session carries no capabilities, so a form-only 2025-11-25 client gets the error
+ * too, which still names the link. Undefined for any other outcome.
  */
 export function linkRequiredError(outcome: AnswerableOutcome): Answer | undefined {
   const connection = outcome.envelope?.connection;
