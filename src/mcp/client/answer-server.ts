@@ -11,6 +11,8 @@ import { type InputAnswerer, type JsonRpcResponse, serverRequest } from "./json-
 /** JSON-RPC's "internal error": what the server hears when its question could not be answered. */
 const RPC_INTERNAL_ERROR = -32603;
 const RPC_METHOD_NOT_FOUND = -32601;
+/** The server-to-client requests passed on to the client that made the call (2025-11-25's client features). */
+const FORWARDED_METHODS = new Set(["elicitation/create", "sampling/createMessage", "roots/list"]);
 
 /** Carries the answerer's own failure through a transport's classification of fetch errors. */
 // No parameter properties: this module also runs under Node's type stripping (scripts/mcp/).
@@ -35,6 +37,12 @@ export async function answerServerRequest(
   const asked = serverRequest(message);
   if (asked === undefined) return;
   const { id, method, params } = asked;
+  // A liveness check is toolgate's to answer (2025 "Ping": a prompt empty result); only questions
+  // for the person or the model are the calling client's, and anything else is no question at all.
+  if (method === "ping") return respond({ jsonrpc: "2.0", id, result: {} });
+  if (!FORWARDED_METHODS.has(method)) {
+    return respond({ jsonrpc: "2.0", id, error: { code: RPC_METHOD_NOT_FOUND, message: `toolgate does not answer '${method}'` } });
+  }
   if (answer === undefined) {
     return respond({ jsonrpc: "2.0", id, error: { code: RPC_METHOD_NOT_FOUND, message: `toolgate cannot forward '${method}' outside a tool call` } });
   }
