@@ -10,7 +10,8 @@ import { TEST_ADMIN_TOKEN } from "../../support/test-env.ts";
 import { waitForAuditRows } from "../../support/wait-for-audit-rows.ts";
 import { fedEnv } from "./helpers.ts";
 
-const app = createApp(testParts);
+/** The app the downstream reaches, on the host /mcp answers (its DNS-rebinding guard admits localhost). */
+export const app = createApp(testParts);
 
 /** The modern revision, as a v2 client pins it. */
 export const MODERN = "2026-07-28";
@@ -61,11 +62,16 @@ export async function failedCallText(
   }
 }
 
-/** Calls `name` once through `client`, closes it, and returns the audit rows of the tool's successful calls. */
+/**
+ * Calls `name` once through `client`, closes it, and returns the audit rows of the tool's
+ * successful calls that ended from then on: earlier tests' calls of the same tool ended before,
+ * so only this call's row can satisfy the wait.
+ */
 export async function okAuditRows(client: Client, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  const from = Date.now();
   await client.callTool({ name, arguments: args });
   await client.close();
-  return waitForAuditRows("tool = ? AND status = 'ok'", [name]);
+  return waitForAuditRows("tool = ? AND status = 'ok' AND at >= ?", [name, from]);
 }
 
 /** An answer handler that records each question it is given in `asked`. */
