@@ -11,6 +11,7 @@ import { buildAuditRecords, type RecordBatch } from "../../src/audit/record-batc
 import { ADMIN_TOKEN_PRINCIPAL } from "../../src/auth/admin-token.ts";
 import type { AppEnv } from "../../src/http/types.ts";
 import type { chargeCalls } from "../../src/rate-limit/charge-calls.ts";
+import { observeCalls } from "../../src/tracing/observe-calls.ts";
 
 /** Authenticates every request as the admin token, without reading any header or storage. */
 export const setAdminPrincipal: MiddlewareHandler<AppEnv> = async function setAdminPrincipal(c, next) {
@@ -27,9 +28,18 @@ export const noCharge: typeof chargeCalls = async function noCharge(_env, _princ
 export const noRecord: RecordBatch = function noRecord() {};
 
 /**
- * Builds every call's audit record (redaction, canonical JSON, hash) and sends none: with the
- * full app, the difference to the real stage is what the queue, its consumer and D1 cost.
+ * Builds every call's audit record (redaction, canonical JSON, hash), sends none and writes no
+ * telemetry: against observeOnly, what the per-call log line and span cost.
  */
 export const buildRecordsOnly: RecordBatch = function buildRecordsOnly(_env, _waitUntil, calls, meta) {
   buildAuditRecords(calls, meta);
+};
+
+/**
+ * The audit stage less the audit: every call's record is built for its log line and span
+ * (src/tracing/observe-calls.ts, as shipped) and none is sent. "Without audit" keeps the
+ * telemetry every call pays in production; dropping it too made those figures easier than their name.
+ */
+export const observeOnly: RecordBatch = function observeOnly(env, waitUntil, calls, meta) {
+  observeCalls(env, waitUntil, buildAuditRecords(calls, meta));
 };

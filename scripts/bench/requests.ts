@@ -39,8 +39,9 @@ export const FULL_PIPELINE = "full";
 export const GATEWAY_PIPELINE = "gateway";
 export const CORE_PIPELINE = "core";
 /**
- * The full app without its audit stage, with an audit stage that builds the records but sends
- * none, or without its rate limits: what each part costs (scenarios/full-breakdown.ts).
+ * The full app without its audit (its per-call log lines and spans kept, core-stages.ts
+ * observeOnly), with an audit stage that builds the records but sends none and writes no
+ * telemetry, or without its rate limits: what each part costs (scenarios/full-breakdown.ts).
  */
 export const FULL_NO_AUDIT_PIPELINE = "full-no-audit";
 export const FULL_BUILD_AUDIT_PIPELINE = "full-build-audit";

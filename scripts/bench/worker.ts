@@ -58,7 +58,7 @@ import { serveWorstInputs } from "../hostile/worst-inputs-route.ts";
 import { adminOverviewRoutes } from "./admin-overview-routes.ts";
 import { registerCheckedTool } from "./checked-tool.ts";
 import { coreRunCalls, directExecutor } from "./core-run-calls.ts";
-import { buildRecordsOnly, noCharge, noRecord, setAdminPrincipal } from "./core-stages.ts";
+import { buildRecordsOnly, noCharge, noRecord, observeOnly, setAdminPrincipal } from "./core-stages.ts";
 import { ownTokenRoutes } from "./own-token-routes.ts";
 import {
   AUDIT_COUNT_PATH,
@@ -242,7 +242,7 @@ registerSyntheticTools(registry);
 registerSleepTool(registry);
 registerCheckedTool(registry);
 const fullApp = benchApp({});
-const fullNoAuditApp = benchApp({ batch: { recordBatch: noRecord } });
+const fullNoAuditApp = benchApp({ batch: { recordBatch: observeOnly } });
 const fullBuildAuditApp = benchApp({ batch: { recordBatch: buildRecordsOnly } });
 const fullNoLimitsApp = benchApp({ batch: { chargeCalls: noCharge } });
 const fullNoTelemetryApp = benchApp({ batch: { recordBatch: createRecordBatch(auditGroupCommit) } });

@@ -2,7 +2,8 @@
  * Where the full app's extra cost per call goes: the full app (agent key) against itself less
  * its audit stage, less its rate limits, its serving path (audit records to a queue no consumer
  * reads) with and without its per-call log line and span (the audit stage hands every record to
- * src/tracing/observe-calls.ts, so "less audit" drops them too), and against the gateway app (no
+ * src/tracing/observe-calls.ts; "less audit" keeps those, its records built for them and none
+ * sent, and "records built" drops them), and against the gateway app (no
  * auth, no policy) and
  * the core pipeline, all on POST /v1/tool-calls with one echo call, in alternating rounds.
  * Miniflare runs the queue broker, its consumer, D1 and the RateLimiter object in the same
@@ -45,7 +46,7 @@ export const fullBreakdown: Scenario = {
     const contenders = [
       { label: "full", request: call(FULL_PIPELINE), audited: true },
       { label: "full less audit", request: call(FULL_NO_AUDIT_PIPELINE) },
-      { label: "full less audit sending (records built)", request: call(FULL_BUILD_AUDIT_PIPELINE) },
+      { label: "full less audit and telemetry (records built, none sent)", request: call(FULL_BUILD_AUDIT_PIPELINE) },
       { label: "full less rate limits", request: call(FULL_NO_LIMITS_PIPELINE), audited: true },
       // Serving paths (records to a queue no consumer reads), so no wait for D1 after their rounds.
       { label: "full, serving path (no consumer)", request: call(FULL_SERVING_PIPELINE) },

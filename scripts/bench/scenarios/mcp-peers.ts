@@ -12,7 +12,8 @@
  * checks and result fields cost beside the 2025 lane.
  *
  * Targets (issues 29 and 33): toolgate's workerd CPU per call at most 1/1.5 of `@hono/mcp`'s, both
- * without audit (the peers keep none), once for each era toolgate serves: the 2025 lane and the
+ * without audit (the peers keep none; toolgate's per-call log line and span, which every call
+ * pays as shipped, stay in), once for each era toolgate serves: the 2025 lane and the
  * 2026-07-28 era, which issue 29 names first. Each is its own target line, the median of the
  * paired rounds with its spread, so neither era can pass on the other's figure. toolgate with
  * its audit (queue, consumer and D1 counted, each round waiting untimed for its rows) is
@@ -173,7 +174,7 @@ export const mcpPeers: Scenario = {
     };
     const checks: Check[] = [eraCheck(TOOLGATE_LABEL, `the 2025 lane (${MCP_PROTOCOL_VERSION})`), eraCheck(TOOLGATE_MODERN_LABEL, `the ${MODERN_VERSION} era`)];
     return {
-      method: `POST ${MCP_PATH} tools/call echo, MCP-Protocol-Version ${MCP_PROTOCOL_VERSION}, no session; ${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; x bare = median of per-round req/s ratios; CPU x @hono/mcp = median of per-round @hono/mcp CPU/call over this one's (toolgate's two arms without audit, 2025 lane and 2026-07-28 era, are the targets' figures); "without audit" = the bench Worker's full app less its audit stage (${PIPELINE_HEADER}: ${FULL_NO_AUDIT_PIPELINE}); gzip = the bundle esbuild makes with wrangler's settings, minified (agents answers a 2025-era request as one SSE event; the others as JSON)`,
+      method: `POST ${MCP_PATH} tools/call echo, MCP-Protocol-Version ${MCP_PROTOCOL_VERSION}, no session; ${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up; x bare = median of per-round req/s ratios; CPU x @hono/mcp = median of per-round @hono/mcp CPU/call over this one's (toolgate's two arms without audit, 2025 lane and 2026-07-28 era, are the targets' figures); "without audit" = the bench Worker's full app less its audit, its per-call log line and span kept (${PIPELINE_HEADER}: ${FULL_NO_AUDIT_PIPELINE}); gzip = the bundle esbuild makes with wrangler's settings, minified (agents answers a 2025-era request as one SSE event; the others as JSON)`,
       columns: [...versusColumns("bare"), { key: "cpuVsHono", header: "CPU x @hono/mcp", digits: 2 }, { key: "gzipKib", header: "bundle gzip KiB", digits: 1 }],
       rows,
       checks,
