@@ -32,7 +32,8 @@ it("counts a call's audit record as pending until it is written, also without an
     env,
   );
   expect(res.status).toBe(200);
-  expect(pendingInLedger().join("\n")).toMatch(/audit/);
+  // In its group (200 ms) or, past that under load, sent and not yet consumed: pending either way.
+  expect(pendingInLedger().join("\n")).toMatch(/audit record\(s\) wait|sent to a queue have not reached its consumer/);
 
   await drainBackgroundWork(background);
   const written = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${AUDIT_TABLE} WHERE tool_call_id = ?`).bind(callId).first<{ n: number }>();

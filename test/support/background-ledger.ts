@@ -169,9 +169,15 @@ function trackQueueSends(producer: unknown): void {
     configurable: true,
     writable: true,
     value: async function trackedSend(this: Queue, ...args: unknown[]): Promise<unknown> {
-      const sent: unknown = await send.apply(this, args);
+      // Counted before the send: the broker may hand the message to the consumer (which counts it
+      // off) before this continuation runs, and a count made after would then never be paid back.
       unconsumed += 1;
-      return sent;
+      try {
+        return await send.apply(this, args);
+      } catch (error) {
+        unconsumed -= 1;
+        throw error;
+      }
     },
   });
   Object.defineProperty(prototype, "sendBatch", {
@@ -179,9 +185,13 @@ function trackQueueSends(producer: unknown): void {
     writable: true,
     value: async function trackedSendBatch(this: Queue, messages: Iterable<unknown>, ...rest: unknown[]): Promise<unknown> {
       const list = [...messages];
-      const sent: unknown = await sendBatch.call(this, list, ...rest);
       unconsumed += list.length;
-      return sent;
+      try {
+        return await sendBatch.call(this, list, ...rest);
+      } catch (error) {
+        unconsumed -= list.length;
+        throw error;
+      }
     },
   });
 }
