@@ -22,9 +22,12 @@ export function fromBase64url(text: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+/** Each byte's two lowercase hex digits, by value: ids and digests are hexed on every request. */
+export const HEX_BYTES: readonly string[] = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
 /** Lowercase hex of `bytes`, two digits a byte. */
 export function bytesToHex(bytes: Uint8Array): string {
   let hex = "";
-  for (const byte of bytes) hex += byte.toString(16).padStart(2, "0");
+  for (const byte of bytes) hex += HEX_BYTES[byte];
   return hex;
 }

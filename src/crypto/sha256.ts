@@ -8,6 +8,7 @@
  * never its bytes (no data-dependent branches or table lookups), so hashing a secret leaks
  * nothing a network observer could use. test/crypto/sha256.test.ts checks it against WebCrypto.
  */
+import { HEX_BYTES } from "./encoding.ts";
 
 /** The first 32 bits of the fractional parts of the cube roots of the first 64 primes. */
 const K = new Int32Array([
@@ -32,7 +33,6 @@ const STATE = new Int32Array(8);
 const SCRATCH_BYTES = 4096;
 const scratch = new Uint8Array(SCRATCH_BYTES);
 const encoder = new TextEncoder();
-const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
 
 /** Runs the compression function over the first `blocks` 64-byte blocks of `padded`, into STATE. */
 function compress(padded: Uint8Array, blocks: number): void {
@@ -127,7 +127,7 @@ export function sha256Hex(data: string | Uint8Array): string {
   let hex = "";
   for (let i = 0; i < 8; i++) {
     const word = STATE[i]!;
-    hex += HEX[word >>> 24]! + HEX[(word >>> 16) & 0xff]! + HEX[(word >>> 8) & 0xff]! + HEX[word & 0xff]!;
+    hex += HEX_BYTES[word >>> 24]! + HEX_BYTES[(word >>> 16) & 0xff]! + HEX_BYTES[(word >>> 8) & 0xff]! + HEX_BYTES[word & 0xff]!;
   }
   return hex;
 }

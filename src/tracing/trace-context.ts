@@ -3,6 +3,7 @@
  * trace: the `traceparent` a client or proxy sent (https://www.w3.org/TR/trace-context/), or a
  * fresh trace. Carried like the request id (request-context.ts), through AsyncLocalStorage.
  */
+import { bytesToHex } from "../crypto/encoding.ts";
 import type { TraceContext } from "./request-context.ts";
 
 // version 00: 2 hex version, 32 hex trace id, 16 hex parent id, 2 hex flags; later versions may append fields.
@@ -17,7 +18,6 @@ const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}(?:
 const POOL_BYTES = 4096;
 const pool = new Uint8Array(POOL_BYTES);
 let poolUsed = POOL_BYTES;
-const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
 
 /** Random lowercase hex of `bytes` bytes (at most POOL_BYTES). */
 export function randomHex(bytes: number): string {
@@ -25,8 +25,7 @@ export function randomHex(bytes: number): string {
     crypto.getRandomValues(pool);
     poolUsed = 0;
   }
-  let hex = "";
-  for (let i = poolUsed; i < poolUsed + bytes; i++) hex += HEX[pool[i] as number];
+  const hex = bytesToHex(pool.subarray(poolUsed, poolUsed + bytes));
   poolUsed += bytes;
   return hex;
 }
