@@ -67,8 +67,8 @@ export class LeaseClient {
   async charge(keyId: string, stub: () => LimiterStub, calls: readonly (readonly BucketRequest[])[]): Promise<Verdict[]> {
     const state = this.#state(keyId);
     const now = this.#now();
-    // One pass and no intermediate arrays: a batch whose every call is paid from leases (the
-    // common case under load) allocates only its verdicts, one shared ALLOWED for each.
+    // One pass and no intermediate arrays: a call paid from leases (the common case under load)
+    // gets the one shared ALLOWED verdict.
     const verdicts: Verdict[] = [];
     let open: OpenCall[] = [];
     for (let i = 0; i < calls.length; i++) {

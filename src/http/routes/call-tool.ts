@@ -24,7 +24,7 @@ const JSON_MEDIA_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
  * parts; `documented: false` leaves its OpenAPI
  * entry and components out (route-groups.ts `documenting`), which only the document reads.
  */
-export function mountCallToolRoutes(app: OpenAPIHono<AppEnv>, parts: GatewayParts, { documented = true }: { documented?: boolean } = {}): void {
+export function mountCallToolRoutes(app: OpenAPIHono<AppEnv>, parts: GatewayParts, { documented }: { documented: boolean }): void {
   if (documented) documentToolCall(app);
   app.post("/v1/tools/:name/call", async function callTool(c) {
     const sessionId = c.req.header(SESSION_HEADER) ?? crypto.randomUUID();

@@ -121,7 +121,7 @@ const postToolCalls = once(() => {
  * served as a plain route that reads its own body (json-body.ts says why); `documented: false`
  * leaves that definition out (route-groups.ts `documenting`), which only the document reads.
  */
-export function mountToolCallsRoutes(app: OpenAPIHono<AppEnv>, parts: GatewayParts, { documented = true }: { documented?: boolean } = {}): void {
+export function mountToolCallsRoutes(app: OpenAPIHono<AppEnv>, parts: GatewayParts, { documented }: { documented: boolean }): void {
   if (documented) app.openAPIRegistry.registerPath(postToolCalls());
   app.post(TOOL_CALLS_PATH, async function toolCalls(c) {
     const read = await readJsonBody(c, toolCallsBody(), invalidBody);
