@@ -22,6 +22,7 @@ import { bundleWorker, workerAlias } from "./build-worker.ts";
 import { echoed, MCP_ECHO_CALL, MCP_HEADERS, MCP_PATH } from "./scenarios/mcp-peers.ts";
 import { migrationStatements, readConfigOptions, workerModules } from "./serve.ts";
 import { profileStartup, STARTUP_HOST } from "./startup-profile.ts";
+import { median } from "./stats.ts";
 
 interface Node {
   id: number;
@@ -135,7 +136,7 @@ const print = (title: string, map: Map<string, number>) => {
 };
 const sorted = workerdCpu.toSorted((a, b) => a - b);
 console.log(
-  `Active ${(active / runs).toFixed(1)} ms per start-up (mean of ${runs}); workerd CPU median ${(sorted[Math.floor(runs / 2)] ?? Number.NaN).toFixed(1)} ms (${sorted.map((ms) => ms.toFixed(1)).join(", ")})`,
+  `Active ${(active / runs).toFixed(1)} ms per start-up (mean of ${runs}); workerd CPU median ${median(sorted).toFixed(1)} ms (${sorted.map((ms) => ms.toFixed(1)).join(", ")})`,
 );
 print("by package / source file", byPackage);
 print("by module", byModule);
