@@ -1,7 +1,7 @@
 /**
- * The request id of the code running now, carried through awaits, timers and `waitUntil` work by
- * AsyncLocalStorage (nodejs_compat), so a log line written deep in a tool or an audit send can
- * name its request without every function taking the id. Code that writes stored records takes
+ * The request id and W3C trace of the code running now, carried through awaits, timers and
+ * `waitUntil` work by AsyncLocalStorage (nodejs_compat), so a log line or span made deep in a
+ * tool or an audit send can name its request without every function taking the id. Code that writes stored records takes
  * the id explicitly from its request scope; this is for log lines and for the few writers that
  * run outside a scope (pin events, approval decisions).
  */

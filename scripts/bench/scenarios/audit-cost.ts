@@ -158,7 +158,7 @@ export const auditCost: Scenario = {
   id: "audit-cost",
   title: "The audit log's cost per call, stage by stage, in workerd CPU (Miniflare runs the queue and D1 on the Worker's thread)",
   async run(ctx) {
-    // Issue 33: at least five runs behind a target's median (the full bench's rounds); --quick's two prove it runs.
+    // Issue 33: at least five runs behind a target's median (the full bench's rounds); --quick's one proves it runs.
     const rounds = ctx.settings.rounds;
     const records = RECORDS_PER_ROUND_MS * ctx.settings.roundMs;
     const cpu: Record<AuditStage | "core", number[]> = { build: [], queue: [], d1: [], core: [] };
