@@ -9,6 +9,8 @@
  * scripts/bench/serve.ts for why not `wrangler dev`). When a scenario compares MCP servers, the
  * peers in bench/ are installed (`npm ci --prefix bench`, first run only, before the watchdog
  * starts), bundled the same way and served in the same workerd, each on its own direct socket.
+ * workerd's console output goes to .bench/workerd-stdout.log (scripts/bench/workerd-stdout.ts
+ * says why); its warnings and errors are printed when the run ends.
  * All load is bounded in time and count. However the run ends (a scenario throws, the watchdog
  * fires, Ctrl-C), what finished is printed and written, then Miniflare is disposed; the exit
  * code is 1 when a scenario threw or the run was stopped, and 0 when targets were merely missed.

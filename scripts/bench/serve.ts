@@ -19,6 +19,7 @@ import { dirname, join } from "node:path";
 import { convertV4MiniflareOptions, Log, LogLevel, Miniflare, type V4WorkerOptions } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { AUDIT_SINK_BINDING } from "./requests.ts";
+import { workerdStdoutToFile } from "./workerd-stdout.ts";
 
 const WORKER_NAME = "toolgate-bench";
 
@@ -133,10 +134,10 @@ export function workerModules(scriptPath: string): { type: "ESModule" | "Compile
 }
 
 /**
- * Miniflare's handler of the Worker's log lines. The Worker writes one JSON line per request and
- * per call (src/tracing/request-log.ts), as in production, where the platform collects them:
- * that cost stays in what is measured. Printed, they were tens of MB per run (34 MB in one CI
- * log), so only warnings and errors are.
+ * Prints a log entry only if it is a warning or an error: Miniflare's handler of what workerd
+ * writes to stderr, and the reader of the Worker's own lines, which go to a file
+ * (workerd-stdout.ts says why). The Worker writes one JSON line per request and per call
+ * (src/tracing/request-log.ts); printed, they were tens of MB per run (34 MB in one CI log).
  */
 export function printWarningsOnly({ level, message }: { level: string; message: string }): void {
   if (level === "warn" || level === "error") process.stderr.write(`${message}\n`);
@@ -150,57 +151,70 @@ export async function serveWorker(scriptPath: string, configPath: string, { insp
   const fromConfig = readConfigOptions(configPath);
   const adminToken = randomBytes(32).toString("base64url");
   const directSocket = [{ host: "127.0.0.1", port: 0 }];
+  const stdout = workerdStdoutToFile(dirname(scriptPath));
   // This Miniflare (5.x beta) takes a new options shape; the converter accepts the documented
   // v4 shape, which is also what wrangler's config reader returns.
-  const mf = new Miniflare(
-    convertV4MiniflareOptions({
-      // No resourcePersistencePath: KV, D1 and the object's storage live in a temp dir that
-      // dispose() deletes.
-      host: "127.0.0.1",
-      port: 0,
-      // Placeholder `cf` values: the real one is fetched from the internet, which we do not have.
-      cf: false,
-      enableDevRegistry: false,
-      log: new Log(LogLevel.WARN),
-      handleStructuredLogs: printWarningsOnly,
-      // Only scripts/bench/profile.ts sets it: workerd then serves the V8 inspector there.
-      ...(inspectorPort === undefined ? {} : { inspectorPort }),
-      workers: [
-        {
-          name: WORKER_NAME,
-          modules: workerModules(scriptPath),
-          compatibilityDate: fromConfig.compatibilityDate,
-          compatibilityFlags: fromConfig.compatibilityFlags,
-          bindings: { ...fromConfig.bindings, ...BENCH_VARS, ...vars, ADMIN_TOKEN: adminToken },
-          kvNamespaces: fromConfig.kvNamespaces,
-          d1Databases: fromConfig.d1Databases,
-          // The files toolset's WORKSPACE bucket (workspace-files scenario).
-          r2Buckets: fromConfig.r2Buckets,
-          durableObjects: fromConfig.durableObjects,
-          queueProducers: { ...fromConfig.queueProducers, [AUDIT_SINK_BINDING]: { queueName: AUDIT_SINK_QUEUE } },
-          queueConsumers: fromConfig.queueConsumers,
-          unsafeDirectSockets: directSocket,
-        },
-        // Peers run with toolgate's runtime settings and no bindings: each is one module.
-        ...peers.map((peer) => ({
-          name: peer.name,
-          modules: true,
-          scriptPath: peer.scriptPath,
-          compatibilityDate: fromConfig.compatibilityDate,
-          compatibilityFlags: fromConfig.compatibilityFlags,
-          unsafeDirectSockets: directSocket,
-        })),
-      ],
-    }),
-  );
+  const options = convertV4MiniflareOptions({
+    // No resourcePersistencePath: KV, D1 and the object's storage live in a temp dir that
+    // dispose() deletes.
+    host: "127.0.0.1",
+    port: 0,
+    // Placeholder `cf` values: the real one is fetched from the internet, which we do not have.
+    cf: false,
+    enableDevRegistry: false,
+    log: new Log(LogLevel.WARN),
+    handleStructuredLogs: printWarningsOnly,
+    // Only scripts/bench/profile.ts sets it: workerd then serves the V8 inspector there.
+    ...(inspectorPort === undefined ? {} : { inspectorPort }),
+    workers: [
+      {
+        name: WORKER_NAME,
+        modules: workerModules(scriptPath),
+        compatibilityDate: fromConfig.compatibilityDate,
+        compatibilityFlags: fromConfig.compatibilityFlags,
+        bindings: { ...fromConfig.bindings, ...BENCH_VARS, ...vars, ADMIN_TOKEN: adminToken },
+        kvNamespaces: fromConfig.kvNamespaces,
+        d1Databases: fromConfig.d1Databases,
+        // The files toolset's WORKSPACE bucket (workspace-files scenario).
+        r2Buckets: fromConfig.r2Buckets,
+        durableObjects: fromConfig.durableObjects,
+        queueProducers: { ...fromConfig.queueProducers, [AUDIT_SINK_BINDING]: { queueName: AUDIT_SINK_QUEUE } },
+        queueConsumers: fromConfig.queueConsumers,
+        unsafeDirectSockets: directSocket,
+      },
+      // Peers run with toolgate's runtime settings and no bindings: each is one module.
+      ...peers.map((peer) => ({
+        name: peer.name,
+        modules: true,
+        scriptPath: peer.scriptPath,
+        compatibilityDate: fromConfig.compatibilityDate,
+        compatibilityFlags: fromConfig.compatibilityFlags,
+        unsafeDirectSockets: directSocket,
+      })),
+    ],
+  });
+  // Miniflare spawns workerd between its construction and `ready`: the override holds until then.
+  const { mf, entryUrl } = await stdout.spawning(async () => {
+    const mf = new Miniflare(options);
+    try {
+      return { mf, entryUrl: await mf.ready };
+    } catch (error) {
+      await mf.dispose();
+      throw error;
+    }
+  });
   try {
-    const entryUrl = await mf.ready;
     const url = await mf.unsafeGetDirectURL(WORKER_NAME);
     const peerUrls: Record<string, URL> = {};
     for (const peer of peers) peerUrls[peer.name] = await mf.unsafeGetDirectURL(peer.name);
     const db = await mf.getD1Database("DB", WORKER_NAME);
     await db.batch(migrationStatements(configPath).map((statement) => db.prepare(statement)));
-    return { url, entryUrl, peerUrls, adminToken, dispose: () => mf.dispose() };
+    const dispose = async () => {
+      await mf.dispose();
+      const lines = await stdout.report(printWarningsOnly);
+      process.stderr.write(`bench: workerd wrote ${lines} console lines to ${stdout.path}\n`);
+    };
+    return { url, entryUrl, peerUrls, adminToken, dispose };
   } catch (error) {
     await mf.dispose();
     throw error;
