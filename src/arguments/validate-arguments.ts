@@ -36,12 +36,36 @@ function toFieldIssue(issue: z.core.$ZodIssue): FieldIssue {
   return { path, message: received === undefined ? issue.message : `${issue.message}, received ${received}`, ...(received === undefined ? {} : { received }) };
 }
 
+/** How zod's sync parse says it met a Promise (zod/v4/core/core.js, $ZodAsyncError). */
+const ASYNC_PARSE_MESSAGE = "Encountered Promise during synchronous parse";
+
+/** Schemas found to hold an async refinement or transform: parsed asynchronously from then on. */
+const asyncSchemas = new WeakSet<z.ZodType>();
+
+/**
+ * The schema's verdict on `value`. Synchronously first: every call takes this path, and zod's
+ * async parse costs about twice the sync one. A schema with an async check makes the sync parse
+ * throw zod's $ZodAsyncError (known by its message: the Worker's zod leaves out `z.core`, where
+ * the class lives); that schema is then parsed asynchronously, this time and after.
+ */
+async function safeParse(schema: z.ZodType, value: unknown, reportInput: boolean) {
+  if (!asyncSchemas.has(schema)) {
+    try {
+      return schema.safeParse(value, { reportInput });
+    } catch (error) {
+      if (!(error instanceof Error && error.message.startsWith(ASYNC_PARSE_MESSAGE))) throw error;
+      asyncSchemas.add(schema);
+    }
+  }
+  return schema.safeParseAsync(value, { reportInput });
+}
+
 /** Validates (already coerced) arguments against the entry's schema. */
 export async function validateArguments(entry: ToolEntry, args: Record<string, unknown>): Promise<Validated> {
-  const result = await entry.schema.safeParseAsync(args, { reportInput: true });
+  const result = await safeParse(entry.schema, args, true);
   if (result.success) return { ok: true, args: result.data as Record<string, unknown> };
   // An OpenAPI source's example comes from its spec unchecked (checked-example.ts): shown only when valid.
-  const example = entry.example !== undefined && (await entry.schema.safeParseAsync(entry.example)).success ? entry.example : exampleHint(entry.parameters);
+  const example = entry.example !== undefined && (await safeParse(entry.schema, entry.example, false)).success ? entry.example : exampleHint(entry.parameters);
   return {
     ok: false,
     failure: {
