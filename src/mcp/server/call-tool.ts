@@ -17,7 +17,7 @@ import { connectionRound, linkRequiredError, URL_ELICITATION_VERSION } from "./c
 import { calledTool } from "./curated-tools.ts";
 import { type Answer, RPC_INVALID_PARAMS, type RpcRequest } from "./json-rpc.ts";
 import type { McpContext } from "./mcp-context.ts";
-import { type AnsweredQuestion, argumentsHash, MAX_STATE_CHARS, type RoundBinding, readState, signState } from "./request-state.ts";
+import { type AnsweredQuestion, argumentsHash, MAX_STATE_CHARS, type RoundBinding, readState, signState, stateChars } from "./request-state.ts";
 import { notifyChangedResources } from "./resource-subscriptions.ts";
 import { answersOf, ToolQuestions } from "./tool-questions.ts";
 
@@ -57,7 +57,7 @@ export async function callTool(request: RpcRequest, ctx: McpContext): Promise<An
   // Modern questions only for a client that declared it can answer them, in this very request.
   const questions =
     rounds && (declares(ctx, "elicitation") || declares(ctx, "sampling"))
-      ? new ToolQuestions(called.tool, answered, carried, ctx.modern?.clientCapabilities)
+      ? new ToolQuestions(called.tool, answered, carried, ctx.modern?.clientCapabilities, (memory) => stateChars(binding(), memory, QUESTION_STATE_TTL_MS))
       : undefined;
   // Outside an MCP session each tools/call is a session of its own; each has its own way back to the client.
   const sessionId = ctx.inSession ? ctx.scope.sessionId : crypto.randomUUID();
@@ -75,10 +75,9 @@ export async function callTool(request: RpcRequest, ctx: McpContext): Promise<An
   const notifying = notifyChangedResources(outcome, ctx);
   if (notifying !== undefined) await notifying;
 
-  if (questions !== undefined && secret !== undefined && questions.unanswered.size > 0) {
-    const asked = Object.fromEntries([...questions.unanswered].map(([key, question]) => [key, question.hash]));
-    const memory = { kind: "questions", asked, answered, ...(questions.toCarry === undefined ? {} : { carried: questions.toCarry }) } as const;
-    const state = await signState(secret, binding(), memory, QUESTION_STATE_TTL_MS);
+  // A question refused as too large ended the call with that failure: the outcome says so.
+  if (questions !== undefined && secret !== undefined && questions.unanswered.size > 0 && questions.tooLarge === undefined) {
+    const state = await signState(secret, binding(), questions.memory(), QUESTION_STATE_TTL_MS);
     // readState refuses a state past this bound, so handing it out would fail only on the retry, with a misleading reason.
     if (state.length > MAX_STATE_CHARS) {
       const failure = { kind: "client_answers_too_large", name: called.tool, chars: state.length, maxChars: MAX_STATE_CHARS } as const;

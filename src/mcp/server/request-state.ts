@@ -74,9 +74,22 @@ export function argumentsHash(args: unknown): string {
 
 /** A signed state for `binding`, valid for `ttlMs`. */
 export async function signState(secret: string, binding: RoundBinding, memory: RoundMemory, ttlMs: number, now = Date.now()): Promise<string> {
-  const payload: Payload = { v: 1, ...binding, memory, exp: now + ttlMs };
-  const body = toBase64url(encoder.encode(JSON.stringify(payload)));
+  const body = toBase64url(payloadBytes(binding, memory, ttlMs, now));
   return `${body}.${await hmacSha256Hex(await signingKey(secret), body)}`;
+}
+
+/**
+ * How long signState's answer for the same arguments is, without the MAC: its base64url body
+ * (4 characters per 3 bytes, unpadded), the dot and 64 hex digits. For a check made before a
+ * state is signed, such as a tool's question whose round would carry too much.
+ */
+export function stateChars(binding: RoundBinding, memory: RoundMemory, ttlMs: number, now = Date.now()): number {
+  return Math.ceil((payloadBytes(binding, memory, ttlMs, now).length * 4) / 3) + 1 + 64;
+}
+
+function payloadBytes(binding: RoundBinding, memory: RoundMemory, ttlMs: number, now: number): Uint8Array {
+  const payload: Payload = { v: 1, ...binding, memory, exp: now + ttlMs };
+  return encoder.encode(JSON.stringify(payload));
 }
 
 /** Reads a state the client echoed: the MAC (constant time), then expiry, then the binding, field by field. */

@@ -17,7 +17,7 @@ import { ToolFailureError } from "../../errors/tool-failure.ts";
 import { ClientRequestError } from "../replies/ask-client.ts";
 import { missingCapability } from "../replies/question-capability.ts";
 import { RPC_METHOD_NOT_FOUND } from "./json-rpc.ts";
-import type { AnsweredQuestion } from "./request-state.ts";
+import { type AnsweredQuestion, MAX_STATE_CHARS, type RoundMemory } from "./request-state.ts";
 
 /** One leg's questions. */
 export class ToolQuestions {
@@ -28,6 +28,9 @@ export class ToolQuestions {
   /** What the tool leaves for its retry in this leg (ClientChannel.resume), signed into the state. */
   toCarry: unknown;
 
+  /** Set when a question was refused because the round's state would outgrow MAX_STATE_CHARS: no round is handed out then. */
+  tooLarge: { chars: number } | undefined;
+
   /** `ClientChannel.resume` for this leg: what the last leg carried, and where this one leaves its value. */
   readonly resume: { readonly carried: unknown; carry(value: unknown): void };
 
@@ -37,6 +40,8 @@ export class ToolQuestions {
     carried: unknown = undefined,
     /** The client capabilities the request declared: a question of a kind not among them is refused, not asked. */
     private readonly declared: Readonly<Record<string, unknown>> = {},
+    /** The length of the signed state a round remembering `memory` would hand out (request-state.ts stateChars). */
+    private readonly stateChars?: (memory: RoundMemory) => number,
   ) {
     this.resume = {
       carried,
@@ -56,9 +61,23 @@ export class ToolQuestions {
     const found = this.answered[key];
     if (found !== undefined && found.hash === hash) return found.result;
     this.unanswered.set(key, { method, params, hash });
+    // Checked as the question is asked, so the call ends, and is audited, as what the client gets:
+    // a retry could not carry this round's answers. (Something carried after it is checked once
+    // the state is signed, call-tool.ts.)
+    const chars = this.stateChars?.(this.memory());
+    if (chars !== undefined && chars > MAX_STATE_CHARS) {
+      this.tooLarge = { chars };
+      throw new ToolFailureError({ kind: "client_answers_too_large", name: this.tool, chars, maxChars: MAX_STATE_CHARS });
+    }
     // A typed failure, not a throw of our own: a handler_threw would count against the tool's breaker.
     throw new ToolFailureError({ kind: "client_input_needed", name: this.tool, method });
   };
+
+  /** What this leg's round would remember: the questions awaiting an answer, the earlier answers, what the tool carries. */
+  memory(): RoundMemory {
+    const asked = Object.fromEntries([...this.unanswered].map(([key, question]) => [key, question.hash]));
+    return { kind: "questions", asked, answered: this.answered, ...(this.toCarry === undefined ? {} : { carried: this.toCarry }) };
+  }
 }
 
 /**

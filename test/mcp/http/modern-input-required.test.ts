@@ -224,19 +224,24 @@ describe("a tool's own questions, in the modern era", () => {
     });
     expect(registry.register(tool)).toMatchObject({ ok: true });
     try {
-      const ask = (extra: Record<string, unknown> = {}) =>
-        modernCall({ name: "mir_ask_twice", arguments: {}, ...extra }, { capabilities: { elicitation: {} } });
+      const ask = (extra: Record<string, unknown> = {}, id?: string) =>
+        modernCall({ name: "mir_ask_twice", arguments: {}, ...extra }, { capabilities: { elicitation: {} }, ...(id === undefined ? {} : { id }) });
       const first = await ask();
       expect(first.result?.resultType).toBe("input_required");
       const state = String(first.result?.requestState);
       // An answer about as long as the bound: carried to the second round, it cannot fit.
       const long = { action: "accept", content: { text: "x".repeat(MAX_STATE_CHARS) } };
-      const second = await ask({ requestState: state, inputResponses: { q0: long } });
+      const id = `mir-too-large-${crypto.randomUUID()}`;
+      const second = await ask({ requestState: state, inputResponses: { q0: long } }, id);
       expect(second.result).toMatchObject({ isError: true });
       expect(second.result?.requestState).toBeUndefined();
       const text = JSON.stringify(second.result?.content);
       expect(text).toContain(`past the ${MAX_STATE_CHARS} a retry may carry`);
       expect(text).toContain("without requestState");
+      // Audited as what the client got, not as a leg waiting for an answer.
+      const [row] = await waitForAuditRows("tool_call_id = ?", [id]);
+      expect(row).toMatchObject({ tool: "mir_ask_twice", status: "error", error_code: "EXECUTION_FAILED" });
+      expect(String(row?.error_message)).toContain(`past the ${MAX_STATE_CHARS} a retry may carry`);
       // A short answer goes on to the second question, as before.
       const short = await ask({ requestState: state, inputResponses: { q0: { action: "accept", content: { text: "ok" } } } });
       expect(short.result?.resultType).toBe("input_required");
