@@ -151,7 +151,8 @@ export async function serveWorker(scriptPath: string, configPath: string, { insp
   const fromConfig = readConfigOptions(configPath);
   const adminToken = randomBytes(32).toString("base64url");
   const directSocket = [{ host: "127.0.0.1", port: 0 }];
-  const stdout = workerdStdoutToFile(dirname(scriptPath));
+  // BENCH_WORKERD_STDOUT=miniflare leaves workerd's stdout to Miniflare, as before, to measure what that costs.
+  const stdout = process.env.BENCH_WORKERD_STDOUT === "miniflare" ? undefined : workerdStdoutToFile(dirname(scriptPath));
   // This Miniflare (5.x beta) takes a new options shape; the converter accepts the documented
   // v4 shape, which is also what wrangler's config reader returns.
   const options = convertV4MiniflareOptions({
@@ -194,7 +195,7 @@ export async function serveWorker(scriptPath: string, configPath: string, { insp
     ],
   });
   // Miniflare spawns workerd between its construction and `ready`: the override holds until then.
-  const { mf, entryUrl } = await stdout.spawning(async () => {
+  const start = async () => {
     const mf = new Miniflare(options);
     try {
       return { mf, entryUrl: await mf.ready };
@@ -202,7 +203,8 @@ export async function serveWorker(scriptPath: string, configPath: string, { insp
       await mf.dispose();
       throw error;
     }
-  });
+  };
+  const { mf, entryUrl } = stdout === undefined ? await start() : await stdout.spawning(start);
   try {
     const url = await mf.unsafeGetDirectURL(WORKER_NAME);
     const peerUrls: Record<string, URL> = {};
@@ -211,6 +213,7 @@ export async function serveWorker(scriptPath: string, configPath: string, { insp
     await db.batch(migrationStatements(configPath).map((statement) => db.prepare(statement)));
     const dispose = async () => {
       await mf.dispose();
+      if (stdout === undefined) return;
       const lines = await stdout.report(printWarningsOnly);
       process.stderr.write(`bench: workerd wrote ${lines} console lines to ${stdout.path}\n`);
     };

@@ -11,6 +11,8 @@
  * file here, as it would to any sink that does not wait on each line; the Worker still builds and
  * writes every line (workerd still formats each one and makes the write), and the file holds them.
  *
+ * `BENCH_WORKERD_STDOUT=miniflare npm run bench` serves it as before, to compare.
+ *
  * Miniflare starts whatever MINIFLARE_WORKERD_PATH names (its documented override): a two-line
  * shell script that execs the real binary with stdout redirected, so the process the bench
  * measures is still workerd itself, a direct child of this one.
