@@ -33,10 +33,11 @@ const STACK_BYTES = 128 * 1024;
 const FUEL_PER_MS = 200_000;
 /**
  * The longest one synchronous stretch of a script may hold the isolate, in ms of fuel. Fuel's
- * rate is not uniform: a slice of 10 M units took 23-50 ms of workerd's time for array spreads
- * warm, and 70-110 ms on the isolate's first spreads, while V8 still runs QuickJS's wasm in its
- * baseline tier (docs/sandbox.md, 2026-12-05). At 100 ms, such a slice and a busy machine passed
- * HOLDS_ISOLATE_MS; at 50, a cold slice fits it twice over.
+ * rate is not uniform: V8 runs QuickJS's wasm in its baseline tier at first, several times slower
+ * per unit. A slice of 10 M units held workerd's isolate thread 23-44 ms for array spreads, and
+ * 79-92 ms for a Worker's first script; at 20 M (100 ms) the same spreads took 50-70 ms, and the
+ * first script 107-114 (docs/sandbox.md, 2026-12-05). Wall-clock waits stretch those by the
+ * machine's load, so the smaller slice is what keeps a cold one inside HOLDS_ISOLATE_MS.
  */
 const SLICE_MS = 50;
 /** A script that awaits yields to the event loop once a stretch has used this much. */
