@@ -8,9 +8,9 @@
  */
 import type { QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core";
 import { describe, expect, it } from "vitest";
-import { createQuickJSPool, instantiateQuickJS, WASM_MEMORY_BYTES } from "../../tools/lib/quickjs.ts";
+import { createQuickJSPool, instantiateQuickJS } from "../../tools/lib/quickjs.ts";
 import { runScript } from "../../tools/lib/run-script.ts";
-import type { ScriptLimits } from "../../tools/lib/script-types.ts";
+import { noTools, scriptLimits } from "../support/script-limits.ts";
 
 /** Counts turns of the event loop: a timer that fires once per turn until stopped. */
 function countTurns(): { readonly now: number; stop(): void } {
@@ -31,18 +31,6 @@ function countTurns(): { readonly now: number; stop(): void } {
     },
   };
 }
-
-const FUEL_PER_MS = 200_000;
-const LIMITS: ScriptLimits = {
-  timeoutMs: 10_000,
-  memoryBytes: WASM_MEMORY_BYTES,
-  stackBytes: 128 * 1024,
-  maxToolCalls: 1,
-  maxLogChars: 1_000,
-  fuel: { slice: 100 * FUEL_PER_MS, total: 10_000 * FUEL_PER_MS },
-  yieldFuel: 10 * FUEL_PER_MS,
-  sliceMs: 100,
-};
 
 /** Runs `code` on a fresh instance, noting the turn its runtime was made in (the script's first stretch) and the turn it was freed in. */
 async function runNotingTurns(code: string): Promise<{ result: unknown; ranAt: number; freedAt: number }> {
@@ -66,13 +54,7 @@ async function runNotingTurns(code: string): Promise<{ result: unknown; ranAt: n
       return (...args: Parameters<QuickJSWASMModule["newRuntime"]>) => noted(target.newRuntime(...args));
     },
   });
-  const { run } = await runScript(
-    { module, fuel: instance.fuel },
-    code,
-    LIMITS,
-    () => Promise.reject(new Error("no tools here")),
-    new AbortController().signal,
-  );
+  const { run } = await runScript({ module, fuel: instance.fuel }, code, scriptLimits(100), noTools, new AbortController().signal);
   turns.stop();
   return { result: run.ok ? run.result : run.error, ranAt, freedAt };
 }
@@ -97,7 +79,7 @@ describe("execute_code's host work in turns of its own", () => {
   });
 
   it("frees the runtime of a script that computed past the yield point in a later turn than the script ran in", async () => {
-    // Ten spreads of 65,536 elements: some 5 M units of fuel, past the 2 M yield point, inside the slice.
+    // Ten spreads of 65,536 elements: past the 2 M-unit yield point, inside the 20 M-unit slice.
     const { result, ranAt, freedAt } = await runNotingTurns(
       "const a = Array(1 << 16).fill(0); let t; for (let i = 0; i < 10; i++) t = [...a]; return t.length;",
     );

@@ -7,20 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { createQuickJSPool, WASM_MEMORY_BYTES } from "../../tools/lib/quickjs.ts";
 import { runScript } from "../../tools/lib/run-script.ts";
-import type { ScriptLimits } from "../../tools/lib/script-types.ts";
+import { noTools, scriptLimits } from "../support/script-limits.ts";
 
-const LIMITS: ScriptLimits = {
-  timeoutMs: 10_000,
-  memoryBytes: WASM_MEMORY_BYTES,
-  stackBytes: 128 * 1024,
-  maxToolCalls: 1,
-  maxLogChars: 1_000,
-  fuel: { slice: 10_000_000, total: 10_000_000 },
-  yieldFuel: 2_000_000,
-  sliceMs: 50,
-};
-
-const noTools = () => Promise.reject(new Error("no tools here"));
 const acquire = async (pool: ReturnType<typeof createQuickJSPool>) => {
   const lease = await pool.acquire(Date.now() + 10_000, new AbortController().signal);
   if (lease === undefined) throw new Error("the pool lent no instance");
@@ -34,7 +22,7 @@ describe("the QuickJS pool's memories", () => {
     const { run, sound } = await runScript(
       lease.instance,
       "const a = Array(1 << 20).fill(0); return [...a].length;",
-      LIMITS,
+      scriptLimits(50),
       noTools,
       new AbortController().signal,
     );
@@ -47,7 +35,13 @@ describe("the QuickJS pool's memories", () => {
     const pool = createQuickJSPool({ maxInstances: 1 });
     const first = await acquire(pool);
     // A native scan longer than the slice: the fuel runs out inside it and the wasm traps.
-    const trapped = await runScript(first.instance, "const s = 'x'.repeat(1 << 22); for (;;) s.indexOf('y');", LIMITS, noTools, new AbortController().signal);
+    const trapped = await runScript(
+      first.instance,
+      "const s = 'x'.repeat(1 << 22); for (;;) s.indexOf('y');",
+      scriptLimits(50),
+      noTools,
+      new AbortController().signal,
+    );
     expect(trapped.sound).toBe(false);
     const memory = first.instance.memory;
     // A mark where a fresh instance's heap does not reach, to see the memory cleared.
@@ -58,7 +52,13 @@ describe("the QuickJS pool's memories", () => {
     expect(second.instance).not.toBe(first.instance);
     expect(second.instance.memory).toBe(memory);
     expect(new Uint8Array(memory.buffer)[WASM_MEMORY_BYTES - 1]).toBe(0);
-    const { run, sound } = await runScript(second.instance, "return [1, 2, 3].map((n) => n * 2).join(',');", LIMITS, noTools, new AbortController().signal);
+    const { run, sound } = await runScript(
+      second.instance,
+      "return [1, 2, 3].map((n) => n * 2).join(',');",
+      scriptLimits(50),
+      noTools,
+      new AbortController().signal,
+    );
     expect(run).toMatchObject({ ok: true, result: "2,4,6" });
     expect(sound).toBe(true);
   });
