@@ -46,7 +46,9 @@ const asyncSchemas = new WeakSet<z.ZodType>();
  * The schema's verdict on `value`. Synchronously first: every call takes this path, and zod's
  * async parse costs about twice the sync one. A schema with an async check makes the sync parse
  * throw zod's $ZodAsyncError (known by its message: the Worker's zod leaves out `z.core`, where
- * the class lives); that schema is then parsed asynchronously, this time and after.
+ * the class lives); that schema is then parsed asynchronously, this time and after. So on the
+ * first call per isolate, an async check runs twice (its first promise dropped): no tool has one,
+ * and one that does I/O should expect that.
  */
 async function safeParse(schema: z.ZodType, value: unknown, reportInput: boolean) {
   if (!asyncSchemas.has(schema)) {

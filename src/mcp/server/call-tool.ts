@@ -75,15 +75,20 @@ export async function callTool(request: RpcRequest, ctx: McpContext): Promise<An
   const notifying = notifyChangedResources(outcome, ctx);
   if (notifying !== undefined) await notifying;
 
-  // A question refused as too large ended the call with that failure: the outcome says so.
-  if (questions !== undefined && secret !== undefined && questions.unanswered.size > 0 && questions.tooLarge === undefined) {
+  const tooLarge = (chars: number): Answer => {
+    const failure = { kind: "client_answers_too_large", name: called.tool, chars, maxChars: MAX_STATE_CHARS } as const;
+    const answer = toToolCallAnswer(outcomeOfFailure(called.calledAs ?? called.tool, input.id, failure, {}), ctx.protocolVersion, ctx.inSession);
+    return "error" in answer ? answer : { result: JSON.stringify(answer.result) };
+  };
+  // A question refused as too large ended the call (and its audit) with that failure. The client
+  // is told so even when the tool ended another way (two questions at once, the other's failure
+  // first): no state is handed out, so "retry with its requestState" would be false.
+  if (questions?.tooLarge !== undefined) return tooLarge(questions.tooLarge.chars);
+  if (questions !== undefined && secret !== undefined && questions.unanswered.size > 0) {
     const state = await signState(secret, binding(), questions.memory(), QUESTION_STATE_TTL_MS);
-    // readState refuses a state past this bound, so handing it out would fail only on the retry, with a misleading reason.
-    if (state.length > MAX_STATE_CHARS) {
-      const failure = { kind: "client_answers_too_large", name: called.tool, chars: state.length, maxChars: MAX_STATE_CHARS } as const;
-      const answer = toToolCallAnswer(outcomeOfFailure(called.calledAs ?? called.tool, input.id, failure, {}), ctx.protocolVersion, ctx.inSession);
-      return "error" in answer ? answer : { result: JSON.stringify(answer.result) };
-    }
+    // readState refuses a state past this bound, so handing it out would fail only on the retry,
+    // with a misleading reason. Only what the tool carried after its last question gets here.
+    if (state.length > MAX_STATE_CHARS) return tooLarge(state.length);
     const inputRequests = Object.fromEntries([...questions.unanswered].map(([key, { method, params }]) => [key, { method, params }]));
     return { result: inputRequiredJson(inputRequests, state) };
   }

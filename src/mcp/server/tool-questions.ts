@@ -31,6 +31,13 @@ export class ToolQuestions {
   /** Set when a question was refused because the round's state would outgrow MAX_STATE_CHARS: no round is handed out then. */
   tooLarge: { chars: number } | undefined;
 
+  /**
+   * The length of the state with the questions asked so far, serialised once per leg (and again
+   * after a carry): each later question adds its entry's bound, so an upstream asking hundreds
+   * of questions in one round costs one serialisation, not one per question.
+   */
+  #chars: number | undefined;
+
   /** `ClientChannel.resume` for this leg: what the last leg carried, and where this one leaves its value. */
   readonly resume: { readonly carried: unknown; carry(value: unknown): void };
 
@@ -41,12 +48,13 @@ export class ToolQuestions {
     /** The client capabilities the request declared: a question of a kind not among them is refused, not asked. */
     private readonly declared: Readonly<Record<string, unknown>> = {},
     /** The length of the signed state a round remembering `memory` would hand out (request-state.ts stateChars). */
-    private readonly stateChars?: (memory: RoundMemory) => number,
+    private readonly stateChars: (memory: RoundMemory) => number,
   ) {
     this.resume = {
       carried,
       carry: (value) => {
         this.toCarry = value;
+        this.#chars = undefined;
       },
     };
   }
@@ -64,8 +72,9 @@ export class ToolQuestions {
     // Checked as the question is asked, so the call ends, and is audited, as what the client gets:
     // a retry could not carry this round's answers. (Something carried after it is checked once
     // the state is signed, call-tool.ts.)
-    const chars = this.stateChars?.(this.memory());
-    if (chars !== undefined && chars > MAX_STATE_CHARS) {
+    const chars = this.#chars === undefined ? this.stateChars(this.memory()) : this.#chars + askedEntryChars(key);
+    this.#chars = chars;
+    if (chars > MAX_STATE_CHARS) {
       this.tooLarge = { chars };
       throw new ToolFailureError({ kind: "client_answers_too_large", name: this.tool, chars, maxChars: MAX_STATE_CHARS });
     }
@@ -78,6 +87,14 @@ export class ToolQuestions {
     const asked = Object.fromEntries([...this.unanswered].map(([key, question]) => [key, question.hash]));
     return { kind: "questions", asked, answered: this.answered, ...(this.toCarry === undefined ? {} : { carried: this.toCarry }) };
   }
+}
+
+/**
+ * At most how much one more asked question lengthens a state: `,"<key>":"<64 hex>"` in the JSON,
+ * base64url'd (4 characters per 3 bytes, and one for the rounding).
+ */
+function askedEntryChars(key: string): number {
+  return Math.ceil(((key.length + 70) * 4) / 3) + 1;
 }
 
 /**
