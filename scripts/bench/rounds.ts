@@ -83,7 +83,7 @@ const SETTLE_TIMEOUT_MS = 2_000;
  * Waits until workerd has been idle for SETTLE_IDLE_WINDOWS windows in a row (or
  * SETTLE_TIMEOUT_MS passes) and returns the CPU ms it used until the idle stretch began.
  */
-async function settleCpu(pid: number | undefined): Promise<number> {
+export async function settleCpu(pid: number | undefined): Promise<number> {
   const started = performance.now();
   const first = cpuMs(pid);
   if (Number.isNaN(first)) return Number.NaN;

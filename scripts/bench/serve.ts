@@ -19,7 +19,7 @@ import { dirname, join } from "node:path";
 import { convertV4MiniflareOptions, Log, LogLevel, Miniflare, type V4WorkerOptions } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { AUDIT_SINK_BINDING } from "./requests.ts";
-import { workerdStdoutToFile } from "./workerd-stdout.ts";
+import { type WorkerdStdout, workerdStdoutToFile } from "./workerd-stdout.ts";
 
 const WORKER_NAME = "toolgate-bench";
 
@@ -213,13 +213,20 @@ export async function serveWorker(scriptPath: string, configPath: string, { insp
     await db.batch(migrationStatements(configPath).map((statement) => db.prepare(statement)));
     const dispose = async () => {
       await mf.dispose();
-      if (stdout === undefined) return;
-      const lines = await stdout.report(printWarningsOnly);
-      process.stderr.write(`bench: workerd wrote ${lines} console lines to ${stdout.path}\n`);
+      await reportStdout(stdout);
     };
     return { url, entryUrl, peerUrls, adminToken, dispose };
   } catch (error) {
     await mf.dispose();
+    // What workerd wrote during a failed setup is why it failed, as often as not.
+    await reportStdout(stdout);
     throw error;
   }
+}
+
+/** Prints the warnings and errors workerd wrote to its file, and how many lines it wrote. */
+async function reportStdout(stdout: WorkerdStdout | undefined): Promise<void> {
+  if (stdout === undefined) return;
+  const lines = await stdout.report(printWarningsOnly);
+  process.stderr.write(`bench: workerd wrote ${lines} console lines to ${stdout.path}\n`);
 }

@@ -18,19 +18,12 @@
  * measures is still workerd itself, a direct child of this one.
  */
 import { createReadStream, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { WORKERD_PATH } from "./workerd.ts";
 
 const WRAPPER = "workerd-to-file.sh";
 const STDOUT_FILE = "workerd-stdout.log";
-
-/** The real workerd binary: Miniflare's own choice (an override already set, or the `workerd` package). */
-function workerdBinary(): string {
-  const set = process.env.MINIFLARE_WORKERD_PATH;
-  if (set !== undefined && !set.endsWith(WRAPPER)) return set;
-  return (createRequire(import.meta.url)("workerd") as { default: string }).default;
-}
 
 export interface WorkerdStdout {
   /** The file workerd's stdout goes to. */
@@ -41,17 +34,25 @@ export interface WorkerdStdout {
   report(print: (entry: { level: string; message: string }) => void): Promise<number>;
 }
 
-/** Prepares `dir` (the bench's own, git-ignored) for a workerd whose stdout is a file there. */
-export function workerdStdoutToFile(dir: string): WorkerdStdout {
+/**
+ * Prepares `dir` (the bench's own, git-ignored) for a workerd whose stdout is a file there, or
+ * undefined where a shell script cannot stand in for workerd (Windows): Miniflare reads it then.
+ */
+export function workerdStdoutToFile(dir: string): WorkerdStdout | undefined {
+  if (process.platform === "win32") return undefined;
   const wrapper = join(dir, WRAPPER);
   const path = join(dir, STDOUT_FILE);
   const quoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+  // An override already set is the binary to run; the wrapper runs the `workerd` package's otherwise.
+  const binary = process.env.MINIFLARE_WORKERD_PATH ?? WORKERD_PATH;
   // Truncated at each start: a full bench writes about a gigabyte, and only this run's lines matter.
-  writeFileSync(wrapper, `#!/bin/sh\nexec ${quoted(workerdBinary())} "$@" >${quoted(path)}\n`, { mode: 0o755 });
+  writeFileSync(wrapper, `#!/bin/sh\nexec ${quoted(binary)} "$@" >${quoted(path)}\n`, { mode: 0o755 });
   return {
     path,
     async spawning(start) {
       const before = process.env.MINIFLARE_WORKERD_PATH;
+      // Two starts at once would restore each other's setting mid-spawn: no caller does, so refuse.
+      if (before?.endsWith(WRAPPER) === true) throw new Error(`bench: a workerd is already starting through ${before}`);
       process.env.MINIFLARE_WORKERD_PATH = wrapper;
       try {
         return await start();

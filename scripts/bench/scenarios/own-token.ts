@@ -12,6 +12,7 @@
  */
 import { cpuPerRequest } from "../cpu-per-request.ts";
 import { OWN_TOKEN_PATH } from "../requests.ts";
+import { settleCpu } from "../rounds.ts";
 import type { Scenario } from "../scenario.ts";
 import { median } from "../stats.ts";
 
@@ -26,12 +27,15 @@ export const ownToken: Scenario = {
     type Step = "none" | "read" | "uncached" | "lookup";
     const cpu: Record<Step, number[]> = { none: [], read: [], uncached: [], lookup: [] };
     for (let round = 0; round < rounds; round++) {
-      // The twin and the cached lookup run back to back, in turn first, and before the D1 and
-      // AES-GCM steps: the target is their per-round difference, and a step that follows the
-      // uncached one inherits its garbage and D1 tail (the full run once read 51 us, 13 alone).
-      const pair: Step[] = round % 2 === 0 ? ["none", "lookup"] : ["lookup", "none"];
-      for (const step of [...pair, "read", "uncached"] as const)
+      const measure = async (step: Step) =>
         cpu[step].push((await cpuPerRequest(ctx, { method: "GET", path: `${OWN_TOKEN_PATH}?step=${step}` }, count, "own-token")).cpuUs);
+      // The D1 and AES-GCM steps first, then a settle, then the twin and the cached lookup back to
+      // back, in turn first: the target is their per-round difference, and a step right after the
+      // uncached one inherited its garbage and D1 tail (a full run once read 51 us, 13 alone).
+      await measure("read");
+      await measure("uncached");
+      await settleCpu(ctx.serverPid);
+      for (const step of round % 2 === 0 ? (["none", "lookup"] as const) : (["lookup", "none"] as const)) await measure(step);
     }
     const none = median(cpu.none);
     const read = median(cpu.read);
@@ -43,7 +47,7 @@ export const ownToken: Scenario = {
       ...(note === undefined ? {} : { note }),
     });
     return {
-      method: `${rounds} rounds of ${count} sequential GETs per step, workerd process CPU per request (local D1 included), medians; the target is the median of per-round differences, the twin and the lookup measured back to back in alternating order`,
+      method: `${rounds} rounds of ${count} sequential GETs per step, workerd process CPU per request (local D1 included), medians; the target is the median of per-round differences, the twin and the lookup measured back to back in alternating order, after the other steps and a settle`,
       columns: [
         { key: "value", header: "CPU us", digits: 1 },
         { key: "spread", header: "min-max", digits: 1 },
