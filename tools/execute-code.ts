@@ -31,15 +31,8 @@ const STACK_BYTES = 128 * 1024;
  * measure of its CPU.
  */
 const FUEL_PER_MS = 200_000;
-/**
- * The longest one synchronous stretch of a script may hold the isolate, in ms of fuel. Fuel's
- * rate is not uniform: V8 runs QuickJS's wasm in its baseline tier at first, several times slower
- * per unit. A slice of 10 M units held workerd's isolate thread 23-44 ms for array spreads, and
- * 79-92 ms for a Worker's first script; at 20 M (100 ms) the same spreads took 50-70 ms, and the
- * first script 107-114 (docs/sandbox.md, 2026-12-05). Wall-clock waits stretch those by the
- * machine's load, so the smaller slice is what keeps a cold one inside HOLDS_ISOLATE_MS.
- */
-const SLICE_MS = 50;
+/** The longest one synchronous stretch of a script may hold the isolate, in ms of CPU. */
+const SLICE_MS = 100;
 /** A script that awaits yields to the event loop once a stretch has used this much. */
 const YIELD_MS = 10;
 /** The documented hold (docs/sandbox.md): one slice, with margin for the host's own work and cold code. */

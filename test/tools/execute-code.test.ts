@@ -105,7 +105,7 @@ describe("execute_code", () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(result).toMatchObject({ status: "error", error_code: "EXECUTION_FAILED" });
     const envelope = JSON.parse(result.message.content);
-    expect(envelope.error).toMatch(/ended with timeout: the script computed for more than 50 ms of CPU without awaiting .*`await null`/);
+    expect(envelope.error).toMatch(/ended with timeout: the script computed for more than 100 ms of CPU without awaiting .*`await null`/);
     expect(envelope.error).toContain('["spinning"]');
     expect(JSON.parse((await run(key, "code-loop", "loop-2", "return 42;")).message.content).result).toBe(42);
   });

@@ -15,8 +15,10 @@
  */
 
 import type { QuickJSWASMModule } from "quickjs-emscripten-core";
-import { yieldSlice } from "../../src/runtime/yield-slice.ts";
 import wasmModule from "./quickjs-metered.wasm";
+
+/** The size the build expects its memory to start at (its INITIAL_MEMORY), in 64 KiB pages. */
+const INITIAL_PAGES = 256;
 
 /**
  * The ceiling of one instance's memory. This, not QuickJS's own limit, bounds a script's total
@@ -26,15 +28,6 @@ import wasmModule from "./quickjs-metered.wasm";
  * which QuickJS reports as "out of memory".
  */
 export const WASM_MEMORY_BYTES = 24 * 1024 * 1024;
-
-/**
- * How much of a new memory is written per turn before its first script. A page's first write
- * costs a kernel fault: some 10 ms for 24 MiB here as a rule, but 90-120 ms of system time in
- * one run of seven (2026-12-05, the dev machine is a VM), and a script that filled a fresh memory
- * paid that inside its slice, where no fuel counts it. Written ahead, 2 MiB a turn, it is the
- * instance's cost, paid in short turns of its own.
- */
-const TOUCH_BYTES = 2 * 1024 * 1024;
 
 /**
  * Live instances at most: 3 x 24 MiB of wasm memory leaves a Worker's 128 MB room for
@@ -73,14 +66,6 @@ const WAIT_POLL_MS = 5;
 /** A pool of instances made by `instantiate` (a test can pass its own). */
 export function createQuickJSPool({ maxInstances = MAX_INSTANCES, instantiate = instantiateQuickJS } = {}): QuickJSPool {
   const idle: QuickJSInstance[] = [];
-  /**
-   * The memories of dropped instances, for the next new one: a fresh 24 MiB memory costs the
-   * kernel its pages' faults when it is made and their unmapping when V8 frees it, which took
-   * 100 ms of system time at times here (TOUCH_BYTES). Only a trapped instance or one whose
-   * runtime would not free is dropped, and neither runs wasm again: a trapped one's fuel stays
-   * below zero, so its next call traps at entry; the other's calls in flight were disposed.
-   */
-  const spare: WebAssembly.Memory[] = [];
   let live = 0;
 
   const lend = (instance: QuickJSInstance): QuickJSLease => {
@@ -90,11 +75,9 @@ export function createQuickJSPool({ maxInstances = MAX_INSTANCES, instantiate = 
       release(sound) {
         if (released) return;
         released = true;
-        if (sound) idle.push(instance);
-        else {
-          live -= 1;
-          spare.push(instance.memory);
-        }
+        // A memory that grew keeps its size for the isolate's life: drop it to give that back.
+        if (sound && instance.memory.buffer.byteLength <= INITIAL_PAGES * 65_536) idle.push(instance);
+        else live -= 1;
       },
     };
   };
@@ -104,18 +87,11 @@ export function createQuickJSPool({ maxInstances = MAX_INSTANCES, instantiate = 
     if (instance !== undefined) return lend(instance);
     if (live >= maxInstances) return undefined;
     live += 1;
-    const memory = spare.pop();
     try {
-      const instance = await instantiate(memory);
-      // Making an instance (memory, module, FFI: 17 ms in workerd, several times that on a cold
-      // isolate) runs in one turn: the script's first stretch starts in the next, so the two are
-      // never one hold of the isolate. Only new instances pay this turn; reused ones are lent at once.
-      await yieldSlice();
-      return lend(instance);
+      return lend(await instantiate());
     } catch (error) {
       // A failed instantiation takes no place: the next script tries again.
       live -= 1;
-      if (memory !== undefined) spare.push(memory);
       throw error;
     }
   };
@@ -132,19 +108,9 @@ export function createQuickJSPool({ maxInstances = MAX_INSTANCES, instantiate = 
   };
 }
 
-/**
- * A new instance of the metered module on a memory of its own: a dropped instance's, or a new
- * one at its full size. Every page is written with zeros first, TOUCH_BYTES a turn, which clears
- * what the last instance left (Emscripten expects its heap zeroed) and faults a new memory's
- * pages in, so a script never grows the memory or faults a page in itself.
- */
-export async function instantiateQuickJS(
-  memory = new WebAssembly.Memory({ initial: WASM_MEMORY_BYTES / 65_536, maximum: WASM_MEMORY_BYTES / 65_536 }),
-): Promise<QuickJSInstance> {
-  for (let at = 0; at < WASM_MEMORY_BYTES; at += TOUCH_BYTES) {
-    new Uint8Array(memory.buffer, at, Math.min(TOUCH_BYTES, WASM_MEMORY_BYTES - at)).fill(0);
-    await yieldSlice();
-  }
+/** A new instance of the metered module, with its own memory. */
+export async function instantiateQuickJS(): Promise<QuickJSInstance> {
+  const memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: WASM_MEMORY_BYTES / 65_536 });
   let fuel: WebAssembly.Global | undefined;
   // Imported at the first script, not at start-up, which every cold isolate pays (issue 33).
   const [{ default: RELEASE_SYNC }, { newQuickJSWASMModuleFromVariant, newVariant }] = await Promise.all([

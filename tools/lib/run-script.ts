@@ -11,7 +11,6 @@
  * The bridges into the context are modules of their own: script-console.ts, script-tool-bridge.ts.
  */
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core";
-import { yieldSlice } from "../../src/runtime/yield-slice.ts";
 import { FuelMeter } from "./fuel-meter.ts";
 import type { QuickJSInstance } from "./quickjs.ts";
 import { ScriptConsole } from "./script-console.ts";
@@ -53,10 +52,6 @@ export async function runScript(
     ended = run.broken(error);
   }
   if (meter.trapped) return { run: ended, sound: false };
-  // Freeing the runtime walks everything the script allocated (a million-element array: 8 ms
-  // warm, more cold). After a stretch that computed, it takes a turn of its own rather than
-  // lengthening the script's: the slice bounds the script, and the host's work comes on top.
-  if (meter.stretch >= limits.yieldFuel) await yieldSlice();
   try {
     run.dispose();
   } catch {
