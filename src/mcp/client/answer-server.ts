@@ -6,13 +6,14 @@
  * stream announced). When no one can answer, the server gets an error response, so it never
  * waits for an answer that cannot come.
  */
+import { CLIENT_FEATURE_METHODS } from "../replies/question-capability.ts";
 import { type InputAnswerer, type JsonRpcResponse, serverRequest } from "./json-rpc.ts";
 
 /** JSON-RPC's "internal error": what the server hears when its question could not be answered. */
 const RPC_INTERNAL_ERROR = -32603;
 const RPC_METHOD_NOT_FOUND = -32601;
-/** The server-to-client requests passed on to the client that made the call (2025-11-25's client features). */
-const FORWARDED_METHODS = new Set(["elicitation/create", "sampling/createMessage", "roots/list"]);
+/** How much of a method name the server chose a refusal repeats. */
+const METHOD_ECHO_CHARS = 100;
 
 /** Carries the answerer's own failure through a transport's classification of fetch errors. */
 // No parameter properties: this module also runs under Node's type stripping (scripts/mcp/).
@@ -40,8 +41,8 @@ export async function answerServerRequest(
   // A liveness check is toolgate's to answer (2025 "Ping": a prompt empty result); only questions
   // for the person or the model are the calling client's, and anything else is no question at all.
   if (method === "ping") return respond({ jsonrpc: "2.0", id, result: {} });
-  if (!FORWARDED_METHODS.has(method)) {
-    return respond({ jsonrpc: "2.0", id, error: { code: RPC_METHOD_NOT_FOUND, message: `toolgate does not answer '${method}'` } });
+  if (!CLIENT_FEATURE_METHODS.has(method)) {
+    return respond({ jsonrpc: "2.0", id, error: { code: RPC_METHOD_NOT_FOUND, message: `toolgate does not answer '${method.slice(0, METHOD_ECHO_CHARS)}'` } });
   }
   if (answer === undefined) {
     return respond({ jsonrpc: "2.0", id, error: { code: RPC_METHOD_NOT_FOUND, message: `toolgate cannot forward '${method}' outside a tool call` } });

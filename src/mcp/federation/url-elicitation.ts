@@ -27,6 +27,21 @@ export const URL_ELICITATION_REQUIRED = -32042;
 /** The question's label in errors: the method, and the mode when it is a URL. */
 export const URL_MODE_LABEL = "elicitation/create (url mode)";
 
+/** The longest link passed on: more than any sign-in page needs, and a bound on what a server adds to every answer. */
+const MAX_URL_CHARS = 2048;
+
+/**
+ * An `elicitationId` passed on as the server sent it: ids are opaque tokens, and a longer or
+ * freer one could carry text meant for the model. Anything else is replaced by a minted one.
+ */
+const ELICITATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The server's `elicitationId` when it is a plain token, or a new one. */
+function elicitationIdOf(params: Readonly<Record<string, unknown>>): string {
+  const { elicitationId } = params;
+  return typeof elicitationId === "string" && ELICITATION_ID.test(elicitationId) ? elicitationId : crypto.randomUUID();
+}
+
 /** Whether an `elicitation/create` asks in URL mode. */
 export const isUrlMode = (method: string, params: Readonly<Record<string, unknown>>): boolean => method === "elicitation/create" && params.mode === "url";
 
@@ -34,6 +49,7 @@ export const isUrlMode = (method: string, params: Readonly<Record<string, unknow
 export function urlRefusal(params: Readonly<Record<string, unknown>>): string | undefined {
   const { url } = params;
   if (typeof url !== "string") return "it asked for URL-mode elicitation without a url";
+  if (url.length > MAX_URL_CHARS) return `it asked the person to open a link of ${url.length} characters, over the ${MAX_URL_CHARS} toolgate passes on`;
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -48,9 +64,8 @@ export function urlRefusal(params: Readonly<Record<string, unknown>>): string | 
 
 /** The params as the downstream's revision defines URL mode: with an `elicitationId` for a 2025 client, without for a modern one. */
 export function urlParamsFor(params: Readonly<Record<string, unknown>>, modernClient: boolean): Record<string, unknown> {
-  const { elicitationId, ...rest } = params;
-  if (modernClient) return rest;
-  return { ...rest, elicitationId: typeof elicitationId === "string" && elicitationId !== "" ? elicitationId : crypto.randomUUID() };
+  const { elicitationId: _, ...rest } = params;
+  return modernClient ? rest : { ...rest, elicitationId: elicitationIdOf(params) };
 }
 
 /**
@@ -68,13 +83,13 @@ export function linkRequiredFailure(tool: string, server: string, data: unknown)
   const params = first as Record<string, unknown>;
   const refused = urlRefusal(params);
   if (refused !== undefined) return { kind: "client_input_unavailable", name: tool, server, method: URL_MODE_LABEL, reason: refused };
-  const { url, message, elicitationId } = params;
+  const { url, message } = params;
   return {
     kind: "upstream_link_required",
     name: tool,
     server,
     url: url as string,
     message: typeof message === "string" ? message.slice(0, 500) : "",
-    elicitationId: typeof elicitationId === "string" && elicitationId !== "" ? elicitationId : crypto.randomUUID(),
+    elicitationId: elicitationIdOf(params),
   };
 }

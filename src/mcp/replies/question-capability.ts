@@ -5,6 +5,12 @@
  * instead of reaching a client that would reject it.
  */
 
+/**
+ * The requests a server may send its client (2025-11-25's client features: elicitation,
+ * sampling, roots): the only questions toolgate passes on, whichever lane a server asks on.
+ */
+export const CLIENT_FEATURE_METHODS: ReadonlySet<string> = new Set(["elicitation/create", "sampling/createMessage", "roots/list"]);
+
 /** The capability `method` with `params` needs that `declared` lacks, named for a person, or undefined when declared. */
 export function missingCapability(method: string, params: Readonly<Record<string, unknown>>, declared: Readonly<Record<string, unknown>>): string | undefined {
   const has = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;

@@ -81,9 +81,10 @@ export async function callTool(request: RpcRequest, ctx: McpContext): Promise<An
     return "error" in answer ? answer : { result: JSON.stringify(answer.result) };
   };
   // A question refused as too large ended the call (and its audit) with that failure. The client
-  // is told so even when the tool ended another way (two questions at once, the other's failure
-  // first): no state is handed out, so "retry with its requestState" would be false.
-  if (questions?.tooLarge !== undefined) return tooLarge(questions.tooLarge.chars);
+  // is told so even when the tool failed another way (two questions at once, the other's failure
+  // first): no state is handed out, so "retry with its requestState" would be false. A tool that
+  // caught the refusal and ended ok keeps its answer.
+  if (questions?.tooLarge !== undefined && outcome.status !== "ok") return tooLarge(questions.tooLarge.chars);
   if (questions !== undefined && secret !== undefined && questions.unanswered.size > 0) {
     const state = await signState(secret, binding(), questions.memory(), QUESTION_STATE_TTL_MS);
     // readState refuses a state past this bound, so handing it out would fail only on the retry,
