@@ -14,6 +14,7 @@
  */
 import type { z } from "zod";
 import { isPlainRecord } from "./coerce-scalars.ts";
+import { kindOf } from "./coerce-schema.ts";
 
 /** The part of a zod schema's internal definition read here (zod v4's `_zod.def`). */
 interface SchemaDef {
@@ -39,10 +40,10 @@ function fieldOf(schema: unknown): { type: string; optional: boolean } | undefin
 
 /** Whether `value` has the JSON type of a `type` field whether the schema says number or integer. */
 function fitsType(value: unknown, type: string): boolean {
+  const kind = kindOf(value);
   // An integer fits both `number` and `integer`; any other number is left to the full walk,
   // which knows which one the schema says.
-  if (type === "number") return typeof value === "number" && Number.isInteger(value);
-  return typeof value === type;
+  return type === "number" ? kind === "integer" : kind === type;
 }
 
 /**

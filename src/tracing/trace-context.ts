@@ -21,6 +21,7 @@ let poolUsed = POOL_BYTES;
 
 /** Random lowercase hex of `bytes` bytes (at most POOL_BYTES). */
 export function randomHex(bytes: number): string {
+  if (bytes > POOL_BYTES) throw new RangeError(`randomHex: ${bytes} bytes is more than the pool's ${POOL_BYTES}`);
   if (poolUsed + bytes > POOL_BYTES) {
     crypto.getRandomValues(pool);
     poolUsed = 0;

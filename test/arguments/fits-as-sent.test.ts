@@ -3,10 +3,15 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { coerceArguments } from "../../src/arguments/coerce-arguments.ts";
 import { fitsAsSent } from "../../src/arguments/fits-as-sent.ts";
+import { deriveParameters } from "../../src/registry/deferred-entry.ts";
 import type { JsonSchema } from "../../src/registry/types.ts";
 
-// As the registry derives a tool's parameters (src/registry/registry.ts).
-const derive = (schema: z.ZodType): JsonSchema => z.toJSONSchema(schema, { io: "input", unrepresentable: "throw" }) as JsonSchema;
+// The registry's own derivation, so the shortcut is held to the JSON Schema calls are coerced by.
+function derive(schema: z.ZodType): JsonSchema {
+  const derived = deriveParameters("t", schema);
+  if (typeof derived === "string") throw new Error(derived);
+  return derived;
+}
 
 const echo = z.object({
   text: z.string().max(10_000).describe("The text to send back."),

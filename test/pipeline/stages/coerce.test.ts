@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { coerce } from "../../../src/pipeline/stages/coerce.ts";
+import type { CallState } from "../../../src/pipeline/types.ts";
+import { parametersDeferred } from "../../../src/registry/deferred-entry.ts";
+import { Registry } from "../../../src/registry/registry.ts";
+import type { ToolEntry } from "../../../src/registry/types.ts";
+
+/** A tool registered as build-time tools are: its JSON Schema derived at first use. */
+function deferredEntry(): ToolEntry {
+  const registry = new Registry();
+  registry.deferSchemas(true);
+  registry.register({ name: "plain", toolset: "t", schema: z.object({ text: z.string(), times: z.number().int().default(1) }), handler: () => "" });
+  const entry = registry.get("plain");
+  if (entry === undefined) throw new Error("registration failed");
+  return entry;
+}
+
+/** The coerce stage's view of a call: the looked-up entry and the arguments as sent. */
+const callOf = (entry: ToolEntry, args: Record<string, unknown>) => ({ input: { id: "c1", name: entry.name }, entry, args }) as unknown as CallState;
+
+describe("the coerce stage", () => {
+  it("passes plain arguments of the right types on as sent without deriving the JSON Schema", () => {
+    const entry = deferredEntry();
+    const call = callOf(entry, { text: "hi", times: 2 });
+    coerce(call);
+    expect(call.args).toEqual({ text: "hi", times: 2 });
+    expect(call.coercions).toEqual([]);
+    expect(parametersDeferred(entry)).toBe(true);
+  });
+
+  it("still repairs what needs it, deriving the JSON Schema to do so", () => {
+    const entry = deferredEntry();
+    const call = callOf(entry, { text: "hi", times: "3" });
+    coerce(call);
+    expect(call.args).toEqual({ text: "hi", times: 3 });
+    expect(call.coercions).toEqual([{ path: "times", from: "string", to: "integer" }]);
+    expect(parametersDeferred(entry)).toBe(false);
+  });
+});
