@@ -17,7 +17,7 @@
  *
  * @example
  * ```sh
- * npm run bench                 # full run, under 4 minutes on the 2-core machine (first run included)
+ * npm run bench                 # full run, about 6.5 minutes on the quiet 2-core machine
  * npm run bench -- --quick      # quarter-second rounds, to check the bench itself works (CI)
  * npm run bench -- --only=tools-listing,bundle-size   # some scenarios, by id
  * npm run bench -- --rounds=7 --round-ms=3000          # longer rounds, on a quiet machine
@@ -55,13 +55,13 @@ const FULL: BenchSettings = { rounds: 5, roundMs: 1_000, warmupMs: 300, concurre
  * Proves every scenario runs and answers; its figures are not for comparing (one round where a
  * target wants five, and it fails only on a throw or a guard). Quarter-second rounds, and one of
  * each: CI runs it after the suite, and two rounds took 103 s of issue 28's ten minutes
- * (2026-12-05) where one takes 69 s and proves the same.
+ * (2026-12-05) where one takes 70-80 s and proves the same.
  */
 const QUICK: BenchSettings = { rounds: 1, roundMs: 250, warmupMs: 100, concurrency: 8 };
 /**
  * A hung run (a wedged workerd, say) is stopped rather than left holding a core. The full run
- * took 388 s on a quiet 2-core machine (2026-12-05, 26 scenarios); on a loaded one it took 564 s,
- * past this limit, which `--watchdog=900` lifts. The limit is for a quiet machine, where the
+ * took 384-398 s on a quiet 2-core machine (2026-12-05, 26 scenarios, settles in three of
+ * them); on a loaded one it took 564 s (earlier that day), past this limit, which `--watchdog=900` lifts. The limit is for a quiet machine, where the
  * bench's figures mean something, and stops a hang there. `--watchdog=<seconds>` sets another limit (to try
  * the stopped path).
  */

@@ -74,7 +74,10 @@ export interface RoundPlan {
 const SETTLE_WINDOW_MS = 50;
 /** A window under this much CPU is idle: 2% of a core, far below one request's share of a round. */
 const SETTLE_IDLE_CPU_MS = 1;
-/** Idle windows in a row that end the wait: longer than a gap between a queue's batches of work. */
+/**
+ * Idle windows in a row that end the wait (200 ms): shorter than the queue's 1 s batch timeout,
+ * which is why an audited arm waits for its records to reach D1 before its settle begins.
+ */
 const SETTLE_IDLE_WINDOWS = 4;
 /** The wait gives up here (counting what it saw): the queue's 1 s batch timeout, twice over. */
 const SETTLE_TIMEOUT_MS = 2_000;

@@ -201,6 +201,8 @@ export async function serveWorker(scriptPath: string, configPath: string, { insp
       return { mf, entryUrl: await mf.ready };
     } catch (error) {
       await mf.dispose();
+      // A workerd that failed to start said why in its output, as often as not.
+      await reportStdout(stdout);
       throw error;
     }
   };

@@ -18,6 +18,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { numberFlag } from "../number-flag.ts";
 import { bundleWorker, workerAlias } from "./build-worker.ts";
 import { echoed, MCP_ECHO_CALL, MCP_HEADERS, MCP_PATH } from "./scenarios/mcp-peers.ts";
 import { migrationStatements, readConfigOptions, workerModules } from "./serve.ts";
@@ -31,9 +32,8 @@ interface Node {
   children?: number[];
 }
 
-const arg = (name: string, fallback: string): string => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
-const runs = Number(arg("runs", "3"));
-const top = Number(arg("top", "40"));
+const runs = numberFlag("runs") ?? 3;
+const top = numberFlag("top") ?? 40;
 const first = process.argv.includes("--first");
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const configPath = join(root, "wrangler.toml");
@@ -78,7 +78,8 @@ for (let run = 0; run < runs; run++) {
       body: MCP_ECHO_CALL,
       headers: { ...MCP_HEADERS, "content-type": "application/json", authorization: `Bearer ${ADMIN_TOKEN}` },
       check(status, body) {
-        if (status !== 200 || echoed(body) === undefined) throw new Error(`startup-breakdown: the first tools/call failed: ${status} ${body.slice(0, 300)}`);
+        if (status !== 200 || !(echoed(body) ?? "").includes("hi"))
+          throw new Error(`startup-breakdown: the first tools/call failed: ${status} ${body.slice(0, 300)}`);
       },
     },
   );
