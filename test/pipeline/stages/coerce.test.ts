@@ -16,8 +16,23 @@ function deferredEntry(): ToolEntry {
   return entry;
 }
 
-/** The coerce stage's view of a call: the looked-up entry and the arguments as sent. */
-const callOf = (entry: ToolEntry, args: Record<string, unknown>) => ({ input: { id: "c1", name: entry.name }, entry, args }) as unknown as CallState;
+/** A call as the stages before coerce leave it: looked up and admitted, its arguments parsed. */
+function callOf(entry: ToolEntry, args: Record<string, unknown>): CallState {
+  return {
+    input: { id: "c1", name: entry.name, arguments: args },
+    run: { dependencyResults: undefined, batch: undefined, approved: undefined },
+    startedAt: Date.now(),
+    sentArgs: args,
+    parsed: true,
+    args,
+    entry,
+    policy: undefined,
+    coercions: [],
+    attempts: 0,
+    refused: undefined,
+    credential: undefined,
+  };
+}
 
 describe("the coerce stage", () => {
   it("passes plain arguments of the right types on as sent without deriving the JSON Schema", () => {
