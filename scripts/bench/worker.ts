@@ -24,7 +24,8 @@
  * It also registers `bench_sleep` (sleep-tool.ts) and `bench_checked` (checked-tool.ts), and
  * serves bench-only routes: the audit_log row count, the availability cache's stats, the audit
  * path by stage, the rows D1 writes per audit record (rows-written.ts), and the admin overview's
- * seeding and sign-in (admin-overview-routes.ts).
+ * seeding and sign-in (admin-overview-routes.ts); before any app, the requests that measure the
+ * runtime's own costs (runtime-costs-route.ts).
  *
  * Bare bodies are captured by replaying the real route once, on the first bare request (the
  * bench's warm-up), because module scope has no env and may not do I/O.
@@ -85,6 +86,7 @@ import {
   TOOLS_PATH,
 } from "./requests.ts";
 import { measureRowsWritten } from "./rows-written.ts";
+import { serveRuntimeCosts } from "./runtime-costs-route.ts";
 import { serveScheduleBench } from "./schedule-bench.ts";
 import { installScriptedModel } from "./scripted-model.ts";
 import { registerSleepTool } from "./sleep-tool.ts";
@@ -273,6 +275,8 @@ export default {
   fetch(request, env, ctx) {
     const worst = serveWorstInputs(request);
     if (worst !== undefined) return worst;
+    const runtimeCost = serveRuntimeCosts(request);
+    if (runtimeCost !== undefined) return runtimeCost;
     const scheduleBench = serveScheduleBench(request, env, fullApp, ctx);
     if (scheduleBench !== undefined) return scheduleBench;
     const pipeline = request.headers.get(PIPELINE_HEADER);

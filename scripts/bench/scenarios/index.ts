@@ -24,6 +24,7 @@ import { mcpPeers } from "./mcp-peers.ts";
 import { openapiDocument } from "./openapi-document.ts";
 import { openapiSources } from "./openapi-sources.ts";
 import { ownToken } from "./own-token.ts";
+import { runtimeCosts } from "./runtime-costs.ts";
 import { scheduleFiring } from "./schedule-firing.ts";
 import { startup } from "./startup.ts";
 import { toolsListing } from "./tools-listing.ts";
@@ -42,6 +43,7 @@ export const SCENARIOS: readonly Scenario[] = [
   fullBreakdown,
   auditCost,
   mcpPeers,
+  runtimeCosts,
   mcpOauth,
   mcpForwardedQuestion,
   batchThroughput,
