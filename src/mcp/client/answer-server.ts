@@ -6,14 +6,12 @@
  * stream announced). When no one can answer, the server gets an error response, so it never
  * waits for an answer that cannot come.
  */
-import { CLIENT_FEATURE_METHODS } from "../replies/question-capability.ts";
+import { CLIENT_FEATURE_METHODS, METHOD_ECHO_CHARS } from "../replies/question-capability.ts";
 import { type InputAnswerer, type JsonRpcResponse, serverRequest } from "./json-rpc.ts";
 
 /** JSON-RPC's "internal error": what the server hears when its question could not be answered. */
 const RPC_INTERNAL_ERROR = -32603;
 const RPC_METHOD_NOT_FOUND = -32601;
-/** How much of a method name the server chose a refusal repeats. */
-const METHOD_ECHO_CHARS = 100;
 
 /** Carries the answerer's own failure through a transport's classification of fetch errors. */
 // No parameter properties: this module also runs under Node's type stripping (scripts/mcp/).

@@ -21,7 +21,7 @@ import { ToolFailureError } from "../../errors/tool-failure.ts";
 import type { ClientChannel } from "../../registry/client-channel.ts";
 import type { CallResume, InputAnswerer, InputRequest, InputRound } from "../client/mcp-client.ts";
 import { ClientRequestError } from "../replies/ask-client.ts";
-import { CLIENT_FEATURE_METHODS } from "../replies/question-capability.ts";
+import { CLIENT_FEATURE_METHODS, METHOD_ECHO_CHARS } from "../replies/question-capability.ts";
 import { isUrlMode, URL_MODE_LABEL, urlParamsFor, urlRefusal } from "./url-elicitation.ts";
 
 /** JSON-RPC "method not found": how a client without the capability refuses the request. */
@@ -52,7 +52,7 @@ export function questionForwarder(tool: string, server: string, client: Pick<Cli
         );
       // A modern server's input_required names its methods freely: only client features are questions.
       if (!CLIENT_FEATURE_METHODS.has(question.method))
-        throw unavailable(method.slice(0, 100), "it is no request a server may send its client (elicitation, sampling, roots)");
+        throw unavailable(method.slice(0, METHOD_ECHO_CHARS), "it is no request a server may send its client (elicitation, sampling, roots)");
       const refused = urlMode ? urlRefusal(question.params) : undefined;
       if (refused !== undefined) throw unavailable(method, refused);
       // Only a modern door carries a call across legs (ClientChannel.resume): that is the client's revision.

@@ -11,6 +11,9 @@
  */
 export const CLIENT_FEATURE_METHODS: ReadonlySet<string> = new Set(["elicitation/create", "sampling/createMessage", "roots/list"]);
 
+/** How much of a method name a server chose a refusal repeats: the server's text reaches the client and the model. */
+export const METHOD_ECHO_CHARS = 100;
+
 /** The capability `method` with `params` needs that `declared` lacks, named for a person, or undefined when declared. */
 export function missingCapability(method: string, params: Readonly<Record<string, unknown>>, declared: Readonly<Record<string, unknown>>): string | undefined {
   const has = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
