@@ -60,10 +60,10 @@ const FULL: BenchSettings = { rounds: 5, roundMs: 1_000, warmupMs: 300, concurre
 const QUICK: BenchSettings = { rounds: 1, roundMs: 250, warmupMs: 100, concurrency: 8 };
 /**
  * A hung run (a wedged workerd, say) is stopped rather than left holding a core. The full run
- * took 381-406 s on a quiet 2-core machine (2026-12-05, 27 scenarios, settles in four of
- * them); on a loaded one it took 564 s (earlier that day), past this limit, which `--watchdog=900` lifts. The limit is for a quiet machine, where the
- * bench's figures mean something, and stops a hang there. `--watchdog=<seconds>` sets another limit (to try
- * the stopped path).
+ * took 381-406 s on a quiet 2-core machine (2026-12-05, 27 scenarios, settles in four of them);
+ * on a loaded one it took 564 s (earlier that day), past this limit, which `--watchdog=900`
+ * lifts. The limit is for a quiet machine, where the bench's figures mean something, and stops a
+ * hang there. `--watchdog=<seconds>` sets another limit (to try the stopped path).
  */
 const WATCHDOG_MS = 1000 * (numberFlag("watchdog") ?? 8 * 60);
 

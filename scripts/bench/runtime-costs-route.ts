@@ -34,13 +34,22 @@ const isMode = (value: string): value is RuntimeCostMode => (RUNTIME_COST_MODES 
 export function serveRuntimeCosts(request: Request): Promise<Response> | undefined {
   // A string test first, as serveWorstInputs does: every measured request passes here.
   if (!request.url.includes(RUNTIME_COSTS_PATH)) return undefined;
-  const mode = request.url.slice(request.url.indexOf("mode=") + 5);
-  if (!isMode(mode)) return Promise.resolve(Response.json({ error: `mode must be one of ${RUNTIME_COST_MODES.join(", ")}` }, { status: 400 }));
+  const url = new URL(request.url);
+  if (url.pathname !== RUNTIME_COSTS_PATH) return undefined;
+  const mode = url.searchParams.get("mode") ?? "";
+  if (!isMode(mode)) return Promise.resolve(refusal(`mode must be one of ${RUNTIME_COST_MODES.join(", ")}`));
   return answer(request, mode);
 }
 
+const refusal = (error: string): Response => Response.json({ error }, { status: 400 });
+
 async function answer(request: Request, mode: RuntimeCostMode): Promise<Response> {
-  const parsed: unknown = JSON.parse(await request.text());
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await request.text());
+  } catch {
+    return refusal("the body must be JSON, as the bare reference's is");
+  }
   if (mode === "one-line" || mode === "two-lines") console.log(LINE);
   if (mode === "two-lines") console.log(LINE);
   if (mode === "timer") await new Promise((resolve) => setTimeout(resolve, 0));

@@ -7,7 +7,7 @@
  * log line, and what a timer on a request's path costs (src/execution/attempt-once.ts avoids one).
  */
 import type { RequestSpec } from "../load.ts";
-import { formatSpread, paired, pairedSpread } from "../paired-runs.ts";
+import { formatSpread, paired, spreadOf } from "../paired-runs.ts";
 import { ECHO_CALL_BODY } from "../requests.ts";
 import { alternatingRounds, type ContenderRounds, perRound } from "../rounds.ts";
 import { RUNTIME_COSTS_PATH, type RuntimeCostMode } from "../runtime-costs-route.ts";
@@ -44,12 +44,13 @@ export const runtimeCosts: Scenario = {
       perRound: perRound(figures),
     });
     const difference = (label: string, more: ContenderRounds, less: ContenderRounds) => {
-      const spread = pairedSpread(more.serverCpuUs, less.serverCpuUs, (m, l) => m - l);
+      const perRoundUs = paired(more.serverCpuUs, less.serverCpuUs, (m, l) => m - l);
+      const spread = spreadOf(perRoundUs);
       return {
         label,
         values: { cpuUs: spread.median },
         note: formatSpread(spread, "us"),
-        perRound: { cpuUs: paired(more.serverCpuUs, less.serverCpuUs, (m, l) => m - l) },
+        perRound: { cpuUs: perRoundUs },
       };
     };
     return {
