@@ -6,7 +6,7 @@
  * lockfile, with the root's Node 22; each is bundled by bundleWorker, like the bench Worker.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { bundleWorker } from "./build-worker.ts";
@@ -18,7 +18,13 @@ export const HONO_MCP_PEER = "hono-mcp";
 export const AGENTS_MCP_PEER = "agents-mcp";
 export const PEERS = [BARE_PEER, HONO_MCP_PEER, AGENTS_MCP_PEER] as const;
 
+/**
+ * `scriptPath` is what the bench serves: the peer behind the full collection that ends every
+ * measured round (collect-garbage-route.ts). `ownScriptPath` is the peer's own bundle, which the
+ * start-up scenario runs and `bytes` and `gzipBytes` measure.
+ */
 export interface BuiltPeer extends PeerWorker {
+  ownScriptPath: string;
   bytes: number;
   gzipBytes: number;
 }
@@ -43,13 +49,31 @@ export function ensurePeersInstalled(root: string, progress: (message: string) =
   if (run.status !== 0) throw new Error(`bench: npm ci --prefix bench failed (exit ${String(run.status ?? run.signal)}):\n${run.stdout}\n${run.stderr}`);
 }
 
-/** Bundles every peer into `outDir` and measures each module (gzip at the default level). */
+/**
+ * Bundles every peer into `outDir` twice, as itself and as served (BuiltPeer), and measures its
+ * own module (gzip at the default level).
+ */
 export async function buildPeers(root: string, outDir: string): Promise<BuiltPeer[]> {
   const built: BuiltPeer[] = [];
+  mkdirSync(join(outDir, "peers"), { recursive: true });
   for (const name of PEERS) {
-    const scriptPath = await bundleWorker(join(root, "bench/peers", `${name}.ts`), join(outDir, "peers", `${name}.mjs`));
-    const content = readFileSync(scriptPath);
-    built.push({ name, scriptPath, bytes: content.byteLength, gzipBytes: gzipSync(content).byteLength });
+    const peerEntry = join(root, "bench/peers", `${name}.ts`);
+    const ownScriptPath = await bundleWorker(peerEntry, join(outDir, "peers", `${name}.mjs`));
+    // Every peer's default export has fetch(request, env, ctx): a Hono app or a handler object.
+    const servedEntry = join(outDir, "peers", `${name}.served.mjs`);
+    writeFileSync(
+      servedEntry,
+      [
+        "// Written by scripts/bench/peers.ts: do not edit.",
+        `import peer from ${JSON.stringify(peerEntry)};`,
+        `import { serveCollectGarbage } from ${JSON.stringify(join(root, "scripts/bench/collect-garbage-route.ts"))};`,
+        "export default { fetch: (request, env, ctx) => serveCollectGarbage(request) ?? peer.fetch(request, env, ctx) };",
+        "",
+      ].join("\n"),
+    );
+    const scriptPath = await bundleWorker(servedEntry, join(outDir, "peers", `${name}.served.bundle.mjs`));
+    const content = readFileSync(ownScriptPath);
+    built.push({ name, scriptPath, ownScriptPath, bytes: content.byteLength, gzipBytes: gzipSync(content).byteLength });
   }
   return built;
 }

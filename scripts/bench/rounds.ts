@@ -5,6 +5,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { drainAuditRows } from "./audit-rows.ts";
+import { COLLECT_GARBAGE_PATH } from "./collect-garbage-route.ts";
 import type { LoadClient, RequestSpec } from "./load.ts";
 import { paired, pairedSpread, type Spread } from "./paired-runs.ts";
 import { type BenchContext, type Reference, type Row, versusKey } from "./scenario.ts";
@@ -40,8 +41,10 @@ export interface ContenderRounds {
   sent: number;
   /** An audited contender's records that reached D1 for each round, over the round's requests (1 when none is lost). */
   auditRowsPerCall: number[];
-  /** With `settle`: workerd's CPU per request after the round (and its audit wait) until it was idle, counted in serverCpuUs. */
+  /** workerd's CPU per request after the round (and its audit wait) until it was idle, counted in serverCpuUs. */
   trailingCpuUs: number[];
+  /** The round's full collection less a collection of nothing, per request, counted in serverCpuUs (RoundPlan). */
+  collectionCpuUs: number[];
 }
 
 /** How long an audited round's records may take to reach D1 before the bench gives up on them. */
@@ -57,17 +60,20 @@ async function awaitAuditRows(client: LoadClient, label: string, since: number, 
   return rows;
 }
 
+/**
+ * Every round is followed by a settle (settleCpu): a wait until workerd is idle, whose CPU is
+ * counted in the round, so work a round leaves behind (waitUntil tasks, a queue's consumer, the
+ * broker, D1) is charged to it and not to the next contender's round. Then by a full collection
+ * of the contender's isolate, also counted (collect-garbage-route.ts says why), less a second
+ * collection straight after it, which finds no garbage: that one is the cost of marking what
+ * the isolate keeps alive, which depends on the isolate's size (the bench Worker holds 500
+ * synthetic tools and several apps) and which V8 pays once every few seconds, not every round.
+ */
 export interface RoundPlan {
   concurrency: number;
   rounds: number;
   roundMs: number;
   warmupMs: number;
-  /**
-   * After each round, wait until workerd is idle and count the CPU it spent meanwhile in that
-   * round (settleCpu), so work a round leaves behind (waitUntil tasks, a queue's consumer, the
-   * broker, D1) is charged to it and not to the next contender's round.
-   */
-  settle?: boolean;
 }
 
 /** Length of one idle probe; workerd idle (timers, the inspector off) uses well under 1% of a core. */
@@ -106,7 +112,21 @@ export async function settleCpu(pid: number | undefined): Promise<number> {
   return busyUntil - first;
 }
 
-/** Runs `plan.rounds` alternating rounds of every contender; throws if one does not answer 200. */
+/**
+ * workerd's CPU ms for a full collection in the isolate `client` reaches (collect-garbage-route.ts),
+ * its request included.
+ */
+async function collectionCpuMs(ctx: BenchContext, client: LoadClient, label: string): Promise<number> {
+  const before = cpuMs(ctx.serverPid);
+  const answer = await client.send({ method: "POST", path: COLLECT_GARBAGE_PATH });
+  if (answer.status !== 204) throw new Error(`bench: ${label}: collecting garbage answered ${answer.status}: ${answer.body.slice(0, 300)}`);
+  return cpuMs(ctx.serverPid) - before;
+}
+
+/**
+ * Runs `plan.rounds` alternating rounds of every contender, each settled and collected (RoundPlan);
+ * throws if one does not answer 200.
+ */
 export async function alternatingRounds(ctx: BenchContext, contenders: readonly Contender[], plan: RoundPlan): Promise<ContenderRounds[]> {
   const results: ContenderRounds[] = [];
   for (const { label, request, client = ctx.client, audited } of contenders) {
@@ -128,10 +148,11 @@ export async function alternatingRounds(ctx: BenchContext, contenders: readonly 
       sent: 1 + warmup.requests,
       auditRowsPerCall: [],
       trailingCpuUs: [],
+      collectionCpuUs: [],
     });
   }
   // Each contender's first round starts from an idle workerd too, not from the last warm-up's tail.
-  if (plan.settle === true) await settleCpu(ctx.serverPid);
+  await settleCpu(ctx.serverPid);
   for (let round = 0; round < plan.rounds; round++) {
     // Reverse the order every other round so no contender always follows the same one.
     const order = round % 2 === 0 ? contenders.map((_, i) => i) : contenders.map((_, i) => contenders.length - 1 - i);
@@ -140,15 +161,19 @@ export async function alternatingRounds(ctx: BenchContext, contenders: readonly 
       const figures = results[i];
       if (contender === undefined || figures === undefined) continue;
       const since = Date.now();
+      const client = contender.client ?? ctx.client;
       const cpuBefore = cpuMs(ctx.serverPid);
-      const result = await (contender.client ?? ctx.client).round(contender.request, { concurrency: plan.concurrency, durationMs: plan.roundMs });
+      const result = await client.round(contender.request, { concurrency: plan.concurrency, durationMs: plan.roundMs });
       if (contender.audited === true)
         figures.auditRowsPerCall[round] = (await awaitAuditRows(ctx.client, contender.label, since, result.requests)) / result.requests;
       // Read before the settle's idle stretch, which is no round's work; its busy part is added.
       const cpuAfter = cpuMs(ctx.serverPid);
-      const trailing = plan.settle === true ? await settleCpu(ctx.serverPid) : 0;
-      if (plan.settle === true) figures.trailingCpuUs[round] = (trailing * 1000) / result.requests;
-      figures.serverCpuUs[round] = ((cpuAfter + trailing - cpuBefore) * 1000) / result.requests;
+      const trailing = await settleCpu(ctx.serverPid);
+      const roundsGarbage = await collectionCpuMs(ctx, client, contender.label);
+      const collection = roundsGarbage - (await collectionCpuMs(ctx, client, contender.label));
+      figures.trailingCpuUs[round] = (trailing * 1000) / result.requests;
+      figures.collectionCpuUs[round] = (collection * 1000) / result.requests;
+      figures.serverCpuUs[round] = ((cpuAfter + trailing + collection - cpuBefore) * 1000) / result.requests;
       figures.sent += result.requests;
       figures.rps[round] = (result.requests * 1000) / result.elapsedMs;
       figures.p50Ms[round] = percentile(result.latenciesMs, 50);
@@ -160,7 +185,14 @@ export async function alternatingRounds(ctx: BenchContext, contenders: readonly 
 
 /** The per-round figures of a contender, for a Row's `perRound`. */
 export function perRound(figures: ContenderRounds): Record<string, number[]> {
-  return { rps: figures.rps, p50Ms: figures.p50Ms, p99Ms: figures.p99Ms, serverCpuUs: figures.serverCpuUs };
+  return {
+    rps: figures.rps,
+    p50Ms: figures.p50Ms,
+    p99Ms: figures.p99Ms,
+    serverCpuUs: figures.serverCpuUs,
+    trailingCpuUs: figures.trailingCpuUs,
+    collectionCpuUs: figures.collectionCpuUs,
+  };
 }
 
 /**

@@ -18,6 +18,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { convertV4MiniflareOptions, Log, LogLevel, Miniflare, type V4WorkerOptions } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { EXPOSE_GC_FLAG } from "./collect-garbage-route.ts";
 import { AUDIT_SINK_BINDING } from "./requests.ts";
 import { type WorkerdStdout, workerdStdoutToFile } from "./workerd-stdout.ts";
 
@@ -196,6 +197,7 @@ export async function serveWorker(scriptPath: string, configPath: string, { insp
   });
   // Miniflare spawns workerd between its construction and `ready`: the override holds until then.
   const start = async () => {
+    const restoreFlags = exposeGc();
     const mf = new Miniflare(options);
     try {
       return { mf, entryUrl: await mf.ready };
@@ -204,6 +206,8 @@ export async function serveWorker(scriptPath: string, configPath: string, { insp
       // A workerd that failed to start said why in its output, as often as not.
       await reportStdout(stdout);
       throw error;
+    } finally {
+      restoreFlags();
     }
   };
   const { mf, entryUrl } = stdout === undefined ? await start() : await stdout.spawning(start);
@@ -224,6 +228,23 @@ export async function serveWorker(scriptPath: string, configPath: string, { insp
     await reportStdout(stdout);
     throw error;
   }
+}
+
+/**
+ * Defines `gc()` in the isolates of the workerd started next, for the full collection that ends
+ * each measured round (collect-garbage-route.ts); the returned function puts the flags back once
+ * it runs. Miniflare passes V8 flags to workerd only through this variable, which it reads while
+ * it builds workerd's config. Only this workerd: a V8 flag fails workerd's check of its bootstrap
+ * code cache ("compiled from source"), which the start-up scenario's fresh workerds must not pay.
+ */
+function exposeGc(): () => void {
+  const before = process.env.MINIFLARE_WORKERD_V8_FLAGS;
+  const flags = (before ?? "").split(" ").filter((flag) => flag !== "");
+  if (!flags.includes(EXPOSE_GC_FLAG)) process.env.MINIFLARE_WORKERD_V8_FLAGS = [...flags, EXPOSE_GC_FLAG].join(" ");
+  return () => {
+    if (before === undefined) delete process.env.MINIFLARE_WORKERD_V8_FLAGS;
+    else process.env.MINIFLARE_WORKERD_V8_FLAGS = before;
+  };
 }
 
 /** Prints the warnings and errors workerd wrote to its file, and how many lines it wrote. */

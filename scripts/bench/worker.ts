@@ -25,7 +25,8 @@
  * serves bench-only routes: the audit_log row count, the availability cache's stats, the audit
  * path by stage, the rows D1 writes per audit record (rows-written.ts), and the admin overview's
  * seeding and sign-in (admin-overview-routes.ts); before any app, the requests that measure the
- * runtime's own costs (runtime-costs-route.ts).
+ * runtime's own costs (runtime-costs-route.ts) and the full collection that ends every measured
+ * round (collect-garbage-route.ts).
  *
  * Bare bodies are captured by replaying the real route once, on the first bare request (the
  * bench's warm-up), because module scope has no env and may not do I/O.
@@ -58,6 +59,7 @@ import { installPetShop } from "../hostile/pet-shop.ts";
 import { serveWorstInputs } from "../hostile/worst-inputs-route.ts";
 import { adminOverviewRoutes } from "./admin-overview-routes.ts";
 import { registerCheckedTool } from "./checked-tool.ts";
+import { serveCollectGarbage } from "./collect-garbage-route.ts";
 import { coreRunCalls, directExecutor } from "./core-run-calls.ts";
 import { buildRecordsOnly, noCharge, noRecord, observeOnly, setAdminPrincipal } from "./core-stages.ts";
 import { ownTokenRoutes } from "./own-token-routes.ts";
@@ -273,6 +275,8 @@ function servingEnv(env: Env): Env {
 
 export default {
   fetch(request, env, ctx) {
+    const collected = serveCollectGarbage(request);
+    if (collected !== undefined) return collected;
     const worst = serveWorstInputs(request);
     if (worst !== undefined) return worst;
     const runtimeCost = serveRuntimeCosts(request);

@@ -18,7 +18,7 @@
  *   app without its audit stage, in a second alternation of those two (and core). Reported here
  *   beside the serving path; its target (40 us a call) is audit-cost's, which measures the same
  *   work stage by stage without the bench's row counts.
- * Both alternations settle after every round (rounds.ts): a round's own trailing work is counted
+ * Both alternations settle and collect after every round (rounds.ts): a round's own trailing work is counted
  * in it, and the next round starts from an idle workerd. At the end every audited call must have
  * its row.
  */
@@ -54,7 +54,7 @@ export const fullOverhead: Scenario = {
   title: "POST /v1/tool-calls, one echo call, full app (auth, policy, rate limits, audit) vs the core pipeline: serving path and audit apart",
   async run(ctx) {
     const { concurrency, rounds, roundMs, warmupMs } = ctx.settings;
-    const plan = { concurrency, rounds, roundMs, warmupMs, settle: true };
+    const plan = { concurrency, rounds, roundMs, warmupMs };
     const call = (pipeline: string, authorization?: string): RequestSpec => ({
       method: "POST",
       path: TOOL_CALLS_PATH,

@@ -132,7 +132,7 @@ export const mcpPeers: Scenario = {
 
     // Settled after every round: the audited arm's queue consumer and D1 writes outlast its
     // round, and the arm after it alternates between toolgate's two unaudited arms, the targets'.
-    const figures = await alternatingRounds(ctx, contenders, { concurrency, rounds, roundMs, warmupMs, settle: true });
+    const figures = await alternatingRounds(ctx, contenders, { concurrency, rounds, roundMs, warmupMs });
     const bare = figures[contenders.findIndex((c) => c.label === LABELS[BARE_PEER])];
     if (bare === undefined) throw new Error("bench: mcp-peers has no bare route to compare with");
     const hono = figures.find((f) => f.label === LABELS[HONO_MCP_PEER]);
@@ -176,7 +176,7 @@ export const mcpPeers: Scenario = {
     };
     const checks: Check[] = [eraCheck(TOOLGATE_LABEL, `the 2025 lane (${MCP_PROTOCOL_VERSION})`), eraCheck(TOOLGATE_MODERN_LABEL, `the ${MODERN_VERSION} era`)];
     return {
-      method: `POST ${MCP_PATH} tools/call echo, MCP-Protocol-Version ${MCP_PROTOCOL_VERSION}, no session; ${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up, each round settled (workerd idle again, its trailing CPU counted in it); x bare = median of per-round req/s ratios; CPU x @hono/mcp = median of per-round @hono/mcp CPU/call over this one's (toolgate's two arms without audit, 2025 lane and 2026-07-28 era, are the targets' figures); "without audit" = the bench Worker's full app less its audit, its per-call log line and span kept (${PIPELINE_HEADER}: ${FULL_NO_AUDIT_PIPELINE}); gzip = the bundle esbuild makes with wrangler's settings, minified (agents answers a 2025-era request as one SSE event; the others as JSON)`,
+      method: `POST ${MCP_PATH} tools/call echo, MCP-Protocol-Version ${MCP_PROTOCOL_VERSION}, no session; ${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up, each round settled and collected (its trailing CPU and a full collection of its garbage counted in it, scripts/bench/rounds.ts); x bare = median of per-round req/s ratios; CPU x @hono/mcp = median of per-round @hono/mcp CPU/call over this one's (toolgate's two arms without audit, 2025 lane and 2026-07-28 era, are the targets' figures); "without audit" = the bench Worker's full app less its audit, its per-call log line and span kept (${PIPELINE_HEADER}: ${FULL_NO_AUDIT_PIPELINE}); gzip = the bundle esbuild makes with wrangler's settings, minified (agents answers a 2025-era request as one SSE event; the others as JSON)`,
       columns: [...versusColumns("bare"), { key: "cpuVsHono", header: "CPU x @hono/mcp", digits: 2 }, { key: "gzipKib", header: "bundle gzip KiB", digits: 1 }],
       rows,
       checks,

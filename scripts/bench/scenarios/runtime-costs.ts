@@ -34,7 +34,7 @@ export const runtimeCosts: Scenario = {
         { label: "the same and two console lines", request: request("two-lines") },
         { label: "plain, then one setTimeout(0) turn", request: request("timer") },
       ],
-      { concurrency, rounds, roundMs, warmupMs, settle: true },
+      { concurrency, rounds, roundMs, warmupMs },
     );
     if (plain === undefined || oneLine === undefined || twoLines === undefined || timer === undefined) throw new Error("bench: runtime-costs lost a contender");
     const arm = (figures: ContenderRounds) => ({
@@ -54,7 +54,7 @@ export const runtimeCosts: Scenario = {
       };
     };
     return {
-      method: `${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up, each round settled; requests answered by the bench Worker before any app (no router, middleware or request line); a line is shaped like toolgate's request line (${RUNTIME_COSTS_PATH}); a difference is the median of per-round differences of workerd CPU per request, with its spread; workerd writes its console output to a file, as in every scenario`,
+      method: `${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up, each round settled and collected (scripts/bench/rounds.ts); requests answered by the bench Worker before any app (no router, middleware or request line); a line is shaped like toolgate's request line (${RUNTIME_COSTS_PATH}); a difference is the median of per-round differences of workerd CPU per request, with its spread; workerd writes its console output to a file, as in every scenario`,
       columns: [{ key: "cpuUs", header: "workerd CPU us/req", digits: 1 }],
       rows: [
         arm(plain),

@@ -77,7 +77,11 @@ export const startup: Scenario = {
     };
     const workers: { name: string; worker: StartupWorker; first: FirstRequest }[] = [
       { name: "toolgate", worker: toolgate, first: echoCall(`Bearer ${ADMIN_TOKEN}`) },
-      ...(ctx.peers ?? []).map((peer) => ({ name: peer.name, worker: { modules: [{ type: "ESModule" as const, path: peer.scriptPath }] }, first: echoCall() })),
+      ...(ctx.peers ?? []).map((peer) => ({
+        name: peer.name,
+        worker: { modules: [{ type: "ESModule" as const, path: peer.ownScriptPath }] },
+        first: echoCall(),
+      })),
     ];
     const results = new Map<string, StartupRun[]>(workers.map((w) => [w.name, []]));
     for (let i = 0; i < runs; i++) {

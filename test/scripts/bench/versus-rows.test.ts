@@ -16,6 +16,7 @@ const figures = (label: string, rps: number[], serverCpuUs: number[]): Contender
   sent: 1,
   auditRowsPerCall: [],
   trailingCpuUs: [],
+  collectionCpuUs: [],
 });
 
 describe("versusRows", () => {
