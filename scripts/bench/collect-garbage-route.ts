@@ -1,12 +1,11 @@
 /**
- * A full garbage collection of one Worker's isolate, on request: every measured round ends with
- * one in the isolate it measured (rounds.ts), inside the round's CPU window.
+ * A full garbage collection of one Worker's isolate, on request: every measured round is followed
+ * by one in the isolate it measured (rounds.ts), outside the round's CPU window.
  *
  * Why: V8 runs a major collection (which also sweeps workerd's own objects) every few seconds
- * of load, in whichever round happens to be running. One round of 1 s then pays several rounds'
- * garbage and the next pays none, which put +/-30 us/req of noise on a 110 us/req request and
- * flipped targets within 5% of their lines from run to run. Collecting at the end of every round
- * charges each round the garbage it made, and every contender pays a full collection per round.
+ * of load, in whichever round happens to be running, so one arm's round paid for garbage another
+ * arm's rounds made. Collecting between rounds starts every round from a collected heap.
+ * rounds.ts says why the collection is not counted in the round.
  *
  * workerd exposes `gc()` only with V8's `--expose-gc` (serve.ts passes it); its inspector does
  * not answer `HeapProfiler.collectGarbage`. The bench Worker serves this before any app, and

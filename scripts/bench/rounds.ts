@@ -43,7 +43,7 @@ export interface ContenderRounds {
   auditRowsPerCall: number[];
   /** workerd's CPU per request after the round (and its audit wait) until it was idle, counted in serverCpuUs. */
   trailingCpuUs: number[];
-  /** The round's full collection less a collection of nothing, per request, counted in serverCpuUs (RoundPlan). */
+  /** The full collection after the round less a collection of nothing, per request: reported, not in serverCpuUs (RoundPlan). */
   collectionCpuUs: number[];
 }
 
@@ -63,11 +63,16 @@ async function awaitAuditRows(client: LoadClient, label: string, since: number, 
 /**
  * Every round is followed by a settle (settleCpu): a wait until workerd is idle, whose CPU is
  * counted in the round, so work a round leaves behind (waitUntil tasks, a queue's consumer, the
- * broker, D1) is charged to it and not to the next contender's round. Then by a full collection
- * of the contender's isolate, also counted (collect-garbage-route.ts says why), less a second
- * collection straight after it, which finds no garbage: that one is the cost of marking what
- * the isolate keeps alive, which depends on the isolate's size (the bench Worker holds 500
- * synthetic tools and several apps) and which V8 pays once every few seconds, not every round.
+ * broker, D1) is charged to it and not to the next contender's round. Then, uncounted, by a full
+ * collection of the contender's isolate (collect-garbage-route.ts), so every round starts from a
+ * collected heap and V8's next major collection does not land in whichever round is running.
+ *
+ * Why uncounted: what a forced collection costs grows with the isolate's live heap, not only with
+ * the garbage the round made. The bare peer with 400,000 objects kept alive paid 9.0 us/req in
+ * it where it paid 2.1 without them, for the same requests, so charging it every round would
+ * charge the bench Worker (500 synthetic tools, several apps) for its size at a rate V8 never
+ * collects at. A second collection straight after the first (which finds no garbage) is
+ * subtracted from it, and the difference is reported per request (collectionCpuUs), not counted.
  */
 export interface RoundPlan {
   concurrency: number;
@@ -124,7 +129,7 @@ async function collectionCpuMs(ctx: BenchContext, client: LoadClient, label: str
 }
 
 /**
- * Runs `plan.rounds` alternating rounds of every contender, each settled and collected (RoundPlan);
+ * Runs `plan.rounds` alternating rounds of every contender, each settled, then collected (RoundPlan);
  * throws if one does not answer 200.
  */
 export async function alternatingRounds(ctx: BenchContext, contenders: readonly Contender[], plan: RoundPlan): Promise<ContenderRounds[]> {
@@ -153,6 +158,8 @@ export async function alternatingRounds(ctx: BenchContext, contenders: readonly 
   }
   // Each contender's first round starts from an idle workerd too, not from the last warm-up's tail.
   await settleCpu(ctx.serverPid);
+  // And from a collected heap in every isolate the rounds measure.
+  for (const client of new Set(contenders.map((contender) => contender.client ?? ctx.client))) await collectionCpuMs(ctx, client, "before the rounds");
   for (let round = 0; round < plan.rounds; round++) {
     // Reverse the order every other round so no contender always follows the same one.
     const order = round % 2 === 0 ? contenders.map((_, i) => i) : contenders.map((_, i) => contenders.length - 1 - i);
@@ -173,7 +180,7 @@ export async function alternatingRounds(ctx: BenchContext, contenders: readonly 
       const collection = roundsGarbage - (await collectionCpuMs(ctx, client, contender.label));
       figures.trailingCpuUs[round] = (trailing * 1000) / result.requests;
       figures.collectionCpuUs[round] = (collection * 1000) / result.requests;
-      figures.serverCpuUs[round] = ((cpuAfter + trailing + collection - cpuBefore) * 1000) / result.requests;
+      figures.serverCpuUs[round] = ((cpuAfter + trailing - cpuBefore) * 1000) / result.requests;
       figures.sent += result.requests;
       figures.rps[round] = (result.requests * 1000) / result.elapsedMs;
       figures.p50Ms[round] = percentile(result.latenciesMs, 50);

@@ -58,7 +58,7 @@ export const fullBreakdown: Scenario = {
     const core = figures.at(-1);
     if (core === undefined) throw new Error("bench: full-breakdown lost the core contender");
     return {
-      method: `${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up, each round settled and collected (its trailing CPU and a full collection of its garbage counted in it, scripts/bench/rounds.ts); x core = median of per-round req/s ratios; CPU x core = core CPU/req over this one's`,
+      method: `${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up, each round settled (its trailing CPU counted in it), then collected uncounted (scripts/bench/rounds.ts); x core = median of per-round req/s ratios; CPU x core = core CPU/req over this one's`,
       columns: versusColumns("core"),
       rows: figures.map((f) => ({
         label: f.label,

@@ -18,7 +18,7 @@
  *   app without its audit stage, in a second alternation of those two (and core). Reported here
  *   beside the serving path; its target (40 us a call) is audit-cost's, which measures the same
  *   work stage by stage without the bench's row counts.
- * Both alternations settle and collect after every round (rounds.ts): a round's own trailing work is counted
+ * Both alternations settle (then collect, uncounted) after every round (rounds.ts): a round's own trailing work is counted
  * in it, and the next round starts from an idle workerd. At the end every audited call must have
  * its row.
  */

@@ -54,7 +54,7 @@ export const runtimeCosts: Scenario = {
       };
     };
     return {
-      method: `${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up, each round settled and collected (scripts/bench/rounds.ts); requests answered by the bench Worker before any app (no router, middleware or request line); a line is shaped like toolgate's request line (${RUNTIME_COSTS_PATH}); a difference is the median of per-round differences of workerd CPU per request, with its spread; workerd writes its console output to a file, as in every scenario`,
+      method: `${concurrency} in flight, ${rounds} alternating rounds of ${roundMs / 1000} s after a ${warmupMs / 1000} s warm-up, each round settled, then collected uncounted (scripts/bench/rounds.ts); requests answered by the bench Worker before any app (no router, middleware or request line); a line is shaped like toolgate's request line (${RUNTIME_COSTS_PATH}); a difference is the median of per-round differences of workerd CPU per request, with its spread; workerd writes its console output to a file, as in every scenario`,
       columns: [{ key: "cpuUs", header: "workerd CPU us/req", digits: 1 }],
       rows: [
         arm(plain),

@@ -1,5 +1,5 @@
 /**
- * scripts/bench/collect-garbage-route.ts: the full collection that ends every measured round runs
+ * scripts/bench/collect-garbage-route.ts: the full collection that follows every measured round runs
  * gc() and answers 204; without gc() it says which V8 flag is missing instead of pretending; every
  * other request passes through to the Worker's own routes.
  */
