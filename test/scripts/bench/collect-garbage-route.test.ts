@@ -1,7 +1,7 @@
 /**
- * scripts/bench/collect-garbage-route.ts: the full collection that follows every measured round runs
- * gc() and answers 204; without gc() it says which V8 flag is missing instead of pretending; every
- * other request passes through to the Worker's own routes.
+ * scripts/bench/collect-garbage-route.ts: the full collection that follows every measured round
+ * runs gc() and answers 204; without gc() it says which V8 flag is missing instead of pretending;
+ * every other request passes through to the Worker's own routes.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { COLLECT_GARBAGE_PATH, EXPOSE_GC_FLAG, serveCollectGarbage } from "../../../scripts/bench/collect-garbage-route.ts";
