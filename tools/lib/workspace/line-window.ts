@@ -10,7 +10,7 @@ import type { Pacer } from "./pacer.ts";
 export interface LineWindow {
   /** Lines in the text, counted as LineIndex counts them: a final newline is followed by one empty line. */
   readonly count: number;
-  /** Offset of line `n`'s first character (1-based, within the window). */
+  /** Offset of line `n`'s first character (1-based, within the window; a RangeError outside it). */
   start(n: number): number;
   /** Offset of line `n`'s end, before its `\n` (1-based, within the window). */
   end(n: number): number;
@@ -29,6 +29,10 @@ export async function lineWindow(text: string, first: number, last: number, pace
     from = at;
   }
   const count = line;
-  const start = (n: number): number => starts[n - first] ?? text.length;
+  const start = (n: number): number => {
+    // Only the window's starts were kept: a line outside it is a caller's bug, not a text's end.
+    if (n < first || n > last + 1) throw new RangeError(`line ${n} is outside the window ${first}-${last}`);
+    return starts[n - first] ?? text.length;
+  };
   return { count, start, end: (n) => (n < count ? start(n + 1) - 1 : text.length) };
 }
