@@ -19,7 +19,7 @@ export const AGENTS_MCP_PEER = "agents-mcp";
 export const PEERS = [BARE_PEER, HONO_MCP_PEER, AGENTS_MCP_PEER] as const;
 
 /**
- * `scriptPath` is what the bench serves: the peer behind the full collection that ends every
+ * `scriptPath` is what the bench serves: the peer behind the full collection that follows every
  * measured round (collect-garbage-route.ts). `ownScriptPath` is the peer's own bundle, which the
  * start-up scenario runs and `bytes` and `gzipBytes` measure.
  */

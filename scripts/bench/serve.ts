@@ -81,6 +81,12 @@ export interface ServeOptions {
   peers?: readonly PeerWorker[];
   /** Variables beyond the bench's own, for one use of the Worker (the hostile suite's). */
   vars?: Readonly<Record<string, string>>;
+  /**
+   * Start workerd with V8's --expose-gc, for the collection after every measured round
+   * (collect-garbage-route.ts): `npm run bench` only. Other users of the bench Worker (the hostile
+   * suite, compare-serving, the profiler) run it as production runs, without the flag.
+   */
+  exposeGc?: boolean;
 }
 
 export interface ServedWorker {
@@ -145,7 +151,7 @@ export function printWarningsOnly({ level, message }: { level: string; message: 
 }
 
 /**
- * What workerd says once per isolate under V8's --expose-gc (exposeGc): its bootstrap code cache
+ * What workerd says once per isolate under V8's --expose-gc (withGcExposed): its bootstrap code cache
  * was made without the flag, so that code is compiled from source. Expected of the bench's own
  * workerd, which the start-up scenario does not measure; anywhere else it is a finding.
  */
@@ -160,7 +166,11 @@ function printBenchWarnings(entry: { level: string; message: string }): void {
  * Starts workerd with `scriptPath` as the Worker, using the bindings of `configPath` and a
  * random ADMIN_TOKEN that authenticates the bench's requests, and applies the D1 migrations.
  */
-export async function serveWorker(scriptPath: string, configPath: string, { inspectorPort, peers = [], vars = {} }: ServeOptions = {}): Promise<ServedWorker> {
+export async function serveWorker(
+  scriptPath: string,
+  configPath: string,
+  { inspectorPort, peers = [], vars = {}, exposeGc = false }: ServeOptions = {},
+): Promise<ServedWorker> {
   const fromConfig = readConfigOptions(configPath);
   const adminToken = randomBytes(32).toString("base64url");
   const directSocket = [{ host: "127.0.0.1", port: 0 }];
@@ -177,7 +187,7 @@ export async function serveWorker(scriptPath: string, configPath: string, { insp
     cf: false,
     enableDevRegistry: false,
     log: new Log(LogLevel.WARN),
-    handleStructuredLogs: printBenchWarnings,
+    handleStructuredLogs: exposeGc ? printBenchWarnings : printWarningsOnly,
     // Only scripts/bench/profile.ts sets it: workerd then serves the V8 inspector there.
     ...(inspectorPort === undefined ? {} : { inspectorPort }),
     workers: [
@@ -207,22 +217,20 @@ export async function serveWorker(scriptPath: string, configPath: string, { insp
       })),
     ],
   });
-  // Miniflare spawns workerd between its construction and `ready`: the override holds until then.
+  // Miniflare spawns workerd between its construction and `ready`: the overrides hold until then.
   const start = async () => {
-    const restoreFlags = exposeGc();
     const mf = new Miniflare(options);
     try {
       return { mf, entryUrl: await mf.ready };
     } catch (error) {
       await mf.dispose();
       // A workerd that failed to start said why in its output, as often as not.
-      await reportStdout(stdout);
+      await reportStdout(stdout, exposeGc);
       throw error;
-    } finally {
-      restoreFlags();
     }
   };
-  const { mf, entryUrl } = stdout === undefined ? await start() : await stdout.spawning(start);
+  const flagged = exposeGc ? () => withGcExposed(start) : start;
+  const { mf, entryUrl } = stdout === undefined ? await flagged() : await stdout.spawning(flagged);
   try {
     const url = await mf.unsafeGetDirectURL(WORKER_NAME);
     const peerUrls: Record<string, URL> = {};
@@ -231,37 +239,39 @@ export async function serveWorker(scriptPath: string, configPath: string, { insp
     await db.batch(migrationStatements(configPath).map((statement) => db.prepare(statement)));
     const dispose = async () => {
       await mf.dispose();
-      await reportStdout(stdout);
+      await reportStdout(stdout, exposeGc);
     };
     return { url, entryUrl, peerUrls, adminToken, dispose };
   } catch (error) {
     await mf.dispose();
     // What workerd wrote during a failed setup is why it failed, as often as not.
-    await reportStdout(stdout);
+    await reportStdout(stdout, exposeGc);
     throw error;
   }
 }
 
 /**
- * Defines `gc()` in the isolates of the workerd started next, for the full collection that ends
- * each measured round (collect-garbage-route.ts); the returned function puts the flags back once
- * it runs. Miniflare passes V8 flags to workerd only through this variable, which it reads while
- * it builds workerd's config. Only this workerd: a V8 flag fails workerd's check of its bootstrap
- * code cache ("compiled from source"), which the start-up scenario's fresh workerds must not pay.
+ * Runs `start` with V8's --expose-gc added to the flags Miniflare passes to workerd, which it
+ * reads only through this variable while it builds workerd's config (before `ready`); the
+ * variable is put back however `start` ends, so no later workerd of this process inherits it
+ * (the start-up scenario's fresh workerds must not: the flag fails workerd's check of its
+ * bootstrap code cache, whose code is then compiled from source).
  */
-function exposeGc(): () => void {
+async function withGcExposed<T>(start: () => Promise<T>): Promise<T> {
   const before = process.env.MINIFLARE_WORKERD_V8_FLAGS;
   const flags = (before ?? "").split(" ").filter((flag) => flag !== "");
   if (!flags.includes(EXPOSE_GC_FLAG)) process.env.MINIFLARE_WORKERD_V8_FLAGS = [...flags, EXPOSE_GC_FLAG].join(" ");
-  return () => {
+  try {
+    return await start();
+  } finally {
     if (before === undefined) delete process.env.MINIFLARE_WORKERD_V8_FLAGS;
     else process.env.MINIFLARE_WORKERD_V8_FLAGS = before;
-  };
+  }
 }
 
 /** Prints the warnings and errors workerd wrote to its file, and how many lines it wrote. */
-async function reportStdout(stdout: WorkerdStdout | undefined): Promise<void> {
+async function reportStdout(stdout: WorkerdStdout | undefined, exposeGc: boolean): Promise<void> {
   if (stdout === undefined) return;
-  const lines = await stdout.report(printBenchWarnings);
+  const lines = await stdout.report(exposeGc ? printBenchWarnings : printWarningsOnly);
   process.stderr.write(`bench: workerd wrote ${lines} console lines to ${stdout.path}\n`);
 }

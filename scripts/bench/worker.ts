@@ -25,7 +25,7 @@
  * serves bench-only routes: the audit_log row count, the availability cache's stats, the audit
  * path by stage, the rows D1 writes per audit record (rows-written.ts), and the admin overview's
  * seeding and sign-in (admin-overview-routes.ts); before any app, the requests that measure the
- * runtime's own costs (runtime-costs-route.ts) and the full collection that ends every measured
+ * runtime's own costs (runtime-costs-route.ts) and the full collection that follows every measured
  * round (collect-garbage-route.ts).
  *
  * Bare bodies are captured by replaying the real route once, on the first bare request (the

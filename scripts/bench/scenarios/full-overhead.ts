@@ -18,8 +18,8 @@
  *   app without its audit stage, in a second alternation of those two (and core). Reported here
  *   beside the serving path; its target (40 us a call) is audit-cost's, which measures the same
  *   work stage by stage without the bench's row counts.
- * Both alternations settle (then collect, uncounted) after every round (rounds.ts): a round's own trailing work is counted
- * in it, and the next round starts from an idle workerd. At the end every audited call must have
+ * Both alternations settle (then collect, uncounted) after every round (rounds.ts): a round's own
+ * trailing work is counted in it, and the next round starts from an idle workerd. At the end every audited call must have
  * its row.
  */
 import { drainAuditRows, settledAuditRows } from "../audit-rows.ts";
@@ -94,7 +94,7 @@ export const fullOverhead: Scenario = {
         ...(arm.auditRowsPerCall.length > 0 ? { auditVsCalls: median(arm.auditRowsPerCall) } : {}),
       },
       note: `CPU us/req per round ${arm.serverCpuUs.map((r) => r.toFixed(0)).join(" ")}, of which after the round ${arm.trailingCpuUs.map((r) => r.toFixed(1)).join(" ")}`,
-      perRound: { ...perRound(arm), auditRowsPerCall: arm.auditRowsPerCall, trailingCpuUs: arm.trailingCpuUs },
+      perRound: { ...perRound(arm), auditRowsPerCall: arm.auditRowsPerCall },
     });
     const rows = [
       row(serving, core),

@@ -130,8 +130,8 @@ export const mcpPeers: Scenario = {
     }
     for (const c of contenders) await assertEchoes(c.label, c.client ?? ctx.client, c.request);
 
-    // Settled after every round: the audited arm's queue consumer and D1 writes outlast its
-    // round, and the arm after it alternates between toolgate's two unaudited arms, the targets'.
+    // Settled after every round (rounds.ts) matters here: the audited arm's queue consumer and D1
+    // writes outlast its round, and the arm after it is one of the targets' two unaudited arms.
     const figures = await alternatingRounds(ctx, contenders, { concurrency, rounds, roundMs, warmupMs });
     const bare = figures[contenders.findIndex((c) => c.label === LABELS[BARE_PEER])];
     if (bare === undefined) throw new Error("bench: mcp-peers has no bare route to compare with");

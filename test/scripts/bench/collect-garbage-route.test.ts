@@ -31,7 +31,7 @@ describe("serveCollectGarbage", () => {
     expect(collections).toBe(1);
   });
 
-  it("answers 501 naming the flag when gc() is not defined, so a round is never charged a collection that did not run", async () => {
+  it("answers 501 naming the flag when gc() is not defined, so the bench stops instead of reporting a collection that did not run", async () => {
     delete globals.gc;
     const answer = serveCollectGarbage(request(COLLECT_GARBAGE_PATH));
     expect(answer?.status).toBe(501);
