@@ -43,6 +43,10 @@ export function questionForwarder(tool: string, server: string, client: Pick<Cli
     // recorded before the first of them ends this leg.
     let waiting: ToolFailureError | undefined;
     for (const [key, question] of Object.entries(requests)) {
+      // A modern server's input_required names its methods freely: only client features are
+      // questions. Checked first, so no later refusal repeats a name the server chose unbounded.
+      if (!CLIENT_FEATURE_METHODS.has(question.method))
+        throw unavailable(question.method.slice(0, METHOD_ECHO_CHARS), "it is no request a server may send its client (elicitation, sampling, roots)");
       const urlMode = isUrlMode(question.method, question.params);
       const method = urlMode ? URL_MODE_LABEL : question.method;
       if (ask === undefined)
@@ -50,9 +54,6 @@ export function questionForwarder(tool: string, server: string, client: Pick<Cli
           method,
           "it made the call without a way to be asked (over /v1, or an MCP request that accepts no event stream or declares no such capability)",
         );
-      // A modern server's input_required names its methods freely: only client features are questions.
-      if (!CLIENT_FEATURE_METHODS.has(question.method))
-        throw unavailable(method.slice(0, METHOD_ECHO_CHARS), "it is no request a server may send its client (elicitation, sampling, roots)");
       const refused = urlMode ? urlRefusal(question.params) : undefined;
       if (refused !== undefined) throw unavailable(method, refused);
       // Only a modern door carries a call across legs (ClientChannel.resume): that is the client's revision.

@@ -62,4 +62,13 @@ describe("a modern server's input_required", () => {
     }
     expect(questions.unanswered.size).toBe(0);
   });
+
+  it("repeats at most 100 characters of a method it refuses, also to a caller that cannot be asked", async () => {
+    const forward = questionForwarder("t", "s", { request: undefined, resume: undefined });
+    const error = await forward({ q0: { method: "x".repeat(10_000), params: {} } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ToolFailureError);
+    const failure = (error as ToolFailureError).failure;
+    expect(failure).toMatchObject({ kind: "client_input_unavailable", reason: expect.stringContaining("no request a server may send") });
+    expect(failure.kind === "client_input_unavailable" ? failure.method : "").toBe("x".repeat(100));
+  });
 });
